@@ -1,0 +1,22 @@
+"""pygbm: R's gbm (generalized boosted regression models) in Python.
+
+Same numbers as R gbm 2.1.8, faster, and beyond. Start with :func:`gbm`.
+"""
+from .api import gbm, gbm_fit, gbm_more
+from .distributions import available_distributions, get_distribution
+from .frontend import Surv
+from .model import GBMFit
+
+__version__ = "0.1.0"
+
+__all__ = ["gbm", "gbm_fit", "gbm_more", "GBMFit", "Surv", "available_distributions",
+           "get_distribution", "__version__"]
+
+
+def __getattr__(name):
+    # the toolbox (issue-3 functions) is imported on first use: it pulls matplotlib helpers
+    from . import inspect as _inspect
+
+    if hasattr(_inspect, name):
+        return getattr(_inspect, name)
+    raise AttributeError(f"module 'pygbm' has no attribute {name!r}")

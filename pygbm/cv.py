@@ -1,0 +1,123 @@
+"""Cross-validation inside gbm(): R's gbmCrossVal semantics.
+
+Each fold's model is R's ``gbm.fit`` on the training rows with the fold's
+rows moved to the end as its validation set; the cv error per iteration is
+the folds' validation deviances weighted by fold size; ``cv_fitted`` holds,
+for every training row, the prediction (link scale, best cv iteration) of the
+model that did not see it. Folds run in parallel (joblib) with one seed per
+fold drawn from the caller's generator, so any ``n_cores`` gives the same
+result.
+
+Unlike R, the case weights of each fold model are the weights of its own rows
+(R passes the full weight vector to every fold, which misaligns weights with
+rows when weights are given).
+"""
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass
+
+import numpy as np
+
+#: upper bound of the per-fold seeds drawn from the caller's generator
+_SEED_BOUND = 2**31 - 1
+
+
+@dataclass
+class CVResult:
+    error: np.ndarray        # cv deviance per iteration
+    fitted: np.ndarray       # out-of-fold predictions for the training rows
+    n_folds: int
+    fold_id: np.ndarray      # fold (1..K) of every training row
+    best_iter: int
+
+
+def _stratify(class_stratify_cv, dist_name):
+    if class_stratify_cv is None:
+        return dist_name == "multinomial"
+    if class_stratify_cv and dist_name not in ("bernoulli", "multinomial"):
+        warnings.warn("class_stratify_cv applies only to bernoulli and multinomial; ignored",
+                      UserWarning, stacklevel=4)
+        return False
+    return bool(class_stratify_cv)
+
+
+def make_folds(y, n_folds, stratify, rng) -> np.ndarray:
+    """Fold numbers 1..n_folds: R's ``sample(rep(1:K, length = n))`` (per class
+    when stratified)."""
+    n = y.shape[0]
+    if not stratify:
+        return rng.permutation(np.resize(np.arange(1, n_folds + 1), n))
+    folds = np.empty(n, dtype=int)
+    classes, counts = np.unique(y, return_counts=True)
+    if counts.min() < n_folds:
+        raise ValueError(f"class_stratify_cv: the smallest class has only {counts.min()} "
+                         f"rows in the training set; can't do {n_folds}-fold cross-validation")
+    for c in classes:
+        rows = np.flatnonzero(y == c)
+        folds[rows] = rng.permutation(np.resize(np.arange(1, n_folds + 1), rows.size))
+    return folds
+
+
+def _check_fold_id(fold_id, n_train):
+    fold_id = np.asarray(fold_id)
+    if fold_id.ndim != 1 or fold_id.shape[0] != n_train:
+        raise ValueError(f"fold_id must give one fold per training row ({n_train}), "
+                         f"got shape {fold_id.shape}")
+    labels, codes = np.unique(fold_id, return_inverse=True)
+    if labels.size < 2:
+        raise ValueError("fold_id must contain at least 2 distinct folds")
+    return codes + 1, labels.size
+
+
+def _fit_fold(k, fold_id, mf, distribution, n_train, seed, common):
+    from .api import _fit_coded
+
+    rows = np.arange(n_train)
+    order = np.concatenate([rows[fold_id != k], rows[fold_id == k]])
+    take = (lambda a: None if a is None else np.asarray(a)[order])
+    fit = _fit_coded(mf.x[order], mf.var_names, mf.var_type, mf.var_levels, mf.encoder,
+                     mf.y[order], take(mf.status), take(mf.offset), distribution,
+                     take(mf.weights), n_train=int(np.sum(fold_id != k)),
+                     train_fraction=None, keep_data=False, verbose=False,
+                     response_name=mf.response_name, random_state=seed, **common)
+    return fit
+
+
+def cross_validate(mf, distribution, n_train, n_folds, fold_id, class_stratify_cv,
+                   n_cores, rng, common) -> CVResult:
+    """Run the cv folds of ``gbm(..., cv_folds=n_folds)`` on the training rows."""
+    from .distributions import get_distribution
+
+    dist = get_distribution(distribution)
+    if fold_id is not None:
+        fold_id, n_folds = _check_fold_id(fold_id, n_train)
+    else:
+        fold_id = make_folds(mf.y[:n_train], n_folds,
+                             _stratify(class_stratify_cv, dist.name), rng)
+    seeds = rng.integers(0, _SEED_BOUND, size=n_folds)
+    jobs = [(k, int(seeds[k - 1])) for k in range(1, n_folds + 1)]
+    if n_cores is None or n_cores == 1 or n_folds == 1:
+        models = [_fit_fold(k, fold_id, mf, distribution, n_train, s, common) for k, s in jobs]
+    else:
+        from joblib import Parallel, delayed
+
+        models = Parallel(n_jobs=n_cores)(
+            delayed(_fit_fold)(k, fold_id, mf, distribution, n_train, s, common)
+            for k, s in jobs)
+    sizes = np.bincount(fold_id, minlength=n_folds + 1)[1:]
+    errors = np.stack([m.valid_error for m in models], axis=1)      # (n_trees, K)
+    cv_error = (errors * sizes).sum(axis=1) / n_train
+    best = int(np.nanargmin(cv_error)) + 1
+    fitted = np.empty(n_train)
+    for k, model in enumerate(models, start=1):
+        rows = np.flatnonzero(fold_id == k)
+        fitted[rows] = _predict_coded(model, mf.x[rows], best)
+    return CVResult(cv_error, fitted, n_folds, fold_id, best)
+
+
+def _predict_coded(model, x, n_trees):
+    from .engine.tree import predict_trees
+
+    return predict_trees(model.trees, x, model.var_type, model.c_splits, model.init_f,
+                         [n_trees])[:, 0]

@@ -1,0 +1,108 @@
+"""Small shared helpers of the distribution modules (private)."""
+from __future__ import annotations
+
+import numpy as np
+
+
+def full_f(f, offset):
+    """The link value R uses: ``f + offset`` (``offset`` None = R's NA)."""
+    f = np.asarray(f, dtype=float)
+    if offset is None:
+        return f
+    return f + np.asarray(offset, dtype=float)
+
+
+def residual(y, f, offset):
+    """``y - offset - f`` evaluated in R's order (``y - f`` without offset)."""
+    y = np.asarray(y, dtype=float)
+    f = np.asarray(f, dtype=float)
+    if offset is None:
+        return y - f
+    return y - np.asarray(offset, dtype=float) - f
+
+
+def node_sum(values, node, n_nodes, mask=None):
+    """Per-node sums of ``values`` over the rows selected by ``mask``."""
+    node = np.asarray(node, dtype=np.intp)
+    values = np.broadcast_to(np.asarray(values, dtype=float), node.shape)
+    if mask is not None:
+        mask = np.asarray(mask, dtype=bool)
+        node = node[mask]
+        values = values[mask]
+    return np.bincount(node, weights=values, minlength=n_nodes)[:n_nodes]
+
+
+def oob_average(values, w, inbag):
+    """R's BagImprovement average: sum(w * values) / sum(w) over out-of-bag rows."""
+    oob = ~np.asarray(inbag, dtype=bool)
+    w = np.asarray(w, dtype=float)
+    return float(np.sum(w[oob] * values[oob]) / np.sum(w[oob]))
+
+
+def as_numeric_response(y, dist_name):
+    """Finite float 1-d response, or ValueError naming the response."""
+    arr = np.asarray(y)
+    if arr.dtype == object or arr.dtype.kind in "USO":
+        raise ValueError(
+            f"{dist_name} needs a numeric response y; got values of type {arr.dtype}"
+        )
+    try:
+        arr = np.asarray(arr, dtype=float)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"{dist_name} needs a numeric response y: {exc}") from None
+    if arr.ndim != 1:
+        raise ValueError(
+            f"{dist_name} needs a one-dimensional response y; got shape {arr.shape}"
+        )
+    check_finite(arr, dist_name)
+    return arr
+
+
+def check_finite(arr, dist_name, what="response y"):
+    """Raise ValueError if ``arr`` has NaN or infinite values."""
+    bad = ~np.isfinite(arr)
+    if np.any(bad):
+        kind = "missing (NaN)" if np.any(np.isnan(arr)) else "infinite"
+        raise ValueError(
+            f"{dist_name}: the {what} has {int(bad.sum())} {kind} value(s); "
+            "remove those rows first"
+        )
+
+
+def as_binary_response(y, dist_name):
+    """Code a 0/1, boolean or 2-level categorical response as 0.0/1.0.
+
+    A 2-level categorical (pandas Categorical, strings) is coded as R's
+    ``as.integer(factor(y)) - 1``: first level 0, second level 1.
+    """
+    need = f"{dist_name} needs a response y coded 0/1 (or a 2-level factor)"
+    cat = getattr(y, "cat", None)
+    if cat is not None or type(y).__name__ == "Categorical":
+        import pandas as pd
+
+        c = pd.Categorical(y)
+        if np.any(c.codes < 0):
+            raise ValueError(f"{dist_name}: the response y has missing values")
+        c = c.remove_unused_categories()
+        if len(c.categories) != 2:
+            raise ValueError(f"{need}; got {len(c.categories)} distinct values")
+        return c.codes.astype(float)
+    arr = np.asarray(y)
+    if arr.dtype == bool:
+        return arr.astype(float)
+    if arr.dtype == object or arr.dtype.kind in "US":
+        if any(v is None or (isinstance(v, float) and np.isnan(v)) for v in arr.ravel()):
+            raise ValueError(f"{dist_name}: the response y has missing values")
+        levels, codes = np.unique(arr.astype(str), return_inverse=True)
+        if len(levels) != 2:
+            raise ValueError(f"{need}; got {len(levels)} distinct values")
+        return codes.astype(float).reshape(arr.shape)
+    arr = as_numeric_response(arr, dist_name)
+    values = np.unique(arr)
+    if not np.all(np.isin(values, (0.0, 1.0))):
+        raise ValueError(
+            f"{need}; got {len(values)} distinct values"
+            + (f" ({', '.join(repr(float(v)) for v in values[:5])}"
+               + (", ..." if len(values) > 5 else "") + ")")
+        )
+    return arr

@@ -1,0 +1,200 @@
+"""Cox proportional hazards (R gbm's ``distribution = "coxph"``).
+
+``y`` is the survival time, ``misc`` the event indicator (1 = event,
+0 = censored).  R's gbm.fit sorts the rows by decreasing time (a stable
+``order(-time)``) and every sum below runs over the rows in that order, so
+the risk set of row ``i`` is the rows at or before ``i`` (tied times are
+ordered by their original position).  Each method sorts its rows that way
+first when they are not already sorted, so any caller gets R's numbers;
+per-row outputs are returned in the caller's order.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ._common import as_numeric_response, check_finite, full_f
+from .base import Distribution
+
+
+def time_order(time):
+    """Permutation putting rows in R's order (stable decreasing time), or None if already so."""
+    time = np.asarray(time, dtype=float)
+    if time.size < 2 or np.all(time[:-1] >= time[1:]):
+        return None
+    return np.argsort(-time, kind="stable")
+
+
+def _take(a, order):
+    if a is None or order is None:
+        return a
+    return np.asarray(a)[order]
+
+
+def _status(misc, n):
+    if misc is None:
+        raise ValueError("coxph needs the event indicator (misc = status 0/1)")
+    d = np.asarray(misc, dtype=float)
+    if d.shape != (n,):
+        raise ValueError(f"coxph: the status vector (misc) has shape {d.shape}; expected ({n},)")
+    return d
+
+
+def _inverse_no_pivot(h):
+    """Inverse by Gauss-Jordan elimination without pivoting (as R's matrix.h).
+
+    A zero pivot yields non-finite entries instead of an error, which the
+    caller turns into R's "not invertible -> 0" rule.
+    """
+    k = h.shape[0]
+    a = np.concatenate([h.astype(float), np.eye(k)], axis=1)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        for p in range(k):
+            a[p] = a[p] / a[p, p]
+            others = np.arange(k) != p
+            a[others] -= np.outer(a[others, p], a[p])
+    return a[:, k:]
+
+
+class CoxPH(Distribution):
+    """Cox partial likelihood (Breslow-type sums in R's row order).
+
+    * deviance: ``-2 * sum_{events} w (F - log(R_i)) / sum_{events} w`` with
+      ``R_i = sum_{j <= i} w_j exp(F_j)``
+    * working response: ``z_i = d_i - exp(F_i) * sum_{events k >= i} w_k / R_k``
+      (in-bag rows only in the sums); ``w_i z_i`` is minus the derivative of
+      the negative log partial likelihood in ``F_i``, i.e.
+      ``z_i = -(W / (2 w_i)) d deviance / d f_i`` with ``W`` the event weight.
+    * initial value: 0.
+    * terminal nodes: one Newton step on the partial likelihood in the
+      terminal-node values, using the in-bag rows of nodes with at least
+      ``min_obs`` in-bag rows; the last such node (in node order) is fixed at
+      0 for identifiability, and the other nodes get 0.  Node order matters:
+      it must be R's terminal-node order.
+    * out-of-bag improvement: R 2.1.8 never sets ``F`` in its BagImprovement
+      loop, so it uses ``F = 0`` (ignoring f and the offset):
+      ``sum_{oob events} w (s_i - log(sum_{oob j<=i} w_j e^{s_j})
+      + log(sum_{oob j<=i} w_j)) / sum_{oob events} w``, ``s = shrinkage * fadj``.
+      Reproduced (checked against R with an offset).
+    """
+
+    name = "coxph"
+    needs_time_order = True
+    survival_response = True
+
+    def check_response(self, y):
+        arr = np.asarray(y)
+        if arr.ndim == 2 and arr.shape[1] == 2:
+            arr = np.asarray(arr, dtype=float)
+            check_finite(arr[:, 0], self.name, "survival time")
+            st = arr[:, 1]
+            check_finite(st, self.name, "event status")
+            if not np.all(np.isin(st, (0.0, 1.0))):
+                raise ValueError(
+                    "coxph needs the event status of the response y coded 0/1 "
+                    f"(0 = censored, 1 = event); got values {np.unique(st)[:5].tolist()}"
+                )
+            time = arr[:, 0]
+        elif arr.ndim == 1:
+            arr = as_numeric_response(arr, self.name)
+            time = arr
+        else:
+            raise ValueError(
+                "coxph needs a survival response y: an (n, 2) array of (time, status) "
+                f"or a Surv object; got shape {arr.shape}"
+            )
+        if np.any(time < 0):
+            raise ValueError(
+                f"coxph needs non-negative survival times in y; got {int(np.sum(time < 0))} "
+                "negative value(s)"
+            )
+        return arr
+
+    # -- the vignette's table -------------------------------------------------
+    def init_f(self, y, offset, w, misc):
+        return 0.0
+
+    def deviance(self, y, f, offset, w, misc):
+        o = time_order(y)
+        d = _status(_take(misc, o), np.asarray(y).shape[0])
+        F = full_f(_take(f, o), _take(offset, o))
+        w = np.asarray(_take(w, o), dtype=float)
+        risk = np.cumsum(w * np.exp(F))
+        ev = d == 1.0
+        dl = np.sum(w[ev] * (F[ev] - np.log(risk[ev])))
+        return float(-2.0 * dl / np.sum(w[ev]))
+
+    def negative_gradient(self, y, f, offset, w, misc, inbag):
+        o = time_order(y)
+        d = _status(_take(misc, o), np.asarray(y).shape[0])
+        F = full_f(_take(f, o), _take(offset, o))
+        w = np.asarray(_take(w, o), dtype=float)
+        b = np.asarray(_take(inbag, o), dtype=bool)
+        ef = np.exp(F)
+        risk = np.cumsum(np.where(b, w * ef, 0.0))
+        use = b & (d == 1.0)
+        contrib = np.zeros_like(F)
+        contrib[use] = w[use] / risk[use]
+        tot = np.cumsum(contrib[::-1])[::-1]
+        z = d - ef * tot
+        if o is not None:
+            out = np.empty_like(z)
+            out[o] = z
+            z = out
+        return z
+
+    def fit_leaves(self, y, f, offset, w, misc, z, node, n_nodes, inbag,
+                   node_n, grow_pred, min_obs):
+        o = time_order(y)
+        d = _status(_take(misc, o), np.asarray(y).shape[0])
+        F = full_f(_take(f, o), _take(offset, o))
+        w = np.asarray(_take(w, o), dtype=float)
+        b = np.asarray(_take(inbag, o), dtype=bool)
+        node = np.asarray(_take(node, o), dtype=np.intp)
+        out = np.zeros(n_nodes)
+        eligible = np.asarray(node_n)[:n_nodes] >= min_obs
+        k2node = np.flatnonzero(eligible)
+        K = k2node.size
+        if K < 2:
+            return out
+        rows = b & eligible[node]
+        e = np.where(rows, w * np.exp(F), 0.0)
+        risk = np.cumsum(e)
+        ev = rows & (d == 1.0)
+        we = w[ev]
+        # share of each free node (all but the last eligible one) in the risk set
+        q = np.empty((int(ev.sum()), K - 1))
+        for k in range(K - 1):
+            q[:, k] = np.cumsum(np.where(node == k2node[k], e, 0.0))[ev]
+        q /= risk[ev][:, None]
+        member = (node[ev][:, None] == k2node[None, :K - 1]).astype(float)
+        g = we @ member - we @ q
+        h = (q * we[:, None]).T @ q
+        h[np.diag_indices(K - 1)] -= we @ q
+        hinv = _inverse_no_pivot(h)
+        pred = np.zeros(K - 1)
+        # R's update loop: a non-finite inverse entry zeroes that node
+        finite = np.isfinite(hinv)
+        if finite.all():
+            pred = -(hinv @ g)
+        else:
+            for m in range(K - 1):
+                for k in range(K - 1):
+                    if not finite[k, m]:
+                        pred[k] = 0.0
+                        break
+                    pred[k] -= hinv[k, m] * g[m]
+        out[k2node[:K - 1]] = pred
+        return out
+
+    def bag_improvement(self, y, f, offset, w, misc, fadj, inbag, shrinkage):
+        o = time_order(y)
+        d = _status(_take(misc, o), np.asarray(y).shape[0])
+        w = np.asarray(_take(w, o), dtype=float)
+        F = np.zeros_like(w)  # R's BagImprovement leaves F at 0
+        oob = ~np.asarray(_take(inbag, o), dtype=bool)
+        step = shrinkage * np.asarray(_take(fadj, o), dtype=float)
+        num = np.cumsum(np.where(oob, w * np.exp(F + step), 0.0))
+        den = np.cumsum(np.where(oob, w * np.exp(F), 0.0))
+        ev = oob & (d == 1.0)
+        gain = np.sum(w[ev] * (step[ev] - np.log(num[ev]) + np.log(den[ev])))
+        return float(gain / np.sum(w[ev]))

@@ -1,0 +1,211 @@
+"""Best-first growth of one tree, with left, right and missing children.
+
+As in R gbm: the root holds the bag; ``interaction_depth`` times, every
+terminal node knows its best split and the node with the largest gain is
+split (ties: the lowest terminal index). The left child keeps its parent's
+terminal index, the right and missing children take the next two. A missing
+child that receives no rows starts with its parent's statistics.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .data import TrainingData
+from .split import NodeSearch, Side, Split
+from .tree import GOES_LEFT, GOES_RIGHT, NO_NODE, Tree
+
+LEFT, RIGHT, MISSING = 0, 1, 2
+
+
+@dataclass
+class Node:
+    """A node while the tree is grown (R's CNode)."""
+
+    pred: float
+    w: float
+    n: int
+    split: Split | None = None
+    children: tuple[int, int, int] | None = None
+
+    @property
+    def is_terminal(self) -> bool:
+        return self.children is None
+
+
+@dataclass
+class GrownTree:
+    """The grown tree, its terminal nodes and where each training row fell."""
+
+    nodes: list[Node]
+    terminals: list[int]          # terminal index -> node id (R's vecpTermNodes)
+    node_of: np.ndarray           # terminal index of every training row
+    vars_used: list[int] = field(default_factory=list)
+
+    @property
+    def n_terminal(self) -> int:
+        return len(self.terminals)
+
+    def terminal_counts(self) -> np.ndarray:
+        return np.array([self.nodes[i].n for i in self.terminals], dtype=np.intp)
+
+    def terminal_preds(self) -> np.ndarray:
+        return np.array([self.nodes[i].pred for i in self.terminals])
+
+    def set_terminal_preds(self, values: np.ndarray) -> None:
+        for i, v in zip(self.terminals, values):
+            self.nodes[i].pred = float(v)
+
+    def adjust(self, min_obs: int, node_id: int = 0) -> None:
+        """R's Adjust: a missing child with too few rows takes the weighted
+        average of its siblings; split nodes get their children's average."""
+        node = self.nodes[node_id]
+        if node.is_terminal:
+            return
+        li, ri, mi = node.children
+        left, right, miss = self.nodes[li], self.nodes[ri], self.nodes[mi]
+        self.adjust(min_obs, li)
+        self.adjust(min_obs, ri)
+        if miss.is_terminal and miss.n < min_obs:
+            node.pred = (left.w * left.pred + right.w * right.pred) / (left.w + right.w)
+            miss.pred = node.pred
+        else:
+            self.adjust(min_obs, mi)
+            node.pred = ((left.w * left.pred + right.w * right.pred + miss.w * miss.pred)
+                         / (left.w + right.w + miss.w))
+
+    def to_r_tree(self, shrinkage: float, var_type: np.ndarray, c_splits: list) -> Tree:
+        """R's eight vectors in R's numbering; categorical splits are appended
+        to ``c_splits`` (R's model-wide list)."""
+        order = []
+        stack = [0]
+        while stack:                      # pre-order: node, left, right, missing
+            i = stack.pop()
+            order.append(i)
+            node = self.nodes[i]
+            if not node.is_terminal:
+                stack.extend(reversed(node.children))
+        number = {node_id: k for k, node_id in enumerate(order)}
+        n = len(order)
+        split_var = np.full(n, NO_NODE, dtype=np.intp)
+        code = np.empty(n)
+        kids = np.full((3, n), NO_NODE, dtype=np.intp)
+        gain = np.zeros(n)
+        weight = np.empty(n)
+        pred = np.empty(n)
+        for k, i in enumerate(order):
+            node = self.nodes[i]
+            weight[k] = node.w
+            pred[k] = shrinkage * node.pred
+            if node.is_terminal:
+                code[k] = pred[k]
+                continue
+            s = node.split
+            split_var[k] = s.var
+            gain[k] = s.improvement
+            kids[:, k] = [number[c] for c in node.children]
+            if s.left_levels is None:
+                code[k] = s.value
+            else:
+                row = np.full(int(var_type[s.var]), GOES_RIGHT, dtype=np.intp)
+                row[s.left_levels] = GOES_LEFT
+                code[k] = len(c_splits)
+                c_splits.append(row)
+        return Tree(split_var, code, kids[0], kids[1], kids[2], gain, weight, pred)
+
+
+def _directions(data: TrainingData, split: Split, rows: np.ndarray) -> np.ndarray:
+    """LEFT / RIGHT / MISSING for the given training rows."""
+    x = data.xt[split.var, rows]
+    if split.left_levels is None:
+        d = np.where(x < split.value, LEFT, RIGHT)
+    else:
+        codes = np.where(np.isnan(x), -1, x).astype(np.intp)
+        goes_left = np.zeros(int(data.var_type[split.var]) + 1, dtype=bool)
+        goes_left[split.left_levels] = True
+        d = np.where(goes_left[codes], LEFT, RIGHT)   # codes == -1 hits the spare slot
+    d[np.isnan(x)] = MISSING
+    return d
+
+
+def _partition(S, rows, d, direction, n_missing):
+    """Split the per-predictor sorted rows ``S`` of a node among its children,
+    keeping every predictor's order."""
+    direction[rows] = d
+    D = np.take(direction, S).ravel()
+    flat = S.ravel()
+    p = S.shape[0]
+    left = np.compress(D == LEFT, flat).reshape(p, -1)
+    right = np.compress(D == RIGHT, flat).reshape(p, -1)
+    if n_missing:
+        missing = np.compress(D == MISSING, flat).reshape(p, -1)
+    else:
+        missing = S[:, :0]
+    return left, right, missing
+
+
+def grow_tree(data: TrainingData, z: np.ndarray, w: np.ndarray, inbag: np.ndarray,
+              depth: int, min_obs: int, unit_weights: bool, S_root: np.ndarray) -> GrownTree:
+    """Grow one tree on the working response ``z`` (training rows)."""
+    n_train = data.n
+    wz = w * z
+    bag_rows = np.flatnonzero(inbag)
+    # R sums the bag in row order, one row at a time
+    total_z = float(np.cumsum(wz[bag_rows])[-1])
+    total_w = float(bag_rows.size) if unit_weights else float(np.cumsum(w[bag_rows])[-1])
+    root = Node(total_z / total_w, total_w, int(bag_rows.size))
+    nodes = [root]
+    terminals = [0]
+    totals = [Side(total_z, total_w, int(bag_rows.size))]
+    sorted_rows = [S_root]
+    best: list[Split | None] = [None]
+    searched = [False]
+    node_of = np.zeros(n_train, dtype=np.intp)
+    search = NodeSearch(data, wz, w, unit_weights, min_obs)
+    direction = np.empty(n_train, dtype=np.int8)
+    vars_used = []
+
+    for _ in range(depth):
+        for t in range(len(terminals)):
+            if not searched[t]:
+                best[t] = search.best(sorted_rows[t], totals[t]) if totals[t].n > 0 else None
+                searched[t] = True
+        gains = [b.improvement if b is not None else 0.0 for b in best]
+        t = int(np.argmax(gains))
+        if not gains[t] > 0.0:
+            break
+        split = best[t]
+        parent_id = terminals[t]
+        parent = nodes[parent_id]
+        ids = []
+        for side in (split.left, split.right, split.missing):
+            nodes.append(Node(side.sum_z / side.w, side.w, side.n))
+            ids.append(len(nodes) - 1)
+        parent.split = split
+        parent.children = tuple(ids)
+        vars_used.append(split.var)
+        t_right, t_missing = len(terminals), len(terminals) + 1
+        terminals[t] = ids[LEFT]
+        terminals.extend([ids[RIGHT], ids[MISSING]])
+
+        rows = np.flatnonzero(node_of == t)
+        d = _directions(data, split, rows)
+        node_of[rows[d == RIGHT]] = t_right
+        node_of[rows[d == MISSING]] = t_missing
+
+        if len(vars_used) < depth:        # the children will be searched
+            sorted_rows[t], right_S, missing_S = _partition(
+                sorted_rows[t], rows, d, direction, split.missing.n)
+            sorted_rows.extend([right_S, missing_S])
+        else:
+            sorted_rows.extend([None, None])
+        missing_total = Side(split.missing.sum_z, split.missing.w,
+                             split.missing.n)
+        totals[t] = split.left
+        totals.extend([split.right, missing_total])
+        best[t] = None
+        best.extend([None, None])
+        searched[t] = False
+        searched.extend([False, False])
+    return GrownTree(nodes, terminals, node_of, vars_used)

@@ -1,0 +1,351 @@
+"""Best split of one node over every predictor, as R gbm searches it.
+
+For a continuous (or ordered) predictor R scans the node's rows in increasing
+order of the predictor, missing values first, and evaluates a split between
+every two adjacent distinct values, at their midpoint, when both sides hold
+at least ``n_minobsinnode`` rows (and the monotone constraint holds). For a
+categorical predictor it orders the levels by their mean working response and
+evaluates the prefixes of that order. The gain of a split is the weighted
+between-group sum of squares of the left, right and missing groups
+(``improvement`` below, R's ``CNode::Improvement``).
+
+Everything is computed for all predictors of the node at once: cumulative sums
+along the presorted rows give every candidate's left and right sums in one
+pass. The running sums are formed in the same order and with the same
+operations as R's scan, so the gains are the same floating-point numbers and
+ties between candidates are broken as R breaks them (the first one wins).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .data import TrainingData
+
+
+@dataclass
+class Side:
+    """Sufficient statistics of one child: sum of w*z, sum of w, row count."""
+
+    sum_z: float
+    w: float
+    n: int
+
+
+@dataclass
+class Split:
+    """The best split found for a node."""
+
+    improvement: float
+    var: int
+    value: float                    # split point (continuous)
+    left_levels: np.ndarray | None  # level codes sent left (categorical)
+    left: Side
+    right: Side
+    missing: Side                   # the parent's statistics when no row is missing
+    missing_empty: bool
+
+
+def improvement(lw, rw, mw, ls, rs, ms):
+    """R's split gain from the left/right/missing weights and sums (vectorised).
+
+    ``mw`` and ``ms`` are scalars or arrays; where ``mw == 0`` the two-group
+    formula is used, as in R.
+    """
+    t = ls / lw - rs / rw
+    two = lw * rw * t * t / (lw + rw)
+    if np.all(np.asarray(mw) == 0.0):
+        return two
+    three = lw * rw * t * t
+    t = ls / lw - ms / mw
+    three = three + lw * mw * t * t
+    t = rs / rw - ms / mw
+    three = three + rw * mw * t * t
+    three = three / (lw + rw + mw)
+    return np.where(np.asarray(mw) == 0.0, two, three)
+
+
+def _running_rest(total, parts):
+    """``total - parts[0] - parts[1] - ...`` accumulated left to right, per row.
+
+    Column k holds the rest after subtracting parts[:, :k+1], computed with the
+    same sequence of subtractions as R's scan (so the same rounding).
+    """
+    lead = np.broadcast_to(np.reshape(total, (-1, 1)), (parts.shape[0], 1))
+    return np.cumsum(np.concatenate((lead, -parts), axis=1), axis=1)[:, 1:]
+
+
+def _r_shell_sort_order(values: np.ndarray) -> np.ndarray:
+    """The permutation R's ``rsort_with_index`` (a Shell sort) produces.
+
+    Stable sorting gives the same result unless there are ties; ties are
+    resolved as R's gap sequence resolves them.
+    """
+    idx = np.arange(values.shape[0])
+    finite = values[np.isfinite(values)]
+    if np.unique(finite).shape[0] == finite.shape[0]:
+        return np.argsort(values, kind="stable")
+    x = values.tolist()
+    ix = idx.tolist()
+    n = len(x)
+    h = 1
+    while h <= n // 9:
+        h = 3 * h + 1
+    while h > 0:
+        for i in range(h, n):
+            v, iv = x[i], ix[i]
+            j = i
+            while j >= h and x[j - h] > v:
+                x[j], ix[j] = x[j - h], ix[j - h]
+                j -= h
+            x[j], ix[j] = v, iv
+        h //= 3
+    return np.asarray(ix)
+
+
+class NodeSearch:
+    """Search the best split of nodes of one tree (fixed z, w and bag)."""
+
+    def __init__(self, data: TrainingData, wz: np.ndarray, w: np.ndarray,
+                 unit_weights: bool, min_obs: int):
+        self.data = data
+        self.wz = wz
+        self.w = w
+        self.unit = unit_weights
+        self.min_obs = int(min_obs)
+        self.cont = np.flatnonzero(data.var_type == 0)
+        self.cat = np.flatnonzero(data.var_type > 0)
+
+    # ------------------------------------------------------------------
+    def best(self, S: np.ndarray, total: Side) -> Split | None:
+        """Best split of the node whose in-bag rows, sorted per predictor, are ``S``."""
+        m = S.shape[1]
+        if m < 2:
+            return None
+        data = self.data
+        G = np.take(self.wz, S)
+        H = None if self.unit else np.take(self.w, S)
+        best_gain = np.zeros(data.p)
+        best_pos = np.full(data.p, -1, dtype=np.intp)
+        extra = {}
+        if self.cont.size:
+            self._continuous(S, G, H, total, best_gain, best_pos)
+        for v in self.cat:
+            extra[v] = self._categorical(v, data.xt[v, S[v]], G[v],
+                                         None if H is None else H[v],
+                                         total, best_gain, best_pos)
+        v = int(np.argmax(best_gain))
+        if not best_gain[v] > 0.0:
+            return None
+        return self._record(v, data.xt[v, S[v]], G[v], None if H is None else H[v],
+                            total, best_pos[v], extra.get(v))
+
+    # ------------------------------------------------------------------
+    @staticmethod
+    def _missing_stats(x, g, h):
+        """Count, sum of w*z and weight of the missing rows (they come first)."""
+        nm = int(np.count_nonzero(np.isnan(x)))
+        if nm == 0:
+            return 0, 0.0, 0.0
+        ms = float(np.cumsum(g[:nm])[-1])
+        mw = float(nm) if h is None else float(np.cumsum(h[:nm])[-1])
+        return nm, ms, mw
+
+    @staticmethod
+    def _after_missing(g, h, nm, total):
+        """Right-hand sums after R has moved the missing rows out of them."""
+        if nm == 0:
+            return total.sum_z, total.w
+        z = _running_rest(total.sum_z, g[None, :nm])[0, -1]
+        w = total.w - nm if h is None else _running_rest(total.w, h[None, :nm])[0, -1]
+        return z, w
+
+    def _continuous(self, S, G, H, total, best_gain, best_pos):
+        """Best position per continuous predictor (all of them at once).
+
+        Gains are R's formula evaluated on cumulative sums; the right-hand
+        sums are the node total minus the left ones (R subtracts row by row,
+        which can differ in the last bit; the chosen split's statistics are
+        recomputed exactly in :meth:`_record`).
+        """
+        data = self.data
+        cont = self.cont
+        whole = cont.size == data.p
+        Gc = G if whole else G[cont]
+        Sc = S if whole else S[cont]
+        pc, m = Gc.shape
+        ls = np.cumsum(Gc, axis=1)
+        nm = np.zeros(pc, dtype=np.intp)
+        # predictors whose sorted values are needed: missing or tied values
+        look = np.flatnonzero(data.has_nan[cont] | data.has_ties[cont])
+        X = None
+        if look.size:
+            X = np.take_along_axis(data.xt[cont[look]], Sc[look], axis=1)
+            nm[look] = np.isnan(X).sum(axis=1)
+        gain = np.zeros((pc, m - 1))
+        simple = (nm == 0) if H is None else np.zeros(pc, dtype=bool)
+        rows = np.flatnonzero(simple)
+        if rows.size:
+            self._gain_simple(ls, rows, m, gain)
+        rows = np.flatnonzero(~simple)
+        if rows.size:
+            self._gain_general(ls, Gc, H if (H is None or whole) else H[cont], X, look,
+                               nm, rows, gain)
+        if X is not None:
+            gain[look] *= X[:, 1:] != X[:, :-1]       # only between distinct values
+        mono = data.var_monotone[cont]
+        if mono.any():
+            self._monotone(ls, Gc, H if (H is None or whole) else H[cont], nm, mono, gain)
+        pos = np.argmax(gain, axis=1)
+        best_gain[cont] = gain[np.arange(pc), pos]
+        best_pos[cont] = pos
+
+    def _gain_simple(self, ls, rows, m, gain):
+        """Unit weights, no missing value in the node: vectors over positions."""
+        mo = self.min_obs
+        lo, hi = max(mo - 1, 0), m - 1 - mo           # positions k: left = 0..k
+        if hi < lo:
+            return
+        k = np.arange(lo, hi + 1, dtype=float)
+        lw, rw = k + 1.0, m - 1.0 - k
+        lsk = ls[rows, lo:hi + 1] if rows.size < ls.shape[0] else ls[:, lo:hi + 1]
+        tot = ls[rows, -1:] if rows.size < ls.shape[0] else ls[:, -1:]
+        # left mean - right mean = ls/lw - (tot - ls)/rw
+        d = lsk * (1.0 / lw + 1.0 / rw)
+        d -= tot * (1.0 / rw)
+        d *= d
+        d *= lw * rw / (lw + rw)
+        if rows.size < ls.shape[0]:
+            gain[rows, lo:hi + 1] = d
+        else:
+            gain[:, lo:hi + 1] = d
+
+    def _gain_general(self, ls, Gc, Hc, X, look, nm, rows, gain):
+        """Weights or missing values: R's three-group formula, row by row arrays."""
+        mo = self.min_obs
+        m = ls.shape[1]
+        k = np.arange(m - 1)
+        nmr = nm[rows]
+        if X is not None and nmr.any():
+            where = np.searchsorted(look, rows)
+            has = nmr > 0
+            nanr = np.zeros((rows.size, m), dtype=bool)
+            nanr[has] = np.isnan(X[where[has]])
+        else:
+            nanr = None
+        g = Gc[rows]
+        lsr = np.cumsum(np.where(nanr, 0.0, g), axis=1) if nanr is not None else ls[rows]
+        if Hc is None:
+            lw = (k[None, :] - nmr[:, None] + 1).astype(float)
+            hl_tot = (m - nmr).astype(float)[:, None]
+            mw = nmr.astype(float)
+        else:
+            h = Hc[rows]
+            hl = np.cumsum(np.where(nanr, 0.0, h), axis=1) if nanr is not None \
+                else np.cumsum(h, axis=1)
+            lw = hl[:, :-1]
+            hl_tot = hl[:, -1:]
+            mw = np.sum(np.where(nanr, h, 0.0), axis=1) if nanr is not None \
+                else np.zeros(rows.size)
+        ms = np.sum(np.where(nanr, g, 0.0), axis=1) if nanr is not None else np.zeros(rows.size)
+        lsk = lsr[:, :-1]
+        rs = lsr[:, -1:] - lsk
+        rw = hl_tot - lw
+        n_left = k[None, :] - nmr[:, None] + 1
+        n_right = (m - 1 - k)[None, :]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            gr = improvement(lw, rw, mw[:, None], lsk, rs, ms[:, None])
+        ok = (n_left >= mo) & (n_right >= mo) & (gr > 0.0)
+        gain[rows] = np.where(ok, gr, 0.0)
+
+    def _monotone(self, ls, Gc, Hc, nm, mono, gain):
+        """R's constraint: monotone * (right_sum * left_w - left_sum * right_w) > 0."""
+        rows = np.flatnonzero(mono != 0)
+        m = ls.shape[1]
+        k = np.arange(m - 1)
+        # missing rows sit in front: their sums belong to neither side
+        front = np.arange(m)[None, :] < nm[rows][:, None]
+        lfull = np.cumsum(np.where(front, 0.0, Gc[rows]), axis=1) if front.any() \
+            else ls[rows]
+        lsk, tot = lfull[:, :-1], lfull[:, -1:]
+        if Hc is None:
+            lw = (k[None, :] - nm[rows][:, None] + 1).astype(float)
+            rw = (m - 1 - k)[None, :].astype(float)
+        else:
+            hl = np.cumsum(np.where(front, 0.0, Hc[rows]), axis=1)
+            lw, rw = hl[:, :-1], hl[:, -1:] - hl[:, :-1]
+        rs = tot - lsk
+        keep = mono[rows][:, None] * (rs * lw - lsk * rw) > 0
+        gain[rows] *= keep
+
+    def _categorical(self, v, x, g, h, total, best_gain, best_pos):
+        nm, ms, mw = self._missing_stats(x, g, h)
+        K = int(self.data.var_type[v])
+        codes = x[nm:].astype(np.intp)
+        gs = np.bincount(codes, weights=g[nm:], minlength=K)
+        gn = np.bincount(codes, minlength=K)
+        gw = gn.astype(float) if h is None else np.bincount(codes, weights=h[nm:], minlength=K)
+        finite = gw != 0.0
+        with np.errstate(divide="ignore", invalid="ignore"):
+            means = np.where(finite, gs / np.where(finite, gw, 1.0), np.inf)
+        order = _r_shell_sort_order(means)
+        n_finite = int(finite.sum())
+        if n_finite < 2:
+            return None
+        sel = order[: n_finite - 1]
+        ls = np.cumsum(gs[sel])
+        lw = np.cumsum(gw[sel])
+        n_left = np.cumsum(gn[sel])
+        start_z, start_w = self._after_missing(g, h, nm, total)
+        rs = _running_rest(start_z, gs[sel][None, :])[0]
+        rw = _running_rest(start_w, gw[sel][None, :])[0]
+        n_right = total.n - nm - n_left
+        with np.errstate(divide="ignore", invalid="ignore"):
+            gain = improvement(lw, rw, mw, ls, rs, ms)
+        ok = (n_left >= self.min_obs) & (n_right >= self.min_obs) & (gain > 0.0)
+        gain = np.where(ok, gain, 0.0)
+        i = int(np.argmax(gain))
+        best_gain[v] = gain[i]
+        best_pos[v] = i
+        return order
+
+    # ------------------------------------------------------------------
+    def _record(self, v, x, g, h, total, pos, order) -> Split:
+        """Statistics of the chosen split (recomputed exactly for one predictor)."""
+        nm, ms, mw = self._missing_stats(x, g, h)
+        if order is None:
+            k = int(pos)
+            left = slice(nm, k + 1)
+            value = 0.5 * (x[k] + x[k + 1])
+            ls = float(np.cumsum(g[left])[-1])
+            lw = float(k + 1 - nm) if h is None else float(np.cumsum(h[left])[-1])
+            n_left = k + 1 - nm
+            rs = float(_running_rest(total.sum_z, g[None, : k + 1])[0, -1])
+            rw = float(total.w - (k + 1)) if h is None else \
+                float(_running_rest(total.w, h[None, : k + 1])[0, -1])
+            left_levels = None
+        else:
+            codes = x[nm:].astype(np.intp)
+            K = int(self.data.var_type[v])
+            gs = np.bincount(codes, weights=g[nm:], minlength=K)
+            gn = np.bincount(codes, minlength=K)
+            gw = gn.astype(float) if h is None else np.bincount(codes, weights=h[nm:], minlength=K)
+            sel = order[: int(pos) + 1]
+            ls = float(np.cumsum(gs[sel])[-1])
+            lw = float(np.cumsum(gw[sel])[-1])
+            n_left = int(gn[sel].sum())
+            start_z, start_w = self._after_missing(g, h, nm, total)
+            rs = float(_running_rest(start_z, gs[sel][None, :])[0, -1])
+            rw = float(_running_rest(start_w, gw[sel][None, :])[0, -1])
+            value = float(pos)
+            left_levels = np.sort(sel)
+        n_right = total.n - nm - n_left
+        if nm:
+            missing = Side(ms, mw, nm)
+        else:
+            missing = Side(total.sum_z, total.w, 0)
+        gain = improvement(lw, rw, mw, ls, rs, ms)
+        return Split(float(gain), int(v), float(value), left_levels,
+                     Side(ls, lw, int(n_left)), Side(rs, rw, int(n_right)),
+                     missing, nm == 0)

@@ -1,0 +1,124 @@
+"""R gbm's tree representation and the vectorised predictor.
+
+A fitted tree is stored exactly as R gbm stores it (the eight vectors that
+``pretty.gbm.tree`` shows), in R's node numbering: a node is followed by its
+left subtree, then its right subtree, then its missing subtree.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+#: marker for "no child" / "terminal node" in the integer vectors (R uses -1)
+NO_NODE = -1
+
+#: codes stored in ``c_splits`` for a categorical split (R's convention)
+GOES_LEFT = -1
+GOES_RIGHT = 1
+
+
+@dataclass
+class Tree:
+    """One regression tree, R's eight vectors (see docs/ARCHITECTURE.md)."""
+
+    split_var: np.ndarray        # int, -1 for terminal nodes
+    split_code_pred: np.ndarray  # split point | c_splits index | shrunken prediction
+    left: np.ndarray             # int child ids, -1 for terminal
+    right: np.ndarray
+    missing: np.ndarray
+    error_reduction: np.ndarray
+    weight: np.ndarray
+    prediction: np.ndarray       # shrunken node predictions
+
+    @property
+    def n_nodes(self) -> int:
+        return int(self.split_var.shape[0])
+
+    @property
+    def is_terminal(self) -> np.ndarray:
+        return self.split_var == NO_NODE
+
+    def to_frame(self):
+        """The tree as R's ``pretty.gbm.tree`` table (a pandas DataFrame)."""
+        import pandas as pd
+
+        return pd.DataFrame({
+            "SplitVar": self.split_var,
+            "SplitCodePred": self.split_code_pred,
+            "LeftNode": self.left,
+            "RightNode": self.right,
+            "MissingNode": self.missing,
+            "ErrorReduction": self.error_reduction,
+            "Weight": self.weight,
+            "Prediction": self.prediction,
+        })
+
+    def terminal_of(self, x: np.ndarray, var_type: np.ndarray, c_splits) -> np.ndarray:
+        """Terminal node id reached by every row of the coded matrix ``x``.
+
+        Rows move down one level per pass, all rows at once; a tree of depth
+        ``d`` needs ``d`` passes.
+        """
+        n = x.shape[0]
+        node = np.zeros(n, dtype=np.intp)
+        active = np.arange(n)
+        while active.size:
+            cur = node[active]
+            var = self.split_var[cur]
+            split = var != NO_NODE
+            active, cur, var = active[split], cur[split], var[split]
+            if not active.size:
+                break
+            xv = x[active, var]
+            code = self.split_code_pred[cur]
+            nxt = np.where(xv < code, self.left[cur], self.right[cur])
+            cat = var_type[var] > 0
+            if cat.any():
+                nxt[cat] = _categorical_child(
+                    xv[cat], code[cat], c_splits,
+                    self.left[cur[cat]], self.right[cur[cat]], self.missing[cur[cat]])
+            miss = np.isnan(xv)
+            nxt[miss] = self.missing[cur[miss]]
+            node[active] = nxt
+        return node
+
+    def predict(self, x: np.ndarray, var_type: np.ndarray, c_splits) -> np.ndarray:
+        """Shrunken prediction of this tree for every row of ``x``."""
+        return self.split_code_pred[self.terminal_of(x, var_type, c_splits)]
+
+
+def _categorical_child(xv, split_index, c_splits, left, right, missing):
+    """Child for categorical splits: look the level code up in its c_splits row."""
+    out = missing.copy()
+    ok = ~np.isnan(xv)
+    for k in np.unique(split_index[ok]).astype(int):
+        rows = np.flatnonzero(ok & (split_index == k))
+        codes = c_splits[k]
+        lev = xv[rows].astype(np.intp)
+        inside = (lev >= 0) & (lev < codes.shape[0])
+        direction = np.zeros(rows.shape[0], dtype=codes.dtype)
+        direction[inside] = codes[lev[inside]]
+        out[rows] = np.where(direction == GOES_LEFT, left[rows],
+                             np.where(direction == GOES_RIGHT, right[rows], missing[rows]))
+    return out
+
+
+def predict_trees(trees, x, var_type, c_splits, init_f, n_trees_list):
+    """Link-scale predictions after each number of trees in ``n_trees_list``.
+
+    One pass over the trees serves every requested count (R's gbm_pred).
+    Returns an array of shape (n_rows, len(n_trees_list)).
+    """
+    x = np.asarray(x, dtype=float)
+    counts = np.asarray(n_trees_list, dtype=int)
+    order = np.argsort(counts, kind="stable")
+    out = np.empty((x.shape[0], counts.size))
+    f = np.full(x.shape[0], float(init_f))
+    done = 0
+    for j in order:
+        for t in range(done, counts[j]):
+            f += trees[t].predict(x, var_type, c_splits)
+        done = max(done, counts[j])
+        out[:, j] = f
+    return out

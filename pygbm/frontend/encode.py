@@ -1,0 +1,305 @@
+"""Coding of predictors as R's ``gbm.fit`` does it (see docs/ARCHITECTURE.md).
+
+* numeric column: used as is (float, NaN = missing), ``var_type`` 0,
+  ``var_levels`` = the 11 quantiles at 0, .1, ..., 1 (R's type 7, NaN removed);
+* ordered categorical: codes 0..L-1 of its observed levels, ``var_type`` 0
+  (treated as continuous), ``var_levels`` = the level labels;
+* unordered categorical (pandas Categorical, string/object, bool): codes 0..K-1 of
+  the observed levels, ``var_type`` = K (max code + 1), ``var_levels`` = labels.
+  Strings are sorted as R's ``factor()`` sorts them (ICU root collation, R's default
+  here); a Categorical keeps its category order; bool levels are "FALSE", "TRUE".
+
+Missing values (NaN, None, pd.NA) are missing (NaN in the coded matrix).
+"""
+
+from __future__ import annotations
+
+import unicodedata
+import warnings
+
+import numpy as np
+import pandas as pd
+
+__all__ = ["PredictorEncoder", "r_quantile7", "r_label", "r_collation_key", "QUANTILE_PROBS"]
+
+R_MAX_CATEGORICAL_LEVELS = 1024  # gbm.fit's limit for an unordered factor
+QUANTILE_PROBS = np.arange(11) / 10  # R's (0:10)/10
+NUMERIC, ORDERED, CATEGORICAL = "numeric", "ordered", "categorical"
+_R_FLOAT_DIGITS = 15  # as.character() of a double uses 15 significant digits
+_LARGEST_EXACT_INT = 2.0**53
+# ICU root collation order of ASCII punctuation/symbols (what R's sort() gives here)
+_ICU_ASCII_PUNCT = " _-,;:!?.'\"()[]{}@*/\\&#%`^+<=>|~$"
+_PUNCT_RANK = {c: i for i, c in enumerate(_ICU_ASCII_PUNCT)}
+_GROUP_SYMBOL, _GROUP_DIGIT, _GROUP_LETTER = 0, 1, 2
+
+
+# --------------------------------------------------------------------- helpers
+def r_quantile7(values: np.ndarray, probs: np.ndarray = QUANTILE_PROBS) -> np.ndarray:
+    """R's ``quantile(x, probs, na.rm = TRUE)`` with the default type 7, bit for bit."""
+    xs = np.sort(np.asarray(values, dtype=float))
+    xs = xs[~np.isnan(xs)]
+    n = xs.size
+    if n == 0:
+        return np.full(len(probs), np.nan)
+    index = 1 + max(n - 1, 0) * np.asarray(probs, dtype=float)
+    lo = np.floor(index).astype(np.intp)
+    hi = np.ceil(index).astype(np.intp)
+    qs = xs[lo - 1]
+    upper = xs[hi - 1]
+    interp = (index > lo) & (upper != qs)
+    h = index - lo
+    qs = np.where(interp, (1 - h) * qs + h * upper, qs)
+    return qs
+
+
+def r_label(value) -> str:
+    """A level label as R's ``as.character()`` writes it (TRUE/FALSE, 1 not 1.0)."""
+    if isinstance(value, (bool, np.bool_)):
+        return "TRUE" if value else "FALSE"
+    if isinstance(value, (int, np.integer)):
+        return str(int(value))
+    if isinstance(value, (float, np.floating)):
+        if float(value).is_integer() and abs(value) < _LARGEST_EXACT_INT:
+            return str(int(value))
+        return f"{float(value):.{_R_FLOAT_DIGITS}g}"
+    return str(value)
+
+
+def r_collation_key(text: str):
+    """Sort key reproducing R's string order (ICU root collation, R's default here).
+
+    Primary: punctuation < digits < letters, letters case- and accent-blind;
+    secondary: accents; tertiary: lower case before upper case.  Exact for ASCII
+    text; other symbols are placed among punctuation by code point.
+    """
+    primary, secondary, tertiary = [], [], []
+    for ch in unicodedata.normalize("NFD", text):
+        if unicodedata.combining(ch) and primary:
+            secondary[-1] += ch
+            continue
+        if ch in _PUNCT_RANK:
+            primary.append((_GROUP_SYMBOL, _PUNCT_RANK[ch]))
+        elif ch.isdigit():
+            primary.append((_GROUP_DIGIT, ord(ch)))
+        elif ch.isalpha():
+            primary.append((_GROUP_LETTER, ord(ch.lower())))
+        else:
+            primary.append((_GROUP_SYMBOL, len(_PUNCT_RANK) + ord(ch)))
+        secondary.append("")
+        tertiary.append(int(ch != ch.lower()))
+    return (tuple(primary), tuple(secondary), tuple(tertiary))
+
+
+def _column_kind(col: pd.Series, name: str, role: str = "predictor column") -> str:
+    """numeric / ordered / categorical (bool and strings are categorical)."""
+    dtype = col.dtype
+    if isinstance(dtype, pd.CategoricalDtype):
+        return ORDERED if dtype.ordered else CATEGORICAL
+    if pd.api.types.is_bool_dtype(dtype):
+        return CATEGORICAL
+    if pd.api.types.is_numeric_dtype(dtype) and not pd.api.types.is_complex_dtype(dtype):
+        return NUMERIC
+    if pd.api.types.is_string_dtype(dtype) and dtype != object:
+        return CATEGORICAL
+    if dtype == object:
+        inferred = pd.api.types.infer_dtype(col, skipna=True)
+        if inferred in ("string", "boolean"):
+            return CATEGORICAL
+        if inferred in ("integer", "floating", "mixed-integer-float", "decimal"):
+            return NUMERIC
+        if inferred == "empty":
+            return NUMERIC  # all missing: reported as such by the caller
+        raise TypeError(
+            f"{role} {name!r} holds values of mixed or unsupported type "
+            f"({inferred}); expected numbers, strings, bools or a pandas Categorical"
+        )
+    raise TypeError(
+        f"{role} {name!r} has dtype {dtype}, which gbm cannot use; expected "
+        "numeric, bool, string or categorical (convert dates/times to numbers, "
+        "e.g. days since a reference date)"
+    )
+
+
+def _numeric_values(col: pd.Series, name: str, context: str) -> np.ndarray:
+    """A numeric (or bool / numbers-in-object) column as float with NaN for missing."""
+    dtype = col.dtype
+    ok = (
+        not isinstance(dtype, pd.CategoricalDtype)
+        and (pd.api.types.is_numeric_dtype(dtype) or pd.api.types.is_bool_dtype(dtype))
+        and not pd.api.types.is_complex_dtype(dtype)
+    )
+    if not ok and dtype == object:
+        ok = pd.api.types.infer_dtype(col, skipna=True) in (
+            "integer", "floating", "mixed-integer-float", "decimal", "boolean", "empty")
+    if not ok:
+        raise TypeError(
+            f"column {name!r} {context} must be numeric (it was numeric in the training "
+            f"data), got dtype {dtype}; convert it with pd.to_numeric"
+        )
+    if dtype == object:
+        col = col.map(lambda v: np.nan if pd.isna(v) else float(v))
+    return col.to_numpy(dtype=float, na_value=np.nan)
+
+
+def _labels_inverse(col: pd.Series):
+    """Distinct non-missing labels of a column and each row's index into them (-1 = missing)."""
+    inverse, uniques = pd.factorize(col, use_na_sentinel=True)
+    values = np.asarray(uniques, dtype=object)
+    return [r_label(v) for v in values], np.asarray(inverse, dtype=np.intp)
+
+
+def _as_frame(data, what: str) -> pd.DataFrame:
+    if isinstance(data, pd.DataFrame):
+        frame = data
+    elif isinstance(data, np.ndarray):
+        if data.ndim != 2:
+            raise ValueError(f"{what} must be 2-dimensional (rows x predictors), "
+                             f"got shape {data.shape}")
+        frame = pd.DataFrame(data, columns=[f"X{j + 1}" for j in range(data.shape[1])])
+    else:
+        raise TypeError(f"{what} must be a pandas DataFrame or a 2-d numpy array, "
+                        f"got {type(data).__name__}")
+    if frame.columns.duplicated().any():
+        dup = list(frame.columns[frame.columns.duplicated()])
+        raise ValueError(f"{what} has duplicated column names: {dup}")
+    return frame
+
+
+# --------------------------------------------------------------------- encoder
+class PredictorEncoder:
+    """Codes a predictors table as R's gbm.fit and codes new data the same way.
+
+    After ``fit``: ``var_names`` (list of str), ``var_type`` (int ndarray),
+    ``var_levels`` (list: float ndarray of 11 quantiles, or list of str labels),
+    ``kinds`` ("numeric" / "ordered" / "categorical" per predictor).
+    ``terms`` / ``offset_terms`` are set by :func:`pygbm.frontend.model_frame` so
+    :func:`pygbm.frontend.model_frame_newdata` can evaluate the formula terms on new data.
+    """
+
+    def __init__(self):
+        self.var_names: list[str] | None = None
+        self.var_type: np.ndarray | None = None
+        self.var_levels: list | None = None
+        self.kinds: list[str] | None = None
+        self.terms = None
+        self.offset_terms = None
+        self._codes: list[dict | None] = []
+
+    # ---- fitting
+    def fit(self, data) -> "PredictorEncoder":
+        """Learn the coding from ``data`` (DataFrame, or 2-d ndarray named X1..Xp)."""
+        self.fit_transform(data)
+        return self
+
+    def fit_transform(self, data):
+        """Fit on ``data`` and return ``(x, var_names, var_type, var_levels)``.
+
+        ``x`` is the float64 (n, p) matrix gbm.fit works on (NaN = missing).
+        """
+        frame = _as_frame(data, "predictors")
+        if frame.shape[1] == 0:
+            raise ValueError("predictors: there are no predictor columns")
+        n, p = frame.shape
+        x = np.empty((n, p), dtype=float)
+        names, types, levels, kinds, codes = [], np.zeros(p, dtype=np.int64), [], [], []
+        for j, name in enumerate(frame.columns):
+            col = frame.iloc[:, j]
+            label = str(name)
+            kind = _column_kind(col, label)
+            if kind == NUMERIC:
+                x[:, j] = _numeric_values(col, label, "in the training data")
+                if np.isnan(x[:, j]).all():
+                    raise ValueError(f"variable {j + 1}: {label} has only missing values.")
+                levels.append(r_quantile7(x[:, j]))
+                codes.append(None)
+            else:
+                labels, inverse = self._fit_levels(col)
+                if not labels:
+                    raise ValueError(f"variable {j + 1}: {label} has only missing values.")
+                if kind == CATEGORICAL and len(labels) > R_MAX_CATEGORICAL_LEVELS:
+                    raise ValueError(
+                        f"variable {j + 1}: {label} has {len(labels)} levels; R's gbm "
+                        f"handles at most {R_MAX_CATEGORICAL_LEVELS} levels in an unordered "
+                        "categorical predictor. Convert it to an ordered Categorical or to "
+                        "numeric codes, or merge rare levels (a target-statistics coding, "
+                        'categorical="ordered_ts", is planned)'
+                    )
+                x[:, j] = np.where(inverse >= 0, inverse, np.nan)
+                levels.append(labels)
+                codes.append({lab: i for i, lab in enumerate(labels)})
+                if kind == CATEGORICAL:
+                    types[j] = len(labels)
+            if np.unique(np.asarray(levels[-1])).size == 1:
+                warnings.warn(f"variable {j + 1}: {label} has no variation.", UserWarning,
+                              stacklevel=2)
+            names.append(label)
+            kinds.append(kind)
+        self.var_names, self.var_type, self.var_levels = names, types, levels
+        self.kinds, self._codes = kinds, codes
+        return x, list(names), types.copy(), list(levels)
+
+    @staticmethod
+    def _fit_levels(col: pd.Series):
+        """Observed levels (R's ``levels(factor(x))``) and each row's code (-1 = missing)."""
+        if isinstance(col.dtype, pd.CategoricalDtype):  # keep the category order
+            cat_codes = col.cat.codes.to_numpy()
+            present = np.unique(cat_codes[cat_codes >= 0])
+            remap = np.full(len(col.cat.categories), -1, dtype=np.intp)
+            remap[present] = np.arange(present.size)
+            labels = [r_label(v) for v in np.asarray(col.cat.categories[present], dtype=object)]
+            return labels, np.where(cat_codes >= 0, remap[cat_codes], -1)
+        labels, inverse = _labels_inverse(col)
+        order = sorted(range(len(labels)), key=lambda i: r_collation_key(labels[i]))
+        rank = np.empty(len(labels), dtype=np.intp)
+        rank[np.asarray(order, dtype=np.intp)] = np.arange(len(labels))
+        return [labels[i] for i in order], np.where(inverse >= 0, rank[np.maximum(inverse, 0)], -1)
+
+    # ---- new data
+    def transform(self, newdata) -> np.ndarray:
+        """Code ``newdata`` with the training coding; returns a float64 (n, p) matrix.
+
+        Columns are matched by name (a 2-d ndarray is taken positionally). Categorical
+        levels are matched by label; levels never seen in training become missing (NaN)
+        with one UserWarning, as R treats them as missing.
+        """
+        if self.var_names is None:
+            raise RuntimeError("PredictorEncoder.transform() called before fit()")
+        frame = self._select(newdata)
+        n, p = frame.shape[0], len(self.var_names)
+        x = np.empty((n, p), dtype=float)
+        unseen = []
+        for j, name in enumerate(self.var_names):
+            col = frame.iloc[:, j]
+            if self.kinds[j] == NUMERIC:
+                x[:, j] = _numeric_values(col, name, "in newdata")
+                continue
+            labels, inverse = _labels_inverse(col)
+            lookup = self._codes[j]
+            code_of_label = np.array([lookup.get(lab, -1) for lab in labels] + [-1], dtype=float)
+            new = [lab for lab in labels if lab not in lookup]
+            if new:
+                unseen.append(f"{name}: {new[:10]}" + (" ..." if len(new) > 10 else ""))
+            coded = code_of_label[inverse]  # inverse == -1 picks the trailing -1
+            x[:, j] = np.where(coded >= 0, coded, np.nan)
+        if unseen:
+            warnings.warn(
+                "newdata has levels not seen in training, treated as missing: "
+                + "; ".join(unseen), UserWarning, stacklevel=2)
+        return x
+
+    def _select(self, newdata) -> pd.DataFrame:
+        if isinstance(newdata, np.ndarray):
+            frame = _as_frame(newdata, "newdata")
+            if frame.shape[1] != len(self.var_names):
+                raise ValueError(
+                    f"newdata has {frame.shape[1]} columns; the model has "
+                    f"{len(self.var_names)} predictors: {self.var_names}")
+            return frame
+        frame = _as_frame(newdata, "newdata")
+        columns = [str(c) for c in frame.columns]
+        missing = [name for name in self.var_names if name not in columns]
+        if missing:
+            raise ValueError(f"newdata lacks the predictor columns {missing} used in training")
+        position = {c: i for i, c in enumerate(columns)}
+        return frame.iloc[:, [position[name] for name in self.var_names]]
+

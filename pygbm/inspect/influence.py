@@ -1,0 +1,223 @@
+"""Relative influence of the predictors (R's ``relative.influence``,
+``permutation.test.gbm`` and ``summary.gbm``).
+
+The fitted object is used through the attributes listed in
+docs/ARCHITECTURE.md ("The fitted object"): ``trees``, ``var_names``,
+``n_trees``, ``train_fraction``, ``cv_error``, ``data``, ``distribution``,
+``var_type``, ``c_splits``, ``init_f``.
+"""
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pandas as pd
+
+from ..engine.tree import NO_NODE, predict_trees
+
+#: summary(method=...) spellings
+METHODS = ("relative_influence", "permutation")
+#: R's summary.gbm scales the normalised influences to sum to this
+PERCENT = 100.0
+
+
+def _num_classes(fit) -> int:
+    return int(getattr(fit, "num_classes", 1) or 1)
+
+
+def check_n_trees(fit, n_trees, *, cap: bool, arg: str = "n_trees") -> int:
+    """Validate ``n_trees`` (a positive int); ``None`` means all trees.
+
+    Above ``fit.n_trees``: a warning and the cap when ``cap`` (R's plot.gbm,
+    summary.gbm, interact.gbm), else a ``ValueError``.
+    """
+    total = int(fit.n_trees)
+    if n_trees is None:
+        return total
+    if isinstance(n_trees, (bool, np.bool_)) or not isinstance(n_trees, (int, np.integer)):
+        raise TypeError(f"{arg} must be a positive integer or None, got {n_trees!r}")
+    n_trees = int(n_trees)
+    if n_trees < 1:
+        raise ValueError(f"{arg} must be at least 1, got {n_trees}")
+    if n_trees > total:
+        if not cap:
+            raise ValueError(f"{arg}={n_trees} exceeds the {total} trees of the fit")
+        warnings.warn(f"{arg}={n_trees} exceeds the number of trees in the model; "
+                      f"using {total} trees instead", stacklevel=3)
+        n_trees = total
+    return n_trees
+
+
+def _default_n_trees(fit) -> int:
+    """R's choice when relative.influence is called without n.trees."""
+    train_fraction = getattr(fit, "train_fraction", 1.0)
+    method = None
+    if train_fraction is not None and train_fraction < 1:
+        method = "test"
+    elif getattr(fit, "cv_error", None) is not None:
+        method = "cv"
+    if method is None:
+        return int(fit.n_trees)
+    from .perf import gbm_perf
+
+    return int(gbm_perf(fit, method=method, plot_it=False))
+
+
+def relative_influence(fit, n_trees=None, scale=False, sort=False) -> pd.Series:
+    """Friedman's relative influence of every predictor (R's ``relative.influence``).
+
+    The influence of a variable is the sum of the ``ErrorReduction`` of all
+    splits on it over the first ``n_trees`` trees (not divided by the number of
+    trees, as R). Works for every distribution (R's own function fails for
+    distributions with a parameter such as quantile and tdist).
+
+    Parameters
+    ----------
+    fit : fitted gbm object
+    n_trees : int, optional
+        Number of trees; by default R's choice: the best iteration on the test
+        set when ``train_fraction < 1``, else the cross-validation best when
+        cv was run, else all trees.
+    scale : bool
+        Divide by the largest influence (R's ``scale.``).
+    sort : bool
+        Sort decreasingly (R's ``rev(sort(.))``: ties in reverse variable order).
+
+    Returns
+    -------
+    pandas.Series indexed by variable name.
+    """
+    for name, val in (("scale", scale), ("sort", sort)):
+        if not isinstance(val, (bool, np.bool_)):
+            raise TypeError(f"{name} must be True or False, got {val!r}")
+    n_trees = _default_n_trees(fit) if n_trees is None else check_n_trees(fit, n_trees, cap=False)
+    n_used = n_trees * _num_classes(fit)
+    var_names = list(fit.var_names)
+    p = len(var_names)
+    trees = fit.trees[:n_used]
+    if trees:
+        split_var = np.concatenate([np.asarray(t.split_var) for t in trees])
+        reduction = np.concatenate([np.asarray(t.error_reduction, dtype=float) for t in trees])
+        keep = split_var != NO_NODE
+        rel_inf = np.bincount(split_var[keep].astype(np.intp), weights=reduction[keep],
+                              minlength=p)[:p]
+    else:
+        rel_inf = np.zeros(p)
+    out = pd.Series(rel_inf, index=pd.Index(var_names, name="var"), name="rel_inf")
+    if scale:
+        out = out / out.max()
+    if sort:
+        order = np.argsort(out.to_numpy(), kind="stable")[::-1]
+        out = out.iloc[order]
+    return out
+
+
+def used_variables(fit, n_trees: int) -> np.ndarray:
+    """Sorted 0-based indices of the variables split on in the first ``n_trees`` trees."""
+    used = [np.asarray(t.split_var) for t in fit.trees[:n_trees * _num_classes(fit)]]
+    if not used:
+        return np.zeros(0, dtype=np.intp)
+    allv = np.unique(np.concatenate(used))
+    return allv[allv != NO_NODE].astype(np.intp)
+
+
+def permutation_influence(fit, n_trees=None, random_state=None) -> pd.Series:
+    """Permutation influence (R's ``permutation.test.gbm``).
+
+    One random permutation of the training rows is drawn; each variable used by
+    the first ``n_trees`` trees in turn gets its column permuted, and its
+    influence is the increase of the training loss (the distribution's
+    deviance) over the loss of the unpermuted predictions on the same rows.
+    Variables never used get 0. R's baseline is ``train.error[n.trees]``, the
+    same number when the fit used all rows for training; R supports only
+    gaussian, bernoulli, laplace, adaboost and poisson, this any distribution
+    with a ``deviance`` (not coxph, which needs the time order).
+    """
+    n_trees = check_n_trees(fit, n_trees, cap=False)
+    if _num_classes(fit) != 1:
+        raise ValueError("the permutation method supports single-class fits only")
+    data = getattr(fit, "data", None)
+    if data is None:
+        raise ValueError("the permutation method needs the training data: fit the model "
+                         "with keep_data=True")
+    dist = fit.distribution
+    if getattr(dist, "needs_time_order", False) or getattr(dist, "name", "") == "coxph":
+        raise ValueError("the permutation method is not available for coxph (as in R)")
+    x = np.array(data["x"], dtype=float)  # a copy: columns are permuted in place
+    y, w = data["y"], data.get("w")
+    offset, misc = data.get("offset"), data.get("misc")
+    n = x.shape[0]
+    w = np.ones(n) if w is None else np.asarray(w, dtype=float)
+    rng = np.random.default_rng(random_state)
+    perm = rng.permutation(n)
+
+    def loss(xm):
+        f = predict_trees(fit.trees, xm, fit.var_type, fit.c_splits, fit.init_f, [n_trees])[:, 0]
+        return float(dist.deviance(y, f, offset, w, misc))
+
+    baseline = loss(x)
+    rel_inf = np.zeros(len(fit.var_names))
+    for v in used_variables(fit, n_trees):
+        original = x[:, v].copy()
+        x[:, v] = original[perm]
+        rel_inf[v] = loss(x) - baseline
+        x[:, v] = original
+    return pd.Series(rel_inf, index=pd.Index(list(fit.var_names), name="var"), name="rel_inf")
+
+
+def summary(fit, c_bars=None, n_trees=None, plot_it=True, order=True,
+            method="relative_influence", normalize=True, ax=None, random_state=None):
+    """Table (and bar chart) of relative influence (R's ``summary.gbm``).
+
+    Parameters
+    ----------
+    fit : fitted gbm object
+    c_bars : int, optional
+        Number of bars drawn (R's ``cBars``; ``None``: all, 0: up to 10).
+    n_trees : int, optional
+        Trees used (default all; more than the fit has: warning and capped).
+    plot_it : bool
+        Draw R's horizontal bar chart (largest on top) into ``ax``.
+    order : bool
+        Sort the table by decreasing influence (ties keep variable order).
+    method : {"relative_influence", "permutation"}
+    normalize : bool
+        Scale the influences to sum to 100 (negative ones are set to 0 first).
+    ax : matplotlib Axes, optional
+        Where to draw; a new figure when None.
+    random_state : int or numpy Generator, optional
+        Seed of the permutation method.
+
+    Returns
+    -------
+    pandas.DataFrame with columns ``var`` and ``rel_inf``.
+    """
+    if n_trees is None:
+        n_trees = int(fit.n_trees)
+    n_trees = check_n_trees(fit, n_trees, cap=True)
+    if method == "relative_influence":
+        rel_inf = relative_influence(fit, n_trees).to_numpy().copy()
+    elif method == "permutation":
+        rel_inf = permutation_influence(fit, n_trees, random_state).to_numpy().copy()
+    else:
+        raise ValueError(f"method must be one of {METHODS}, got {method!r}")
+    p = len(fit.var_names)
+    if c_bars is None:
+        c_bars = p
+    if isinstance(c_bars, (bool, np.bool_)) or not isinstance(c_bars, (int, np.integer)) \
+            or c_bars < 0:
+        raise ValueError(f"c_bars must be a non-negative integer or None, got {c_bars!r}")
+    c_bars = min(10, p) if c_bars == 0 else min(int(c_bars), p)
+    rel_inf[rel_inf < 0] = 0.0
+    idx = np.argsort(-rel_inf, kind="stable") if order else np.arange(p)
+    if normalize:
+        total = rel_inf.sum()
+        with np.errstate(invalid="ignore", divide="ignore"):
+            rel_inf = PERCENT * rel_inf / total
+    names = np.asarray(fit.var_names, dtype=object)
+    table = pd.DataFrame({"var": names[idx], "rel_inf": rel_inf[idx]})
+    if plot_it:
+        from ..plotting.influence import plot_relative_influence
+
+        plot_relative_influence(table.iloc[:c_bars], ax=ax)
+    return table

@@ -1,0 +1,373 @@
+"""R gbm's small statistical helpers: ``gbm.roc.area``, ``calibrate.plot`` and
+``basehaz.gbm`` (with R's ``supsmu``, Friedman's super smoother).
+
+* :func:`gbm_roc_area` -- the Mann-Whitney AUC from average ranks (ties as R's ``rank``).
+* :func:`calibration_curve` / :func:`calibrate_plot` -- R fits
+  ``glm(y ~ splines::ns(p, df = 6), family)`` (binomial for "bernoulli", poisson
+  for "poisson", gaussian otherwise) and draws the fitted mean +- 2 standard
+  errors on 200 points between ``min(p)`` and ``max(p)``.  The natural-spline
+  basis (knots at quantiles of ``p``) and the IRLS loop are R's, so the numbers
+  match R's to rounding.
+* :func:`basehaz_gbm` -- Breslow's estimator of the (cumulative) baseline hazard,
+  optionally smoothed by :func:`supsmu`.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pandas as pd
+from scipy.interpolate import BSpline
+from scipy.stats import rankdata
+
+#: calibrate.plot evaluates the fitted curve at this many points
+CALIBRATION_POINTS = 200
+#: R's glm.control(): epsilon and maxit
+GLM_EPSILON, GLM_MAXIT = 1e-8, 25
+#: R's logit link clamps eta beyond +-LOGIT_THRESH (C_logit_linkinv)
+LOGIT_THRESH = 30.0
+DBL_EPS = np.finfo(float).eps
+#: supsmu's constants are single-precision literals in R's Fortran (ppr.f), so
+#: they are the float32 roundings of 0.05, 0.2, 0.5, 1e20, 1e-7 and 1e-3
+SUPSMU_SPANS = np.array([0.05, 0.2, 0.5], dtype=np.float32).astype(float)
+SUPSMU_BIG, SUPSMU_SML, SUPSMU_EPS = (float(np.float32(v)) for v in (1e20, 1e-7, 1e-3))
+
+
+def gbm_roc_area(obs, pred) -> float:
+    """Area under the ROC curve, as R's ``gbm.roc.area(obs, pred)``.
+
+    ``(mean(rank(pred)[obs > 0]) - (n1 + 1) / 2) / (n - n1)`` with ``n1 = sum(obs)``
+    and average ranks for ties; 1 when every observation is positive, NaN when none is.
+    """
+    obs = np.asarray(obs, dtype=float).ravel()
+    pred = np.asarray(pred, dtype=float).ravel()
+    if obs.shape != pred.shape or len(obs) == 0:
+        raise ValueError("obs and pred must be non-empty and of the same length; got "
+                         f"{obs.shape} and {pred.shape}")
+    if not (np.all(np.isfinite(obs)) and np.all(np.isfinite(pred))):
+        raise ValueError("obs and pred must be finite (no NaN or inf)")
+    n1 = obs.sum()
+    n = len(obs)
+    if n == n1:
+        return 1.0
+    pos = obs > 0
+    if not pos.any():
+        return float("nan")
+    return float((rankdata(pred)[pos].mean() - (n1 + 1) / 2) / (n - n1))
+
+
+# ----------------------------------------------------------------- calibration
+def _ns_basis(x, knots, boundary):
+    """R's ``splines::ns(x, knots, Boundary.knots, intercept = FALSE)`` basis."""
+    t = np.sort(np.concatenate([np.repeat(boundary, 4), knots]))
+    nb = len(t) - 4
+    spl = BSpline(t, np.eye(nb), 3, extrapolate=True)
+    basis = spl(np.asarray(x, float))[:, 1:]
+    const = spl.derivative(2)(np.asarray(boundary, float))[:, 1:]
+    q, _ = np.linalg.qr(const.T, mode="complete")
+    return basis @ q[:, 2:]
+
+
+_FAMILIES = {"bernoulli": "binomial", "poisson": "poisson"}
+
+
+def _family(name: str):
+    """(linkinv, mu_eta, variance, dev_resids, mustart) of R's family objects."""
+    if name == "binomial":
+        def linkinv(eta):
+            e = np.where(eta < -LOGIT_THRESH, DBL_EPS,
+                         np.where(eta > LOGIT_THRESH, 1 / DBL_EPS, np.exp(eta)))
+            return e / (1 + e)
+
+        def mu_eta(eta):
+            e = np.exp(eta)
+            return np.where(np.abs(eta) > LOGIT_THRESH, DBL_EPS, e / (1 + e) ** 2)
+
+        def dev(y, mu):
+            with np.errstate(divide="ignore", invalid="ignore"):
+                a = np.where(y > 0, y * np.log(y / mu), 0.0)
+                b = np.where(y < 1, (1 - y) * np.log((1 - y) / (1 - mu)), 0.0)
+            return 2 * (a + b)
+
+        return (linkinv, mu_eta, lambda mu: mu * (1 - mu), dev,
+                lambda y: (y + 0.5) / 2, lambda mu: np.log(mu / (1 - mu)))
+    if name == "poisson":
+        def dev(y, mu):
+            with np.errstate(divide="ignore", invalid="ignore"):
+                r = np.where(y > 0, y * np.log(y / mu) - (y - mu), mu)
+            return 2 * r
+
+        return (lambda eta: np.maximum(np.exp(eta), DBL_EPS),
+                lambda eta: np.maximum(np.exp(eta), DBL_EPS), lambda mu: mu, dev,
+                lambda y: y + 0.1, np.log)
+    return (lambda eta: eta, np.ones_like, np.ones_like, lambda y, mu: (y - mu) ** 2,
+            lambda y: y, lambda mu: mu)
+
+
+def _glm_irls(X, y, family: str):
+    """R's ``glm.fit`` IRLS (no weights/offset): coefficients, the R factor of the
+    last weighted least squares (for standard errors) and the dispersion."""
+    linkinv, mu_eta, variance, dev_resids, mustart, linkfun = _family(family)
+    eta = linkfun(mustart(y))
+    mu = linkinv(eta)
+    devold = dev_resids(y, mu).sum()
+    for _ in range(GLM_MAXIT):
+        gprime = mu_eta(eta)
+        z = eta + (y - mu) / gprime
+        w = np.sqrt(gprime ** 2 / variance(mu))
+        q, r = np.linalg.qr(X * w[:, None])
+        coef = np.linalg.solve(r, q.T @ (z * w))
+        eta = X @ coef
+        mu = linkinv(eta)
+        dev = dev_resids(y, mu).sum()
+        if abs(dev - devold) / (abs(dev) + 0.1) < GLM_EPSILON:
+            break
+        devold = dev
+    else:
+        warnings.warn("glm.fit: algorithm did not converge", UserWarning, stacklevel=3)
+    if family == "gaussian":
+        dispersion = float(((w * (y - mu) / mu_eta(eta)) ** 2).sum() / (len(y) - X.shape[1]))
+    else:
+        dispersion = 1.0
+    return coef, r, dispersion
+
+
+def calibration_curve(y, p, distribution: str = "bernoulli", knots=None, df: int | None = 6):
+    """The numbers behind R's ``calibrate.plot`` as a DataFrame.
+
+    Fits ``glm(y ~ ns(p, df = df, knots = knots), family)`` -- family binomial for
+    "bernoulli", poisson for "poisson", gaussian otherwise; with ``knots=None`` the
+    ``df - 1`` interior knots are the quantiles of ``p`` at ``(1..df-1)/df`` -- and
+    predicts on 200 equally spaced points from ``min(p)`` to ``max(p)``.
+    Columns: ``x``, ``fit`` (mean response), ``se_fit`` (its standard error),
+    ``lower``/``upper`` (``fit -+ 2 se``, clipped to [0, 1] for bernoulli and at 0
+    for poisson).  Rows with missing ``y`` are dropped (R's ``na.omit``).
+    """
+    y = np.asarray(y, dtype=float).ravel()
+    p = np.asarray(p, dtype=float).ravel()
+    if y.shape != p.shape or len(y) == 0:
+        raise ValueError(f"y and p must be non-empty and of the same length; got {y.shape} "
+                         f"and {p.shape}")
+    if not np.all(np.isfinite(p)):
+        raise ValueError("p must be finite (no NaN or inf)")
+    if not isinstance(distribution, str):
+        raise TypeError(f"distribution must be a string; got {distribution!r}")
+    if knots is None and df is None:
+        raise ValueError("Either knots or df must be specified")
+    if knots is None and (df != round(df) or df < 1):
+        raise ValueError(f"df must be a positive integer; got {df!r}")
+    family = _FAMILIES.get(distribution, "gaussian")
+    keep = np.isfinite(y)
+    yk, pk = y[keep], p[keep]
+    if family == "binomial" and np.any((yk < 0) | (yk > 1)):
+        raise ValueError("y must be in [0, 1] for distribution='bernoulli'")
+    if family == "poisson" and np.any(yk < 0):
+        raise ValueError("y must be non-negative for distribution='poisson'")
+    boundary = np.array([pk.min(), pk.max()])
+    if boundary[0] == boundary[1]:
+        raise ValueError("p must take at least two distinct values")
+    if knots is None:
+        knots = np.quantile(pk, np.arange(1, int(df)) / int(df))
+    knots = np.sort(np.asarray(knots, dtype=float).ravel())
+    if np.any((knots <= boundary[0]) | (knots >= boundary[1])):
+        raise ValueError("knots must lie strictly inside the range of p")
+    X = np.column_stack([np.ones_like(pk), _ns_basis(pk, knots, boundary)])
+    coef, r, dispersion = _glm_irls(X, yk, family)
+    grid = np.linspace(p.min(), p.max(), CALIBRATION_POINTS)
+    X0 = np.column_stack([np.ones_like(grid), _ns_basis(grid, knots, boundary)])
+    eta = X0 @ coef
+    linkinv, mu_eta = _family(family)[:2]
+    se_link = np.sqrt((np.linalg.solve(r.T, X0.T) ** 2).sum(axis=0) * dispersion)
+    fit = linkinv(eta)
+    se = se_link * np.abs(mu_eta(eta))
+    lower, upper = fit - 2 * se, fit + 2 * se
+    if distribution == "bernoulli":
+        lower, upper = np.maximum(lower, 0.0), np.minimum(upper, 1.0)
+    if distribution == "poisson":
+        lower = np.maximum(lower, 0.0)
+    return pd.DataFrame({"x": grid, "fit": fit, "se_fit": se, "lower": lower, "upper": upper})
+
+
+def calibrate_plot(y, p, distribution: str = "bernoulli", replace: bool = True,
+                   line_par: dict | None = None, shade_col="lightyellow", shade_density=None,
+                   rug_par: dict | None = None, xlab: str = "Predicted value",
+                   ylab: str = "Observed average", xlim=None, ylim=None, knots=None,
+                   df: int | None = 6, ax=None):
+    """R's ``calibrate.plot``: observed average against predicted value.
+
+    Draws the :func:`calibration_curve` (``line_par``, default black) with its
+    +-2 se band (``shade_col``; None = no band), the deciles of ``p`` as a rug
+    (``rug_par={"side": 1}``) and the line y = x (red).  ``xlim``/``ylim`` default
+    to R's ranges.  ``replace=False`` draws on the existing axes.  Returns the axes;
+    the curve itself is ``calibration_curve(y, p, distribution, knots, df)``.
+    """
+    from ..plotting.perf import plot_calibration
+
+    curve = calibration_curve(y, p, distribution=distribution, knots=knots, df=df)
+    return plot_calibration(curve, p, distribution=distribution, replace=replace,
+                            line_par=line_par, shade_col=shade_col,
+                            shade_density=shade_density, rug_par=rug_par, xlab=xlab,
+                            ylab=ylab, xlim=xlim, ylim=ylim, ax=ax)
+
+
+# ----------------------------------------------------------------- baseline hazard
+def basehaz_gbm(t, delta, f_x, t_eval=None, smooth: bool = False, cumulative: bool = True):
+    """Breslow's baseline hazard, as R's ``basehaz.gbm``.
+
+    At each distinct event time ``s`` (``delta == 1``) the hazard increment is
+    ``d(s) / sum(exp(f_x[t >= s]))``.  Returns the cumulative hazard (or, with
+    ``smooth=True, cumulative=False``, the :func:`supsmu`-smoothed increments)
+    linearly interpolated (R's ``approx``) at ``t_eval``, or at ``t`` when
+    ``t_eval`` is None; NaN outside the range of the event times.
+    ``smooth=True`` smooths with :func:`supsmu` first.  ``smooth=False,
+    cumulative=False`` is an error (R stops there too).
+    """
+    t = np.asarray(t, dtype=float).ravel()
+    delta = np.asarray(delta, dtype=float).ravel()
+    f_x = np.asarray(f_x, dtype=float).ravel()
+    if not (len(t) == len(delta) == len(f_x)) or len(t) == 0:
+        raise ValueError("t, delta and f_x must be non-empty and of the same length; got "
+                         f"{len(t)}, {len(delta)} and {len(f_x)}")
+    for name, arr in (("t", t), ("delta", delta), ("f_x", f_x)):
+        if not np.all(np.isfinite(arr)):
+            raise ValueError(f"{name} must be finite (no NaN or inf)")
+    if not smooth and not cumulative:
+        if t_eval is not None:
+            raise ValueError("Cannot evaluate unsmoothed baseline hazard at t_eval.")
+        raise ValueError("smooth=False with cumulative=False has no result in R's "
+                         "basehaz.gbm (R stops: object 'lambda.smooth' not found); use "
+                         "cumulative=True or smooth=True")
+    event_t = t[delta == 1]
+    t_unique, n_events = np.unique(event_t, return_counts=True)
+    if len(t_unique) < 2:
+        raise ValueError("basehaz_gbm needs at least two distinct event times "
+                         "(delta == 1) to interpolate")
+    order = np.argsort(t, kind="stable")
+    risk = np.cumsum(np.exp(f_x[order])[::-1])[::-1]          # sum over t >= t[order][i]
+    at_risk = risk[np.searchsorted(t[order], t_unique, side="left")]
+    alpha = n_events / at_risk
+    if smooth:
+        xs, ys = supsmu(t_unique, np.cumsum(alpha) if cumulative else alpha)
+    else:
+        xs, ys = t_unique, np.cumsum(alpha)
+    xout = t if t_eval is None else np.asarray(t_eval, dtype=float).ravel()
+    return np.interp(xout, xs, ys, left=np.nan, right=np.nan)
+
+
+# ----------------------------------------------------------------- super smoother
+def _running_lines(x, y, w, span, vsmlsq, cv: bool):
+    """Friedman's running-line smoother of R's supsmu (Fortran ``smooth``).
+
+    Every point uses the ``2 * ibw + 1`` consecutive points centred on it (shifted
+    inwards at the ends), ``ibw = int(span * n / 2 + 0.5)`` (at least 2).  With
+    ``cv`` also returns the leave-one-out absolute residuals.  Window sums come
+    from cumulative sums of centred data (R updates them point by point).
+    """
+    n = len(x)
+    ibw = max(int(0.5 * span * n + 0.5), 2)
+    width = min(2 * ibw + 1, n)  # R reads past its arrays when 2 * ibw + 1 > n
+    start = np.clip(np.arange(n) - ibw, 0, n - width)
+    xc = x - np.average(x, weights=w) if w.sum() > 0 else x - x.mean()
+    yc = y - np.average(y, weights=w) if w.sum() > 0 else y - y.mean()
+
+    def wsum(v):
+        c = np.concatenate([[0.0], np.cumsum(v)])
+        return c[start + width] - c[start]
+
+    sw, sx, sy = wsum(w), wsum(w * xc), wsum(w * yc)
+    sxx, sxy = wsum(w * xc * xc), wsum(w * xc * yc)
+    pos = sw > 0
+    safe = np.where(pos, sw, 1.0)
+    xm = np.where(pos, sx / safe, 0.0)
+    ym = np.where(pos, sy / safe, 0.0)
+    var = sxx - sx * xm
+    cvar = sxy - sx * ym
+    slope = np.where(var > vsmlsq, cvar / np.where(var > vsmlsq, var, 1.0), 0.0)
+    smo = slope * (xc - xm) + ym
+    acvr = None
+    if cv:
+        h = np.where(pos, 1.0 / safe, 0.0)
+        h = h + np.where(var > vsmlsq, (xc - xm) ** 2 / np.where(var > vsmlsq, var, 1.0), 0.0)
+        a = 1.0 - w * h
+        ok = a > 0
+        raw = np.abs(yc - smo) / np.where(ok, a, 1.0)
+        # where a <= 0 R repeats the previous point's residual (0 for the first point)
+        last = np.maximum.accumulate(np.where(ok, np.arange(n), -1))
+        acvr = np.where(last >= 0, raw[np.maximum(last, 0)], 0.0)
+    # tied x: every point of a run gets the weighted mean of the run's smooth
+    run = np.concatenate([[0], np.cumsum(x[1:] > x[:-1])])
+    rw = np.bincount(run, weights=w)
+    rs = np.bincount(run, weights=w * smo)
+    run_mean = np.where(rw > 0, rs / np.where(rw > 0, rw, 1.0), 0.0)
+    multi = np.bincount(run)[run] > 1
+    smo = np.where(multi, run_mean[run], smo)
+    y_shift = y - yc  # add the centring constant back
+    return smo + y_shift, acvr
+
+
+def supsmu(x, y, wt=None, span="cv", periodic: bool = False, bass: float = 0.0):
+    """Friedman's super smoother, as R's ``stats::supsmu``; returns ``(x, y)``.
+
+    ``span="cv"`` chooses the span locally by cross-validation among the tweeter,
+    midrange and woofer spans (0.05, 0.2, 0.5); a number in (0, 1] uses one fixed
+    span.  ``bass`` in (0, 10] favours larger spans.  Output: the sorted distinct
+    ``x`` and the smooth at each (R's ``list(x, y)``).  Non-finite triples are
+    dropped with a warning.  ``periodic=True`` is not implemented.
+    """
+    if periodic:
+        raise ValueError("periodic=True is not implemented in pygbm's supsmu")
+    if isinstance(span, str):
+        if span != "cv":
+            raise ValueError(f"span must be 'cv' or a number in [0, 1]; got {span!r}")
+        span = 0.0
+    elif not (0 <= span <= 1):
+        raise ValueError("'span' must be between 0 and 1.")
+    x = np.asarray(x, dtype=float).ravel()
+    y = np.asarray(y, dtype=float).ravel()
+    w = np.ones_like(y) if wt is None else np.asarray(wt, dtype=float).ravel()
+    if not (len(x) == len(y) == len(w)) or len(y) == 0:
+        raise ValueError("x, y and wt must be non-empty and of the same length")
+    okay = np.isfinite(x + y + w)
+    if not okay.all():
+        warnings.warn(f"{int((~okay).sum())} observations with NAs, NaNs and/or Infs "
+                      "deleted", UserWarning, stacklevel=2)
+        x, y, w = x[okay], y[okay], w[okay]
+        if len(x) == 0:
+            raise ValueError("no finite observations")
+    order = np.lexsort((y, x))
+    x, y, w = x[order], y[order], w[order]
+    first = np.concatenate([[True], x[1:] != x[:-1]])
+    if not x[-1] > x[0]:
+        mean = (w * y).sum() / w.sum() if w.sum() > 0 else 0.0
+        return x[first], np.full(int(first.sum()), mean)
+    n = len(x)
+    i, j = max(n // 4, 1), max(3 * (n // 4), 1)
+    while x[j - 1] - x[i - 1] <= 0:
+        j, i = (j + 1 if j < n else j), (i - 1 if i > 1 else i)
+    vsmlsq = (SUPSMU_EPS * (x[j - 1] - x[i - 1])) ** 2
+    if span > 0:
+        return x[first], _running_lines(x, y, w, span, vsmlsq, cv=True)[0][first]
+    spans = SUPSMU_SPANS
+    smooths, resid = [], []
+    for s in spans:
+        smo, acvr = _running_lines(x, y, w, s, vsmlsq, cv=True)
+        smooths.append(smo)
+        resid.append(_running_lines(x, acvr, w, spans[1], vsmlsq, cv=False)[0])
+    resid = np.array(resid)
+    best = np.argmin(resid, axis=0)
+    resmin = resid[best, np.arange(n)]
+    chosen = np.where(resmin < SUPSMU_BIG, spans[best], acvr)
+    if 0 < bass <= 10:
+        boost = (resmin < resid[2]) & (resmin > 0)
+        ratio = np.maximum(SUPSMU_SML, resmin / np.where(resid[2] > 0, resid[2], 1.0))
+        chosen = np.where(boost, chosen + (spans[2] - chosen) * ratio ** (10.0 - bass), chosen)
+    chosen = _running_lines(x, chosen, w, spans[1], vsmlsq, cv=False)[0]
+    chosen = np.clip(chosen, spans[0], spans[2])
+    f = chosen - spans[1]
+    low = f < 0
+    f_low = -f / (spans[1] - spans[0])
+    f_high = f / (spans[2] - spans[1])
+    mixed = np.where(low, (1 - f_low) * smooths[1] + f_low * smooths[0],
+                     (1 - f_high) * smooths[1] + f_high * smooths[2])
+    return x[first], _running_lines(x, mixed, w, spans[0], vsmlsq, cv=False)[0][first]

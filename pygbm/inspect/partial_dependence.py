@@ -1,0 +1,317 @@
+"""Partial dependence (R's ``plot.gbm`` and the C++ ``gbm_plot``), brute-force
+partial dependence and ICE curves.
+
+Two ways of computing the partial dependence of f on the variables ``i_var``
+at the points of a grid:
+
+* ``"weighted_traversal"`` (R's method, Friedman 2001 section 8.2): each grid
+  point is dropped down every tree; at a split on one of ``i_var`` it follows
+  its branch (missing values go to the missing child), at any other split it
+  goes both ways, the right child getting the fraction W_right / (W_left +
+  W_right) of the current weight (W = the node weights of the fit) and the
+  left child the rest; the missing child of such a split is never visited.
+  A categorical level whose ``c_splits`` entry is neither -1 nor 1 adds
+  nothing for that tree (R's behaviour; R's own fits never produce one).
+* ``"brute_force"``: the (case-weighted) average prediction over the training
+  rows with the ``i_var`` columns set to the grid point. ICE curves are the
+  per-row predictions of the same computation.
+"""
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pandas as pd
+
+from ..engine.tree import GOES_LEFT, GOES_RIGHT, NO_NODE, predict_trees
+from .influence import check_n_trees
+
+TYPES = ("link", "response")
+METHODS = ("weighted_traversal", "brute_force")
+#: R's plot.gbm draws up to this many variables, beyond it only returns the grid
+MAX_PLOT_VARS = 3
+#: rows per block of the brute-force computation (bounds its memory)
+BRUTE_FORCE_BLOCK_ROWS = 200_000
+
+
+# --------------------------------------------------------------------------- variables
+def resolve_vars(fit, i_var, arg: str = "i_var") -> list[int]:
+    """0-based column indices of ``i_var`` (names, or 1-based positions as in R)."""
+    names = list(fit.var_names)
+    items = [i_var] if isinstance(i_var, (str, int, np.integer)) else list(i_var)
+    if not items:
+        raise ValueError(f"{arg} must name at least one variable")
+    if all(isinstance(v, str) for v in items):
+        missing = [v for v in items if v not in names]
+        if missing:
+            raise ValueError(f"{arg}: variables not in the fit: {missing}; "
+                             f"the fit's variables are {names}")
+        idx = [names.index(v) for v in items]
+    elif all(isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_))
+             for v in items):
+        bad = [int(v) for v in items if not 1 <= v <= len(names)]
+        if bad:
+            raise ValueError(f"{arg} positions are 1-based as in R and must be between 1 "
+                             f"and {len(names)}; got {bad}")
+        idx = [int(v) - 1 for v in items]
+    else:
+        raise TypeError(f"{arg} must be variable names or 1-based integer positions, "
+                        f"not a mix; got {i_var!r}")
+    if len(set(idx)) != len(idx):
+        raise ValueError(f"{arg} names a variable twice: {i_var!r}")
+    return idx
+
+
+def is_categorical(fit, j: int) -> bool:
+    """True when ``var_levels[j]`` are level labels (R: not ``is.numeric``)."""
+    levels = np.asarray(fit.var_levels[j])
+    return levels.dtype.kind not in "biuf"
+
+
+def grid_values(fit, j: int, continuous_resolution: int) -> np.ndarray:
+    """R's grid of one variable (coded): all level codes, or
+    ``continuous_resolution`` equally spaced points from the smallest to the
+    largest of ``var_levels`` (R's ``seq(min, max, length = .)``)."""
+    if is_categorical(fit, j):
+        return np.arange(len(fit.var_levels[j]), dtype=float)
+    levels = np.asarray(fit.var_levels[j], dtype=float)
+    return np.linspace(np.nanmin(levels), np.nanmax(levels), continuous_resolution)
+
+
+def expand_grid(values: list[np.ndarray]) -> np.ndarray:
+    """R's ``expand.grid``: every combination, the first column varying fastest."""
+    sizes = [len(v) for v in values]
+    total = int(np.prod(sizes))
+    cols, inner = [], 1
+    for v, size in zip(values, sizes):
+        cols.append(np.tile(np.repeat(np.asarray(v, dtype=float), inner), total // (inner * size)))
+        inner *= size
+    return np.column_stack(cols) if cols else np.empty((1, 0))
+
+
+# --------------------------------------------------------------------------- computation
+def _interest_children(tree, k, xv, var_categorical, c_splits):
+    """Masks (left, right, missing) for rows with values ``xv`` at node ``k``."""
+    miss = np.isnan(xv)
+    code = tree.split_code_pred[k]
+    if not var_categorical:
+        left = xv < code
+        return left, ~left & ~miss, miss
+    codes = np.asarray(c_splits[int(code)])
+    lev = np.trunc(np.where(miss, -1.0, xv)).astype(np.intp)
+    inside = (lev >= 0) & (lev < codes.shape[0]) & ~miss
+    direction = np.zeros(xv.shape[0], dtype=np.int64)
+    direction[inside] = codes[lev[inside]]
+    return direction == GOES_LEFT, direction == GOES_RIGHT, miss
+
+
+def weighted_traversal(fit, grid: np.ndarray, idx: list[int], n_trees: int) -> np.ndarray:
+    """Partial dependence (link scale) at the rows of ``grid`` (R's ``gbm_plot``).
+
+    ``grid`` is a coded matrix whose column c holds variable ``idx[c]``.
+    Terminal contributions are added in R's order, so the result is R's to
+    rounding. See the module docstring for the rules.
+    """
+    grid = np.asarray(grid, dtype=float)
+    n = grid.shape[0]
+    col_of = {v: c for c, v in enumerate(idx)}
+    var_type = np.asarray(fit.var_type)
+    out = np.full(n, float(fit.init_f))
+    everyone = np.arange(n)
+    for tree in fit.trees[:n_trees]:
+        split_var = np.asarray(tree.split_var)
+        node_w = np.asarray(tree.weight, dtype=float)
+        value = np.asarray(tree.split_code_pred, dtype=float)
+        n_nodes = split_var.shape[0]
+        weight = np.zeros(n_nodes)
+        rows: list = [None] * n_nodes
+        weight[0], rows[0] = 1.0, everyone
+        for k in range(n_nodes):
+            r = rows[k]
+            if r is None or r.size == 0:
+                continue
+            v = int(split_var[k])
+            if v == NO_NODE:
+                if r is everyone:
+                    out += weight[k] * value[k]
+                else:
+                    out[r] += weight[k] * value[k]
+                continue
+            left, right, miss = int(tree.left[k]), int(tree.right[k]), int(tree.missing[k])
+            if v not in col_of:       # average over both branches, by node weight
+                w_right = weight[k] * node_w[right] / (node_w[left] + node_w[right])
+                weight[right], weight[left] = w_right, weight[k] - w_right
+                rows[left] = rows[right] = r
+                continue
+            go_l, go_r, go_m = _interest_children(tree, k, grid[r, col_of[v]],
+                                                  var_type[v] > 0, fit.c_splits)
+            for child, mask in ((left, go_l), (right, go_r), (miss, go_m)):
+                weight[child] = weight[k]
+                rows[child] = r[mask]
+    return out
+
+
+def _training_rows(fit):
+    data = getattr(fit, "data", None)
+    if data is None or data.get("x") is None:
+        raise ValueError("brute-force partial dependence and ICE need the training data: "
+                         "fit the model with keep_data=True")
+    n_train = int(getattr(fit, "n_train", None) or np.asarray(data["x"]).shape[0])
+    x = np.asarray(data["x"], dtype=float)[:n_train]
+    w = data.get("w")
+    w = np.ones(x.shape[0]) if w is None else np.asarray(w, dtype=float)[:n_train]
+    return x, w
+
+
+def brute_force_predictions(fit, grid, idx, n_trees, x) -> np.ndarray:
+    """Link-scale predictions, shape (len(grid), len(x)): row i of ``x`` with
+    its ``idx`` columns set to each grid point in turn."""
+    grid = np.asarray(grid, dtype=float)
+    n_rows = x.shape[0]
+    out = np.empty((grid.shape[0], n_rows))
+    per_block = max(1, BRUTE_FORCE_BLOCK_ROWS // max(n_rows, 1))
+    for start in range(0, grid.shape[0], per_block):
+        g = grid[start:start + per_block]
+        rep = np.tile(x, (g.shape[0], 1))
+        rep[:, idx] = np.repeat(g, n_rows, axis=0)
+        pred = predict_trees(fit.trees, rep, fit.var_type, fit.c_splits, fit.init_f, [n_trees])
+        out[start:start + g.shape[0]] = pred[:, 0].reshape(g.shape[0], n_rows)
+    return out
+
+
+# --------------------------------------------------------------------------- frames
+def _var_column(fit, j, coded):
+    if not is_categorical(fit, j):
+        return np.asarray(coded, dtype=float)
+    levels = [str(s) for s in fit.var_levels[j]]
+    ordered = int(np.asarray(fit.var_type)[j]) == 0   # ordered factor coded as numeric
+    return pd.Categorical.from_codes(np.asarray(coded, dtype=np.intp), categories=levels,
+                                     ordered=ordered)
+
+
+def _frame(fit, idx, grid, extra: dict, attrs: dict) -> pd.DataFrame:
+    cols = {fit.var_names[j]: _var_column(fit, j, grid[:, c]) for c, j in enumerate(idx)}
+    cols.update(extra)
+    frame = pd.DataFrame(cols)
+    frame.attrs.update(attrs)
+    return frame
+
+
+def _check_choice(value, choices, arg):
+    if value not in choices:
+        raise ValueError(f"{arg} must be one of {choices}, got {value!r}")
+
+
+def _check_resolution(continuous_resolution):
+    if isinstance(continuous_resolution, (bool, np.bool_)) or \
+            not isinstance(continuous_resolution, (int, np.integer)) or continuous_resolution < 1:
+        raise ValueError("continuous_resolution must be a positive integer, "
+                         f"got {continuous_resolution!r}")
+
+
+def response_label(fit, type: str) -> str:
+    """Axis label of the partial dependence: "f(x)" or the response scale."""
+    if type == "link":
+        return "f(x)"
+    link = getattr(fit.distribution, "response_link", "identity")
+    return {"logistic": "probability", "logistic2": "probability",
+            "exp": "exp(f(x))"}.get(link, "f(x)")
+
+
+def partial_dependence(fit, i_var, n_trees=None, continuous_resolution=100, type="link",
+                       method="weighted_traversal", ice=False, ice_rows=None,
+                       random_state=None) -> pd.DataFrame:
+    """Partial dependence of the fit on ``i_var`` over R's grid, as a DataFrame.
+
+    Columns: one per variable (categoricals as pandas Categorical with the
+    fit's levels), then ``y``; the grid is R's ``expand.grid`` order (first
+    variable fastest). With ``ice=True`` the frame is long: the grid repeated
+    for every training row used, with a ``row`` column (0-based training row)
+    before ``y``. ``frame.attrs`` records ``method`` ("weighted_traversal",
+    "brute_force" or "ice"), ``type`` and ``n_trees``.
+
+    ``type="response"`` applies the distribution's inverse link to the link
+    scale partial dependence (for brute force: to the weighted mean of the
+    link predictions; for ICE: to each curve). ``ice_rows`` (int) draws that
+    many training rows at random (``random_state``) for ICE; None uses all.
+    """
+    idx = resolve_vars(fit, i_var)
+    n_trees = check_n_trees(fit, n_trees, cap=True)
+    _check_resolution(continuous_resolution)
+    _check_choice(type, TYPES, "type")
+    _check_choice(method, METHODS, "method")
+    if int(getattr(fit, "num_classes", 1) or 1) != 1:
+        raise ValueError("partial dependence supports single-class fits only")
+    grid = expand_grid([grid_values(fit, j, continuous_resolution) for j in idx])
+    inverse = fit.distribution.inverse_link if type == "response" else (lambda f: f)
+    attrs = {"type": type, "n_trees": n_trees}
+    if ice:
+        x, w = _training_rows(fit)
+        rows = np.arange(x.shape[0])
+        if ice_rows is not None:
+            if isinstance(ice_rows, (bool, np.bool_)) or \
+                    not isinstance(ice_rows, (int, np.integer)) or ice_rows < 1:
+                raise ValueError(f"ice_rows must be a positive integer or None, got {ice_rows!r}")
+            if ice_rows < rows.size:
+                rng = np.random.default_rng(random_state)
+                rows = np.sort(rng.choice(rows.size, size=int(ice_rows), replace=False))
+        pred = brute_force_predictions(fit, grid, idx, n_trees, x[rows])  # (grid, rows)
+        long_grid = np.tile(grid, (rows.size, 1))
+        return _frame(fit, idx, long_grid,
+                      {"row": np.repeat(rows, grid.shape[0]), "y": inverse(pred.T.ravel())},
+                      {"method": "ice", **attrs})
+    if method == "weighted_traversal":
+        y = weighted_traversal(fit, grid, idx, n_trees)
+    else:
+        x, w = _training_rows(fit)
+        y = brute_force_predictions(fit, grid, idx, n_trees, x) @ w / w.sum()
+    return _frame(fit, idx, grid, {"y": inverse(y)}, {"method": method, **attrs})
+
+
+def plot_gbm(fit, i_var=1, n_trees=None, continuous_resolution=100, return_grid=False,
+             type="link", ax=None, method="weighted_traversal", ice=False, ice_rows=100,
+             random_state=None):
+    """Partial dependence plot (R's ``plot.gbm``) or its grid.
+
+    Parameters
+    ----------
+    fit : fitted gbm object
+    i_var : str, int or list of them
+        Variables by name or by 1-based position (as R).
+    n_trees : int, optional
+        Trees used (default all; more than the fit has: warning, capped).
+    continuous_resolution : int
+        Grid points of a continuous variable (from its min to its max).
+    return_grid : bool
+        Return the DataFrame of :func:`partial_dependence` instead of drawing
+        (forced, with a warning, for more than 3 variables, as R).
+    type : {"link", "response"}
+    ax : matplotlib Axes (1 or 2 variables) or Figure (3 variables), optional
+    method : {"weighted_traversal", "brute_force"}
+    ice : bool
+        Individual conditional expectation curves (one variable): one thin line
+        per training row (``ice_rows`` drawn at random, None = all) and their
+        partial dependence in bold.
+
+    Returns
+    -------
+    The grid DataFrame when ``return_grid``, else the Axes (1-2 variables) or
+    the Figure (3 variables: panels).
+    """
+    idx = resolve_vars(fit, i_var)
+    if len(idx) > MAX_PLOT_VARS and not return_grid:
+        warnings.warn("plot_gbm draws up to 3 variables; returning the grid instead",
+                      stacklevel=2)
+        return_grid = True
+    if ice and len(idx) != 1 and not return_grid:
+        raise ValueError("ice=True draws curves for one variable; give a single i_var")
+    frame = partial_dependence(fit, i_var, n_trees, continuous_resolution, type, method,
+                               ice, ice_rows if ice else None, random_state)
+    if return_grid:
+        return frame
+    from ..plotting import pdp
+
+    label = response_label(fit, type)
+    if ice:
+        return pdp.plot_ice(frame, ax=ax, ylabel=label)
+    return pdp.plot_partial_dependence(frame, ax=ax, ylabel=label)

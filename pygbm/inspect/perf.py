@@ -1,0 +1,222 @@
+"""``gbm_perf``: R's ``gbm.perf``, the estimated best number of boosting iterations.
+
+Rules (R gbm 2.1.8):
+
+* ``"test"``: ``which.min(valid.error)`` -- needs ``train_fraction < 1``;
+* ``"cv"``: ``which.min(cv.error)`` -- needs a fit with ``cv_folds > 1``;
+* ``"OOB"``: R smooths ``oobag.improve`` against the iteration number with
+  ``loess(oobag.improve ~ x, enp.target = min(max(4, n / 10), 50))`` and takes the
+  iteration that maximises the cumulative sum of the smoothed improvements
+  (``which.min(-cumsum(fitted))``) -- needs ``bag_fraction < 1``.  The loess is
+  R's own algorithm (:mod:`pygbm.inspect.loess`), so the answer equals R's.
+
+The fitted object is duck-typed: only ``train_error``, ``valid_error``,
+``oobag_improve``, ``cv_error`` (None without cross-validation),
+``train_fraction``, ``n_trees``, ``bag_fraction``, ``shrinkage`` and
+``distribution.name`` (plus ``distribution.metric`` for "pairwise") are read.
+"""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass
+
+import numpy as np
+
+from .loess import loess, span_from_enp
+from .metrics import basehaz_gbm  # noqa: F401  (also importable from here)
+
+#: R's message (a ``message()`` in R, a ``UserWarning`` here) for method "OOB"
+OOB_WARNING = ("OOB generally underestimates the optimal number of iterations although "
+               "predictive performance is reasonably competitive. Using cv_folds>1 when "
+               "calling gbm usually results in improved predictive performance.")
+#: enp.target of R's OOB smoother: min(max(ENP_MIN, n / ENP_DIVISOR), ENP_MAX)
+ENP_MIN, ENP_DIVISOR, ENP_MAX = 4.0, 10.0, 50.0
+METHODS = ("OOB", "test", "cv")
+
+#: y-axis label by the first two letters of the distribution name (R's get_ylab)
+_YLAB = {"ga": "Squared error loss", "be": "Bernoulli deviance", "po": "Poisson deviance",
+         "ad": "AdaBoost exponential bound", "co": "Cox partial deviance",
+         "la": "Absolute loss", "qu": "Quantile loss", "mu": "Multinomial deviance",
+         "td": "t-distribution deviance"}
+_PAIRWISE_YLAB = {"conc": "Fraction of concordant pairs",
+                  "ndcg": "Normalized discounted cumulative gain",
+                  "map": "Mean average precision", "mrr": "Mean reciprocal rank"}
+
+
+@dataclass
+class OOBSmoother:
+    """R's ``attr(best.iter, "smoother")``: iterations ``x`` and smoothed OOB
+    improvements ``y`` (loess fitted values), with the loess ``span`` used."""
+
+    x: np.ndarray
+    y: np.ndarray
+    span: float
+
+
+class BestIteration(int):
+    """The best iteration (a plain ``int``, 1-based as in R) carrying R's extras.
+
+    ``method`` is the rule used, ``smoother`` the :class:`OOBSmoother` (method
+    "OOB" or ``oobag_curve=True``), ``axes`` the matplotlib axes drawn on (or None).
+    """
+
+    method: str
+    smoother: OOBSmoother | None
+    axes: list | None
+
+    def __new__(cls, value: int, method: str, smoother=None, axes=None):
+        obj = super().__new__(cls, int(value))
+        obj.method, obj.smoother, obj.axes = method, smoother, axes
+        return obj
+
+    def __reduce__(self):
+        return (BestIteration, (int(self), self.method, self.smoother, None))
+
+
+def _series(fit, name: str, required: bool = True):
+    if not hasattr(fit, name):
+        raise TypeError(f"fit must be a fitted gbm object with attribute {name!r}")
+    value = getattr(fit, name)
+    if value is None:
+        if required:
+            raise TypeError(f"fit.{name} is None; expected a numeric array")
+        return None
+    return np.asarray(value, dtype=float).ravel()
+
+
+def _check_method(method) -> str:
+    if not isinstance(method, str):
+        raise TypeError(f"method must be None or one of {METHODS}; got {method!r}")
+    for m in METHODS:
+        if method.lower() == m.lower():
+            return m
+    raise ValueError(f'method must be one of "cv", "test", or "OOB"; got {method!r}')
+
+
+def guess_error_method(fit) -> str:
+    """R's default method: "test" when ``train_fraction < 1``, else "cv" when the fit
+    has ``cv_error``, else "OOB" (the same order as ``predict.gbm``'s choice)."""
+    if float(fit.train_fraction) < 1:
+        return "test"
+    if getattr(fit, "cv_error", None) is not None:
+        return "cv"
+    return "OOB"
+
+
+def get_ylab(fit) -> str:
+    """R's axis label for the loss of ``fit.distribution`` (R's ``get_ylab``)."""
+    dist = getattr(fit, "distribution", None)
+    name = getattr(dist, "name", dist if isinstance(dist, str) else "")
+    if name == "pairwise":
+        return _PAIRWISE_YLAB.get(getattr(dist, "metric", "ndcg"), "Pairwise loss")
+    return _YLAB.get(str(name)[:2], "Loss")
+
+
+def _first_argmin(values: np.ndarray, what: str) -> int:
+    if not np.any(np.isfinite(values)):
+        raise ValueError(f"{what} has no finite values; cannot choose an iteration")
+    return int(np.nanargmin(np.where(np.isfinite(values), values, np.nan))) + 1
+
+
+def best_iter_test(fit) -> int:
+    """``which.min(valid_error)``; ValueError when the fit has no validation set."""
+    if float(fit.train_fraction) >= 1:
+        raise ValueError('method="test" needs a validation set, but the model was fit '
+                         "with train_fraction=1 (valid_error is undefined); refit with "
+                         "train_fraction < 1 or use method='cv' / 'OOB'")
+    return _first_argmin(_series(fit, "valid_error"), "valid_error")
+
+
+def best_iter_cv(fit) -> int:
+    """``which.min(cv_error)``; ValueError without cross-validation."""
+    cv = _series(fit, "cv_error", required=False) if hasattr(fit, "cv_error") else None
+    if cv is None:
+        raise ValueError('method="cv" needs cross-validation errors, but fit.cv_error is '
+                         "missing: call gbm with cv_folds > 1")
+    return _first_argmin(cv, "cv_error")
+
+
+def oob_smoother(fit) -> OOBSmoother:
+    """R's ``generate_smoother_oobag``: loess of ``oobag_improve`` on ``1..n_trees``
+    with ``enp.target = min(max(4, n / 10), 50)`` (degree 2, R's interpolation).
+
+    Non-finite improvements (R: never produced by gbm) are left out of the fit.
+    """
+    if float(fit.bag_fraction) >= 1:
+        raise ValueError('method="OOB" needs out-of-bag estimates, but the model was fit '
+                         "with bag_fraction=1: cannot compute the OOB estimate or the OOB "
+                         "curve; refit with bag_fraction < 1 or use method='test' / 'cv'")
+    improve = _series(fit, "oobag_improve")
+    n_trees = int(getattr(fit, "n_trees", len(improve)))
+    if len(improve) != n_trees:
+        raise ValueError(f"fit.oobag_improve has {len(improve)} values but fit.n_trees is "
+                         f"{n_trees}")
+    finite = np.isfinite(improve)
+    if not finite.any():
+        raise ValueError("Cannot compute OOB estimate or the OOB curve. No finite OOB "
+                         "estimates of improvement.")
+    x = np.arange(1, n_trees + 1, dtype=float)
+    enp = min(max(ENP_MIN, n_trees / ENP_DIVISOR), ENP_MAX)
+    span = span_from_enp(enp, degree=2)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # R also fits tiny n by pseudo-inverse
+        fit_lo = loess(x[finite], improve[finite], span=span)
+    return OOBSmoother(x=x[finite].astype(int), y=fit_lo.fitted, span=span)
+
+
+def best_iter_oob(fit) -> tuple[int, OOBSmoother]:
+    """R's OOB rule: the iteration maximising the cumulative smoothed OOB improvement."""
+    smoother = oob_smoother(fit)
+    warnings.warn(OOB_WARNING, UserWarning, stacklevel=3)
+    best = smoother.x[int(np.argmin(-np.cumsum(smoother.y)))]
+    return int(best), smoother
+
+
+def gbm_perf(fit, method: str | None = None, plot_it: bool = True, oobag_curve: bool = False,
+             overlay: bool = True, ax=None) -> BestIteration:
+    """Estimate the best number of boosting iterations (R's ``gbm.perf``).
+
+    Parameters
+    ----------
+    fit : fitted gbm object (duck-typed; see the module docstring).
+    method : ``"OOB"``, ``"test"`` or ``"cv"`` (case-insensitive).  ``None`` (R's
+        missing ``method``) picks "test" if ``train_fraction < 1``, else "cv" if the
+        fit has ``cv_error``, else "OOB".
+    plot_it : draw training (black), validation (red, when ``train_fraction < 1``)
+        and cv (green, method "cv") error curves with a blue dashed line at the
+        chosen iteration.
+    oobag_curve : also draw the OOB curves: with ``overlay`` the cumulative
+        smoothed OOB improvement on a right-hand axis of the main plot, and in a
+        second panel the OOB improvements with their loess smooth (red).  (R
+        errors here unless method is "OOB"; pygbm computes the smoother anyway.)
+    overlay : see ``oobag_curve``.
+    ax : matplotlib Axes for the main plot, or a pair of Axes (main, OOB panel)
+        when ``oobag_curve``; ``None`` makes a new figure.
+
+    Returns
+    -------
+    BestIteration
+        An ``int`` (1-based, as R) with attributes ``method``, ``smoother`` and
+        ``axes`` (the axes drawn on, or None).  Method "OOB" issues R's
+        ``UserWarning`` that OOB underestimates the optimal number of iterations.
+    """
+    if method is None:
+        method = guess_error_method(fit)
+    method = _check_method(method)
+    smoother = None
+    if method == "OOB":
+        best, smoother = best_iter_oob(fit)
+    elif method == "test":
+        best = best_iter_test(fit)
+    else:
+        best = best_iter_cv(fit)
+    axes = None
+    if plot_it:
+        if oobag_curve and smoother is None:
+            smoother = oob_smoother(fit)
+        from ..plotting.perf import plot_perf
+
+        axes = plot_perf(fit, best, method, smoother=smoother, oobag_curve=oobag_curve,
+                         overlay=overlay, ax=ax, ylab=get_ylab(fit))
+    return BestIteration(best, method, smoother, axes)

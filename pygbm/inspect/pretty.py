@@ -1,0 +1,39 @@
+"""One tree as a table (R's ``pretty.gbm.tree``)."""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+#: R's column names, in R's order
+COLUMNS = ("SplitVar", "SplitCodePred", "LeftNode", "RightNode", "MissingNode",
+           "ErrorReduction", "Weight", "Prediction")
+
+
+def pretty_gbm_tree(fit, i_tree=1) -> pd.DataFrame:
+    """The ``i_tree``-th tree (1-based, as R) as R's ``pretty.gbm.tree`` table.
+
+    Rows are the nodes in R's numbering (index 0, 1, ...: a node, then its
+    left, right and missing subtrees). ``SplitVar`` is the 0-based predictor
+    index (-1 for a terminal node); ``SplitCodePred`` is the split point, the
+    index into ``fit.c_splits`` for a categorical split, or the (shrunken)
+    prediction of a terminal node; child columns are -1 for terminal nodes.
+    """
+    n_total = len(fit.trees)
+    if isinstance(i_tree, (bool, np.bool_)) or not isinstance(i_tree, (int, np.integer)):
+        raise TypeError(f"i_tree must be an integer between 1 and {n_total}, got {i_tree!r}")
+    if not 1 <= i_tree <= n_total:
+        raise ValueError(f"i_tree is out of range: must be between 1 and {n_total} "
+                         f"(trees are numbered from 1, as in R), got {i_tree}")
+    t = fit.trees[int(i_tree) - 1]
+    table = pd.DataFrame({
+        "SplitVar": np.asarray(t.split_var, dtype=np.int64),
+        "SplitCodePred": np.asarray(t.split_code_pred, dtype=float),
+        "LeftNode": np.asarray(t.left, dtype=np.int64),
+        "RightNode": np.asarray(t.right, dtype=np.int64),
+        "MissingNode": np.asarray(t.missing, dtype=np.int64),
+        "ErrorReduction": np.asarray(t.error_reduction, dtype=float),
+        "Weight": np.asarray(t.weight, dtype=float),
+        "Prediction": np.asarray(t.prediction, dtype=float),
+    }, columns=list(COLUMNS))
+    table.index = pd.RangeIndex(len(table))
+    return table

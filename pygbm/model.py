@@ -1,0 +1,175 @@
+"""GBMFit: the fitted model (R's "gbm" object) with predict and print."""
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pandas as pd
+
+from .engine._memory import reuse_freed_memory
+from .engine.tree import predict_trees
+
+_PREDICT_TYPES = ("link", "response")
+
+
+class GBMFit:
+    """A fitted generalized boosted model.
+
+    Attributes follow R's ``gbm`` object with names in snake_case
+    (``init_f``, ``train_error``, ``valid_error``, ``oobag_improve``,
+    ``trees``, ``c_splits``, ``var_names``, ...; see docs/ARCHITECTURE.md).
+    """
+
+    def __init__(self, **attrs):
+        self.cv_error = None
+        self.cv_fitted = None
+        self.cv_folds = 0
+        self.call = None
+        self.formula = None
+        self.encoder = None
+        self.num_classes = 1
+        self.__dict__.update(attrs)
+
+    # ------------------------------------------------------------------ sizes
+    @property
+    def n_trees(self) -> int:
+        return len(self.trees)
+
+    @property
+    def n_features(self) -> int:
+        return len(self.var_names)
+
+    # ---------------------------------------------------------------- predict
+    def _design(self, newdata) -> np.ndarray:
+        """The coded predictor matrix for ``newdata`` (None: the training data)."""
+        if newdata is None:
+            if not self.data:
+                raise ValueError("newdata is required: the model was fitted with "
+                                 "keep_data=False, so the training data were not kept")
+            return self.data["x"]
+        if isinstance(newdata, np.ndarray) and self.encoder is None:
+            x = np.asarray(newdata, dtype=float)
+            if x.ndim != 2 or x.shape[1] != self.n_features:
+                raise ValueError(f"newdata must have {self.n_features} columns "
+                                 f"({', '.join(self.var_names)}); got shape {x.shape}")
+            return x
+        from .frontend import model_frame_newdata
+
+        return model_frame_newdata(self.encoder, newdata)
+
+    def best_iteration(self, quiet: bool = False) -> tuple[int, str]:
+        """The number of trees ``predict`` uses by default, and the rule used.
+
+        cv if cv was run, else the validation set if there is one, else the
+        out-of-bag estimate if there was bagging, else all trees.
+        """
+        from .inspect.perf import gbm_perf
+
+        if self.cv_error is not None:
+            method = "cv"
+        elif self.train_fraction < 1:
+            method = "test"
+        elif self.bag_fraction < 1:
+            method = "OOB"
+        else:
+            return self.n_trees, "all trees (no cv, validation set or bagging to choose with)"
+        with warnings.catch_warnings():
+            if quiet:
+                warnings.simplefilter("ignore")
+            best = gbm_perf(self, method=method, plot_it=False)
+        return int(best), method
+
+    def _check_n_trees(self, n_trees) -> np.ndarray:
+        counts = np.atleast_1d(np.asarray(n_trees))
+        if counts.ndim != 1 or counts.size == 0 or not np.issubdtype(counts.dtype, np.number) \
+                or np.any(counts != np.round(counts)):
+            raise ValueError(f"n_trees must be a whole number or a list of whole numbers, "
+                             f"got {n_trees!r}")
+        counts = counts.astype(int)
+        if np.any(counts < 0):
+            raise ValueError(f"n_trees must be >= 0, got {n_trees!r}")
+        if np.any(counts > self.n_trees):
+            raise ValueError(f"n_trees={counts.max()} exceeds the {self.n_trees} trees fitted; "
+                             f"use gbm_more() to fit more")
+        return counts
+
+    def predict(self, newdata=None, n_trees=None, type: str = "link"):  # noqa: A002 (R's name)
+        """Predictions on the link scale (or the response scale).
+
+        Parameters
+        ----------
+        newdata : DataFrame with the predictors (a matrix for gbm_fit models);
+            None predicts the training data (when kept). Offsets are not added
+            (as in R).
+        n_trees : int or list of ints; None uses :meth:`best_iteration`. A
+            list gives one column per value, all computed in one pass.
+        type : "link" or "response" (probabilities for bernoulli, counts for
+            poisson, ...).
+        """
+        if type not in _PREDICT_TYPES:
+            raise ValueError(f"type must be 'link' or 'response', got {type!r}")
+        single = n_trees is None or np.ndim(n_trees) == 0
+        if n_trees is None:
+            n_trees, rule = self.best_iteration()
+            warnings.warn(f"Using {n_trees} trees ({rule}).", UserWarning, stacklevel=2)
+        counts = self._check_n_trees(n_trees)
+        x = self._design(newdata)
+        with reuse_freed_memory():
+            f = predict_trees(self.trees, x, self.var_type, self.c_splits, self.init_f, counts)
+        if type == "response":
+            f = self.distribution.inverse_link(f)
+        return f[:, 0] if single else f
+
+    # ------------------------------------------------------------ inspection
+    def relative_influence(self, n_trees=None, scale=False, sort=False):
+        from .inspect import relative_influence
+
+        return relative_influence(self, n_trees=n_trees, scale=scale, sort=sort)
+
+    def summary(self, n_trees=None, method="relative_influence", plot_it=True, **kw):
+        """R's summary.gbm: relative influence table (and bar chart)."""
+        from .inspect import summary
+
+        return summary(self, n_trees=n_trees, method=method, plot_it=plot_it, **kw)
+
+    def plot(self, i_var=0, n_trees=None, **kw):
+        """R's plot.gbm: partial dependence of one to three predictors."""
+        from .inspect import plot_gbm
+
+        return plot_gbm(self, i_var, n_trees=n_trees, **kw)
+
+    # ------------------------------------------------------------------ print
+    def __repr__(self) -> str:
+        lines = []
+        if self.call:
+            lines.append(self.call)
+        lines.append(f"A gradient boosted model with {self.distribution.name} loss function.")
+        lines.append(f"{self.n_trees} iterations were performed.")
+        try:
+            if self.cv_error is not None:
+                best, _ = self.best_iteration(quiet=True)
+                lines.append(f"The best cross-validation iteration was {best}.")
+            if self.train_fraction < 1:
+                best = int(np.nanargmin(self.valid_error)) + 1
+                lines.append(f"The best test-set iteration was {best}.")
+        except ImportError:
+            pass
+        used = set()
+        for tree in self.trees:
+            used.update(int(v) for v in tree.split_var[tree.split_var >= 0])
+        lines.append(f"There were {self.n_features} predictors of which {len(used)} had "
+                     "non-zero influence.")
+        return "\n".join(lines)
+
+    def __str__(self) -> str:
+        return self.__repr__()
+
+    def errors(self) -> pd.DataFrame:
+        """Per-iteration train, validation, OOB improvement (and cv) errors."""
+        out = pd.DataFrame({"iteration": np.arange(1, self.n_trees + 1),
+                            "train_error": self.train_error,
+                            "valid_error": self.valid_error,
+                            "oobag_improve": self.oobag_improve})
+        if self.cv_error is not None:
+            out["cv_error"] = self.cv_error
+        return out

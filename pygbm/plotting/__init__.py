@@ -1,0 +1,6 @@
+"""matplotlib views of a fit. matplotlib is imported inside the functions only,
+so importing this package does not import matplotlib."""
+from .influence import plot_relative_influence
+from .pdp import plot_ice, plot_partial_dependence
+
+__all__ = ["plot_relative_influence", "plot_partial_dependence", "plot_ice"]

@@ -1,0 +1,196 @@
+"""Partial dependence and ICE plots (the pictures of R's ``plot.gbm``).
+
+Every function takes the DataFrame of
+:func:`pygbm.inspect.partial_dependence.partial_dependence` (variable columns,
+then ``y``; ICE frames also have ``row``).
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+
+#: panels drawn for a continuous conditioning variable (R's ``number = 4``)
+CONTINUOUS_PANELS = 4
+#: most panels drawn for a categorical conditioning variable
+MAX_PANELS = 12
+#: R's default colour map of level plots (viridis::viridis)
+COLORMAP = "viridis"
+#: above this many levels the category tick labels are rotated
+ROTATE_TICKS_ABOVE = 8
+ICE_LINE = {"color": "0.45", "alpha": 0.25, "linewidth": 0.7}
+
+
+def _var_columns(frame: pd.DataFrame) -> list[str]:
+    return [c for c in frame.columns if c not in ("y", "row")]
+
+
+def _is_cat(series: pd.Series) -> bool:
+    return isinstance(series.dtype, pd.CategoricalDtype)
+
+
+def _new_axes(ax):
+    import matplotlib.pyplot as plt
+
+    if ax is None:
+        _, ax = plt.subplots(figsize=(6.0, 4.5))
+    return ax
+
+
+def _category_axis(ax, categories, axis="x"):
+    pos = np.arange(len(categories))
+    rotate = 90 if len(categories) > ROTATE_TICKS_ABOVE else 0
+    if axis == "x":
+        ax.set_xticks(pos)
+        ax.set_xticklabels([str(c) for c in categories], rotation=rotate)
+    else:
+        ax.set_yticks(pos)
+        ax.set_yticklabels([str(c) for c in categories])
+    return pos
+
+
+def _one(ax, frame, name, ylabel):
+    x, y = frame[name], frame["y"].to_numpy()
+    if _is_cat(x):
+        pos = _category_axis(ax, x.cat.categories)
+        ax.plot(pos[x.cat.codes.to_numpy()], y, "o", color="C0")
+        ax.grid(axis="x", linestyle=":", linewidth=0.5)
+    else:
+        ax.plot(x.to_numpy(), y, "-", color="C0")
+    ax.set_xlabel(name)
+    ax.set_ylabel(ylabel)
+    return ax
+
+
+def _two(ax, frame, names, ylabel, norm=None, colorbar=True):
+    """Two variables: image (both continuous), lines per level (one
+    categorical) or points per level (both categorical)."""
+    a, b = frame[names[0]], frame[names[1]]
+    y = frame["y"].to_numpy()
+    if not _is_cat(a) and not _is_cat(b):
+        xs, ys = np.unique(a.to_numpy()), np.unique(b.to_numpy())
+        z = np.full((ys.size, xs.size), np.nan)
+        z[np.searchsorted(ys, b.to_numpy()), np.searchsorted(xs, a.to_numpy())] = y
+        mesh = ax.pcolormesh(xs, ys, z, shading="nearest", cmap=COLORMAP, norm=norm)
+        if colorbar:
+            ax.figure.colorbar(mesh, ax=ax, label=ylabel)
+        ax.set_xlabel(names[0])
+        ax.set_ylabel(names[1])
+        return mesh
+    if _is_cat(a) and _is_cat(b):
+        x_name, g_name = names
+        pos = _category_axis(ax, frame[x_name].cat.categories)
+        for level in frame[g_name].cat.categories:
+            part = frame[frame[g_name] == level]
+            ax.plot(pos[part[x_name].cat.codes.to_numpy()], part["y"].to_numpy(), "o-",
+                    linewidth=0.6, markersize=4, label=str(level))
+    else:
+        x_name, g_name = (names[1], names[0]) if _is_cat(a) else names
+        for level in frame[g_name].cat.categories:
+            part = frame[frame[g_name] == level]
+            ax.plot(part[x_name].to_numpy(), part["y"].to_numpy(), "-", label=str(level))
+    n_levels = len(frame[g_name].cat.categories)
+    ax.legend(title=g_name, fontsize="small", ncol=max(1, math.ceil(n_levels / 12)))
+    ax.set_xlabel(x_name)
+    ax.set_ylabel(ylabel)
+    return None
+
+
+def _panel_values(series: pd.Series):
+    if _is_cat(series):
+        values = list(series.cat.categories)
+        limit = MAX_PANELS
+    else:
+        values = list(np.unique(series.to_numpy()))
+        limit = CONTINUOUS_PANELS
+    if len(values) > limit:
+        pick = np.unique(np.round(np.linspace(0, len(values) - 1, limit)).astype(int))
+        values = [values[i] for i in pick]
+    return values
+
+
+def _three(fig, frame, names, ylabel):
+    """Panels over one variable (the categorical one with fewest levels, else
+    the third), each showing the two-variable plot of the others."""
+    from matplotlib.colors import Normalize
+
+    cats = [n for n in names if _is_cat(frame[n])]
+    panel = min(cats, key=lambda n: len(frame[n].cat.categories)) if cats else names[2]
+    inner = [n for n in names if n != panel]
+    values = _panel_values(frame[panel])
+    ncols = math.ceil(math.sqrt(len(values)))
+    nrows = math.ceil(len(values) / ncols)
+    axes = fig.subplots(nrows, ncols, squeeze=False, sharex=True, sharey=True)
+    y = frame["y"].to_numpy()
+    norm = Normalize(vmin=np.nanmin(y), vmax=np.nanmax(y))
+    mesh = None
+    for ax, value in zip(axes.ravel(), values):
+        part = frame[frame[panel] == value]
+        mesh = _two(ax, part, inner, ylabel, norm=norm, colorbar=False) or mesh
+        ax.set_title(f"{panel} = {value:.4g}" if isinstance(value, float)
+                     else f"{panel} = {value}", fontsize="small")
+        if not ax.get_subplotspec().is_last_row():
+            ax.set_xlabel("")
+        if not ax.get_subplotspec().is_first_col():
+            ax.set_ylabel("")
+    for ax in axes.ravel()[len(values):]:
+        ax.set_visible(False)
+    if mesh is not None:
+        fig.colorbar(mesh, ax=axes.ravel().tolist(), label=ylabel)
+    return fig
+
+
+def plot_partial_dependence(frame: pd.DataFrame, ax=None, ylabel="f(x)"):
+    """Draw a partial dependence grid of 1, 2 or 3 variables.
+
+    1 variable: a line (categorical: points per level). 2 variables: an image
+    with a colour bar (both continuous), one line per level (one categorical)
+    or points per level (both categorical). 3 variables: panels (see
+    ``_three``). Returns the Axes (1-2 variables) or the Figure (3).
+    """
+    import matplotlib.pyplot as plt
+
+    names = _var_columns(frame)
+    if len(names) == 1:
+        return _one(_new_axes(ax), frame, names[0], ylabel)
+    if len(names) == 2:
+        ax = _new_axes(ax)
+        _two(ax, frame, names, ylabel)
+        return ax
+    if len(names) == 3:
+        if ax is None:
+            fig = plt.figure(figsize=(9.0, 7.0), layout="constrained")
+        elif hasattr(ax, "add_subplot"):
+            fig = ax
+        else:
+            raise TypeError("ax must be None or a matplotlib Figure for a 3-variable plot "
+                            "(it draws panels)")
+        return _three(fig, frame, names, ylabel)
+    raise ValueError(f"can draw 1 to 3 variables, the frame has {len(names)}")
+
+
+def plot_ice(frame: pd.DataFrame, ax=None, ylabel="f(x)"):
+    """ICE curves of one variable (thin grey lines, one per ``row``) and
+    their mean (bold). Returns the Axes."""
+    names = _var_columns(frame)
+    if len(names) != 1 or "row" not in frame.columns:
+        raise ValueError("plot_ice needs an ICE frame of one variable (columns var, row, y)")
+    name = names[0]
+    ax = _new_axes(ax)
+    x = frame[name]
+    n_rows = frame["row"].nunique()
+    n_grid = len(frame) // n_rows
+    if _is_cat(x):
+        pos = _category_axis(ax, x.cat.categories)
+        xs = pos[x.cat.codes.to_numpy()[:n_grid]]
+    else:
+        xs = x.to_numpy()[:n_grid]
+    curves = frame["y"].to_numpy().reshape(n_rows, n_grid)
+    ax.plot(xs, curves.T, **ICE_LINE)
+    ax.plot(xs, curves.mean(axis=0), "-", color="C3", linewidth=2.2,
+            label="mean of the ICE curves")
+    ax.legend(fontsize="small")
+    ax.set_xlabel(name)
+    ax.set_ylabel(ylabel)
+    return ax

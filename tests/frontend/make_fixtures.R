@@ -1,0 +1,93 @@
+# Fixtures for tests/frontend/test_fixtures_r.py: what R's gbm() makes of a formula.
+#
+# For each case, gbm() itself is run (n.trees = 1) and its model-frame results are
+# recorded: var.names, var.type, var.levels and the coded predictor matrix exactly as
+# gbm.fit hands it to the C++ code (object$data$x, back in the original row order),
+# plus model.response / model.offset / model.weights of gbm()'s own model frame
+# (na.action = na.pass, drop.unused.levels = TRUE).
+#
+# Run from the repository root:  Rscript tests/frontend/make_fixtures.R
+# Written with R 4.2.2, gbm 2.1.8.1, survival 3.5.3, jsonlite 1.8.4 (see "meta" in the JSON).
+# Doubles are written as strings with 17 significant digits (exact round trip);
+# NA is null.
+suppressPackageStartupMessages({library(gbm); library(survival); library(jsonlite)})
+
+data_dir <- "data"
+out_file <- file.path("tests", "frontend", "fixtures", "model_frames.json")
+rd <- function(f, ...) read.csv(file.path(data_dir, f), ...)
+num17 <- function(v) ifelse(is.na(v), NA_character_, sprintf("%.17g", as.numeric(v)))
+
+boston <- rd("boston.csv"); boston$chas <- factor(boston$chas)
+pima <- rd("pima2.csv")
+bc <- rd("breast_cancer.csv")
+for (v in setdiff(names(bc), "Class")) bc[[v]] <- factor(bc[[v]], levels = 1:10, ordered = TRUE)
+ins <- rd("insurance.csv")
+ins$District <- factor(ins$District)
+ins$Group <- factor(ins$Group, levels = c("<1l", "1-1.5l", "1.5-2l", ">2l"), ordered = TRUE)
+ins$Age <- factor(ins$Age, levels = c("<25", "25-29", "30-35", ">35"), ordered = TRUE)
+lung <- rd("lung.csv")
+lc <- rd("lending_club.csv", stringsAsFactors = TRUE)[1:3000, ]  # first 3000 rows (file size)
+
+cases <- list(
+  list(name = "boston_all", data = "boston", formula = "medv ~ .", dist = "gaussian"),
+  list(name = "boston_terms", data = "boston",
+       formula = "medv ~ log(crim) + I(rm^2) + lstat + sqrt(tax) + chas + I(dis * nox)",
+       dist = "gaussian"),
+  list(name = "boston_minus", data = "boston", formula = "medv ~ . - chas - rad", dist = "gaussian"),
+  list(name = "pima_all", data = "pima", formula = "diabetes ~ .", dist = "bernoulli"),
+  list(name = "pima_weights", data = "pima", formula = "diabetes ~ glucose + mass + insulin",
+       dist = "bernoulli", weights = "pedigree"),
+  list(name = "breast_cancer_ordered", data = "bc", formula = "Class ~ .", dist = "bernoulli"),
+  list(name = "insurance_offset", data = "ins",
+       formula = "Claims ~ District + Group + Age + offset(log(Holders))", dist = "poisson"),
+  list(name = "insurance_two_offsets", data = "ins",
+       formula = "Claims ~ Group + Age + offset(log(Holders)) + offset(I(Holders/1000))",
+       dist = "poisson"),
+  list(name = "lung_surv", data = "lung", formula = "Surv(time, status) ~ .", dist = "coxph"),
+  list(name = "lending_club_strings", data = "lc", formula = "Class ~ .", dist = "gaussian")
+)
+
+run_case <- function(cs) {
+  d <- get(cs$data)
+  f <- as.formula(cs$formula)
+  set.seed(1)
+  fit <- if (is.null(cs$weights)) {
+    gbm(f, data = d, distribution = cs$dist, n.trees = 1, keep.data = TRUE)
+  } else {
+    d$.w <- d[[cs$weights]]
+    gbm(f, data = d, distribution = cs$dist, n.trees = 1, keep.data = TRUE, weights = .w)
+  }
+  n <- nrow(d); p <- length(fit$var.names)
+  xm <- matrix(fit$data$x, nrow = n)
+  if (!is.null(fit$data$i.timeorder)) {      # coxph: gbm.fit reorders rows by time
+    xo <- xm; xo[fit$data$i.timeorder, ] <- xm; xm <- xo
+  }
+  mf <- if (is.null(cs$weights)) {
+    model.frame(f, data = d, na.action = na.pass, drop.unused.levels = TRUE)
+  } else {
+    model.frame(f, data = d, weights = .w, na.action = na.pass, drop.unused.levels = TRUE)
+  }
+  y <- model.response(mf)
+  resp <- if (inherits(y, "Surv")) {
+    list(time = num17(y[, 1]), status = num17(y[, 2]), levels = NULL)
+  } else if (is.factor(y)) {
+    list(y = as.integer(y) - 1, levels = levels(y))
+  } else list(y = num17(y), levels = NULL)
+  off <- model.offset(mf)
+  w <- model.weights(mf)
+  list(name = cs$name, data = cs$data, formula = cs$formula, weights_column = cs$weights,
+       var_names = fit$var.names, var_type = as.integer(fit$var.type),
+       var_levels = lapply(fit$var.levels, function(l) if (is.numeric(l)) num17(l) else as.character(l)),
+       x = lapply(seq_len(p), function(j) num17(xm[, j])),
+       response = resp, offset = if (is.null(off)) NULL else num17(off),
+       weights = if (is.null(w)) NULL else num17(w))
+}
+
+out <- list(
+  meta = list(R = R.version.string, gbm = as.character(packageVersion("gbm")),
+              survival = as.character(packageVersion("survival")),
+              jsonlite = as.character(packageVersion("jsonlite")),
+              collation = icuGetCollate(), written = format(Sys.Date())),
+  cases = lapply(cases, run_case))
+writeLines(toJSON(out, digits = NA, na = "null", null = "null", auto_unbox = TRUE), out_file)
+cat("wrote", out_file, "\n")

@@ -1,0 +1,298 @@
+"""model_frame(): R's gbm model-frame meaning of a formula, on the project's data sets."""
+
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from pygbm.frontend import ModelFrame, PredictorEncoder, model_frame, model_frame_newdata, \
+    offset_newdata
+
+from ._data import boston, insurance, read
+
+BOSTON_PREDICTORS = ["crim", "zn", "indus", "chas", "nox", "rm", "age", "dis", "rad", "tax",
+                     "ptratio", "b", "lstat"]
+
+
+def _mf(formula, data, **kw):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        return model_frame(formula, data, **kw)
+
+
+# ---------------------------------------------------------------- the dot and terms
+def test_dot_is_all_other_columns_in_data_order():
+    mf = _mf("medv ~ .", boston())
+    assert isinstance(mf, ModelFrame)
+    assert mf.var_names == BOSTON_PREDICTORS
+    assert mf.response_name == "medv"
+    np.testing.assert_array_equal(mf.y, read("boston")["medv"].to_numpy())
+    assert mf.offset is None and mf.weights is None and not mf.is_surv
+    assert mf.var_type[BOSTON_PREDICTORS.index("chas")] == 2
+    assert mf.x.shape == (506, 13)
+
+
+def test_dot_minus_and_plus_terms():
+    d = boston()
+    mf = _mf("medv ~ . - chas - rad", d)
+    assert mf.var_names == [c for c in BOSTON_PREDICTORS if c not in ("chas", "rad")]
+    mf = _mf("medv ~ log(lstat) + . + I(rm^2)", d)  # '.' expands in place, as in R
+    assert mf.var_names == ["log(lstat)"] + BOSTON_PREDICTORS + ["I(rm^2)"]
+    np.testing.assert_allclose(mf.x[:, -1], d["rm"].to_numpy() ** 2)  # ^ is a power, as in R
+    np.testing.assert_allclose(mf.x[:, 0], np.log(d["lstat"].to_numpy()))
+
+
+def test_explicit_terms_and_labels():
+    d = boston()
+    mf = _mf("medv ~ lstat + I(dis * nox) + sqrt(tax) + exp(nox) + I(crim > 1)", d)
+    assert mf.var_names == ["lstat", "I(dis * nox)", "sqrt(tax)", "exp(nox)", "I(crim > 1)"]
+    np.testing.assert_allclose(mf.x[:, 1], d["dis"] * d["nox"])
+    assert mf.var_type.tolist() == [0, 0, 0, 0, 2]  # a logical term is a 2-level factor
+    assert mf.var_levels[4] == ["FALSE", "TRUE"]
+    np.testing.assert_array_equal(mf.x[:, 4], (d["crim"] > 1).astype(float))
+    mf = _mf("medv ~ C(rad) + chas - 1", d)  # C(): treat a number as a factor
+    assert mf.var_names == ["C(rad)", "chas"] and mf.var_type.tolist() == [9, 2]
+    assert mf.var_levels[0] == ["1", "2", "3", "4", "5", "6", "7", "8", "24"]
+
+
+def test_r_functions_log_base_and_no_variation_warning():
+    d = boston()
+    with pytest.warns(UserWarning, match=r"^variable 2: I\(lstat \* 0\) has no variation\.$"):
+        mf = model_frame("medv ~ log(lstat, 2) + I(lstat * 0)", d)
+    np.testing.assert_allclose(mf.x[:, 0], np.log2(d["lstat"]), rtol=1e-15)
+
+
+def test_r_style_dotted_and_backticked_names():
+    lung = read("lung").rename(columns={"inst": "inst no"})
+    mf = _mf("Surv(time, status) ~ log(ph.karno) + `inst no` + ph.ecog + I(`meal.cal`/100)", lung)
+    assert mf.var_names == ["log(ph.karno)", "inst no", "ph.ecog", "I(meal.cal/100)"]
+    np.testing.assert_allclose(mf.x[:, 0], np.log(lung["ph.karno"]))
+    np.testing.assert_allclose(mf.x[:, 3], lung["meal.cal"] / 100)
+
+
+def test_categorical_stays_one_column_no_dummies():
+    lc = read("lending_club")
+    mf = _mf("Class ~ addr_state + sub_grade + int_rate", lc)
+    assert mf.x.shape == (len(lc), 3)
+    assert mf.var_type.tolist() == [50, 35, 0]
+    assert mf.var_levels[0][:3] == ["AK", "AL", "AR"]
+
+
+def test_missing_values_kept_no_rows_dropped():
+    pima = read("pima2")
+    mf = _mf("diabetes ~ .", pima)
+    assert mf.x.shape == (768, 8)
+    assert np.isnan(mf.x).sum() == pima.drop(columns="diabetes").isna().sum().sum() == 652
+    mf = _mf("diabetes ~ log(insulin) + mass", pima)
+    assert np.isnan(mf.x[:, 0]).sum() == 374
+
+
+def test_interactions_are_refused():
+    d = boston()
+    for formula in ("medv ~ crim:lstat", "medv ~ crim * lstat", "medv ~ (crim + lstat)^2",
+                    "medv ~ crim / lstat"):
+        with pytest.raises(ValueError, match="interaction.*interaction_depth"):
+            model_frame(formula, d)
+
+
+def test_response_on_right_hand_side_dropped_with_warning():
+    with pytest.warns(UserWarning, match="response medv appeared on the right-hand side"):
+        mf = model_frame("medv ~ medv + lstat", boston())
+    assert mf.var_names == ["lstat"]
+
+
+# ---------------------------------------------------------------- weights and offset
+def test_weights_by_name_array_and_series():
+    pima = read("pima2")
+    mf = _mf("diabetes ~ .", pima, weights="pedigree")
+    assert "pedigree" not in mf.var_names  # the weights column is not a predictor of '.'
+    np.testing.assert_array_equal(mf.weights, pima["pedigree"].to_numpy())
+    w = np.linspace(0.5, 2, len(pima))
+    np.testing.assert_array_equal(_mf("diabetes ~ mass", pima, weights=w).weights, w)
+    np.testing.assert_array_equal(_mf("diabetes ~ mass", pima, weights=pd.Series(w)).weights, w)
+
+
+@pytest.mark.parametrize("weights, match", [
+    (np.ones(5), "weights has length 5"),
+    (-np.ones(768), "weights has 768 negative values"),
+    (np.r_[np.nan, np.ones(767)], "weights has 1 missing values"),
+    (np.zeros(768), "weights must be finite and not all zero"),
+    ("pedigre", "weights: column 'pedigre' is not in data.*'pedigree'"),
+])
+def test_bad_weights(weights, match):
+    with pytest.raises(ValueError, match=match):
+        model_frame("diabetes ~ mass", read("pima2"), weights=weights)
+
+
+def test_non_numeric_weights():
+    with pytest.raises(TypeError, match="weights must be numeric"):
+        model_frame("diabetes ~ mass", read("pima2"), weights=["a"] * 768)
+
+
+def test_offset_insurance_and_dot_excludes_offset_columns():
+    ins = insurance()
+    mf = _mf("Claims ~ . + offset(log(Holders))", ins)
+    assert mf.var_names == ["District", "Group", "Age"]  # Holders is only in the offset
+    np.testing.assert_allclose(mf.offset, np.log(ins["Holders"]), rtol=1e-15)
+    assert mf.var_type.tolist() == [4, 0, 0]  # District factor; Group, Age ordered
+    mf2 = _mf("Claims ~ Group + offset(log(Holders)) + offset(I(Holders/1000))", ins)
+    np.testing.assert_allclose(mf2.offset, np.log(ins["Holders"]) + ins["Holders"] / 1000)
+    np.testing.assert_allclose(offset_newdata(mf2.encoder, ins.iloc[:3]), mf2.offset[:3])
+    assert offset_newdata(_mf("Claims ~ Group", ins).encoder, ins) is None
+
+
+def test_offset_with_missing_values_is_an_error():
+    ins = insurance()
+    ins.loc[3, "Holders"] = np.nan
+    with pytest.raises(ValueError, match="offset has 1 missing values"):
+        model_frame("Claims ~ Group + offset(log(Holders))", ins)
+
+
+# ---------------------------------------------------------------- responses
+def test_surv_response_lung():
+    lung = read("lung")
+    mf = _mf("Surv(time, status) ~ .", lung)
+    assert mf.is_surv and mf.response_name == "Surv(time, status)"
+    assert "time" not in mf.var_names and "status" not in mf.var_names
+    assert mf.var_names == ["inst", "age", "sex", "ph.ecog", "ph.karno", "pat.karno",
+                            "meal.cal", "wt.loss"]
+    np.testing.assert_array_equal(mf.y, lung["time"].to_numpy(dtype=float))
+    np.testing.assert_array_equal(mf.status, (lung["status"] == 2).to_numpy(dtype=float))
+    mf2 = _mf("Surv(time, status == 2) ~ age", lung)  # R idiom: logical status
+    np.testing.assert_array_equal(mf2.status, mf.status)
+
+
+def test_surv_response_with_missing_time():
+    lung = read("lung")
+    lung.loc[[0, 1], "time"] = np.nan
+    with pytest.raises(ValueError, match="Surv\\(time, status\\) has 2 missing values"):
+        model_frame("Surv(time, status) ~ age", lung)
+
+
+def test_two_level_string_response_is_zero_one():
+    lc = read("lending_club")
+    mf = _mf("Class ~ int_rate", lc)
+    assert mf.y_is_categorical and mf.y_levels == ["bad", "good"]
+    np.testing.assert_array_equal(mf.y, (lc["Class"] == "good").to_numpy(dtype=float))
+
+
+def test_bool_and_categorical_responses():
+    d = boston()
+    mf = _mf("I(medv > 25) ~ lstat", d)
+    assert mf.y_levels == ["FALSE", "TRUE"] and mf.y_is_categorical
+    np.testing.assert_array_equal(mf.y, (d["medv"] > 25).to_numpy(dtype=float))
+    d["grade"] = pd.Categorical(np.where(d["medv"] > 25, "hi", "lo"), categories=["lo", "hi"])
+    mf = _mf("grade ~ lstat", d)
+    assert mf.y_levels == ["lo", "hi"]  # the second level is 1, as R's factor coding
+    np.testing.assert_array_equal(mf.y, (d["medv"] > 25).to_numpy(dtype=float))
+
+
+def test_response_dtypes():
+    d = pd.DataFrame({"y": pd.Series([1, 2, 3, 4], dtype=object), "x": [1.0, 2.0, 3.0, 4.0],
+                      "t": pd.date_range("2020-01-01", periods=4)})
+    np.testing.assert_array_equal(_mf("y ~ x", d).y, [1, 2, 3, 4])  # numbers held as objects
+    with pytest.raises(TypeError, match="the response 't' has dtype datetime"):
+        model_frame("t ~ x", d)
+
+
+def test_multiclass_response_keeps_codes():
+    letter = read("letter")
+    response = letter.columns[0]
+    mf = _mf(f"{response} ~ .", letter)
+    assert mf.y_levels == [chr(c) for c in range(ord("A"), ord("Z") + 1)]
+    assert set(np.unique(mf.y)) == set(range(26))
+    np.testing.assert_array_equal(mf.y == 0, (letter[response] == "A").to_numpy())
+
+
+def test_numeric_response_transformed():
+    d = boston()
+    mf = _mf("log(medv) ~ lstat", d)
+    assert mf.response_name == "log(medv)" and not mf.y_is_categorical and mf.y_levels is None
+    np.testing.assert_allclose(mf.y, np.log(d["medv"]))
+
+
+def test_missing_response_error_wording():
+    pima = read("pima2")
+    pima.loc[[3, 9, 20], "diabetes"] = np.nan
+    with pytest.raises(ValueError, match=r"^the response diabetes has 3 missing values; gbm does "
+                                         r"not allow missing values in the response$"):
+        model_frame("diabetes ~ .", pima)
+
+
+# ---------------------------------------------------------------- input errors
+@pytest.mark.parametrize("formula, match", [
+    ("medv ~ crm + lstat", r"'crm' \(similar columns: \['crim', 'rm'\]\)"),
+    ("medv ~ . - zzz", r"'zzz' \(available columns: \['crim'"),
+    ("medv ~ log(lsat)", r"'lsat' \(similar columns: \['lstat'\]\)"),
+    ("Medv ~ lstat", r"'Medv' \(similar columns: \['medv'\]\)"),
+    ("~ lstat", "has no response"),
+    ("medv + crim ~ lstat", "left-hand side must be one response"),
+    ("medv lstat", "has no '~'"),
+    ("medv ~ lstat +", "could not be parsed"),
+    ("medv ~ 0", "has no predictors"),
+    ("medv ~ poly(lstat, 2)", "gives 2 columns"),
+    ("medv ~ lstat | rm", "multi-part formulas"),
+    ("medv ~ I(lstat", "could not be parsed"),
+    ("medv ~ `lstat", "could not be parsed"),
+])
+def test_formula_errors(formula, match):
+    with pytest.raises(ValueError, match=match):
+        model_frame(formula, boston())
+
+
+def test_type_and_size_errors():
+    d = boston()
+    with pytest.raises(TypeError, match="formula must be a string"):
+        model_frame(None, d)
+    with pytest.raises(TypeError, match="data must be a pandas DataFrame"):
+        model_frame("medv ~ .", d.to_numpy())
+    with pytest.raises(ValueError, match="data has 0 row"):
+        model_frame("medv ~ .", d.iloc[:0])
+    with pytest.raises(ValueError, match="data has 1 row"):
+        model_frame("medv ~ .", d.iloc[:1])
+    mf = model_frame("y ~ x", {"y": [1.0, 2.0, 3.0], "x": [3.0, 1.0, 2.0]})  # a dict is fine
+    assert mf.var_names == ["x"]
+
+
+# ---------------------------------------------------------------- new data
+def test_newdata_reproduces_training_matrix():
+    d = boston()
+    formula = "medv ~ log(crim) + I(rm^2) + chas + scale(tax) + ."
+    mf = _mf(formula, d)
+    assert isinstance(mf.encoder, PredictorEncoder)
+    assert [t.label for t in mf.encoder.terms] == mf.var_names
+    np.testing.assert_array_equal(model_frame_newdata(mf.encoder, d), mf.x)
+    rows = d.iloc[[10, 3, 400]]
+    np.testing.assert_array_equal(model_frame_newdata(mf.encoder, rows), mf.x[[10, 3, 400]])
+
+
+def test_newdata_unseen_levels_missing_and_errors():
+    lc = read("lending_club")
+    mf = _mf("Class ~ addr_state + int_rate", lc)
+    new = lc.iloc[:4].copy()
+    new["addr_state"] = ["CA", "XX", None, "NY"]
+    with pytest.warns(UserWarning, match=r"addr_state: \['XX'\]"):
+        x = model_frame_newdata(mf.encoder, new)
+    levels = mf.var_levels[0]
+    np.testing.assert_array_equal(x[:, 0], [levels.index("CA"), np.nan, np.nan, levels.index("NY")])
+    with pytest.raises(ValueError, match=r"not in newdata: 'int_rate'"):
+        model_frame_newdata(mf.encoder, new.drop(columns="int_rate"))
+    with pytest.raises(TypeError, match="column 'int_rate' in newdata must be numeric"):
+        model_frame_newdata(mf.encoder, new.assign(int_rate=["13%", "1", "2", "3"]))
+
+
+def test_newdata_without_terms_uses_columns():
+    enc = PredictorEncoder().fit(read("boston")[["lstat", "rm"]])
+    np.testing.assert_array_equal(model_frame_newdata(enc, read("boston").iloc[:2]),
+                                  read("boston")[["lstat", "rm"]].iloc[:2].to_numpy())
+
+
+def test_encoder_pickles_with_its_terms():
+    import pickle
+
+    d = boston()
+    mf = _mf("medv ~ log(crim) + scale(tax) + chas + offset(log(b))", d)
+    enc = pickle.loads(pickle.dumps(mf.encoder))
+    np.testing.assert_array_equal(model_frame_newdata(enc, d.iloc[:5]), mf.x[:5])
+    np.testing.assert_array_equal(offset_newdata(enc, d.iloc[:5]), mf.offset[:5])

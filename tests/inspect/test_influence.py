@@ -1,0 +1,122 @@
+"""relative_influence / summary / permutation influence against R gbm 2.1.8.1."""
+import numpy as np
+import pandas as pd
+import pytest
+
+from pygbm.inspect.influence import (permutation_influence, relative_influence,
+                                     summary, used_variables)
+from rfit import build_fit, load_fixture
+
+ALL = ["boston_gaussian", "boston_stumps", "pima2_bernoulli", "lending_bernoulli",
+       "lung_coxph", "boston_quantile", "boston_tdist"]
+RTOL = 1e-6
+
+
+@pytest.fixture(scope="module", params=ALL)
+def case(request):
+    fx = load_fixture(request.param)
+    return fx, build_fit(fx)
+
+
+def test_relative_influence_matches_r(case):
+    fx, fit = case
+    for ref in fx["ref"]["relative_influence"]:
+        got = relative_influence(fit, ref["n_trees"][0], scale=ref["scale"][0],
+                                 sort=ref["sort"][0])
+        assert isinstance(got, pd.Series)
+        assert list(got.index) == ref["names"]      # same order, incl. R's tie order
+        np.testing.assert_allclose(got.to_numpy(), ref["values"], rtol=RTOL, atol=1e-12)
+
+
+def test_quantile_and_tdist_where_r_fails():
+    for name in ("boston_quantile", "boston_tdist"):
+        fx = load_fixture(name)
+        ref = fx["ref"]["relative_influence"][0]
+        assert ref["r_error"] == ["the condition has length > 1"]   # R's own function fails
+        got = relative_influence(build_fit(fx), 80)
+        np.testing.assert_allclose(got.to_numpy(), ref["values"], rtol=RTOL)
+        assert got.max() > 0
+
+
+def test_relative_influence_is_sum_not_mean():
+    fit = build_fit(load_fixture("boston_gaussian"))
+    total = sum(float(t.error_reduction[t.split_var == 12].sum()) for t in fit.trees)
+    assert relative_influence(fit)["lstat"] == pytest.approx(total, rel=1e-12)
+    assert relative_influence(fit, 100).sum() == pytest.approx(
+        sum(float(t.error_reduction.sum()) for t in fit.trees), rel=1e-12)
+
+
+def test_relative_influence_scale_and_sort():
+    fit = build_fit(load_fixture("boston_gaussian"))
+    scaled = relative_influence(fit, 5, scale=True)
+    assert scaled.max() == 1.0
+    ordered = relative_influence(fit, 5, sort=True)
+    assert list(ordered.index[:2]) == ["lstat", "rm"]
+    assert (np.diff(ordered.to_numpy()) <= 0).all()
+
+
+def test_relative_influence_errors():
+    fit = build_fit(load_fixture("boston_gaussian"))
+    with pytest.raises(ValueError, match="n_trees"):
+        relative_influence(fit, 0)
+    with pytest.raises(ValueError, match="exceeds"):
+        relative_influence(fit, 101)
+    with pytest.raises(TypeError, match="n_trees"):
+        relative_influence(fit, 2.5)
+    with pytest.raises(TypeError, match="scale"):
+        relative_influence(fit, 10, scale="yes")
+
+
+def test_summary_matches_r(case):
+    fx, fit = case
+    for ref in fx["ref"].get("summary", []):
+        table = summary(fit, n_trees=ref["n_trees"][0], plot_it=False)
+        assert list(table.columns) == ["var", "rel_inf"]
+        assert list(table["var"]) == ref["var"]
+        np.testing.assert_allclose(table["rel_inf"], ref["rel_inf"], rtol=RTOL, atol=1e-12)
+        assert table["rel_inf"].sum() == pytest.approx(100.0)
+
+
+def test_summary_options():
+    fit = build_fit(load_fixture("boston_gaussian"))
+    raw = summary(fit, plot_it=False, normalize=False, order=False)
+    assert list(raw["var"]) == fit.var_names
+    np.testing.assert_allclose(raw["rel_inf"], relative_influence(fit, 100))
+    with pytest.warns(UserWarning, match="exceeds"):
+        capped = summary(fit, n_trees=500, plot_it=False)
+    np.testing.assert_allclose(capped["rel_inf"], summary(fit, plot_it=False)["rel_inf"])
+    with pytest.raises(ValueError, match="method"):
+        summary(fit, plot_it=False, method="gain")
+    with pytest.raises(ValueError, match="c_bars"):
+        summary(fit, plot_it=False, c_bars=-1)
+
+
+@pytest.mark.parametrize("name", ["boston_gaussian", "pima2_bernoulli", "lending_bernoulli"])
+def test_permutation_like_r(name):
+    fx = load_fixture(name)
+    fit = build_fit(fx)
+    ref = fx["ref"]["permutation"]
+    table = summary(fit, plot_it=False, method="permutation", random_state=0)
+    assert table.shape == (len(fit.var_names), 2)
+    assert table["rel_inf"].sum() == pytest.approx(100.0)
+    assert (table["rel_inf"] >= 0).all()
+    assert table["var"].iloc[0] == ref["var"][0]       # R's top variable (R's run is random)
+    # same ranking of the leading variables as R, within a few points
+    top = dict(zip(ref["var"], ref["rel_inf"]))
+    for var, value in zip(table["var"][:2], table["rel_inf"][:2]):
+        assert value == pytest.approx(top[var], abs=5.0)
+
+
+def test_permutation_details():
+    fit = build_fit(load_fixture("boston_gaussian"))
+    a = permutation_influence(fit, 5, random_state=3)
+    b = permutation_influence(fit, 5, random_state=3)
+    pd.testing.assert_series_equal(a, b)
+    unused = np.setdiff1d(np.arange(13), used_variables(fit, 5))
+    assert (a.iloc[unused] == 0).all() and (a.drop(a.index[unused]) > 0).all()
+    lung = build_fit(load_fixture("lung_coxph"))
+    with pytest.raises(ValueError, match="coxph"):
+        permutation_influence(lung)
+    fit.data = None
+    with pytest.raises(ValueError, match="keep_data"):
+        permutation_influence(fit)

@@ -1,0 +1,84 @@
+"""interact_gbm (Friedman's H) against R's interact.gbm."""
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from pygbm.inspect.interaction import code_columns, interact_gbm
+from rfit import build_fit, load_data, load_fixture
+
+NAMES = ["boston_gaussian", "pima2_bernoulli", "lending_bernoulli", "lung_coxph",
+         "boston_quantile", "boston_tdist"]
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_h_matches_r(name):
+    fx = load_fixture(name)
+    fit, data = build_fit(fx), load_data(fx)
+    for ref in fx["ref"]["interactions"]:
+        got = interact_gbm(fit, data, ref["i_var"], n_trees=ref["n_trees"][0])
+        expected = ref["H"][0]
+        if expected is None:                                # R's NaN
+            assert math.isnan(got)
+        else:
+            assert got == pytest.approx(expected, rel=1e-6, abs=1e-12)
+
+
+def test_nan_case_is_a_pair_of_unused_variables():
+    fx = load_fixture("boston_gaussian")
+    fit, data = build_fit(fx), load_data(fx)
+    ref = [r for r in fx["ref"]["interactions"] if r["i_var"] == ["zn", "chas"]][0]
+    assert ref["H"] == [None] and ref["n_trees"] == [5]
+    assert math.isnan(interact_gbm(fit, data, ["zn", "chas"], n_trees=5))
+    assert not math.isnan(interact_gbm(fit, data, ["zn", "chas"]))  # used in later trees
+
+
+def test_coded_matrix_and_labels_give_the_same_h():
+    fx = load_fixture("lending_bernoulli")
+    fit, data = build_fit(fx), load_data(fx)
+    h_frame = interact_gbm(fit, data, ["addr_state", "term"])
+    h_coded = interact_gbm(fit, fit.data["x"], ["addr_state", "term"])
+    as_text = data.assign(addr_state=data["addr_state"].astype(str),
+                          term=data["term"].astype(str))
+    assert h_coded == pytest.approx(h_frame, rel=1e-12)
+    assert interact_gbm(fit, as_text, [5, 2]) == pytest.approx(h_frame, rel=1e-12)
+
+
+def test_code_columns():
+    fx = load_fixture("boston_gaussian")
+    fit, data = build_fit(fx), load_data(fx)
+    coded = code_columns(fit, data, [3, 12])                      # chas, lstat
+    np.testing.assert_array_equal(coded, fit.data["x"][:, [3, 12]])
+    ints = data.assign(chas=data["chas"].astype(int))             # 0/1 integers
+    np.testing.assert_array_equal(code_columns(fit, ints, [3]), fit.data["x"][:, [3]])
+    unknown = data.assign(chas=pd.Categorical(["2"] * len(data)))
+    assert np.isnan(code_columns(fit, unknown, [3])).all()
+
+
+def test_h_is_symmetric_and_bounded():
+    fx = load_fixture("boston_gaussian")
+    fit, data = build_fit(fx), load_data(fx)
+    a = interact_gbm(fit, data, ["lstat", "rm"])
+    b = interact_gbm(fit, data, ["rm", "lstat"])
+    assert a == pytest.approx(b, rel=1e-12) and 0 <= a <= 1
+
+
+def test_errors():
+    fx = load_fixture("boston_gaussian")
+    fit, data = build_fit(fx), load_data(fx)
+    with pytest.raises(ValueError, match="at least two"):
+        interact_gbm(fit, data, "lstat")
+    stumps = build_fit(load_fixture("boston_stumps"))
+    with pytest.raises(ValueError, match="interaction_depth"):
+        interact_gbm(stumps, data, ["lstat", "rm"])
+    with pytest.raises(ValueError, match="lacks the columns"):
+        interact_gbm(fit, data.drop(columns="rm"), ["lstat", "rm"])
+    with pytest.raises(TypeError, match="coded numeric matrix"):
+        interact_gbm(fit, fit.data["x"][:, :5], ["lstat", "rm"])
+    with pytest.raises(TypeError, match="numeric"):
+        interact_gbm(fit, data.assign(rm="a"), ["lstat", "rm"])
+    with pytest.raises(ValueError, match="no rows"):
+        interact_gbm(fit, data.iloc[:0], ["lstat", "rm"])
+    with pytest.warns(UserWarning, match="exceeds"):
+        interact_gbm(fit, data, ["lstat", "rm"], n_trees=1000)

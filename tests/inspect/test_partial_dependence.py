@@ -1,0 +1,171 @@
+"""Partial dependence (plot_gbm(return_grid=True)) against R's plot.gbm grids,
+brute-force partial dependence and ICE curves."""
+import numpy as np
+import pandas as pd
+import pytest
+
+from pygbm.engine.tree import predict_trees
+from pygbm.inspect.partial_dependence import (expand_grid, partial_dependence, plot_gbm,
+                                              weighted_traversal)
+from rfit import build_fit, load_fixture
+
+ALL = ["boston_gaussian", "boston_stumps", "pima2_bernoulli", "lending_bernoulli",
+       "lung_coxph", "boston_quantile", "boston_tdist"]
+RTOL = 1e-6
+
+
+def _i_var(ref):
+    v = ref["i_var"]
+    return v if isinstance(v[0], str) else [int(i) for i in v]
+
+
+@pytest.mark.parametrize("name", ALL)
+def test_grids_match_r(name):
+    fx = load_fixture(name)
+    fit = build_fit(fx)
+    for ref in fx["ref"]["grids"]:
+        grid = plot_gbm(fit, _i_var(ref), n_trees=ref["n_trees"][0],
+                        continuous_resolution=ref["continuous_resolution"][0],
+                        return_grid=True, type=ref["type"][0])
+        assert list(grid.columns) == ref["columns"]
+        assert grid.attrs["method"] == "weighted_traversal"
+        for col in ref["columns"][:-1]:
+            values = ref["grid"][col]
+            if isinstance(values[0], str):
+                assert isinstance(grid[col].dtype, pd.CategoricalDtype)
+                assert list(grid[col].astype(str)) == values
+                idx = fit.var_names.index(col)
+                assert list(grid[col].cat.categories) == list(fit.var_levels[idx])
+            else:
+                np.testing.assert_allclose(grid[col].to_numpy(), values, rtol=1e-15)
+        np.testing.assert_allclose(grid["y"].to_numpy(), ref["grid"]["y"], rtol=RTOL)
+
+
+def test_grid_is_r_seq_and_expand_grid_order():
+    fit = build_fit(load_fixture("boston_gaussian"))
+    g = partial_dependence(fit, ["lstat", "rm"], continuous_resolution=5)
+    lo, hi = fit.var_levels[12][0], fit.var_levels[12][-1]
+    np.testing.assert_array_equal(g["lstat"][:5], np.linspace(lo, hi, 5))
+    assert g["lstat"].iloc[0] == lo and g["lstat"].iloc[4] == hi
+    assert (g["rm"][:5] == g["rm"].iloc[0]).all()        # first variable varies fastest
+    np.testing.assert_array_equal(expand_grid([np.arange(2), np.arange(3)]),
+                                  [[0, 0], [1, 0], [0, 1], [1, 1], [0, 2], [1, 2]])
+
+
+def test_by_position_and_name_agree():
+    fit = build_fit(load_fixture("boston_gaussian"))
+    a = partial_dependence(fit, [13, 6], continuous_resolution=9)
+    b = partial_dependence(fit, ["lstat", "rm"], continuous_resolution=9)
+    pd.testing.assert_frame_equal(a, b)
+
+
+def test_response_scale_is_inverse_link():
+    fit = build_fit(load_fixture("pima2_bernoulli"))
+    link = partial_dependence(fit, "glucose", continuous_resolution=11)
+    resp = partial_dependence(fit, "glucose", continuous_resolution=11, type="response")
+    np.testing.assert_allclose(resp["y"], 1 / (1 + np.exp(-link["y"])))
+    assert resp.attrs["type"] == "response"
+
+
+def _reference_pd(tree, values):
+    """Recursive statement of the rules (for 1 grid point): follow splits on
+    the grid variables (NaN -> missing child), average other splits by the
+    children's weights, never visiting their missing child."""
+    def walk(node):
+        var = tree.split_var[node]
+        if var == -1:
+            return tree.split_code_pred[node]
+        if var in values:
+            x = values[var]
+            if np.isnan(x):
+                return walk(tree.missing[node])
+            return walk(tree.left[node] if x < tree.split_code_pred[node] else tree.right[node])
+        lft, rgt = tree.left[node], tree.right[node]
+        wl, wr = tree.weight[lft], tree.weight[rgt]
+        return (wl * walk(lft) + wr * walk(rgt)) / (wl + wr)
+    return walk(0)
+
+
+def test_missing_branch_and_weights_rules():
+    fit = build_fit(load_fixture("pima2_bernoulli"))       # continuous, with NaN
+    idx = [1, 4]                                            # glucose, insulin
+    points = np.array([[np.nan, np.nan], [120.0, np.nan], [np.nan, 90.0], [150.0, 300.0]])
+    got = weighted_traversal(fit, points, idx, 30)
+    for k, point in enumerate(points):
+        expected = fit.init_f + sum(_reference_pd(t, dict(zip(idx, point)))
+                                    for t in fit.trees[:30])
+        assert got[k] == pytest.approx(expected, rel=1e-12)
+    # the missing children of the grid variables are really used
+    assert abs(got[0] - got[3]) > 1e-3
+
+
+def test_brute_force_equals_traversal_for_stumps():
+    fit = build_fit(load_fixture("boston_stumps"))      # no missing values in boston
+    for var in ("lstat", "chas", "rm"):
+        a = partial_dependence(fit, var, continuous_resolution=25)
+        b = partial_dependence(fit, var, continuous_resolution=25, method="brute_force")
+        assert b.attrs["method"] == "brute_force"
+        np.testing.assert_allclose(b["y"], a["y"], rtol=1e-10)
+
+
+def test_brute_force_is_average_prediction():
+    fit = build_fit(load_fixture("pima2_bernoulli"))
+    g = partial_dependence(fit, ["glucose", "mass"], continuous_resolution=4,
+                           method="brute_force", n_trees=40)
+    x = fit.data["x"]
+    for k in (0, 7, 15):
+        xm = x.copy()
+        xm[:, 1], xm[:, 5] = g["glucose"].iloc[k], g["mass"].iloc[k]
+        pred = predict_trees(fit.trees, xm, fit.var_type, fit.c_splits, fit.init_f, [40])
+        assert g["y"].iloc[k] == pytest.approx(pred.mean(), rel=1e-12)
+
+
+def test_ice_curves():
+    fit = build_fit(load_fixture("boston_gaussian"))
+    ice = partial_dependence(fit, "rm", continuous_resolution=10, ice=True)
+    assert ice.attrs["method"] == "ice"
+    assert list(ice.columns) == ["rm", "row", "y"]
+    assert len(ice) == 10 * 506 and ice["row"].nunique() == 506
+    bf = partial_dependence(fit, "rm", continuous_resolution=10, method="brute_force")
+    mean_curve = ice.groupby("rm")["y"].mean().to_numpy()
+    np.testing.assert_allclose(mean_curve, bf["y"].to_numpy(), rtol=1e-12)
+    # one curve = the predictions of that row over the grid
+    row = ice[ice["row"] == 17]
+    xm = np.repeat(fit.data["x"][[17]], 10, axis=0)
+    xm[:, 5] = row["rm"].to_numpy()
+    pred = predict_trees(fit.trees, xm, fit.var_type, fit.c_splits, fit.init_f, [100])[:, 0]
+    np.testing.assert_allclose(row["y"].to_numpy(), pred)
+    sub = partial_dependence(fit, "chas", ice=True, ice_rows=30, random_state=1)
+    assert sub["row"].nunique() == 30 and len(sub) == 60
+    assert isinstance(sub["chas"].dtype, pd.CategoricalDtype)
+
+
+def test_errors_and_warnings():
+    fit = build_fit(load_fixture("boston_gaussian"))
+    with pytest.raises(ValueError, match="not in the fit"):
+        partial_dependence(fit, "nope")
+    with pytest.raises(ValueError, match="1-based"):
+        partial_dependence(fit, 0)
+    with pytest.raises(TypeError, match="mix"):
+        partial_dependence(fit, ["lstat", 3])
+    with pytest.raises(ValueError, match="twice"):
+        partial_dependence(fit, ["lstat", "lstat"])
+    with pytest.raises(ValueError, match="type"):
+        partial_dependence(fit, "lstat", type="probability")
+    with pytest.raises(ValueError, match="method"):
+        partial_dependence(fit, "lstat", method="fast")
+    with pytest.raises(ValueError, match="continuous_resolution"):
+        partial_dependence(fit, "lstat", continuous_resolution=0)
+    with pytest.raises(ValueError, match="ice_rows"):
+        partial_dependence(fit, "lstat", ice=True, ice_rows=0)
+    with pytest.raises(ValueError, match="one variable"):
+        plot_gbm(fit, ["lstat", "rm"], ice=True)
+    with pytest.warns(UserWarning, match="exceeds"):
+        g = partial_dependence(fit, "lstat", n_trees=1000, continuous_resolution=3)
+    assert g.attrs["n_trees"] == 100
+    with pytest.warns(UserWarning, match="up to 3"):
+        g = plot_gbm(fit, ["lstat", "rm", "dis", "nox"], continuous_resolution=3)
+    assert list(g.columns) == ["lstat", "rm", "dis", "nox", "y"] and len(g) == 81
+    no_data = type(fit)(**{**vars(fit), "data": None})
+    with pytest.raises(ValueError, match="keep_data"):
+        partial_dependence(no_data, "lstat", method="brute_force")

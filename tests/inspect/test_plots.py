@@ -1,0 +1,147 @@
+"""Content of the inspect plots (summary bars, partial dependence, ICE)."""
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+matplotlib = pytest.importorskip("matplotlib")
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib.collections import QuadMesh  # noqa: E402
+
+from pygbm.inspect import plot_gbm, summary  # noqa: E402
+from pygbm.plotting import plot_ice, plot_partial_dependence, plot_relative_influence  # noqa: E402
+from rfit import load_fit  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(autouse=True)
+def _close():
+    yield
+    plt.close("all")
+
+
+@pytest.fixture(scope="module")
+def boston():
+    return load_fit("boston_gaussian")
+
+
+@pytest.fixture(scope="module")
+def lending():
+    return load_fit("lending_bernoulli")
+
+
+def test_summary_bar_chart(boston):
+    fig, ax = plt.subplots()
+    table = summary(boston, ax=ax)
+    assert len(ax.patches) == len(boston.var_names) == 13
+    assert ax.get_xlabel() == "Relative influence"
+    labels = [t.get_text() for t in ax.get_yticklabels()]
+    assert labels == list(table["var"])[::-1]             # largest on top, as R
+    widths = [p.get_width() for p in ax.patches]
+    np.testing.assert_allclose(widths, table["rel_inf"].to_numpy()[::-1])
+    top, bottom = ax.patches[-1].get_facecolor(), ax.patches[0].get_facecolor()
+    assert top[:3] == pytest.approx((0, 0, 1))            # rainbow(start=3/6, end=4/6)
+    assert bottom[:3] == pytest.approx((0, 1, 1))
+
+
+def test_summary_c_bars_and_new_figure(boston):
+    summary(boston, c_bars=5)
+    ax = plt.gca()
+    assert len(ax.patches) == 5
+    assert [t.get_text() for t in ax.get_yticklabels()][-1] == "lstat"
+    summary(boston, c_bars=0)
+    assert len(plt.gca().patches) == 10                    # R's cBars = 0 -> 10
+
+
+def test_one_continuous(boston):
+    ax = plot_gbm(boston, "lstat", continuous_resolution=50)
+    lines = ax.get_lines()
+    assert len(lines) == 1 and len(lines[0].get_xdata()) == 50
+    assert ax.get_xlabel() == "lstat" and ax.get_ylabel() == "f(x)"
+    grid = plot_gbm(boston, "lstat", continuous_resolution=50, return_grid=True)
+    np.testing.assert_allclose(lines[0].get_ydata(), grid["y"])
+
+
+def test_one_categorical_response(lending):
+    ax = plot_gbm(lending, "sub_grade", type="response")
+    assert [t.get_text() for t in ax.get_xticklabels()] == list(lending.var_levels[3])
+    assert len(ax.get_lines()[0].get_xdata()) == 35
+    assert ax.get_ylabel() == "probability"
+    assert ax.get_xlabel() == "sub_grade"
+
+
+def test_two_continuous_image(boston):
+    ax = plot_gbm(boston, ["lstat", "rm"], continuous_resolution=20)
+    meshes = [c for c in ax.collections if isinstance(c, QuadMesh)]
+    assert len(meshes) == 1 and meshes[0].get_array().size == 400
+    assert ax.get_xlabel() == "lstat" and ax.get_ylabel() == "rm"
+    assert len(ax.figure.axes) == 2                        # the colour bar
+    assert ax.figure.axes[1].get_ylabel() == "f(x)"
+
+
+def test_continuous_by_categorical_lines(lending, boston):
+    ax = plot_gbm(lending, ["term", "int_rate"], continuous_resolution=30)
+    assert len(ax.get_lines()) == 2
+    assert ax.get_xlabel() == "int_rate"
+    assert ax.get_legend().get_title().get_text() == "term"
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["term_36", "term_60"]
+    ax = plot_gbm(lending, ["sub_grade", "term"])          # two categoricals
+    assert len(ax.get_lines()) == 2 and ax.get_xlabel() == "sub_grade"
+
+
+def test_three_variables_panels(boston, lending):
+    fig = plot_gbm(boston, ["lstat", "rm", "chas"], continuous_resolution=10)
+    panels = [a for a in fig.axes if a.get_visible() and a.get_title()]
+    assert [a.get_title() for a in panels] == ["chas = 0", "chas = 1"]
+    assert all(any(isinstance(c, QuadMesh) for c in a.collections) for a in panels)
+    fig = plot_gbm(boston, ["lstat", "rm", "dis"], continuous_resolution=10)
+    assert len([a for a in fig.axes if a.get_title().startswith("dis = ")]) == 4
+    fig = plot_gbm(lending, ["int_rate", "term", "verification_status"],
+                   continuous_resolution=10)
+    panels = [a for a in fig.axes if a.get_title().startswith("term = ")]
+    assert len(panels) == 2 and all(len(a.get_lines()) == 3 for a in panels)
+
+
+def test_ice_plot(boston):
+    ax = plot_gbm(boston, "rm", continuous_resolution=15, ice=True, ice_rows=25,
+                  random_state=2)
+    assert len(ax.get_lines()) == 26                       # 25 curves + their mean
+    assert ax.get_xlabel() == "rm"
+    ax = plot_gbm(boston, "chas", ice=True, ice_rows=10)
+    assert len(ax.get_lines()) == 11
+
+
+def test_given_axes_are_used(boston):
+    fig, (a, b) = plt.subplots(1, 2)
+    assert plot_gbm(boston, "lstat", ax=a) is a
+    assert plot_gbm(boston, ["lstat", "rm"], ax=b, continuous_resolution=10) is b
+    fig2 = plt.figure()
+    assert plot_gbm(boston, ["lstat", "rm", "dis"], ax=fig2, continuous_resolution=5) is fig2
+    with pytest.raises(TypeError, match="Figure"):
+        plot_gbm(boston, ["lstat", "rm", "dis"], ax=a, continuous_resolution=5)
+
+
+def test_plotting_functions_check_input(boston):
+    with pytest.raises(ValueError, match="rel_inf"):
+        plot_relative_influence(np.zeros(3))
+    grid = plot_gbm(boston, "lstat", return_grid=True)
+    with pytest.raises(ValueError, match="ICE"):
+        plot_ice(grid)
+    four = plot_gbm(boston, ["lstat", "rm", "dis", "nox"], continuous_resolution=2,
+                    return_grid=True)
+    with pytest.raises(ValueError, match="1 to 3"):
+        plot_partial_dependence(four)
+
+
+def test_matplotlib_imported_lazily():
+    code = ("import sys; import pygbm.inspect.partial_dependence, pygbm.inspect.influence, "
+            "pygbm.inspect.interaction, pygbm.inspect.pretty, pygbm.plotting; "
+            "print('matplotlib' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
+                         text=True, env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "False"
