@@ -30,6 +30,15 @@ def _take(a, order):
     return np.asarray(a)[order]
 
 
+def _time_status(y, misc):
+    """Time vector and status: ``y`` is the time (``misc`` the status) or an
+    (n, 2) array ``(time, status)`` as ``np.asarray(Surv(...))`` gives."""
+    y = np.asarray(y, dtype=float)
+    if y.ndim == 2 and y.shape[1] == 2:
+        return y[:, 0], y[:, 1]
+    return y, misc
+
+
 def _status(misc, n):
     if misc is None:
         raise ValueError("coxph needs the event indicator (misc = status 0/1)")
@@ -114,6 +123,7 @@ class CoxPH(Distribution):
         return 0.0
 
     def deviance(self, y, f, offset, w, misc):
+        y, misc = _time_status(y, misc)
         o = time_order(y)
         d = _status(_take(misc, o), np.asarray(y).shape[0])
         F = full_f(_take(f, o), _take(offset, o))
@@ -124,6 +134,7 @@ class CoxPH(Distribution):
         return float(-2.0 * dl / np.sum(w[ev]))
 
     def negative_gradient(self, y, f, offset, w, misc, inbag):
+        y, misc = _time_status(y, misc)
         o = time_order(y)
         d = _status(_take(misc, o), np.asarray(y).shape[0])
         F = full_f(_take(f, o), _take(offset, o))
@@ -144,6 +155,7 @@ class CoxPH(Distribution):
 
     def fit_leaves(self, y, f, offset, w, misc, z, node, n_nodes, inbag,
                    node_n, grow_pred, min_obs):
+        y, misc = _time_status(y, misc)
         o = time_order(y)
         d = _status(_take(misc, o), np.asarray(y).shape[0])
         F = full_f(_take(f, o), _take(offset, o))
@@ -187,6 +199,7 @@ class CoxPH(Distribution):
         return out
 
     def bag_improvement(self, y, f, offset, w, misc, fadj, inbag, shrinkage):
+        y, misc = _time_status(y, misc)
         o = time_order(y)
         d = _status(_take(misc, o), np.asarray(y).shape[0])
         w = np.asarray(_take(w, o), dtype=float)

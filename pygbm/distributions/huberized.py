@@ -22,7 +22,7 @@ class Huberized(Distribution):
     * working response (as R computes it): ``-4 (2y-1)`` for ``m < -1``,
       0 for ``m > 1``, ``-2 (2y-1) (1 - m)`` otherwise.  This is the
       derivative of the loss itself, i.e. *minus* the negative gradient
-      (constant -1); split search does not depend on the sign and the
+      (constant -1; checked against R through a monotone constraint).  The
       terminal estimate below does not use ``z``.
     * initial value: R's ``sum_{y=1} w / sum_{y=0} w`` (a ratio, not a fitted
       argmin; the offset is ignored, as in R).
@@ -30,7 +30,12 @@ class Huberized(Distribution):
       ``g = 4(2y-1)``, ``h = -4 m`` in the linear part and
       ``g = 2(2y-1)(1-m)``, ``h = (1-m)^2`` in the quadratic part (0/0 rows
       above the margin); 0 when the denominator is 0.  R 2.1.8 computes the
-      margins here from ``f`` alone, ignoring the offset: reproduced.
+      margins here from ``f`` alone, ignoring the offset: reproduced.  It is
+      not a Newton step (about twice one on the quadratic part).
+    * out-of-bag improvement: per-row loss decrease at ``F`` (regions decided
+      by the current ``F``), divided by the out-of-bag weight of the rows
+      outside the quadratic part only, as R 2.1.8 does (``inf`` when there
+      are none).
     """
 
     name = "huberized"

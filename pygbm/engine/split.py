@@ -23,6 +23,10 @@ import numpy as np
 
 from .data import TrainingData
 
+#: relative distance below which two predictors' gains are re-evaluated with
+#: R's exact (sequential) arithmetic to break the tie as R does
+NEAR_TIE = 1e-9
+
 
 @dataclass
 class Side:
@@ -135,11 +139,19 @@ class NodeSearch:
             extra[v] = self._categorical(v, data.xt[v, S[v]], G[v],
                                          None if H is None else H[v],
                                          total, best_gain, best_pos)
-        v = int(np.argmax(best_gain))
-        if not best_gain[v] > 0.0:
+        top = best_gain.max()
+        if not top > 0.0:
             return None
-        return self._record(v, data.xt[v, S[v]], G[v], None if H is None else H[v],
-                            total, best_pos[v], extra.get(v))
+        # Predictors within rounding of the best are compared with R's exact
+        # arithmetic (a split on another predictor can give the same partition;
+        # R keeps the first predictor whose gain is strictly larger).
+        best = None
+        for v in np.flatnonzero(best_gain >= top * (1.0 - NEAR_TIE)):
+            split = self._record(v, data.xt[v, S[v]], G[v], None if H is None else H[v],
+                                 total, best_pos[v], extra.get(v))
+            if best is None or split.improvement > best.improvement:
+                best = split
+        return best
 
     # ------------------------------------------------------------------
     @staticmethod

@@ -387,10 +387,12 @@ def model_frame(formula: str, data, weights=None) -> ModelFrame:
                          "(a column, an expression such as log(y), or Surv(time, status))")
     offsets = [_term_spec(t, formula) for t in first.rhs
                if not _is_intercept(t) and _OFFSET_CALL.match(str(t))]
-    excluded = {weights} if isinstance(weights, str) else set()
+    # R's meaning of '.': every column but the response's, so a weights column or a
+    # column used inside offset() is a predictor too (R gbm does the same); say so
+    shadowed = {weights} if isinstance(weights, str) else set()
     for term in offsets:
-        excluded.update(evaluator.variables(term.expr))
-    parsed = _parse(formula, [c for c in columns if c not in excluded])
+        shadowed.update(evaluator.variables(term.expr))
+    parsed = _parse(formula, columns)
 
     response_term = _term_spec(list(parsed.lhs)[0], formula)
     predictors = []
@@ -405,6 +407,11 @@ def model_frame(formula: str, data, weights=None) -> ModelFrame:
         predictors.append(spec)
     if not predictors:
         raise ValueError(f"formula {formula!r} has no predictors")
+    used = sorted(shadowed & {p.label for p in predictors})
+    if used and "." in _rhs_text(formula):
+        warnings.warn(f"'.' includes {used} as predictor(s) although they are used as "
+                      f"weights/offset; this is R's meaning of '.'; write '- {used[0]}' "
+                      "to leave a column out", UserWarning, stacklevel=2)
     for spec in [response_term, *offsets, *predictors]:
         if not spec.lookup and (missing := evaluator.check(spec.expr)):
             raise _missing_column_error(missing, columns, "data")
@@ -421,6 +428,10 @@ def model_frame(formula: str, data, weights=None) -> ModelFrame:
                       y=y, response_name=response_term.label, offset=offset, weights=w,
                       encoder=encoder, y_levels=y_levels, y_is_categorical=y_is_cat,
                       status=status, is_surv=status is not None, formula=formula)
+
+
+def _rhs_text(formula: str) -> str:
+    return formula.split("~", 1)[1]
 
 
 def _newdata_frame(newdata) -> pd.DataFrame:

@@ -21,6 +21,13 @@ METHODS = ("relative_influence", "permutation")
 PERCENT = 100.0
 
 
+def check_bool(value, arg: str) -> bool:
+    """``value`` if it is True or False, else a ``TypeError`` naming ``arg``."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{arg} must be True or False, got {value!r}")
+    return bool(value)
+
+
 def _num_classes(fit) -> int:
     return int(getattr(fit, "num_classes", 1) or 1)
 
@@ -87,9 +94,7 @@ def relative_influence(fit, n_trees=None, scale=False, sort=False) -> pd.Series:
     -------
     pandas.Series indexed by variable name.
     """
-    for name, val in (("scale", scale), ("sort", sort)):
-        if not isinstance(val, (bool, np.bool_)):
-            raise TypeError(f"{name} must be True or False, got {val!r}")
+    scale, sort = check_bool(scale, "scale"), check_bool(sort, "sort")
     n_trees = _default_n_trees(fit) if n_trees is None else check_n_trees(fit, n_trees, cap=False)
     n_used = n_trees * _num_classes(fit)
     var_names = list(fit.var_names)
@@ -192,8 +197,8 @@ def summary(fit, c_bars=None, n_trees=None, plot_it=True, order=True,
     -------
     pandas.DataFrame with columns ``var`` and ``rel_inf``.
     """
-    if n_trees is None:
-        n_trees = int(fit.n_trees)
+    for value, arg in ((plot_it, "plot_it"), (order, "order"), (normalize, "normalize")):
+        check_bool(value, arg)
     n_trees = check_n_trees(fit, n_trees, cap=True)
     if method == "relative_influence":
         rel_inf = relative_influence(fit, n_trees).to_numpy().copy()

@@ -97,7 +97,7 @@ def interact_gbm(fit, data, i_var, n_trees=None) -> float:
     fit : fitted gbm object (``interaction_depth >= len(i_var)``)
     data : pandas DataFrame with the predictor columns (usually the training
         data), or a coded matrix with all the fit's columns.
-    i_var : list of 2 or more variable names or 1-based positions.
+    i_var : list of 2 or more variable names or 0-based positions.
     n_trees : int, optional
         Trees used (default all; more: warning and capped, as R).
     """

@@ -24,7 +24,7 @@ import numpy as np
 import pandas as pd
 
 from ..engine.tree import GOES_LEFT, GOES_RIGHT, NO_NODE, predict_trees
-from .influence import check_n_trees
+from .influence import check_bool, check_n_trees
 
 TYPES = ("link", "response")
 METHODS = ("weighted_traversal", "brute_force")
@@ -36,7 +36,8 @@ BRUTE_FORCE_BLOCK_ROWS = 200_000
 
 # --------------------------------------------------------------------------- variables
 def resolve_vars(fit, i_var, arg: str = "i_var") -> list[int]:
-    """0-based column indices of ``i_var`` (names, or 1-based positions as in R)."""
+    """0-based column indices of ``i_var``: variable names, or 0-based
+    positions in ``fit.var_names`` (R's ``i.var = 1`` is position 0 here)."""
     names = list(fit.var_names)
     items = [i_var] if isinstance(i_var, (str, int, np.integer)) else list(i_var)
     if not items:
@@ -49,13 +50,13 @@ def resolve_vars(fit, i_var, arg: str = "i_var") -> list[int]:
         idx = [names.index(v) for v in items]
     elif all(isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_))
              for v in items):
-        bad = [int(v) for v in items if not 1 <= v <= len(names)]
+        bad = [int(v) for v in items if not 0 <= v < len(names)]
         if bad:
-            raise ValueError(f"{arg} positions are 1-based as in R and must be between 1 "
-                             f"and {len(names)}; got {bad}")
-        idx = [int(v) - 1 for v in items]
+            raise ValueError(f"{arg} positions are 0-based and must be between 0 and "
+                             f"{len(names) - 1}; got {bad}")
+        idx = [int(v) for v in items]
     else:
-        raise TypeError(f"{arg} must be variable names or 1-based integer positions, "
+        raise TypeError(f"{arg} must be variable names or 0-based integer positions, "
                         f"not a mix; got {i_var!r}")
     if len(set(idx)) != len(idx):
         raise ValueError(f"{arg} names a variable twice: {i_var!r}")
@@ -165,17 +166,29 @@ def _training_rows(fit):
 
 def brute_force_predictions(fit, grid, idx, n_trees, x) -> np.ndarray:
     """Link-scale predictions, shape (len(grid), len(x)): row i of ``x`` with
-    its ``idx`` columns set to each grid point in turn."""
+    its ``idx`` columns set to each grid point in turn.
+
+    Trees that never split on ``idx`` give the same value at every grid point,
+    so they are evaluated once per row; only the others see the replicated rows.
+    """
     grid = np.asarray(grid, dtype=float)
     n_rows = x.shape[0]
+    trees = list(fit.trees[:n_trees])
+    uses = np.array([np.isin(np.asarray(t.split_var), idx).any() for t in trees], dtype=bool)
+    varying = [t for t, u in zip(trees, uses) if u]
+    fixed = [t for t, u in zip(trees, uses) if not u]
+    base = predict_trees(fixed, x, fit.var_type, fit.c_splits, fit.init_f, [len(fixed)])[:, 0]
     out = np.empty((grid.shape[0], n_rows))
+    out[:] = base
+    if not varying:
+        return out
     per_block = max(1, BRUTE_FORCE_BLOCK_ROWS // max(n_rows, 1))
     for start in range(0, grid.shape[0], per_block):
         g = grid[start:start + per_block]
         rep = np.tile(x, (g.shape[0], 1))
         rep[:, idx] = np.repeat(g, n_rows, axis=0)
-        pred = predict_trees(fit.trees, rep, fit.var_type, fit.c_splits, fit.init_f, [n_trees])
-        out[start:start + g.shape[0]] = pred[:, 0].reshape(g.shape[0], n_rows)
+        pred = predict_trees(varying, rep, fit.var_type, fit.c_splits, 0.0, [len(varying)])
+        out[start:start + g.shape[0]] += pred[:, 0].reshape(g.shape[0], n_rows)
     return out
 
 
@@ -237,6 +250,7 @@ def partial_dependence(fit, i_var, n_trees=None, continuous_resolution=100, type
     """
     idx = resolve_vars(fit, i_var)
     n_trees = check_n_trees(fit, n_trees, cap=True)
+    ice = check_bool(ice, "ice")
     _check_resolution(continuous_resolution)
     _check_choice(type, TYPES, "type")
     _check_choice(method, METHODS, "method")
@@ -268,7 +282,7 @@ def partial_dependence(fit, i_var, n_trees=None, continuous_resolution=100, type
     return _frame(fit, idx, grid, {"y": inverse(y)}, {"method": method, **attrs})
 
 
-def plot_gbm(fit, i_var=1, n_trees=None, continuous_resolution=100, return_grid=False,
+def plot_gbm(fit, i_var=0, n_trees=None, continuous_resolution=100, return_grid=False,
              type="link", ax=None, method="weighted_traversal", ice=False, ice_rows=100,
              random_state=None):
     """Partial dependence plot (R's ``plot.gbm``) or its grid.
@@ -277,7 +291,8 @@ def plot_gbm(fit, i_var=1, n_trees=None, continuous_resolution=100, return_grid=
     ----------
     fit : fitted gbm object
     i_var : str, int or list of them
-        Variables by name or by 1-based position (as R).
+        Variables by name or by 0-based position in ``fit.var_names``
+        (R's default ``i.var = 1`` is 0 here).
     n_trees : int, optional
         Trees used (default all; more than the fit has: warning, capped).
     continuous_resolution : int
@@ -299,6 +314,7 @@ def plot_gbm(fit, i_var=1, n_trees=None, continuous_resolution=100, return_grid=
     the Figure (3 variables: panels).
     """
     idx = resolve_vars(fit, i_var)
+    return_grid, ice = check_bool(return_grid, "return_grid"), check_bool(ice, "ice")
     if len(idx) > MAX_PLOT_VARS and not return_grid:
         warnings.warn("plot_gbm draws up to 3 variables; returning the grid instead",
                       stacklevel=2)

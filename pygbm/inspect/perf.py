@@ -24,7 +24,6 @@ from dataclasses import dataclass
 import numpy as np
 
 from .loess import loess, span_from_enp
-from .metrics import basehaz_gbm  # noqa: F401  (also importable from here)
 
 #: R's message (a ``message()`` in R, a ``UserWarning`` here) for method "OOB"
 OOB_WARNING = ("OOB generally underestimates the optimal number of iterations although "
@@ -75,14 +74,18 @@ class BestIteration(int):
 
 
 def _series(fit, name: str, required: bool = True):
-    if not hasattr(fit, name):
-        raise TypeError(f"fit must be a fitted gbm object with attribute {name!r}")
-    value = getattr(fit, name)
+    value = _attr(fit, name)
     if value is None:
         if required:
             raise TypeError(f"fit.{name} is None; expected a numeric array")
         return None
     return np.asarray(value, dtype=float).ravel()
+
+
+def _attr(fit, name: str):
+    if not hasattr(fit, name):
+        raise TypeError(f"fit must be a fitted gbm object with attribute {name!r}")
+    return getattr(fit, name)
 
 
 def _check_method(method) -> str:
@@ -97,7 +100,7 @@ def _check_method(method) -> str:
 def guess_error_method(fit) -> str:
     """R's default method: "test" when ``train_fraction < 1``, else "cv" when the fit
     has ``cv_error``, else "OOB" (the same order as ``predict.gbm``'s choice)."""
-    if float(fit.train_fraction) < 1:
+    if float(_attr(fit, "train_fraction")) < 1:
         return "test"
     if getattr(fit, "cv_error", None) is not None:
         return "cv"
@@ -121,7 +124,7 @@ def _first_argmin(values: np.ndarray, what: str) -> int:
 
 def best_iter_test(fit) -> int:
     """``which.min(valid_error)``; ValueError when the fit has no validation set."""
-    if float(fit.train_fraction) >= 1:
+    if float(_attr(fit, "train_fraction")) >= 1:
         raise ValueError('method="test" needs a validation set, but the model was fit '
                          "with train_fraction=1 (valid_error is undefined); refit with "
                          "train_fraction < 1 or use method='cv' / 'OOB'")
@@ -141,9 +144,10 @@ def oob_smoother(fit) -> OOBSmoother:
     """R's ``generate_smoother_oobag``: loess of ``oobag_improve`` on ``1..n_trees``
     with ``enp.target = min(max(4, n / 10), 50)`` (degree 2, R's interpolation).
 
-    Non-finite improvements (R: never produced by gbm) are left out of the fit.
+    Non-finite improvements are left out of the fit, the smoother keeping the true
+    iteration numbers (R's ``na.omit`` would drop them and shift the iterations).
     """
-    if float(fit.bag_fraction) >= 1:
+    if float(_attr(fit, "bag_fraction")) >= 1:
         raise ValueError('method="OOB" needs out-of-bag estimates, but the model was fit '
                          "with bag_fraction=1: cannot compute the OOB estimate or the OOB "
                          "curve; refit with bag_fraction < 1 or use method='test' / 'cv'")

@@ -84,6 +84,9 @@ def plot_perf(fit, best: int, method: str, smoother=None, oobag_curve: bool = Fa
                       label="cumulative OOB improvement")
             twin.axhline(0.0, color=BEST_COLOR, linewidth=BEST_LINEWIDTH)
             twin.set_ylabel(f"OOB improvement in {ylab}")
+            handles = main.get_lines() + twin.get_lines()[:1]
+            main.legend(handles=handles, labels=[h.get_label() for h in handles],
+                        loc="best", fontsize="small")
             drawn.append(twin)
         oob_ax = axes[1] if len(axes) > 1 else _new_axes(1)[0]
         improve = np.asarray(fit.oobag_improve, float)

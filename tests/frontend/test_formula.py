@@ -105,8 +105,10 @@ def test_response_on_right_hand_side_dropped_with_warning():
 # ---------------------------------------------------------------- weights and offset
 def test_weights_by_name_array_and_series():
     pima = read("pima2")
-    mf = _mf("diabetes ~ .", pima, weights="pedigree")
-    assert "pedigree" not in mf.var_names  # the weights column is not a predictor of '.'
+    with pytest.warns(UserWarning, match="R's meaning of '.'"):
+        mf = model_frame("diabetes ~ .", pima, weights="pedigree")
+    assert "pedigree" in mf.var_names  # R: '.' is every column but the response
+    assert "pedigree" not in _mf("diabetes ~ . - pedigree", pima, weights="pedigree").var_names
     np.testing.assert_array_equal(mf.weights, pima["pedigree"].to_numpy())
     w = np.linspace(0.5, 2, len(pima))
     np.testing.assert_array_equal(_mf("diabetes ~ mass", pima, weights=w).weights, w)
@@ -132,8 +134,11 @@ def test_non_numeric_weights():
 
 def test_offset_insurance_and_dot_excludes_offset_columns():
     ins = insurance()
-    mf = _mf("Claims ~ . + offset(log(Holders))", ins)
-    assert mf.var_names == ["District", "Group", "Age"]  # Holders is only in the offset
+    with pytest.warns(UserWarning, match="R's meaning of '.'"):
+        mf = model_frame("Claims ~ . + offset(log(Holders))", ins)
+    assert mf.var_names == ["District", "Group", "Age", "Holders"]  # as in R
+    mf = _mf("Claims ~ . - Holders + offset(log(Holders))", ins)
+    assert mf.var_names == ["District", "Group", "Age"]
     np.testing.assert_allclose(mf.offset, np.log(ins["Holders"]), rtol=1e-15)
     assert mf.var_type.tolist() == [4, 0, 0]  # District factor; Group, Age ordered
     mf2 = _mf("Claims ~ Group + offset(log(Holders)) + offset(I(Holders/1000))", ins)

@@ -87,6 +87,8 @@ def test_summary_options():
     np.testing.assert_allclose(capped["rel_inf"], summary(fit, plot_it=False)["rel_inf"])
     with pytest.raises(ValueError, match="method"):
         summary(fit, plot_it=False, method="gain")
+    with pytest.raises(TypeError, match="plot_it"):
+        summary(fit, plot_it=None)
     with pytest.raises(ValueError, match="c_bars"):
         summary(fit, plot_it=False, c_bars=-1)
 

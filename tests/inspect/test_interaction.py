@@ -42,7 +42,7 @@ def test_coded_matrix_and_labels_give_the_same_h():
     as_text = data.assign(addr_state=data["addr_state"].astype(str),
                           term=data["term"].astype(str))
     assert h_coded == pytest.approx(h_frame, rel=1e-12)
-    assert interact_gbm(fit, as_text, [5, 2]) == pytest.approx(h_frame, rel=1e-12)
+    assert interact_gbm(fit, as_text, [4, 1]) == pytest.approx(h_frame, rel=1e-12)
 
 
 def test_code_columns():

@@ -16,7 +16,7 @@ RTOL = 1e-6
 
 def _i_var(ref):
     v = ref["i_var"]
-    return v if isinstance(v[0], str) else [int(i) for i in v]
+    return v if isinstance(v[0], str) else [int(i) - 1 for i in v]   # R's are 1-based
 
 
 @pytest.mark.parametrize("name", ALL)
@@ -54,7 +54,7 @@ def test_grid_is_r_seq_and_expand_grid_order():
 
 def test_by_position_and_name_agree():
     fit = build_fit(load_fixture("boston_gaussian"))
-    a = partial_dependence(fit, [13, 6], continuous_resolution=9)
+    a = partial_dependence(fit, [12, 5], continuous_resolution=9)
     b = partial_dependence(fit, ["lstat", "rm"], continuous_resolution=9)
     pd.testing.assert_frame_equal(a, b)
 
@@ -144,8 +144,10 @@ def test_errors_and_warnings():
     fit = build_fit(load_fixture("boston_gaussian"))
     with pytest.raises(ValueError, match="not in the fit"):
         partial_dependence(fit, "nope")
-    with pytest.raises(ValueError, match="1-based"):
-        partial_dependence(fit, 0)
+    with pytest.raises(ValueError, match="0-based"):
+        partial_dependence(fit, 13)
+    with pytest.raises(ValueError, match="0-based"):
+        partial_dependence(fit, -1)
     with pytest.raises(TypeError, match="mix"):
         partial_dependence(fit, ["lstat", 3])
     with pytest.raises(ValueError, match="twice"):
@@ -156,6 +158,8 @@ def test_errors_and_warnings():
         partial_dependence(fit, "lstat", method="fast")
     with pytest.raises(ValueError, match="continuous_resolution"):
         partial_dependence(fit, "lstat", continuous_resolution=0)
+    with pytest.raises(TypeError, match="return_grid"):
+        plot_gbm(fit, "lstat", return_grid="yes")
     with pytest.raises(ValueError, match="ice_rows"):
         partial_dependence(fit, "lstat", ice=True, ice_rows=0)
     with pytest.raises(ValueError, match="one variable"):

@@ -223,3 +223,13 @@ def test_plot_oob_curve_without_overlay_for_test_method():
     assert best.smoother is not None
     np.testing.assert_allclose(best.smoother.y, case["loess_fitted"], rtol=1e-10)
     assert len(a1.get_lines()) == 3  # training, validation, best-iteration line
+
+
+def test_oob_warning_is_r_message():
+    r_message = ("OOB generally underestimates the optimal number of iterations although "
+                 "predictive performance is reasonably competitive. Using cv_folds>1 when "
+                 "calling gbm usually results in improved predictive performance.")
+    assert OOB_WARNING == r_message
+    with pytest.warns(UserWarning) as record:
+        gbm_perf(as_fit(CASES["boston_30"]), method="OOB", plot_it=False)
+    assert [str(w.message) for w in record] == [r_message]

@@ -1,0 +1,265 @@
+"""Every registered distribution against its own deviance (sklearn ``_loss`` style).
+
+* the working response is proportional to minus the per-row derivative of the
+  deviance: ``z_j = c * (-(W / w_j) d deviance / d f_j)`` with ``W`` the
+  deviance's normalising weight (all weights; event weights for coxph) and a
+  per-distribution constant ``c`` (``GRADIENT_SCALE`` below: 1/2 where R's
+  deviance is -2 log-likelihood or squared error, -1 where R's working
+  response is the plain derivative (adaboost, huberized));
+* ``fit_leaves`` lowers the deviance in every node, and is the exact argmin
+  where the estimate is exact (gaussian mean, laplace median, quantile
+  quantile, poisson log-ratio);
+* ``init_f`` is the argmin of the deviance over constants where R's InitF is
+  exact;
+* ``bag_improvement`` is the out-of-bag deviance decrease (times ``c``);
+* bad responses raise ValueError naming the response ``y``.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from pygbm.distributions import available_distributions, get_distribution
+
+GRADIENT_SCALE = {"gaussian": 0.5, "bernoulli": 0.5, "poisson": 0.5, "coxph": 0.5,
+                  "laplace": 1.0, "quantile": 1.0, "tdist": 1.0,
+                  "adaboost": -1.0, "huberized": -1.0}
+SPECS = {"quantile": {"name": "quantile", "alpha": 0.3}}
+N = 60
+N_NODES = 3
+
+
+def make(name):
+    return get_distribution(SPECS.get(name, name))
+
+
+def data(name, seed=0, offset=True):
+    """Random rows suited to the distribution: y, f, offset, w, misc."""
+    rng = np.random.default_rng(seed)
+    x = rng.normal(size=N)
+    f = 0.3 * x + 0.1 * rng.normal(size=N)
+    o = 0.2 * rng.normal(size=N) if offset else None
+    w = rng.uniform(0.5, 2.0, size=N)
+    w = w * N / w.sum()
+    misc = None
+    if name in ("bernoulli", "adaboost", "huberized"):
+        y = (rng.uniform(size=N) < 1 / (1 + np.exp(-x))).astype(float)
+        f = 0.4 * f
+    elif name == "poisson":
+        y = rng.poisson(np.exp(0.5 + 0.3 * x)).astype(float)
+    elif name == "coxph":
+        y = np.sort(rng.exponential(np.exp(-0.5 * x)))[::-1].copy()
+        misc = (rng.uniform(size=N) < 0.7).astype(float)
+    else:
+        y = 2.0 + x + rng.standard_t(4, size=N)
+    return y, f, o, w, misc
+
+
+def deviance_weight(name, w, misc):
+    return np.sum(w[misc == 1]) if name == "coxph" else np.sum(w)
+
+
+@pytest.fixture(params=available_distributions())
+def name(request):
+    return request.param
+
+
+def test_working_response_is_scaled_negative_derivative(name):
+    d = make(name)
+    for offset in (False, True):
+        if name == "huberized" and offset:
+            continue  # R's deviance tests its linear part on f alone (see docstring)
+        y, f, o, w, misc = data(name, seed=1, offset=offset)
+        inbag = np.ones(N, dtype=bool)
+        z = d.negative_gradient(y, f, o, w, misc, inbag)
+        h = 1e-6
+        eye = np.eye(N) * h
+        deriv = np.array([(d.deviance(y, f + eye[j], o, w, misc)
+                           - d.deviance(y, f - eye[j], o, w, misc)) / (2 * h)
+                          for j in range(N)])
+        expected = GRADIENT_SCALE[name] * -(deviance_weight(name, w, misc) / w) * deriv
+        assert np.allclose(z, expected, rtol=1e-5, atol=1e-6), name
+
+
+def _nodes(seed=3):
+    rng = np.random.default_rng(seed)
+    node = rng.integers(0, N_NODES, size=N)
+    inbag = rng.uniform(size=N) < 0.8
+    return node, inbag
+
+
+def _leaves(d, y, f, o, w, misc, node, inbag, min_obs=1):
+    z = d.negative_gradient(y, f, o, w, misc, inbag)
+    node_n = np.bincount(node[inbag], minlength=N_NODES)
+    wz = np.bincount(node[inbag], weights=(w * z)[inbag], minlength=N_NODES)
+    ws = np.bincount(node[inbag], weights=w[inbag], minlength=N_NODES)
+    grow = wz / ws
+    return d.fit_leaves(y, f, o, w, misc, z, node, N_NODES, inbag, node_n, grow,
+                        min_obs), grow, node_n
+
+
+def _node_dev(d, y, f, o, w, misc, rows):
+    return d.deviance(y[rows], f[rows], None if o is None else o[rows], w[rows],
+                      None if misc is None else misc[rows])
+
+
+def test_fit_leaves_lowers_node_deviance(name):
+    d = make(name)
+    # R's huberized leaf estimate ignores the offset, so test it without one
+    y, f, o, w, misc = data(name, seed=2, offset=name != "huberized")
+    node, inbag = _nodes()
+    leaves, grow, _ = _leaves(d, y, f, o, w, misc, node, inbag)
+    if name == "coxph":   # one joint Newton step: the total in-bag deviance drops
+        rows = inbag
+        before = _node_dev(d, y, f, o, w, misc, rows)
+        after = _node_dev(d, y, f + leaves[node], o, w, misc, rows)
+        assert after < before
+        return
+    # R's huberized estimate sum(w g) / sum(w h) is about twice a Newton step
+    # on the quadratic part (it can overshoot); half of it lowers the deviance
+    step = 0.5 if name == "huberized" else 1.0
+    for k in range(N_NODES):
+        rows = inbag & (node == k)
+        before = _node_dev(d, y, f, o, w, misc, rows)
+        after = _node_dev(d, y, f + step * leaves[k], o, w, misc, rows)
+        assert after < before, (name, k)
+
+
+EXACT = ("gaussian", "laplace", "quantile", "poisson")
+
+
+@pytest.mark.parametrize("dname", EXACT)
+def test_fit_leaves_exact_argmin(dname):
+    d = make(dname)
+    y, f, o, w, misc = data(dname, seed=4)
+    node, inbag = _nodes(5)
+    leaves, grow, _ = _leaves(d, y, f, o, w, misc, node, inbag)
+    for k in range(N_NODES):
+        rows = inbag & (node == k)
+        dev = lambda c: _node_dev(d, y, f + c, o, w, misc, rows)  # noqa: E731
+        best = dev(leaves[k])
+        for delta in (1e-3, 1e-2, 0.1, 1.0):
+            assert best <= dev(leaves[k] + delta) + 1e-12
+            assert best <= dev(leaves[k] - delta) + 1e-12
+    if dname == "poisson":   # stationarity: sum w (y - exp(F + c)) = 0 per node
+        F = f + o
+        for k in range(N_NODES):
+            rows = inbag & (node == k)
+            assert abs(np.sum(w[rows] * (y[rows] - np.exp(F[rows] + leaves[k])))) < 1e-9
+
+
+def test_min_obs_rule(name):
+    """R's node-size rule: laplace/quantile/tdist keep the growing-time mean
+    below n.minobsinnode, coxph gives such nodes 0, gaussian never refits,
+    the others always refit."""
+    d = make(name)
+    y, f, o, w, misc = data(name, seed=6)
+    node, inbag = _nodes(7)
+    big = int(np.bincount(node[inbag]).max()) + 1
+    leaves, grow, _ = _leaves(d, y, f, o, w, misc, node, inbag, min_obs=big)
+    refit, _, _ = _leaves(d, y, f, o, w, misc, node, inbag, min_obs=1)
+    if name in ("laplace", "quantile", "tdist", "gaussian"):
+        assert np.array_equal(leaves, grow)
+    elif name == "coxph":
+        assert np.array_equal(leaves, np.zeros(N_NODES))
+        assert refit[-1] == 0.0 and np.all(refit[:-1] != 0)   # last node fixed at 0
+    else:
+        assert np.array_equal(leaves, refit)
+
+
+def test_init_f_is_argmin_where_exact(name):
+    d = make(name)
+    for offset in (False, True):
+        y, f, o, w, misc = data(name, seed=8, offset=offset)
+        f0 = d.init_f(y, o, w, misc)
+        dev = lambda c: d.deviance(y, np.full(N, c), o, w, misc)  # noqa: E731
+        if name in ("huberized", "tdist") or (name == "bernoulli" and offset):
+            # R's InitF is not the argmin here (a class-weight ratio / a
+            # scaled M-estimate / one Newton step); it still beats 0 or is close
+            assert np.isfinite(f0)
+            continue
+        if name == "coxph":
+            assert f0 == 0.0 and np.isclose(dev(0.0), dev(1.7))   # shift-invariant
+            continue
+        for delta in (1e-4, 1e-2, 0.5):
+            assert dev(f0) <= dev(f0 + delta) + 1e-12
+            assert dev(f0) <= dev(f0 - delta) + 1e-12
+
+
+def test_bernoulli_offset_init_is_one_newton_step():
+    """R 2.1.8 stops the offset Newton iterations once a step is < 1 (its
+    integer abs); here the first step is already < 1."""
+    d = make("bernoulli")
+    y, f, o, w, misc = data("bernoulli", seed=9)
+    p = 1 / (1 + np.exp(-o))
+    step = np.sum(w * (y - p)) / np.sum(w * p * (1 - p))
+    assert abs(step) < 1
+    assert d.init_f(y, o, w, misc) == pytest.approx(step, rel=1e-14)
+
+
+BAG_SCALE = {"gaussian": 1.0, "laplace": 1.0, "quantile": 1.0, "tdist": 1.0,
+             "adaboost": 1.0, "bernoulli": 0.5, "poisson": 0.5, "coxph": 0.5}
+
+
+@pytest.mark.parametrize("dname", sorted(BAG_SCALE))
+def test_bag_improvement_is_oob_deviance_decrease(dname):
+    d = make(dname)
+    offset = dname != "coxph"   # R's coxph BagImprovement uses F = 0 (see coxph.py)
+    y, f, o, w, misc = data(dname, seed=10, offset=offset)
+    if dname == "coxph":
+        f = np.zeros(N)
+    node, inbag = _nodes(11)
+    fadj = np.array([0.3, -0.2, 0.1])[node]
+    shrink = 0.5
+    imp = d.bag_improvement(y, f, o, w, misc, fadj, inbag, shrink)
+    oob = ~inbag
+    before = _node_dev(d, y, f, o, w, misc, oob)
+    after = _node_dev(d, y, f + shrink * fadj, o, w, misc, oob)
+    assert imp == pytest.approx(BAG_SCALE[dname] * (before - after), rel=1e-10, abs=1e-12)
+
+
+def test_huberized_bag_improvement_r_denominator():
+    """R 2.1.8 leaves the quadratic-part rows out of the denominator: with
+    every out-of-bag row in the quadratic part the improvement is inf."""
+    d = make("huberized")
+    y, f, o, w, misc = data("huberized", seed=12, offset=False)
+    f = np.full(N, 0.2)                       # all margins in (-1, 1)
+    node, inbag = _nodes(13)
+    fadj = np.array([0.3, -0.2, 0.1])[node]
+    imp = d.bag_improvement(y, f, None, w, None, fadj, inbag, 1.0)
+    assert np.isinf(imp)
+    f = f.copy()
+    f[::3] = np.where(y[::3] == 1, -2.0, 2.0)  # some rows in the linear part
+    imp = d.bag_improvement(y, f, None, w, None, fadj, inbag, 1.0)
+    assert np.isfinite(imp)
+
+
+@pytest.mark.parametrize("dname, y, match", [
+    ("bernoulli", [0, 1, 2], r"bernoulli needs a response y coded 0/1.*got 3 distinct"),
+    ("adaboost", [0.0, 0.5, 1.0], r"adaboost needs a response y coded 0/1"),
+    ("huberized", ["a", "b", "c"], r"huberized needs a response y.*3 distinct"),
+    ("poisson", [1.0, -1.0, 3.0], r"poisson needs a non-negative.*response y"),
+    ("poisson", [1.0, 1.5, 3.0], r"poisson needs an integer.*response y"),
+    ("gaussian", [1.0, np.nan], r"response y has 1 missing"),
+    ("laplace", [1.0, np.inf], r"response y has 1 infinite"),
+    ("quantile", ["a", "b"], r"numeric response y"),
+    ("coxph", [[1.0, 1.0], [2.0, 2.0]], r"event status of the response y coded 0/1"),
+    ("coxph", [[-1.0, 1.0], [2.0, 0.0]], r"non-negative survival times in y"),
+    ("coxph", [[np.nan, 1.0], [2.0, 0.0]], r"survival time has 1 missing"),
+    ("gaussian", [[1.0, 2.0]], r"one-dimensional response y"),
+])
+def test_bad_responses_name_y(dname, y, match):
+    with pytest.raises(ValueError, match=match):
+        make(dname).check_response(np.array(y, dtype=object if isinstance(y[0], str) else None))
+
+
+def test_good_responses_are_coded():
+    b = make("bernoulli")
+    assert b.check_response(np.array([True, False])).tolist() == [1.0, 0.0]
+    assert b.check_response(np.array(["no", "yes", "no"])).tolist() == [0.0, 1.0, 0.0]
+    import pandas as pd
+    c = pd.Categorical(["pos", "neg"], categories=["pos", "neg"])
+    assert b.check_response(c).tolist() == [0.0, 1.0]     # first level = 0, as R
+    assert make("poisson").check_response([0, 2, 5]).tolist() == [0.0, 2.0, 5.0]
+    s = make("coxph").check_response(np.array([[5.0, 1], [3.0, 0]]))
+    assert s.shape == (2, 2)
