@@ -13,6 +13,8 @@ from .model import GBMFit
 
 #: R's checkID: interaction.depth must be below 50
 MAX_INTERACTION_DEPTH = 49
+#: binned mode: at least 2 bins per predictor; at most what uint16 codes hold
+MIN_BINS, MAX_BINS = 2, 65535
 
 
 # ---------------------------------------------------------------- checking
@@ -116,7 +118,7 @@ def gbm_fit(x, y, offset=None, misc=None, distribution="bernoulli", w=None,
             var_monotone=None, n_trees=100, interaction_depth=1, n_minobsinnode=10,
             shrinkage=0.001, bag_fraction=0.5, n_train=None, train_fraction=None,
             keep_data=True, verbose=False, var_names=None, response_name="y",
-            random_state=None):
+            random_state=None, max_bins=None):
     """R's ``gbm.fit``: boosting on a predictor table or matrix, no formula.
 
     ``x`` is a DataFrame (numeric, categorical and ordered columns) or a 2-d
@@ -133,7 +135,7 @@ def gbm_fit(x, y, offset=None, misc=None, distribution="bernoulli", w=None,
     return _fit_coded(coded, names, var_type, var_levels, encoder, np.asarray(y), status,
                       offset, distribution, w, var_monotone, n_trees, interaction_depth,
                       n_minobsinnode, shrinkage, bag_fraction, n_train, train_fraction,
-                      keep_data, verbose, response_name, random_state)
+                      keep_data, verbose, response_name, random_state, max_bins=max_bins)
 
 
 def _check_response(y, n, dist):
@@ -149,7 +151,7 @@ def _check_response(y, n, dist):
 def _fit_coded(x, var_names, var_type, var_levels, encoder, y, status, offset, distribution,
                w, var_monotone, n_trees, interaction_depth, n_minobsinnode, shrinkage,
                bag_fraction, n_train, train_fraction, keep_data, verbose, response_name,
-               random_state, formula=None, call=None):
+               random_state, formula=None, call=None, max_bins=None):
     n, p = x.shape
     if n < 2:
         raise ValueError(f"the data have {n} row(s); gbm needs at least 2")
@@ -176,6 +178,8 @@ def _fit_coded(x, var_names, var_type, var_levels, encoder, y, status, offset, d
     dist.check_weights(w_raw)
     offset = _offset_arg(offset, n)
     mono = _monotone_arg(var_monotone, p, var_names, var_type)
+    if max_bins is not None:
+        max_bins = _int_arg("max_bins", max_bins, MIN_BINS, MAX_BINS)
     if dist.survival_response:
         if status is None:
             raise ValueError(f"distribution {dist.name!r} needs a survival response: use "
@@ -200,7 +204,7 @@ def _fit_coded(x, var_names, var_type, var_levels, encoder, y, status, offset, d
                            w=take(w_norm), n_train=n_train, var_type=np.asarray(var_type),
                            var_monotone=mono, distribution=dist, interaction_depth=depth,
                            n_minobsinnode=min_obs, shrinkage=shrinkage,
-                           bag_fraction=bag_fraction)
+                           bag_fraction=bag_fraction, max_bins=max_bins)
     P = problem
     init_f = float(dist.init_f(P.y[:n_train], P.part(P.offset, True), P.w[:n_train],
                                P.part(P.misc, True)))
@@ -223,7 +227,7 @@ def _fit_coded(x, var_names, var_type, var_levels, encoder, y, status, offset, d
         train_fraction=train_fraction, response_name=response_name, shrinkage=shrinkage,
         var_levels=var_levels, var_monotone=mono, var_names=list(var_names),
         var_type=np.asarray(var_type), verbose=verbose, data=data, encoder=encoder,
-        formula=formula, call=call, _rng=rng, _perm=perm,
+        formula=formula, call=call, max_bins=max_bins, _rng=rng, _perm=perm,
     )
 
 
@@ -239,7 +243,8 @@ def _call_string(formula, distribution, kwargs):
 def gbm(formula, data, distribution=None, weights=None, var_monotone=None, n_trees=100,
         interaction_depth=1, n_minobsinnode=10, shrinkage=0.1, bag_fraction=0.5,
         train_fraction=1.0, cv_folds=0, keep_data=True, verbose=False,
-        class_stratify_cv=None, n_cores=None, random_state=None, fold_id=None):
+        class_stratify_cv=None, n_cores=None, random_state=None, fold_id=None,
+        max_bins=None):
     """Fit a generalized boosted model from a formula (R's ``gbm()``).
 
     Parameters are R's, in snake_case, with R's defaults; see R's ``?gbm``.
@@ -247,7 +252,11 @@ def gbm(formula, data, distribution=None, weights=None, var_monotone=None, n_tre
     dict (``{"name": "quantile", "alpha": 0.25}``) or a distribution instance;
     None guesses as R does. ``weights``: a column name or an array.
     ``random_state`` seeds the bagging (and the cv folds). ``fold_id`` gives
-    cv folds explicitly (one fold number per training row).
+    cv folds explicitly (one fold number per training row). ``max_bins``
+    (e.g. 255) switches to the fast binned mode: predictors are bucketed once
+    by quantiles (categoricals stay native, missing values get their own
+    bucket); it is close to, but not bit-identical with, R's exact search
+    (the default, ``max_bins=None``).
     """
     from .frontend import model_frame
 
@@ -267,7 +276,8 @@ def gbm(formula, data, distribution=None, weights=None, var_monotone=None, n_tre
         bag_fraction=bag_fraction, train_fraction=train_fraction, cv_folds=cv_folds))
     common = dict(
         var_monotone=var_monotone, n_trees=n_trees, interaction_depth=interaction_depth,
-        n_minobsinnode=n_minobsinnode, shrinkage=shrinkage, bag_fraction=bag_fraction)
+        n_minobsinnode=n_minobsinnode, shrinkage=shrinkage, bag_fraction=bag_fraction,
+        max_bins=max_bins)
     rng = _rng(random_state)
     cv = None
     cv_folds = _int_arg("cv_folds", cv_folds, 0)
@@ -330,7 +340,8 @@ def gbm_more(fit: GBMFit, n_new_trees=100, data=None, weights=None, offset=None,
                            var_monotone=fit.var_monotone, distribution=fit.distribution,
                            interaction_depth=fit.interaction_depth,
                            n_minobsinnode=fit.n_minobsinnode, shrinkage=fit.shrinkage,
-                           bag_fraction=fit.bag_fraction)
+                           bag_fraction=fit.bag_fraction,
+                           max_bins=getattr(fit, "max_bins", None))
     state = BoostState(fit.init_f, take(fit.fit).copy(), list(fit.train_error),
                        list(fit.valid_error), list(fit.oobag_improve), list(fit.trees),
                        list(fit.c_splits))

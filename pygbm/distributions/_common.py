@@ -33,10 +33,14 @@ def node_sum(values, node, n_nodes, mask=None):
 
 
 def oob_average(values, w, inbag):
-    """R's BagImprovement average: sum(w * values) / sum(w) over out-of-bag rows."""
+    """R's BagImprovement average: sum(w * values) / sum(w) over out-of-bag rows.
+
+    NaN when there is no out-of-bag row (``bag_fraction = 1``), as R's 0/0.
+    """
     oob = ~np.asarray(inbag, dtype=bool)
     w = np.asarray(w, dtype=float)
-    return float(np.sum(w[oob] * values[oob]) / np.sum(w[oob]))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return float(np.float64(np.sum(w[oob] * values[oob])) / np.float64(np.sum(w[oob])))
 
 
 def as_numeric_response(y, dist_name):

@@ -17,9 +17,12 @@ weight up to and including ``v_j``, ``W`` the group's total weight):
   ``c_q > alpha * W`` (strictly), or the largest value when no index qualifies
   (``alpha >= 1``).  With equal weights ``q = floor(n * alpha)``, which is
   exactly R gbm's unweighted rule in quantile.cpp (``nth_element`` at
-  ``int(n * alpha)``, the maximum for ``alpha == 1``).  When all weights are
-  equal the index is computed from counts, so R's numbers are reproduced
-  bit-for-bit whatever the common weight.
+  ``int(n * alpha)``, the maximum for ``alpha == 1``).  When all weights of a
+  group are equal the index is computed from counts, so R's numbers are
+  reproduced whatever the common weight.
+* the median's sums are done in R's order and precision (total in the rows'
+  original order, cumulative weight in sorted order), so weighted ties at
+  exactly half the weight are decided as R decides them;
 * groups whose weights are all zero are treated as equally weighted; an empty
   group gets ``empty_value``.
 """
@@ -35,8 +38,15 @@ LOCATIONM_EPS = 1e-8
 LOCATIONM_MAX_ITER = 50
 
 
-def _prepare(values, weights, groups, n_groups):
-    """Sort rows by (group, value); per-group cumulative weights."""
+def _prepare(values, weights, groups, n_groups, equal_as_counts):
+    """Sort rows by (group, value); per-group totals and cumulative weights.
+
+    The arithmetic follows R's CLocationM::Median: the group total is summed
+    in the rows' original order, the cumulative weight in sorted order from 0
+    within each group (both sequentially), so exact-half ties are decided
+    as R decides them.  With ``equal_as_counts`` a group whose weights are
+    all equal uses counts instead (R's unweighted quantile rule).
+    """
     values = np.asarray(values, dtype=float)
     n = values.shape[0]
     if groups is None:
@@ -45,25 +55,27 @@ def _prepare(values, weights, groups, n_groups):
     groups = np.asarray(groups, dtype=np.intp)
     weights = np.ones(n) if weights is None else np.asarray(weights, dtype=float)
     counts = np.bincount(groups, minlength=n_groups)
+    wsum = np.bincount(groups, weights=weights, minlength=n_groups)
+    wmax = np.full(n_groups, -np.inf)
+    wmin = np.full(n_groups, np.inf)
+    if n:
+        np.maximum.at(wmax, groups, weights)
+        np.minimum.at(wmin, groups, weights)
+    as_counts = wmax <= 0                      # all-zero weights: equal weights
+    if equal_as_counts:
+        as_counts |= wmin == wmax
+    if np.any(as_counts & (counts > 0)):
+        weights = np.where(as_counts[groups], 1.0, weights)
+        wsum = np.where(as_counts, counts.astype(float), wsum)
     order = np.lexsort((values, groups))
     v = values[order]
     ws = weights[order]
     g = groups[order]
     starts = np.concatenate(([0], np.cumsum(counts)[:-1])).astype(np.intp)
-    if n:
-        nonempty = counts > 0
-        st = starts[nonempty]
-        wmin = np.full(n_groups, np.inf)
-        wmax = np.full(n_groups, -np.inf)
-        wmin[nonempty] = np.minimum.reduceat(ws, st)
-        wmax[nonempty] = np.maximum.reduceat(ws, st)
-        # equal weights inside a group (or all zero): exact count arithmetic
-        equal = (wmin == wmax) | (wmax <= 0)
-        ws = np.where(equal[g], 1.0, ws)
-    wsum = np.bincount(g, weights=ws, minlength=n_groups)
-    cum_all = np.cumsum(ws)
-    before = np.concatenate(([0.0], cum_all))[starts]
-    cum = cum_all - before[g]
+    cum = np.empty(n)
+    for k in np.flatnonzero(counts):           # loop over groups (nodes)
+        seg = slice(starts[k], starts[k] + counts[k])
+        cum[seg] = np.cumsum(ws[seg])
     return v, ws, g, counts, wsum, starts, cum
 
 
@@ -73,7 +85,8 @@ def grouped_weighted_median(values, weights=None, groups=None, n_groups=1,
 
     Returns an array of length ``n_groups`` (see the module docstring).
     """
-    v, ws, g, counts, wsum, starts, cum = _prepare(values, weights, groups, n_groups)
+    v, ws, g, counts, wsum, starts, cum = _prepare(values, weights, groups, n_groups,
+                                                   equal_as_counts=False)
     out = np.full(n_groups, float(empty_value))
     if v.size == 0:
         return out
@@ -98,7 +111,8 @@ def grouped_weighted_median(values, weights=None, groups=None, n_groups=1,
 def grouped_weighted_quantile(values, alpha, weights=None, groups=None,
                               n_groups=1, empty_value=0.0):
     """Weighted ``alpha`` quantile within each group (R's rule for equal weights)."""
-    v, ws, g, counts, wsum, starts, cum = _prepare(values, weights, groups, n_groups)
+    v, ws, g, counts, wsum, starts, cum = _prepare(values, weights, groups, n_groups,
+                                                   equal_as_counts=True)
     out = np.full(n_groups, float(empty_value))
     if v.size == 0:
         return out

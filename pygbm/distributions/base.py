@@ -42,6 +42,13 @@ class Distribution(ABC):
     #: name of the inverse link applied by ``predict(type="response")``:
     #: "identity", "logistic", "logistic2" (adaboost: 1/(1+exp(-2f))), "exp".
     response_link: ClassVar[str] = "identity"
+    #: number of link columns (multinomial: one per class). With more than one,
+    #: ``f`` is an (n, n_outputs) array, the engine grows one tree per column
+    #: per iteration and passes ``k=`` (the column) to negative_gradient,
+    #: fit_leaves and bag_improvement, after calling ``start_iteration``.
+    n_outputs: int = 1
+    #: bag whole groups (``misc`` holds the group of each row), as R does for ranking
+    bag_by_group: ClassVar[bool] = False
 
     def __init__(self, **params):
         if params:
@@ -104,6 +111,10 @@ class Distribution(ABC):
     @abstractmethod
     def bag_improvement(self, y, f, offset, w, misc, fadj, inbag, shrinkage) -> float:
         """Out-of-bag improvement in deviance of the step ``shrinkage * fadj``."""
+
+    def start_iteration(self, y, f, offset, w, misc) -> None:
+        """Called once per iteration before the per-column trees (R's
+        UpdateParams); multi-output distributions cache what they need."""
 
     # -- prediction scale --------------------------------------------------------------
     def inverse_link(self, f: np.ndarray) -> np.ndarray:

@@ -78,7 +78,9 @@ class CoxPH(Distribution):
       terminal-node values, using the in-bag rows of nodes with at least
       ``min_obs`` in-bag rows; the last such node (in node order) is fixed at
       0 for identifiability, and the other nodes get 0.  Node order matters:
-      it must be R's terminal-node order.
+      it must be R's terminal-node order (when terminal node ``k`` splits,
+      its left child keeps ``k``, the right child gets the next free index
+      and the missing child the one after).
     * out-of-bag improvement: R 2.1.8 never sets ``F`` in its BagImprovement
       loop, so it uses ``F = 0`` (ignoring f and the offset):
       ``sum_{oob events} w (s_i - log(sum_{oob j<=i} w_j e^{s_j})
@@ -131,7 +133,8 @@ class CoxPH(Distribution):
         risk = np.cumsum(w * np.exp(F))
         ev = d == 1.0
         dl = np.sum(w[ev] * (F[ev] - np.log(risk[ev])))
-        return float(-2.0 * dl / np.sum(w[ev]))
+        with np.errstate(divide="ignore", invalid="ignore"):  # no event: NaN, as R
+            return float(np.float64(-2.0 * dl) / np.float64(np.sum(w[ev])))
 
     def negative_gradient(self, y, f, offset, w, misc, inbag):
         y, misc = _time_status(y, misc)
@@ -210,4 +213,5 @@ class CoxPH(Distribution):
         den = np.cumsum(np.where(oob, w * np.exp(F), 0.0))
         ev = oob & (d == 1.0)
         gain = np.sum(w[ev] * (step[ev] - np.log(num[ev]) + np.log(den[ev])))
-        return float(gain / np.sum(w[ev]))
+        with np.errstate(divide="ignore", invalid="ignore"):  # no oob row: NaN, as R
+            return float(np.float64(gain) / np.float64(np.sum(w[ev])))

@@ -48,6 +48,16 @@ class BoostProblem:
     n_minobsinnode: int
     shrinkage: float
     bag_fraction: float
+    max_bins: int | None = None   # None: R's exact search; else binned predictors
+
+    def training_data(self):
+        """The engine's view of the training rows (exact or binned)."""
+        x = self.x[: self.n_train]
+        if self.max_bins is None:
+            return TrainingData(x, self.var_type, self.var_monotone)
+        from .binned import BinnedTrainingData
+
+        return BinnedTrainingData(x, self.var_type, self.var_monotone, self.max_bins)
 
     def part(self, a, train: bool):
         if a is None:
@@ -69,61 +79,112 @@ def draw_bag(rng: np.random.Generator, n_train: int, n_bag: int) -> np.ndarray |
     return inbag
 
 
+def draw_group_bag(rng: np.random.Generator, groups: np.ndarray,
+                   bag_fraction: float) -> np.ndarray | None:
+    """Whole groups in the bag (ranking): ``floor(bag_fraction * n_groups)``
+    groups, at least one, as R bags pairwise data."""
+    codes, inverse = np.unique(groups, return_inverse=True)
+    n_bag = max(1, int(np.floor(bag_fraction * codes.size)))
+    if n_bag >= codes.size:
+        return None
+    chosen = np.zeros(codes.size, dtype=bool)
+    chosen[rng.choice(codes.size, size=n_bag, replace=False)] = True
+    return chosen[inverse]
+
+
 def run_boosting(problem: BoostProblem, state: BoostState, n_trees: int,
                  rng: np.random.Generator, verbose: bool = False,
-                 data: TrainingData | None = None) -> BoostState:
-    """Add ``n_trees`` trees to ``state`` (in place) and return it."""
+                 data: TrainingData | None = None, schedule=None) -> BoostState:
+    """Add ``n_trees`` iterations to ``state`` (in place) and return it.
+
+    ``schedule``, when given, is called with the iteration number and returns
+    the training data to grow that iteration's trees on (e.g. predictors
+    re-encoded under another permutation); the validation rows always use
+    ``problem.x``.
+    """
     with reuse_freed_memory():
-        return _run(problem, state, n_trees, rng, verbose, data)
+        return _run(problem, state, n_trees, rng, verbose, data, schedule)
 
 
-def _run(problem, state, n_trees, rng, verbose, data):
-    P = problem
+class _Rows:
+    """The training and validation parts of one fit's arrays."""
+
+    def __init__(self, P: BoostProblem):
+        self.y, self.y_va = P.part(P.y, True), P.part(P.y, False)
+        self.o, self.o_va = P.part(P.offset, True), P.part(P.offset, False)
+        self.m, self.m_va = P.part(P.misc, True), P.part(P.misc, False)
+        self.w, self.w_va = P.w[:P.n_train], P.w[P.n_train:]
+        self.x_va = P.x[P.n_train:]
+
+
+def _one_tree(P, dist, data, rows, f_tr, bag, unit, state, k):
+    """Grow and fit one tree on class ``k`` (None: single output); returns the
+    tree, its training step ``fadj`` and its out-of-bag improvement."""
+    cls = {} if k is None else {"k": k}
+    z = dist.negative_gradient(rows.y, f_tr, rows.o, rows.w, rows.m, bag, **cls)
+    searcher = data.searcher(z, rows.w, unit, P.n_minobsinnode)
+    grown = grow_tree(data, searcher, z, rows.w, bag, P.interaction_depth, unit)
+    values = dist.fit_leaves(rows.y, f_tr, rows.o, rows.w, rows.m, z, grown.node_of,
+                             grown.n_terminal, bag, grown.terminal_counts(),
+                             grown.terminal_preds(), P.n_minobsinnode, **cls)
+    grown.set_terminal_preds(values)
+    grown.adjust(P.n_minobsinnode)
+    fadj = grown.terminal_preds()[grown.node_of]
+    oob = dist.bag_improvement(rows.y, f_tr, rows.o, rows.w, rows.m, fadj, bag,
+                               P.shrinkage, **cls)
+    tree: Tree = grown.to_r_tree(P.shrinkage, P.var_type, state.c_splits)
+    return tree, fadj, oob
+
+
+def _run(P, state, n_trees, rng, verbose, data, schedule):
     dist = P.distribution
     n_train = P.n_train
-    if data is None:
-        data = TrainingData(P.x[:n_train], P.var_type, P.var_monotone)
-    y_tr, y_va = P.part(P.y, True), P.part(P.y, False)
-    o_tr, o_va = P.part(P.offset, True), P.part(P.offset, False)
-    m_tr, m_va = P.part(P.misc, True), P.part(P.misc, False)
-    w_tr, w_va = P.w[:n_train], P.w[n_train:]
-    x_va = P.x[n_train:]
-    n_valid = x_va.shape[0]
-    f = state.f
-    f_tr = f[:n_train]            # views: updated in place
-    f_va = f[n_train:]
-    unit = bool(np.all(w_tr == 1.0))
+    if data is None and schedule is None:
+        data = P.training_data()
+    rows = _Rows(P)
+    n_valid = rows.x_va.shape[0]
+    f_tr = state.f[:n_train]            # views: updated in place
+    f_va = state.f[n_train:]
+    n_out = int(getattr(dist, "n_outputs", 1))
+    classes = [None] if n_out == 1 else list(range(n_out))
+    unit = bool(np.all(rows.w == 1.0))
     n_bag = bag_size(n_train, P.bag_fraction)
+    by_group = bool(getattr(dist, "bag_by_group", False))
     all_rows = np.ones(n_train, dtype=bool)
     if verbose:
         print("Iter   TrainDeviance   ValidDeviance   StepSize   Improve")
-    start = len(state.trees)
+    start = len(state.trees) // n_out
     for it in range(n_trees):
-        inbag = draw_bag(rng, n_train, n_bag)
-        bag = all_rows if inbag is None else inbag
-        z = dist.negative_gradient(y_tr, f_tr, o_tr, w_tr, m_tr, bag)
-        grown = grow_tree(data, z, w_tr, bag, P.interaction_depth, P.n_minobsinnode,
-                          unit, data.bag_order(inbag))
-        values = dist.fit_leaves(y_tr, f_tr, o_tr, w_tr, m_tr, z, grown.node_of,
-                                 grown.n_terminal, bag, grown.terminal_counts(),
-                                 grown.terminal_preds(), P.n_minobsinnode)
-        grown.set_terminal_preds(values)
-        grown.adjust(P.n_minobsinnode)
-        fadj = grown.terminal_preds()[grown.node_of]
-        oob = dist.bag_improvement(y_tr, f_tr, o_tr, w_tr, m_tr, fadj, bag, P.shrinkage)
-        f_tr += P.shrinkage * fadj
-        train_err = dist.deviance(y_tr, f_tr, o_tr, w_tr, m_tr)
-        tree: Tree = grown.to_r_tree(P.shrinkage, P.var_type, state.c_splits)
-        if n_valid:
-            f_va += tree.predict(x_va, P.var_type, state.c_splits)
-            valid_err = dist.deviance(y_va, f_va, o_va, w_va, m_va)
-        else:
-            valid_err = np.nan
-        state.trees.append(tree)
+        if schedule is not None:
+            data = schedule(start + it)
+        if n_out > 1:
+            dist.start_iteration(rows.y, f_tr, rows.o, rows.w, rows.m)
+        oob = 0.0
+        for k in classes:
+            inbag = (draw_group_bag(rng, rows.m, P.bag_fraction) if by_group
+                     else draw_bag(rng, n_train, n_bag))
+            bag = all_rows if inbag is None else inbag
+            tree, fadj, tree_oob = _one_tree(P, dist, data, rows, f_tr, bag, unit, state, k)
+            oob += tree_oob
+            if k is None:
+                f_tr += P.shrinkage * fadj
+            else:
+                f_tr[:, k] += P.shrinkage * fadj
+            if n_valid:
+                step = tree.predict(rows.x_va, P.var_type, state.c_splits)
+                if k is None:
+                    f_va += step
+                else:
+                    f_va[:, k] += step
+            state.trees.append(tree)
+        train_err = dist.deviance(rows.y, f_tr, rows.o, rows.w, rows.m)
+        valid_err = (dist.deviance(rows.y_va, f_va, rows.o_va, rows.w_va, rows.m_va)
+                     if n_valid else np.nan)
         state.train_error.append(float(train_err))
         state.valid_error.append(float(valid_err))
         state.oobag_improve.append(float(oob))
-        k = start + it + 1
-        if verbose and (it < 10 or k % 20 == 0 or it == n_trees - 1):
-            print(f"{k:6d} {train_err:13.4f} {valid_err:15.4f} {P.shrinkage:10.4f} {oob:9.4f}")
+        n_done = start + it + 1
+        if verbose and (it < 10 or n_done % 20 == 0 or it == n_trees - 1):
+            print(f"{n_done:6d} {train_err:13.4f} {valid_err:15.4f} {P.shrinkage:10.4f} "
+                  f"{oob:9.4f}")
     return state

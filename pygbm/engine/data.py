@@ -71,3 +71,9 @@ class TrainingData:
             return self.order
         keep = np.take(inbag, self.order).ravel()
         return np.compress(keep, self.order.ravel()).reshape(self.p, -1)
+
+    def searcher(self, z, w, unit_weights: bool, min_obs: int):
+        """The split search for one tree on this data (R's exact search)."""
+        from .split import ExactSearch
+
+        return ExactSearch(self, z, w, unit_weights, min_obs)

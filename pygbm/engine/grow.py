@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .data import TrainingData
-from .split import NodeSearch, Side, Split
+from .split import Side, Split
 from .tree import GOES_LEFT, GOES_RIGHT, NO_NODE, Tree
 
 LEFT, RIGHT, MISSING = 0, 1, 2
@@ -129,55 +129,40 @@ def _directions(data: TrainingData, split: Split, rows: np.ndarray) -> np.ndarra
     return d
 
 
-def _partition(S, rows, d, direction, n_missing):
-    """Split the per-predictor sorted rows ``S`` of a node among its children,
-    keeping every predictor's order."""
-    direction[rows] = d
-    D = np.take(direction, S).ravel()
-    flat = S.ravel()
-    p = S.shape[0]
-    left = np.compress(D == LEFT, flat).reshape(p, -1)
-    right = np.compress(D == RIGHT, flat).reshape(p, -1)
-    if n_missing:
-        missing = np.compress(D == MISSING, flat).reshape(p, -1)
-    else:
-        missing = S[:, :0]
-    return left, right, missing
+def grow_tree(data, searcher, z: np.ndarray, w: np.ndarray, inbag: np.ndarray,
+              depth: int, unit_weights: bool) -> GrownTree:
+    """Grow one tree on the working response ``z`` (training rows).
 
-
-def grow_tree(data: TrainingData, z: np.ndarray, w: np.ndarray, inbag: np.ndarray,
-              depth: int, min_obs: int, unit_weights: bool, S_root: np.ndarray) -> GrownTree:
-    """Grow one tree on the working response ``z`` (training rows)."""
+    ``searcher`` finds the best split of a node and hands each child its share
+    of the node's search state (see :class:`pygbm.engine.split.ExactSearch`);
+    ``data`` gives the predictor values that route rows to the children.
+    """
     n_train = data.n
-    wz = w * z
     bag_rows = np.flatnonzero(inbag)
     # R sums the bag in row order, one row at a time
-    total_z = float(np.cumsum(wz[bag_rows])[-1])
+    total_z = float(np.cumsum((w * z)[bag_rows])[-1])
     total_w = float(bag_rows.size) if unit_weights else float(np.cumsum(w[bag_rows])[-1])
     root = Node(total_z / total_w, total_w, int(bag_rows.size))
     nodes = [root]
     terminals = [0]
     totals = [Side(total_z, total_w, int(bag_rows.size))]
-    sorted_rows = [S_root]
+    states = [searcher.root(inbag)]
     best: list[Split | None] = [None]
     searched = [False]
     node_of = np.zeros(n_train, dtype=np.intp)
-    search = NodeSearch(data, wz, w, unit_weights, min_obs)
-    direction = np.empty(n_train, dtype=np.int8)
     vars_used = []
 
     for _ in range(depth):
         for t in range(len(terminals)):
             if not searched[t]:
-                best[t] = search.best(sorted_rows[t], totals[t]) if totals[t].n > 0 else None
+                best[t] = searcher.best(states[t], totals[t]) if totals[t].n > 0 else None
                 searched[t] = True
         gains = [b.improvement if b is not None else 0.0 for b in best]
         t = int(np.argmax(gains))
         if not gains[t] > 0.0:
             break
         split = best[t]
-        parent_id = terminals[t]
-        parent = nodes[parent_id]
+        parent = nodes[terminals[t]]
         ids = []
         for side in (split.left, split.right, split.missing):
             nodes.append(Node(side.sum_z / side.w, side.w, side.n))
@@ -195,15 +180,13 @@ def grow_tree(data: TrainingData, z: np.ndarray, w: np.ndarray, inbag: np.ndarra
         node_of[rows[d == MISSING]] = t_missing
 
         if len(vars_used) < depth:        # the children will be searched
-            sorted_rows[t], right_S, missing_S = _partition(
-                sorted_rows[t], rows, d, direction, split.missing.n)
-            sorted_rows.extend([right_S, missing_S])
+            children = searcher.children(states[t], rows, d, split)
         else:
-            sorted_rows.extend([None, None])
-        missing_total = Side(split.missing.sum_z, split.missing.w,
-                             split.missing.n)
+            children = (None, None, None)
+        states[t] = children[LEFT]
+        states.extend(children[1:])
         totals[t] = split.left
-        totals.extend([split.right, missing_total])
+        totals.extend([split.right, split.missing])
         best[t] = None
         best.extend([None, None])
         searched[t] = False

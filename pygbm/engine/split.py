@@ -108,18 +108,43 @@ def _r_shell_sort_order(values: np.ndarray) -> np.ndarray:
     return np.asarray(ix)
 
 
-class NodeSearch:
-    """Search the best split of nodes of one tree (fixed z, w and bag)."""
+class ExactSearch:
+    """R's exact split search for the nodes of one tree (fixed z, w and bag).
 
-    def __init__(self, data: TrainingData, wz: np.ndarray, w: np.ndarray,
+    The search state of a node is ``S``, its in-bag rows sorted per predictor
+    (a (p, m) array). The grower calls :meth:`root`, :meth:`best` and
+    :meth:`children`; another search (e.g. on binned predictors) only has to
+    offer the same three methods.
+    """
+
+    def __init__(self, data: TrainingData, z: np.ndarray, w: np.ndarray,
                  unit_weights: bool, min_obs: int):
         self.data = data
-        self.wz = wz
+        self.wz = w * z
         self.w = w
         self.unit = unit_weights
         self.min_obs = int(min_obs)
         self.cont = np.flatnonzero(data.var_type == 0)
         self.cat = np.flatnonzero(data.var_type > 0)
+        self._direction = np.empty(data.n, dtype=np.int8)
+
+    def root(self, inbag: np.ndarray) -> np.ndarray:
+        return self.data.bag_order(None if inbag.all() else inbag)
+
+    def children(self, S: np.ndarray, rows: np.ndarray, d: np.ndarray, split: Split):
+        """Each child's sorted rows, keeping every predictor's order
+        (``rows`` are the node's training rows, ``d`` their directions)."""
+        self._direction[rows] = d
+        D = np.take(self._direction, S).ravel()
+        flat = S.ravel()
+        p = S.shape[0]
+        out = []
+        for side, n_side in ((0, split.left.n), (1, split.right.n), (2, split.missing.n)):
+            if n_side:
+                out.append(np.compress(D == side, flat).reshape(p, -1))
+            else:
+                out.append(S[:, :0])
+        return tuple(out)
 
     # ------------------------------------------------------------------
     def best(self, S: np.ndarray, total: Side) -> Split | None:

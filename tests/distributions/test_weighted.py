@@ -14,7 +14,9 @@ from pygbm.distributions._weighted import (
 def test_unit_weights_median_is_ordinary_median(n):
     v = np.random.default_rng(n).normal(size=n)
     assert grouped_weighted_median(v)[0] == np.median(v)
-    assert grouped_weighted_median(v, np.full(n, 0.7))[0] == np.median(v)
+    # equal, exactly representable weights: the same (other equal weights
+    # follow R's floating-point sums, which may miss the exact half)
+    assert grouped_weighted_median(v, np.full(n, 0.25))[0] == np.median(v)
 
 
 @pytest.mark.parametrize("n", [1, 2, 5, 10, 20, 33, 506])

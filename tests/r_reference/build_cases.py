@@ -71,7 +71,7 @@ CASES = [
     case("gaussian_boston_valid_depth5", "gaussian, depth 5, minobs 5, train_fraction 0.8",
          "boston", "medv ~ .", "gaussian", BOSTON, interaction_depth=5,
          n_minobsinnode=5, train_fraction=0.8),
-    case("gaussian_boston_weights", "gaussian, case weights 1 + row %% 3 (formula drops w)",
+    case("gaussian_boston_weights", "gaussian, case weights 1 + (row mod 3), formula drops w",
          "boston", "medv ~ . - w", "gaussian", {**BOSTON, "add_weights": W3},
          weights="w", train_fraction=0.8),
     case("gaussian_boston_monotone", "gaussian, explicit predictors, var_monotone +1/-1",
