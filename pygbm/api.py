@@ -151,7 +151,8 @@ def _check_response(y, n, dist):
 def _fit_coded(x, var_names, var_type, var_levels, encoder, y, status, offset, distribution,
                w, var_monotone, n_trees, interaction_depth, n_minobsinnode, shrinkage,
                bag_fraction, n_train, train_fraction, keep_data, verbose, response_name,
-               random_state, formula=None, call=None, max_bins=None):
+               random_state, formula=None, call=None, max_bins=None,
+               categorical="native", ts_options=None):
     n, p = x.shape
     if n < 2:
         raise ValueError(f"the data have {n} row(s); gbm needs at least 2")
@@ -200,17 +201,28 @@ def _fit_coded(x, var_names, var_type, var_levels, encoder, y, status, offset, d
         perm = np.concatenate([np.argsort(-y[:n_train], kind="stable"),
                                n_train + np.argsort(-y[n_train:], kind="stable")])
     take = (lambda a: a) if perm is None else (lambda a: None if a is None else a[perm])
-    problem = BoostProblem(x=take(x), y=take(y), offset=take(offset), misc=take(status),
-                           w=take(w_norm), n_train=n_train, var_type=np.asarray(var_type),
+    rng = _rng(random_state)
+    # categorical predictors replaced by target statistics inside the engine
+    ts_encoder, schedule = None, None
+    x_engine, var_type_engine = take(x), np.asarray(var_type)
+    if not (isinstance(categorical, str) and categorical == "native"):
+        from .frontend.target_stats import fit_target_statistics
+
+        ts_encoder, x_engine, var_type_engine, schedule = fit_target_statistics(
+            categorical, x_engine, take(y), take(w_norm), n_train, var_names,
+            np.asarray(var_type), mono, dist, max_bins, rng, **(ts_options or {}))
+    problem = BoostProblem(x=x_engine, y=take(y), offset=take(offset), misc=take(status),
+                           w=take(w_norm), n_train=n_train, var_type=var_type_engine,
                            var_monotone=mono, distribution=dist, interaction_depth=depth,
                            n_minobsinnode=min_obs, shrinkage=shrinkage,
                            bag_fraction=bag_fraction, max_bins=max_bins)
     P = problem
-    init_f = float(dist.init_f(P.y[:n_train], P.part(P.offset, True), P.w[:n_train],
-                               P.part(P.misc, True)))
-    state = BoostState(init_f, np.full(n, init_f))
-    rng = _rng(random_state)
-    run_boosting(problem, state, n_trees, rng, verbose)
+    init_f = dist.init_f(P.y[:n_train], P.part(P.offset, True), P.w[:n_train],
+                         P.part(P.misc, True))
+    init_f = float(init_f) if np.ndim(init_f) == 0 else np.asarray(init_f, dtype=float)
+    n_out = int(getattr(dist, "n_outputs", 1))
+    state = BoostState(init_f, np.full(n, init_f) if n_out == 1 else np.tile(init_f, (n, 1)))
+    run_boosting(problem, state, n_trees, rng, verbose, schedule=schedule)
 
     fit_values = state.f.copy()
     if perm is not None:
@@ -227,7 +239,9 @@ def _fit_coded(x, var_names, var_type, var_levels, encoder, y, status, offset, d
         train_fraction=train_fraction, response_name=response_name, shrinkage=shrinkage,
         var_levels=var_levels, var_monotone=mono, var_names=list(var_names),
         var_type=np.asarray(var_type), verbose=verbose, data=data, encoder=encoder,
-        formula=formula, call=call, max_bins=max_bins, _rng=rng, _perm=perm,
+        formula=formula, call=call, max_bins=max_bins, num_classes=n_out,
+        engine_var_type=var_type_engine, ts_encoder=ts_encoder, categorical=categorical,
+        ts_options=ts_options, _rng=rng, _perm=perm,
     )
 
 
@@ -244,7 +258,8 @@ def gbm(formula, data, distribution=None, weights=None, var_monotone=None, n_tre
         interaction_depth=1, n_minobsinnode=10, shrinkage=0.1, bag_fraction=0.5,
         train_fraction=1.0, cv_folds=0, keep_data=True, verbose=False,
         class_stratify_cv=None, n_cores=None, random_state=None, fold_id=None,
-        max_bins=None):
+        max_bins=None, categorical="native", ts_permutations=4, ts_prior=None,
+        ts_prior_weight=1.0, ts_max_combination=1):
     """Fit a generalized boosted model from a formula (R's ``gbm()``).
 
     Parameters are R's, in snake_case, with R's defaults; see R's ``?gbm``.
@@ -256,7 +271,10 @@ def gbm(formula, data, distribution=None, weights=None, var_monotone=None, n_tre
     (e.g. 255) switches to the fast binned mode: predictors are bucketed once
     by quantiles (categoricals stay native, missing values get their own
     bucket); it is close to, but not bit-identical with, R's exact search
-    (the default, ``max_bins=None``).
+    (the default, ``max_bins=None``). ``categorical="ordered_ts"`` (or a
+    dict per column) replaces categorical predictors inside the engine by
+    CatBoost-style ordered target statistics (``ts_*`` options; see
+    :mod:`pygbm.frontend.target_stats`); "native" is R's behaviour.
     """
     from .frontend import model_frame
 
@@ -277,7 +295,9 @@ def gbm(formula, data, distribution=None, weights=None, var_monotone=None, n_tre
     common = dict(
         var_monotone=var_monotone, n_trees=n_trees, interaction_depth=interaction_depth,
         n_minobsinnode=n_minobsinnode, shrinkage=shrinkage, bag_fraction=bag_fraction,
-        max_bins=max_bins)
+        max_bins=max_bins, categorical=categorical,
+        ts_options=dict(n_permutations=ts_permutations, prior=ts_prior,
+                        prior_weight=ts_prior_weight, max_combination=ts_max_combination))
     rng = _rng(random_state)
     cv = None
     cv_folds = _int_arg("cv_folds", cv_folds, 0)

@@ -28,12 +28,17 @@ class GBMFit:
         self.formula = None
         self.encoder = None
         self.num_classes = 1
+        self.ts_encoder = None
+        self.categorical = "native"
         self.__dict__.update(attrs)
+        if "engine_var_type" not in attrs:
+            self.engine_var_type = getattr(self, "var_type", None)
 
     # ------------------------------------------------------------------ sizes
     @property
     def n_trees(self) -> int:
-        return len(self.trees)
+        """Number of boosting iterations (trees per output)."""
+        return len(self.trees) // self.num_classes
 
     @property
     def n_features(self) -> int:
@@ -56,6 +61,13 @@ class GBMFit:
         from .frontend import model_frame_newdata
 
         return model_frame_newdata(self.encoder, newdata)
+
+    def to_engine(self, x: np.ndarray) -> np.ndarray:
+        """The coded predictors as the trees see them (target statistics in
+        place of categoricals when ``categorical`` is not "native")."""
+        if self.ts_encoder is None:
+            return x
+        return self.ts_encoder.transform(x)
 
     def best_iteration(self, quiet: bool = False) -> tuple[int, str]:
         """The number of trees ``predict`` uses by default, and the rule used.
@@ -115,10 +127,11 @@ class GBMFit:
         counts = self._check_n_trees(n_trees)
         x = self._design(newdata)
         with reuse_freed_memory():
-            f = predict_trees(self.trees, x, self.var_type, self.c_splits, self.init_f, counts)
+            f = predict_trees(self.trees, self.to_engine(x), self.engine_var_type,
+                              self.c_splits, self.init_f, counts, n_outputs=self.num_classes)
         if type == "response":
             f = self.distribution.inverse_link(f)
-        return f[:, 0] if single else f
+        return f[..., 0] if single else f
 
     # ------------------------------------------------------------ inspection
     def relative_influence(self, n_trees=None, scale=False, sort=False):

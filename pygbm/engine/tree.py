@@ -104,21 +104,25 @@ def _categorical_child(xv, split_index, c_splits, left, right, missing):
     return out
 
 
-def predict_trees(trees, x, var_type, c_splits, init_f, n_trees_list):
-    """Link-scale predictions after each number of trees in ``n_trees_list``.
+def predict_trees(trees, x, var_type, c_splits, init_f, n_trees_list, n_outputs=1):
+    """Link-scale predictions after each number of iterations in ``n_trees_list``.
 
     One pass over the trees serves every requested count (R's gbm_pred).
-    Returns an array of shape (n_rows, len(n_trees_list)).
+    Returns (n_rows, len(n_trees_list)); with ``n_outputs`` > 1 (one tree per
+    output per iteration, stored iteration by iteration as R does) returns
+    (n_rows, n_outputs, len(n_trees_list)).
     """
     x = np.asarray(x, dtype=float)
     counts = np.asarray(n_trees_list, dtype=int)
     order = np.argsort(counts, kind="stable")
-    out = np.empty((x.shape[0], counts.size))
-    f = np.full(x.shape[0], float(init_f))
+    K = int(n_outputs)
+    init = np.broadcast_to(np.asarray(init_f, dtype=float), (K,))
+    f = np.tile(init, (x.shape[0], 1))
+    out = np.empty((x.shape[0], K, counts.size))
     done = 0
     for j in order:
-        for t in range(done, counts[j]):
-            f += trees[t].predict(x, var_type, c_splits)
+        for t in range(done * K, counts[j] * K):
+            f[:, t % K] += trees[t].predict(x, var_type, c_splits)
         done = max(done, counts[j])
-        out[:, j] = f
-    return out
+        out[:, :, j] = f
+    return out[:, 0, :] if K == 1 else out

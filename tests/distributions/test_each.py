@@ -263,3 +263,12 @@ def test_good_responses_are_coded():
     assert make("poisson").check_response([0, 2, 5]).tolist() == [0.0, 2.0, 5.0]
     s = make("coxph").check_response(np.array([[5.0, 1], [3.0, 0]]))
     assert s.shape == (2, 2)
+
+
+def test_quantile_weights_refused_as_r():
+    q = make("quantile")
+    q.check_weights(np.full(5, 2.0))                      # constant: fine
+    with pytest.raises(ValueError, match="quantile.*constant weights w"):
+        q.check_weights(np.array([1.0, 2.0, 1.0]))
+    for other in ("gaussian", "laplace", "tdist"):
+        make(other).check_weights(np.array([1.0, 2.0, 1.0]))

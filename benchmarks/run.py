@@ -1,0 +1,316 @@
+"""pygbm benchmark suite: one command, every system, one machine.
+
+    python benchmarks/run.py [--quick] [--sizes 10000,100000,1000000]
+                             [--systems pygbm,pygbm_binned,r,sklearn,lightgbm]
+
+Fits every workload (see workloads.py) with every system, each measurement
+in its own subprocess with a timeout, and writes results/results.csv,
+results/results.md and results/scaling.png (see README.md for what is
+measured). ``--quick`` is a smoke run (10k rows, 200 trees) written to
+results/quick/. The CSV is rewritten after every measurement, so an
+interrupted run can be continued with ``--resume``.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import asdict
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(HERE)
+sys.path.insert(0, HERE)
+
+import report  # noqa: E402
+import workloads as W  # noqa: E402
+
+ALL_SYSTEMS = ("pygbm", "pygbm_binned", "r", "sklearn", "lightgbm")
+SYNTHETIC_NAMES = tuple(W.SYNTHETIC)
+#: rows at and above which a run counts as "large" (sklearn skipped, R optional)
+LARGE_ROWS = 1_000_000
+#: trees of the trees-scaling runs (fractions of the main n_trees)
+TREE_FRACTIONS = (0.25, 0.5)
+#: cv speed-up workload: rows, folds
+CV_ROWS, CV_FOLDS = 20_000, 4
+SEED = 1
+#: polling interval while a worker runs (s)
+POLL_S = 0.5
+#: environment of every worker: single-threaded numerical libraries
+THREAD_ENV = {"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
+
+
+# ------------------------------------------------------------------ arguments
+def parse_args(argv=None):
+    """Command-line options."""
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--quick", action="store_true",
+                   help="smoke run: 10k rows, 200 trees, real data cut to 10k rows")
+    p.add_argument("--sizes", default=None,
+                   help="synthetic sizes (rows, train + validation), default 10000,100000,1000000")
+    p.add_argument("--systems", default=",".join(ALL_SYSTEMS),
+                   help=f"comma-separated subset of {','.join(ALL_SYSTEMS)}")
+    p.add_argument("--workloads", default=None,
+                   help="comma-separated subset of "
+                        f"{','.join(SYNTHETIC_NAMES + W.REAL)} (default: all)")
+    p.add_argument("--n-trees", type=int, default=None, help="default 1000 (200 with --quick)")
+    p.add_argument("--repeats", type=int, default=None,
+                   help="fits per measurement, the minimum counts (default 2; 1 with --quick)")
+    p.add_argument("--full", action="store_true", help="also run sklearn at >= 1M rows (slow)")
+    p.add_argument("--skip-r-large", action="store_true",
+                   help="skip R at >= 1M rows (about 15 min per fit)")
+    p.add_argument("--skip-trees", action="store_true", help="skip the trees-scaling runs")
+    p.add_argument("--skip-cv", action="store_true", help="skip the cv speed-up runs")
+    p.add_argument("--timeout", type=float, default=4 * 3600,
+                   help="seconds before a worker is killed (default 4 h)")
+    p.add_argument("--data-dir", default=os.path.join(tempfile.gettempdir(), "pygbm_bench_data"),
+                   help="where the data files are written once")
+    p.add_argument("--out", default=None, help="results folder (default results/ or "
+                                               "results/quick/)")
+    p.add_argument("--resume", action="store_true",
+                   help="keep the results already in the CSV and skip those measurements")
+    p.add_argument("--report-only", action="store_true",
+                   help="rewrite results.md and scaling.png from the CSV")
+    a = p.parse_args(argv)
+    a.systems = [s.strip().lower() for s in a.systems.split(",") if s.strip()]
+    bad = set(a.systems) - set(ALL_SYSTEMS)
+    if bad:
+        p.error(f"--systems: unknown {sorted(bad)}; choose from {','.join(ALL_SYSTEMS)}")
+    a.sizes = [int(s) for s in (a.sizes or ("10000" if a.quick else "10000,100000,1000000"))
+               .split(",")]
+    a.workloads = (SYNTHETIC_NAMES + W.REAL) if a.workloads is None else \
+        tuple(w.strip() for w in a.workloads.split(","))
+    bad = set(a.workloads) - set(SYNTHETIC_NAMES + W.REAL)
+    if bad:
+        p.error(f"--workloads: unknown {sorted(bad)}")
+    a.n_trees = a.n_trees or (200 if a.quick else 1000)
+    a.repeats = a.repeats or (1 if a.quick else 2)
+    a.out = a.out or os.path.join(HERE, "results", "quick" if a.quick else "")
+    return a
+
+
+# ------------------------------------------------------------------ tasks
+def plan(a):
+    """All measurements, cheapest first: (task, workload name, rows, system, n_trees, cores)."""
+    small = [n for n in sorted(a.sizes) if n < LARGE_ROWS]
+    large = [n for n in sorted(a.sizes) if n >= LARGE_ROWS]
+    syn = [w for w in SYNTHETIC_NAMES if w in a.workloads]
+    tasks = [("fit", w, n, s, a.n_trees, 1) for n in small for w in syn for s in a.systems]
+    real_rows = 10_000 if a.quick else None
+    tasks += [("fit", w, real_rows, s, a.n_trees, 1) for w in W.REAL if w in a.workloads
+              for s in a.systems]
+    if not a.skip_trees and "friedman" in syn and small:
+        n = max(small)
+        tasks += [("fit", "friedman", n, s, int(a.n_trees * f), 1)
+                  for f in TREE_FRACTIONS for s in a.systems]
+    if not a.skip_cv:
+        cv_rows = 10_000 if a.quick else CV_ROWS
+        tasks += [("cv", "friedman", cv_rows, s, a.n_trees, c)
+                  for s in ("pygbm", "r") if s in a.systems for c in (1, 2)]
+    tasks += [("fit", w, n, s, a.n_trees, 1) for n in large for w in syn for s in a.systems]
+    return tasks
+
+
+def skip_reason(a, task) -> str | None:
+    """Why a planned measurement is not run (None = run it)."""
+    kind, _, rows, system, _, _ = task
+    if rows is not None and rows >= LARGE_ROWS:
+        if system == "sklearn" and not a.full:
+            return "skipped: sklearn's exact trees are too slow at 1M rows (use --full)"
+        if system == "r" and a.skip_r_large:
+            return "skipped: --skip-r-large"
+    if system == "r" and shutil.which("Rscript") is None:
+        return "skipped: Rscript not found"
+    return None
+
+
+_DATA_CACHE: dict = {}
+
+
+def load_workload(name, rows, data_dir):
+    """Workload, file paths and validation response (cached per run)."""
+    key = (name, rows)
+    if key not in _DATA_CACHE:
+        if name in W.SYNTHETIC:
+            wl, df, pred = W.synthetic(name, rows)
+        else:
+            wl, df, pred = W.real(name, rows)
+        paths = W.write_files(wl, df, pred, data_dir)
+        y_valid = W.xy_for_python(wl, df)[1][wl.n_train:]
+        _DATA_CACHE.clear()                       # keep one data set in memory
+        _DATA_CACHE[key] = (wl, paths, y_valid)
+    return _DATA_CACHE[key]
+
+
+# ------------------------------------------------------------------ running
+def run_worker(cmd, timeout):
+    """Run a worker in its own session; returns (exit code or None on timeout, max RSS MB)."""
+    env = dict(os.environ, **THREAD_ENV,
+               PYTHONPATH=REPO + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    proc = subprocess.Popen(cmd, env=env, start_new_session=True,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    start = time.monotonic()
+    while True:
+        pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+        if pid:
+            proc.returncode = os.waitstatus_to_exitcode(status)
+            err = proc.stderr.read().decode(errors="replace")
+            return proc.returncode, usage.ru_maxrss / 1024, err
+        if time.monotonic() - start > timeout:
+            os.killpg(proc.pid, signal.SIGKILL)
+            _, status, usage = os.wait4(proc.pid, 0)
+            return None, usage.ru_maxrss / 1024, ""
+        time.sleep(POLL_S)
+
+
+def deviance(distribution, y, f):
+    """Validation deviance from link-scale predictions, the same for all systems:
+    mean squared error (gaussian), R's bernoulli deviance -2 mean(y f - log(1 + e^f))."""
+    if distribution == "gaussian":
+        return float(np.mean((y - f) ** 2))
+    return float(-2 * np.mean(y * f - np.logaddexp(0.0, f)))
+
+
+def measure(a, task, tmp):
+    """Run one planned measurement; returns its CSV row."""
+    kind, name, rows, system, n_trees, cores = task
+    wl, paths, y_valid = load_workload(name, rows, a.data_dir)
+    row = dict(task=kind, workload=name, kind=wl.kind, rows=wl.rows, n_train=wl.n_train,
+               system=system, n_trees=n_trees, n_cores=cores, repeats=a.repeats,
+               started=time.strftime("%Y-%m-%d %H:%M:%S"))
+    reason = skip_reason(a, task)
+    if reason:
+        row.update(status="skipped", note=reason)
+        return row
+    stem = os.path.join(tmp, f"{kind}_{wl.key()}_{system}_{n_trees}_{cores}")
+    spec = dict(workload=asdict(wl), n_train=wl.n_train, system=system, n_trees=n_trees,
+                repeats=a.repeats, seed=SEED, out_json=stem + ".json", out_pred=stem + ".pred",
+                **paths)
+    if kind == "cv":
+        spec.update(cv_folds=CV_FOLDS, n_cores=cores)
+    with open(stem + ".spec.json", "w") as fh:
+        json.dump(spec, fh)
+    cmd = (["Rscript", os.path.join(HERE, "r_worker.R"), stem + ".spec.json"] if system == "r"
+           else [sys.executable, os.path.join(HERE, "worker.py"), stem + ".spec.json"])
+    t0 = time.monotonic()
+    code, maxrss, err = run_worker(cmd, a.timeout)
+    row.update(duration_s=round(time.monotonic() - t0, 1), proc_maxrss_mb=round(maxrss, 1))
+    if code is None:
+        row.update(status="timeout", note=f"killed after {a.timeout:.0f} s")
+        return row
+    if not os.path.exists(spec["out_json"]):
+        row.update(status="error", note=f"worker exit {code}: {err.strip()[-300:]}")
+        return row
+    with open(spec["out_json"]) as fh:
+        res = json.load(fh)
+    if res.get("traceback"):
+        print(res["traceback"], file=sys.stderr)
+    row.update(status=res["status"], note=res.get("note", ""))
+    if res["status"] != "ok":
+        return row
+    walls, cpus, loads = (np.atleast_1d(res[k]).astype(float) for k in ("fit_wall", "fit_cpu",
+                                                                          "load"))
+    best = int(np.argmin(walls))
+    row.update(fit_wall_s=walls.min(), fit_cpu_s=cpus.min(), load_1min=loads[best],
+               fit_wall_all=";".join(f"{v:.3f}" for v in walls),
+               fit_cpu_all=";".join(f"{v:.3f}" for v in cpus),
+               load_all=";".join(f"{v:.2f}" for v in loads),
+               peak_rss_mb=res.get("peak_rss_mb"), fit_mem_mb=res.get("fit_mem_mb"),
+               predict_s=res.get("predict"), predict_list_s=res.get("predict_list"),
+               own_valid_error=res.get("own_valid_error"))
+    if os.path.exists(spec["out_pred"]):
+        f = np.loadtxt(spec["out_pred"], ndmin=1)
+        if f.shape[0] == y_valid.shape[0]:
+            row["valid_deviance"] = deviance(wl.distribution, y_valid, f)
+        else:
+            row["note"] = f"validation predictions: {f.shape[0]} rows, expected {y_valid.shape[0]}"
+    return row
+
+
+# ------------------------------------------------------------------ machine
+def _cmd_out(cmd) -> str:
+    try:
+        return subprocess.run(cmd, capture_output=True, text=True, timeout=120,
+                              cwd=REPO).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return ""
+
+
+def machine_info() -> dict:
+    """Hardware and software versions of this run."""
+    import lightgbm
+    import pandas
+    import sklearn
+
+    cpu = mem = ""
+    try:
+        with open("/proc/cpuinfo") as fh:
+            cpu = next((ln.split(":", 1)[1].strip() for ln in fh if ln.startswith("model name")),
+                       "")
+        with open("/proc/meminfo") as fh:
+            mem = f"{int(fh.readline().split()[1]) / 1024**2:.1f} GB"
+    except OSError:
+        pass
+    r_ver = _cmd_out(["Rscript", "-e",
+                      "cat(R.version.string, '| gbm', as.character(packageVersion('gbm')))"]) \
+        if shutil.which("Rscript") else "not installed"
+    return dict(date=time.strftime("%Y-%m-%d %H:%M"), nproc=os.cpu_count(), cpu=cpu, memory=mem,
+                os=platform.platform(), python=platform.python_version(),
+                numpy=np.__version__, pandas=pandas.__version__, sklearn=sklearn.__version__,
+                lightgbm=lightgbm.__version__, r=r_ver,
+                pygbm_commit=_cmd_out(["git", "rev-parse", "--short", "HEAD"]),
+                pygbm_dirty=bool(_cmd_out(["git", "status", "--porcelain", "pygbm"])),
+                command="python benchmarks/run.py " + " ".join(sys.argv[1:]))
+
+
+def main(argv=None) -> None:
+    """Run the benchmark suite."""
+    a = parse_args(argv)
+    os.makedirs(a.out, exist_ok=True)
+    csv_path = os.path.join(a.out, "results.csv")
+    meta_path = os.path.join(a.out, "meta.json")
+    rows = report.read_csv(csv_path) if (a.resume or a.report_only) else []
+    if not a.report_only:
+        meta = machine_info()
+        meta.update(n_trees=a.n_trees, repeats=a.repeats, quick=a.quick)
+        with open(meta_path, "w") as fh:
+            json.dump(meta, fh, indent=1)
+        done = {report.row_key(r) for r in rows if r.get("status") in ("ok", "n/a")}
+        tasks = plan(a)
+        print(f"{len(tasks)} measurements planned; data in {a.data_dir}; results in {a.out}",
+              flush=True)
+        t_start = time.monotonic()
+        with tempfile.TemporaryDirectory(prefix="pygbm_bench_") as tmp:
+            for i, task in enumerate(tasks, 1):
+                label = f"[{i}/{len(tasks)}] {task[0]} {task[1]} rows={task[2] or 'all'} " \
+                        f"{task[3]} n_trees={task[4]}" + (f" n_cores={task[5]}"
+                                                          if task[0] == "cv" else "")
+                if report.task_key(task) in done:
+                    print(label, "(already measured)", flush=True)
+                    continue
+                if task[3] == "r" and (task[2] or 0) >= LARGE_ROWS and not a.skip_r_large:
+                    print("   R at 1M rows takes about 15 min per fit", flush=True)
+                print(label, "...", end=" ", flush=True)
+                row = measure(a, task, tmp)
+                rows = [r for r in rows if report.row_key(r) != report.row_key(row)] + [row]
+                report.write_csv(rows, csv_path)
+                print(report.progress(row), f"| {(time.monotonic() - t_start) / 60:.1f} min",
+                      flush=True)
+    with open(meta_path) as fh:
+        meta = json.load(fh)
+    report.write_report(rows, meta, a.out)
+    if not a.quick and os.path.abspath(a.out) == os.path.join(HERE, "results"):
+        report.update_readme(os.path.join(HERE, "README.md"), os.path.join(a.out, "results.md"))
+    print("wrote", os.path.join(a.out, "results.md"), flush=True)
+
+
+if __name__ == "__main__":
+    main()

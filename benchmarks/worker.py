@@ -1,0 +1,203 @@
+"""One benchmark measurement in its own process: ``python worker.py spec.json``.
+
+The spec (written by run.py) names the system, the data files and the
+settings. The worker fits ``repeats`` times (the minimum time counts), times
+prediction of the 100k-row prediction set, measures peak memory of a fit
+(the process's peak RSS, reset right before the fit through
+/proc/self/clear_refs) and writes its measurements to ``spec["out_json"]`` and
+its link-scale validation predictions to ``spec["out_pred"]`` (one number per
+line), from which run.py computes the validation deviance of every system
+the same way.
+"""
+from __future__ import annotations
+
+import gc
+import json
+import os
+import sys
+import time
+import traceback
+
+import numpy as np
+import pandas as pd
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.dirname(HERE))          # the pygbm package
+
+from workloads import Workload, xy_for_python  # noqa: E402
+
+# equivalent settings of all systems (see README.md)
+DEPTH, SHRINKAGE, BAG, MIN_LEAF, MAX_BIN = 3, 0.05, 0.5, 10, 255
+#: number of n_trees values in the one-pass "list" prediction
+N_LIST = 10
+KB_PER_MB = 1024
+
+
+# ------------------------------------------------------------------ measuring
+def _status_kb(field: str) -> float:
+    with open("/proc/self/status") as fh:
+        for line in fh:
+            if line.startswith(field):
+                return float(line.split()[1])
+    return float("nan")
+
+
+def _reset_peak() -> bool:
+    try:
+        with open("/proc/self/clear_refs", "w") as fh:
+            fh.write("5")
+        return True
+    except OSError:
+        return False
+
+
+def measure(fn):
+    """Run fn() once; returns (its result, wall s, cpu s, load, peak MB, growth MB)."""
+    gc.collect()
+    rss0 = _status_kb("VmRSS:")
+    _reset_peak()
+    load = os.getloadavg()[0]
+    w0, c0 = time.perf_counter(), time.process_time()
+    out = fn()
+    wall, cpu = time.perf_counter() - w0, time.process_time() - c0
+    peak = _status_kb("VmHWM:")
+    return out, wall, cpu, load, peak / KB_PER_MB, (peak - rss0) / KB_PER_MB
+
+
+def fit_repeated(fit, repeats: int) -> tuple[object, dict]:
+    """Fit ``repeats`` times; keep every timing, the memory of the first fit."""
+    res = {"fit_wall": [], "fit_cpu": [], "load": []}
+    model = None
+    for r in range(repeats):
+        model = None                      # free the previous model before refitting
+        model, wall, cpu, load, peak, grow = measure(fit)
+        res["fit_wall"].append(wall)
+        res["fit_cpu"].append(cpu)
+        res["load"].append(load)
+        if r == 0:
+            res["peak_rss_mb"], res["fit_mem_mb"] = peak, grow
+    return model, res
+
+
+def time_min(fn, repeats: int) -> float:
+    """Minimum wall time of ``repeats`` calls."""
+    return min(measure(fn)[1] for _ in range(repeats))
+
+
+def list_trees(n_trees: int) -> list:
+    """The n_trees values of the one-pass list prediction: 10 evenly spaced."""
+    step = max(1, n_trees // N_LIST)
+    return list(range(step, n_trees + 1, step))
+
+
+# ------------------------------------------------------------------ systems
+def run_pygbm(spec, wl, df, pred, binned):
+    import pygbm
+
+    kw = dict(distribution=wl.distribution, n_trees=spec["n_trees"], interaction_depth=DEPTH,
+              shrinkage=SHRINKAGE, bag_fraction=BAG, n_minobsinnode=MIN_LEAF,
+              train_fraction=0.8, random_state=spec["seed"])
+    if binned:
+        kw["max_bins"] = MAX_BIN
+    if spec.get("cv_folds"):
+        kw.update(cv_folds=spec["cv_folds"], n_cores=spec["n_cores"])
+    model, res = fit_repeated(lambda: pygbm.gbm(wl.formula, df, **kw), spec["repeats"])
+    if spec.get("cv_folds"):
+        return res, None
+    nt = spec["n_trees"]
+    res["predict"] = time_min(lambda: model.predict(pred, n_trees=nt), spec["repeats"])
+    res["predict_list"] = time_min(lambda: model.predict(pred, n_trees=list_trees(nt)),
+                                   spec["repeats"])
+    res["own_valid_error"] = float(model.valid_error[-1])
+    valid = model.predict(df.iloc[wl.n_train:], n_trees=nt)
+    return res, np.asarray(valid, dtype=float)
+
+
+def _sklearn_x(x: pd.DataFrame, medians: pd.Series | None):
+    x = x.copy()
+    for col in x.columns:
+        if isinstance(x[col].dtype, pd.CategoricalDtype):
+            x[col] = x[col].cat.codes.astype(float)       # ordinal codes
+    x = x.astype(float)
+    if medians is None:
+        medians = x.median()
+    return x.fillna(medians).to_numpy(), medians
+
+
+def run_sklearn(spec, wl, df, pred):
+    from sklearn.ensemble import GradientBoostingClassifier, GradientBoostingRegressor
+
+    x, y = xy_for_python(wl, df)
+    n_train = wl.n_train
+    x_train, med = _sklearn_x(x.iloc[:n_train], None)
+    x_valid, _ = _sklearn_x(x.iloc[n_train:], med)
+    x_pred, _ = _sklearn_x(xy_for_python(wl, pred)[0], med)
+    kw = dict(n_estimators=spec["n_trees"], learning_rate=SHRINKAGE, max_leaf_nodes=DEPTH + 1,
+              max_depth=None, subsample=BAG, min_samples_leaf=MIN_LEAF,
+              random_state=spec["seed"])
+    cls = GradientBoostingClassifier if wl.distribution == "bernoulli" \
+        else GradientBoostingRegressor
+    model, res = fit_repeated(lambda: cls(**kw).fit(x_train, y[:n_train]), spec["repeats"])
+    res["predict"] = time_min(lambda: model.predict(x_pred), spec["repeats"])
+    link = model.decision_function if wl.distribution == "bernoulli" else model.predict
+    return res, np.ravel(link(x_valid)).astype(float)
+
+
+def run_lightgbm(spec, wl, df, pred):
+    import lightgbm as lgb
+
+    x, y = xy_for_python(wl, df)
+    n_train = wl.n_train
+    x_pred = xy_for_python(wl, pred)[0]
+    params = {"objective": "binary" if wl.distribution == "bernoulli" else "regression",
+              "learning_rate": SHRINKAGE, "num_leaves": DEPTH + 1, "max_depth": -1,
+              "bagging_fraction": BAG, "bagging_freq": 1, "min_data_in_leaf": MIN_LEAF,
+              "min_sum_hessian_in_leaf": 0.0, "num_threads": spec.get("threads", 1),
+              "max_bin": MAX_BIN, "seed": spec["seed"], "verbose": -1}
+
+    def fit():
+        ds = lgb.Dataset(x.iloc[:n_train], y[:n_train], params={"max_bin": MAX_BIN,
+                                                                "verbose": -1})
+        return lgb.train(params, ds, num_boost_round=spec["n_trees"])
+
+    model, res = fit_repeated(fit, spec["repeats"])
+    res["predict"] = time_min(lambda: model.predict(x_pred, num_threads=1), spec["repeats"])
+    valid = model.predict(x.iloc[n_train:], raw_score=True, num_threads=1)
+    return res, np.asarray(valid, dtype=float)
+
+
+def main(spec_path: str) -> None:
+    """Run the measurement described by the spec file."""
+    with open(spec_path) as fh:
+        spec = json.load(fh)
+    wl = Workload(**spec["workload"])
+    out = {"status": "ok", "note": ""}
+    try:
+        df = pd.read_pickle(spec["data_pkl"])
+        pred = pd.read_pickle(spec["pred_pkl"])
+        system = spec["system"]
+        if system in ("pygbm", "pygbm_binned"):
+            try:
+                res, valid = run_pygbm(spec, wl, df, pred, binned=system == "pygbm_binned")
+            except ImportError as err:          # binned engine not written yet
+                res, valid = {}, None
+                out.update(status="n/a", note=f"ImportError: {err}")
+        elif system == "sklearn":
+            res, valid = run_sklearn(spec, wl, df, pred)
+        elif system == "lightgbm":
+            res, valid = run_lightgbm(spec, wl, df, pred)
+        else:
+            raise ValueError(f"unknown system {system!r}")
+        out.update(res)
+        if valid is not None:
+            np.savetxt(spec["out_pred"], valid, fmt="%.17g")
+    except Exception as err:  # noqa: BLE001 -- reported, not hidden
+        out.update(status="error", note=f"{type(err).__name__}: {err}",
+                   traceback=traceback.format_exc())
+    with open(spec["out_json"], "w") as fh:
+        json.dump(out, fh)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])
