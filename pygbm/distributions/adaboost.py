@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._common import as_binary_response, full_f, node_sum, oob_average
+from ._common import as_binary_response, exp_r, full_f, log_r, node_sum, oob_average, seq_sum
 from .base import Distribution
 
 
@@ -36,13 +36,13 @@ class AdaBoost(Distribution):
         w = np.asarray(w, dtype=float)
         pos = y == 1.0
         if offset is None:
-            num = np.sum(w[pos])
-            den = np.sum(w[~pos])
+            num = seq_sum(w[pos])
+            den = seq_sum(w[~pos])
         else:
             o = np.asarray(offset, dtype=float)
-            num = np.sum(w[pos] * np.exp(-o[pos]))
-            den = np.sum(w[~pos] * np.exp(o[~pos]))
-        return float(0.5 * np.log(num / den))
+            num = seq_sum(w[pos] * exp_r(-o[pos]))
+            den = seq_sum(w[~pos] * exp_r(o[~pos]))
+        return float(0.5 * log_r(num / den))
 
     def deviance(self, y, f, offset, w, misc):
         F = full_f(f, offset)
@@ -53,14 +53,14 @@ class AdaBoost(Distribution):
     def negative_gradient(self, y, f, offset, w, misc, inbag):
         F = full_f(f, offset)
         s = 2.0 * np.asarray(y, dtype=float) - 1.0
-        return self.z_sign * s * np.exp(-s * F)
+        return self.z_sign * s * exp_r(-s * F)
 
     def fit_leaves(self, y, f, offset, w, misc, z, node, n_nodes, inbag,
                    node_n, grow_pred, min_obs):
         F = full_f(f, offset)
         s = 2.0 * np.asarray(y, dtype=float) - 1.0
         w = np.asarray(w, dtype=float)
-        e = w * np.exp(-s * F)
+        e = w * exp_r(-s * F)
         num = node_sum(s * e, node, n_nodes, inbag)
         den = node_sum(e, node, n_nodes, inbag)
         out = np.zeros(n_nodes)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._common import as_binary_response, full_f, node_sum, oob_average
+from ._common import as_binary_response, exp_r, full_f, log_r, node_sum, oob_average, seq_sum
 from .base import Distribution
 
 #: R's Newton tolerance for the initial value with an offset
@@ -43,16 +43,16 @@ class Bernoulli(Distribution):
         y = np.asarray(y, dtype=float)
         w = np.asarray(w, dtype=float)
         if offset is None:
-            s = np.sum(w * y)
-            return float(np.log(s / (np.sum(w) - s)))
+            s = seq_sum(w * y)
+            return float(log_r(s / (seq_sum(w) - s)))
         offset = np.asarray(offset, dtype=float)
         f0 = 0.0
         step = 1.0
         it = 0
         # int(abs(step)): R's truncating integer abs
         while int(abs(step)) > NEWTON_TOL and it < NEWTON_MAX_ITER:
-            p = 1.0 / (1.0 + np.exp(-(offset + f0)))
-            step = np.sum(w * (y - p)) / np.sum(w * p * (1.0 - p))
+            p = 1.0 / (1.0 + exp_r(-(offset + f0)))
+            step = seq_sum(w * (y - p)) / seq_sum(w * p * (1.0 - p))
             f0 += step
             it += 1
         return float(f0)
@@ -65,7 +65,7 @@ class Bernoulli(Distribution):
 
     def negative_gradient(self, y, f, offset, w, misc, inbag):
         F = full_f(f, offset)
-        return np.asarray(y, dtype=float) - 1.0 / (1.0 + np.exp(-F))
+        return np.asarray(y, dtype=float) - 1.0 / (1.0 + exp_r(-F))
 
     def fit_leaves(self, y, f, offset, w, misc, z, node, n_nodes, inbag,
                    node_n, grow_pred, min_obs):

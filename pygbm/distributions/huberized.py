@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._common import as_binary_response, full_f, node_sum
+from ._common import as_binary_response, full_f, node_sum, seq_sum
 from .base import Distribution
 
 #: below this margin ``(2y-1) F`` the loss is linear
@@ -47,7 +47,7 @@ class Huberized(Distribution):
         y = np.asarray(y, dtype=float)
         w = np.asarray(w, dtype=float)
         pos = y == 1.0
-        return float(np.sum(w[pos]) / np.sum(w[~pos]))
+        return float(seq_sum(w[pos]) / seq_sum(w[~pos]))
 
     def deviance(self, y, f, offset, w, misc):
         F = full_f(f, offset)

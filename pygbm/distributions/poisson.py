@@ -3,14 +3,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._common import as_numeric_response, full_f, node_sum, oob_average
+from ._common import as_numeric_response, exp_r, full_f, log_r, node_sum, oob_average, seq_sum
 from .base import Distribution
 
 #: R's bound on the link: a terminal estimate is capped so that the
 #: current f (without offset) of every row in the node stays within +-19
 F_CAP = 19.0
-#: R's estimate for a node whose in-bag sum of y is 0 (instead of -Inf)
-ZERO_COUNT_PRED = -1.0
+#: R 2.1.8's estimate for a node whose in-bag sum of y is 0 (instead of -Inf),
+#: before the +-19 clipping below (checked against R output: -19 - min f)
+ZERO_COUNT_PRED = -19.0
 
 
 class Poisson(Distribution):
@@ -22,7 +23,7 @@ class Poisson(Distribution):
       the per-row deviance.
     * initial value: ``log(sum(w y) / sum(w exp(offset)))``
     * terminal nodes, every node: ``log(sum(w y) / sum(w exp(F)))`` over the
-      in-bag rows; -1 when ``sum(w y) == 0``, 0 when the denominator is 0;
+      in-bag rows; -19 when ``sum(w y) == 0``, 0 when the denominator is 0;
       then, without an offset only, clipped to ``[-19 - min f, 19 - max f]``
       where min/max run over all training rows of the node (in and out of
       bag).  R 2.1.8 skips that clipping when there is an offset (its bounds
@@ -49,8 +50,8 @@ class Poisson(Distribution):
     def init_f(self, y, offset, w, misc):
         y = np.asarray(y, dtype=float)
         w = np.asarray(w, dtype=float)
-        den = np.sum(w) if offset is None else np.sum(w * np.exp(np.asarray(offset, dtype=float)))
-        return float(np.log(np.sum(w * y) / den))
+        den = seq_sum(w) if offset is None else seq_sum(w * exp_r(offset))
+        return float(log_r(seq_sum(w * y) / den))
 
     def deviance(self, y, f, offset, w, misc):
         F = full_f(f, offset)
@@ -59,7 +60,7 @@ class Poisson(Distribution):
         return float(-2.0 * np.sum(w * (y * F - np.exp(F))) / np.sum(w))
 
     def negative_gradient(self, y, f, offset, w, misc, inbag):
-        return np.asarray(y, dtype=float) - np.exp(full_f(f, offset))
+        return np.asarray(y, dtype=float) - exp_r(full_f(f, offset))
 
     def fit_leaves(self, y, f, offset, w, misc, z, node, n_nodes, inbag,
                    node_n, grow_pred, min_obs):
@@ -68,9 +69,9 @@ class Poisson(Distribution):
         f = np.asarray(f, dtype=float)
         node = np.asarray(node, dtype=np.intp)
         num = node_sum(w * y, node, n_nodes, inbag)
-        den = node_sum(w * np.exp(full_f(f, offset)), node, n_nodes, inbag)
+        den = node_sum(w * exp_r(full_f(f, offset)), node, n_nodes, inbag)
         with np.errstate(divide="ignore", invalid="ignore"):
-            est = np.log(num / den)
+            est = log_r(num / den)
         out = np.where(num == 0.0, ZERO_COUNT_PRED, np.where(den == 0.0, 0.0, est))
         if offset is None:
             fmax = np.full(n_nodes, -np.inf)

@@ -55,19 +55,6 @@ class Quantile(Distribution):
     def check_response(self, y):
         return as_numeric_response(y, self.name)
 
-    def check_weights(self, w):
-        """R's gbm.fit rule: quantile regression needs constant weights.
-
-        (The estimators below do handle weights, as a weighted quantile that
-        reduces to R's rule; the front door refuses them as R does.)
-        """
-        w = np.asarray(w, dtype=float)
-        if w.size and np.unique(w).size > 1:
-            raise ValueError(
-                "distribution 'quantile' needs constant weights w (R's gbm has no "
-                f"weighted quantile regression); got {np.unique(w).size} distinct weights"
-            )
-
     def init_f(self, y, offset, w, misc):
         r = residual(y, 0.0, offset) if offset is not None else np.asarray(y, dtype=float)
         return float(grouped_weighted_quantile(r, self.alpha, w)[0])

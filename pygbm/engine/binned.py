@@ -1,0 +1,428 @@
+"""The fast binned mode (``max_bins``): split search on histograms.
+
+Every continuous predictor is bucketed once per fit by quantiles of its
+training values (at most ``max_bins`` buckets; with no more distinct values
+than that, one bucket per value, which gives exactly R's splits); missing
+values get a bucket of their own; unordered categoricals keep one bucket per
+level. The bucket codes of all predictors are offset into one flat index
+space, so a node's histograms of sum(w*z), sum(w) and row counts over every
+bucket of every predictor come out of one scatter-add pass over its rows.
+Only the smaller children of a split are counted; the largest child's
+histogram is its parent's minus its siblings'.
+
+The gains are R gbm's (left, right and missing groups, ``n_minobsinnode`` on
+row counts, R's monotone constraint, the first best candidate wins); a split
+between two buckets is placed at the midpoint between the largest training
+value left of it and the smallest right of it, so ``x < value`` routes raw
+values (training and new data) exactly as the buckets do.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .split import Side, Split, _r_shell_sort_order, improvement
+
+try:  # SciPy's compiled sparse-times-dense kernel: a scatter-add of several
+    # columns at once (scipy is a dependency; the import path is private, so
+    # the NumPy bincount kernel below stands in if it ever moves)
+    from scipy.sparse._sparsetools import csc_matvecs as _csc_matvecs
+except ImportError:  # pragma: no cover
+    _csc_matvecs = None
+
+#: rows per scatter-add call: bounds the temporaries of a histogram pass
+CHUNK_ROWS = 16384
+#: relative distance under which two level means count as tied: such levels
+#: are re-counted from the rows so that their order is R's (see _level_stats)
+MEAN_TIE = 1e-12
+
+
+def _midpoints(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+    """Split points between ``lo`` and ``hi`` (elementwise, lo < hi): R's
+    midpoint, or ``hi`` itself where rounding puts the midpoint on ``lo``."""
+    mid = 0.5 * (lo + hi)
+    return np.where(mid > lo, mid, hi)
+
+
+def _bin_ends(counts: np.ndarray, max_bins: int) -> np.ndarray:
+    """Last distinct-value index of each bucket (quantile buckets).
+
+    ``counts`` are the frequencies of the sorted distinct values. Bucket
+    borders are put where the cumulative count crosses ``k / K`` of the rows;
+    a value more frequent than ``1 / K`` fills a bucket alone, so ``K`` is
+    raised (bisection) to the largest value that still gives at most
+    ``max_bins`` buckets.
+    """
+    n_distinct = counts.shape[0]
+    cum = np.cumsum(counts)
+    total = cum[-1]
+
+    def ends(k):
+        # targets increase, so the borders come out sorted: drop repeats
+        e = np.searchsorted(cum, total * np.arange(1, k) / k, side="left")
+        e = e[e < n_distinct - 1]
+        keep = np.ones(e.shape[0], dtype=bool)
+        keep[1:] = e[1:] != e[:-1]
+        return np.append(e[keep], n_distinct - 1)
+
+    lo, hi = max_bins, n_distinct
+    best = ends(lo)
+    if best.shape[0] == max_bins:     # no value fills a bucket alone: done
+        return best
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        e = ends(mid)
+        if e.shape[0] <= max_bins:
+            lo, best = mid, e
+        else:
+            hi = mid
+    return best
+
+
+def _continuous_bins(values: np.ndarray, max_bins: int, missing_code: int):
+    """Bucket one continuous predictor.
+
+    Returns the split points between buckets, each bucket's smallest and
+    largest training value (+inf / -inf if empty), and the bucket code of
+    every value (``missing_code`` for NaN).
+    """
+    order = np.argsort(values)                  # NaN last
+    ordered = values[order]
+    nf = int(np.searchsorted(np.isnan(ordered), True))   # number of non-missing values
+    finite = ordered[:nf]
+    codes = np.full(values.shape[0], missing_code, dtype=np.intp)
+    codes[order[:nf]] = 0
+    if nf == 0:
+        return np.empty(0), np.full(1, np.inf), np.full(1, -np.inf), codes
+    starts = np.flatnonzero(np.concatenate(([True], finite[1:] != finite[:-1])))
+    u = finite[starts]
+    if u.shape[0] <= max_bins:
+        ends = np.arange(u.shape[0])
+    else:
+        ends = _bin_ends(np.diff(np.append(starts, nf)), max_bins)
+    cuts = _midpoints(u[ends[:-1]], u[ends[:-1] + 1])
+    # buckets as the routing rule x < cut defines them: finite[first:stop]
+    bounds = np.searchsorted(finite, cuts, side="left")
+    first = np.concatenate(([0], bounds))
+    stop = np.append(bounds, nf)
+    codes[order[:nf]] = np.repeat(np.arange(first.shape[0]), stop - first)
+    empty = stop <= first
+    bin_min = np.where(empty, np.inf, finite[np.minimum(first, nf - 1)])
+    bin_max = np.where(empty, -np.inf, finite[np.maximum(stop - 1, 0)])
+    return cuts, bin_min, bin_max, codes
+
+
+class BinnedTrainingData:
+    """Training predictors bucketed once, for the histogram split search.
+
+    Parameters
+    ----------
+    x : (n_train, p) float array, coded as in docs/ARCHITECTURE.md (NaN = missing)
+    var_type : (p,) int, 0 for continuous/ordered, number of levels otherwise
+    var_monotone : (p,) int in {-1, 0, 1}
+    max_bins : int >= 2, most buckets of a continuous predictor (missing aside)
+
+    Attributes used by the grower: ``n``, ``p``, ``xt`` (raw values, (p, n)),
+    ``var_type``, ``var_monotone``, ``has_nan``; :meth:`searcher`.
+    ``codes`` is the (n, p) matrix of flat bucket indices; the continuous
+    predictors own a (pc, width) block (bucket ``width - 1`` holds missing
+    values), each categorical predictor with K levels K + 1 cells after it.
+    """
+
+    def __init__(self, x, var_type, var_monotone, max_bins: int):
+        x = np.asarray(x, dtype=float)
+        if x.ndim != 2:
+            raise ValueError(f"x must be a 2-d array, got {x.ndim} dimension(s)")
+        if isinstance(max_bins, bool) or not isinstance(max_bins, (int, np.integer)) \
+                or max_bins < 2:
+            raise ValueError(f"max_bins must be an integer >= 2, got {max_bins!r}")
+        self.max_bins = int(max_bins)
+        self.var_type = np.asarray(var_type, dtype=np.intp)
+        self.var_monotone = np.asarray(var_monotone, dtype=np.intp)
+        if self.var_type.shape != (x.shape[1],) or self.var_monotone.shape != (x.shape[1],):
+            raise ValueError(f"var_type and var_monotone need one entry per column of x "
+                             f"({x.shape[1]})")
+        self.xt = np.ascontiguousarray(x.T)
+        self.has_nan = np.isnan(self.xt).any(axis=1)
+        self.cont = np.flatnonzero(self.var_type == 0)
+        self.cat = np.flatnonzero(self.var_type > 0)
+        self._bin_all()
+
+    @property
+    def n(self) -> int:
+        return self.xt.shape[1]
+
+    @property
+    def p(self) -> int:
+        return self.xt.shape[0]
+
+    @property
+    def is_categorical(self) -> np.ndarray:
+        return self.var_type > 0
+
+    def _bin_all(self):
+        n, p = self.n, self.p
+        # bucket codes first, offsets once the widest predictor is known
+        idx = np.int32 if n * p + 1 < np.iinfo(np.int32).max else np.int64
+        codes = np.empty((n, p), dtype=idx)
+        self.cuts, lows, highs = [], [], []
+        for j in self.cont:
+            cuts, lo, hi, codes[:, j] = _continuous_bins(self.xt[j], self.max_bins, -1)
+            self.cuts.append(cuts)
+            lows.append(lo)
+            highs.append(hi)
+        self.width = max([c.shape[0] + 1 for c in self.cuts], default=1) + 1  # + missing
+        pc, width = self.cont.shape[0], self.width
+        # smallest / largest training value per bucket, padded (pc, width - 1)
+        self.bin_min = np.full((pc, width - 1), np.inf)
+        self.bin_max = np.full((pc, width - 1), -np.inf)
+        for i in range(pc):
+            self.bin_min[i, :lows[i].shape[0]] = lows[i]
+            self.bin_max[i, :highs[i].shape[0]] = highs[i]
+        self.cat_offset = pc * width + np.concatenate(
+            ([0], np.cumsum(self.var_type[self.cat] + 1)[:-1])).astype(np.intp)
+        self.n_cells = int(pc * width + np.sum(self.var_type[self.cat] + 1))
+        if self.n_cells >= np.iinfo(codes.dtype).max:
+            codes = codes.astype(np.int64)
+        for i, j in enumerate(self.cont):
+            c = codes[:, j]
+            c[c < 0] = width - 1
+            c += i * width
+        for k, j in enumerate(self.cat):
+            v = self.xt[j]
+            K = int(self.var_type[j])
+            miss = np.isnan(v)
+            c = np.where(miss, K, np.nan_to_num(v)).astype(np.intp)
+            if np.any((c < 0) | (c > K)):
+                raise ValueError(f"categorical predictor {j} has codes outside 0..{K - 1}")
+            codes[:, j] = c + self.cat_offset[k]
+        self.codes = codes
+        self._ones = np.ones(CHUNK_ROWS * p)
+        self._indptr = np.arange(0, (CHUNK_ROWS + 1) * p, p, dtype=codes.dtype)
+
+    def searcher(self, z, w, unit_weights: bool, min_obs: int):
+        """The histogram split search for one tree on this data."""
+        return HistogramSearch(self, z, w, unit_weights, min_obs)
+
+
+@dataclass
+class NodeState:
+    """What the search keeps per node: its in-bag rows and their histogram."""
+
+    rows: np.ndarray                  # in-bag training rows, increasing
+    hist: np.ndarray | None = None    # (n_cells, k): sum w*z, [sum w,] count
+    counted: bool = True              # hist summed from the rows (not by subtraction)
+
+
+class HistogramSearch:
+    """Best splits on bucketed predictors (the search-strategy interface of
+    :class:`pygbm.engine.split.ExactSearch`: ``root``, ``best``, ``children``)."""
+
+    def __init__(self, data: BinnedTrainingData, z, w, unit_weights: bool, min_obs: int):
+        self.data = data
+        self.unit = bool(unit_weights)
+        self.min_obs = int(min_obs)
+        k = 2 if self.unit else 3
+        cols = np.empty((data.n, k))                  # the columns summed per bucket
+        np.multiply(w, z, out=cols[:, 0])
+        if not self.unit:
+            cols[:, 1] = w
+        cols[:, -1] = 1.0
+        self.cols = cols
+        self._direction = np.empty(data.n, dtype=np.int8)
+        chunk = min(CHUNK_ROWS, data.n)
+        self._codes_buf = np.empty((chunk, data.p), dtype=data.codes.dtype)
+        self._cols_buf = np.empty((chunk, k))
+
+    # ------------------------------------------------------------------ state
+    def root(self, inbag: np.ndarray) -> NodeState:
+        return NodeState(np.flatnonzero(inbag))
+
+    def children(self, state: NodeState, rows: np.ndarray, d: np.ndarray, split: Split):
+        """The children's states; histograms are counted for all but the
+        largest child, whose histogram is the parent's minus the others'."""
+        self._direction[rows] = d
+        D = self._direction[state.rows]
+        kids = [state.rows[D == side] if n_side else state.rows[:0]
+                for side, n_side in enumerate((split.left.n, split.right.n, split.missing.n))]
+        if state.hist is None:
+            state.hist = self.histogram(state.rows)
+        big = int(np.argmax([r.shape[0] for r in kids]))
+        out = [NodeState(r) for r in kids]
+        rest = state.hist
+        for i, r in enumerate(kids):
+            if i != big and r.shape[0]:
+                out[i].hist = self.histogram(r)
+                rest = rest - out[i].hist
+        if rest is state.hist:
+            rest = rest.copy()
+        rest[rest[:, -1] == 0.0] = 0.0                # empty buckets: exact zeros
+        out[big].hist = rest
+        out[big].counted = False
+        return tuple(out)
+
+    def histogram(self, rows: np.ndarray) -> np.ndarray:
+        """Per-bucket sums of the search columns over ``rows`` (n_cells, k)."""
+        data = self.data
+        k = self.cols.shape[1]
+        out = np.zeros((data.n_cells, k))
+        p = data.p
+        for start in range(0, rows.shape[0], CHUNK_ROWS):
+            r = rows[start:start + CHUNK_ROWS]
+            m = r.shape[0]
+            # np.take into kept buffers: far faster than fancy indexing of rows
+            codes = np.take(data.codes, r, axis=0, out=self._codes_buf[:m], mode="clip")
+            vals = np.take(self.cols, r, axis=0, out=self._cols_buf[:m], mode="clip")
+            if _csc_matvecs is not None:
+                _csc_matvecs(data.n_cells, m, k, data._indptr[:m + 1], codes.reshape(-1),
+                             data._ones[:m * p], vals.reshape(-1), out.reshape(-1))
+            else:  # pragma: no cover
+                flat = codes.reshape(-1)
+                for c in range(k):
+                    out[:, c] += np.bincount(flat, np.repeat(vals[:, c], p),
+                                             minlength=data.n_cells)
+        return out
+
+    # ------------------------------------------------------------------ search
+    def best(self, state: NodeState, total: Side) -> Split | None:
+        """Best split of the node (None when no split has a positive gain)."""
+        if state.rows.shape[0] < 2:
+            return None
+        if state.hist is None:
+            state.hist = self.histogram(state.rows)
+        data = self.data
+        best_gain = np.zeros(data.p)
+        best_pos = np.zeros(data.p, dtype=np.intp)
+        orders = {}
+        if data.cont.size:
+            g, pos = self._continuous(state.hist)
+            best_gain[data.cont] = g
+            best_pos[data.cont] = pos
+        for k, v in enumerate(data.cat):
+            found = self._categorical(state, k)
+            if found is not None:
+                best_gain[v], best_pos[v], orders[v] = found
+        v = int(np.argmax(best_gain))
+        if not best_gain[v] > 0.0:
+            return None
+        if v in orders:
+            return self._record_categorical(state, v, best_pos[v], orders[v], total,
+                                            best_gain[v])
+        return self._record_continuous(state.hist, v, best_pos[v], total, best_gain[v])
+
+    def _block(self, hist):
+        """The continuous block of a histogram as (pc, width) arrays."""
+        data = self.data
+        size = data.cont.shape[0] * data.width
+        shape = (data.cont.shape[0], data.width)
+        Z = hist[:size, 0].reshape(shape)
+        N = hist[:size, -1].reshape(shape)
+        W = N if self.unit else hist[:size, 1].reshape(shape)
+        return Z, W, N
+
+    def _continuous(self, hist):
+        """Best gain and bucket of every continuous predictor."""
+        Z, W, N = self._block(hist)
+        ls = np.cumsum(Z[:, :-1], axis=1)
+        ln = np.cumsum(N[:, :-1], axis=1)
+        lw = ln if self.unit else np.cumsum(W[:, :-1], axis=1)
+        rs = ls[:, -1:] - ls
+        rn = ln[:, -1:] - ln
+        rw = lw[:, -1:] - lw
+        ms, mw = Z[:, -1:], W[:, -1:]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            gain = improvement(lw, rw, mw, ls, rs, ms)
+        # a candidate closes a bucket that holds rows of the node, so every
+        # partition of the node's rows is evaluated once
+        ok = (N[:, :-1] > 0.0) & (ln >= self.min_obs) & (rn >= self.min_obs) & (gain > 0.0)
+        mono = self.data.var_monotone[self.data.cont]
+        if mono.any():
+            ok &= (mono[:, None] == 0) | (mono[:, None] * (rs * lw - ls * rw) > 0.0)
+        gain = np.where(ok, gain, 0.0)
+        pos = np.argmax(gain, axis=1)
+        return gain[np.arange(gain.shape[0]), pos], pos
+
+    def _level_stats(self, state: NodeState, k: int):
+        """Sum of w*z, sum of w and count per level of categorical ``k``
+        (plus the missing cell last), from the histogram. Levels whose means
+        are within rounding of each other are re-counted from the rows: R
+        orders tied means by its sort, so they must be the same numbers."""
+        data = self.data
+        v = data.cat[k]
+        K = int(data.var_type[v])
+        off = data.cat_offset[k]
+        cells = state.hist[off:off + K + 1]
+        gs, gn = cells[:, 0], cells[:, -1]
+        gw = gn if self.unit else cells[:, 1]
+        finite = gw[:K] != 0.0
+        with np.errstate(divide="ignore", invalid="ignore"):
+            means = np.where(finite, gs[:K] / np.where(finite, gw[:K], 1.0), np.inf)
+        m = np.sort(means[finite])
+        if not state.counted and m.shape[0] > 1 and np.any(np.diff(m) <= MEAN_TIE * np.abs(m[1:])):
+            codes = data.codes[state.rows, v] - off
+            gs = np.bincount(codes, weights=self.cols[state.rows, 0], minlength=K + 1)
+            gn = np.bincount(codes, minlength=K + 1).astype(float)
+            gw = gn if self.unit else np.bincount(codes, weights=self.cols[state.rows, 1],
+                                                  minlength=K + 1)
+            finite = gw[:K] != 0.0
+            with np.errstate(divide="ignore", invalid="ignore"):
+                means = np.where(finite, gs[:K] / np.where(finite, gw[:K], 1.0), np.inf)
+        return gs, gw, gn, means, finite
+
+    def _categorical(self, state: NodeState, k: int):
+        """(gain, prefix length - 1, level order) of the best split on
+        categorical ``k``, or None: R orders the levels by mean working
+        response and scans the prefixes of that order."""
+        gs, gw, gn, means, finite = self._level_stats(state, k)
+        n_finite = int(finite.sum())
+        if n_finite < 2:
+            return None
+        order = _r_shell_sort_order(means)
+        sel = order[: n_finite - 1]
+        K = means.shape[0]
+        ls, lw, ln = np.cumsum(gs[sel]), np.cumsum(gw[sel]), np.cumsum(gn[sel])
+        rs = gs[:K].sum() - ls
+        rw = gw[:K].sum() - lw
+        rn = gn[:K].sum() - ln
+        with np.errstate(divide="ignore", invalid="ignore"):
+            gain = improvement(lw, rw, gw[K], ls, rs, gs[K])
+        ok = (ln >= self.min_obs) & (rn >= self.min_obs) & (gain > 0.0)
+        gain = np.where(ok, gain, 0.0)
+        i = int(np.argmax(gain))
+        return gain[i], i, order
+
+    # ------------------------------------------------------------------ record
+    @staticmethod
+    def _missing_side(ms, mw, mn, total: Side) -> tuple[Side, bool]:
+        if mn > 0:
+            return Side(float(ms), float(mw), int(mn)), False
+        return Side(total.sum_z, total.w, 0), True
+
+    def _record_continuous(self, hist, v: int, pos: int, total: Side, gain) -> Split:
+        data = self.data
+        i = int(np.searchsorted(data.cont, v))
+        Z, W, N = self._block(hist)
+        z, w, c = Z[i], W[i], N[i]
+        ls, lw, ln = z[:pos + 1].sum(), w[:pos + 1].sum(), c[:pos + 1].sum()
+        rs, rw, rn = z[pos + 1:-1].sum(), w[pos + 1:-1].sum(), c[pos + 1:-1].sum()
+        nxt = pos + 1 + int(np.argmax(c[pos + 1:-1] > 0.0))   # next bucket with rows
+        value = float(_midpoints(data.bin_max[i, pos], data.bin_min[i, nxt]))
+        missing, empty = self._missing_side(z[-1], w[-1], c[-1], total)
+        return Split(float(gain), v, value, None, Side(float(ls), float(lw), int(ln)),
+                     Side(float(rs), float(rw), int(rn)), missing, empty)
+
+    def _record_categorical(self, state, v: int, pos: int, order, total: Side,
+                            gain) -> Split:
+        k = int(np.searchsorted(self.data.cat, v))
+        gs, gw, gn, _, _ = self._level_stats(state, k)
+        K = gs.shape[0] - 1
+        sel = order[: int(pos) + 1]
+        left = np.zeros(K, dtype=bool)
+        left[sel] = True
+        ls, lw, ln = gs[:K][left].sum(), gw[:K][left].sum(), gn[:K][left].sum()
+        rs, rw, rn = gs[:K][~left].sum(), gw[:K][~left].sum(), gn[:K][~left].sum()
+        missing, empty = self._missing_side(gs[K], gw[K], gn[K], total)
+        return Split(float(gain), v, float(pos), np.sort(sel),
+                     Side(float(ls), float(lw), int(ln)), Side(float(rs), float(rw), int(rn)),
+                     missing, empty)
