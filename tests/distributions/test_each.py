@@ -265,10 +265,14 @@ def test_good_responses_are_coded():
     assert s.shape == (2, 2)
 
 
-def test_quantile_weights_refused_as_r():
+def test_quantile_accepts_unequal_weights():
+    """R refuses unequal weights for quantile (it lacks a weighted quantile);
+    pygbm has one, so every distribution accepts them."""
+    for name in ("quantile", "gaussian", "laplace", "tdist"):
+        make(name).check_weights(np.array([1.0, 2.0, 1.0]))
     q = make("quantile")
-    q.check_weights(np.full(5, 2.0))                      # constant: fine
-    with pytest.raises(ValueError, match="quantile.*constant weights w"):
-        q.check_weights(np.array([1.0, 2.0, 1.0]))
-    for other in ("gaussian", "laplace", "tdist"):
-        make(other).check_weights(np.array([1.0, 2.0, 1.0]))
+    y = np.array([1.0, 2.0, 3.0, 4.0])
+    # the weighted quantile moves towards the heavy rows
+    light = q.init_f(y, None, np.ones(4), None)
+    heavy = q.init_f(y, None, np.array([1.0, 1.0, 1.0, 10.0]), None)
+    assert heavy > light
