@@ -408,9 +408,7 @@ class TargetStatisticsEncoder:
         cols = [grid[:, c].copy() for c in range(len(idx))]
         for c, j in enumerate(idx):
             if j in self.sums:
-                cols[c] = self.statistic(j, self.codes(grid[:, [c]], 0)
-                                         if False else level_codes(grid[:, c],
-                                                                   int(self.n_levels[j])))
+                cols[c] = self.statistic(j, level_codes(grid[:, c], int(self.n_levels[j])))
         out_idx = list(idx)
         if self.combinations is not None:
             for slot, members in self.combinations.registered():
@@ -460,6 +458,7 @@ class TargetStatisticsSchedule:
         self.max_bins = max_bins
         self.x_engine = x_engine               # the engine's matrix (validation rows used)
         self._cache: dict = {}
+        self._matrices: dict = {}
 
     @property
     def is_static(self) -> bool:
@@ -467,7 +466,11 @@ class TargetStatisticsSchedule:
         return not self.encoder.has_ordered and self.encoder.combinations is None
 
     def matrix(self, r: int) -> np.ndarray:
-        return self.encoder.training_matrix(self.x_train, self.y_train, self.w_train, r)
+        """Training rows encoded under permutation ``r`` (kept until its data is built)."""
+        if r not in self._matrices:
+            self._matrices[r] = self.encoder.training_matrix(self.x_train, self.y_train,
+                                                             self.w_train, r)
+        return self._matrices[r]
 
     def static_matrix(self) -> np.ndarray:
         return self.matrix(0)
@@ -486,6 +489,7 @@ class TargetStatisticsSchedule:
         """The engine's training data under permutation ``r`` (cached)."""
         if r not in self._cache:
             base = self._base_data(self.matrix(r))
+            self._matrices.pop(r, None)
             if self.encoder.combinations is not None:
                 from .ts_combinations import CombinationData
 

@@ -1,0 +1,295 @@
+"""Target statistics (pygbm.frontend.target_stats): hand checks, the leak, the encoder."""
+
+import pickle
+import warnings
+
+import numpy as np
+import pytest
+from sklearn.metrics import roc_auc_score
+
+from pygbm.distributions import get_distribution
+from pygbm.frontend.target_stats import (
+    TargetStatisticsEncoder, fit_target_statistics, greedy_statistic, holdout_statistic,
+    level_codes, loo_statistic, ordered_statistic, resolve_modes, target_of)
+
+BERNOULLI = get_distribution("bernoulli")
+GAUSSIAN = get_distribution("gaussian")
+
+# six rows, three levels, a fixed permutation (row at time 0 is row 3, ...)
+CODES = np.array([0, 1, 0, 0, 1, 2])
+Y = np.array([1.0, 0.0, 0.0, 1.0, 1.0, 1.0])
+ORDER = np.array([3, 0, 5, 1, 2, 4])
+PRIOR, A = 0.5, 1.0
+
+
+def _fit(mode, x, y, var_type, n_train=None, w=None, dist=BERNOULLI, seed=0, **kw):
+    n = x.shape[0]
+    return fit_target_statistics(mode, x, y, np.ones(n) if w is None else w,
+                                 n if n_train is None else n_train,
+                                 [f"v{j}" for j in range(x.shape[1])], np.asarray(var_type),
+                                 np.zeros(x.shape[1], dtype=int), dist, None,
+                                 np.random.default_rng(seed), **kw)
+
+
+def _training_column(schedule, x_engine, j=0, iteration=0):
+    if schedule is None:
+        return x_engine[:, j]
+    return schedule(iteration).x[:, j]
+
+
+# ---------------------------------------------------------------- by hand
+def test_ordered_statistic_by_hand():
+    # time 0: row 3 (level 0) has no history -> prior; time 1: row 0 (level 0)
+    # sees row 3 (y=1) -> (1 + .5)/(1 + 1); time 2: row 5 (level 2) -> prior;
+    # time 3: row 1 (level 1) -> prior; time 4: row 2 (level 0) sees rows 3, 0
+    # -> (1 + 1 + .5)/(2 + 1); time 5: row 4 (level 1) sees row 1 (y=0) -> .5/2
+    expected = [1.5 / 2, 0.5, 2.5 / 3, 0.5, 0.5 / 2, 0.5]
+    got = ordered_statistic(CODES, Y, np.ones(6), ORDER, PRIOR, A)
+    np.testing.assert_allclose(got, expected, rtol=1e-15)
+
+
+def test_ordered_statistic_with_weights_and_prior_weight():
+    w = np.array([2.0, 1.0, 0.5, 3.0, 1.0, 1.0])
+    a, p = 2.5, 0.2
+    # row 2 (time 4) has history rows 3 (w 3, y 1) and 0 (w 2, y 1)
+    got = ordered_statistic(CODES, Y, w, ORDER, p, a)
+    assert got[2] == pytest.approx((3 * 1 + 2 * 1 + a * p) / (3 + 2 + a), rel=1e-15)
+    assert got[0] == pytest.approx((3 * 1 + a * p) / (3 + a), rel=1e-15)
+    assert got[4] == pytest.approx((1 * 0 + a * p) / (1 + a), rel=1e-15)
+    assert got[3] == pytest.approx(p, rel=1e-15)
+
+
+def test_greedy_loo_holdout_by_hand():
+    # level 0: rows 0, 2, 3 with y 1, 0, 1 (sum 2, count 3); level 1: rows 1, 4 (sum 1)
+    np.testing.assert_allclose(greedy_statistic(CODES, Y, np.ones(6), PRIOR, A),
+                               [2.5 / 4, 1.5 / 3, 2.5 / 4, 2.5 / 4, 1.5 / 3, 1.5 / 2])
+    np.testing.assert_allclose(loo_statistic(CODES, Y, np.ones(6), PRIOR, A),
+                               [1.5 / 3, 1.5 / 2, 2.5 / 3, 1.5 / 3, 0.5 / 2, 0.5])
+    half = np.array([True, True, True, False, False, False])
+    # row 0 (half 1) uses half 0's level-0 rows: row 3 (y 1) -> 1.5 / 2
+    np.testing.assert_allclose(holdout_statistic(CODES, Y, np.ones(6), half, PRIOR, A),
+                               [1.5 / 2, 1.5 / 2, 1.5 / 2, 1.5 / 3, 0.5 / 2, 0.5])
+
+
+def test_encoder_matches_hand_values_with_its_permutation():
+    x = CODES[:, None].astype(float)
+    enc, x_engine, vt, schedule = _fit("ordered_ts", x, Y, [3], n_permutations=2)
+    assert vt.tolist() == [0]
+    for r in range(2):
+        order = enc.permutation(r)
+        expected = ordered_statistic(CODES, Y, np.ones(6), order, enc.prior, 1.0)
+        np.testing.assert_allclose(schedule.data(r).x[:, 0], expected, rtol=1e-15)
+    # the prior is the mean target, the prediction-time statistic uses all rows
+    assert enc.prior == pytest.approx(4 / 6)
+    pred = enc.transform(np.array([[0.0], [1.0], [2.0], [np.nan], [7.0]]))[:, 0]
+    p = 4 / 6
+    np.testing.assert_allclose(pred, [(2 + p) / 4, (1 + p) / 3, (1 + p) / 2, p, p])
+
+
+def test_permutation_hand_check_of_one_iteration():
+    # the statistic the engine sees at an iteration equals the formula under
+    # the permutation that iteration uses
+    rng = np.random.default_rng(5)
+    x = rng.integers(0, 4, 50).astype(float)[:, None]
+    y = rng.normal(size=50)
+    enc, _, _, schedule = _fit("ordered_ts", x, y, [4], dist=GAUSSIAN, n_permutations=3)
+    for it in range(6):
+        r = enc.permutation_of_iteration(it)
+        order = enc.permutation(r)
+        codes = x[:, 0].astype(int)
+        direct = np.empty(50)
+        for t, row in enumerate(order):          # the definition, one row at a time
+            prev = order[:t][codes[order[:t]] == codes[row]]
+            direct[row] = (y[prev].sum() + enc.prior) / (prev.size + 1.0)
+        np.testing.assert_allclose(schedule(it).x[:, 0], direct, rtol=1e-12, atol=1e-14)
+    assert len({enc.permutation_of_iteration(it) for it in range(40)}) == 3
+
+
+# ---------------------------------------------------------------- the leak
+def test_noise_categorical_greedy_leaks_ordered_does_not():
+    rng = np.random.default_rng(2018)
+    n, k = 10_000, 2000
+    x = rng.integers(0, k, n).astype(float)[:, None]
+    y = rng.integers(0, 2, n).astype(float)
+    auc = {}
+    for mode in ("greedy_ts", "ordered_ts", "holdout_ts"):
+        enc, x_engine, _, schedule = _fit(mode, x, y, [k])
+        auc[mode] = roc_auc_score(y, _training_column(schedule, x_engine))
+    assert auc["greedy_ts"] > 0.7                     # far above 0.5: the leak
+    assert abs(auc["ordered_ts"] - 0.5) < 0.03
+    assert abs(auc["holdout_ts"] - 0.5) < 0.03
+
+
+def test_leave_one_out_separates_a_constant_feature():
+    rng = np.random.default_rng(7)
+    n = 10_000
+    x = np.zeros((n, 1))
+    y = rng.integers(0, 2, n).astype(float)
+    enc, x_engine, _, schedule = _fit("loo_ts", x, y, [1])
+    loo = _training_column(schedule, x_engine)
+    assert loo[y == 1].max() < loo[y == 0].min()       # one threshold separates the classes
+    assert roc_auc_score(y, loo) == 0.0
+    enc, x_engine, _, schedule = _fit("ordered_ts", x, y, [1])
+    ordered = _training_column(schedule, x_engine)
+    assert not ordered[y == 1].max() < ordered[y == 0].min()
+    assert abs(roc_auc_score(y, ordered) - 0.5) < 0.03
+
+
+# ---------------------------------------------------------------- coding
+def test_level_codes_missing_and_unseen():
+    got = level_codes(np.array([0, 2, np.nan, 3, -1, 1.5]), 3)
+    assert got.tolist() == [0, 2, 3, -1, -1, -1]
+
+
+def test_missing_is_its_own_level_and_validation_rows_use_training_rows():
+    x = np.array([[0], [np.nan], [0], [np.nan], [1], [0], [np.nan], [5]], dtype=float)
+    y = np.array([1, 0, 1, 0, 1, 0, 1, 1], dtype=float)
+    enc, x_engine, _, _ = _fit("greedy_ts", x, y, [6], n_train=5)
+    p = 3 / 5
+    # training: level 0 rows 0, 2 (y 1, 1); missing rows 1, 3 (y 0, 0); level 1 row 4
+    np.testing.assert_allclose(x_engine[:5, 0], [(2 + p) / 3, p / 3, (2 + p) / 3, p / 3,
+                                                 (1 + p) / 2])
+    # validation rows: statistics of the training rows only; level 5 unseen -> prior
+    np.testing.assert_allclose(x_engine[5:, 0], [(2 + p) / 3, p / 3, p])
+
+
+def test_numeric_columns_untouched_and_dict_modes():
+    rng = np.random.default_rng(3)
+    x = np.column_stack([rng.normal(size=40), rng.integers(0, 3, 40), rng.integers(0, 4, 40)])
+    y = rng.normal(size=40)
+    enc, x_engine, vt, schedule = fit_target_statistics(
+        {"b": "greedy_ts"}, x, y, np.ones(40), 40, ["a", "b", "c"], np.array([0, 3, 4]),
+        np.zeros(3, dtype=int), GAUSSIAN, None, np.random.default_rng(0))
+    assert vt.tolist() == [0, 0, 4]                      # c stays native
+    np.testing.assert_array_equal(x_engine[:, [0, 2]], x[:, [0, 2]])
+    assert schedule is None                              # nothing depends on a permutation
+    assert enc.ts_columns == [1]
+
+
+@pytest.mark.parametrize("categorical, match", [
+    ("ordered", "categorical must be one of"),
+    ({"zz": "ordered_ts"}, "not a predictor"),
+    ({"a": "ordered_ts"}, "not an unordered categorical"),
+    ({"b": "cat"}, r"categorical\['b'\] must be one of"),
+])
+def test_bad_categorical_argument(categorical, match):
+    with pytest.raises(ValueError, match=match):
+        resolve_modes(categorical, ["a", "b"], [0, 3])
+
+
+def test_bad_categorical_type():
+    with pytest.raises(TypeError, match="categorical must be"):
+        resolve_modes(["ordered_ts"], ["a"], [3])
+
+
+@pytest.mark.parametrize("kw, exc, match", [
+    ({"n_permutations": 0}, ValueError, "ts_permutations"),
+    ({"n_permutations": 1.5}, TypeError, "ts_permutations"),
+    ({"prior_weight": 0}, ValueError, "ts_prior_weight"),
+    ({"prior": "mean"}, TypeError, "ts_prior"),
+    ({"max_combination": 4}, ValueError, "ts_max_combination"),
+])
+def test_bad_options(kw, exc, match):
+    x = CODES[:, None].astype(float)
+    with pytest.raises(exc, match=match):
+        _fit("ordered_ts", x, Y, [3], **kw)
+
+
+@pytest.mark.parametrize("name", ["coxph"])
+def test_refused_distributions(name):
+    with pytest.raises(ValueError, match="not available for distribution 'coxph'.*native"):
+        target_of(get_distribution(name), np.arange(5.0))
+
+
+def test_user_prior_and_weight():
+    x = CODES[:, None].astype(float)
+    enc, *_ = _fit("greedy_ts", x, Y, [3], prior=0.1, prior_weight=4.0)
+    assert enc.prior == 0.1 and enc.prior_weight == 4.0
+    assert enc.transform(np.array([[2.0]]))[0, 0] == pytest.approx((1 + 0.4) / (1 + 4))
+
+
+def test_no_categorical_predictor_warns():
+    x = np.random.default_rng(0).normal(size=(20, 2))
+    with pytest.warns(UserWarning, match="no effect"):
+        enc, x_engine, vt, schedule = _fit("ordered_ts", x, x[:, 0], [0, 0], dist=GAUSSIAN)
+    assert schedule is None and vt.tolist() == [0, 0]
+    np.testing.assert_array_equal(x_engine, x)
+
+
+def test_encoder_pickles_and_transforms_the_same():
+    rng = np.random.default_rng(11)
+    x = np.column_stack([rng.integers(0, 30, 300), rng.integers(0, 5, 300)]).astype(float)
+    x[rng.random(300) < 0.1, 0] = np.nan
+    y = rng.integers(0, 2, 300).astype(float)
+    enc, *_ = _fit("ordered_ts", x, y, [30, 5], max_combination=2)
+    again = pickle.loads(pickle.dumps(enc))
+    assert isinstance(again, TargetStatisticsEncoder)
+    np.testing.assert_array_equal(again.transform(x), enc.transform(x))
+    assert again.permutation(1).tolist() == enc.permutation(1).tolist()
+
+
+def test_level_table_and_influence_folding():
+    x = CODES[:, None].astype(float)
+    enc, *_ = _fit("greedy_ts", x, Y, [3])
+    table = enc.level_table("v0")
+    assert table["weight"].tolist() == [3.0, 2.0, 1.0, 0.0]     # last row: missing
+    np.testing.assert_allclose(table["statistic"], enc.transform(
+        np.array([[0.0], [1.0], [2.0], [np.nan]]))[:, 0])
+    np.testing.assert_array_equal(enc.fold_influence([2.0]), [2.0])
+
+
+def test_schedule_caches_one_data_per_permutation():
+    rng = np.random.default_rng(1)
+    x = rng.integers(0, 10, 200).astype(float)[:, None]
+    y = rng.integers(0, 2, 200).astype(float)
+    enc, _, _, schedule = _fit("ordered_ts", x, y, [10], n_permutations=2)
+    seen = {id(schedule(it)) for it in range(30)}
+    assert len(seen) == 2
+
+
+def test_binned_schedule_when_available():
+    pytest.importorskip("pygbm.engine.binned")
+    rng = np.random.default_rng(1)
+    x = rng.integers(0, 10, 200).astype(float)[:, None]
+    y = rng.integers(0, 2, 200).astype(float)
+    enc, x_engine, vt, schedule = fit_target_statistics(
+        "ordered_ts", x, y, np.ones(200), 200, ["v"], np.array([10]), np.zeros(1, dtype=int),
+        BERNOULLI, 16, np.random.default_rng(0))
+    data = schedule(0)
+    assert type(data).__name__ == "BinnedTrainingData"
+    np.testing.assert_allclose(data.xt[0], ordered_statistic(
+        x[:, 0].astype(int), y, np.ones(200), enc.permutation(enc.permutation_of_iteration(0)),
+        enc.prior, 1.0))
+
+
+def test_combination_registry_keys_and_statistics():
+    rng = np.random.default_rng(4)
+    n = 400
+    x = np.column_stack([rng.integers(0, 4, n), rng.integers(0, 3, n),
+                         rng.integers(0, 5, n)]).astype(float)
+    y = rng.integers(0, 2, n).astype(float)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        enc, x_engine, vt, schedule = _fit("ordered_ts", x, y, [4, 3, 5], max_combination=3)
+    reg = enc.combinations
+    assert reg.n_slots == 4                     # 3 pairs + 1 triple
+    assert vt.shape == (3 + 4,) and not vt.any()
+    slot = reg.register((0, 2), enc, x, y, np.ones(n))
+    # prediction-time statistic of the pair = greedy statistic of the joint level
+    joint = x[:, 0] * 5 + x[:, 2]
+    expected = greedy_statistic(joint.astype(int), y, np.ones(n), enc.prior, 1.0)
+    got = enc.transform(x)[:, 3 + slot]
+    np.testing.assert_allclose(got, expected, rtol=1e-13)
+    # an unseen pair gets the prior, unregistered slots are NaN
+    new = enc.transform(np.array([[0.0, 0.0, 9.0]]))
+    assert new[0, 3 + slot] == pytest.approx(enc.prior)
+    assert np.isnan(new[0, 3 + slot + 1:]).all()
+    # training column under a permutation = ordered statistic of the joint level
+    col = reg.ordered_column((0, 2), enc, x, y, np.ones(n), 1)
+    _, inv = np.unique(joint, return_inverse=True)
+    np.testing.assert_allclose(col, ordered_statistic(inv, y, np.ones(n), enc.permutation(1),
+                                                      enc.prior, 1.0))
+    assert reg.extensions((0,)) == [(0, 1), (0, 2)]
+    assert reg.extensions((0, 1)) == [(0, 1, 2)]
+    assert enc.originals_of(3 + slot) == (0, 2)
+    np.testing.assert_allclose(enc.fold_influence([1, 0, 0, 4.0]), [3.0, 0.0, 2.0])

@@ -1,0 +1,231 @@
+"""gbm(), gbm_fit(), gbm_more() and GBMFit: behaviour, reproducibility, bad input."""
+from __future__ import annotations
+
+import pickle
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import pygbm
+
+DATA = Path(__file__).resolve().parents[1] / "data"
+
+
+@pytest.fixture(scope="module")
+def boston():
+    return pd.read_csv(DATA / "boston.csv")
+
+
+@pytest.fixture(scope="module")
+def pima():
+    return pd.read_csv(DATA / "pima2.csv")
+
+
+def quiet_gbm(*args, **kw):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return pygbm.gbm(*args, **kw)
+
+
+# ------------------------------------------------------------------ behaviour
+def test_same_random_state_same_model(boston):
+    a = pygbm.gbm("medv ~ .", boston, distribution="gaussian", n_trees=30, random_state=7)
+    b = pygbm.gbm("medv ~ .", boston, distribution="gaussian", n_trees=30, random_state=7)
+    c = pygbm.gbm("medv ~ .", boston, distribution="gaussian", n_trees=30, random_state=8)
+    np.testing.assert_array_equal(a.fit, b.fit)
+    np.testing.assert_array_equal(a.train_error, b.train_error)
+    assert not np.array_equal(a.fit, c.fit)
+
+
+def test_pickle_round_trip_gives_identical_predictions(boston, tmp_path):
+    fit = pygbm.gbm("medv ~ . - chas", boston, distribution="gaussian", n_trees=40,
+                    interaction_depth=2, random_state=1)
+    path = tmp_path / "fit.pkl"
+    path.write_bytes(pickle.dumps(fit))
+    back = pickle.loads(path.read_bytes())
+    np.testing.assert_array_equal(back.predict(boston, n_trees=[10, 40]),
+                                  fit.predict(boston, n_trees=[10, 40]))
+
+
+def test_predict_list_is_one_column_per_count(boston):
+    fit = pygbm.gbm("medv ~ .", boston, distribution="gaussian", n_trees=50, random_state=1)
+    many = fit.predict(boston, n_trees=[50, 1, 20])
+    assert many.shape == (len(boston), 3)
+    for j, k in enumerate([50, 1, 20]):
+        np.testing.assert_allclose(many[:, j], fit.predict(boston, n_trees=k), rtol=1e-12)
+    # the training fit equals predictions on the training data (bag or not)
+    np.testing.assert_allclose(fit.predict(boston, n_trees=50), fit.fit, rtol=1e-10)
+
+
+def test_response_scale(pima):
+    fit = pygbm.gbm("diabetes ~ .", pima, distribution="bernoulli", n_trees=30,
+                    random_state=1)
+    link = fit.predict(pima, n_trees=30)
+    prob = fit.predict(pima, n_trees=30, type="response")
+    np.testing.assert_allclose(prob, 1 / (1 + np.exp(-link)), rtol=1e-12)
+    assert np.all((prob > 0) & (prob < 1))
+
+
+def test_predict_without_n_trees_uses_best_iteration(boston):
+    fit = pygbm.gbm("medv ~ .", boston, distribution="gaussian", n_trees=60,
+                    train_fraction=0.8, bag_fraction=1)
+    best = int(np.argmin(fit.valid_error)) + 1
+    with pytest.warns(UserWarning, match=f"Using {best} trees \\(test\\)"):
+        p = fit.predict(boston)
+    np.testing.assert_allclose(p, fit.predict(boston, n_trees=best))
+
+
+def test_gbm_more_continues_exactly(boston):
+    kw = dict(distribution="gaussian", interaction_depth=2, bag_fraction=1,
+              train_fraction=0.8)
+    full = pygbm.gbm("medv ~ .", boston, n_trees=60, **kw)
+    part = pygbm.gbm("medv ~ .", boston, n_trees=40, **kw)
+    more = pygbm.gbm_more(part, n_new_trees=20)
+    assert more.n_trees == 60 and part.n_trees == 40
+    np.testing.assert_allclose(more.train_error, full.train_error, rtol=1e-12)
+    np.testing.assert_allclose(more.valid_error, full.valid_error, rtol=1e-12)
+    np.testing.assert_allclose(more.predict(boston, n_trees=60),
+                               full.predict(boston, n_trees=60), rtol=1e-12)
+
+
+def test_gbm_more_with_data(boston):
+    kw = dict(distribution="gaussian", bag_fraction=1)
+    full = pygbm.gbm("medv ~ .", boston, n_trees=30, **kw)
+    part = pygbm.gbm("medv ~ .", boston, n_trees=20, keep_data=False, **kw)
+    with pytest.raises(ValueError, match="keep_data=False"):
+        pygbm.gbm_more(part, 10)
+    more = pygbm.gbm_more(part, 10, data=boston)
+    np.testing.assert_allclose(more.fit, full.fit, rtol=1e-12)
+
+
+def test_gbm_fit_matrix_interface(boston):
+    x = boston.drop(columns="medv")
+    fit = pygbm.gbm_fit(x, boston["medv"].to_numpy(), distribution="gaussian", n_trees=20,
+                        shrinkage=0.1, bag_fraction=1)
+    ref = pygbm.gbm("medv ~ .", boston, distribution="gaussian", n_trees=20, bag_fraction=1)
+    np.testing.assert_allclose(fit.fit, ref.fit, rtol=1e-12)
+    assert fit.shrinkage == 0.1
+    arr = pygbm.gbm_fit(x.drop(columns="chas").to_numpy(), boston["medv"].to_numpy(),
+                        distribution="gaussian", n_trees=5)
+    assert arr.var_names[0] == "X1"
+    assert arr.predict(x.drop(columns="chas").to_numpy(), n_trees=5).shape == (len(x),)
+
+
+def test_print_like_r(boston):
+    fit = pygbm.gbm("medv ~ .", boston, distribution="gaussian", n_trees=30,
+                    train_fraction=0.8, random_state=1)
+    text = repr(fit)
+    assert "A gradient boosted model with gaussian loss function." in text
+    assert "30 iterations were performed." in text
+    assert "The best test-set iteration was" in text
+    assert "There were 13 predictors of which" in text
+
+
+def test_distribution_forms_and_guess(boston, pima):
+    a = pygbm.gbm("medv ~ lstat", boston, distribution={"name": "quantile", "alpha": 0.25},
+                  n_trees=5)
+    b = pygbm.gbm("medv ~ lstat", boston,
+                  distribution=pygbm.get_distribution({"name": "quantile", "alpha": 0.25}),
+                  n_trees=5, random_state=a._rng)
+    assert a.distribution == b.distribution
+    with pytest.warns(UserWarning, match="assuming bernoulli"):
+        g = pygbm.gbm("diabetes ~ glucose", pima, n_trees=5)
+    assert g.distribution.name == "bernoulli"
+    with pytest.warns(UserWarning, match="assuming gaussian"):
+        assert pygbm.gbm("medv ~ lstat", boston, n_trees=5).distribution.name == "gaussian"
+
+
+def test_unseen_level_at_predict_is_missing_with_warning():
+    rng = np.random.default_rng(0)
+    d = pd.DataFrame({"g": rng.choice(list("abc"), 300), "x": rng.normal(size=300)})
+    d["y"] = (d["g"] == "a") * 2.0 + d["x"] + rng.normal(size=300)
+    fit = pygbm.gbm("y ~ g + x", d, distribution="gaussian", n_trees=20, bag_fraction=1)
+    new = d.head(5).copy()
+    new.loc[0, "g"] = "zzz"
+    with pytest.warns(UserWarning, match="zzz"):
+        p = fit.predict(new, n_trees=20)
+    as_missing = new.copy()
+    as_missing.loc[0, "g"] = np.nan
+    np.testing.assert_allclose(p, fit.predict(as_missing, n_trees=20))
+
+
+# ------------------------------------------------------------------ bad input
+@pytest.mark.parametrize("kwargs, match", [
+    (dict(distribution="bernoulli"), "bernoulli"),
+    (dict(distribution="poisson"), "poisson"),
+    (dict(distribution="nonsense"), "nonsense"),
+    (dict(distribution={"name": "quantile"}), "alpha"),
+    (dict(n_trees=0), "n_trees"),
+    (dict(n_trees=2.5), "n_trees"),
+    (dict(shrinkage=-1), "shrinkage"),
+    (dict(bag_fraction=0), "bag_fraction"),
+    (dict(bag_fraction=1.5), "bag_fraction"),
+    (dict(train_fraction=0), "train_fraction"),
+    (dict(interaction_depth=0), "interaction_depth"),
+    (dict(interaction_depth=50), "interaction_depth"),
+    (dict(n_minobsinnode=300), "n_minobsinnode"),
+    (dict(var_monotone=[1, 0]), "var_monotone"),
+    (dict(var_monotone=[2] * 13), "var_monotone"),
+    (dict(weights=-np.ones(506)), "weights"),
+    (dict(weights=np.ones(10)), "weights"),
+    (dict(weights="nosuchcolumn"), "nosuchcolumn"),
+    (dict(max_bins=1), "max_bins"),
+])
+def test_bad_arguments_name_the_argument(boston, kwargs, match):
+    kw = dict(distribution="gaussian", n_trees=5)
+    kw.update(kwargs)
+    d = boston.copy()
+    d["medv"] = d["medv"] if kw["distribution"] != "poisson" else d["medv"] - 30
+    with pytest.raises((ValueError, TypeError), match=match):
+        quiet_gbm("medv ~ .", d, **kw)
+
+
+def test_bernoulli_three_levels(pima):
+    d = pima.copy()
+    d["diabetes"] = d["diabetes"] + (np.arange(len(d)) % 3 == 0)
+    with pytest.raises(ValueError, match="bernoulli.*0/1"):
+        pygbm.gbm("diabetes ~ glucose", d, distribution="bernoulli", n_trees=5)
+
+
+def test_missing_response_and_missing_columns(boston):
+    d = boston.copy()
+    d.loc[3, "medv"] = np.nan
+    with pytest.raises(ValueError, match="missing values"):
+        pygbm.gbm("medv ~ .", d, distribution="gaussian")
+    with pytest.raises(ValueError, match="lstatt"):
+        pygbm.gbm("medv ~ lstatt", boston, distribution="gaussian")
+
+
+def test_coxph_needs_surv_and_surv_needs_coxph():
+    lung = pd.read_csv(DATA / "lung.csv")
+    with pytest.raises(ValueError, match="Surv"):
+        pygbm.gbm("time ~ age", lung, distribution="coxph", n_trees=5)
+    with pytest.raises(ValueError, match="coxph"):
+        pygbm.gbm("Surv(time, status) ~ age", lung, distribution="gaussian", n_trees=5)
+
+
+def test_empty_and_one_row_data(boston):
+    with pytest.raises(ValueError):
+        pygbm.gbm("medv ~ .", boston.iloc[:0], distribution="gaussian")
+    with pytest.raises(ValueError):
+        pygbm.gbm("medv ~ .", boston.iloc[:1], distribution="gaussian")
+
+
+def test_too_many_levels_names_r_limit():
+    rng = np.random.default_rng(0)
+    d = pd.DataFrame({"g": [f"l{i}" for i in range(2000)], "y": rng.normal(size=2000)})
+    with pytest.raises(ValueError, match="1024"):
+        pygbm.gbm("y ~ g", d, distribution="gaussian", n_trees=2)
+
+
+def test_predict_errors(boston):
+    fit = pygbm.gbm("medv ~ .", boston, distribution="gaussian", n_trees=10)
+    with pytest.raises(ValueError, match="n_trees=11 exceeds the 10 trees"):
+        fit.predict(boston, n_trees=11)
+    with pytest.raises(ValueError, match="type"):
+        fit.predict(boston, n_trees=5, type="probability")
+    with pytest.raises(ValueError, match="lstat"):
+        fit.predict(boston.drop(columns="lstat"), n_trees=5)
