@@ -207,13 +207,13 @@ def measure(a, task, tmp):
         row.update(status="timeout", note=f"killed after {a.timeout:.0f} s")
         return row
     if not os.path.exists(spec["out_json"]):
-        row.update(status="error", note=f"worker exit {code}: {err.strip()[-300:]}")
+        row.update(status="error", note=f"worker exit {code}: {' '.join(err.split())[-300:]}")
         return row
     with open(spec["out_json"]) as fh:
         res = json.load(fh)
     if res.get("traceback"):
         print(res["traceback"], file=sys.stderr)
-    row.update(status=res["status"], note=res.get("note", ""))
+    row.update(status=res["status"], note=" ".join(str(res.get("note", "")).split()))
     if res["status"] != "ok":
         return row
     walls, cpus, loads = (np.atleast_1d(res[k]).astype(float) for k in ("fit_wall", "fit_cpu",
@@ -280,6 +280,9 @@ def main(argv=None) -> None:
     rows = report.read_csv(csv_path) if (a.resume or a.report_only) else []
     if not a.report_only:
         meta = machine_info()
+        if a.resume and os.path.exists(meta_path):
+            with open(meta_path) as fh:
+                meta["command"] = json.load(fh)["command"] + "`, then `" + meta["command"]
         meta.update(n_trees=a.n_trees, repeats=a.repeats, quick=a.quick)
         with open(meta_path, "w") as fh:
             json.dump(meta, fh, indent=1)

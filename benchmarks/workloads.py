@@ -28,6 +28,8 @@ NOISE_SD = 1.0
 PREDICT_ROWS = 100_000
 #: share of rows used for training (the rest is the validation set)
 TRAIN_FRACTION = 0.8
+#: bump when the generated files change (names the cached files)
+DATA_VERSION = 2
 #: seeds: data generation, prediction set, shuffling of real data
 DATA_SEED, PRED_SEED, SHUFFLE_SEED = 20240601, 777, 4242
 
@@ -124,7 +126,7 @@ def _read_real(name: str) -> tuple[Workload, pd.DataFrame]:
     else:
         raise ValueError(f"unknown real workload {name!r}")
     for col in df.columns:
-        if df[col].dtype == object:
+        if not pd.api.types.is_numeric_dtype(df[col]):      # strings (object or str dtype)
             df[col] = pd.Categorical(df[col])
     return wl, df
 
@@ -150,7 +152,7 @@ def write_files(wl: Workload, df: pd.DataFrame, pred: pd.DataFrame, data_dir: st
     Files already present are reused (the data are deterministic).
     """
     os.makedirs(data_dir, exist_ok=True)
-    stem = os.path.join(data_dir, wl.key())
+    stem = os.path.join(data_dir, f"v{DATA_VERSION}_{wl.key()}")
     paths = {"data_csv": stem + ".csv", "data_pkl": stem + ".pkl",
              "pred_csv": stem + "_pred.csv", "pred_pkl": stem + "_pred.pkl"}
     for frame, kind in ((df, "data"), (pred, "pred")):

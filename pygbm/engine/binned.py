@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .split import Side, Split, _r_shell_sort_order, improvement
+from .split import NEAR_TIE, ExactSearch, Side, Split, _r_shell_sort_order, improvement
 
 try:  # SciPy's compiled sparse-times-dense kernel: a scatter-add of several
     # columns at once (scipy is a dependency; the import path is private, so
@@ -230,6 +230,8 @@ class HistogramSearch:
             cols[:, 1] = w
         cols[:, -1] = 1.0
         self.cols = cols
+        self.z, self.w = z, w
+        self._exact = None                            # R's arithmetic, for near-ties
         self._direction = np.empty(data.n, dtype=np.int8)
         chunk = min(CHUNK_ROWS, data.n)
         self._codes_buf = np.empty((chunk, data.p), dtype=data.codes.dtype)
@@ -306,10 +308,41 @@ class HistogramSearch:
         v = int(np.argmax(best_gain))
         if not best_gain[v] > 0.0:
             return None
+        tied = np.flatnonzero(best_gain >= best_gain[v] * (1.0 - NEAR_TIE))
+        if tied.shape[0] > 1:
+            return self._break_tie(state, total, tied, best_pos, orders)
         if v in orders:
             return self._record_categorical(state, v, best_pos[v], orders[v], total,
                                             best_gain[v])
         return self._record_continuous(state.hist, v, best_pos[v], total, best_gain[v])
+
+    def _break_tie(self, state: NodeState, total: Side, tied, best_pos, orders) -> Split:
+        """Several predictors within rounding of the best gain (often the same
+        partition of the node's rows): as R, keep the first whose gain is
+        strictly larger in R's sequential arithmetic, which the exact search
+        reproduces on the node's rows sorted by each of these predictors."""
+        if self._exact is None:
+            self._exact = ExactSearch(self.data, self.z, self.w, self.unit, self.min_obs)
+        data = self.data
+        rows = state.rows
+        best = None
+        for v in tied:
+            x = data.xt[v, rows]
+            missing = np.isnan(x)
+            nm = int(np.count_nonzero(missing))
+            order = np.roll(np.argsort(x, kind="stable"), nm)    # NaN first, as R
+            g = self._exact.wz[rows[order]]
+            h = None if self.unit else self.w[rows[order]]
+            if v in orders:
+                pos, levels = best_pos[v], orders[v]
+            else:
+                i = int(np.searchsorted(data.cont, v))
+                counts = self._block(state.hist)[2][i]
+                pos, levels = nm + int(counts[:best_pos[v] + 1].sum()) - 1, None
+            split = self._exact._record(int(v), x[order], g, h, total, pos, levels)
+            if best is None or split.improvement > best.improvement:
+                best = split
+        return best
 
     def _block(self, hist):
         """The continuous block of a histogram as (pc, width) arrays."""

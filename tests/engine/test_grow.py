@@ -1,0 +1,78 @@
+"""grow_tree: best-first growth, R's terminal numbering, Adjust, R's tree vectors."""
+from __future__ import annotations
+
+import numpy as np
+
+from pygbm.engine.data import TrainingData
+from pygbm.engine.grow import grow_tree
+from pygbm.engine.tree import NO_NODE
+
+
+def _grow(seed=0, depth=3, min_obs=5, nan=True, categorical=True):
+    rng = np.random.default_rng(seed)
+    n, p = 300, 3
+    x = rng.normal(size=(n, p))
+    var_type = np.zeros(p, dtype=int)
+    if categorical:
+        x[:, 2] = rng.integers(0, 5, n)
+        var_type[2] = 5
+    if nan:
+        x[rng.random((n, p)) < 0.15] = np.nan
+    z = np.nan_to_num(x[:, 0]) * 2 + np.nan_to_num(x[:, 2]) + rng.normal(size=n)
+    w = np.ones(n)
+    data = TrainingData(x, var_type, np.zeros(p, dtype=int))
+    inbag = np.ones(n, dtype=bool)
+    tree = grow_tree(data, data.searcher(z, w, True, min_obs), z, w, inbag, depth, True)
+    return data, x, z, tree
+
+
+def test_depth_is_number_of_splits_and_three_children_each():
+    for depth in (1, 2, 4):
+        _, _, _, g = _grow(depth=depth)
+        splits = [nd for nd in g.nodes if not nd.is_terminal]
+        assert len(splits) == depth
+        assert g.n_terminal == 2 * depth + 1        # R: 2*depth + 1 terminal nodes
+        assert len(g.nodes) == 3 * depth + 1
+
+
+def test_rows_reach_their_terminal_and_counts_add_up():
+    data, x, z, g = _grow()
+    counts = np.bincount(g.node_of, minlength=g.n_terminal)
+    assert counts.sum() == x.shape[0]
+    np.testing.assert_array_equal(counts, g.terminal_counts())
+    preds = g.terminal_preds()
+    for t in range(g.n_terminal):       # grow-time prediction = mean z of the node
+        if counts[t]:
+            assert preds[t] == np.mean(z[g.node_of == t]) or np.isclose(
+                preds[t], np.mean(z[g.node_of == t]), rtol=1e-12)
+
+
+def test_r_tree_vectors_route_rows_like_the_grower():
+    data, x, z, g = _grow(seed=3)
+    c_splits = []
+    g.adjust(5)
+    tree = g.to_r_tree(0.1, data.var_type, c_splits)
+    term = tree.terminal_of(x, data.var_type, c_splits)
+    assert np.all(tree.split_var[term] == NO_NODE)
+    np.testing.assert_allclose(tree.split_code_pred[term], 0.1 * g.terminal_preds()[g.node_of])
+    # pre-order numbering: children come after their parent, left < right < missing
+    inner = np.flatnonzero(tree.split_var >= 0)
+    for k in inner:
+        assert k < tree.left[k] < tree.right[k] < tree.missing[k]
+    # categorical split rows in c_splits: -1 left, +1 right, one entry per level
+    for k in inner:
+        if data.var_type[tree.split_var[k]] > 0:
+            row = c_splits[int(tree.split_code_pred[k])]
+            assert row.shape[0] == 5 and set(row.tolist()) <= {-1, 1}
+
+
+def test_adjust_gives_small_missing_nodes_the_weighted_sibling_average():
+    data, x, z, g = _grow(seed=5, nan=False)
+    g.adjust(5)
+    for nd in g.nodes:
+        if nd.is_terminal:
+            continue
+        left, right, miss = (g.nodes[i] for i in nd.children)
+        if miss.is_terminal and miss.n < 5:
+            want = (left.w * left.pred + right.w * right.pred) / (left.w + right.w)
+            assert miss.pred == want and nd.pred == want

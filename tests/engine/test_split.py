@@ -1,0 +1,170 @@
+"""ExactSearch against a literal, one-row-at-a-time simulation of R's node search.
+
+The oracle below scans the node's rows in R's presorted order (missing values
+first), with R's running sums, minimum node size, monotone rule and
+categorical level ordering, exactly as R gbm's C++ node search is documented
+to work. It is slow and obviously sequential; the engine must choose the same
+split with the same statistics.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from pygbm.engine.data import TrainingData
+from pygbm.engine.split import ExactSearch, Side, improvement
+
+
+def r_oracle(x, var_type, mono, z, w, rows, min_obs):
+    """Best (gain, var, value-or-left-levels, left, right, missing) by R's scan."""
+    wz = w * z
+    tot_z = 0.0
+    tot_w = 0.0
+    for i in rows:                      # R sums the node in row order
+        tot_z += wz[i]
+        tot_w += w[i]
+    n = len(rows)
+    best = (0.0, None)
+    for v in range(x.shape[1]):
+        col = x[rows, v]
+        order = sorted(range(n), key=lambda k: (not np.isnan(col[k]), col[k] if not np.isnan(col[k]) else 0, k))
+        ls = lw = ms = mw = 0.0
+        nl = nm = 0
+        rs, rw, nr = tot_z, tot_w, n
+        last = -np.inf
+        groups = {}
+        for k in order:
+            i = rows[k]
+            xv = col[k]
+            if np.isnan(xv):
+                ms += wz[i]; mw += w[i]; nm += 1
+                rs -= wz[i]; rw -= w[i]; nr -= 1
+                continue
+            if var_type[v] == 0:
+                ok_mono = mono[v] == 0 or mono[v] * (rs * lw - ls * rw) > 0
+                if last != xv and nl >= min_obs and nr >= min_obs and ok_mono:
+                    g = improvement(lw, rw, mw, ls, rs, ms)
+                    if g > best[0]:
+                        best = (g, (v, 0.5 * (last + xv), (ls, lw, nl), (rs, rw, nr),
+                                    (ms, mw, nm)))
+                ls += wz[i]; lw += w[i]; nl += 1
+                rs -= wz[i]; rw -= w[i]; nr -= 1
+                last = xv
+            else:
+                s, ww, c = groups.get(int(xv), (0.0, 0.0, 0))
+                groups[int(xv)] = (s + wz[i], ww + w[i], c + 1)
+        if var_type[v] > 0:
+            levels = [lv for lv in range(var_type[v]) if groups.get(lv, (0, 0.0, 0))[1] != 0.0]
+            means = {lv: groups[lv][0] / groups[lv][1] for lv in levels}
+            levels.sort(key=lambda lv: means[lv])   # tests use distinct means
+            for j in range(len(levels) - 1):
+                s, ww, c = groups[levels[j]]
+                ls += s; lw += ww; nl += c
+                rs -= s; rw -= ww; nr -= c
+                g = improvement(lw, rw, mw, ls, rs, ms)
+                if nl >= min_obs and nr >= min_obs and g > best[0]:
+                    best = (g, (v, sorted(levels[: j + 1]), (ls, lw, nl), (rs, rw, nr),
+                                (ms, mw, nm)))
+    return best
+
+
+def make_case(seed, n=120, with_nan=True, weights=False, ties=False, categorical=False,
+              monotone=False):
+    rng = np.random.default_rng(seed)
+    p = 4
+    x = rng.normal(size=(n, p))
+    if ties:
+        x[:, 1] = np.round(x[:, 1] * 2)
+    if with_nan:
+        x[rng.random((n, p)) < 0.1] = np.nan
+    var_type = np.zeros(p, dtype=int)
+    if categorical:
+        x[:, 3] = rng.integers(0, 6, n)
+        x[rng.random(n) < 0.05, 3] = np.nan
+        var_type[3] = 6
+    mono = np.zeros(p, dtype=int)
+    if monotone:
+        mono[0], mono[2] = 1, -1
+    z = x[:, 0] * 1.5 - np.nan_to_num(x[:, 2]) + rng.normal(size=n)
+    z = np.nan_to_num(z)
+    if categorical:
+        z += np.nan_to_num(x[:, 3]) * 0.7
+    w = rng.uniform(0.5, 2.0, n) if weights else np.ones(n)
+    return x, var_type, mono, z, w
+
+
+CASES = [
+    dict(), dict(with_nan=False), dict(weights=True), dict(ties=True),
+    dict(categorical=True), dict(monotone=True),
+    dict(weights=True, ties=True, categorical=True, monotone=True),
+]
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("case", CASES, ids=lambda c: "-".join(c) or "plain")
+def test_root_split_matches_r_scan(case, seed):
+    x, var_type, mono, z, w = make_case(seed, **case)
+    min_obs = 7
+    data = TrainingData(x, var_type, mono)
+    unit = bool(np.all(w == 1))
+    search = ExactSearch(data, z, w, unit, min_obs)
+    rows = np.arange(x.shape[0])
+    total = Side(float(np.cumsum(w * z)[-1]), float(np.cumsum(w)[-1]), len(rows))
+    got = search.best(search.root(np.ones(len(rows), dtype=bool)), total)
+    gain, want = r_oracle(x, var_type, mono, z, w, rows, min_obs)
+    if want is None:
+        assert got is None
+        return
+    v, value, left, right, missing = want
+    assert got.var == v
+    if var_type[v] == 0:
+        assert got.value == value
+    else:
+        assert sorted(got.left_levels.tolist()) == value
+    assert got.improvement == pytest.approx(gain, rel=1e-12)
+    assert (got.left.n, got.right.n) == (left[2], right[2])
+    np.testing.assert_allclose([got.left.sum_z, got.left.w, got.right.sum_z, got.right.w],
+                               [left[0], left[1], right[0], right[1]], rtol=1e-12)
+    if missing[2]:
+        assert got.missing.n == missing[2]
+        np.testing.assert_allclose([got.missing.sum_z, got.missing.w], missing[:2],
+                                   rtol=1e-12)
+    else:
+        # no missing row: the missing child starts with the parent's statistics
+        assert (got.missing.n, got.missing.w) == (0, total.w)
+
+
+def test_node_subset_and_bag():
+    x, var_type, mono, z, w = make_case(11, n=200, categorical=True)
+    data = TrainingData(x, var_type, mono)
+    rng = np.random.default_rng(3)
+    inbag = rng.random(200) < 0.6
+    search = ExactSearch(data, z, w, True, 5)
+    rows = np.flatnonzero(inbag)
+    total = Side(float(np.cumsum(z[rows])[-1]), float(rows.size), rows.size)
+    got = search.best(search.root(inbag), total)
+    gain, want = r_oracle(x, var_type, mono, z, w, list(rows), 5)
+    assert got.var == want[0]
+    assert got.improvement == pytest.approx(gain, rel=1e-12)
+
+
+def test_no_valid_split_when_node_too_small():
+    x, var_type, mono, z, w = make_case(0, n=20, with_nan=False)
+    data = TrainingData(x, var_type, mono)
+    search = ExactSearch(data, z, w, True, 10)
+    total = Side(float(z.sum()), 20.0, 20)
+    # 10 + 10 is the only admissible split size, so at most one position per predictor
+    got = search.best(search.root(np.ones(20, dtype=bool)), total)
+    assert got is None or (got.left.n == 10 and got.right.n == 10)
+    search = ExactSearch(data, z, w, True, 11)
+    assert search.best(search.root(np.ones(20, dtype=bool)), total) is None
+
+
+def test_improvement_formula_two_and_three_groups():
+    # between-group sum of squares: sum_g S_g^2 / W_g - S^2 / W
+    lw, rw, mw, ls, rs, ms = 3.0, 5.0, 2.0, 6.0, -5.0, 4.0
+    S, W = ls + rs + ms, lw + rw + mw
+    assert improvement(lw, rw, mw, ls, rs, ms) == pytest.approx(
+        ls**2 / lw + rs**2 / rw + ms**2 / mw - S**2 / W)
+    assert improvement(lw, rw, 0.0, ls, rs, 0.0) == pytest.approx(
+        ls**2 / lw + rs**2 / rw - (ls + rs) ** 2 / (lw + rw))

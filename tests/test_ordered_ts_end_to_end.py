@@ -1,0 +1,309 @@
+"""gbm(..., categorical="ordered_ts" | ...) end to end: fit, predict, validation,
+cv, gbm_more, pickling, influence and partial dependence on the original levels.
+
+Tests marked ``xfail(strict=False)`` need a hook outside the target-statistics
+module (listed in the reason); they pass once the hook is in.
+"""
+
+import pickle
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from pygbm import gbm, gbm_more
+from pygbm.engine.boost import BoostProblem, BoostState, run_boosting
+from pygbm.engine.tree import predict_trees
+
+DATA = Path(__file__).resolve().parents[1] / "data"
+SETTINGS = dict(distribution="bernoulli", n_trees=40, shrinkage=0.1, interaction_depth=2,
+                random_state=3)
+
+HOOK_GBM_MORE = "needs the gbm_more hook (ts_encoder.engine_inputs + schedule)"
+HOOK_CV = "needs the cv hook (_predict_coded through model.to_engine / engine_var_type)"
+HOOK_PD = "needs the partial-dependence hook (ts_encoder.grid_to_engine / to_engine)"
+HOOK_UNSEEN = "needs the frontend to code unseen levels out of range (not as NaN)"
+
+
+@pytest.fixture(scope="module")
+def lending():
+    d = pd.read_csv(DATA / "lending_club.csv")
+    d["bad"] = (d["Class"] == "bad").astype(int)
+    return d.drop(columns="Class").iloc[:2500].reset_index(drop=True)
+
+
+def _fit(data, **kw):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return gbm("bad ~ .", data, **{**SETTINGS, **kw})
+
+
+def _deviance(y, f):
+    return float(-2 * np.mean(y * f - np.log1p(np.exp(f))))
+
+
+@pytest.fixture(scope="module")
+def ordered_fit(lending):
+    return _fit(lending, categorical="ordered_ts", train_fraction=0.8)
+
+
+# ---------------------------------------------------------------- fit and predict
+def test_engine_sees_statistics_fit_keeps_original_coding(ordered_fit, lending):
+    fit = ordered_fit
+    cats = [j for j, t in enumerate(fit.var_type) if t > 0]
+    assert [fit.var_names[j] for j in cats] == ["term", "sub_grade", "addr_state",
+                                                "verification_status", "emp_length"]
+    assert not np.asarray(fit.engine_var_type).any()
+    assert fit.var_type[fit.var_names.index("addr_state")] == 50
+    assert fit.c_splits == []                           # no categorical split in the engine
+    # the trees split on statistics in [0, 1] for the categorical columns
+    for tree in fit.trees:
+        for k in np.flatnonzero(np.isin(tree.split_var, cats)):
+            assert 0.0 < tree.split_code_pred[k] < 1.0
+
+
+def test_validation_error_equals_predict_on_validation_rows(ordered_fit, lending):
+    fit = ordered_fit
+    valid = lending.iloc[fit.n_train:]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        f = fit.predict(valid, n_trees=[10, 40])
+    y = valid["bad"].to_numpy()
+    assert _deviance(y, f[:, 0]) == pytest.approx(fit.valid_error[9], rel=1e-12)
+    assert _deviance(y, f[:, 1]) == pytest.approx(fit.valid_error[39], rel=1e-12)
+
+
+def test_greedy_training_fit_equals_prediction(lending):
+    # greedy statistics of the training rows are the prediction-time ones
+    fit = _fit(lending, categorical="greedy_ts")
+    np.testing.assert_allclose(fit.predict(lending, n_trees=40), fit.fit, rtol=1e-12)
+
+
+def test_ordered_training_fit_uses_permutations(lending):
+    fit = _fit(lending, categorical="ordered_ts", ts_permutations=3)
+    # the training link values were built on the ordered statistics, which
+    # differ from the prediction-time (all training rows) statistics
+    assert not np.allclose(fit.predict(lending, n_trees=40), fit.fit)
+    assert fit.ts_encoder.n_permutations == 3
+    again = _fit(lending, categorical="ordered_ts", ts_permutations=3)
+    np.testing.assert_array_equal(again.fit, fit.fit)          # reproducible
+
+
+def test_per_column_modes(lending):
+    fit = _fit(lending, categorical={"addr_state": "ordered_ts", "sub_grade": "greedy_ts"})
+    vt = dict(zip(fit.var_names, np.asarray(fit.engine_var_type)))
+    assert vt["addr_state"] == 0 and vt["sub_grade"] == 0
+    assert vt["term"] == 2 and vt["emp_length"] == 12           # native
+    assert fit.ts_encoder.modes[fit.var_names.index("sub_grade")] == "greedy_ts"
+    f = fit.predict(lending, n_trees=40)
+    assert np.isfinite(f).all()
+
+
+def test_argument_errors(lending):
+    with pytest.raises(ValueError, match="categorical must be one of"):
+        _fit(lending, categorical="catboost")
+    with pytest.raises(ValueError, match="ts_permutations"):
+        _fit(lending, categorical="ordered_ts", ts_permutations=0)
+    with pytest.raises(ValueError, match="not an unordered categorical"):
+        _fit(lending, categorical={"int_rate": "ordered_ts"})
+
+
+def test_coxph_refused():
+    lung = pd.read_csv(DATA / "lung.csv").dropna()
+    lung["status"] = lung["status"] - 1
+    lung["sex"] = lung["sex"].map({1: "m", 2: "f"})
+    with pytest.raises(ValueError, match="coxph.*categorical='native'"):
+        gbm("Surv(time, status) ~ age + sex", lung, distribution="coxph", n_trees=5,
+            categorical="ordered_ts")
+
+
+def test_missing_values_are_their_own_level(lending):
+    d = lending.copy()
+    d.loc[d.index % 7 == 0, "addr_state"] = np.nan
+    fit = _fit(d, categorical="ordered_ts")
+    j = fit.var_names.index("addr_state")
+    table = fit.ts_encoder.level_table(j)
+    n_missing = int(d["addr_state"].isna().sum())
+    assert table["weight"].iloc[-1] == pytest.approx(n_missing * fit.data["w"][0])
+    engine = fit.to_engine(fit.data["x"])
+    miss = np.isnan(fit.data["x"][:, j])
+    assert np.unique(engine[miss, j]).size == 1 and np.isfinite(engine[miss, j]).all()
+    assert np.isfinite(fit.predict(d, n_trees=40)).all()
+
+
+def test_more_than_1024_levels(monkeypatch):
+    # no level cap with target statistics (the frontend's R cap is lifted here
+    # until the frontend lifts it itself for TS columns)
+    import pygbm.frontend.encode as encode
+
+    monkeypatch.setattr(encode, "R_MAX_CATEGORICAL_LEVELS", 10**9)
+    rng = np.random.default_rng(0)
+    n, k = 6000, 1500
+    level = rng.integers(0, k, n)
+    effect = rng.normal(scale=1.0, size=k)
+    y = (rng.random(n) < 1 / (1 + np.exp(-effect[level]))).astype(int)
+    d = pd.DataFrame({"id": [f"L{v}" for v in level], "noise": rng.normal(size=n), "bad": y})
+    fit = _fit(d, categorical="ordered_ts", train_fraction=0.7, n_trees=60)
+    assert fit.var_type[0] > 1024
+    assert np.nanmin(fit.valid_error) < fit.valid_error[0]
+
+
+def test_unseen_level_at_encoder_level_gets_prior(ordered_fit):
+    enc = ordered_fit.ts_encoder
+    j = ordered_fit.var_names.index("addr_state")
+    x = ordered_fit.data["x"][:3].copy()
+    x[:, j] = enc.n_levels[j] + 5               # a code never seen in training
+    assert np.all(enc.transform(x)[:, j] == enc.prior)
+
+
+@pytest.mark.xfail(strict=False, reason=HOOK_UNSEEN)
+def test_unseen_level_at_predict_gets_prior(ordered_fit, lending):
+    fit = ordered_fit
+    j = fit.var_names.index("addr_state")
+    new = lending.iloc[:5].copy()
+    new["addr_state"] = "ZZ"                     # never seen
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        got = fit.predict(new, n_trees=40)
+    x = fit.to_engine(fit.data["x"][:5])
+    x[:, j] = fit.ts_encoder.prior
+    want = predict_trees(fit.trees, x, fit.engine_var_type, fit.c_splits, fit.init_f,
+                         [40])[:, 0]
+    np.testing.assert_allclose(got, want, rtol=1e-12)
+
+
+# ---------------------------------------------------------------- pickling, influence
+def test_pickle_round_trip(ordered_fit, lending):
+    again = pickle.loads(pickle.dumps(ordered_fit))
+    np.testing.assert_array_equal(again.predict(lending, n_trees=40),
+                                  ordered_fit.predict(lending, n_trees=40))
+
+
+def test_relative_influence_on_original_variables(ordered_fit):
+    inf = ordered_fit.relative_influence(n_trees=40)
+    assert list(inf.index) == list(ordered_fit.var_names)
+    assert inf["sub_grade"] > 0                 # the strongest predictor of the set
+    total = sum(float(np.sum(t.error_reduction)) for t in ordered_fit.trees)
+    assert inf.sum() == pytest.approx(total)
+
+
+@pytest.mark.xfail(strict=False, reason="needs the influence hook (ts_encoder.fold_influence)")
+def test_relative_influence_credits_combinations(lending):
+    fit = _fit(lending, categorical="ordered_ts", ts_max_combination=2, n_trees=60,
+               interaction_depth=3)
+    assert fit.ts_encoder.combinations.combos, "no combination was used"
+    inf = fit.relative_influence(n_trees=60)
+    total = sum(float(np.sum(t.error_reduction)) for t in fit.trees)
+    assert inf.sum() == pytest.approx(total)
+
+
+@pytest.mark.xfail(strict=False, reason=HOOK_PD)
+def test_partial_dependence_brute_force_on_levels(ordered_fit, lending):
+    from pygbm.inspect import partial_dependence
+
+    fit = ordered_fit
+    pd_frame = partial_dependence(fit, "sub_grade", n_trees=40, method="brute_force")
+    train = lending.iloc[:fit.n_train]
+    levels = fit.var_levels[fit.var_names.index("sub_grade")]
+    want = []
+    for lev in levels:
+        d = train.copy()
+        d["sub_grade"] = lev
+        want.append(np.mean(fit.predict(d, n_trees=40)))
+    assert list(pd_frame["sub_grade"].astype(str)) == list(levels)
+    np.testing.assert_allclose(pd_frame["y"], want, rtol=1e-10)
+
+
+@pytest.mark.xfail(strict=False, reason=HOOK_PD)
+def test_partial_dependence_weighted_traversal_on_levels(lending):
+    from pygbm.inspect import partial_dependence
+
+    fit = _fit(lending.iloc[:2000], categorical="ordered_ts", interaction_depth=1)
+    frame = partial_dependence(fit, "sub_grade", n_trees=40)
+    row = lending.iloc[:1]
+    levels = fit.var_levels[fit.var_names.index("sub_grade")]
+    preds = []
+    for lev in levels:                           # additive model: PD differences are
+        d = row.copy()                           # the prediction differences
+        d["sub_grade"] = lev
+        preds.append(fit.predict(d, n_trees=40)[0])
+    np.testing.assert_allclose(np.diff(frame["y"]), np.diff(preds), atol=1e-10)
+
+
+# ---------------------------------------------------------------- cv and gbm_more
+def test_cv_statistics_fitted_inside_folds(lending):
+    fit = _fit(lending, categorical="ordered_ts", cv_folds=3, n_trees=30)
+    assert fit.cv_error.shape == (30,) and np.isfinite(fit.cv_error).all()
+    assert fit.cv_error.min() < fit.cv_error[0]
+
+
+@pytest.mark.xfail(strict=False, reason=HOOK_CV)
+def test_cv_fitted_consistent_with_cv_error(lending):
+    fit = _fit(lending, categorical="ordered_ts", cv_folds=3, n_trees=30)
+    best = int(np.argmin(fit.cv_error)) + 1
+    y = lending["bad"].to_numpy()
+    assert _deviance(y, fit.cv_fitted) == pytest.approx(fit.cv_error[best - 1], rel=1e-10)
+
+
+def _continue_with_engine_inputs(fit, n_new):
+    """What gbm_more must do for a TS fit (the hook), done by hand."""
+    d = fit.data
+    x_engine, schedule = fit.ts_encoder.engine_inputs(d["x"], d["y"], d["w"],
+                                                      fit.var_monotone, fit.max_bins)
+    problem = BoostProblem(x=x_engine, y=d["y"], offset=d["offset"], misc=d["misc"], w=d["w"],
+                           n_train=fit.n_train, var_type=fit.engine_var_type,
+                           var_monotone=fit.var_monotone, distribution=fit.distribution,
+                           interaction_depth=fit.interaction_depth,
+                           n_minobsinnode=fit.n_minobsinnode, shrinkage=fit.shrinkage,
+                           bag_fraction=fit.bag_fraction, max_bins=fit.max_bins)
+    state = BoostState(fit.init_f, fit.fit.copy(), list(fit.train_error),
+                       list(fit.valid_error), list(fit.oobag_improve), list(fit.trees),
+                       list(fit.c_splits))
+    run_boosting(problem, state, n_new, fit._rng, schedule=schedule)
+    return state
+
+
+@pytest.mark.parametrize("combination", [1, 2])
+def test_engine_inputs_continue_a_fit_exactly(lending, combination):
+    kw = dict(categorical="ordered_ts", train_fraction=0.8, ts_max_combination=combination,
+              interaction_depth=3)
+    whole = _fit(lending, n_trees=30, **kw)
+    part = _fit(lending, n_trees=20, **kw)
+    state = _continue_with_engine_inputs(part, 10)
+    np.testing.assert_allclose(state.valid_error, whole.valid_error, rtol=1e-12)
+    np.testing.assert_allclose(state.f, whole.fit, rtol=1e-12)
+
+
+@pytest.mark.xfail(strict=False, reason=HOOK_GBM_MORE)
+def test_gbm_more_continues_exactly(lending):
+    kw = dict(categorical="ordered_ts", train_fraction=0.8)
+    whole = _fit(lending, n_trees=30, **kw)
+    more = gbm_more(_fit(lending, n_trees=20, **kw), 10)
+    np.testing.assert_allclose(more.valid_error, whole.valid_error, rtol=1e-12)
+    np.testing.assert_allclose(more.predict(lending, n_trees=30),
+                               whole.predict(lending, n_trees=30), rtol=1e-12)
+
+
+# ---------------------------------------------------------------- combinations
+def test_combinations_on_the_fly(lending):
+    fit = _fit(lending, categorical="ordered_ts", ts_max_combination=2, n_trees=60,
+               interaction_depth=3, train_fraction=0.8)
+    enc = fit.ts_encoder
+    reg = enc.combinations
+    p = len(fit.var_names)
+    assert len(fit.engine_var_type) == p + reg.n_slots
+    used = np.concatenate([t.split_var[t.split_var >= p] for t in fit.trees])
+    assert used.size > 0, "no tree split on a combination"
+    for tree in fit.trees:                      # a combination never splits the root,
+        assert tree.split_var[0] < p            # only after one of its members was used
+    slots = np.unique(used) - p
+    assert all(len(reg.members(s)) == 2 for s in slots)
+    # validation deviance = predict on the validation rows (slots filled for them)
+    valid = lending.iloc[fit.n_train:]
+    f = fit.predict(valid, n_trees=60)
+    assert _deviance(valid["bad"].to_numpy(), f) == pytest.approx(fit.valid_error[-1],
+                                                                  rel=1e-12)
+    again = pickle.loads(pickle.dumps(fit))
+    np.testing.assert_array_equal(again.predict(valid, n_trees=60), f)
