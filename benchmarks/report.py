@@ -298,6 +298,7 @@ def plot_scaling(rows, n_trees, path) -> None:
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    import matplotlib.ticker
 
     panels = [w for w in WORKLOAD_ORDER[:3]
               if any(r["workload"] == w and r["task"] == "fit" for r in rows)]
@@ -318,6 +319,10 @@ def plot_scaling(rows, n_trees, path) -> None:
             ax.plot(x, t, marker="o", label=label)
         ax.set_xscale("log")
         ax.set_yscale("log")
+        plain = matplotlib.ticker.FuncFormatter(lambda v, _: f"{v:g}")
+        ax.yaxis.set_major_formatter(plain)
+        ax.xaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(
+            lambda v, _: _rows_label(int(round(v)))))
         ax.set_title(wl)
         ax.set_xlabel("rows (80% used for training)")
         ax.grid(True, which="both", alpha=0.3)

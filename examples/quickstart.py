@@ -23,7 +23,7 @@ def main():
     OUT.mkdir(exist_ok=True)
     boston = pd.read_csv(DATA)
     fit = pygbm.gbm("medv ~ .", data=boston, distribution="gaussian", n_trees=1000,
-                    interaction_depth=3, shrinkage=0.01, bag_fraction=0.5, cv_folds=5,
+                    interaction_depth=3, shrinkage=0.05, bag_fraction=0.5, cv_folds=5,
                     n_minobsinnode=10, random_state=2024)
     print(fit)
     print()

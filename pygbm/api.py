@@ -118,13 +118,17 @@ def gbm_fit(x, y, offset=None, misc=None, distribution="bernoulli", w=None,
             var_monotone=None, n_trees=100, interaction_depth=1, n_minobsinnode=10,
             shrinkage=0.001, bag_fraction=0.5, n_train=None, train_fraction=None,
             keep_data=True, verbose=False, var_names=None, response_name="y",
-            random_state=None, max_bins=None):
+            random_state=None, max_bins=None, group=None):
     """R's ``gbm.fit``: boosting on a predictor table or matrix, no formula.
 
     ``x`` is a DataFrame (numeric, categorical and ordered columns) or a 2-d
     array; ``y`` the response (for coxph the times, with ``misc`` the 0/1
     event indicator, or a :func:`pygbm.Surv` object). Defaults are R's
     (note ``shrinkage=0.001`` and ``distribution="bernoulli"``, as in R).
+    ``group`` (R's ``group``): the group of every row for
+    ``distribution="pairwise"``; unlike R, rows need not be sorted (they are
+    sorted by group and decreasing ``y`` inside), but the first ``n_train``
+    rows must hold whole groups.
     """
     coded, names, var_type, var_levels, encoder = _encode(x, var_names)
     status = None
@@ -135,7 +139,8 @@ def gbm_fit(x, y, offset=None, misc=None, distribution="bernoulli", w=None,
     return _fit_coded(coded, names, var_type, var_levels, encoder, np.asarray(y), status,
                       offset, distribution, w, var_monotone, n_trees, interaction_depth,
                       n_minobsinnode, shrinkage, bag_fraction, n_train, train_fraction,
-                      keep_data, verbose, response_name, random_state, max_bins=max_bins)
+                      keep_data, verbose, response_name, random_state, max_bins=max_bins,
+                      group=group)
 
 
 def _check_response(y, n, dist):
@@ -152,7 +157,7 @@ def _fit_coded(x, var_names, var_type, var_levels, encoder, y, status, offset, d
                w, var_monotone, n_trees, interaction_depth, n_minobsinnode, shrinkage,
                bag_fraction, n_train, train_fraction, keep_data, verbose, response_name,
                random_state, formula=None, call=None, max_bins=None,
-               categorical="native", ts_options=None):
+               categorical="native", ts_options=None, group=None):
     n, p = x.shape
     if n < 2:
         raise ValueError(f"the data have {n} row(s); gbm needs at least 2")
@@ -192,16 +197,20 @@ def _fit_coded(x, var_names, var_type, var_levels, encoder, y, status, offset, d
             raise ValueError(f"a Surv() response needs distribution='coxph', "
                              f"not {dist.name!r}")
         y = _check_response(y, n, dist)
-    # R's gbm.fit: weights are rescaled to sum to the number of rows
+    # R's gbm.fit: weights are rescaled to sum to the number of rows (not for pairwise)
     w_norm = w_raw * n / np.sum(w_raw)
 
     # R sorts coxph rows by decreasing time, training and validation parts apart
     perm = None
-    if dist.needs_time_order:
+    if getattr(dist, "bag_by_group", False) or group is not None:
+        perm, status, w_norm = _group_rows(dist, group, y, n, n_train, w_raw)
+    elif dist.needs_time_order:
         perm = np.concatenate([np.argsort(-y[:n_train], kind="stable"),
                                n_train + np.argsort(-y[n_train:], kind="stable")])
     take = (lambda a: a) if perm is None else (lambda a: None if a is None else a[perm])
     rng = _rng(random_state)
+    if hasattr(dist, "set_random_state"):
+        dist.set_random_state(rng)
     # categorical predictors replaced by target statistics inside the engine
     ts_encoder, schedule = None, None
     x_engine, var_type_engine = take(x), np.asarray(var_type)
@@ -240,9 +249,31 @@ def _fit_coded(x, var_names, var_type, var_levels, encoder, y, status, offset, d
         var_levels=var_levels, var_monotone=mono, var_names=list(var_names),
         var_type=np.asarray(var_type), verbose=verbose, data=data, encoder=encoder,
         formula=formula, call=call, max_bins=max_bins, num_classes=n_out,
+        classes=getattr(dist, "classes", None),
         engine_var_type=var_type_engine, ts_encoder=ts_encoder, categorical=categorical,
         ts_options=ts_options, _rng=rng, _perm=perm,
     )
+
+
+def _group_rows(dist, group, y, n, n_train, w_raw):
+    """Pairwise: (row order, group codes, weights). Rows go by group then
+    decreasing y (training and validation apart); weights are used as given
+    (R's gbm.fit does not rescale them for pairwise) and must be constant
+    within a group."""
+    from .ranking import check_group_weights, sort_within_groups
+
+    if not getattr(dist, "bag_by_group", False):
+        raise ValueError(f"group is only used by distribution 'pairwise', not {dist.name!r}")
+    if group is None:
+        raise ValueError("For pairwise regression, distribution must name the group "
+                         "column(s), e.g. {'name': 'pairwise', 'group': 'query', 'metric': "
+                         "'ndcg'} (gbm_fit: pass group=)")
+    group = np.asarray(group)
+    if group.ndim != 1 or group.shape[0] != n:
+        raise ValueError(f"group must give one value per row ({n}); got shape {group.shape}")
+    perm, codes = sort_within_groups(group, y, n_train)
+    check_group_weights(w_raw, codes)
+    return perm, codes, w_raw
 
 
 # ---------------------------------------------------------------- gbm
@@ -299,23 +330,35 @@ def gbm(formula, data, distribution=None, weights=None, var_monotone=None, n_tre
         ts_options=dict(n_permutations=ts_permutations, prior=ts_prior,
                         prior_weight=ts_prior_weight, max_combination=ts_max_combination))
     rng = _rng(random_state)
+    layout, group = None, None
+    if getattr(get_distribution(distribution), "bag_by_group", False):
+        from .ranking import pairwise_mf
+
+        mf, layout = pairwise_mf(mf, data, get_distribution(distribution), train_fraction, rng)
+        n_train, group = layout.n_train, layout.group
     cv = None
     cv_folds = _int_arg("cv_folds", cv_folds, 0)
     if cv_folds > 1 or fold_id is not None:
         from .cv import cross_validate
 
         cv = cross_validate(mf, distribution, n_train, cv_folds, fold_id, class_stratify_cv,
-                            n_cores, rng, common)
+                            n_cores, rng, common, group=group)
     fit = _fit_coded(mf.x, mf.var_names, mf.var_type, mf.var_levels, mf.encoder, mf.y,
                      mf.status, mf.offset, distribution, mf.weights,
                      n_train=n_train, train_fraction=None, keep_data=keep_data,
                      verbose=verbose, response_name=mf.response_name, random_state=rng,
-                     formula=formula, call=call, **common)
+                     formula=formula, call=call, group=group, **common)
     fit.train_fraction = train_fraction
     fit.y_levels = mf.y_levels
+    if mf.y_levels is not None and fit.classes is not None:   # multinomial: codes -> labels
+        fit.classes = np.asarray([mf.y_levels[int(c)] for c in fit.classes], dtype=object)
     if cv is not None:
         fit.cv_error, fit.cv_fitted, fit.cv_folds, fit.fold_id = \
             cv.error, cv.fitted, cv.n_folds, cv.fold_id
+    if layout is not None:
+        from .ranking import restore_row_order
+
+        restore_row_order(fit, layout)
     return fit
 
 
@@ -343,6 +386,11 @@ def gbm_more(fit: GBMFit, n_new_trees=100, data=None, weights=None, offset=None,
         mf = model_frame(fit.formula, data, weights)
         x = _recode(fit, data)
         y, off, status = mf.y, mf.offset, mf.status
+        if getattr(fit.distribution, "bag_by_group", False):   # pairwise: the kept groups
+            status = fit.data["misc"] if fit.data else None
+            if status is None or status.shape[0] != x.shape[0]:
+                raise ValueError("gbm_more(data=...) for pairwise needs the kept training "
+                                 "data (keep_data=True) and the same rows")
         w_raw = _weights_arg(mf.weights, x.shape[0])
         w_norm = w_raw * x.shape[0] / np.sum(w_raw)
         if not np.allclose(y, fit.data["y"] if fit.data else y):

@@ -17,6 +17,8 @@ from .coxph import CoxPH
 from .gaussian import Gaussian
 from .huberized import Huberized
 from .laplace import Laplace
+from .multinomial import Multinomial
+from .pairwise import Pairwise
 from .poisson import Poisson
 from .quantile import Quantile
 from .tdist import TDist
@@ -24,11 +26,8 @@ from .tdist import TDist
 _REGISTRY: dict[str, type[Distribution]] = {
     cls.name: cls
     for cls in (AdaBoost, Bernoulli, CoxPH, Gaussian, Huberized, Laplace,
-                Poisson, Quantile, TDist)
+                Multinomial, Pairwise, Poisson, Quantile, TDist)
 }
-
-#: R gbm distributions that pygbm does not provide (yet)
-NOT_YET_AVAILABLE = ("multinomial", "pairwise")
 
 
 def available_distributions() -> list[str]:
@@ -45,11 +44,6 @@ def register_distribution(cls: type[Distribution]) -> type[Distribution]:
 
 
 def _unknown(name) -> ValueError:
-    if name in NOT_YET_AVAILABLE:
-        return ValueError(
-            f"distribution {name!r} exists in R's gbm but is not available in pygbm yet; "
-            f"available: {', '.join(available_distributions())}"
-        )
     return ValueError(
         f"unknown distribution {name!r}; available: {', '.join(available_distributions())}"
     )
@@ -93,8 +87,7 @@ def guess_distribution(y, is_surv=False, is_categorical=False, n_levels=None) ->
     A survival response gives "coxph"; otherwise a response with exactly 2
     distinct observed values (missing values count as one value, like R's
     ``unique``) gives "bernoulli"; another categorical response gives
-    "multinomial" (not available yet: :func:`get_distribution` will say so);
-    anything else "gaussian".  ``n_levels`` (the number of levels of a
+    "multinomial"; anything else "gaussian".  ``n_levels`` (the number of levels of a
     categorical response) is checked for consistency only: R counts the
     observed values.
     """
@@ -119,6 +112,6 @@ def guess_distribution(y, is_surv=False, is_categorical=False, n_levels=None) ->
 
 __all__ = [
     "AdaBoost", "Bernoulli", "CoxPH", "Distribution", "Gaussian", "Huberized",
-    "Laplace", "Poisson", "Quantile", "TDist", "available_distributions",
+    "Laplace", "Multinomial", "Pairwise", "Poisson", "Quantile", "TDist", "available_distributions",
     "get_distribution", "guess_distribution", "register_distribution",
 ]

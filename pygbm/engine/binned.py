@@ -173,6 +173,10 @@ class BinnedTrainingData:
             lows.append(lo)
             highs.append(hi)
         self.width = max([c.shape[0] + 1 for c in self.cuts], default=1) + 1  # + missing
+        #: one bucket per distinct value everywhere: the splits are R's exact ones
+        self.exact_bins = bool(all(c.shape[0] < self.max_bins for c in self.cuts)) and \
+            all(np.unique(self.xt[j][~np.isnan(self.xt[j])]).shape[0] == c.shape[0] + 1
+                for j, c in zip(self.cont, self.cuts))
         pc, width = self.cont.shape[0], self.width
         # smallest / largest training value per bucket, padded (pc, width - 1)
         self.bin_min = np.full((pc, width - 1), np.inf)
@@ -213,6 +217,12 @@ class NodeState:
     rows: np.ndarray                  # in-bag training rows, increasing
     hist: np.ndarray | None = None    # (n_cells, k): sum w*z, [sum w,] count
     counted: bool = True              # hist summed from the rows (not by subtraction)
+    # only for ties between predictors (see HistogramSearch._r_total):
+    parent: NodeState | None = None
+    side: int = 0                     # 0, 1, 2: left, right, missing child of parent
+    split: Split | None = None        # this node's split, once chosen
+    levels: np.ndarray | None = None  # its level order (categorical split)
+    r_total: Side | None = None       # the node's sums in R's arithmetic
 
 
 class HistogramSearch:
@@ -251,7 +261,8 @@ class HistogramSearch:
         if state.hist is None:
             state.hist = self.histogram(state.rows)
         big = int(np.argmax([r.shape[0] for r in kids]))
-        out = [NodeState(r) for r in kids]
+        state.split = split
+        out = [NodeState(r, parent=state, side=i) for i, r in enumerate(kids)]
         rest = state.hist
         for i, r in enumerate(kids):
             if i != big and r.shape[0]:
@@ -262,6 +273,7 @@ class HistogramSearch:
         rest[rest[:, -1] == 0.0] = 0.0                # empty buckets: exact zeros
         out[big].hist = rest
         out[big].counted = False
+        state.hist = None
         return tuple(out)
 
     def histogram(self, rows: np.ndarray) -> np.ndarray:
@@ -293,6 +305,8 @@ class HistogramSearch:
             return None
         if state.hist is None:
             state.hist = self.histogram(state.rows)
+        if state.parent is None:
+            state.r_total = total                     # the grower sums the root as R
         data = self.data
         best_gain = np.zeros(data.p)
         best_pos = np.zeros(data.p, dtype=np.intp)
@@ -310,39 +324,68 @@ class HistogramSearch:
             return None
         tied = np.flatnonzero(best_gain >= best_gain[v] * (1.0 - NEAR_TIE))
         if tied.shape[0] > 1:
-            return self._break_tie(state, total, tied, best_pos, orders)
+            return self._break_tie(state, tied, best_pos, orders)
+        state.levels = orders.get(v)
         if v in orders:
             return self._record_categorical(state, v, best_pos[v], orders[v], total,
                                             best_gain[v])
         return self._record_continuous(state.hist, v, best_pos[v], total, best_gain[v])
 
-    def _break_tie(self, state: NodeState, total: Side, tied, best_pos, orders) -> Split:
+    def _break_tie(self, state: NodeState, tied, best_pos, orders) -> Split:
         """Several predictors within rounding of the best gain (often the same
         partition of the node's rows): as R, keep the first whose gain is
         strictly larger in R's sequential arithmetic, which the exact search
         reproduces on the node's rows sorted by each of these predictors."""
-        if self._exact is None:
-            self._exact = ExactSearch(self.data, self.z, self.w, self.unit, self.min_obs)
         data = self.data
-        rows = state.rows
         best = None
         for v in tied:
-            x = data.xt[v, rows]
-            missing = np.isnan(x)
-            nm = int(np.count_nonzero(missing))
-            order = np.roll(np.argsort(x, kind="stable"), nm)    # NaN first, as R
-            g = self._exact.wz[rows[order]]
-            h = None if self.unit else self.w[rows[order]]
             if v in orders:
                 pos, levels = best_pos[v], orders[v]
             else:
                 i = int(np.searchsorted(data.cont, v))
-                counts = self._block(state.hist)[2][i]
-                pos, levels = nm + int(counts[:best_pos[v] + 1].sum()) - 1, None
-            split = self._exact._record(int(v), x[order], g, h, total, pos, levels)
+                N = self._block(state.hist)[2][i]
+                pos, levels = int(N[-1] + N[:best_pos[v] + 1].sum()) - 1, None
+            split = self._r_record(state, int(v), pos, levels)
             if best is None or split.improvement > best.improvement:
-                best = split
+                best, state.levels = split, levels
         return best
+
+    def _r_record(self, state: NodeState, v: int, pos: int, levels) -> Split:
+        """The split of ``state`` on ``v`` at sorted position ``pos`` (or level
+        prefix), its sums and gain evaluated as R (and the exact search) does."""
+        if self._exact is None:
+            self._exact = ExactSearch(self.data, self.z, self.w, self.unit, self.min_obs)
+        rows = state.rows
+        data = self.data
+        x = data.xt[v, rows]
+        nm = int(np.count_nonzero(np.isnan(x)))
+        if data.var_type[v] > 0 or data.exact_bins:
+            # one bucket per value: a stable sort of the small bucket codes
+            # (radix sort) orders the rows as R does, missing values last
+            codes = data.codes[rows, v].astype(data.local_dtype)
+            order = np.argsort(codes, kind="stable")
+        else:
+            order = np.argsort(x, kind="stable")
+        order = np.roll(order, nm)                              # NaN first, as R
+        g = self._exact.wz[rows[order]]
+        h = None if self.unit else self.w[rows[order]]
+        return self._exact._record(v, x[order], g, h, self._r_total(state), pos, levels)
+
+    def _r_total(self, state: NodeState) -> Side:
+        """The node's sums as R has them (R subtracts row by row, so they can
+        differ in the last bits from bucket sums): those of the root, then of
+        each split on the way down, re-evaluated in R's arithmetic. Only ties
+        need them (R breaks ties on those last bits)."""
+        if state.r_total is None:
+            parent = state.parent
+            split = parent.split
+            if split.left_levels is None:
+                pos = split.missing.n * (not split.missing_empty) + split.left.n - 1
+            else:
+                pos = split.left_levels.shape[0] - 1
+            rec = self._r_record(parent, split.var, pos, parent.levels)
+            state.r_total = (rec.left, rec.right, rec.missing)[state.side]
+        return state.r_total
 
     def _block(self, hist):
         """The continuous block of a histogram as (pc, width) arrays."""

@@ -1,0 +1,323 @@
+"""LambdaMART ranking (R gbm's ``distribution = "pairwise"``).
+
+The gbm vignette's "Pairwise" section, with R's C++ rules (src/pairwise.cpp):
+
+* rows come sorted by group, then by decreasing label (``misc`` holds the
+  group code of every row; gbm()/gbm_fit() sort them);
+* pairs: items (i, j) of one group with y_i > y_j; each pair's |Delta Z| is
+  the change of the IR measure when i and j swap ranks in the current
+  ranking (conc, ndcg: exact; map: exact; mrr: R's approximation), ranks by
+  decreasing score with ties broken by noise ``1e-10 * U(-0.5, 0.5)``;
+* with rho_ij = 1 / (1 + exp(F_i - F_j)): lambda_i += |dZ| rho, lambda_j -=
+  |dZ| rho, gamma_i and gamma_j += |dZ| rho (1 - rho); both are divided by
+  (max IR measure of the group) * (number of pairs with |dZ| > 0). Only
+  in-bag groups with positive weight and some pair contribute;
+* terminal nodes: sum(w lambda) / sum(w gamma), 0 when the denominator is 0;
+* f0 = 0; deviance = 1 - the weighted mean over groups (weight = the
+  group's row weight) of measure / max measure, groups without pairs left
+  out, which is what R reports as train/valid error;
+* the ``max_rank`` cut-off (ndcg, mrr): ranks below it count as 0.
+"""
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+from scipy.special import expit
+
+from ..ranking import METRICS, group_runs, pairs_within, ranks_within
+from ._common import as_numeric_response, full_f, node_sum
+from .base import Distribution
+
+#: R's CRanker: scores get dEPS * (U - 0.5) before ranking, to break ties
+NOISE = 1e-10
+#: cached group layouts kept per distribution (training and validation part)
+CACHE_SIZE = 4
+
+
+class _Layout:
+    """What stays fixed for one (y, group) part: groups, label pairs, maxima."""
+
+    def __init__(self, y, misc, metric, max_rank):
+        self.y = y
+        self.runs = runs = group_runs(misc)
+        start, size = runs.start, runs.size
+        last = start + size - 1
+        if np.any(np.diff(y)[np.diff(runs.gid) == 0] > 0):
+            raise ValueError("pairwise: rows must be sorted by group and decreasing label; "
+                             "fit with gbm(), or gbm_fit(..., group=...)")
+        any_pairs = (size >= 2) & (y[start] > 0) & (y[last] != y[start])
+        a, b = pairs_within(runs)
+        keep = y[a] > y[b]
+        self.a, self.b = a[keep], b[keep]
+        self.pair_gid = runs.gid[self.a]
+        max_size = int(size.max()) if size.size else 0
+        cut = max_size if max_rank <= 0 else min(max_size, int(max_rank))
+        self.cutoff = np.inf if max_rank <= 0 else float(max_rank)
+        self.weight = np.zeros(max_size + 1)            # R's vecdRankWeight
+        r = np.arange(1, cut + 1)
+        self.weight[r] = np.log(2.0) / np.log(r + 1.0)
+        self.positive = y > 0
+        self.n_pos = np.bincount(runs.gid, weights=self.positive.astype(float),
+                                 minlength=runs.n_groups)
+        if metric == "ndcg":
+            within = np.arange(y.shape[0]) - start[runs.gid] + 1
+            best = np.bincount(runs.gid, weights=y * self.weight[within],
+                               minlength=runs.n_groups)
+        elif metric == "conc":
+            best = np.bincount(self.pair_gid, minlength=runs.n_groups).astype(float)
+        else:
+            best = np.ones(runs.n_groups)
+        self.max_measure = np.where(any_pairs, best, 0.0)
+        self._table = None
+
+    def table_index(self):
+        """Row t, offset r-1 and segment start of the per-row cumulative sign
+        table used by the concordance swap cost (built once)."""
+        if self._table is None:
+            runs = self.runs
+            size_row = runs.size[runs.gid]
+            t = np.repeat(np.arange(size_row.shape[0]), size_row)
+            offset = np.arange(t.shape[0]) - np.repeat(np.cumsum(size_row) - size_row, size_row)
+            seg_len = size_row + 1
+            self._table = (t, offset, np.cumsum(seg_len) - seg_len, int(seg_len.sum()))
+        return self._table
+
+
+class Pairwise(Distribution):
+    """LambdaMART with R's IR measures (see the module docstring).
+
+    Parameters (R's ``distribution`` list): ``group`` (column name(s) of the
+    data holding the group, used by :func:`pygbm.gbm`), ``metric`` ("ndcg"
+    by default, with R's warning; "conc", "map", "mrr"), ``max_rank``
+    (cut-off rank for ndcg and mrr; 0 = none; R's ``max.rank`` is accepted).
+    """
+
+    name = "pairwise"
+    response_link = "logistic"
+    bag_by_group = True
+
+    def __init__(self, group=None, metric=None, max_rank=0, **other):
+        if "max.rank" in other:
+            max_rank = other.pop("max.rank")
+        if other:
+            raise ValueError(f"distribution 'pairwise' takes group, metric and max_rank; got "
+                             f"{sorted(other)}")
+        if metric is None:
+            warnings.warn("No metric specified, using 'ndcg'", UserWarning, stacklevel=3)
+            metric = "ndcg"
+        if not isinstance(metric, str) or metric.lower() not in METRICS:
+            raise ValueError(f"Metric {metric!r} is not supported, use either 'conc', 'ndcg', "
+                             "'map', or 'mrr'")
+        metric = metric.lower()
+        if isinstance(max_rank, bool) or not np.isscalar(max_rank) or \
+                max_rank != int(max_rank) or max_rank < 0:
+            raise ValueError(f"max_rank must be a whole number >= 0 (0: no cut-off); got "
+                             f"{max_rank!r}")
+        max_rank = int(max_rank)
+        if max_rank > 0 and metric not in ("ndcg", "mrr"):
+            raise ValueError(f"max_rank cannot be specified for metric {metric!r}, only for "
+                             "'ndcg' and 'mrr'")
+        self.group = group
+        self.metric = metric
+        self.max_rank = max_rank
+        self._rng = np.random.default_rng(0)
+        self._cache: list = []
+        self._last_gradient = None
+
+    def params(self):
+        return {"group": self.group, "metric": self.metric, "max_rank": self.max_rank}
+
+    @property
+    def display_name(self) -> str:
+        """R's print.gbm name: ``pairwise (metric=ndcg, max.rank=5)``."""
+        if self.max_rank > 0:
+            return f"pairwise (metric={self.metric}, max.rank={self.max_rank})"
+        return f"pairwise (metric={self.metric})"
+
+    def set_random_state(self, rng: np.random.Generator) -> None:
+        """Seed the tie-breaking noise from the fit's generator."""
+        self._rng = np.random.default_rng(rng.integers(0, 2**63 - 1))
+
+    def __getstate__(self):
+        state = dict(self.__dict__)
+        state["_cache"], state["_last_gradient"] = [], None
+        return state
+
+    # ------------------------------------------------------------------ checks
+    def check_response(self, y):
+        y = as_numeric_response(y, self.name)
+        if np.any(y < 0):
+            raise ValueError("targets for 'pairwise' should be non-negative")
+        if self.metric in ("map", "mrr") and not np.all(np.isin(y, (0.0, 1.0))):
+            raise ValueError(f"metric {self.metric!r} requires the response to be 0 or 1; got "
+                             f"{np.unique(y).size} distinct values")
+        return y
+
+    # ------------------------------------------------------------------ internals
+    def _layout(self, y, misc) -> _Layout:
+        if misc is None:
+            raise ValueError("distribution 'pairwise' needs the group of every row")
+        for entry in self._cache:
+            if entry[0] is y and entry[1] is misc:
+                return entry[2]
+        layout = _Layout(np.asarray(y, dtype=float), np.asarray(misc), self.metric,
+                         self.max_rank)
+        self._cache = ([(y, misc, layout)] + self._cache)[:CACHE_SIZE]
+        return layout
+
+    def _noisy(self, F):
+        return F + NOISE * (self._rng.random(F.shape[0]) - 0.5)
+
+    def _measure(self, L: _Layout, rank, order) -> np.ndarray:
+        """The (unnormalised) IR measure of every group under ``rank``."""
+        runs, y = L.runs, L.y
+        n_groups = runs.n_groups
+        if self.metric == "ndcg":
+            return np.bincount(runs.gid, weights=y * L.weight[rank], minlength=n_groups)
+        if self.metric == "conc":
+            good = (rank[L.a] < rank[L.b]).astype(float)
+            return np.bincount(L.pair_gid, weights=good, minlength=n_groups)
+        if self.metric == "mrr":
+            top = self._top_positive(L, rank)
+            limit = np.minimum(runs.size, L.cutoff)
+            return np.where(top <= limit, 1.0 / top, 0.0)
+        n_upto, _ = self._positive_cumsums(L, order, rank)
+        terms = np.where(L.positive, n_upto / rank, 0.0)
+        total = np.bincount(runs.gid, weights=terms, minlength=n_groups)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return np.where(L.n_pos > 0, total / L.n_pos, 0.0)
+
+    @staticmethod
+    def _top_positive(L, rank):
+        top = (L.runs.size + 1).astype(float)
+        np.minimum.at(top, L.runs.gid[L.positive], rank[L.positive].astype(float))
+        return top
+
+    @staticmethod
+    def _positive_cumsums(L, order, rank):
+        """Per row: positives ranked at or above it, and the sum of 1/rank over them."""
+        runs = L.runs
+        pos_sorted = L.positive[order].astype(float)
+        within = np.arange(order.shape[0]) - runs.start[runs.gid] + 1
+        out = []
+        for v in (pos_sorted, pos_sorted / within):
+            c = np.cumsum(v)
+            before = np.repeat(c[runs.start] - v[runs.start], runs.size)
+            res = np.empty(order.shape[0])
+            res[order] = c - before
+            out.append(res)
+        return out[0], out[1]
+
+    def _swap_cost(self, L: _Layout, rank, order, a, b) -> np.ndarray:
+        """|Delta Z| of the pairs (a better, b worse) under the current ranks."""
+        ra, rb = rank[a], rank[b]
+        y = L.y
+        if self.metric == "ndcg":
+            return np.abs((L.weight[ra] - L.weight[rb]) * (y[a] - y[b]))
+        if self.metric == "mrr":
+            top = self._top_positive(L, rank)[L.runs.gid[a]]
+            value = lambda r: np.where(r > L.cutoff, 0.0, 1.0 / r)  # noqa: E731
+            hit = (rb < top) | (ra == top)
+            return np.abs(np.where(hit, value(rb) - value(top), 0.0))
+        if self.metric == "map":
+            n_upto, inv_upto = self._positive_cumsums(L, order, rank)
+            A, B = n_upto[a], n_upto[b]
+            down = B / rb - A / ra - (inv_upto[b] - inv_upto[a])
+            up = (B + 1) / rb - A / ra + (inv_upto[a] - 1.0 / ra - inv_upto[b])
+            return np.abs(np.where(rb > ra, down, up)) / L.n_pos[L.runs.gid[a]]
+        return self._conc_cost(L, order, ra, rb, a, b)
+
+    @staticmethod
+    def _conc_cost(L, order, ra, rb, a, b):
+        """Change in the number of concordant pairs when a and b swap ranks:
+        the pair itself plus sign terms for the items ranked between them."""
+        runs, y = L.runs, L.y
+        t, offset, seg_start, total = L.table_index()
+        partner = order[runs.start[runs.gid[t]] + offset]      # row at rank offset + 1
+        table = np.zeros(total + 1, dtype=np.int64)
+        table[seg_start[t] + offset + 1] = np.sign(y[partner] - y[t]).astype(np.int64)
+        cs = np.cumsum(table)
+
+        def between(rows, lo, hi):   # sum of signs over ranks lo+1 .. hi
+            return cs[seg_start[rows] + hi] - cs[seg_start[rows] + lo]
+
+        down = ra > rb
+        upper, lower = np.where(down, b, a), np.where(down, a, b)
+        r_up, r_low = np.minimum(ra, rb), np.maximum(ra, rb)
+        inner = between(upper, r_up, r_low - 1) - between(lower, r_up, r_low - 1)
+        return np.abs(np.where(down, 1, -1) + inner).astype(float)
+
+    def _gradient(self, y, f, offset, w, misc, inbag):
+        L = self._layout(y, misc)
+        F = full_f(f, offset)
+        w = np.asarray(w, dtype=float)
+        runs = L.runs
+        n = F.shape[0]
+        active = (L.max_measure > 0) & (w[runs.start] > 0)
+        if inbag is not None:
+            active &= np.asarray(inbag, dtype=bool)[runs.start]
+        sel = active[L.pair_gid]
+        a, b, gid = L.a[sel], L.b[sel], L.pair_gid[sel]
+        rank, order = ranks_within(self._noisy(F), runs)
+        cost = self._swap_cost(L, rank, order, a, b)
+        used = cost > 0
+        a, b, gid, cost = a[used], b[used], gid[used], cost[used]
+        rho = expit(F[b] - F[a])                    # 1 / (1 + exp(F_a - F_b))
+        lam = cost * rho
+        deriv = lam * (1.0 - rho)
+        z = np.bincount(a, weights=lam, minlength=n) - np.bincount(b, weights=lam, minlength=n)
+        h = np.bincount(a, weights=deriv, minlength=n) + np.bincount(b, weights=deriv,
+                                                                     minlength=n)
+        n_pairs = np.bincount(gid, minlength=runs.n_groups)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            norm = np.where(n_pairs > 0, 1.0 / (L.max_measure * n_pairs), 0.0)
+        z *= norm[runs.gid]
+        h *= norm[runs.gid]
+        return z, h
+
+    # ------------------------------------------------------------------ the table
+    def init_f(self, y, offset, w, misc):
+        return 0.0
+
+    def deviance(self, y, f, offset, w, misc):
+        L = self._layout(y, misc)
+        F = full_f(f, offset)
+        rank, order = ranks_within(self._noisy(F), L.runs)
+        use = L.max_measure > 0
+        wg = np.asarray(w, dtype=float)[L.runs.start][use]
+        ratio = self._measure(L, rank, order)[use] / L.max_measure[use]
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return float(1.0 - np.sum(wg * ratio) / np.sum(wg))
+
+    def negative_gradient(self, y, f, offset, w, misc, inbag):
+        z, h = self._gradient(y, f, offset, w, misc, inbag)
+        self._last_gradient = (z, h)
+        return z
+
+    def fit_leaves(self, y, f, offset, w, misc, z, node, n_nodes, inbag,
+                   node_n, grow_pred, min_obs):
+        if self._last_gradient is not None and self._last_gradient[0] is z:
+            h = self._last_gradient[1]
+        else:
+            _, h = self._gradient(y, f, offset, w, misc, inbag)
+        w = np.asarray(w, dtype=float)
+        num = node_sum(w * np.asarray(z, dtype=float), node, n_nodes, inbag)
+        den = node_sum(w * h, node, n_nodes, inbag)
+        out = np.zeros(n_nodes)
+        ok = den > 0
+        out[ok] = num[ok] / den[ok]
+        return out
+
+    def bag_improvement(self, y, f, offset, w, misc, fadj, inbag, shrinkage):
+        L = self._layout(y, misc)
+        runs = L.runs
+        use = (L.max_measure > 0) & ~np.asarray(inbag, dtype=bool)[runs.start]
+        noisy = self._noisy(full_f(f, offset))
+        old = self._measure(L, *ranks_within(noisy, runs))
+        new_scores = noisy + shrinkage * np.asarray(fadj, dtype=float)
+        new = self._measure(L, *ranks_within(new_scores, runs))
+        wg = np.asarray(w, dtype=float)[runs.start][use]
+        gain = (new[use] - old[use]) / L.max_measure[use]
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return float(np.float64(np.sum(wg * gain)) / np.float64(np.sum(wg)))
