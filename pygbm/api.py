@@ -296,7 +296,12 @@ def gbm(formula, data, distribution=None, weights=None, var_monotone=None, n_tre
     Parameters are R's, in snake_case, with R's defaults; see R's ``?gbm``.
     ``distribution``: a name ("gaussian", "bernoulli", ...), R's list form as a
     dict (``{"name": "quantile", "alpha": 0.25}``) or a distribution instance;
-    None guesses as R does. ``weights``: a column name or an array.
+    None guesses as R does (a categorical response with more than two levels:
+    "multinomial"; ``fit.classes`` holds the class labels). Ranking:
+    ``{"name": "pairwise", "group": "query", "metric": "ndcg", "max_rank": 10}``
+    (groups kept whole in the train/validation split and the cv folds; a
+    ``fold_id`` then gives one fold per row of ``data``).
+    ``weights``: a column name or an array.
     ``random_state`` seeds the bagging (and the cv folds). ``fold_id`` gives
     cv folds explicitly (one fold number per training row). ``max_bins``
     (e.g. 255) switches to the fast binned mode: predictors are bucketed once
@@ -331,11 +336,15 @@ def gbm(formula, data, distribution=None, weights=None, var_monotone=None, n_tre
                         prior_weight=ts_prior_weight, max_combination=ts_max_combination))
     rng = _rng(random_state)
     layout, group = None, None
-    if getattr(get_distribution(distribution), "bag_by_group", False):
-        from .ranking import pairwise_mf
+    dist_obj = get_distribution(distribution)
+    if getattr(dist_obj, "bag_by_group", False):
+        from .ranking import pairwise_mf, sorted_fold_id
 
-        mf, layout = pairwise_mf(mf, data, get_distribution(distribution), train_fraction, rng)
+        distribution = dist_obj      # one instance for cv and fit (R warns once)
+        mf, layout = pairwise_mf(mf, data, distribution, train_fraction, rng)
         n_train, group = layout.n_train, layout.group
+        if fold_id is not None:
+            fold_id = sorted_fold_id(fold_id, layout)
     cv = None
     cv_folds = _int_arg("cv_folds", cv_folds, 0)
     if cv_folds > 1 or fold_id is not None:

@@ -70,7 +70,7 @@ def _check_fold_id(fold_id, n_train):
     return codes + 1, labels.size
 
 
-def _fit_fold(k, fold_id, mf, distribution, n_train, seed, common):
+def _fit_fold(k, fold_id, mf, distribution, n_train, seed, common, group=None):
     from .api import _fit_coded
 
     rows = np.arange(n_train)
@@ -80,44 +80,81 @@ def _fit_fold(k, fold_id, mf, distribution, n_train, seed, common):
                      mf.y[order], take(mf.status), take(mf.offset), distribution,
                      take(mf.weights), n_train=int(np.sum(fold_id != k)),
                      train_fraction=None, keep_data=False, verbose=False,
-                     response_name=mf.response_name, random_state=seed, **common)
+                     response_name=mf.response_name, random_state=seed, group=take(group),
+                     **common)
     return fit
 
 
 def cross_validate(mf, distribution, n_train, n_folds, fold_id, class_stratify_cv,
-                   n_cores, rng, common) -> CVResult:
-    """Run the cv folds of ``gbm(..., cv_folds=n_folds)`` on the training rows."""
+                   n_cores, rng, common, group=None) -> CVResult:
+    """Run the cv folds of ``gbm(..., cv_folds=n_folds)`` on the training rows.
+
+    ``group`` (pairwise: group code 1..G of every row, rows sorted as R
+    sorts them) makes the folds keep groups whole, as R's ``getCVgroup``.
+    """
     from .distributions import get_distribution
 
     dist = get_distribution(distribution)
+    stratify = _stratify(class_stratify_cv, dist.name)
+    if group is not None:
+        from .ranking import check_folds_keep_groups, group_folds
+
+        group = np.asarray(group)
+        if fold_id is None:
+            fold_id = group_folds(group[:n_train], int(np.max(group)), n_folds, rng)
+        check_folds_keep_groups(fold_id, group[:n_train])
     if fold_id is not None:
         fold_id, n_folds = _check_fold_id(fold_id, n_train)
     else:
-        fold_id = make_folds(mf.y[:n_train], n_folds,
-                             _stratify(class_stratify_cv, dist.name), rng)
+        fold_id = make_folds(mf.y[:n_train], n_folds, stratify, rng)
+    if dist.name == "multinomial":
+        _check_classes_in_folds(mf, n_train, fold_id, n_folds, stratify)
     seeds = rng.integers(0, _SEED_BOUND, size=n_folds)
     jobs = [(k, int(seeds[k - 1])) for k in range(1, n_folds + 1)]
     if n_cores is None or n_cores == 1 or n_folds == 1:
-        models = [_fit_fold(k, fold_id, mf, distribution, n_train, s, common) for k, s in jobs]
+        models = [_fit_fold(k, fold_id, mf, distribution, n_train, s, common, group)
+                  for k, s in jobs]
     else:
         from joblib import Parallel, delayed
 
         models = Parallel(n_jobs=n_cores)(
-            delayed(_fit_fold)(k, fold_id, mf, distribution, n_train, s, common)
+            delayed(_fit_fold)(k, fold_id, mf, distribution, n_train, s, common, group)
             for k, s in jobs)
     sizes = np.bincount(fold_id, minlength=n_folds + 1)[1:]
     errors = np.stack([m.valid_error for m in models], axis=1)      # (n_trees, K)
     cv_error = (errors * sizes).sum(axis=1) / n_train
     best = int(np.nanargmin(cv_error)) + 1
-    fitted = np.empty(n_train)
+    n_out = int(models[0].num_classes)
+    fitted = np.empty(n_train) if n_out == 1 else np.empty((n_train, n_out))
     for k, model in enumerate(models, start=1):
         rows = np.flatnonzero(fold_id == k)
         fitted[rows] = _predict_coded(model, mf.x[rows], best)
     return CVResult(cv_error, fitted, n_folds, fold_id, best)
 
 
+def _check_classes_in_folds(mf, n_train, fold_id, n_folds, stratify):
+    """multinomial: every class must have training rows in every fold model."""
+    y = np.asarray(mf.y)[:n_train]
+    classes, codes = np.unique(y, return_inverse=True)
+    counts = np.zeros((n_folds + 1, classes.shape[0]), dtype=int)
+    np.add.at(counts, (fold_id, codes.ravel()), 1)
+    outside = counts.sum(axis=0) - counts[1:]           # training rows of each fold model
+    bad = np.argwhere(outside == 0)
+    if bad.size:
+        k, c = bad[0]
+        label = classes[c]
+        if mf.y_levels is not None:
+            label = mf.y_levels[int(label)]
+        hint = ("" if stratify else "; use class_stratify_cv=True (the default for "
+                "multinomial)")
+        raise ValueError(f"multinomial: class {label!r} has no training rows in cv fold "
+                         f"{k + 1} (all its rows are in that fold){hint}, or fewer folds")
+
+
 def _predict_coded(model, x, n_trees):
     from .engine.tree import predict_trees
 
-    return predict_trees(model.trees, x, model.var_type, model.c_splits, model.init_f,
-                         [n_trees])[:, 0]
+    K = int(model.num_classes)
+    out = predict_trees(model.trees, x, model.var_type, model.c_splits, model.init_f,
+                        [n_trees], n_outputs=K)
+    return out[:, 0] if K == 1 else out[:, :, 0]

@@ -28,6 +28,7 @@ class GBMFit:
         self.formula = None
         self.encoder = None
         self.num_classes = 1
+        self.classes = None
         self.ts_encoder = None
         self.categorical = "native"
         self.__dict__.update(attrs)
@@ -117,6 +118,11 @@ class GBMFit:
             list gives one column per value, all computed in one pass.
         type : "link" or "response" (probabilities for bernoulli, counts for
             poisson, ...).
+
+        multinomial: one column per class (``fit.classes``); a single
+        ``n_trees`` gives a DataFrame (n x K, columns = class labels; with
+        ``type="response"`` the class probabilities), a list of them an
+        array (n, K, len(n_trees)).
         """
         if type not in _PREDICT_TYPES:
             raise ValueError(f"type must be 'link' or 'response', got {type!r}")
@@ -131,13 +137,18 @@ class GBMFit:
                               self.c_splits, self.init_f, counts, n_outputs=self.num_classes)
         if type == "response":
             f = self.distribution.inverse_link(f)
-        return f[..., 0] if single else f
+        f = f[..., 0] if single else f
+        if self.num_classes > 1 and single:
+            labels = self.classes if self.classes is not None else range(self.num_classes)
+            f = pd.DataFrame(f, columns=pd.Index(list(labels), name="class"))
+        return f
 
     # ------------------------------------------------------------ inspection
-    def relative_influence(self, n_trees=None, scale=False, sort=False):
+    def relative_influence(self, n_trees=None, scale=False, sort=False, per_class=False):
         from .inspect import relative_influence
 
-        return relative_influence(self, n_trees=n_trees, scale=scale, sort=sort)
+        return relative_influence(self, n_trees=n_trees, scale=scale, sort=sort,
+                                  per_class=per_class)
 
     def summary(self, n_trees=None, method="relative_influence", plot_it=True, **kw):
         """R's summary.gbm: relative influence table (and bar chart)."""
@@ -156,8 +167,14 @@ class GBMFit:
         lines = []
         if self.call:
             lines.append(self.call)
-        lines.append(f"A gradient boosted model with {self.distribution.name} loss function.")
+        name = getattr(self.distribution, "display_name", self.distribution.name)
+        lines.append(f"A gradient boosted model with {name} loss function.")
         lines.append(f"{self.n_trees} iterations were performed.")
+        if self.num_classes > 1 and self.classes is not None:
+            shown = ", ".join(str(c) for c in list(self.classes)[:10])
+            more = ", ..." if self.num_classes > 10 else ""
+            lines.append(f"{self.num_classes} classes ({self.num_classes} trees per "
+                         f"iteration): {shown}{more}")
         try:
             if self.cv_error is not None:
                 best, _ = self.best_iteration(quiet=True)

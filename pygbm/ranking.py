@@ -367,3 +367,67 @@ def check_folds_keep_groups(fold_id, group_train) -> None:
     if (n_per > 1).any():
         raise ValueError(f"fold_id splits {int((n_per > 1).sum())} group(s) across folds; "
                          "pairwise cv folds must keep each group whole")
+
+
+def pairwise_mf(mf, data, dist, train_fraction, rng):
+    """R's gbm() for pairwise: the model frame with its rows in R's order
+    (see :func:`pairwise_layout`) and the layout."""
+    from dataclasses import replace
+
+    if dist.group is None:
+        raise ValueError("For pairwise regression, distribution must be a dict of the form "
+                         "{'name': 'pairwise', 'group': ['date', 'session'], 'metric': "
+                         "'ndcg'} naming the group column(s) of data")
+    if not isinstance(data, pd.DataFrame):
+        raise TypeError(f"pairwise needs data as a pandas DataFrame holding the group "
+                        f"column(s); got {type(data).__name__}")
+    labels = group_labels(data, dist.group)
+    if labels.shape[0] != mf.x.shape[0]:
+        raise ValueError(f"the group column has {labels.shape[0]} rows but the model frame "
+                         f"{mf.x.shape[0]}")
+    layout = pairwise_layout(labels, mf.y, mf.weights, train_fraction, rng)
+    o = layout.order
+    sorted_mf = replace(mf, x=mf.x[o], y=np.asarray(mf.y)[o],
+                        offset=None if mf.offset is None else np.asarray(mf.offset)[o],
+                        weights=layout.weights, status=None)
+    return sorted_mf, layout
+
+
+def sorted_fold_id(fold_id, layout: PairwiseLayout) -> np.ndarray:
+    """A user's fold_id (one per row of data, original order) for the
+    training rows of the sorted pairwise data."""
+    fold_id = np.asarray(fold_id)
+    n = layout.order.shape[0]
+    if fold_id.ndim != 1 or fold_id.shape[0] != n:
+        raise ValueError(f"for pairwise, fold_id must give one fold per row of data ({n}); "
+                         f"got shape {fold_id.shape}")
+    return fold_id[layout.order][: layout.n_train]
+
+
+def restore_row_order(fit, layout: PairwiseLayout) -> None:
+    """Put a pairwise fit's per-row results back in the data's row order
+    (R: ``fit[order(ord.group)]``); kept data too, so predict() and
+    gbm_more() see the original rows. Sets ``fit.ord_group`` (R's
+    ``ord.group``, 0-based) and ``fit.group_levels``. ``cv_fitted`` and
+    ``fold_id`` get one entry per row (NaN / 0 for validation rows)."""
+    order = layout.order
+    n = order.shape[0]
+    inv = np.empty(n, dtype=np.intp)
+    inv[order] = np.arange(n)
+    fit.fit = np.asarray(fit.fit)[inv]
+    if fit.data:
+        for key, value in list(fit.data.items()):
+            if value is not None and np.ndim(value) >= 1 and np.shape(value)[0] == n:
+                fit.data[key] = np.asarray(value)[inv]
+    fit._perm = order if fit._perm is None else order[fit._perm]
+    fit.ord_group = order
+    fit.group_levels = layout.levels
+    train_rows = order[: layout.n_train]
+    if getattr(fit, "cv_fitted", None) is not None:
+        full = np.full(n, np.nan)
+        full[train_rows] = fit.cv_fitted
+        fit.cv_fitted = full
+    if getattr(fit, "fold_id", None) is not None:
+        full = np.zeros(n, dtype=int)
+        full[train_rows] = fit.fold_id
+        fit.fold_id = full

@@ -84,8 +84,9 @@ def _continuous_bins(values: np.ndarray, max_bins: int, missing_code: int):
     """Bucket one continuous predictor.
 
     Returns the split points between buckets, each bucket's smallest and
-    largest training value (+inf / -inf if empty), and the bucket code of
-    every value (``missing_code`` for NaN).
+    largest training value (+inf / -inf if empty), the bucket code of every
+    value (``missing_code`` for NaN) and whether each distinct value has a
+    bucket of its own.
     """
     order = np.argsort(values)                  # NaN last
     ordered = values[order]
@@ -94,10 +95,11 @@ def _continuous_bins(values: np.ndarray, max_bins: int, missing_code: int):
     codes = np.full(values.shape[0], missing_code, dtype=np.intp)
     codes[order[:nf]] = 0
     if nf == 0:
-        return np.empty(0), np.full(1, np.inf), np.full(1, -np.inf), codes
+        return np.empty(0), np.full(1, np.inf), np.full(1, -np.inf), codes, True
     starts = np.flatnonzero(np.concatenate(([True], finite[1:] != finite[:-1])))
     u = finite[starts]
-    if u.shape[0] <= max_bins:
+    one_each = u.shape[0] <= max_bins
+    if one_each:
         ends = np.arange(u.shape[0])
     else:
         ends = _bin_ends(np.diff(np.append(starts, nf)), max_bins)
@@ -110,7 +112,7 @@ def _continuous_bins(values: np.ndarray, max_bins: int, missing_code: int):
     empty = stop <= first
     bin_min = np.where(empty, np.inf, finite[np.minimum(first, nf - 1)])
     bin_max = np.where(empty, -np.inf, finite[np.maximum(stop - 1, 0)])
-    return cuts, bin_min, bin_max, codes
+    return cuts, bin_min, bin_max, codes, one_each
 
 
 class BinnedTrainingData:
@@ -166,17 +168,16 @@ class BinnedTrainingData:
         # bucket codes first, offsets once the widest predictor is known
         idx = np.int32 if n * p + 1 < np.iinfo(np.int32).max else np.int64
         codes = np.empty((n, p), dtype=idx)
-        self.cuts, lows, highs = [], [], []
+        self.cuts, lows, highs, one_each = [], [], [], []
         for j in self.cont:
-            cuts, lo, hi, codes[:, j] = _continuous_bins(self.xt[j], self.max_bins, -1)
+            cuts, lo, hi, codes[:, j], each = _continuous_bins(self.xt[j], self.max_bins, -1)
             self.cuts.append(cuts)
             lows.append(lo)
             highs.append(hi)
-        self.width = max([c.shape[0] + 1 for c in self.cuts], default=1) + 1  # + missing
+            one_each.append(each)
         #: one bucket per distinct value everywhere: the splits are R's exact ones
-        self.exact_bins = bool(all(c.shape[0] < self.max_bins for c in self.cuts)) and \
-            all(np.unique(self.xt[j][~np.isnan(self.xt[j])]).shape[0] == c.shape[0] + 1
-                for j, c in zip(self.cont, self.cuts))
+        self.exact_bins = all(one_each)
+        self.width = max([c.shape[0] + 1 for c in self.cuts], default=1) + 1  # + missing
         pc, width = self.cont.shape[0], self.width
         # smallest / largest training value per bucket, padded (pc, width - 1)
         self.bin_min = np.full((pc, width - 1), np.inf)
@@ -184,26 +185,41 @@ class BinnedTrainingData:
         for i in range(pc):
             self.bin_min[i, :lows[i].shape[0]] = lows[i]
             self.bin_max[i, :highs[i].shape[0]] = highs[i]
-        self.cat_offset = pc * width + np.concatenate(
-            ([0], np.cumsum(self.var_type[self.cat] + 1)[:-1])).astype(np.intp)
-        self.n_cells = int(pc * width + np.sum(self.var_type[self.cat] + 1))
+        levels = self.var_type[self.cat] + 1
+        self.offset = np.zeros(p, dtype=np.intp)      # first cell of each predictor
+        self.offset[self.cont] = np.arange(pc) * width
+        self.offset[self.cat] = pc * width + np.cumsum(levels) - levels
+        self.n_cells = int(pc * width + levels.sum())
         if self.n_cells >= np.iinfo(codes.dtype).max:
             codes = codes.astype(np.int64)
-        for i, j in enumerate(self.cont):
+        #: dtype of one predictor's bucket codes (16 bits: radix sorts)
+        self.local_dtype = np.uint16 if max(width, levels.max(initial=0)) <= 1 << 16 \
+            else np.int32
+        for j in self.cont:
             c = codes[:, j]
             c[c < 0] = width - 1
-            c += i * width
-        for k, j in enumerate(self.cat):
+            c += self.offset[j]
+        for j in self.cat:
             v = self.xt[j]
             K = int(self.var_type[j])
             miss = np.isnan(v)
             c = np.where(miss, K, np.nan_to_num(v)).astype(np.intp)
             if np.any((c < 0) | (c > K)):
                 raise ValueError(f"categorical predictor {j} has codes outside 0..{K - 1}")
-            codes[:, j] = c + self.cat_offset[k]
+            codes[:, j] = c + self.offset[j]
         self.codes = codes
+        # categorical level cells, padded with the spare (always empty) cell
+        k_max = int(levels.max(initial=1)) - 1
+        lev = np.arange(k_max)
+        self.cat_cells = np.where(lev < self.var_type[self.cat][:, None],
+                                  self.offset[self.cat][:, None] + lev, self.n_cells)
+        self.cat_missing = self.offset[self.cat] + self.var_type[self.cat]
         self._ones = np.ones(CHUNK_ROWS * p)
         self._indptr = np.arange(0, (CHUNK_ROWS + 1) * p, p, dtype=codes.dtype)
+
+    def local_codes(self, rows: np.ndarray, v: int) -> np.ndarray:
+        """Bucket codes of predictor ``v`` for ``rows`` (missing = last bucket)."""
+        return (self.codes[rows, v] - self.offset[v]).astype(self.local_dtype)
 
     def searcher(self, z, w, unit_weights: bool, min_obs: int):
         """The histogram split search for one tree on this data."""
@@ -280,7 +296,7 @@ class HistogramSearch:
         """Per-bucket sums of the search columns over ``rows`` (n_cells, k)."""
         data = self.data
         k = self.cols.shape[1]
-        out = np.zeros((data.n_cells, k))
+        out = np.zeros((data.n_cells + 1, k))        # + a spare cell, always empty
         p = data.p
         for start in range(0, rows.shape[0], CHUNK_ROWS):
             r = rows[start:start + CHUNK_ROWS]
@@ -295,7 +311,7 @@ class HistogramSearch:
                 flat = codes.reshape(-1)
                 for c in range(k):
                     out[:, c] += np.bincount(flat, np.repeat(vals[:, c], p),
-                                             minlength=data.n_cells)
+                                             minlength=data.n_cells + 1)
         return out
 
     # ------------------------------------------------------------------ search
@@ -305,8 +321,8 @@ class HistogramSearch:
             return None
         if state.hist is None:
             state.hist = self.histogram(state.rows)
-        if state.parent is None:
-            state.r_total = total                     # the grower sums the root as R
+        if state.parent is None or self.data.exact_bins:
+            state.r_total = total       # the root's sums, or sums of a split made as R
         data = self.data
         best_gain = np.zeros(data.p)
         best_pos = np.zeros(data.p, dtype=np.intp)
@@ -315,19 +331,22 @@ class HistogramSearch:
             g, pos = self._continuous(state.hist)
             best_gain[data.cont] = g
             best_pos[data.cont] = pos
-        for k, v in enumerate(data.cat):
-            found = self._categorical(state, k)
-            if found is not None:
-                best_gain[v], best_pos[v], orders[v] = found
+        if data.cat.size:
+            g, pos, order, stats = self._categoricals(state)
+            best_gain[data.cat] = g
+            best_pos[data.cat] = pos
+            orders = {int(v): order[i, :data.var_type[v]] for i, v in enumerate(data.cat)}
         v = int(np.argmax(best_gain))
         if not best_gain[v] > 0.0:
             return None
         tied = np.flatnonzero(best_gain >= best_gain[v] * (1.0 - NEAR_TIE))
-        if tied.shape[0] > 1:
+        if tied.shape[0] > 1 or data.exact_bins:
+            # R's own arithmetic: ties are broken as R breaks them, and with
+            # one bucket per value the children's sums are R's to the last bit
             return self._break_tie(state, tied, best_pos, orders)
         state.levels = orders.get(v)
         if v in orders:
-            return self._record_categorical(state, v, best_pos[v], orders[v], total,
+            return self._record_categorical(v, best_pos[v], orders[v], stats, total,
                                             best_gain[v])
         return self._record_continuous(state.hist, v, best_pos[v], total, best_gain[v])
 
@@ -362,8 +381,7 @@ class HistogramSearch:
         if data.var_type[v] > 0 or data.exact_bins:
             # one bucket per value: a stable sort of the small bucket codes
             # (radix sort) orders the rows as R does, missing values last
-            codes = data.codes[rows, v].astype(data.local_dtype)
-            order = np.argsort(codes, kind="stable")
+            order = np.argsort(data.local_codes(rows, v), kind="stable")
         else:
             order = np.argsort(x, kind="stable")
         order = np.roll(order, nm)                              # NaN first, as R
@@ -419,54 +437,67 @@ class HistogramSearch:
         pos = np.argmax(gain, axis=1)
         return gain[np.arange(gain.shape[0]), pos], pos
 
-    def _level_stats(self, state: NodeState, k: int):
-        """Sum of w*z, sum of w and count per level of categorical ``k``
-        (plus the missing cell last), from the histogram. Levels whose means
-        are within rounding of each other are re-counted from the rows: R
-        orders tied means by its sort, so they must be the same numbers."""
-        data = self.data
-        v = data.cat[k]
-        K = int(data.var_type[v])
-        off = data.cat_offset[k]
-        cells = state.hist[off:off + K + 1]
-        gs, gn = cells[:, 0], cells[:, -1]
-        gw = gn if self.unit else cells[:, 1]
-        finite = gw[:K] != 0.0
-        with np.errstate(divide="ignore", invalid="ignore"):
-            means = np.where(finite, gs[:K] / np.where(finite, gw[:K], 1.0), np.inf)
-        m = np.sort(means[finite])
-        if not state.counted and m.shape[0] > 1 and np.any(np.diff(m) <= MEAN_TIE * np.abs(m[1:])):
-            codes = data.codes[state.rows, v] - off
-            gs = np.bincount(codes, weights=self.cols[state.rows, 0], minlength=K + 1)
-            gn = np.bincount(codes, minlength=K + 1).astype(float)
-            gw = gn if self.unit else np.bincount(codes, weights=self.cols[state.rows, 1],
-                                                  minlength=K + 1)
-            finite = gw[:K] != 0.0
-            with np.errstate(divide="ignore", invalid="ignore"):
-                means = np.where(finite, gs[:K] / np.where(finite, gw[:K], 1.0), np.inf)
-        return gs, gw, gn, means, finite
+    def _level_stats(self, state: NodeState):
+        """Per level of every categorical predictor (padded to (pk, Kmax)):
+        sums of w*z and w, counts, and the missing cells (pk,)."""
+        data, hist = self.data, state.hist
+        cells, miss = data.cat_cells, data.cat_missing
+        gn, mn = hist[cells, -1], hist[miss, -1]
+        gs, ms = hist[cells, 0], hist[miss, 0]
+        gw, mw = (gn, mn) if self.unit else (hist[cells, 1], hist[miss, 1])
+        return gs, gw, gn, ms, mw, mn
 
-    def _categorical(self, state: NodeState, k: int):
-        """(gain, prefix length - 1, level order) of the best split on
-        categorical ``k``, or None: R orders the levels by mean working
-        response and scans the prefixes of that order."""
-        gs, gw, gn, means, finite = self._level_stats(state, k)
-        n_finite = int(finite.sum())
-        if n_finite < 2:
-            return None
-        order = _r_shell_sort_order(means)
-        sel = order[: n_finite - 1]
-        K = means.shape[0]
-        ls, lw, ln = np.cumsum(gs[sel]), np.cumsum(gw[sel]), np.cumsum(gn[sel])
-        rs = gs[:K].sum() - ls
-        rw = gw[:K].sum() - lw
-        rn = gn[:K].sum() - ln
+    def _recount(self, state: NodeState, stats, i: int) -> None:
+        """Categorical ``i``'s level sums re-counted from the node's rows."""
+        data = self.data
+        v = data.cat[i]
+        K = int(data.var_type[v])
+        codes = data.local_codes(state.rows, v)
+        cols = self.cols[state.rows]
+        sums = [np.bincount(codes, weights=cols[:, c], minlength=K + 1)
+                for c in range(cols.shape[1])]
+        for target, src in zip((stats[0], stats[2]), (sums[0], sums[-1])):
+            target[i, :K] = src[:K]
+        stats[3][i], stats[5][i] = sums[0][K], sums[-1][K]
+        if not self.unit:
+            stats[1][i, :K], stats[4][i] = sums[1][:K], sums[1][K]
+
+    @staticmethod
+    def _means(gs, gw):
+        finite = gw != 0.0
         with np.errstate(divide="ignore", invalid="ignore"):
-            gain = improvement(lw, rw, gw[K], ls, rs, gs[K])
-        ok = (ln >= self.min_obs) & (rn >= self.min_obs) & (gain > 0.0)
+            return np.where(finite, gs / np.where(finite, gw, 1.0), np.inf), finite
+
+    def _categoricals(self, state: NodeState):
+        """Best split of every categorical predictor: R orders the levels by
+        mean working response and scans the prefixes of that order. Returns
+        gains, prefix lengths - 1, level orders and the level statistics."""
+        gs, gw, gn, ms, mw, mn = stats = [a.copy() for a in self._level_stats(state)]
+        means, finite = self._means(gs, gw)
+        order = np.argsort(means, axis=1, kind="stable")
+        sm = np.take_along_axis(means, order, axis=1)
+        close = np.isfinite(sm[:, 1:]) & (sm[:, 1:] - sm[:, :-1] <= MEAN_TIE * np.abs(sm[:, 1:]))
+        for i in np.flatnonzero(close.any(axis=1)):
+            # tied means: R's sort decides, on R's numbers (a histogram made
+            # by subtraction can differ from them in the last bits)
+            if not state.counted:
+                self._recount(state, stats, i)
+                means[i], finite[i] = self._means(gs[i], gw[i])
+            K = int(self.data.var_type[self.data.cat[i]])
+            order[i, :K] = _r_shell_sort_order(means[i, :K])
+        n_finite = finite.sum(axis=1)
+        s_z = np.take_along_axis(gs, order, axis=1)
+        s_n = np.take_along_axis(gn, order, axis=1)
+        ls, ln = np.cumsum(s_z, axis=1), np.cumsum(s_n, axis=1)
+        lw = ln if self.unit else np.cumsum(np.take_along_axis(gw, order, axis=1), axis=1)
+        rs, rw, rn = ls[:, -1:] - ls, lw[:, -1:] - lw, ln[:, -1:] - ln
+        with np.errstate(divide="ignore", invalid="ignore"):
+            gain = improvement(lw, rw, mw[:, None], ls, rs, ms[:, None])
+        prefix = np.arange(gs.shape[1]) < (n_finite - 1)[:, None]
+        ok = prefix & (ln >= self.min_obs) & (rn >= self.min_obs) & (gain > 0.0)
         gain = np.where(ok, gain, 0.0)
-        i = int(np.argmax(gain))
-        return gain[i], i, order
+        pos = np.argmax(gain, axis=1)
+        return gain[np.arange(gain.shape[0]), pos], pos, order, stats
 
     # ------------------------------------------------------------------ record
     @staticmethod
@@ -488,17 +519,17 @@ class HistogramSearch:
         return Split(float(gain), v, value, None, Side(float(ls), float(lw), int(ln)),
                      Side(float(rs), float(rw), int(rn)), missing, empty)
 
-    def _record_categorical(self, state, v: int, pos: int, order, total: Side,
+    def _record_categorical(self, v: int, pos: int, order, stats, total: Side,
                             gain) -> Split:
-        k = int(np.searchsorted(self.data.cat, v))
-        gs, gw, gn, _, _ = self._level_stats(state, k)
-        K = gs.shape[0] - 1
-        sel = order[: int(pos) + 1]
-        left = np.zeros(K, dtype=bool)
-        left[sel] = True
-        ls, lw, ln = gs[:K][left].sum(), gw[:K][left].sum(), gn[:K][left].sum()
-        rs, rw, rn = gs[:K][~left].sum(), gw[:K][~left].sum(), gn[:K][~left].sum()
-        missing, empty = self._missing_side(gs[K], gw[K], gn[K], total)
-        return Split(float(gain), v, float(pos), np.sort(sel),
-                     Side(float(ls), float(lw), int(ln)), Side(float(rs), float(rw), int(rn)),
-                     missing, empty)
+        i = int(np.searchsorted(self.data.cat, v))
+        K = int(self.data.var_type[v])
+        gs, gw, gn, ms, mw, mn = (a[i] for a in stats)
+        left = np.zeros(gs.shape[0], dtype=bool)
+        left[order[: int(pos) + 1]] = True
+        right = ~left
+        right[K:] = False
+        missing, empty = self._missing_side(ms, mw, mn, total)
+        return Split(float(gain), v, float(pos), np.flatnonzero(left),
+                     Side(float(gs[left].sum()), float(gw[left].sum()), int(gn[left].sum())),
+                     Side(float(gs[right].sum()), float(gw[right].sum()),
+                          int(gn[right].sum())), missing, empty)

@@ -15,7 +15,7 @@ import numpy as np
 from ._memory import reuse_freed_memory
 from .data import TrainingData
 from .grow import grow_tree
-from .tree import Tree
+from .tree import ColumnView, Tree
 
 
 @dataclass
@@ -143,6 +143,7 @@ def _run(P, state, n_trees, rng, verbose, data, schedule):
         data = P.training_data()
     rows = _Rows(P)
     n_valid = rows.x_va.shape[0]
+    view_va = ColumnView(rows.x_va, P.var_type) if n_valid else None
     f_tr = state.f[:n_train]            # views: updated in place
     f_va = state.f[n_train:]
     n_out = int(getattr(dist, "n_outputs", 1))
@@ -171,7 +172,7 @@ def _run(P, state, n_trees, rng, verbose, data, schedule):
             else:
                 f_tr[:, k] += P.shrinkage * fadj
             if n_valid:
-                step = tree.predict(rows.x_va, P.var_type, state.c_splits)
+                step = tree.predict_view(view_va, state.c_splits)
                 if k is None:
                     f_va += step
                 else:

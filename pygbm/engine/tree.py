@@ -85,7 +85,12 @@ class Tree:
 
     def predict(self, x: np.ndarray, var_type: np.ndarray, c_splits) -> np.ndarray:
         """Shrunken prediction of this tree for every row of ``x``."""
-        return self.split_code_pred[self.terminal_of(x, var_type, c_splits)]
+        return self.predict_view(ColumnView(x, var_type), c_splits)
+
+    def predict_view(self, view: "ColumnView", c_splits) -> np.ndarray:
+        """Like :meth:`predict`, on rows already prepared as a :class:`ColumnView`."""
+        values = _tree_values(self, view, c_splits)
+        return np.broadcast_to(values, (view.cols.shape[1],)).astype(float)
 
 
 def _categorical_child(xv, split_index, c_splits, left, right, missing):
@@ -104,6 +109,60 @@ def _categorical_child(xv, split_index, c_splits, left, right, missing):
     return out
 
 
+class ColumnView:
+    """The predictors of the rows to predict, one contiguous array per column.
+
+    Built once per prediction: NaN masks only for columns that have missing
+    values, categorical codes as integers with missing/unseen levels mapped to
+    a sentinel, so that every split is a handful of contiguous array passes.
+    """
+
+    def __init__(self, x: np.ndarray, var_type: np.ndarray):
+        self.cols = np.ascontiguousarray(np.asarray(x, dtype=float).T)
+        self.var_type = np.asarray(var_type)
+        self.nan = [None] * self.cols.shape[0]
+        self.codes = [None] * self.cols.shape[0]
+        for v in range(self.cols.shape[0]):
+            miss = np.isnan(self.cols[v])
+            if miss.any():
+                self.nan[v] = miss
+            if self.var_type[v] > 0:
+                codes = np.where(miss, -1, self.cols[v]).astype(np.intp)
+                codes[(codes < 0)] = -1
+                self.codes[v] = codes
+
+
+def _categorical_masks(view: ColumnView, v: int, row: np.ndarray):
+    """(goes_left, goes_right) masks of a categorical split's c_splits row; a level
+    code outside the row (never seen in training) or missing goes neither way."""
+    size = row.shape[0]
+    left_tbl = np.zeros(size + 1, dtype=bool)
+    right_tbl = np.zeros(size + 1, dtype=bool)
+    left_tbl[:size] = row == GOES_LEFT
+    right_tbl[:size] = row == GOES_RIGHT
+    codes = view.codes[v]
+    idx = np.where((codes >= 0) & (codes < size), codes, size)
+    return np.take(left_tbl, idx), np.take(right_tbl, idx)
+
+
+def _tree_values(tree: Tree, view: ColumnView, c_splits, node: int = 0):
+    """Shrunken predictions of the subtree at ``node`` for every row (a scalar
+    for a terminal node): nested ``where``s over whole columns."""
+    v = int(tree.split_var[node])
+    if v == NO_NODE:
+        return tree.split_code_pred[node]
+    left = _tree_values(tree, view, c_splits, int(tree.left[node]))
+    right = _tree_values(tree, view, c_splits, int(tree.right[node]))
+    missing = _tree_values(tree, view, c_splits, int(tree.missing[node]))
+    if view.var_type[v] == 0:
+        out = np.where(view.cols[v] < tree.split_code_pred[node], left, right)
+        if view.nan[v] is not None:
+            out = np.where(view.nan[v], missing, out)
+        return out
+    goes_left, goes_right = _categorical_masks(view, v, c_splits[int(tree.split_code_pred[node])])
+    return np.where(goes_left, left, np.where(goes_right, right, missing))
+
+
 def predict_trees(trees, x, var_type, c_splits, init_f, n_trees_list, n_outputs=1):
     """Link-scale predictions after each number of iterations in ``n_trees_list``.
 
@@ -112,17 +171,18 @@ def predict_trees(trees, x, var_type, c_splits, init_f, n_trees_list, n_outputs=
     output per iteration, stored iteration by iteration as R does) returns
     (n_rows, n_outputs, len(n_trees_list)).
     """
-    x = np.asarray(x, dtype=float)
+    view = ColumnView(x, var_type)
+    n = view.cols.shape[1]
     counts = np.asarray(n_trees_list, dtype=int)
     order = np.argsort(counts, kind="stable")
     K = int(n_outputs)
     init = np.broadcast_to(np.asarray(init_f, dtype=float), (K,))
-    f = np.tile(init, (x.shape[0], 1))
-    out = np.empty((x.shape[0], K, counts.size))
+    f = np.tile(init, (n, 1)).T.copy()          # (K, n): one contiguous row per output
+    out = np.empty((n, K, counts.size))
     done = 0
     for j in order:
         for t in range(done * K, counts[j] * K):
-            f[:, t % K] += trees[t].predict(x, var_type, c_splits)
+            f[t % K] += _tree_values(trees[t], view, c_splits)
         done = max(done, counts[j])
-        out[:, :, j] = f
+        out[:, :, j] = f.T
     return out[:, 0, :] if K == 1 else out

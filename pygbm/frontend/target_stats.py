@@ -398,6 +398,14 @@ class TargetStatisticsEncoder:
                 cols.append(e)
         return cols
 
+    def partial_combinations(self, idx) -> list[int]:
+        """Engine columns of registered combinations that involve some, but not
+        all, of the predictors ``idx`` (a weighted-traversal partial dependence
+        cannot follow them: use brute force when this is not empty)."""
+        idx = {int(v) for v in np.atleast_1d(idx)}
+        return [e for e in self.engine_columns_of(sorted(idx)) if e >= self.n_features
+                and not set(self.originals_of(e)) <= idx]
+
     def grid_to_engine(self, grid, idx):
         """A partial-dependence grid on original predictors ``idx`` (coded level
         codes / values, one column per predictor) -> ``(engine_grid,

@@ -32,6 +32,25 @@ def _num_classes(fit) -> int:
     return int(getattr(fit, "num_classes", 1) or 1)
 
 
+def class_labels(fit) -> list:
+    """Labels of a multi-class fit's classes (``fit.classes``, else 0..K-1)."""
+    classes = getattr(fit, "classes", None)
+    return list(classes) if classes is not None else list(range(_num_classes(fit)))
+
+
+def class_view(fit, k: int):
+    """A single-output view of class ``k`` of a multi-class fit: its trees
+    (R's layout: tree ``iteration * K + k``) and its initial value."""
+    import copy
+
+    K = _num_classes(fit)
+    view = copy.copy(fit)
+    view.trees = list(fit.trees[k::K])
+    view.init_f = float(np.asarray(fit.init_f, dtype=float).reshape(-1)[k])
+    view.num_classes = 1
+    return view
+
+
 def check_n_trees(fit, n_trees, *, cap: bool, arg: str = "n_trees") -> int:
     """Validate ``n_trees`` (a positive int); ``None`` means all trees.
 
@@ -70,7 +89,7 @@ def _default_n_trees(fit) -> int:
     return int(gbm_perf(fit, method=method, plot_it=False))
 
 
-def relative_influence(fit, n_trees=None, scale=False, sort=False) -> pd.Series:
+def relative_influence(fit, n_trees=None, scale=False, sort=False, per_class=False):
     """Friedman's relative influence of every predictor (R's ``relative.influence``).
 
     The influence of a variable is the sum of the ``ErrorReduction`` of all
@@ -89,12 +108,29 @@ def relative_influence(fit, n_trees=None, scale=False, sort=False) -> pd.Series:
         Divide by the largest influence (R's ``scale.``).
     sort : bool
         Sort decreasingly (R's ``rev(sort(.))``: ties in reverse variable order).
+    per_class : bool
+        Multi-class fits: one column per class (the trees of that class)
+        instead of the overall influence (all trees, as R).
 
     Returns
     -------
-    pandas.Series indexed by variable name.
+    pandas.Series indexed by variable name (a DataFrame with one column per
+    class when ``per_class``).
     """
     scale, sort = check_bool(scale, "scale"), check_bool(sort, "sort")
+    if check_bool(per_class, "per_class"):
+        if _num_classes(fit) == 1:
+            raise ValueError("per_class=True needs a multi-class (multinomial) fit")
+        n_trees = _default_n_trees(fit) if n_trees is None else \
+            check_n_trees(fit, n_trees, cap=False)
+        cols = {c: relative_influence(class_view(fit, k), n_trees, scale=scale)
+                for k, c in enumerate(class_labels(fit))}
+        out = pd.DataFrame(cols)
+        out.columns.name = "class"
+        if sort:
+            order = np.argsort(out.sum(axis=1).to_numpy(), kind="stable")[::-1]
+            out = out.iloc[order]
+        return out
     n_trees = _default_n_trees(fit) if n_trees is None else check_n_trees(fit, n_trees, cap=False)
     n_used = n_trees * _num_classes(fit)
     var_names = list(fit.var_names)
@@ -139,8 +175,7 @@ def permutation_influence(fit, n_trees=None, random_state=None) -> pd.Series:
     with a ``deviance`` (not coxph, which needs the time order).
     """
     n_trees = check_n_trees(fit, n_trees, cap=False)
-    if _num_classes(fit) != 1:
-        raise ValueError("the permutation method supports single-class fits only")
+    K = _num_classes(fit)
     data = getattr(fit, "data", None)
     if data is None:
         raise ValueError("the permutation method needs the training data: fit the model "
@@ -153,11 +188,18 @@ def permutation_influence(fit, n_trees=None, random_state=None) -> pd.Series:
     offset, misc = data.get("offset"), data.get("misc")
     n = x.shape[0]
     w = np.ones(n) if w is None else np.asarray(w, dtype=float)
+    rows = getattr(fit, "_perm", None)
+    if rows is not None and getattr(dist, "bag_by_group", False):
+        # pairwise: the deviance needs the rows sorted by group (the fit's order)
+        x, y, w = x[rows], np.asarray(y)[rows], w[rows]
+        offset = None if offset is None else np.asarray(offset)[rows]
+        misc = np.asarray(misc)[rows]
     rng = np.random.default_rng(random_state)
     perm = rng.permutation(n)
 
     def loss(xm):
-        f = predict_trees(fit.trees, xm, fit.var_type, fit.c_splits, fit.init_f, [n_trees])[:, 0]
+        f = predict_trees(fit.trees, xm, fit.var_type, fit.c_splits, fit.init_f, [n_trees],
+                          n_outputs=K)[..., 0]
         return float(dist.deviance(y, f, offset, w, misc))
 
     baseline = loss(x)

@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .influence import used_variables, check_n_trees
+from .influence import check_n_trees, class_labels, class_view, used_variables
 from .partial_dependence import is_categorical, resolve_vars, weighted_traversal
 
 
@@ -100,7 +100,13 @@ def interact_gbm(fit, data, i_var, n_trees=None) -> float:
     i_var : list of 2 or more variable names or 0-based positions.
     n_trees : int, optional
         Trees used (default all; more: warning and capped, as R).
+
+    Multi-class fits: a pandas Series of H, one per class (R's interact.gbm).
     """
+    if int(getattr(fit, "num_classes", 1) or 1) > 1:     # R: one H per class
+        return pd.Series([interact_gbm(class_view(fit, c), data, i_var, n_trees)
+                          for c in range(int(fit.num_classes))],
+                         index=pd.Index(class_labels(fit), name="class"), name="H")
     idx = resolve_vars(fit, i_var)
     k = len(idx)
     if k < 2:

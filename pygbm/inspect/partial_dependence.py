@@ -24,7 +24,7 @@ import numpy as np
 import pandas as pd
 
 from ..engine.tree import GOES_LEFT, GOES_RIGHT, NO_NODE, predict_trees
-from .influence import check_bool, check_n_trees
+from .influence import check_bool, check_n_trees, class_labels, class_view
 
 TYPES = ("link", "response")
 METHODS = ("weighted_traversal", "brute_force")
@@ -227,13 +227,27 @@ def response_label(fit, type: str) -> str:
     if type == "link":
         return "f(x)"
     link = getattr(fit.distribution, "response_link", "identity")
-    return {"logistic": "probability", "logistic2": "probability",
+    return {"logistic": "probability", "logistic2": "probability", "softmax": "probability",
             "exp": "exp(f(x))"}.get(link, "f(x)")
+
+
+def _class_index(fit, class_):
+    """Position of ``class_`` among a multi-class fit's classes (None: all)."""
+    K = int(getattr(fit, "num_classes", 1) or 1)
+    if class_ is None:
+        return None
+    if K == 1:
+        raise ValueError("class_ applies to multi-class (multinomial) fits only")
+    labels = class_labels(fit)
+    matches = [k for k, c in enumerate(labels) if c == class_ or str(c) == str(class_)]
+    if not matches:
+        raise ValueError(f"class_ must be one of the fit's classes {labels}; got {class_!r}")
+    return matches[0]
 
 
 def partial_dependence(fit, i_var, n_trees=None, continuous_resolution=100, type="link",
                        method="weighted_traversal", ice=False, ice_rows=None,
-                       random_state=None) -> pd.DataFrame:
+                       random_state=None, class_=None) -> pd.DataFrame:
     """Partial dependence of the fit on ``i_var`` over R's grid, as a DataFrame.
 
     Columns: one per variable (categoricals as pandas Categorical with the
@@ -247,6 +261,12 @@ def partial_dependence(fit, i_var, n_trees=None, continuous_resolution=100, type
     scale partial dependence (for brute force: to the weighted mean of the
     link predictions; for ICE: to each curve). ``ice_rows`` (int) draws that
     many training rows at random (``random_state``) for ICE; None uses all.
+
+    Multi-class (multinomial) fits: the partial dependence of every class's
+    link f_k (R's plot.gbm), one column per class label in place of ``y``;
+    ``type="response"`` turns them into class probabilities (softmax over
+    the classes, at each grid point or, for ICE, each curve). ``class_``
+    (a class label) keeps that class only, as ``y``.
     """
     idx = resolve_vars(fit, i_var)
     n_trees = check_n_trees(fit, n_trees, cap=True)
@@ -254,11 +274,14 @@ def partial_dependence(fit, i_var, n_trees=None, continuous_resolution=100, type
     _check_resolution(continuous_resolution)
     _check_choice(type, TYPES, "type")
     _check_choice(method, METHODS, "method")
-    if int(getattr(fit, "num_classes", 1) or 1) != 1:
-        raise ValueError("partial dependence supports single-class fits only")
+    k_class = _class_index(fit, class_)
     grid = expand_grid([grid_values(fit, j, continuous_resolution) for j in idx])
     inverse = fit.distribution.inverse_link if type == "response" else (lambda f: f)
     attrs = {"type": type, "n_trees": n_trees}
+    K = int(getattr(fit, "num_classes", 1) or 1)
+    if K > 1:
+        return _multiclass(fit, idx, grid, n_trees, type, method, ice, ice_rows,
+                           random_state, k_class, attrs)
     if ice:
         x, w = _training_rows(fit)
         rows = np.arange(x.shape[0])
@@ -282,9 +305,53 @@ def partial_dependence(fit, i_var, n_trees=None, continuous_resolution=100, type
     return _frame(fit, idx, grid, {"y": inverse(y)}, {"method": method, **attrs})
 
 
+def _ice_rows(n, ice_rows, random_state):
+    rows = np.arange(n)
+    if ice_rows is not None:
+        if isinstance(ice_rows, (bool, np.bool_)) or \
+                not isinstance(ice_rows, (int, np.integer)) or ice_rows < 1:
+            raise ValueError(f"ice_rows must be a positive integer or None, got {ice_rows!r}")
+        if ice_rows < rows.size:
+            rng = np.random.default_rng(random_state)
+            rows = np.sort(rng.choice(rows.size, size=int(ice_rows), replace=False))
+    return rows
+
+
+def _multiclass(fit, idx, grid, n_trees, type, method, ice, ice_rows, random_state,
+                k_class, attrs):
+    """partial_dependence of a multi-class fit: every class's link (class
+    views), softmax over the classes for ``type="response"``."""
+    K = int(fit.num_classes)
+    if ice or method == "brute_force":
+        x, w = _training_rows(fit)
+    if ice:
+        rows = _ice_rows(x.shape[0], ice_rows, random_state)
+        values = np.stack([brute_force_predictions(class_view(fit, k), grid, idx, n_trees,
+                                                   x[rows]).T.ravel() for k in range(K)])
+    elif method == "weighted_traversal":
+        values = np.stack([weighted_traversal(class_view(fit, k), grid, idx, n_trees)
+                           for k in range(K)])
+    else:
+        values = np.stack([brute_force_predictions(class_view(fit, k), grid, idx, n_trees, x)
+                           @ w / w.sum() for k in range(K)])
+    if type == "response":
+        values = fit.distribution.inverse_link(values.T).T
+    labels = class_labels(fit)
+    if k_class is not None:
+        extra = {"y": values[k_class]}
+    else:
+        extra = {c: values[k] for k, c in enumerate(labels)}
+    attrs = {**attrs, "classes": labels if k_class is None else [labels[k_class]]}
+    if ice:
+        long_grid = np.tile(grid, (rows.size, 1))
+        return _frame(fit, idx, long_grid, {"row": np.repeat(rows, grid.shape[0]), **extra},
+                      {"method": "ice", **attrs})
+    return _frame(fit, idx, grid, extra, {"method": method, **attrs})
+
+
 def plot_gbm(fit, i_var=0, n_trees=None, continuous_resolution=100, return_grid=False,
              type="link", ax=None, method="weighted_traversal", ice=False, ice_rows=100,
-             random_state=None):
+             random_state=None, class_=None):
     """Partial dependence plot (R's ``plot.gbm``) or its grid.
 
     Parameters
@@ -307,6 +374,9 @@ def plot_gbm(fit, i_var=0, n_trees=None, continuous_resolution=100, return_grid=
         Individual conditional expectation curves (one variable): one thin line
         per training row (``ice_rows`` drawn at random, None = all) and their
         partial dependence in bold.
+    class_ : class label, optional
+        Multi-class fits: the class drawn (required to draw; the grid of all
+        classes is returned with ``return_grid=True``).
 
     Returns
     -------
@@ -321,8 +391,11 @@ def plot_gbm(fit, i_var=0, n_trees=None, continuous_resolution=100, return_grid=
         return_grid = True
     if ice and len(idx) != 1 and not return_grid:
         raise ValueError("ice=True draws curves for one variable; give a single i_var")
+    if int(getattr(fit, "num_classes", 1) or 1) > 1 and class_ is None and not return_grid:
+        raise ValueError("plot_gbm draws one class of a multinomial fit: give class_= (one of "
+                         f"{class_labels(fit)}), or return_grid=True for all classes")
     frame = partial_dependence(fit, i_var, n_trees, continuous_resolution, type, method,
-                               ice, ice_rows if ice else None, random_state)
+                               ice, ice_rows if ice else None, random_state, class_)
     if return_grid:
         return frame
     from ..plotting import pdp
