@@ -49,6 +49,25 @@ Differences from R, all outside the criteria:
   "test") is left out. The data sizes and the criteria are R's.
   ``PYGBM_R_SUITE_FULL=1`` runs R's exact settings (minutes).
 
+How demanding the criteria are (seeds 1..20, R's data-generating processes,
+the reduced sizes; R with set.seed, pygbm with default_rng; pass counts):
+
+==========================  ==========  ==========  =================================
+criterion                   R gbm       pygbm       spread over seeds (R / pygbm)
+==========================  ==========  ==========  =================================
+gaussian abs(mean) < 0.01   5/20        5/20        sd of the mean 0.031 / 0.028
+gaussian sd < sigma         20/20       20/20       max sd/sigma 0.56 / 0.54
+Cox sd < 0.4                20/20       20/20       max sd 0.256 / 0.244
+logistic sd < 1             20/20       20/20       max sd 0.89 / 0.97
+relative influence top 5    20/20       20/20
+==========================  ==========  ==========  =================================
+
+(R at its own full sizes, seeds 1..10: 2/10, 10/10, 10/10, 10/10, 10/10.) So
+the least-squares bias criterion is a property of the seed more than of the
+fit -- the mean of the noise over 500 training rows alone has sd ~0.018 --
+in R as in pygbm; it passes here with R's own seed number (123), which was not
+searched for. The other criteria hold with room to spare for every seed.
+
 A live test (skipped without ``Rscript``) fits R gbm and pygbm on the very same
 simulated data, deterministically (``bag_fraction = 1``), and checks that R's
 ``gbm.perf(method = "test")`` and its predictions on the new rows equal
@@ -247,13 +266,15 @@ def test_relative_influence_identifies_true_predictors(relative_influence_case):
     assert table["rel_inf"].sum() == pytest.approx(100.0)
 
 
-# --------------------------------------------------------------------------- live: R on the same data
+# --------------------------------------------------------------------------- live: R, same data
 _LIVE_R = r"""
 suppressMessages({library(gbm); library(survival); library(jsonlite)})
 args <- commandArgs(TRUE); dir <- args[1]
 rd <- function(f) {
   d <- read.csv(file.path(dir, f))
-  for (v in intersect(c("X3", "X5"), names(d))) d[[v]] <- factor(d[[v]], levels = letters[1:c(X3 = 4, X5 = 3)[[v]]])
+  n_levels <- c(X3 = 4, X5 = 3)
+  for (v in intersect(names(n_levels), names(d)))
+    d[[v]] <- factor(d[[v]], levels = letters[1:n_levels[[v]]])
   if ("X4" %in% names(d)) d$X4 <- factor(d$X4, levels = letters[1:6], ordered = TRUE)
   d
 }

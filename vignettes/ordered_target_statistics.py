@@ -92,7 +92,8 @@ def part1_leak():
           f"ordered AUC {auc(y, ordered):.3f}")
     ax = axes[3]
     ax.scatter(np.arange(n), loo, c=np.where(y == 1, "#dd8452", "#4c72b0"), s=2)
-    ax.set_title(f"constant feature, loo_ts: AUC {auc(y, loo):.0f}")
+    ax.set_title(f"constant feature, loo_ts: AUC {auc(y, loo):.3f}\n"
+                 "(one threshold separates the classes)", fontsize=10)
     ax.set_xlabel("row")
     ax.set_ylim(loo.min() - 2e-5, loo.max() + 2e-5)
     fig.tight_layout()

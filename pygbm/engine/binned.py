@@ -49,22 +49,21 @@ def _bin_ends(counts: np.ndarray, max_bins: int) -> np.ndarray:
     """Last distinct-value index of each bucket (quantile buckets).
 
     ``counts`` are the frequencies of the sorted distinct values. Bucket
-    borders are put where the cumulative count crosses ``k / K`` of the rows;
-    a value more frequent than ``1 / K`` fills a bucket alone, so ``K`` is
-    raised (bisection) to the largest value that still gives at most
-    ``max_bins`` buckets.
+    borders are put where the cumulative count crosses ``k / K`` of the rows,
+    and around every value more frequent than ``1 / K`` of them (it gets a
+    bucket alone); ``K`` is raised (bisection) to the largest value that
+    still gives at most ``max_bins`` buckets.
     """
     n_distinct = counts.shape[0]
     cum = np.cumsum(counts)
     total = cum[-1]
+    by_count = np.argsort(-counts, kind="stable")
 
     def ends(k):
-        # targets increase, so the borders come out sorted: drop repeats
         e = np.searchsorted(cum, total * np.arange(1, k) / k, side="left")
-        e = e[e < n_distinct - 1]
-        keep = np.ones(e.shape[0], dtype=bool)
-        keep[1:] = e[1:] != e[:-1]
-        return np.append(e[keep], n_distinct - 1)
+        big = by_count[: int(np.searchsorted(-counts[by_count], -total / k, side="right"))]
+        e = np.unique(np.concatenate((e, big, big - 1)))
+        return np.append(e[(e >= 0) & (e < n_distinct - 1)], n_distinct - 1)
 
     lo, hi = max_bins, n_distinct
     best = ends(lo)
@@ -204,7 +203,7 @@ class BinnedTrainingData:
             K = int(self.var_type[j])
             miss = np.isnan(v)
             c = np.where(miss, K, np.nan_to_num(v)).astype(np.intp)
-            if np.any((c < 0) | (c > K)):
+            if np.any(((c < 0) | (c >= K)) & ~miss):
                 raise ValueError(f"categorical predictor {j} has codes outside 0..{K - 1}")
             codes[:, j] = c + self.offset[j]
         self.codes = codes

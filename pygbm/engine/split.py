@@ -18,6 +18,7 @@ ties between candidates are broken as R breaks them (the first one wins).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -108,11 +109,20 @@ def _r_shell_sort_order(values: np.ndarray) -> np.ndarray:
     return np.asarray(ix)
 
 
+class NodeRows(NamedTuple):
+    """Search state of a node: its in-bag rows sorted per predictor (p, m), and
+    w*z and w of those rows in the same layout (H is None for unit weights)."""
+
+    S: np.ndarray
+    G: np.ndarray
+    H: np.ndarray | None
+
+
 class ExactSearch:
     """R's exact split search for the nodes of one tree (fixed z, w and bag).
 
-    The search state of a node is ``S``, its in-bag rows sorted per predictor
-    (a (p, m) array). The grower calls :meth:`root`, :meth:`best` and
+    The search state of a node is a :class:`NodeRows`: its in-bag rows sorted
+    per predictor (a (p, m) array) with their w*z (and w) in the same layout. The grower calls :meth:`root`, :meth:`best` and
     :meth:`children`; another search (e.g. on binned predictors) only has to
     offer the same three methods.
     """
@@ -128,33 +138,38 @@ class ExactSearch:
         self.cat = np.flatnonzero(data.var_type > 0)
         self._direction = np.empty(data.n, dtype=np.int8)
 
-    def root(self, inbag: np.ndarray) -> np.ndarray:
-        return self.data.bag_order(None if inbag.all() else inbag)
+    def root(self, inbag: np.ndarray) -> NodeRows:
+        S = self.data.bag_order(None if inbag.all() else inbag)
+        return NodeRows(S, np.take(self.wz, S), None if self.unit else np.take(self.w, S))
 
-    def children(self, S: np.ndarray, rows: np.ndarray, d: np.ndarray, split: Split):
-        """Each child's sorted rows, keeping every predictor's order
-        (``rows`` are the node's training rows, ``d`` their directions)."""
+    def children(self, state: NodeRows, rows: np.ndarray, d: np.ndarray, split: Split):
+        """Each child's sorted rows (and their w*z, w), keeping every predictor's
+        order: sequential compressions of the parent's arrays, no new gathers."""
         self._direction[rows] = d
+        S = state.S
         D = np.take(self._direction, S).ravel()
-        flat = S.ravel()
         p = S.shape[0]
         out = []
         for side, n_side in ((0, split.left.n), (1, split.right.n), (2, split.missing.n)):
-            if n_side:
-                out.append(np.compress(D == side, flat).reshape(p, -1))
-            else:
-                out.append(S[:, :0])
+            if not n_side:
+                out.append(NodeRows(S[:, :0], state.G[:, :0],
+                                    None if state.H is None else state.H[:, :0]))
+                continue
+            keep = D == side
+            out.append(NodeRows(
+                np.compress(keep, S.ravel()).reshape(p, -1),
+                np.compress(keep, state.G.ravel()).reshape(p, -1),
+                None if state.H is None else np.compress(keep, state.H.ravel()).reshape(p, -1)))
         return tuple(out)
 
     # ------------------------------------------------------------------
-    def best(self, S: np.ndarray, total: Side) -> Split | None:
-        """Best split of the node whose in-bag rows, sorted per predictor, are ``S``."""
+    def best(self, state: NodeRows, total: Side) -> Split | None:
+        """Best split of the node whose in-bag rows, sorted per predictor, are ``state.S``."""
+        S, G, H = state
         m = S.shape[1]
         if m < 2:
             return None
         data = self.data
-        G = np.take(self.wz, S)
-        H = None if self.unit else np.take(self.w, S)
         best_gain = np.zeros(data.p)
         best_pos = np.full(data.p, -1, dtype=np.intp)
         extra = {}

@@ -559,6 +559,7 @@ def fit_target_statistics(categorical, x, y, w, n_train, var_names, var_type, va
         members = [j for j in enc.ts_columns if enc.modes[j] == ORDERED]
         if len(members) >= 2:
             enc.combinations = CombinationRegistry.create(members, max_combination, x.shape[0])
+            enc.combinations.register_all(enc, x[:n_train], y_tr, w_tr)
         else:
             warnings.warn("ts_max_combination > 1 needs at least two predictors coded by "
                           "'ordered_ts'; no combinations are made", UserWarning, stacklevel=3)

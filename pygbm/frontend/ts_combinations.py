@@ -16,12 +16,15 @@ view that serves combination columns) whose searcher,
 :class:`CombinationSearch`, wraps the engine's own searcher (exact or
 binned), tracks the predictors used in the current tree and evaluates the
 candidate combinations at each node with the exact search on that one
-column. A combination chosen as a node's best split gets a *slot*: column
-``p + slot`` of the engine's matrix (``fit.engine_var_type`` covers the
-slots), whose values for the validation rows and new data are the
-statistics from all training rows. Slots are preallocated (their number is
-bounded by a memory budget, see :data:`SLOT_BUDGET_BYTES`); when all are
-taken, only combinations that already have a slot remain candidates.
+column. Every combination that may be used has a *slot*, column ``p + slot``
+of the engine's matrix (``fit.engine_var_type`` covers the slots), whose
+values for the validation rows and new data are the statistics from all
+training rows. Slots are given before boosting starts (the engine reads the
+validation rows once), all possible combinations when they fit the memory
+budget (:data:`SLOT_BUDGET_BYTES`), else the combinations of the most
+predictive members first (ranked by the correlation of their ordered
+statistic with the target, which does not leak); the training rows' values
+are computed on the fly, per permutation, when a tree needs them.
 """
 from __future__ import annotations
 
@@ -38,10 +41,21 @@ from .target_stats import level_codes, level_sums, ordered_statistic
 SLOT_BUDGET_BYTES = 64 * 2**20
 #: bounds of the number of slots
 MIN_SLOTS, MAX_SLOTS = 8, 256
-#: combination columns (with their presorted order) kept per fit, least recently used dropped
-MAX_CACHED_COLUMNS = 128
+#: memory for the training columns of combinations (with their presorted
+#: order, about 28 bytes per row) kept per fit; least recently used dropped
+CACHE_BUDGET_BYTES = 256 * 2**20
+#: bytes per training row of one cached combination column
+_CACHED_BYTES_PER_ROW = 28
 #: largest combination key (int64)
 _KEY_LIMIT = 2**62
+
+
+def _weighted_corr(a, b, w) -> float:
+    """Weighted Pearson correlation (0 when either side is constant)."""
+    w = w / w.sum()
+    da, db = a - w @ a, b - w @ b
+    den = np.sqrt((w @ (da * da)) * (w @ (db * db)))
+    return float(w @ (da * db) / den) if den > 0 else 0.0
 
 
 class CombinationRegistry:
@@ -118,6 +132,22 @@ class CombinationRegistry:
         self.combos.append(combo)
         self.tables.append((uniq, s, n))
         return self._slot[combo]
+
+    def register_all(self, encoder, x_train, y_train, w_train) -> None:
+        """Give slots to all possible combinations, or when there are more than
+        slots, to those of the most predictive members first: members ranked by
+        the correlation of their ordered statistic (permutation 0) with the
+        target; pairs before triples."""
+        possible = self.all_possible()
+        if len(possible) > self.n_slots:
+            score = {}
+            for j in self.eligible:
+                col = encoder.training_column(j, x_train, y_train, w_train, 0)
+                score[j] = abs(_weighted_corr(col, y_train, w_train))
+            rank = {j: r for r, j in enumerate(sorted(self.eligible, key=lambda j: -score[j]))}
+            possible.sort(key=lambda c: (len(c), sorted(rank[j] for j in c)))
+        for combo in possible[: self.n_slots]:
+            self.register(combo, encoder, x_train, y_train, w_train)
 
     def statistic_of_keys(self, slot: int, keys, encoder) -> np.ndarray:
         """Prediction-time statistic (all training rows) of combination ``slot``."""
@@ -231,21 +261,10 @@ class CombinationData:
                                            s.w_train, self.r)
         data = TrainingData(col[:, None], np.zeros(1, dtype=np.intp), np.zeros(1, dtype=np.intp))
         cache[key] = data
-        while len(cache) > MAX_CACHED_COLUMNS:
+        keep = max(1, CACHE_BUDGET_BYTES // (_CACHED_BYTES_PER_ROW * max(self.n, 1)))
+        while len(cache) > keep:
             cache.popitem(last=False)
         return data
-
-    def register(self, combo) -> int | None:
-        """Give ``combo`` a slot and write its statistics into the engine's
-        matrix (validation rows are predicted from it)."""
-        s = self.schedule
-        is_new = self.registry.slot_of(combo) is None
-        slot = self.registry.register(combo, self.encoder, s.x_train, s.y_train, s.w_train)
-        if slot is not None and is_new and s.x_engine is not None:
-            keys = self.registry.keys(self.encoder, s.x_coded, combo)
-            s.x_engine[:, self.p + slot] = self.registry.statistic_of_keys(slot, keys,
-                                                                           self.encoder)
-        return slot
 
     def searcher(self, z, w, unit_weights: bool, min_obs: int):
         return CombinationSearch(self, self.base.searcher(z, w, unit_weights, min_obs),
@@ -285,8 +304,8 @@ class CombinationSearch:
             used = (int(var),)
         else:
             used = reg.members(var - p)
-        for combo in reg.extensions(used):
-            if combo not in self.candidates:
+        for combo in reg.extensions(used):          # only combinations with a slot
+            if combo not in self.candidates and reg.slot_of(combo) is not None:
                 self.candidates.append(combo)
 
     def _combo_best(self, combo, state: _NodeState, total):
@@ -309,16 +328,13 @@ class CombinationSearch:
         self._mask[state.rows] = True
         try:
             for combo in self.candidates:
-                if reg.full and reg.slot_of(combo) is None:
-                    continue
                 split = self._combo_best(combo, state, total)
                 if split is not None and (best is None or split.improvement > best.improvement):
                     best, chosen = split, combo
         finally:
             self._mask[state.rows] = False
         if chosen is not None:
-            slot = self.data.register(chosen)
-            best = dataclasses.replace(best, var=self.data.p + slot)
+            best = dataclasses.replace(best, var=self.data.p + reg.slot_of(chosen))
         return best
 
     def children(self, state: _NodeState, rows: np.ndarray, d: np.ndarray, split):

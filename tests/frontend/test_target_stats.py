@@ -272,18 +272,19 @@ def test_combination_registry_keys_and_statistics():
         warnings.simplefilter("error")
         enc, x_engine, vt, schedule = _fit("ordered_ts", x, y, [4, 3, 5], max_combination=3)
     reg = enc.combinations
-    assert reg.n_slots == 4                     # 3 pairs + 1 triple
+    assert reg.n_slots == 4                     # 3 pairs + 1 triple, all given a slot
+    assert reg.combos == [(0, 1), (0, 2), (1, 2), (0, 1, 2)]
     assert vt.shape == (3 + 4,) and not vt.any()
-    slot = reg.register((0, 2), enc, x, y, np.ones(n))
+    slot = reg.slot_of((0, 2))
     # prediction-time statistic of the pair = greedy statistic of the joint level
     joint = x[:, 0] * 5 + x[:, 2]
     expected = greedy_statistic(joint.astype(int), y, np.ones(n), enc.prior, 1.0)
     got = enc.transform(x)[:, 3 + slot]
     np.testing.assert_allclose(got, expected, rtol=1e-13)
-    # an unseen pair gets the prior, unregistered slots are NaN
+    np.testing.assert_allclose(x_engine[:, 3 + slot], expected, rtol=1e-13)
+    # an unseen pair gets the prior
     new = enc.transform(np.array([[0.0, 0.0, 9.0]]))
     assert new[0, 3 + slot] == pytest.approx(enc.prior)
-    assert np.isnan(new[0, 3 + slot + 1:]).all()
     # training column under a permutation = ordered statistic of the joint level
     col = reg.ordered_column((0, 2), enc, x, y, np.ones(n), 1)
     _, inv = np.unique(joint, return_inverse=True)
@@ -292,4 +293,23 @@ def test_combination_registry_keys_and_statistics():
     assert reg.extensions((0,)) == [(0, 1), (0, 2)]
     assert reg.extensions((0, 1)) == [(0, 1, 2)]
     assert enc.originals_of(3 + slot) == (0, 2)
-    np.testing.assert_allclose(enc.fold_influence([1, 0, 0, 4.0]), [3.0, 0.0, 2.0])
+    np.testing.assert_allclose(enc.fold_influence([1, 0, 0, 0, 4.0]), [3.0, 0.0, 2.0])
+    assert enc.partial_combinations([0]) == [3, 4, 6]
+    assert enc.partial_combinations([0, 2]) == [3, 5, 6]
+
+
+def test_combination_slots_beyond_the_budget_rank_members(monkeypatch):
+    import pygbm.frontend.ts_combinations as tc
+
+    monkeypatch.setattr(tc, "SLOT_BUDGET_BYTES", 0)         # -> MIN_SLOTS slots
+    rng = np.random.default_rng(9)
+    n, m = 3000, 6
+    x = rng.integers(0, 6, (n, m)).astype(float)
+    effect = rng.normal(size=6)
+    logit = 2 * effect[x[:, 4].astype(int)] + 1.5 * effect[x[:, 1].astype(int)]
+    y = (rng.random(n) < 1 / (1 + np.exp(-logit))).astype(float)
+    enc, x_engine, vt, schedule = _fit("ordered_ts", x, y, [6] * m, max_combination=2)
+    reg = enc.combinations
+    assert reg.n_slots == tc.MIN_SLOTS < 15
+    assert reg.combos[0] == (1, 4)                  # the two predictive members first
+    assert all(4 in c or 1 in c for c in reg.combos)
