@@ -337,6 +337,9 @@ def gbm(formula, data, distribution=None, weights=None, var_monotone=None, n_tre
     rng = _rng(random_state)
     layout, group = None, None
     dist_obj = get_distribution(distribution)
+    if dist_obj.name == "multinomial" and mf.y_levels is not None:
+        dist_obj.labels = list(mf.y_levels)      # classes named by the factor's levels
+        distribution = dist_obj
     if getattr(dist_obj, "bag_by_group", False):
         from .ranking import pairwise_mf, sorted_fold_id
 
@@ -359,8 +362,6 @@ def gbm(formula, data, distribution=None, weights=None, var_monotone=None, n_tre
                      formula=formula, call=call, group=group, **common)
     fit.train_fraction = train_fraction
     fit.y_levels = mf.y_levels
-    if mf.y_levels is not None and fit.classes is not None:   # multinomial: codes -> labels
-        fit.classes = np.asarray([mf.y_levels[int(c)] for c in fit.classes], dtype=object)
     if cv is not None:
         fit.cv_error, fit.cv_fitted, fit.cv_folds, fit.fold_id = \
             cv.error, cv.fitted, cv.n_folds, cv.fold_id

@@ -59,7 +59,8 @@ class Multinomial(Distribution):
     """K-class softmax boosting (see the module docstring).
 
     ``check_response`` codes the response as 0..K-1 (classes in sorted order,
-    R's ``levels(factor(y))``), sets ``classes`` and ``n_outputs = K``.
+    R's ``levels(factor(y))``; a categorical's level order), sets ``classes``
+    and ``n_outputs = K``.
     """
 
     name = "multinomial"
@@ -69,6 +70,8 @@ class Multinomial(Distribution):
         super().__init__(**params)
         self.classes = None
         self.n_outputs = 1
+        #: labels of response codes 0, 1, ... (gbm() sets the factor's levels)
+        self.labels = None
         self._p = None
 
     def __getstate__(self):
@@ -98,6 +101,8 @@ class Multinomial(Distribution):
                 raise ValueError("multinomial: the response y has missing values")
             classes, codes = np.unique(arr, return_inverse=True)
             codes = codes.ravel()
+            if self.labels is not None:      # response codes of a factor: its labels
+                classes = np.asarray(self.labels, dtype=object)[classes.astype(np.intp)]
         if classes.shape[0] < 2:
             raise ValueError(f"multinomial needs at least 2 classes in the response y; got "
                              f"{classes.shape[0]}")

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .split import NEAR_TIE, ExactSearch, Side, Split, _r_shell_sort_order, improvement
+from .split import NEAR_TIE, Side, Split, _r_shell_sort_order, improvement
 
 try:  # SciPy's compiled sparse-times-dense kernel: a scatter-add of several
     # columns at once (scipy is a dependency; the import path is private, so
@@ -36,6 +36,13 @@ CHUNK_ROWS = 16384
 #: relative distance under which two level means count as tied: such levels
 #: are re-counted from the rows so that their order is R's (see _level_stats)
 MEAN_TIE = 1e-12
+
+
+def _sequential(values: np.ndarray, start: float = 0.0) -> float:
+    """``start + values[0] + values[1] + ...``, added one at a time (R's order)."""
+    if values.shape[0] == 0:
+        return float(start)
+    return float(np.cumsum(np.concatenate(([start], values)))[-1])
 
 
 def _midpoints(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
@@ -255,8 +262,7 @@ class HistogramSearch:
             cols[:, 1] = w
         cols[:, -1] = 1.0
         self.cols = cols
-        self.z, self.w = z, w
-        self._exact = None                            # R's arithmetic, for near-ties
+        self.w = w
         self._direction = np.empty(data.n, dtype=np.int8)
         chunk = min(CHUNK_ROWS, data.n)
         self._codes_buf = np.empty((chunk, data.p), dtype=data.codes.dtype)
@@ -369,24 +375,50 @@ class HistogramSearch:
         return best
 
     def _r_record(self, state: NodeState, v: int, pos: int, levels) -> Split:
-        """The split of ``state`` on ``v`` at sorted position ``pos`` (or level
-        prefix), its sums and gain evaluated as R (and the exact search) does."""
-        if self._exact is None:
-            self._exact = ExactSearch(self.data, self.z, self.w, self.unit, self.min_obs)
-        rows = state.rows
-        data = self.data
+        """The split of ``state`` on ``v`` (left: sorted positions up to ``pos``,
+        or the first ``pos + 1`` levels of ``levels``) with R's arithmetic: R
+        scans the node's rows sorted by ``v`` (missing values first, ties in
+        row order), adding each row to the left sums and taking it from the
+        node's totals one at a time."""
+        data, rows = self.data, state.rows
         x = data.xt[v, rows]
         nm = int(np.count_nonzero(np.isnan(x)))
         if data.var_type[v] > 0 or data.exact_bins:
-            # one bucket per value: a stable sort of the small bucket codes
-            # (radix sort) orders the rows as R does, missing values last
+            # one bucket per value: a stable sort of the (16-bit) bucket codes
+            # orders the rows as R does, missing values last
             order = np.argsort(data.local_codes(rows, v), kind="stable")
         else:
             order = np.argsort(x, kind="stable")
         order = np.roll(order, nm)                              # NaN first, as R
-        g = self._exact.wz[rows[order]]
+        x, g = x[order], self.cols[rows[order], 0]
         h = None if self.unit else self.w[rows[order]]
-        return self._exact._record(v, x[order], g, h, self._r_total(state), pos, levels)
+        weights = (lambda a, b: float(b - a)) if h is None else \
+            (lambda a, b: _sequential(h[a:b]))
+        total = self._r_total(state)
+        ms, mw = _sequential(g[:nm]), weights(0, nm)
+        if levels is None:
+            k = int(pos)
+            value = 0.5 * (x[k] + x[k + 1])
+            ls, lw, n_left = _sequential(g[nm:k + 1]), weights(nm, k + 1), k + 1 - nm
+            rs = _sequential(-g[:k + 1], total.sum_z)
+            rw = total.w - (k + 1) if h is None else _sequential(-h[:k + 1], total.w)
+            left_levels = None
+        else:
+            K = int(data.var_type[v])
+            codes = x[nm:].astype(np.intp)
+            gs = np.bincount(codes, weights=g[nm:], minlength=K)   # sums in row order
+            gn = np.bincount(codes, minlength=K)
+            gw = gn.astype(float) if h is None else np.bincount(codes, h[nm:], minlength=K)
+            sel = levels[: int(pos) + 1]
+            ls, lw, n_left = _sequential(gs[sel]), _sequential(gw[sel]), int(gn[sel].sum())
+            start_z = _sequential(-g[:nm], total.sum_z)
+            start_w = total.w - nm if h is None else _sequential(-h[:nm], total.w)
+            rs, rw = _sequential(-gs[sel], start_z), _sequential(-gw[sel], start_w)
+            value, left_levels = float(pos), np.sort(sel)
+        missing, empty = self._missing_side(ms, mw, nm, total)
+        return Split(float(improvement(lw, rw, mw, ls, rs, ms)), v, float(value), left_levels,
+                     Side(ls, lw, int(n_left)), Side(rs, rw, int(total.n - nm - n_left)),
+                     missing, empty)
 
     def _r_total(self, state: NodeState) -> Side:
         """The node's sums as R has them (R subtracts row by row, so they can
@@ -415,7 +447,14 @@ class HistogramSearch:
         return Z, W, N
 
     def _continuous(self, hist):
-        """Best gain and bucket of every continuous predictor."""
+        """Best gain and bucket of every continuous predictor.
+
+        Candidate ``k`` puts buckets ``0..k`` left. Where bucket ``k`` holds no
+        row of the node, candidate ``k`` repeats the partition (and the very
+        same sums and gain) of the last candidate before it whose bucket has
+        rows, and the first maximum wins, so every partition counts once and
+        the chosen bucket ``k`` holds rows.
+        """
         Z, W, N = self._block(hist)
         ls = np.cumsum(Z[:, :-1], axis=1)
         ln = np.cumsum(N[:, :-1], axis=1)
@@ -423,12 +462,9 @@ class HistogramSearch:
         rs = ls[:, -1:] - ls
         rn = ln[:, -1:] - ln
         rw = lw[:, -1:] - lw
-        ms, mw = Z[:, -1:], W[:, -1:]
         with np.errstate(divide="ignore", invalid="ignore"):
-            gain = improvement(lw, rw, mw, ls, rs, ms)
-        # a candidate closes a bucket that holds rows of the node, so every
-        # partition of the node's rows is evaluated once
-        ok = (N[:, :-1] > 0.0) & (ln >= self.min_obs) & (rn >= self.min_obs) & (gain > 0.0)
+            gain = improvement(lw, rw, W[:, -1:], ls, rs, Z[:, -1:])
+        ok = (ln >= self.min_obs) & (rn >= self.min_obs) & (gain > 0.0)
         mono = self.data.var_monotone[self.data.cont]
         if mono.any():
             ok &= (mono[:, None] == 0) | (mono[:, None] * (rs * lw - ls * rw) > 0.0)

@@ -116,6 +116,7 @@ class NodeRows(NamedTuple):
     S: np.ndarray
     G: np.ndarray
     H: np.ndarray | None
+    X: np.ndarray | None = None   # sorted values of the predictors in ExactSearch.xvars
 
 
 class ExactSearch:
@@ -137,10 +138,25 @@ class ExactSearch:
         self.cont = np.flatnonzero(data.var_type == 0)
         self.cat = np.flatnonzero(data.var_type > 0)
         self._direction = np.empty(data.n, dtype=np.int8)
+        # predictors whose sorted values the search reads: categoricals, and
+        # continuous ones with missing or tied values; carried along the nodes
+        needs = (data.var_type > 0) | data.has_nan | data.has_ties
+        self.xvars = np.flatnonzero(needs)
+        self._xrow = np.full(data.p, -1)
+        self._xrow[self.xvars] = np.arange(self.xvars.size)
 
     def root(self, inbag: np.ndarray) -> NodeRows:
         S = self.data.bag_order(None if inbag.all() else inbag)
-        return NodeRows(S, np.take(self.wz, S), None if self.unit else np.take(self.w, S))
+        X = (np.take_along_axis(self.data.xt[self.xvars], S[self.xvars], axis=1)
+             if self.xvars.size else None)
+        return NodeRows(S, np.take(self.wz, S), None if self.unit else np.take(self.w, S), X)
+
+    def sorted_values(self, state: NodeRows, v: int) -> np.ndarray:
+        """Predictor ``v``'s values in the node, in its sorted order."""
+        r = self._xrow[v]
+        if r >= 0:
+            return state.X[r]
+        return self.data.xt[v, state.S[v]]
 
     def children(self, state: NodeRows, rows: np.ndarray, d: np.ndarray, split: Split):
         """Each child's sorted rows (and their w*z, w), keeping every predictor's
@@ -149,23 +165,25 @@ class ExactSearch:
         S = state.S
         D = np.take(self._direction, S).ravel()
         p = S.shape[0]
+        DX = D.reshape(p, -1)[self.xvars].ravel() if state.X is not None else None
         out = []
         for side, n_side in ((0, split.left.n), (1, split.right.n), (2, split.missing.n)):
             if not n_side:
-                out.append(NodeRows(S[:, :0], state.G[:, :0],
-                                    None if state.H is None else state.H[:, :0]))
+                out.append(NodeRows(*(None if a is None else a[:, :0] for a in state)))
                 continue
             keep = D == side
             out.append(NodeRows(
                 np.compress(keep, S.ravel()).reshape(p, -1),
                 np.compress(keep, state.G.ravel()).reshape(p, -1),
-                None if state.H is None else np.compress(keep, state.H.ravel()).reshape(p, -1)))
+                None if state.H is None else np.compress(keep, state.H.ravel()).reshape(p, -1),
+                None if DX is None else
+                np.compress(DX == side, state.X.ravel()).reshape(self.xvars.size, -1)))
         return tuple(out)
 
     # ------------------------------------------------------------------
     def best(self, state: NodeRows, total: Side) -> Split | None:
         """Best split of the node whose in-bag rows, sorted per predictor, are ``state.S``."""
-        S, G, H = state
+        S, G, H, _ = state
         m = S.shape[1]
         if m < 2:
             return None
@@ -174,9 +192,9 @@ class ExactSearch:
         best_pos = np.full(data.p, -1, dtype=np.intp)
         extra = {}
         if self.cont.size:
-            self._continuous(S, G, H, total, best_gain, best_pos)
+            self._continuous(state, G, H, total, best_gain, best_pos)
         for v in self.cat:
-            extra[v] = self._categorical(v, data.xt[v, S[v]], G[v],
+            extra[v] = self._categorical(v, self.sorted_values(state, v), G[v],
                                          None if H is None else H[v],
                                          total, best_gain, best_pos)
         top = best_gain.max()
@@ -187,7 +205,8 @@ class ExactSearch:
         # R keeps the first predictor whose gain is strictly larger).
         best = None
         for v in np.flatnonzero(best_gain >= top * (1.0 - NEAR_TIE)):
-            split = self._record(v, data.xt[v, S[v]], G[v], None if H is None else H[v],
+            split = self._record(v, self.sorted_values(state, v), G[v],
+                                 None if H is None else H[v],
                                  total, best_pos[v], extra.get(v))
             if best is None or split.improvement > best.improvement:
                 best = split
@@ -213,7 +232,7 @@ class ExactSearch:
         w = total.w - nm if h is None else _running_rest(total.w, h[None, :nm])[0, -1]
         return z, w
 
-    def _continuous(self, S, G, H, total, best_gain, best_pos):
+    def _continuous(self, state, G, H, total, best_gain, best_pos):
         """Best position per continuous predictor (all of them at once).
 
         Gains are R's formula evaluated on cumulative sums; the right-hand
@@ -225,7 +244,6 @@ class ExactSearch:
         cont = self.cont
         whole = cont.size == data.p
         Gc = G if whole else G[cont]
-        Sc = S if whole else S[cont]
         pc, m = Gc.shape
         ls = np.cumsum(Gc, axis=1)
         nm = np.zeros(pc, dtype=np.intp)
@@ -233,7 +251,7 @@ class ExactSearch:
         look = np.flatnonzero(data.has_nan[cont] | data.has_ties[cont])
         X = None
         if look.size:
-            X = np.take_along_axis(data.xt[cont[look]], Sc[look], axis=1)
+            X = state.X[self._xrow[cont[look]]]
             nm[look] = np.isnan(X).sum(axis=1)
         gain = np.zeros((pc, m - 1))
         simple = (nm == 0) if H is None else np.zeros(pc, dtype=bool)

@@ -69,12 +69,11 @@ def test_unknown_name_lists_available():
     assert "gausian" in msg and all(n in msg for n in R_NAMES)
 
 
-@pytest.mark.parametrize("name", ["multinomial", "pairwise"])
-def test_r_distributions_not_yet_available(name):
-    with pytest.raises(ValueError, match=f"{name}.*not available"):
-        get_distribution(name)
-    with pytest.raises(ValueError, match="not available"):
-        get_distribution({"name": name, "metric": "ndcg"})
+def test_multinomial_and_pairwise_available():
+    assert get_distribution("multinomial").name == "multinomial"
+    d = get_distribution({"name": "pairwise", "group": "q", "metric": "ndcg"})
+    assert d.name == "pairwise" and d.metric == "ndcg" and d.bag_by_group
+    assert {"multinomial", "pairwise"} <= set(available_distributions())
 
 
 def test_capability_flags():
