@@ -14,9 +14,11 @@ __all__ = ["gbm", "gbm_fit", "gbm_more", "GBMFit", "Surv", "available_distributi
 
 
 def __getattr__(name):
-    # the toolbox (issue-3 functions) is imported on first use: it pulls matplotlib helpers
-    from . import inspect as _inspect
+    # the toolbox (gbm_perf, relative_influence, plot_gbm, ...) is imported on
+    # first use: it is the part that reaches for matplotlib helpers
+    import importlib
 
-    if hasattr(_inspect, name):
-        return getattr(_inspect, name)
+    inspect = importlib.import_module(".inspect", __name__)
+    if name != "inspect" and hasattr(inspect, name):
+        return getattr(inspect, name)
     raise AttributeError(f"module 'pygbm' has no attribute {name!r}")
