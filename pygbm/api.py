@@ -1,6 +1,7 @@
 """gbm(), gbm_fit() and gbm_more(): R's entry points, R's arguments and defaults."""
 from __future__ import annotations
 
+import copy
 import numbers
 import warnings
 
@@ -186,6 +187,8 @@ def _fit_coded(x, var_names, var_type, var_levels, encoder, y, status, offset, d
     mono = _monotone_arg(var_monotone, p, var_names, var_type)
     if max_bins is not None:
         max_bins = _int_arg("max_bins", max_bins, MIN_BINS, MAX_BINS)
+        dist = copy.copy(dist)
+        dist.r_exact_math = False        # binned mode is not bit-identical to R anyway
     if dist.survival_response:
         if status is None:
             raise ValueError(f"distribution {dist.name!r} needs a survival response: use "

@@ -246,7 +246,8 @@ def perf_pairwise(y, f, group, metric="ndcg", w=None, max_rank=0, random_state=N
     f = np.asarray(f, dtype=float)
     rng = np.random.default_rng(random_state)
     f = f + PERF_NOISE * rng.uniform(-0.5, 0.5, size=f.shape[0])
-    by_group = func(y, f, max_rank=None if max_rank <= 0 else max_rank, group=group)
+    cut = None if max_rank is None or max_rank <= 0 else max_rank
+    by_group = func(y, f, max_rank=cut, group=group)
     ok = by_group.to_numpy() >= 0
     values = by_group.to_numpy()[ok]
     if w is None:

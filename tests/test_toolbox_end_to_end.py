@@ -181,15 +181,20 @@ def test_predict_without_n_trees_and_without_a_rule_uses_all_trees(boston_stumps
                                                               n_trees=boston_stumps.n_trees))
 
 
-def test_predict_default_with_cv_and_validation_set_follows_r():
-    """R's predict.gbm (and gbm.perf, relative.influence) choose by the validation
-    set when train.fraction < 1, even when cv was run."""
+def test_predict_default_prefers_cv_then_test_then_oob():
+    """``predict(n_trees=None)`` uses cv when it was run, else the validation set,
+    else the out-of-bag estimate (the issue's rule; R's predict.gbm looks at the
+    validation set first). ``gbm_perf``'s own default keeps R's order."""
     fit = pygbm.gbm("medv ~ .", load("boston"), distribution="gaussian", n_trees=60,
                     shrinkage=0.1, interaction_depth=2, bag_fraction=1.0,
                     train_fraction=0.8, cv_folds=3, random_state=5)
+    best_cv = int(pygbm.gbm_perf(fit, method="cv", plot_it=False))
     best_test = int(pygbm.gbm_perf(fit, method="test", plot_it=False))
-    assert pygbm.gbm_perf(fit, plot_it=False) == best_test
-    with pytest.warns(UserWarning, match=rf"Using {best_test} trees \(test"):
+    assert pygbm.gbm_perf(fit, plot_it=False) == best_test          # R's default
+    with pytest.warns(UserWarning, match=rf"Using {best_cv} trees \(cv\)"):
+        fit.predict(load("boston"))
+    fit.cv_error = None
+    with pytest.warns(UserWarning, match=rf"Using {best_test} trees \(test\)"):
         fit.predict(load("boston"))
 
 

@@ -53,14 +53,14 @@ class AdaBoost(Distribution):
     def negative_gradient(self, y, f, offset, w, misc, inbag):
         F = full_f(f, offset)
         s = 2.0 * np.asarray(y, dtype=float) - 1.0
-        return self.z_sign * s * exp_r(-s * F)
+        return self.z_sign * s * self.model_exp(-s * F)
 
     def fit_leaves(self, y, f, offset, w, misc, z, node, n_nodes, inbag,
                    node_n, grow_pred, min_obs):
         F = full_f(f, offset)
         s = 2.0 * np.asarray(y, dtype=float) - 1.0
         w = np.asarray(w, dtype=float)
-        e = w * exp_r(-s * F)
+        e = w * self.model_exp(-s * F)
         num = node_sum(s * e, node, n_nodes, inbag)
         den = node_sum(e, node, n_nodes, inbag)
         out = np.zeros(n_nodes)

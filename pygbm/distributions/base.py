@@ -112,6 +112,20 @@ class Distribution(ABC):
     def bag_improvement(self, y, f, offset, w, misc, fadj, inbag, shrinkage) -> float:
         """Out-of-bag improvement in deviance of the step ``shrinkage * fadj``."""
 
+    #: exp on the model path (working response, leaf values) with the C
+    #: library's rounding, as R computes it, so that R's tie-breaks between
+    #: equally good splits are reproduced; the binned mode, which is not
+    #: bit-identical to R anyway, switches to numpy's faster exp
+    r_exact_math: bool = True
+
+    def model_exp(self, x):
+        """exp for values that feed the trees (see ``r_exact_math``)."""
+        if self.r_exact_math:
+            from ._common import exp_r
+
+            return exp_r(x)
+        return np.exp(np.asarray(x, dtype=float))
+
     def start_iteration(self, y, f, offset, w, misc) -> None:
         """Called once per iteration before the per-column trees (R's
         UpdateParams); multi-output distributions cache what they need."""

@@ -65,7 +65,7 @@ class Bernoulli(Distribution):
 
     def negative_gradient(self, y, f, offset, w, misc, inbag):
         F = full_f(f, offset)
-        return np.asarray(y, dtype=float) - 1.0 / (1.0 + exp_r(-F))
+        return np.asarray(y, dtype=float) - 1.0 / (1.0 + self.model_exp(-F))
 
     def fit_leaves(self, y, f, offset, w, misc, z, node, n_nodes, inbag,
                    node_n, grow_pred, min_obs):

@@ -143,7 +143,7 @@ class CoxPH(Distribution):
         F = full_f(_take(f, o), _take(offset, o))
         w = np.asarray(_take(w, o), dtype=float)
         b = np.asarray(_take(inbag, o), dtype=bool)
-        ef = exp_r(F)
+        ef = self.model_exp(F)
         risk = np.cumsum(np.where(b, w * ef, 0.0))
         use = b & (d == 1.0)
         contrib = np.zeros_like(F)
@@ -172,7 +172,7 @@ class CoxPH(Distribution):
         if K < 2:
             return out
         rows = b & eligible[node]
-        e = np.where(rows, w * exp_r(F), 0.0)
+        e = np.where(rows, w * self.model_exp(F), 0.0)
         risk = np.cumsum(e)
         ev = rows & (d == 1.0)
         we = w[ev]

@@ -60,7 +60,7 @@ class Poisson(Distribution):
         return float(-2.0 * np.sum(w * (y * F - np.exp(F))) / np.sum(w))
 
     def negative_gradient(self, y, f, offset, w, misc, inbag):
-        return np.asarray(y, dtype=float) - exp_r(full_f(f, offset))
+        return np.asarray(y, dtype=float) - self.model_exp(full_f(f, offset))
 
     def fit_leaves(self, y, f, offset, w, misc, z, node, n_nodes, inbag,
                    node_n, grow_pred, min_obs):
@@ -69,7 +69,7 @@ class Poisson(Distribution):
         f = np.asarray(f, dtype=float)
         node = np.asarray(node, dtype=np.intp)
         num = node_sum(w * y, node, n_nodes, inbag)
-        den = node_sum(w * exp_r(full_f(f, offset)), node, n_nodes, inbag)
+        den = node_sum(w * self.model_exp(full_f(f, offset)), node, n_nodes, inbag)
         with np.errstate(divide="ignore", invalid="ignore"):
             est = log_r(num / den)
         out = np.where(num == 0.0, ZERO_COUNT_PRED, np.where(den == 0.0, 0.0, est))

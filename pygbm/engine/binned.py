@@ -32,7 +32,7 @@ except ImportError:  # pragma: no cover
     _csc_matvecs = None
 
 #: rows per scatter-add call: bounds the temporaries of a histogram pass
-CHUNK_ROWS = 16384
+CHUNK_ROWS = 8192
 #: relative distance under which two level means count as tied: such levels
 #: are re-counted from the rows so that their order is R's (see _level_stats)
 MEAN_TIE = 1e-12
@@ -165,10 +165,6 @@ class BinnedTrainingData:
     def p(self) -> int:
         return self.xt.shape[0]
 
-    @property
-    def is_categorical(self) -> np.ndarray:
-        return self.var_type > 0
-
     def _bin_all(self):
         n, p = self.n, self.p
         # bucket codes first, offsets once the widest predictor is known
@@ -276,8 +272,8 @@ class HistogramSearch:
         """The children's states; histograms are counted for all but the
         largest child, whose histogram is the parent's minus the others'."""
         self._direction[rows] = d
-        D = self._direction[state.rows]
-        kids = [state.rows[D == side] if n_side else state.rows[:0]
+        D = np.take(self._direction, state.rows)
+        kids = [np.compress(D == side, state.rows) if n_side else state.rows[:0]
                 for side, n_side in enumerate((split.left.n, split.right.n, split.missing.n))]
         if state.hist is None:
             state.hist = self.histogram(state.rows)
@@ -312,7 +308,7 @@ class HistogramSearch:
             if _csc_matvecs is not None:
                 _csc_matvecs(data.n_cells, m, k, data._indptr[:m + 1], codes.reshape(-1),
                              data._ones[:m * p], vals.reshape(-1), out.reshape(-1))
-            else:  # pragma: no cover
+            else:
                 flat = codes.reshape(-1)
                 for c in range(k):
                     out[:, c] += np.bincount(flat, np.repeat(vals[:, c], p),
@@ -428,8 +424,8 @@ class HistogramSearch:
         if state.r_total is None:
             parent = state.parent
             split = parent.split
-            if split.left_levels is None:
-                pos = split.missing.n * (not split.missing_empty) + split.left.n - 1
+            if split.left_levels is None:          # missing rows come first
+                pos = split.missing.n + split.left.n - 1
             else:
                 pos = split.left_levels.shape[0] - 1
             rec = self._r_record(parent, split.var, pos, parent.levels)
@@ -472,30 +468,17 @@ class HistogramSearch:
         pos = np.argmax(gain, axis=1)
         return gain[np.arange(gain.shape[0]), pos], pos
 
-    def _level_stats(self, state: NodeState):
-        """Per level of every categorical predictor (padded to (pk, Kmax)):
-        sums of w*z and w, counts, and the missing cells (pk,)."""
-        data, hist = self.data, state.hist
-        cells, miss = data.cat_cells, data.cat_missing
-        gn, mn = hist[cells, -1], hist[miss, -1]
-        gs, ms = hist[cells, 0], hist[miss, 0]
-        gw, mw = (gn, mn) if self.unit else (hist[cells, 1], hist[miss, 1])
-        return gs, gw, gn, ms, mw, mn
-
     def _recount(self, state: NodeState, stats, i: int) -> None:
-        """Categorical ``i``'s level sums re-counted from the node's rows."""
-        data = self.data
-        v = data.cat[i]
-        K = int(data.var_type[v])
-        codes = data.local_codes(state.rows, v)
+        """Categorical ``i``'s level sums re-counted from the node's rows
+        (``stats``: sums of w*z, w, counts per level, then missing cells)."""
+        v = self.data.cat[i]
+        K = int(self.data.var_type[v])
+        codes = self.data.local_codes(state.rows, v)
         cols = self.cols[state.rows]
-        sums = [np.bincount(codes, weights=cols[:, c], minlength=K + 1)
-                for c in range(cols.shape[1])]
-        for target, src in zip((stats[0], stats[2]), (sums[0], sums[-1])):
-            target[i, :K] = src[:K]
-        stats[3][i], stats[5][i] = sums[0][K], sums[-1][K]
-        if not self.unit:
-            stats[1][i, :K], stats[4][i] = sums[1][:K], sums[1][K]
+        sz, sn = (np.bincount(codes, cols[:, c], minlength=K + 1) for c in (0, -1))
+        sw = sn if self.unit else np.bincount(codes, cols[:, 1], minlength=K + 1)
+        for j, src in enumerate((sz, sw, sn)):
+            stats[j][i, :K], stats[j + 3][i] = src[:K], src[K]
 
     @staticmethod
     def _means(gs, gw):
@@ -507,7 +490,10 @@ class HistogramSearch:
         """Best split of every categorical predictor: R orders the levels by
         mean working response and scans the prefixes of that order. Returns
         gains, prefix lengths - 1, level orders and the level statistics."""
-        gs, gw, gn, ms, mw, mn = stats = [a.copy() for a in self._level_stats(state)]
+        cells, miss = self.data.cat_cells, self.data.cat_missing
+        c = (0, -1, -1) if self.unit else (0, 1, -1)          # w*z, w, count
+        stats = [state.hist[cells, j] for j in c] + [state.hist[miss, j] for j in c]
+        gs, gw, gn, ms, mw, mn = stats
         means, finite = self._means(gs, gw)
         order = np.argsort(means, axis=1, kind="stable")
         sm = np.take_along_axis(means, order, axis=1)
