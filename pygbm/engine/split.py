@@ -144,6 +144,12 @@ class ExactSearch:
         self.xvars = np.flatnonzero(needs)
         self._xrow = np.full(data.p, -1)
         self._xrow[self.xvars] = np.arange(self.xvars.size)
+        # per-tree constants of the continuous search
+        self._whole = self.cont.size == data.p
+        self._look = np.flatnonzero(data.has_nan[self.cont] | data.has_ties[self.cont])
+        self._look_x = self._xrow[self.cont[self._look]]
+        self._mono = data.var_monotone[self.cont]
+        self._mono_any = bool(self._mono.any())
 
     def root(self, inbag: np.ndarray) -> NodeRows:
         S = self.data.bag_order(None if inbag.all() else inbag)
@@ -240,18 +246,17 @@ class ExactSearch:
         which can differ in the last bit; the chosen split's statistics are
         recomputed exactly in :meth:`_record`).
         """
-        data = self.data
         cont = self.cont
-        whole = cont.size == data.p
+        whole = self._whole
         Gc = G if whole else G[cont]
         pc, m = Gc.shape
         ls = np.cumsum(Gc, axis=1)
         nm = np.zeros(pc, dtype=np.intp)
         # predictors whose sorted values are needed: missing or tied values
-        look = np.flatnonzero(data.has_nan[cont] | data.has_ties[cont])
+        look = self._look
         X = None
         if look.size:
-            X = state.X[self._xrow[cont[look]]]
+            X = state.X[self._look_x]
             nm[look] = np.isnan(X).sum(axis=1)
         gain = np.zeros((pc, m - 1))
         simple = (nm == 0) if H is None else np.zeros(pc, dtype=bool)
@@ -264,9 +269,8 @@ class ExactSearch:
                                nm, rows, gain)
         if X is not None:
             gain[look] *= X[:, 1:] != X[:, :-1]       # only between distinct values
-        mono = data.var_monotone[cont]
-        if mono.any():
-            self._monotone(ls, Gc, H if (H is None or whole) else H[cont], nm, mono, gain)
+        if self._mono_any:
+            self._monotone(ls, Gc, H if (H is None or whole) else H[cont], nm, self._mono, gain)
         pos = np.argmax(gain, axis=1)
         best_gain[cont] = gain[np.arange(pc), pos]
         best_pos[cont] = pos
