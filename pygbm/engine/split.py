@@ -259,14 +259,17 @@ class ExactSearch:
             X = state.X[self._look_x]
             nm[look] = np.isnan(X).sum(axis=1)
         gain = np.zeros((pc, m - 1))
-        simple = (nm == 0) if H is None else np.zeros(pc, dtype=bool)
-        rows = np.flatnonzero(simple)
-        if rows.size:
-            self._gain_simple(ls, rows, m, gain)
-        rows = np.flatnonzero(~simple)
-        if rows.size:
-            self._gain_general(ls, Gc, H if (H is None or whole) else H[cont], X, look,
-                               nm, rows, gain)
+        if H is None:
+            simple = nm == 0
+            rows = np.flatnonzero(simple)
+            if rows.size:
+                self._gain_simple(ls, rows, m, gain)
+            rows = np.flatnonzero(~simple)
+            if rows.size:
+                self._gain_unit_missing(ls, nm, rows, m, total, gain)
+        else:
+            self._gain_general(ls, Gc, H if whole else H[cont], X, look, nm,
+                               np.arange(pc), gain)
         if X is not None:
             gain[look] *= X[:, 1:] != X[:, :-1]       # only between distinct values
         if self._mono_any:
@@ -294,6 +297,34 @@ class ExactSearch:
             gain[rows, lo:hi + 1] = d
         else:
             gain[:, lo:hi + 1] = d
+
+    def _gain_unit_missing(self, ls, nm, rows, m, total, gain):
+        """Unit weights, missing values in front: R's three-group gain.
+
+        For a predictor with ``nm`` missing rows the three-group gain is the
+        two-group gain of its non-missing rows plus a constant
+        (T'^2/(m - nm) + S_M^2/nm - S^2/m, T' the non-missing sum), so both are
+        computed with whole-array operations on the original positions.
+        """
+        mo = self.min_obs
+        k = np.arange(m - 1)
+        nmr = nm[rows]
+        lsr = ls[rows]
+        ms = lsr[np.arange(rows.size), nmr - 1]                  # sum over the missing rows
+        tot = lsr[:, -1]                                         # node sum, missing included
+        t_nm = tot - ms                                          # non-missing sum
+        lw = (k[None, :] - nmr[:, None] + 1).astype(float)       # left count (<= 0: no split)
+        rw = (m - nmr)[:, None] - lw
+        left = lsr[:, :-1] - ms[:, None]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            d = left / lw - (t_nm[:, None] - left) / rw
+            d *= d
+            d *= lw * rw / (lw + rw)
+            n_obs = (m - nmr).astype(float)
+            const = t_nm * t_nm / n_obs + ms * ms / nmr - total.sum_z * total.sum_z / m
+        ok = (lw >= mo) & (rw >= mo)
+        d += const[:, None]
+        gain[rows] = np.where(ok & (d > 0.0), d, 0.0)
 
     def _gain_general(self, ls, Gc, Hc, X, look, nm, rows, gain):
         """Weights or missing values: R's three-group formula, row by row arrays."""
