@@ -307,24 +307,27 @@ class ExactSearch:
         computed with whole-array operations on the original positions.
         """
         mo = self.min_obs
-        k = np.arange(m - 1)
+        k = np.arange(m - 1, dtype=float)
         nmr = nm[rows]
         lsr = ls[rows]
         ms = lsr[np.arange(rows.size), nmr - 1]                  # sum over the missing rows
-        tot = lsr[:, -1]                                         # node sum, missing included
-        t_nm = tot - ms                                          # non-missing sum
-        lw = (k[None, :] - nmr[:, None] + 1).astype(float)       # left count (<= 0: no split)
-        rw = (m - nmr)[:, None] - lw
-        left = lsr[:, :-1] - ms[:, None]
+        t_nm = lsr[:, -1] - ms                                   # non-missing sum
+        n_obs = (m - nmr).astype(float)                          # non-missing rows
+        lw = k[None, :] - (nmr - 1.0)[:, None]                   # left count (<= 0: no split)
+        # two-group gain of the non-missing rows: (left - T' lw/n)^2 n / (lw rw)
+        rw = n_obs[:, None] - lw
+        bad = (lw < mo) | (rw < mo)                              # too small a child
         with np.errstate(divide="ignore", invalid="ignore"):
-            d = left / lw - (t_nm[:, None] - left) / rw
-            d *= d
-            d *= lw * rw / (lw + rw)
-            n_obs = (m - nmr).astype(float)
+            c = lsr[:, :-1] - ms[:, None]
+            c -= (t_nm / n_obs)[:, None] * lw
+            c *= c
+            c /= lw * rw
+            c *= n_obs[:, None]
             const = t_nm * t_nm / n_obs + ms * ms / nmr - total.sum_z * total.sum_z / m
-        ok = (lw >= mo) & (rw >= mo)
-        d += const[:, None]
-        gain[rows] = np.where(ok & (d > 0.0), d, 0.0)
+            c += const[:, None]
+            bad |= ~(c > 0.0)
+        c[bad] = 0.0
+        gain[rows] = c
 
     def _gain_general(self, ls, Gc, Hc, X, look, nm, rows, gain):
         """Weights or missing values: R's three-group formula, row by row arrays."""
