@@ -126,6 +126,12 @@ class Distribution(ABC):
             return exp_r(x)
         return np.exp(np.asarray(x, dtype=float))
 
+    def growth_response(self, z, w, y, f, offset, misc, k=None):
+        """What the tree is grown on: (response, weights). Default: the working
+        response with the case weights (R's algorithm); a distribution may grow on
+        the Newton response z/h with weights w*h instead (second-order splits)."""
+        return z, w
+
     def start_iteration(self, y, f, offset, w, misc) -> None:
         """Called once per iteration before the per-column trees (R's
         UpdateParams); multi-output distributions cache what they need."""

@@ -66,8 +66,16 @@ class Multinomial(Distribution):
     name = "multinomial"
     response_link = "softmax"
 
-    def __init__(self, **params):
+    #: how trees choose their splits: "gradient" (Friedman's algorithm, as R gbm
+    #: and scikit-learn: least squares on the gradient) or "newton" (least squares
+    #: on g/h weighted by h, i.e. LightGBM's second-order gain)
+    SPLITS = ("gradient", "newton")
+
+    def __init__(self, splits="gradient", **params):
         super().__init__(**params)
+        if splits not in self.SPLITS:
+            raise ValueError(f"multinomial: splits must be one of {self.SPLITS}, got {splits!r}")
+        self.splits = splits
         self.classes = None
         self.n_outputs = 1
         #: labels of response codes 0, 1, ... (gbm() sets the factor's levels)
@@ -109,6 +117,17 @@ class Multinomial(Distribution):
         self.classes = classes
         self.n_outputs = int(classes.shape[0])
         return codes.astype(float)
+
+    def params(self):
+        return {} if self.splits == "gradient" else {"splits": self.splits}
+
+    def growth_response(self, z, w, y, f, offset, misc, k=0):
+        """Newton splits: grow on z/h with weights w*h (h = p(1-p))."""
+        if self.splits == "gradient":
+            return z, w
+        p = self._probabilities(f, offset)[:, k]
+        h = np.maximum(p * (1.0 - p), MIN_HESSIAN)
+        return np.asarray(z, dtype=float) / h, np.asarray(w, dtype=float) * h
 
     def _onehot(self, y):
         y = np.asarray(y, dtype=np.intp)

@@ -122,8 +122,10 @@ def _one_tree(P, dist, data, rows, f_tr, bag, unit, state, k):
     tree, its training step ``fadj`` and its out-of-bag improvement."""
     cls = {} if k is None else {"k": k}
     z = dist.negative_gradient(rows.y, f_tr, rows.o, rows.w, rows.m, bag, **cls)
-    searcher = data.searcher(z, rows.w, unit, P.n_minobsinnode)
-    grown = grow_tree(data, searcher, z, rows.w, bag, P.interaction_depth, unit)
+    gz, gw = dist.growth_response(z, rows.w, rows.y, f_tr, rows.o, rows.m, **cls)
+    gunit = unit and gw is rows.w
+    searcher = data.searcher(gz, gw, gunit, P.n_minobsinnode)
+    grown = grow_tree(data, searcher, gz, gw, bag, P.interaction_depth, gunit)
     values = dist.fit_leaves(rows.y, f_tr, rows.o, rows.w, rows.m, z, grown.node_of,
                              grown.n_terminal, bag, grown.terminal_counts(),
                              grown.terminal_preds(), P.n_minobsinnode, **cls)
