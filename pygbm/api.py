@@ -187,8 +187,7 @@ def _fit_coded(x, var_names, var_type, var_levels, encoder, y, status, offset, d
     mono = _monotone_arg(var_monotone, p, var_names, var_type)
     if max_bins is not None:
         max_bins = _int_arg("max_bins", max_bins, MIN_BINS, MAX_BINS)
-        dist = copy.copy(dist)
-        dist.r_exact_math = False        # binned mode is not bit-identical to R anyway
+        dist = copy.copy(dist)           # its exp mode is set once the data are binned
     if dist.survival_response:
         if status is None:
             raise ValueError(f"distribution {dist.name!r} needs a survival response: use "
@@ -234,7 +233,13 @@ def _fit_coded(x, var_names, var_type, var_levels, encoder, y, status, offset, d
     init_f = float(init_f) if np.ndim(init_f) == 0 else np.asarray(init_f, dtype=float)
     n_out = int(getattr(dist, "n_outputs", 1))
     state = BoostState(init_f, np.full(n, init_f) if n_out == 1 else np.tile(init_f, (n, 1)))
-    run_boosting(problem, state, n_trees, rng, verbose, schedule=schedule)
+    data = None
+    if schedule is None:
+        data = problem.training_data()
+        # binned data with a bucket per distinct value is R's exact search: keep
+        # R's arithmetic there; other binned fits are not bit-identical anyway
+        dist.r_exact_math = bool(getattr(data, "exact_bins", True))
+    run_boosting(problem, state, n_trees, rng, verbose, data=data, schedule=schedule)
 
     fit_values = state.f.copy()
     if perm is not None:

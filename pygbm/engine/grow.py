@@ -150,6 +150,7 @@ def grow_tree(data, searcher, z: np.ndarray, w: np.ndarray, inbag: np.ndarray,
     best: list[Split | None] = [None]
     searched = [False]
     node_of = np.zeros(n_train, dtype=np.intp)
+    rows_of = [np.arange(n_train)]      # training rows of each terminal node
     vars_used = []
 
     for _ in range(depth):
@@ -165,7 +166,8 @@ def grow_tree(data, searcher, z: np.ndarray, w: np.ndarray, inbag: np.ndarray,
         parent = nodes[terminals[t]]
         ids = []
         for side in (split.left, split.right, split.missing):
-            nodes.append(Node(side.sum_z / side.w, side.w, side.n))
+            # a node without weight (zero case weights) has no information: 0
+            nodes.append(Node(side.sum_z / side.w if side.w > 0 else 0.0, side.w, side.n))
             ids.append(len(nodes) - 1)
         parent.split = split
         parent.children = tuple(ids)
@@ -174,10 +176,14 @@ def grow_tree(data, searcher, z: np.ndarray, w: np.ndarray, inbag: np.ndarray,
         terminals[t] = ids[LEFT]
         terminals.extend([ids[RIGHT], ids[MISSING]])
 
-        rows = np.flatnonzero(node_of == t)
+        rows = rows_of[t]
         d = _directions(data, split, rows)
-        node_of[rows[d == RIGHT]] = t_right
-        node_of[rows[d == MISSING]] = t_missing
+        go_right = np.compress(d == RIGHT, rows)
+        go_missing = np.compress(d == MISSING, rows)
+        node_of[go_right] = t_right
+        node_of[go_missing] = t_missing
+        rows_of[t] = np.compress(d == LEFT, rows)
+        rows_of.extend([go_right, go_missing])
 
         if len(vars_used) < depth:        # the children will be searched
             children = searcher.children(states[t], rows, d, split)
