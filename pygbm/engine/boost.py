@@ -164,8 +164,11 @@ def _run(P, state, n_trees, rng, verbose, data, schedule):
             dist.start_iteration(rows.y, f_tr, rows.o, rows.w, rows.m)
         oob = 0.0
         for k in classes:
-            inbag = (draw_group_bag(rng, rows.m, P.bag_fraction) if by_group
-                     else draw_bag(rng, n_train, n_bag))
+            # one bag per tree as R; a multi-output iteration shares one bag
+            # (Friedman's K-class algorithm, as scikit-learn and LightGBM)
+            if k is None or k == 0:
+                inbag = (draw_group_bag(rng, rows.m, P.bag_fraction) if by_group
+                         else draw_bag(rng, n_train, n_bag))
             bag = all_rows if inbag is None else inbag
             tree, fadj, tree_oob = _one_tree(P, dist, data, rows, f_tr, bag, unit, state, k)
             oob += tree_oob

@@ -1,0 +1,279 @@
+"""distribution = "multinomial": Friedman's K-class boosting, done right.
+
+Checked here: the softmax gradient and deviance, the Newton terminal-node
+step, probabilities that sum to 1 with class labels, a 2-class multinomial
+equal to bernoulli's fit, the same per-iteration loss as scikit-learn's
+GradientBoostingClassifier (same algorithm, no subsampling), stratified cv,
+relative influence and partial dependence per class and overall, and the bad
+inputs. The test log loss against scikit-learn and LightGBM on the full
+letter data is measured by benchmarks/multiclass_letter.py.
+"""
+from __future__ import annotations
+
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import pygbm
+from pygbm.distributions.multinomial import MAX_STEP, Multinomial, softmax
+
+DATA = Path(__file__).resolve().parents[2] / "data"
+
+
+@pytest.fixture(scope="module")
+def letter():
+    d = pd.read_csv(DATA / "letter.csv")
+    return d.iloc[:1600].reset_index(drop=True), d.iloc[1600:2200].reset_index(drop=True)
+
+
+@pytest.fixture(scope="module")
+def small_fit(letter):
+    train, _ = letter
+    sub = train[train.lettr.isin(list("ABCDE"))].reset_index(drop=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        fit = pygbm.gbm("lettr ~ .", sub, n_trees=15, interaction_depth=3, shrinkage=0.2,
+                        bag_fraction=0.5, cv_folds=3, random_state=2)
+    return fit, sub
+
+
+# ----------------------------------------------------------------- the distribution
+def test_response_coding():
+    d = Multinomial()
+    codes = d.check_response(np.array(["b", "a", "c", "a"]))
+    assert codes.tolist() == [1, 0, 2, 0] and d.n_outputs == 3
+    assert list(d.classes) == ["a", "b", "c"]
+    d.check_response(pd.Series(pd.Categorical(["x", "y"], categories=["z", "y", "x"])))
+    assert list(d.classes) == ["y", "x"]           # unused levels dropped, level order kept
+    with pytest.raises(ValueError, match="at least 2 classes"):
+        Multinomial().check_response(np.array(["a", "a"]))
+    with pytest.raises(ValueError, match="missing"):
+        Multinomial().check_response(np.array([1.0, np.nan, 2.0]))
+
+
+def test_gradient_is_minus_half_the_deviance_derivative():
+    rng = np.random.default_rng(0)
+    n, K = 30, 4
+    d = Multinomial()
+    y = d.check_response(rng.integers(0, K, n))
+    F = rng.normal(size=(n, K))
+    w = rng.uniform(0.5, 2, n)
+    d.start_iteration(y, F, None, w, None)
+    eps = 1e-6
+    for k in range(K):
+        z = d.negative_gradient(y, F, None, w, None, None, k=k)
+        for i in (0, 7, 19):
+            Fp, Fm = F.copy(), F.copy()
+            Fp[i, k] += eps
+            Fm[i, k] -= eps
+            one = lambda G: d.deviance(y[i:i + 1], G[i:i + 1], None, w[i:i + 1], None)  # noqa
+            assert z[i] == pytest.approx(-0.5 * (one(Fp) - one(Fm)) / (2 * eps), rel=1e-6)
+
+
+def test_newton_leaves_and_oob_improvement():
+    rng = np.random.default_rng(1)
+    n, K = 40, 3
+    d = Multinomial()
+    y = d.check_response(rng.integers(0, K, n))
+    F = rng.normal(size=(n, K))
+    w = rng.uniform(0.5, 2, n)
+    d.start_iteration(y, F, None, w, None)
+    p = softmax(F)
+    node = rng.integers(0, 3, n)
+    inbag = rng.random(n) < 0.6
+    z = d.negative_gradient(y, F, None, w, None, inbag, k=1)
+    leaves = d.fit_leaves(y, F, None, w, None, z, node, 3, inbag, None, None, 1, k=1)
+    for j in range(3):
+        m = (node == j) & inbag
+        want = (K - 1) / K * np.sum(w[m] * z[m]) / np.sum(w[m] * p[m, 1] * (1 - p[m, 1]))
+        assert leaves[j] == pytest.approx(np.clip(want, -MAX_STEP, MAX_STEP))
+    step = leaves[node]
+    gain = d.bag_improvement(y, F, None, w, None, step, inbag, 0.1, k=1)
+    F2 = F.copy()
+    F2[:, 1] += 0.1 * step
+    ll = lambda G: np.log(softmax(G)[np.arange(n), y.astype(int)])  # noqa: E731
+    oob = ~inbag
+    assert gain == pytest.approx(np.sum(w[oob] * (ll(F2) - ll(F))[oob]) / np.sum(w[oob]))
+
+
+def test_init_f_is_centred_log_share():
+    d = Multinomial()
+    y = d.check_response(np.array([0, 0, 1, 2, 2, 2]))
+    f0 = d.init_f(y, None, np.ones(6), None)
+    assert np.isclose(f0.sum(), 0) and np.allclose(softmax(f0[None, :])[0], [2 / 6, 1 / 6, 3 / 6])
+
+
+# ----------------------------------------------------------------- fits
+def test_probabilities_sum_to_one_with_labels(small_fit):
+    fit, sub = small_fit
+    assert fit.num_classes == 5 and list(fit.classes) == list("ABCDE")
+    prob = fit.predict(sub.head(20), n_trees=15, type="response")
+    assert isinstance(prob, pd.DataFrame) and list(prob.columns) == list("ABCDE")
+    np.testing.assert_allclose(prob.sum(axis=1), 1.0, rtol=1e-12)
+    link = fit.predict(sub.head(20), n_trees=15)
+    np.testing.assert_allclose(prob, softmax(link.to_numpy()))
+    many = fit.predict(sub.head(20), n_trees=[5, 15], type="response")
+    assert many.shape == (20, 5, 2)
+    np.testing.assert_allclose(many[:, :, 1], prob)
+    np.testing.assert_allclose(fit.fit, fit.predict(None, n_trees=15).to_numpy(), atol=1e-12)
+    accuracy = np.mean(prob.to_numpy().argmax(axis=1) == sub.lettr.head(20).map("ABCDE".index))
+    assert accuracy > 0.8
+    assert "5 classes (5 trees per iteration): A, B, C, D, E" in repr(fit)
+    assert len(fit.trees) == 15 * 5 and fit.n_trees == 15
+
+
+def test_two_classes_agree_with_bernoulli():
+    d = pd.read_csv(DATA / "pima2.csv")
+    x, y = d.drop(columns="diabetes"), d.diabetes.to_numpy()
+    kw = dict(n_trees=40, interaction_depth=3, shrinkage=0.1, bag_fraction=1, n_train=600)
+    b = pygbm.gbm_fit(x, y, distribution="bernoulli", **kw)
+    m = pygbm.gbm_fit(x, np.where(y == 1, "pos", "neg"), distribution="multinomial", **kw)
+    np.testing.assert_allclose(m.fit[:, 1] - m.fit[:, 0], b.fit, atol=1e-10)
+    np.testing.assert_allclose(m.train_error, b.train_error, rtol=1e-10)
+    np.testing.assert_allclose(m.valid_error, b.valid_error, rtol=1e-10)
+    np.testing.assert_allclose(m.predict(x, n_trees=40, type="response")["pos"],
+                               b.predict(x, n_trees=40, type="response"), atol=1e-12)
+
+
+def test_same_loss_path_as_sklearn(letter):
+    sklearn = pytest.importorskip("sklearn.ensemble")
+    train, _ = letter
+    x, y = train.drop(columns="lettr"), train.lettr.to_numpy()
+    sk = sklearn.GradientBoostingClassifier(n_estimators=10, learning_rate=0.2,
+                                            max_leaf_nodes=4, min_samples_leaf=10,
+                                            random_state=0).fit(x.to_numpy(float), y)
+    fit = pygbm.gbm_fit(x, y, distribution="multinomial", n_trees=10, interaction_depth=3,
+                        shrinkage=0.2, bag_fraction=1, n_minobsinnode=10)
+    # scikit-learn reports the mean -log p; the deviance is twice that. Same trees:
+    # they agree to rounding (~1e-15)
+    np.testing.assert_allclose(fit.train_error, 2 * sk.train_score_, rtol=1e-8)
+    prob = fit.predict(x, n_trees=10, type="response")
+    np.testing.assert_allclose(prob[list(sk.classes_)], sk.predict_proba(x.to_numpy(float)),
+                               atol=1e-10)
+
+
+def test_guessed_for_a_categorical_response(letter):
+    train, _ = letter
+    sub = train[train.lettr.isin(list("XYZ"))]
+    with pytest.warns(UserWarning, match="assuming multinomial"):
+        fit = pygbm.gbm("lettr ~ x.box + y.box + width", sub, n_trees=2)
+    assert fit.distribution.name == "multinomial" and list(fit.classes) == ["X", "Y", "Z"]
+
+
+def test_stratified_cv(small_fit):
+    fit, sub = small_fit
+    assert fit.cv_fitted.shape == (len(sub), 5) and np.isfinite(fit.cv_error).all()
+    counts = pd.crosstab(fit.fold_id, sub.lettr)
+    assert counts.shape == (3, 5) and (counts.max() - counts.min()).max() <= 1
+    assert fit.cv_error[-1] < fit.cv_error[0]
+
+
+def test_relative_influence_per_class_and_overall(small_fit):
+    fit, _ = small_fit
+    per = fit.relative_influence(n_trees=15, per_class=True)
+    overall = fit.relative_influence(n_trees=15)
+    assert list(per.columns) == list("ABCDE")
+    np.testing.assert_allclose(per.sum(axis=1), overall)
+    a_trees = fit.trees[0::5]
+    a = np.zeros(len(fit.var_names))
+    for t in a_trees:
+        np.add.at(a, t.split_var[t.split_var >= 0], t.error_reduction[t.split_var >= 0])
+    np.testing.assert_allclose(per["A"], a)
+    with pytest.raises(ValueError, match="multi-class"):
+        pygbm.relative_influence(_single(), per_class=True)
+
+
+def _single():
+    d = pd.read_csv(DATA / "pima2.csv")
+    return pygbm.gbm_fit(d[["glucose", "age"]], d.diabetes.to_numpy(), n_trees=2)
+
+
+def test_partial_dependence_per_class(small_fit):
+    fit, sub = small_fit
+    pd_link = pygbm.partial_dependence(fit, "x.box", continuous_resolution=7)
+    assert list(pd_link.columns) == ["x.box"] + list("ABCDE")
+    pd_prob = pygbm.partial_dependence(fit, "x.box", continuous_resolution=7, type="response")
+    np.testing.assert_allclose(pd_prob[list("ABCDE")].sum(axis=1), 1.0)
+    np.testing.assert_allclose(pd_prob[list("ABCDE")], softmax(pd_link[list("ABCDE")].to_numpy()))
+    one = pygbm.partial_dependence(fit, "x.box", continuous_resolution=7, class_="C")
+    np.testing.assert_allclose(one["y"], pd_link["C"])
+    # brute force for class C = weighted mean of its link predictions with x.box set
+    brute = pygbm.partial_dependence(fit, "x.box", continuous_resolution=3, class_="C",
+                                     method="brute_force")
+    x = sub.drop(columns="lettr")
+    for value, got in zip(brute["x.box"], brute["y"]):
+        link = fit.predict(x.assign(**{"x.box": value}), n_trees=15)["C"]
+        assert got == pytest.approx(link.mean(), rel=1e-10)
+    ice = pygbm.partial_dependence(fit, "x.box", continuous_resolution=3, ice=True,
+                                   ice_rows=4, type="response", random_state=0)
+    np.testing.assert_allclose(ice[list("ABCDE")].sum(axis=1), 1.0)
+    with pytest.raises(ValueError, match="class_ must be one of"):
+        pygbm.partial_dependence(fit, "x.box", class_="Q")
+    with pytest.raises(ValueError, match="class_"):
+        pygbm.plot_gbm(fit, "x.box")
+
+
+def test_interaction_per_class(small_fit):
+    fit, sub = small_fit
+    h = pygbm.interact_gbm(fit, sub, ["x.box", "y.box"])
+    assert list(h.index) == list("ABCDE") and ((h.fillna(0) >= 0) & (h.fillna(0) <= 1)).all()
+
+
+def test_gbm_more_and_permutation_influence(small_fit):
+    fit, sub = small_fit
+    more = pygbm.gbm_more(fit, 5, random_state=1)
+    assert more.n_trees == 20 and more.fit.shape == (len(sub), 5)
+    perm = pygbm.permutation_influence(fit, n_trees=15, random_state=0)
+    assert perm.shape == (len(fit.var_names),) and perm.max() > 0
+
+
+# ----------------------------------------------------------------- bad input
+def test_class_absent_from_a_training_fold(letter):
+    train, _ = letter
+    sub = train[train.lettr.isin(list("ABC"))].reset_index(drop=True)
+    fold_id = np.where(sub.lettr == "C", 1, np.arange(len(sub)) % 2 + 2)
+    with pytest.raises(ValueError, match="class 'C' has no training rows in cv fold 1"):
+        pygbm.gbm("lettr ~ x.box + y.box", sub, distribution="multinomial", n_trees=2,
+                  fold_id=fold_id)
+
+
+def test_class_absent_from_the_training_part(letter):
+    train, _ = letter
+    sub = train[train.lettr.isin(list("ABC"))].sort_values("lettr").reset_index(drop=True)
+    with pytest.raises(ValueError, match="class.*C.*no rows.*training"):
+        pygbm.gbm("lettr ~ x.box + y.box", sub, distribution="multinomial", n_trees=2,
+                  train_fraction=0.6)
+
+
+def test_runaway_newton_steps_are_capped(monkeypatch):
+    """A node of confidently wrong rows (p ~ 0 for their true class) sends the
+    single Newton step (K-1)/K * sum z / sum p(1-p) towards 1/p ~ 1e14; the cap
+    keeps it at MAX_STEP. Whole fits stay sane with it."""
+    from pygbm.distributions import multinomial
+
+    dist = pygbm.get_distribution("multinomial")
+    y = dist.check_response(np.array([0, 1, 2] * 4))
+    f = np.zeros((12, 3))
+    f[:, 1] = 32.0                      # every row: class 1 almost surely (p0 ~ 1e-14)
+    w = np.ones(12)
+    node = np.zeros(12, dtype=np.intp)
+    inbag = np.ones(12, dtype=bool)
+    dist.start_iteration(y, f, None, w, None)
+    z = dist.negative_gradient(y, f, None, w, None, inbag, k=0)
+    capped = dist.fit_leaves(y, f, None, w, None, z, node, 1, inbag, np.array([12]),
+                             np.array([z.mean()]), 5, k=0)
+    assert capped[0] == MAX_STEP
+    monkeypatch.setattr(multinomial, "MAX_STEP", np.inf)
+    assert dist.fit_leaves(y, f, None, w, None, z, node, 1, inbag, np.array([12]),
+                           np.array([z.mean()]), 5, k=0)[0] > 1e6
+    monkeypatch.undo()
+    data = pd.read_csv(DATA / "letter.csv").iloc[:3000]
+    fit = pygbm.gbm("lettr ~ .", data, distribution="multinomial", n_trees=7,
+                    interaction_depth=3, shrinkage=0.2, bag_fraction=0.5, cv_folds=3,
+                    train_fraction=0.8, random_state=1)
+    assert np.all(fit.cv_error < 5)
+    leaves = np.concatenate([t.split_code_pred[t.split_var < 0] for t in fit.trees])
+    assert np.abs(leaves).max() <= MAX_STEP * fit.shrinkage + 1e-12
