@@ -309,24 +309,29 @@ class ExactSearch:
         mo = self.min_obs
         k = np.arange(m - 1, dtype=float)
         nmr = nm[rows]
-        lsr = ls[rows]
-        ms = lsr[np.arange(rows.size), nmr - 1]                  # sum over the missing rows
+        lsr = ls if rows.size == ls.shape[0] else ls[rows]
+        r_idx = np.arange(rows.size)
+        ms = lsr[r_idx, nmr - 1]                                 # sum over the missing rows
         t_nm = lsr[:, -1] - ms                                   # non-missing sum
         n_obs = (m - nmr).astype(float)                          # non-missing rows
         lw = k[None, :] - (nmr - 1.0)[:, None]                   # left count (<= 0: no split)
-        # two-group gain of the non-missing rows: (left - T' lw/n)^2 n / (lw rw)
-        rw = n_obs[:, None] - lw
-        bad = (lw < mo) | (rw < mo)                              # too small a child
         with np.errstate(divide="ignore", invalid="ignore"):
+            # two-group gain of the non-missing rows: (left - T' lw/n)^2 n / (lw rw)
             c = lsr[:, :-1] - ms[:, None]
             c -= (t_nm / n_obs)[:, None] * lw
             c *= c
-            c /= lw * rw
-            c *= n_obs[:, None]
+            lw *= n_obs[:, None] - lw                            # lw * rw, in place
+            lw /= n_obs[:, None]
+            c /= lw
+            # plus the between-group gain of non-missing vs missing (>= 0)
             const = t_nm * t_nm / n_obs + ms * ms / nmr - total.sum_z * total.sum_z / m
-            c += const[:, None]
-            bad |= ~(c > 0.0)
-        c[bad] = 0.0
+        c += const[:, None]
+        # admissible positions: both children hold >= n_minobsinnode rows, i.e.
+        # nm + mo - 1 <= k <= m - 1 - mo (a window per predictor)
+        c[:, max(m - mo, 0):] = 0.0
+        for r, first in enumerate((nmr + mo - 1).tolist()):
+            c[r, :max(first, 0)] = 0.0
+        c[n_obs <= 0] = 0.0
         gain[rows] = c
 
     def _gain_general(self, ls, Gc, Hc, X, look, nm, rows, gain):
