@@ -421,8 +421,13 @@ def gbm_more(fit: GBMFit, n_new_trees=100, data=None, weights=None, offset=None,
         raise ValueError(f"data have {n} rows but the model was fitted on {fit.fit.shape[0]}")
     perm = fit._perm
     take = (lambda a: a) if perm is None else (lambda a: None if a is None else a[perm])
-    problem = BoostProblem(x=take(x), y=take(y), offset=take(off), misc=take(status),
-                           w=take(w_norm), n_train=fit.n_train, var_type=fit.var_type,
+    x_engine, schedule = take(x), None
+    if fit.ts_encoder is not None:
+        # the same permutations and statistics as the first fit
+        x_engine, schedule = fit.ts_encoder.engine_inputs(
+            take(x), take(y), take(w_norm), fit.var_monotone, getattr(fit, "max_bins", None))
+    problem = BoostProblem(x=x_engine, y=take(y), offset=take(off), misc=take(status),
+                           w=take(w_norm), n_train=fit.n_train, var_type=fit.engine_var_type,
                            var_monotone=fit.var_monotone, distribution=fit.distribution,
                            interaction_depth=fit.interaction_depth,
                            n_minobsinnode=fit.n_minobsinnode, shrinkage=fit.shrinkage,
@@ -432,7 +437,8 @@ def gbm_more(fit: GBMFit, n_new_trees=100, data=None, weights=None, offset=None,
                        list(fit.valid_error), list(fit.oobag_improve), list(fit.trees),
                        list(fit.c_splits))
     rng = fit._rng if random_state is None else _rng(random_state)
-    run_boosting(problem, state, n_new_trees, rng, fit.verbose if verbose is None else verbose)
+    run_boosting(problem, state, n_new_trees, rng, fit.verbose if verbose is None else verbose,
+                 schedule=schedule)
     fit_values = state.f.copy()
     if perm is not None:
         fit_values[perm] = state.f

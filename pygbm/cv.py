@@ -155,6 +155,6 @@ def _predict_coded(model, x, n_trees):
     from .engine.tree import predict_trees
 
     K = int(model.num_classes)
-    out = predict_trees(model.trees, x, model.var_type, model.c_splits, model.init_f,
-                        [n_trees], n_outputs=K)
+    out = predict_trees(model.trees, model.to_engine(x), model.engine_var_type,
+                        model.c_splits, model.init_f, [n_trees], n_outputs=K)
     return out[:, 0] if K == 1 else out[:, :, 0]

@@ -259,8 +259,9 @@ class PredictorEncoder:
         """Code ``newdata`` with the training coding; returns a float64 (n, p) matrix.
 
         Columns are matched by name (a 2-d ndarray is taken positionally). Categorical
-        levels are matched by label; levels never seen in training become missing (NaN)
-        with one UserWarning, as R treats them as missing.
+        levels are matched by label; levels never seen in training are coded after the
+        training levels (unordered; the trees treat them as missing, as R does) or as
+        missing (ordered), with one UserWarning.
         """
         if self.var_names is None:
             raise RuntimeError("PredictorEncoder.transform() called before fit()")
@@ -280,7 +281,13 @@ class PredictorEncoder:
             if new:
                 unseen.append(f"{name}: {new[:10]}" + (" ..." if len(new) > 10 else ""))
             coded = code_of_label[inverse]  # inverse == -1 picks the trailing -1
+            missing = inverse < 0
             x[:, j] = np.where(coded >= 0, coded, np.nan)
+            if self.kinds[j] == CATEGORICAL:
+                # a level never seen in training: the code after the training
+                # levels (trees send it to the missing child, as R; target
+                # statistics give it the prior) -- missing values stay NaN
+                x[(coded < 0) & ~missing, j] = float(len(lookup))
         if unseen:
             warnings.warn(
                 "newdata has levels not seen in training, treated as missing: "

@@ -140,8 +140,12 @@ def relative_influence(fit, n_trees=None, scale=False, sort=False, per_class=Fal
         split_var = np.concatenate([np.asarray(t.split_var) for t in trees])
         reduction = np.concatenate([np.asarray(t.error_reduction, dtype=float) for t in trees])
         keep = split_var != NO_NODE
+        ts = getattr(fit, "ts_encoder", None)
+        width = max(p, int(split_var[keep].max()) + 1) if keep.any() else p
         rel_inf = np.bincount(split_var[keep].astype(np.intp), weights=reduction[keep],
-                              minlength=p)[:p]
+                              minlength=width)
+        # target statistics: a combination column's influence goes to its members
+        rel_inf = ts.fold_influence(rel_inf) if ts is not None else rel_inf[:p]
     else:
         rel_inf = np.zeros(p)
     out = pd.Series(rel_inf, index=pd.Index(var_names, name="var"), name="rel_inf")

@@ -115,8 +115,12 @@ def weighted_traversal(fit, grid: np.ndarray, idx: list[int], n_trees: int) -> n
     """
     grid = np.asarray(grid, dtype=float)
     n = grid.shape[0]
+    ts = getattr(fit, "ts_encoder", None)
+    if ts is not None:
+        # levels -> their target statistics (and combinations of the chosen variables)
+        grid, idx = ts.grid_to_engine(grid, idx)
     col_of = {v: c for c, v in enumerate(idx)}
-    var_type = np.asarray(fit.var_type)
+    var_type = np.asarray(fit.engine_var_type if ts is not None else fit.var_type)
     out = np.full(n, float(fit.init_f))
     everyone = np.arange(n)
     for tree in fit.trees[:n_trees]:
@@ -174,10 +178,16 @@ def brute_force_predictions(fit, grid, idx, n_trees, x) -> np.ndarray:
     grid = np.asarray(grid, dtype=float)
     n_rows = x.shape[0]
     trees = list(fit.trees[:n_trees])
-    uses = np.array([np.isin(np.asarray(t.split_var), idx).any() for t in trees], dtype=bool)
+    ts = getattr(fit, "ts_encoder", None)
+    engine_idx = ts.engine_columns_of(idx) if ts is not None else idx
+    to_engine = fit.to_engine if ts is not None else (lambda a: a)
+    var_type = fit.engine_var_type if ts is not None else fit.var_type
+    uses = np.array([np.isin(np.asarray(t.split_var), engine_idx).any() for t in trees],
+                    dtype=bool)
     varying = [t for t, u in zip(trees, uses) if u]
     fixed = [t for t, u in zip(trees, uses) if not u]
-    base = predict_trees(fixed, x, fit.var_type, fit.c_splits, fit.init_f, [len(fixed)])[:, 0]
+    base = predict_trees(fixed, to_engine(x), var_type, fit.c_splits, fit.init_f,
+                         [len(fixed)])[:, 0]
     out = np.empty((grid.shape[0], n_rows))
     out[:] = base
     if not varying:
@@ -187,7 +197,8 @@ def brute_force_predictions(fit, grid, idx, n_trees, x) -> np.ndarray:
         g = grid[start:start + per_block]
         rep = np.tile(x, (g.shape[0], 1))
         rep[:, idx] = np.repeat(g, n_rows, axis=0)
-        pred = predict_trees(varying, rep, fit.var_type, fit.c_splits, 0.0, [len(varying)])
+        pred = predict_trees(varying, to_engine(rep), var_type, fit.c_splits, 0.0,
+                             [len(varying)])
         out[start:start + g.shape[0]] += pred[:, 0].reshape(g.shape[0], n_rows)
     return out
 

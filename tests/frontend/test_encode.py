@@ -203,7 +203,7 @@ def test_transform_missing_columns_named():
         enc.transform(pd.DataFrame({"a": [1.0]}))
 
 
-def test_unseen_levels_become_missing_with_one_warning():
+def test_unseen_levels_coded_apart_with_one_warning():
     enc = PredictorEncoder().fit(pd.DataFrame({
         "s": ["a", "b", "a"], "o": pd.Categorical(["lo", "hi", "lo"], ["lo", "hi"], ordered=True),
         "n": [1.0, 2.0, 3.0]}))
@@ -214,7 +214,9 @@ def test_unseen_levels_become_missing_with_one_warning():
     assert len(rec) == 1
     msg = str(rec[0].message)
     assert "s: ['zz']" in msg and "o: ['mid', 'top']" in msg and "missing" in msg
-    np.testing.assert_array_equal(x[:, 0], [1, np.nan, np.nan, 0])
+    # unordered: an unseen level gets the code after the training levels (the
+    # trees send it to the missing child); missing stays NaN
+    np.testing.assert_array_equal(x[:, 0], [1, 2, np.nan, 0])
     np.testing.assert_array_equal(x[:, 1], [1, np.nan, 0, np.nan])
 
 

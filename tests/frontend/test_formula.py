@@ -280,7 +280,8 @@ def test_newdata_unseen_levels_missing_and_errors():
     with pytest.warns(UserWarning, match=r"addr_state: \['XX'\]"):
         x = model_frame_newdata(mf.encoder, new)
     levels = mf.var_levels[0]
-    np.testing.assert_array_equal(x[:, 0], [levels.index("CA"), np.nan, np.nan, levels.index("NY")])
+    np.testing.assert_array_equal(x[:, 0], [levels.index("CA"), len(levels), np.nan,
+                                            levels.index("NY")])
     with pytest.raises(ValueError, match=r"not in newdata: 'int_rate'"):
         model_frame_newdata(mf.encoder, new.drop(columns="int_rate"))
     with pytest.raises(TypeError, match="column 'int_rate' in newdata must be numeric"):
