@@ -16,7 +16,7 @@ COLUMNS = ("task", "workload", "kind", "rows", "n_train", "system", "n_trees", "
            "status", "note", "fit_wall_s", "fit_cpu_s", "fit_wall_all", "fit_cpu_all",
            "predict_s", "predict_list_s", "peak_rss_mb", "fit_mem_mb", "proc_maxrss_mb",
            "valid_deviance", "own_valid_error", "load_1min", "load_all", "repeats",
-           "duration_s", "started")
+           "duration_s", "started", "pygbm_code")
 _INT = {"rows", "n_train", "n_trees", "n_cores", "repeats"}
 _FLOAT = {"fit_wall_s", "fit_cpu_s", "predict_s", "predict_list_s", "peak_rss_mb",
           "fit_mem_mb", "proc_maxrss_mb", "valid_deviance", "own_valid_error", "load_1min",
@@ -237,6 +237,17 @@ def _problems(rows) -> list:
             f"{r['status']} — {r.get('note') or ''}" for r in bad]
 
 
+def _code_versions(rows) -> str:
+    codes = sorted({r.get("pygbm_code") for r in rows
+                    if r["system"].startswith("pygbm") and r["status"] == "ok"} - {None, ""})
+    if not codes:
+        return ""
+    if len(codes) == 1:
+        return f"; pygbm code of all pygbm measurements: {codes[0]} (commit+source hash)"
+    return (f"; CAUTION: the pygbm measurements used {len(codes)} versions of the code "
+            f"({', '.join(codes)}), see the CSV's pygbm_code")
+
+
 def write_report(rows: list, meta: dict, out_dir: str) -> None:
     """results.md and scaling.png from the measurements."""
     n_trees = int(meta["n_trees"])
@@ -249,7 +260,8 @@ def write_report(rows: list, meta: dict, out_dir: str) -> None:
           f"Software: Python {meta['python']}, NumPy {meta['numpy']}, pandas {meta['pandas']}, "
           f"scikit-learn {meta['sklearn']}, LightGBM {meta['lightgbm']}, {meta['r']}; "
           f"pygbm commit {meta['pygbm_commit']}"
-          f"{' (with uncommitted changes)' if meta.get('pygbm_dirty') else ''}.", "",
+          f"{' (with uncommitted changes)' if meta.get('pygbm_dirty') else ''}"
+          f"{_code_versions(rows)}.", "",
           f"Settings (all systems): {n_trees} trees, interaction depth 3 (4 leaves), shrinkage "
           f"0.05, bag fraction 0.5, min leaf size 10, first 80% of rows for training and the "
           f"last 20% for validation, max_bin 255 (binned systems), single-threaded. Times are "

@@ -77,6 +77,9 @@ def parse_args(argv=None):
                                                "results/quick/)")
     p.add_argument("--resume", action="store_true",
                    help="keep the results already in the CSV and skip those measurements")
+    p.add_argument("--redo", default="",
+                   help="with --resume: systems to measure again although in the CSV "
+                        "(e.g. pygbm,pygbm_binned after the code changed)")
     p.add_argument("--report-only", action="store_true",
                    help="rewrite results.md and scaling.png from the CSV")
     a = p.parse_args(argv)
@@ -171,6 +174,18 @@ def run_worker(cmd, timeout):
         time.sleep(POLL_S)
 
 
+def pygbm_fingerprint() -> str:
+    """git commit + hash of pygbm's sources now (the code may change during a long run)."""
+    import hashlib
+
+    h = hashlib.sha1()
+    for root, _, files in sorted(os.walk(os.path.join(REPO, "pygbm"))):
+        for name in sorted(f for f in files if f.endswith(".py")):
+            with open(os.path.join(root, name), "rb") as fh:
+                h.update(name.encode() + fh.read())
+    return f"{_cmd_out(['git', 'rev-parse', '--short', 'HEAD'])}+{h.hexdigest()[:8]}"
+
+
 def deviance(distribution, y, f):
     """Validation deviance from link-scale predictions, the same for all systems:
     mean squared error (gaussian), R's bernoulli deviance -2 mean(y f - log(1 + e^f))."""
@@ -185,6 +200,7 @@ def measure(a, task, tmp):
     wl, paths, y_valid = load_workload(name, rows, a.data_dir)
     row = dict(task=kind, workload=name, kind=wl.kind, rows=wl.rows, n_train=wl.n_train,
                system=system, n_trees=n_trees, n_cores=cores, repeats=a.repeats,
+               pygbm_code=pygbm_fingerprint() if system.startswith("pygbm") else "",
                started=time.strftime("%Y-%m-%d %H:%M:%S"))
     reason = skip_reason(a, task)
     if reason:
@@ -286,7 +302,9 @@ def main(argv=None) -> None:
         meta.update(n_trees=a.n_trees, repeats=a.repeats, quick=a.quick)
         with open(meta_path, "w") as fh:
             json.dump(meta, fh, indent=1)
-        done = {report.row_key(r) for r in rows if r.get("status") in ("ok", "n/a")}
+        redo = {s.strip() for s in a.redo.split(",") if s.strip()}
+        done = {report.row_key(r) for r in rows
+                if r.get("status") in ("ok", "n/a") and r["system"] not in redo}
         tasks = plan(a)
         print(f"{len(tasks)} measurements planned; data in {a.data_dir}; results in {a.out}",
               flush=True)

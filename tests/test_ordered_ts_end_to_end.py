@@ -1,8 +1,6 @@
 """gbm(..., categorical="ordered_ts" | ...) end to end: fit, predict, validation,
 cv, gbm_more, pickling, influence and partial dependence on the original levels.
 
-Tests marked ``xfail(strict=False)`` need a hook outside the target-statistics
-module (listed in the reason); they pass once the hook is in.
 """
 
 import pickle
@@ -158,7 +156,6 @@ def test_unseen_level_at_encoder_level_gets_prior(ordered_fit):
     assert np.all(enc.transform(x)[:, j] == enc.prior)
 
 
-@pytest.mark.xfail(strict=False, reason=HOOK_UNSEEN)
 def test_unseen_level_at_predict_gets_prior(lending):
     d = lending.copy()
     d.loc[d.index % 5 == 0, "addr_state"] = np.nan     # missing: a level with data
@@ -191,7 +188,6 @@ def test_relative_influence_on_original_variables(ordered_fit):
     assert inf.sum() == pytest.approx(total)
 
 
-@pytest.mark.xfail(strict=False, reason="needs the influence hook (ts_encoder.fold_influence)")
 def test_relative_influence_credits_combinations(lending):
     fit = _fit(lending, categorical="ordered_ts", ts_max_combination=2, n_trees=60,
                interaction_depth=3)
@@ -201,7 +197,6 @@ def test_relative_influence_credits_combinations(lending):
     assert inf.sum() == pytest.approx(total)
 
 
-@pytest.mark.xfail(strict=False, reason=HOOK_PD)
 def test_partial_dependence_brute_force_on_levels(ordered_fit, lending):
     from pygbm.inspect import partial_dependence
 
@@ -218,7 +213,6 @@ def test_partial_dependence_brute_force_on_levels(ordered_fit, lending):
     np.testing.assert_allclose(pd_frame["y"], want, rtol=1e-10)
 
 
-@pytest.mark.xfail(strict=False, reason=HOOK_PD)
 def test_partial_dependence_weighted_traversal_on_levels(lending):
     from pygbm.inspect import partial_dependence
 
@@ -258,7 +252,6 @@ def test_cv_statistics_fitted_inside_folds_with_the_hook(lending, monkeypatch):
     _check_cv(_fit(lending, categorical="ordered_ts", cv_folds=3, n_trees=30), lending)
 
 
-@pytest.mark.xfail(strict=False, reason=HOOK_CV)
 def test_cv_statistics_fitted_inside_folds(lending):
     _check_cv(_fit(lending, categorical="ordered_ts", cv_folds=3, n_trees=30), lending)
 
@@ -292,7 +285,6 @@ def test_engine_inputs_continue_a_fit_exactly(lending, combination):
     np.testing.assert_allclose(state.f, whole.fit, rtol=1e-12)
 
 
-@pytest.mark.xfail(strict=False, reason=HOOK_GBM_MORE)
 def test_gbm_more_continues_exactly(lending):
     kw = dict(categorical="ordered_ts", train_fraction=0.8)
     whole = _fit(lending, n_trees=30, **kw)

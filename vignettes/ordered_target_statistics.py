@@ -6,7 +6,7 @@ Run from the repository root:
     PYTHONPATH=. python vignettes/ordered_target_statistics.py
 
 It prints its numbers and writes its figures to docs/img/ts/ (the write-up is
-docs/ordered_target_statistics.md). About two minutes on one core.
+docs/ordered_target_statistics.md). About a minute on one core.
 
 1. The leak, on simulated data: a categorical predictor with 2000 levels that
    has nothing to do with the response. Its greedy target statistic looks

@@ -34,7 +34,7 @@ except ImportError:  # pragma: no cover
 #: rows per scatter-add call: bounds the temporaries of a histogram pass
 CHUNK_ROWS = 8192
 #: relative distance under which two level means count as tied: such levels
-#: are re-counted from the rows so that their order is R's (see _level_stats)
+#: are re-counted from the rows so that their order is R's (see _categoricals)
 MEAN_TIE = 1e-12
 
 
@@ -233,7 +233,7 @@ class NodeState:
     """What the search keeps per node: its in-bag rows and their histogram."""
 
     rows: np.ndarray                  # in-bag training rows, increasing
-    hist: np.ndarray | None = None    # (n_cells, k): sum w*z, [sum w,] count
+    hist: np.ndarray | None = None    # (n_cells + 1, k): sum w*z, [sum w,] count
     counted: bool = True              # hist summed from the rows (not by subtraction)
     # only for ties between predictors (see HistogramSearch._r_total):
     parent: NodeState | None = None
@@ -294,7 +294,9 @@ class HistogramSearch:
         return tuple(out)
 
     def histogram(self, rows: np.ndarray) -> np.ndarray:
-        """Per-bucket sums of the search columns over ``rows`` (n_cells, k)."""
+        """Per-bucket sums of the search columns over ``rows``: (n_cells + 1, k),
+        the last cell a spare one that stays empty. All predictors at once: a
+        sparse (one-hot) matrix times the (m, k) columns, SciPy's kernel."""
         data = self.data
         k = self.cols.shape[1]
         out = np.zeros((data.n_cells + 1, k))        # + a spare cell, always empty
@@ -333,7 +335,7 @@ class HistogramSearch:
             best_gain[data.cont] = g
             best_pos[data.cont] = pos
         if data.cat.size:
-            g, pos, order, stats = self._categoricals(state)
+            g, pos, order = self._categoricals(state)
             best_gain[data.cat] = g
             best_pos[data.cat] = pos
             orders = {int(v): order[i, :data.var_type[v]] for i, v in enumerate(data.cat)}
@@ -347,7 +349,7 @@ class HistogramSearch:
             return self._break_tie(state, tied, best_pos, orders)
         state.levels = orders.get(v)
         if v in orders:
-            return self._record_categorical(v, best_pos[v], orders[v], stats, total,
+            return self._record_categorical(state.hist, v, best_pos[v], orders[v], total,
                                             best_gain[v])
         return self._record_continuous(state.hist, v, best_pos[v], total, best_gain[v])
 
@@ -368,6 +370,9 @@ class HistogramSearch:
             split = self._r_record(state, int(v), pos, levels)
             if best is None or split.improvement > best.improvement:
                 best, state.levels = split, levels
+        if best.left_levels is None and not data.exact_bins:
+            # the bucket rule's split point (R's would be the node's midpoint)
+            best.value = self._split_point(state.hist, best.var, best_pos[best.var])
         return best
 
     def _r_record(self, state: NodeState, v: int, pos: int, levels) -> Split:
@@ -411,10 +416,10 @@ class HistogramSearch:
             start_w = total.w - nm if h is None else _sequential(-h[:nm], total.w)
             rs, rw = _sequential(-gs[sel], start_z), _sequential(-gw[sel], start_w)
             value, left_levels = float(pos), np.sort(sel)
-        missing, empty = self._missing_side(ms, mw, nm, total)
+        missing = Side(ms, mw, nm) if nm else Side(total.sum_z, total.w, 0)
         return Split(float(improvement(lw, rw, mw, ls, rs, ms)), v, float(value), left_levels,
                      Side(ls, lw, int(n_left)), Side(rs, rw, int(total.n - nm - n_left)),
-                     missing, empty)
+                     missing, nm == 0)
 
     def _r_total(self, state: NodeState) -> Side:
         """The node's sums as R has them (R subtracts row by row, so they can
@@ -468,17 +473,18 @@ class HistogramSearch:
         pos = np.argmax(gain, axis=1)
         return gain[np.arange(gain.shape[0]), pos], pos
 
-    def _recount(self, state: NodeState, stats, i: int) -> None:
-        """Categorical ``i``'s level sums re-counted from the node's rows
-        (``stats``: sums of w*z, w, counts per level, then missing cells)."""
+    def _recount(self, state: NodeState, i: int) -> None:
+        """Categorical ``i``'s cells of the node's histogram, summed again
+        from the node's rows (a histogram made by subtraction can differ
+        from them in the last bits)."""
         v = self.data.cat[i]
         K = int(self.data.var_type[v])
         codes = self.data.local_codes(state.rows, v)
         cols = self.cols[state.rows]
-        sz, sn = (np.bincount(codes, cols[:, c], minlength=K + 1) for c in (0, -1))
-        sw = sn if self.unit else np.bincount(codes, cols[:, 1], minlength=K + 1)
-        for j, src in enumerate((sz, sw, sn)):
-            stats[j][i, :K], stats[j + 3][i] = src[:K], src[K]
+        first = self.data.offset[v]
+        for j in range(cols.shape[1]):
+            state.hist[first:first + K + 1, j] = np.bincount(codes, cols[:, j],
+                                                             minlength=K + 1)
 
     @staticmethod
     def _means(gs, gw):
@@ -489,20 +495,22 @@ class HistogramSearch:
     def _categoricals(self, state: NodeState):
         """Best split of every categorical predictor: R orders the levels by
         mean working response and scans the prefixes of that order. Returns
-        gains, prefix lengths - 1, level orders and the level statistics."""
+        gains, prefix lengths - 1 and level orders (padded rows)."""
         cells, miss = self.data.cat_cells, self.data.cat_missing
         c = (0, -1, -1) if self.unit else (0, 1, -1)          # w*z, w, count
-        stats = [state.hist[cells, j] for j in c] + [state.hist[miss, j] for j in c]
-        gs, gw, gn, ms, mw, mn = stats
+        gs, gw, gn = (state.hist[cells, j] for j in c)
+        ms, mw = (state.hist[miss, j] for j in c[:2])
         means, finite = self._means(gs, gw)
         order = np.argsort(means, axis=1, kind="stable")
         sm = np.take_along_axis(means, order, axis=1)
         close = np.isfinite(sm[:, 1:]) & (sm[:, 1:] - sm[:, :-1] <= MEAN_TIE * np.abs(sm[:, 1:]))
         for i in np.flatnonzero(close.any(axis=1)):
-            # tied means: R's sort decides, on R's numbers (a histogram made
-            # by subtraction can differ from them in the last bits)
+            # tied means: R's sort decides, on R's numbers
             if not state.counted:
-                self._recount(state, stats, i)
+                self._recount(state, i)
+                for a, j in zip((gs, gw, gn), c):
+                    a[i] = state.hist[cells[i], j]
+                ms[i], mw[i] = (state.hist[miss[i], j] for j in c[:2])
                 means[i], finite[i] = self._means(gs[i], gw[i])
             K = int(self.data.var_type[self.data.cat[i]])
             order[i, :K] = _r_shell_sort_order(means[i, :K])
@@ -518,39 +526,47 @@ class HistogramSearch:
         ok = prefix & (ln >= self.min_obs) & (rn >= self.min_obs) & (gain > 0.0)
         gain = np.where(ok, gain, 0.0)
         pos = np.argmax(gain, axis=1)
-        return gain[np.arange(gain.shape[0]), pos], pos, order, stats
+        return gain[np.arange(gain.shape[0]), pos], pos, order
 
     # ------------------------------------------------------------------ record
-    @staticmethod
-    def _missing_side(ms, mw, mn, total: Side) -> tuple[Side, bool]:
+    def _record(self, hist, v: int, left, right, missing: int, total: Side, gain,
+                value: float, left_levels) -> Split:
+        """The split sending the histogram cells ``left`` / ``right`` /
+        ``missing`` to the three children, with the sums of those cells."""
+        c = (0, -1, -1) if self.unit else (0, 1, -1)           # w*z, w, count
+        side = [[float(hist[cells, j].sum()) for j in c] for cells in (left, right)]
+        ms, mw, mn = (hist[missing, j] for j in c)
         if mn > 0:
-            return Side(float(ms), float(mw), int(mn)), False
-        return Side(total.sum_z, total.w, 0), True
+            miss, empty = Side(float(ms), float(mw), int(mn)), False
+        else:
+            miss, empty = Side(total.sum_z, total.w, 0), True
+        return Split(float(gain), v, float(value), left_levels,
+                     Side(side[0][0], side[0][1], int(side[0][2])),
+                     Side(side[1][0], side[1][1], int(side[1][2])), miss, empty)
 
-    def _record_continuous(self, hist, v: int, pos: int, total: Side, gain) -> Split:
+    def _split_point(self, hist, v: int, pos: int) -> float:
+        """Between the largest training value of bucket ``pos`` and the smallest
+        of the next bucket holding rows of the node."""
         data = self.data
         i = int(np.searchsorted(data.cont, v))
-        Z, W, N = self._block(hist)
-        z, w, c = Z[i], W[i], N[i]
-        ls, lw, ln = z[:pos + 1].sum(), w[:pos + 1].sum(), c[:pos + 1].sum()
-        rs, rw, rn = z[pos + 1:-1].sum(), w[pos + 1:-1].sum(), c[pos + 1:-1].sum()
-        nxt = pos + 1 + int(np.argmax(c[pos + 1:-1] > 0.0))   # next bucket with rows
-        value = float(_midpoints(data.bin_max[i, pos], data.bin_min[i, nxt]))
-        missing, empty = self._missing_side(z[-1], w[-1], c[-1], total)
-        return Split(float(gain), v, value, None, Side(float(ls), float(lw), int(ln)),
-                     Side(float(rs), float(rw), int(rn)), missing, empty)
+        first = data.offset[v]
+        counts = hist[first + pos + 1:first + data.width - 1, -1]
+        nxt = pos + 1 + int(np.argmax(counts > 0.0))
+        return float(_midpoints(data.bin_max[i, pos], data.bin_min[i, nxt]))
 
-    def _record_categorical(self, v: int, pos: int, order, stats, total: Side,
+    def _record_continuous(self, hist, v: int, pos: int, total: Side, gain) -> Split:
+        first, width = self.data.offset[v], self.data.width
+        value = self._split_point(hist, v, pos)
+        return self._record(hist, v, slice(first, first + pos + 1),
+                            slice(first + pos + 1, first + width - 1),
+                            first + width - 1, total, gain, value, None)
+
+    def _record_categorical(self, hist, v: int, pos: int, order, total: Side,
                             gain) -> Split:
-        i = int(np.searchsorted(self.data.cat, v))
         K = int(self.data.var_type[v])
-        gs, gw, gn, ms, mw, mn = (a[i] for a in stats)
-        left = np.zeros(gs.shape[0], dtype=bool)
+        left = np.zeros(K, dtype=bool)
         left[order[: int(pos) + 1]] = True
-        right = ~left
-        right[K:] = False
-        missing, empty = self._missing_side(ms, mw, mn, total)
-        return Split(float(gain), v, float(pos), np.flatnonzero(left),
-                     Side(float(gs[left].sum()), float(gw[left].sum()), int(gn[left].sum())),
-                     Side(float(gs[right].sum()), float(gw[right].sum()),
-                          int(gn[right].sum())), missing, empty)
+        first = self.data.offset[v]
+        return self._record(hist, v, first + np.flatnonzero(left),
+                            first + np.flatnonzero(~left), first + K, total, gain,
+                            pos, np.flatnonzero(left))

@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import numbers
 import warnings
+from collections import OrderedDict
 
 import numpy as np
 import pandas as pd
@@ -467,6 +468,8 @@ class TargetStatisticsSchedule:
         self.x_engine = x_engine               # the engine's matrix (validation rows used)
         self._cache: dict = {}
         self._matrices: dict = {}
+        #: training columns of feature combinations, (permutation, members) -> data
+        self.combination_cache: OrderedDict = OrderedDict()
 
     @property
     def is_static(self) -> bool:

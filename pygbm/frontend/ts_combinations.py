@@ -29,13 +29,12 @@ are computed on the fly, per permutation, when a tree needs them.
 from __future__ import annotations
 
 import dataclasses
-from collections import OrderedDict
 from itertools import combinations as _subsets
 from math import comb
 
 import numpy as np
 
-from .target_stats import level_codes, level_sums, ordered_statistic
+from .target_stats import level_sums, ordered_statistic
 
 #: memory the combination slots of the engine's matrix may take (8 bytes per row and slot)
 SLOT_BUDGET_BYTES = 64 * 2**20
@@ -227,8 +226,6 @@ class CombinationData:
         self.encoder = schedule.encoder
         self.registry: CombinationRegistry = schedule.encoder.combinations
         self.xt = _Columns(self)
-        if not hasattr(schedule, "_combination_cache"):
-            schedule._combination_cache = OrderedDict()
 
     @property
     def n(self) -> int:
@@ -251,7 +248,7 @@ class CombinationData:
         """One-column exact training data of ``combo`` under this permutation."""
         from ..engine.data import TrainingData
 
-        cache = self.schedule._combination_cache
+        cache = self.schedule.combination_cache
         key = (self.r, tuple(combo))
         if key in cache:
             cache.move_to_end(key)
@@ -308,15 +305,16 @@ class CombinationSearch:
             if combo not in self.candidates and reg.slot_of(combo) is not None:
                 self.candidates.append(combo)
 
-    def _combo_best(self, combo, state: _NodeState, total):
+    def _combo_best(self, combo, total):
+        """Best split of the node (its in-bag rows are ``self._mask``) on the
+        combination's column, through the exact search's own protocol."""
         from ..engine.split import ExactSearch
 
-        data1 = self.data.column_data(combo)
         if combo not in self._searchers:
-            self._searchers[combo] = ExactSearch(data1, self.z, self.w, self.unit, self.min_obs)
-        order = data1.order[0]
-        S = np.compress(self._mask[order], order)[None, :]
-        return self._searchers[combo].best(S, total)
+            self._searchers[combo] = ExactSearch(self.data.column_data(combo), self.z, self.w,
+                                                 self.unit, self.min_obs)
+        search = self._searchers[combo]
+        return search.best(search.root(self._mask), total)
 
     def best(self, state: _NodeState, total):
         """The wrapped searcher's best split, or a better one on a combination."""
@@ -328,7 +326,7 @@ class CombinationSearch:
         self._mask[state.rows] = True
         try:
             for combo in self.candidates:
-                split = self._combo_best(combo, state, total)
+                split = self._combo_best(combo, total)
                 if split is not None and (best is None or split.improvement > best.improvement):
                     best, chosen = split, combo
         finally:

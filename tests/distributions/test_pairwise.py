@@ -1,0 +1,296 @@
+"""distribution = "pairwise" (LambdaMART) against R gbm 2.1.8, and its rules.
+
+R reference: tests/r_reference_pairwise/pairwise.json, written by
+tests/r_reference_pairwise/make_fixtures.R with R's gbm() on
+data/travel_mode.csv (210 groups of 4, group = individual) and on a simulated
+set with 300 groups of 2..12 items (sim_groups.csv), every metric, cut-off
+ranks, group weights, a validation part, bag_fraction = 1.
+
+Ties: R breaks tied scores with noise from its own generator, which cannot be
+reproduced, so every reference fit carries a continuous offset distinct
+within each group: no two items of a group ever tie, the noise never decides a
+rank, and the fits are compared exactly (1e-6 relative; they agree to ~1e-13):
+the training IR measure (R's train.error) at every iteration, the validation
+one, and the predictions after 1, 10 and 40 trees.
+"""
+from __future__ import annotations
+
+import json
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import pygbm
+from pygbm.distributions import get_distribution
+from pygbm.distributions.pairwise import Pairwise
+from pygbm.ranking import group_runs, ir_measure_conc, ir_measure_map, ir_measure_ndcg
+
+ROOT = Path(__file__).resolve().parents[2]
+REF = ROOT / "tests" / "r_reference_pairwise"
+RTOL = 1e-6
+RHS = {"travel_mode": "wait + vcost + travel + gcost + income + size + mode + offset(o)",
+       "sim_groups": "x1 + x2 + x3 + x4 + offset(o)"}
+FIXTURE = json.loads((REF / "pairwise.json").read_text())
+
+
+def _data(name):
+    if name == "travel_mode":
+        d = pd.read_csv(ROOT / "data" / "travel_mode.csv")
+        d["y"] = (d.choice == "yes").astype(float)
+        d["g"] = d.individual.astype(str)
+        d["o"] = FIXTURE["stamp"]["travel_offset"]
+        return d
+    return pd.read_csv(REF / "sim_groups.csv")
+
+
+@pytest.fixture(scope="module")
+def travel():
+    return _data("travel_mode")
+
+
+def _rel(a, b):
+    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    return float(np.max(np.abs(a - b) / np.maximum(np.abs(b), 1e-12)))
+
+
+@pytest.mark.parametrize("name", sorted(FIXTURE["cases"]))
+def test_fit_matches_r(name):
+    c = FIXTURE["cases"][name]
+    ds = _data(c["data"]).iloc[c["rows"]].reset_index(drop=True)    # R's sorted rows
+    dist = {"name": "pairwise", "group": "g", "metric": c["metric"],
+            "max_rank": c["max_rank"]}
+    kw = dict(n_trees=c["n_trees"], interaction_depth=c["interaction_depth"],
+              shrinkage=c["shrinkage"], n_minobsinnode=c["n_minobsinnode"], bag_fraction=1.0)
+    preds = [v.strip() for v in RHS[c["data"]].split("+")[:-1]]
+    if c["train_fraction"] == 1:
+        # gbm() with its own (random) group order: the order does not matter here
+        fit = pygbm.gbm(f'{c["label"]} ~ {RHS[c["data"]]}', ds, distribution=dist,
+                        weights="w" if c["weighted"] else None, random_state=3, **kw)
+        newdata = ds.iloc[c["pred_rows"]]
+    else:
+        # R's group order decides the split: the rows as R sorted them, gbm_fit
+        del dist["group"]
+        fit = pygbm.gbm_fit(ds[preds], ds[c["label"]].to_numpy(float),
+                            offset=ds.o.to_numpy(), distribution=dist, group=ds.g.to_numpy(),
+                            n_train=c["n_train"], random_state=3, **kw)
+        newdata = ds.iloc[c["pred_rows"]][preds]
+        assert _rel(fit.valid_error, c["valid_error"]) < RTOL
+    assert fit.init_f == c["init_f"] == 0
+    assert _rel(fit.train_error, c["train_error"]) < RTOL
+    pred = fit.predict(newdata, n_trees=c["pred_trees"])
+    assert _rel(pred, c["pred"]) < RTOL
+
+
+def test_r_reference_covers_the_issue():
+    cases = FIXTURE["cases"].values()
+    assert {c["metric"] for c in cases} == {"conc", "ndcg", "map", "mrr"}
+    assert {c["data"] for c in cases} == {"travel_mode", "sim_groups"}
+    assert any(c["weighted"] for c in cases) and any(c["max_rank"] > 0 for c in cases)
+    assert sum(c["train_fraction"] < 1 for c in cases) == 2
+    sizes = group_runs(pd.read_csv(REF / "sim_groups.csv").g.to_numpy()).size
+    assert sizes.size == 300 and sizes.min() == 2 and sizes.max() == 12
+
+
+# --------------------------------------------------------------------- the measure
+def _group_data(seed, n_groups=40, graded=True):
+    rng = np.random.default_rng(seed)
+    sizes = rng.integers(2, 9, n_groups)
+    g = np.repeat(np.arange(1, n_groups + 1), sizes).astype(float)
+    y = rng.integers(0, 4 if graded else 2, g.size).astype(float)
+    order = np.lexsort((-y, g))
+    return y[order], g[order], rng.normal(size=g.size)
+
+
+def _brute_swap(dist, y, g, f):
+    """|change of the measure| when each better/worse pair swaps ranks, by
+    recomputing the measure after the swap."""
+    L = dist._layout(y, g)
+    from pygbm.ranking import ranks_within
+
+    rank, order = ranks_within(f, L.runs)
+    base = dist._measure(L, rank, order)
+    out = []
+    for a, b in zip(L.a, L.b):
+        r2 = rank.copy()
+        r2[a], r2[b] = rank[b], rank[a]
+        o2 = np.lexsort((r2, L.runs.gid))
+        out.append(abs(dist._measure(L, r2, o2)[L.runs.gid[a]] - base[L.runs.gid[a]]))
+    return L, rank, order, np.array(out)
+
+
+@pytest.mark.parametrize("metric,max_rank,graded", [("ndcg", 0, True), ("ndcg", 3, True),
+                                                   ("conc", 0, True), ("conc", 0, False),
+                                                   ("map", 0, False)])
+def test_swap_cost_is_the_change_of_the_measure(metric, max_rank, graded):
+    """R's |Delta Z| (src/pairwise.cpp) is exact for conc, ndcg and map."""
+    y, g, f = _group_data(1, n_groups=25, graded=graded)
+    dist = Pairwise(metric=metric, max_rank=max_rank)
+    L, rank, order, brute = _brute_swap(dist, y, g, f)
+    got = dist._swap_cost(L, rank, order, L.a, L.b)
+    np.testing.assert_allclose(got, brute, rtol=1e-12, atol=1e-12)
+
+
+def test_mrr_swap_cost_rule():
+    """R's MRR |Delta Z|: only pairs whose negative item is above the top
+    positive, or whose positive item is the top one, count: 1/r_neg - 1/r_top."""
+    y = np.array([1.0, 1.0, 0.0, 0.0, 0.0])
+    g = np.ones(5)
+    f = np.array([0.1, 0.5, 0.9, 0.3, 0.0])   # ranks: 4, 2, 1, 3, 5; top positive: 2
+    dist = Pairwise(metric="mrr")
+    L = dist._layout(y, g)
+    from pygbm.ranking import ranks_within
+
+    rank, order = ranks_within(f, L.runs)
+    got = dict(zip(zip(L.a, L.b), dist._swap_cost(L, rank, order, L.a, L.b)))
+    assert got[(1, 2)] == pytest.approx(1 - 1 / 2)       # negative above the top
+    assert got[(0, 2)] == pytest.approx(1 - 1 / 2)
+    assert got[(1, 3)] == pytest.approx(1 / 2 - 1 / 3)   # the top positive moves down
+    assert got[(0, 3)] == 0.0 and got[(0, 4)] == 0.0
+    cut = Pairwise(metric="mrr", max_rank=2)
+    L2 = cut._layout(y, g)
+    got2 = dict(zip(zip(L2.a, L2.b), cut._swap_cost(L2, rank, order, L2.a, L2.b)))
+    assert got2[(1, 3)] == pytest.approx(1 / 2)          # rank 3 is below the cut-off
+
+
+@pytest.mark.parametrize("metric,func,graded", [("ndcg", ir_measure_ndcg, True),
+                                                ("conc", ir_measure_conc, True),
+                                                ("map", ir_measure_map, False)])
+def test_deviance_is_one_minus_mean_ir_measure(metric, func, graded):
+    y, g, f = _group_data(2, graded=graded)
+    dist = Pairwise(metric=metric)
+    per_group = func(y, f, group=g).to_numpy()
+    ok = per_group >= 0
+    assert dist.deviance(y, f, None, np.ones_like(y), g) == pytest.approx(
+        1 - per_group[ok].mean(), rel=1e-12)
+
+
+def test_lambda_gradients():
+    y, g, f = _group_data(3)
+    dist = Pairwise(metric="ndcg")
+    runs = group_runs(g)
+    inbag = np.isin(g, np.arange(1, 21))            # the first 20 groups
+    z = dist.negative_gradient(y, f, None, np.ones_like(y), g, inbag)
+    h = dist._last_gradient[1]
+    assert np.allclose(np.add.reduceat(z, runs.start), 0.0)    # lambdas cancel in a group
+    assert np.all(h >= 0) and np.all(z[~inbag] == 0) and np.all(h[~inbag] == 0)
+    # pushing up the better items: positive lambda for the best of every group with pairs
+    best = runs.start[(y[runs.start] > y[runs.start + runs.size - 1]) & inbag[runs.start]]
+    assert np.all(z[best] > 0)
+    # Newton leaf: sum(w z) / sum(w h)
+    node = (f > 0).astype(int)
+    leaves = dist.fit_leaves(y, f, None, np.ones_like(y), g, z, node, 2, inbag, None, None, 1)
+    for k in range(2):
+        m = (node == k) & inbag
+        assert leaves[k] == pytest.approx(z[m].sum() / h[m].sum())
+
+
+# --------------------------------------------------------------------- gbm() behaviour
+FORMULA = "y ~ wait + vcost + travel + gcost + income + size + mode + offset(o)"
+
+
+def _fit(travel, **kw):
+    args = dict(distribution={"name": "pairwise", "group": "g", "metric": "ndcg"},
+                n_trees=20, interaction_depth=2, bag_fraction=1.0, random_state=1)
+    args.update(kw)
+    return pygbm.gbm(FORMULA, travel, **args)
+
+
+def test_split_and_folds_keep_groups_whole(travel):
+    fit = _fit(travel, train_fraction=0.7, cv_folds=3, bag_fraction=0.5)
+    groups = travel.g.to_numpy()
+    train = np.zeros(len(groups), dtype=bool)
+    train[fit.ord_group[:fit.n_train]] = True
+    assert not set(groups[train]) & set(groups[~train])
+    assert len(set(groups[train])) == round(0.7 * 210)
+    folds = pd.Series(fit.fold_id[train]).groupby(groups[train]).nunique()
+    assert (folds == 1).all() and set(fit.fold_id[train]) == {1, 2, 3}
+    assert np.all(fit.fold_id[~train] == 0) and np.isnan(fit.cv_fitted[~train]).all()
+    assert np.isfinite(fit.cv_error).all() and np.isfinite(fit.valid_error).all()
+    assert np.isfinite(fit.oobag_improve).all()
+
+
+def test_bags_hold_whole_groups(travel, monkeypatch):
+    seen = []
+    original = Pairwise.negative_gradient
+
+    def spy(self, y, f, offset, w, misc, inbag):
+        runs = group_runs(misc)
+        seen.append(np.add.reduceat(inbag.astype(int), runs.start) % runs.size)
+        return original(self, y, f, offset, w, misc, inbag)
+
+    monkeypatch.setattr(Pairwise, "negative_gradient", spy)
+    _fit(travel, bag_fraction=0.5, n_trees=5)
+    assert len(seen) == 5 and all(np.all(s == 0) for s in seen)
+
+
+def test_fit_in_original_row_order_and_gbm_more(travel):
+    shuffled = travel.sample(frac=1.0, random_state=4).reset_index(drop=True)
+    fit40 = _fit(shuffled, n_trees=40)
+    fit20 = pygbm.gbm_more(_fit(shuffled, n_trees=20), 20)
+    np.testing.assert_allclose(fit20.train_error, fit40.train_error, rtol=1e-10)
+    np.testing.assert_allclose(fit20.fit, fit40.fit, rtol=1e-10, atol=1e-12)
+    # fit holds the rows in data order: the predictions plus the offset
+    pred = fit40.predict(shuffled, n_trees=40)
+    np.testing.assert_allclose(fit40.fit, pred, atol=1e-12)
+    prob = fit40.predict(shuffled, n_trees=40, type="response")
+    np.testing.assert_allclose(prob, 1 / (1 + np.exp(-pred)))
+
+
+def test_print_names_metric(travel):
+    fit = _fit(travel, distribution={"name": "pairwise", "group": "g", "metric": "mrr",
+                                     "max_rank": 2}, n_trees=3)
+    assert "pairwise (metric=mrr, max.rank=2) loss function" in repr(fit)
+
+
+def test_group_weights_must_be_constant(travel):
+    w = np.ones(len(travel))
+    w[0] = 2.0
+    with pytest.raises(ValueError, match="same weight"):
+        _fit(travel, weights=w)
+
+
+# --------------------------------------------------------------------- bad input
+def test_pairwise_without_group(travel):
+    with pytest.raises(ValueError, match="group"):
+        _fit(travel, distribution={"name": "pairwise", "metric": "ndcg"})
+    with pytest.raises(ValueError, match="group"):
+        pygbm.gbm_fit(travel[["wait", "vcost"]], travel.y.to_numpy(),
+                      distribution={"name": "pairwise", "metric": "ndcg"}, n_trees=2)
+    with pytest.raises(ValueError, match="does not occur in data: nope"):
+        _fit(travel, distribution={"name": "pairwise", "group": "nope", "metric": "ndcg"})
+
+
+@pytest.mark.parametrize("metric", ["map", "mrr"])
+def test_map_mrr_need_binary_labels(travel, metric):
+    graded = travel.assign(y=travel.y * 2 + (travel.wait > 30))
+    with pytest.raises(ValueError, match=f"{metric}.*0 or 1"):
+        _fit(graded, distribution={"name": "pairwise", "group": "g", "metric": metric})
+
+
+def test_parameter_checks():
+    with pytest.warns(UserWarning, match="No metric specified, using 'ndcg'"):
+        assert get_distribution({"name": "pairwise", "group": "g"}).metric == "ndcg"
+    with pytest.raises(ValueError, match="not supported"):
+        Pairwise(metric="dcg")
+    with pytest.raises(ValueError, match="max_rank cannot be specified"):
+        Pairwise(metric="conc", max_rank=3)
+    with pytest.raises(ValueError, match="max_rank"):
+        Pairwise(metric="ndcg", max_rank=-1)
+    assert Pairwise(metric="ndcg", **{"max.rank": 4}).max_rank == 4
+    with pytest.raises(ValueError, match="non-negative"):
+        Pairwise(metric="ndcg").check_response(np.array([1.0, -1.0]))
+
+
+def test_gbm_fit_groups_must_not_straddle_n_train(travel):
+    with pytest.raises(ValueError, match="whole groups"):
+        pygbm.gbm_fit(travel[["wait", "vcost"]], travel.y.to_numpy(),
+                      distribution={"name": "pairwise", "metric": "ndcg"},
+                      group=travel.g.to_numpy(), n_train=402, n_trees=2)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with pytest.raises(ValueError, match="only used by distribution 'pairwise'"):
+            pygbm.gbm_fit(travel[["wait", "vcost"]], travel.y.to_numpy(),
+                          distribution="bernoulli", group=travel.g.to_numpy(), n_trees=2)
