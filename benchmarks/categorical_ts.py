@@ -226,14 +226,18 @@ def report(results: pd.DataFrame, n_trees: int) -> str:
         if "catboost" in methods:
             gap = f"{100 * (mean.loc[ds, 'ordered_ts'] / mean.loc[ds, 'catboost'] - 1):+.1f}%"
         lines.append(f"| {ds} | {n_seeds[ds]} | " + " | ".join(cells) + f" | {gap} |")
-    lines += ["", "Wins of ordered_ts per seed (lower test log loss):", ""]
+    lines += ["", "Wins of ordered_ts per seed (lower test log loss), and the paired mean "
+              "difference of its test log loss:", ""]
     wide = results.pivot_table(index=["dataset", "seed"], columns="method", values="log_loss")
     for ds in mean.index:
         w = wide.loc[ds]
         parts = []
         for other in ("native", "greedy_ts"):
             if other in w and w[other].notna().any():
-                parts.append(f"vs {other} {int((w['ordered_ts'] < w[other]).sum())}/{len(w)}")
+                diff = w["ordered_ts"] - w[other]
+                se = diff.std() / np.sqrt(len(diff))
+                parts.append(f"vs {other} {int((diff < 0).sum())}/{len(w)} "
+                             f"(mean difference {diff.mean():+.5f} ± {se:.5f} se)")
         lines.append(f"* {ds}: " + ", ".join(parts))
     lines += ["", "Mean time to fit and predict (seconds; one thread each, on a shared "
               "2-core machine: indicative only):", "",
@@ -260,7 +264,13 @@ def main(argv=None):
     ap.add_argument("--methods", nargs="+",
                     default=list(PYGBM_METHODS) + ["catboost", "catboost_default"])
     ap.add_argument("--out", default=str(OUT / "categorical_ts"))
+    ap.add_argument("--report-only", action="store_true",
+                    help="rewrite the report from the --merge CSVs, fit nothing")
     args = ap.parse_args(argv)
+    if args.report_only:
+        results = pd.concat([pd.read_csv(f) for f in args.merge], ignore_index=True)
+        Path(args.out + ".md").write_text(report(results, args.n_trees))
+        return
     earlier = [pd.read_csv(f) for f in args.merge]
     rows = []
     results = pd.concat(earlier) if earlier else pd.DataFrame()

@@ -322,7 +322,10 @@ def gbm(formula, data, distribution=None, weights=None, var_monotone=None, n_tre
     """
     from .frontend import model_frame
 
-    mf = model_frame(formula, data, weights)
+    native = isinstance(categorical, str) and categorical == "native"
+    # R's 1024-level cap applies to native categoricals; target statistics have none
+    mf = model_frame(formula, data, weights) if native else \
+        model_frame(formula, data, weights, max_levels=None)
     if distribution is None:
         n_levels = len(mf.y_levels) if mf.y_levels is not None else None
         distribution = guess_distribution(mf.y, is_surv=mf.is_surv,

@@ -187,6 +187,8 @@ class GBMFit:
         used = set()
         for tree in self.trees:
             used.update(int(v) for v in tree.split_var[tree.split_var >= 0])
+        if self.ts_encoder is not None:     # combination columns -> their members
+            used = {m for v in used for m in self.ts_encoder.originals_of(v)}
         lines.append(f"There were {self.n_features} predictors of which {len(used)} had "
                      "non-zero influence.")
         return "\n".join(lines)

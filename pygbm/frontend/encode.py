@@ -176,7 +176,10 @@ class PredictorEncoder:
     :func:`pygbm.frontend.model_frame_newdata` can evaluate the formula terms on new data.
     """
 
-    def __init__(self):
+    def __init__(self, max_levels: int | None = R_MAX_CATEGORICAL_LEVELS):
+        #: R gbm's cap on the levels of an unordered categorical (None: no cap,
+        #: for predictors coded by target statistics)
+        self.max_levels = max_levels
         self.var_names: list[str] | None = None
         self.var_type: np.ndarray | None = None
         self.var_levels: list | None = None
@@ -216,13 +219,14 @@ class PredictorEncoder:
                 labels, inverse = self._fit_levels(col)
                 if not labels:
                     raise ValueError(f"variable {j + 1}: {label} has only missing values.")
-                if kind == CATEGORICAL and len(labels) > R_MAX_CATEGORICAL_LEVELS:
+                cap = self.max_levels
+                if kind == CATEGORICAL and cap is not None and len(labels) > cap:
                     raise ValueError(
                         f"variable {j + 1}: {label} has {len(labels)} levels; R's gbm "
                         f"handles at most {R_MAX_CATEGORICAL_LEVELS} levels in an unordered "
                         "categorical predictor. Convert it to an ordered Categorical or to "
-                        "numeric codes, or merge rare levels (a target-statistics coding, "
-                        'categorical="ordered_ts", is planned)'
+                        "numeric codes, merge rare levels, or use target statistics "
+                        '(categorical="ordered_ts"), which have no level cap'
                     )
                 x[:, j] = np.where(inverse >= 0, inverse, np.nan)
                 levels.append(labels)

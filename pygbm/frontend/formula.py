@@ -36,7 +36,8 @@ from formulaic.utils.code import sanitize_variable_names
 from formulaic.utils.layered_mapping import LayeredMapping
 from formulaic.utils.stateful_transforms import stateful_eval
 
-from .encode import NUMERIC, PredictorEncoder, _column_kind, _numeric_values
+from .encode import (NUMERIC, R_MAX_CATEGORICAL_LEVELS, PredictorEncoder, _column_kind,
+                     _numeric_values)
 from .surv import Surv, SurvData
 
 __all__ = ["ModelFrame", "TermSpec", "model_frame", "model_frame_newdata", "offset_newdata"]
@@ -349,7 +350,8 @@ def _offset_value(terms, evaluator: _Evaluator, n: int) -> np.ndarray | None:
 
 
 # ------------------------------------------------------------------ public API
-def model_frame(formula: str, data, weights=None) -> ModelFrame:
+def model_frame(formula: str, data, weights=None,
+                max_levels=R_MAX_CATEGORICAL_LEVELS) -> ModelFrame:
     """Build the model frame R's ``gbm(formula, data, weights)`` builds.
 
     Parameters
@@ -421,7 +423,7 @@ def model_frame(formula: str, data, weights=None) -> ModelFrame:
     offset = _offset_value(offsets, evaluator, n)
     frame = pd.DataFrame({spec.label: _as_column(evaluator.evaluate(spec), spec.label, n)
                           for spec in predictors})
-    encoder = PredictorEncoder()
+    encoder = PredictorEncoder(max_levels=max_levels)
     x, var_names, var_type, var_levels = encoder.fit_transform(frame)
     encoder.terms, encoder.offset_terms = predictors, offsets
     return ModelFrame(x=x, var_names=var_names, var_type=var_type, var_levels=var_levels,

@@ -308,6 +308,15 @@ def partial_dependence(fit, i_var, n_trees=None, continuous_resolution=100, type
         return _frame(fit, idx, long_grid,
                       {"row": np.repeat(rows, grid.shape[0]), "y": inverse(pred.T.ravel())},
                       {"method": "ice", **attrs})
+    ts = getattr(fit, "ts_encoder", None)
+    if method == "weighted_traversal" and ts is not None and ts.partial_combinations(idx):
+        # a combination of a chosen and an unchosen predictor cannot be averaged
+        # by the tree weights: average the model's predictions instead
+        warnings.warn("partial dependence: the trees split on combinations that involve "
+                      "other predictors too; using method='brute_force'", UserWarning,
+                      stacklevel=3)
+        method = "brute_force"
+        attrs = {**attrs, "method": method}
     if method == "weighted_traversal":
         y = weighted_traversal(fit, grid, idx, n_trees)
     else:
