@@ -24,9 +24,20 @@ import numpy as np
 
 from .data import TrainingData
 
-#: relative distance below which two predictors' gains are re-evaluated with
+#: relative distance below which two candidates' gains are re-evaluated with
 #: R's exact (sequential) arithmetic to break the tie as R does
 NEAR_TIE = 1e-9
+#: the integer working response w*z is scaled so that the sum of its absolute
+#: values stays below 2**SUM_BITS: every prefix sum is then an integer that a
+#: double represents exactly (doubles hold integers up to 2**53)
+SUM_BITS = 52
+#: predictors x positions whose gains are computed together: a few such
+#: float arrays fit in the CPU's level-2 cache
+BLOCK_ELEMENTS = 1 << 17
+#: largest power of two used as the scale (tiny responses)
+MAX_SCALE_BITS = 400
+#: double precision unit roundoff
+EPS = np.finfo(float).eps
 
 
 @dataclass
@@ -81,6 +92,15 @@ def _running_rest(total, parts):
     return np.cumsum(np.concatenate((lead, -parts), axis=1), axis=1)[:, 1:]
 
 
+def _running_minus(total: float, parts: np.ndarray) -> np.ndarray:
+    """``total - parts[0]``, ``total - parts[0] - parts[1]``, ... (R's order of
+    subtractions, so the same rounding)."""
+    buf = np.empty(parts.size + 1)
+    buf[0] = total
+    np.negative(parts, out=buf[1:])
+    return np.cumsum(buf, out=buf)[1:]
+
+
 def _r_shell_sort_order(values: np.ndarray) -> np.ndarray:
     """The permutation R's ``rsort_with_index`` (a Shell sort) produces.
 
@@ -109,9 +129,26 @@ def _r_shell_sort_order(values: np.ndarray) -> np.ndarray:
     return np.asarray(ix)
 
 
+def quantize(wz: np.ndarray) -> tuple[np.ndarray, float]:
+    """w*z as int64 multiples of ``1 / scale`` (``scale`` a power of two).
+
+    Integer prefix sums are exact, several times faster than floating ones,
+    exactly representable as doubles, and differences of them are exact too;
+    every sum of ``k`` rows is within ``k / (2 * scale)`` of the true sum. Gains computed from them only rank
+    the candidates: the best ones are re-evaluated with R's arithmetic.
+    """
+    total = float(np.abs(wz).sum())
+    if not total > 0.0 or not np.isfinite(total):
+        return np.zeros(wz.shape, dtype=np.int64), 1.0
+    # (capped so that gains, scaled by scale**2, stay far from overflow)
+    scale = 2.0 ** min(np.floor(SUM_BITS - np.log2(total)), MAX_SCALE_BITS)
+    return np.rint(wz * scale).astype(np.int64), float(scale)
+
+
 class NodeRows(NamedTuple):
     """Search state of a node: its in-bag rows sorted per predictor (p, m), and
-    w*z and w of those rows in the same layout (H is None for unit weights)."""
+    w*z and w of those rows in the same layout (H is None for unit weights).
+    With unit weights G holds the quantized w*z (see :func:`quantize`)."""
 
     S: np.ndarray
     G: np.ndarray
@@ -138,6 +175,12 @@ class ExactSearch:
         self.cont = np.flatnonzero(data.var_type == 0)
         self.cat = np.flatnonzero(data.var_type > 0)
         self._direction = np.empty(data.n, dtype=np.int8)
+        # unit weights: the nodes carry w*z as integers (exact, fast prefix sums)
+        if unit_weights:
+            self._g, self.scale = quantize(self.wz)
+            self.zmax = float(np.abs(self.wz).max()) if self.wz.size else 0.0
+        else:
+            self._g, self.scale = self.wz, 1.0
         # predictors whose sorted values the search reads: categoricals, and
         # continuous ones with missing or tied values; carried along the nodes
         needs = (data.var_type > 0) | data.has_nan | data.has_ties
@@ -148,25 +191,32 @@ class ExactSearch:
         self._whole = self.cont.size == data.p
         self._look = np.flatnonzero(data.has_nan[self.cont] | data.has_ties[self.cont])
         self._look_x = self._xrow[self.cont[self._look]]
+        self._tied = data.has_ties[self.cont[self._look]]
         self._mono = data.var_monotone[self.cont]
         self._mono_any = bool(self._mono.any())
+        self._cont_row = np.full(data.p, -1)
+        self._cont_row[self.cont] = np.arange(self.cont.size)
 
     def root(self, inbag: np.ndarray) -> NodeRows:
         S = self.data.bag_order(None if inbag.all() else inbag)
         X = (np.take_along_axis(self.data.xt[self.xvars], S[self.xvars], axis=1)
              if self.xvars.size else None)
-        return NodeRows(S, np.take(self.wz, S), None if self.unit else np.take(self.w, S), X)
+        return NodeRows(S, np.take(self._g, S), None if self.unit else np.take(self.w, S), X)
 
     def sorted_values(self, state: NodeRows, v: int) -> np.ndarray:
         """Predictor ``v``'s values in the node, in its sorted order."""
         r = self._xrow[v]
         if r >= 0:
             return state.X[r]
-        return self.data.xt[v, state.S[v]]
+        return np.take(self.data.xt[v], state.S[v])
+
+    def _float_g(self, state: NodeRows, v: int) -> np.ndarray:
+        """w*z of the node's rows in predictor ``v``'s order, as floats."""
+        return np.take(self.wz, state.S[v]) if self.unit else state.G[v]
 
     def children(self, state: NodeRows, rows: np.ndarray, d: np.ndarray, split: Split):
         """Each child's sorted rows (and their w*z, w), keeping every predictor's
-        order: sequential compressions of the parent's arrays, no new gathers."""
+        order: sequential compressions of the parent's rows and values."""
         self._direction[rows] = d
         S = state.S
         D = np.take(self._direction, S).ravel()
@@ -178,17 +228,25 @@ class ExactSearch:
                 out.append(NodeRows(*(None if a is None else a[:, :0] for a in state)))
                 continue
             keep = D == side
+            S_side = np.compress(keep, S.ravel()).reshape(p, -1)
+            # gathering w*z (and w) again is cheaper than compressing them
             out.append(NodeRows(
-                np.compress(keep, S.ravel()).reshape(p, -1),
-                np.compress(keep, state.G.ravel()).reshape(p, -1),
-                None if state.H is None else np.compress(keep, state.H.ravel()).reshape(p, -1),
+                S_side, np.take(self._g, S_side),
+                None if state.H is None else np.take(self.w, S_side),
                 None if DX is None else
                 np.compress(DX == side, state.X.ravel()).reshape(self.xvars.size, -1)))
         return tuple(out)
 
     # ------------------------------------------------------------------
     def best(self, state: NodeRows, total: Side) -> Split | None:
-        """Best split of the node whose in-bag rows, sorted per predictor, are ``state.S``."""
+        """Best split of the node whose in-bag rows, sorted per predictor, are ``state.S``.
+
+        Every candidate's gain is first computed for all predictors at once
+        (from integer prefix sums with unit weights); the candidates within
+        the error bound of the best (:meth:`_tolerance`) are then evaluated
+        with R's sequential arithmetic, and R's rule picks among them: the
+        largest gain, ties to the first predictor and the first position.
+        """
         S, G, H, _ = state
         m = S.shape[1]
         if m < 2:
@@ -198,25 +256,66 @@ class ExactSearch:
         best_pos = np.full(data.p, -1, dtype=np.intp)
         extra = {}
         if self.cont.size:
-            self._continuous(state, G, H, total, best_gain, best_pos)
+            cont_best, gain_row = self._continuous(state, G, H)
+            best_gain[self.cont] = cont_best / (self.scale * self.scale)
         for v in self.cat:
-            extra[v] = self._categorical(v, self.sorted_values(state, v), G[v],
+            x = self.sorted_values(state, v)
+            extra[v] = self._categorical(v, x, self._float_g(state, v),
                                          None if H is None else H[v],
                                          total, best_gain, best_pos)
-        top = best_gain.max()
-        if not top > 0.0:
-            return None
-        # Predictors within rounding of the best are compared with R's exact
-        # arithmetic (a split on another predictor can give the same partition;
-        # R keeps the first predictor whose gain is strictly larger).
-        best = None
-        for v in np.flatnonzero(best_gain >= top * (1.0 - NEAR_TIE)):
-            split = self._record(v, self.sorted_values(state, v), G[v],
-                                 None if H is None else H[v],
-                                 total, best_pos[v], extra.get(v))
-            if best is None or split.improvement > best.improvement:
-                best = split
-        return best
+        while True:
+            top = best_gain.max()
+            if not top > 0.0:
+                return None
+            # (gain 0 marks positions R does not consider: never candidates)
+            threshold = max(top - self._tolerance(m, top), np.nextafter(0.0, 1.0))
+            best, rejected = None, False
+            for v in np.flatnonzero(best_gain >= threshold):
+                x, g = self.sorted_values(state, v), self._float_g(state, v)
+                h = None if H is None else H[v]
+                if v in extra:
+                    split = self._record(v, x, g, h, total, best_pos[v], extra[v])
+                    if not split.improvement > 0.0:
+                        best_gain[v], rejected = 0.0, True
+                        continue
+                else:
+                    row = gain_row(int(self._cont_row[v]))
+                    pos = np.flatnonzero(row >= threshold * self.scale * self.scale)
+                    sums = self._exact_sums(x, g, h, total, pos[-1])
+                    exact = self._exact_gains(v, sums, pos)
+                    bad = ~(exact > 0.0)
+                    if bad.any():             # approximately valid, not exactly
+                        row[pos[bad]] = 0.0
+                        best_gain[v] = row.max() / (self.scale * self.scale)
+                        rejected = True
+                    if bad.all():
+                        continue
+                    k = int(pos[np.argmax(np.where(bad, -np.inf, exact))])
+                    split = self._record(v, x, g, h, total, k, None, sums)
+                if best is None or split.improvement > best.improvement:
+                    best = split
+            if best is not None and not rejected:
+                return best
+
+    def _tolerance(self, m: int, top: float) -> float:
+        """Twice a bound on |approximate gain - R's gain| near the top gain ``top``.
+
+        Every gain is a between-group sum of squares, sum_g S_g^2 / W_g - S^2 / W,
+        over the left, right and missing groups and the node. With unit
+        weights each quantized sum S is off by at most eps_q = m / scale, so a
+        term moves by at most 2 |S_g / W_g| eps_q + eps_q^2 / W_g <=
+        2 zmax eps_q + eps_q^2 (four terms). The floating-point evaluation of
+        the formula (ours and R's) adds rounding of the order of eps m zmax
+        (sqrt(2 top) + zmax) and eps top. Weighted nodes use floating sums
+        whose only difference to R's is rounding: NEAR_TIE relative.
+        """
+        if not self.unit:
+            return NEAR_TIE * top
+        eps_q = m / self.scale
+        zmax = self.zmax
+        bound = (4.0 * (2.0 * zmax * eps_q + eps_q * eps_q)
+                 + 8.0 * EPS * m * zmax * (np.sqrt(2.0 * top) + zmax) + 16.0 * EPS * top)
+        return max(2.0 * bound, NEAR_TIE * top)
 
     # ------------------------------------------------------------------
     @staticmethod
@@ -238,45 +337,69 @@ class ExactSearch:
         w = total.w - nm if h is None else _running_rest(total.w, h[None, :nm])[0, -1]
         return z, w
 
-    def _continuous(self, state, G, H, total, best_gain, best_pos):
-        """Best position per continuous predictor (all of them at once).
+    def _continuous(self, state, G, H):
+        """Approximate gains of the continuous predictors, in blocks small
+        enough for the working arrays to stay in the CPU cache
+        (:data:`BLOCK_ELEMENTS`).
 
-        Gains are R's formula evaluated on cumulative sums; the right-hand
-        sums are the node total minus the left ones (R subtracts row by row,
-        which can differ in the last bit; the chosen split's statistics are
-        recomputed exactly in :meth:`_record`).
+        Returns the largest gain of every continuous predictor (scaled units)
+        and a function giving one predictor's row of gains.
         """
-        cont = self.cont
-        whole = self._whole
-        Gc = G if whole else G[cont]
+        pc, m = self.cont.size, G.shape[1]
+        best = np.empty(pc)
+        n_blocks = -(-pc * m // BLOCK_ELEMENTS)
+        size = -(-pc // n_blocks)
+        blocks = []
+        for start in range(0, pc, size):
+            block = slice(start, min(start + size, pc))
+            gains = self._gain_block(state, G, H, block)
+            best[block] = gains.max(axis=1)
+            blocks.append(gains)
+        return best, lambda c: blocks[c // size][c % size]
+
+    def _gain_block(self, state, G, H, block: slice):
+        """Approximate gain of every position of the continuous predictors
+        ``self.cont[block]``, (block size, m - 1).
+
+        Gains are R's formula evaluated on prefix sums (integers scaled by
+        ``self.scale`` with unit weights, so the gains are scaled by
+        ``scale**2``); the right-hand sums are the node total minus the left
+        ones. Positions R does not consider (too few rows on a side, between
+        tied values, against a monotone constraint) have gain 0.
+        """
+        cols = self.cont[block]
+        Gc = G[block] if self._whole else G[cols]
+        Hc = None if H is None else (H[block] if self._whole else H[cols])
         pc, m = Gc.shape
         ls = np.cumsum(Gc, axis=1)
+        if ls.dtype != float:               # exact integers, as doubles
+            ls = ls.astype(float)
         nm = np.zeros(pc, dtype=np.intp)
         # predictors whose sorted values are needed: missing or tied values
-        look = self._look
+        inside = (self._look >= block.start) & (self._look < block.stop)
+        look = self._look[inside] - block.start
         X = None
         if look.size:
-            X = state.X[self._look_x]
+            X = state.X[self._look_x[inside]]
             nm[look] = np.isnan(X).sum(axis=1)
         gain = np.zeros((pc, m - 1))
-        if H is None:
+        if Hc is None:
             simple = nm == 0
             rows = np.flatnonzero(simple)
             if rows.size:
                 self._gain_simple(ls, rows, m, gain)
             rows = np.flatnonzero(~simple)
             if rows.size:
-                self._gain_unit_missing(ls, nm, rows, m, total, gain)
+                self._gain_unit_missing(ls, nm, rows, m, gain)
         else:
-            self._gain_general(ls, Gc, H if whole else H[cont], X, look, nm,
-                               np.arange(pc), gain)
-        if X is not None:
-            gain[look] *= X[:, 1:] != X[:, :-1]       # only between distinct values
-        if self._mono_any:
-            self._monotone(ls, Gc, H if (H is None or whole) else H[cont], nm, self._mono, gain)
-        pos = np.argmax(gain, axis=1)
-        best_gain[cont] = gain[np.arange(pc), pos]
-        best_pos[cont] = pos
+            self._gain_general(ls, Gc, Hc, X, look, nm, np.arange(pc), gain)
+        tied = self._tied[inside]
+        if tied.any():                                # only between distinct values
+            gain[look[tied]] *= X[tied, 1:] != X[tied, :-1]
+        mono = self._mono[block]
+        if self._mono_any and mono.any():
+            self._monotone(ls, Gc, Hc, nm, mono, gain)
+        return gain
 
     def _gain_simple(self, ls, rows, m, gain):
         """Unit weights, no missing value in the node: vectors over positions."""
@@ -286,53 +409,59 @@ class ExactSearch:
             return
         k = np.arange(lo, hi + 1, dtype=float)
         lw, rw = k + 1.0, m - 1.0 - k
-        lsk = ls[rows, lo:hi + 1] if rows.size < ls.shape[0] else ls[:, lo:hi + 1]
-        tot = ls[rows, -1:] if rows.size < ls.shape[0] else ls[:, -1:]
-        # left mean - right mean = ls/lw - (tot - ls)/rw
-        d = lsk * (1.0 / lw + 1.0 / rw)
-        d -= tot * (1.0 / rw)
-        d *= d
-        d *= lw * rw / (lw + rw)
+        # gain = (left - total lw/m)^2 m / (lw rw); the node total is the same
+        # (exact) number on every predictor's row
+        shift = ls[rows[0], -1] * (lw / m)
+        weight = m / (lw * rw)
+        if rows.size < ls.shape[0]:
+            d = ls[rows, lo:hi + 1] - shift
+        else:
+            d = gain[:, lo:hi + 1]
+            np.subtract(ls[:, lo:hi + 1], shift, out=d)
+        np.multiply(d, d, out=d)
+        np.multiply(d, weight, out=d)
         if rows.size < ls.shape[0]:
             gain[rows, lo:hi + 1] = d
-        else:
-            gain[:, lo:hi + 1] = d
 
-    def _gain_unit_missing(self, ls, nm, rows, m, total, gain):
+    def _gain_unit_missing(self, ls, nm, rows, m, gain):
         """Unit weights, missing values in front: R's three-group gain.
 
         For a predictor with ``nm`` missing rows the three-group gain is the
         two-group gain of its non-missing rows plus a constant
-        (T'^2/(m - nm) + S_M^2/nm - S^2/m, T' the non-missing sum), so both are
-        computed with whole-array operations on the original positions.
+        (T'^2/(m - nm) + S_M^2/nm - S^2/m, T' the non-missing sum). At
+        position k the non-missing left count is lw = k + 1 - nm and the right
+        count m - 1 - k, the same for every predictor, so the two-group gain
+        (L - T' lw / n)^2 n / (lw rw), L the non-missing left sum and
+        n = m - nm, takes a few whole-array operations.
         """
         mo = self.min_obs
-        k = np.arange(m - 1, dtype=float)
         nmr = nm[rows]
         lsr = ls if rows.size == ls.shape[0] else ls[rows]
-        r_idx = np.arange(rows.size)
-        ms = lsr[r_idx, nmr - 1]                                 # sum over the missing rows
-        t_nm = lsr[:, -1] - ms                                   # non-missing sum
+        ms = lsr[np.arange(rows.size), nmr - 1]                  # sum over the missing rows
+        node_sum = lsr[0, -1]                                    # the same on every row
+        t_nm = node_sum - ms                                     # non-missing sum
         n_obs = (m - nmr).astype(float)                          # non-missing rows
-        lw = k[None, :] - (nmr - 1.0)[:, None]                   # left count (<= 0: no split)
+        k1 = np.arange(1.0, m)                                   # k + 1
+        lw = k1[None, :] - nmr[:, None]                          # left count (<= 0: no split)
+        out = gain if rows.size == gain.shape[0] else np.empty((rows.size, m - 1))
         with np.errstate(divide="ignore", invalid="ignore"):
-            # two-group gain of the non-missing rows: (left - T' lw/n)^2 n / (lw rw)
-            c = lsr[:, :-1] - ms[:, None]
-            c -= (t_nm / n_obs)[:, None] * lw
-            c *= c
-            lw *= n_obs[:, None] - lw                            # lw * rw, in place
-            lw /= n_obs[:, None]
-            c /= lw
+            np.subtract(lsr[:, :-1], ms[:, None], out=out)       # L
+            out -= lw * (t_nm / n_obs)[:, None]
+            out *= out
+            out /= lw
+            out *= (1.0 / (m - k1))[None, :]                     # 1 / rw
+            out *= n_obs[:, None]
             # plus the between-group gain of non-missing vs missing (>= 0)
-            const = t_nm * t_nm / n_obs + ms * ms / nmr - total.sum_z * total.sum_z / m
-        c += const[:, None]
+            const = t_nm * t_nm / n_obs + ms * ms / nmr - node_sum * node_sum / m
+        out += const[:, None]
         # admissible positions: both children hold >= n_minobsinnode rows, i.e.
         # nm + mo - 1 <= k <= m - 1 - mo (a window per predictor)
-        c[:, max(m - mo, 0):] = 0.0
-        for r, first in enumerate((nmr + mo - 1).tolist()):
-            c[r, :max(first, 0)] = 0.0
-        c[n_obs <= 0] = 0.0
-        gain[rows] = c
+        out[:, max(m - mo, 0):] = 0.0
+        for r, first in enumerate((nmr + max(mo, 1) - 1).tolist()):   # lw >= 1
+            out[r, :first] = 0.0
+        out[n_obs <= 0] = 0.0
+        if out is not gain:
+            gain[rows] = out
 
     def _gain_general(self, ls, Gc, Hc, X, look, nm, rows, gain):
         """Weights or missing values: R's three-group formula, row by row arrays."""
@@ -389,7 +518,11 @@ class ExactSearch:
             hl = np.cumsum(np.where(front, 0.0, Hc[rows]), axis=1)
             lw, rw = hl[:, :-1], hl[:, -1:] - hl[:, :-1]
         rs = tot - lsk
-        keep = mono[rows][:, None] * (rs * lw - lsk * rw) > 0
+        # integer sums: keep the positions that may pass (each sum is off by
+        # at most m / 2 units, the products by m**2 / 2); the candidates are
+        # checked exactly in _exact_gains
+        slack = float(m) * m if self.unit else 0.0
+        keep = mono[rows][:, None] * (rs * lw - lsk * rw) > -slack
         gain[rows] *= keep
 
     def _categorical(self, v, x, g, h, total, best_gain, best_pos):
@@ -424,21 +557,56 @@ class ExactSearch:
         return order
 
     # ------------------------------------------------------------------
-    def _record(self, v, x, g, h, total, pos, order) -> Split:
-        """Statistics of the chosen split (recomputed exactly for one predictor)."""
+    def _exact_sums(self, x, g, h, total, last=None):
+        """R's running sums along one predictor's sorted rows, up to position ``last``.
+
+        Returns (nm, ms, mw, left_z, left_w, right_z, right_w): the missing
+        group's count and sums, and, per position k (left = rows nm..k), the
+        left sums accumulated from the first non-missing row (index k - nm)
+        and the right sums as the node total minus every row up to k, one row
+        at a time (index k).
+        """
         nm, ms, mw = self._missing_stats(x, g, h)
+        end = g.size if last is None else int(last) + 1
+        left_z = np.cumsum(g[nm:end])
+        right_z = _running_minus(total.sum_z, g[:end])
+        if h is None:
+            left_w = np.arange(1, end - nm + 1, dtype=float)
+            right_w = total.w - np.arange(1, end + 1, dtype=float)
+        else:
+            left_w = np.cumsum(h[nm:end])
+            right_w = _running_minus(total.w, h[:end])
+        return nm, ms, mw, left_z, left_w, right_z, right_w
+
+    def _exact_gains(self, v, sums, pos):
+        """R's gain of continuous predictor ``v`` at the positions ``pos`` (each
+        already admissible by size and ties) from its :meth:`_exact_sums`;
+        0 where the monotone rule fails."""
+        nm, ms, mw, left_z, left_w, right_z, right_w = sums
+        ls, lw = left_z[pos - nm], left_w[pos - nm]
+        rs, rw = right_z[pos], right_w[pos]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            gain = np.asarray(improvement(lw, rw, mw, ls, rs, ms), dtype=float)
+        mono = int(self.data.var_monotone[v])
+        if mono:
+            gain = np.where(mono * (rs * lw - ls * rw) > 0, gain, 0.0)
+        return gain
+
+    def _record(self, v, x, g, h, total, pos, order, sums=None) -> Split:
+        """Statistics of the chosen split (recomputed exactly for one predictor;
+        ``sums``: the continuous predictor's :meth:`_exact_sums` if known)."""
         if order is None:
             k = int(pos)
-            left = slice(nm, k + 1)
+            if sums is None:
+                sums = self._exact_sums(x, g, h, total, k)
+            nm, ms, mw, left_z, left_w, right_z, right_w = sums
             value = 0.5 * (x[k] + x[k + 1])
-            ls = float(np.cumsum(g[left])[-1])
-            lw = float(k + 1 - nm) if h is None else float(np.cumsum(h[left])[-1])
+            ls, lw = float(left_z[k - nm]), float(left_w[k - nm])
+            rs, rw = float(right_z[k]), float(right_w[k])
             n_left = k + 1 - nm
-            rs = float(_running_rest(total.sum_z, g[None, : k + 1])[0, -1])
-            rw = float(total.w - (k + 1)) if h is None else \
-                float(_running_rest(total.w, h[None, : k + 1])[0, -1])
             left_levels = None
         else:
+            nm, ms, mw = self._missing_stats(x, g, h)
             codes = x[nm:].astype(np.intp)
             K = int(self.data.var_type[v])
             gs = np.bincount(codes, weights=g[nm:], minlength=K)
