@@ -71,7 +71,7 @@ def improvement(lw, rw, mw, ls, rs, ms):
     """
     t = ls / lw - rs / rw
     two = lw * rw * t * t / (lw + rw)
-    if np.all(np.asarray(mw) == 0.0):
+    if isinstance(mw, float) and mw == 0.0 or np.all(np.asarray(mw) == 0.0):
         return two
     three = lw * rw * t * t
     t = ls / lw - ms / mw
@@ -282,7 +282,13 @@ class ExactSearch:
                     row = gain_row(int(self._cont_row[v]))
                     pos = np.flatnonzero(row >= threshold * self.scale * self.scale)
                     sums = self._exact_sums(x, g, h, total, pos[-1])
-                    exact = self._exact_gains(v, sums, pos)
+                    if pos.size == 1 and not data.var_monotone[v]:
+                        # one candidate: its record holds R's gain
+                        split = self._record(v, x, g, h, total, int(pos[0]), None, sums)
+                        exact = np.array([split.improvement])
+                    else:
+                        split = None
+                        exact = self._exact_gains(v, sums, pos)
                     bad = ~(exact > 0.0)
                     if bad.any():             # approximately valid, not exactly
                         row[pos[bad]] = 0.0
@@ -290,8 +296,9 @@ class ExactSearch:
                         rejected = True
                     if bad.all():
                         continue
-                    k = int(pos[np.argmax(np.where(bad, -np.inf, exact))])
-                    split = self._record(v, x, g, h, total, k, None, sums)
+                    if split is None:
+                        k = int(pos[np.argmax(np.where(bad, -np.inf, exact))])
+                        split = self._record(v, x, g, h, total, k, None, sums)
                 if best is None or split.improvement > best.improvement:
                     best = split
             if best is not None and not rejected:
