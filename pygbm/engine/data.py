@@ -46,8 +46,8 @@ class TrainingData:
         n_nan = nan.sum(axis=1)
         for j in np.flatnonzero(n_nan):
             order[j] = np.roll(order[j], n_nan[j])
-        # int32 halves the memory traffic of the per-node gathers
-        self.order = order.astype(np.int32)
+        # native integers: np.take converts any other index type first
+        self.order = order
         sorted_x = np.take_along_axis(self.xt, self.order, axis=1)
         same = sorted_x[:, 1:] == sorted_x[:, :-1]
         self.has_ties = same.any(axis=1)
