@@ -503,7 +503,9 @@ class HistogramSearch:
         means, finite = self._means(gs, gw)
         order = np.argsort(means, axis=1, kind="stable")
         sm = np.take_along_axis(means, order, axis=1)
-        close = np.isfinite(sm[:, 1:]) & (sm[:, 1:] - sm[:, :-1] <= MEAN_TIE * np.abs(sm[:, 1:]))
+        with np.errstate(invalid="ignore"):             # inf - inf: empty levels
+            close = np.isfinite(sm[:, 1:]) & (sm[:, 1:] - sm[:, :-1]
+                                              <= MEAN_TIE * np.abs(sm[:, 1:]))
         for i in np.flatnonzero(close.any(axis=1)):
             # tied means: R's sort decides, on R's numbers
             if not state.counted:

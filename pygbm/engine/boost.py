@@ -51,19 +51,50 @@ class BoostProblem:
     max_bins: int | None = None   # None: R's exact search; else binned predictors
 
     def training_data(self):
-        """The engine's view of the training rows (exact or binned)."""
-        x = self.x[: self.n_train]
-        if self.max_bins is None:
-            return TrainingData(x, self.var_type, self.var_monotone)
+        """The engine's view of the training rows (exact or binned).
+
+        In the exact mode, data whose continuous predictors all have few
+        distinct values (at most :data:`FEW_VALUES`) go to the histogram
+        search with one bucket per value: the same splits as R's scan (with
+        R's sums and tie-breaking, see engine/binned.py), found faster.
+        """
         from .binned import BinnedTrainingData
 
+        x = self.x[: self.n_train]
+        if self.max_bins is None:
+            if not _few_values(x, self.var_type):
+                return TrainingData(x, self.var_type, self.var_monotone)
+            data = BinnedTrainingData(x, self.var_type, self.var_monotone, FEW_VALUES)
+            if data.exact_bins:
+                return data
+            return TrainingData(x, self.var_type, self.var_monotone)
         return BinnedTrainingData(x, self.var_type, self.var_monotone, self.max_bins)
+
 
     def part(self, a, train: bool):
         if a is None:
             return None
         return a[: self.n_train] if train else a[self.n_train:]
 
+
+#: exact mode: the histogram search takes over when no continuous predictor has
+#: more distinct values than this (one bucket per value)
+FEW_VALUES = 255
+#: rows looked at first when counting distinct values (most continuous data
+#: already shows more than FEW_VALUES in them)
+_PEEK_ROWS = 4096
+
+
+def _few_values(x: np.ndarray, var_type: np.ndarray) -> bool:
+    """Whether every continuous column of ``x`` has at most FEW_VALUES distinct values."""
+    cont = np.flatnonzero(np.asarray(var_type) == 0)
+    for peek in (True, False):
+        for j in cont:
+            col = x[:_PEEK_ROWS, j] if peek else x[:, j]
+            col = col[~np.isnan(col)]
+            if np.unique(col).size > FEW_VALUES:
+                return False
+    return True
 
 def bag_size(n_train: int, bag_fraction: float) -> int:
     """R's ``(unsigned long)(bag.fraction * nTrain)``."""

@@ -437,3 +437,32 @@ def test_predictions_on_new_data_match_training_fit():
     pred = fit.predict(df.iloc[4800:], n_trees=50)
     np.testing.assert_allclose(np.mean((df["y"].iloc[4800:] - pred) ** 2),
                                fit.valid_error[-1], rtol=1e-10)
+
+
+# ------------------------------------------------------------------ exact mode, few values
+@pytest.mark.parametrize("kw", [dict(distribution="gaussian"),
+                                dict(distribution="bernoulli", weights="wt")])
+def test_exact_mode_searches_few_valued_data_by_histograms(kw, monkeypatch):
+    """The default (exact) mode sends data whose continuous predictors have at
+    most FEW_VALUES distinct values to the histogram search, one bucket per
+    value: the fit is the presorted scan's, tree for tree."""
+    from pygbm.engine import boost
+
+    rng = np.random.default_rng(8)
+    n = 3000
+    df = pd.DataFrame({"a": rng.integers(0, 16, n).astype(float),
+                       "b": rng.integers(0, 200, n).astype(float),
+                       "c": pd.Categorical(rng.choice(list("pqrs"), n)),
+                       "wt": rng.uniform(0.5, 2.0, n)})
+    df.loc[rng.random(n) < 0.1, "a"] = np.nan
+    signal = (df["a"].fillna(5) > 7) + 0.01 * df["b"] + (df["c"] == "q")
+    if kw["distribution"] == "bernoulli":
+        df["y"] = (signal + rng.normal(size=n) > 1.2).astype(float)
+    else:
+        df["y"] = signal + rng.normal(size=n)
+    formula = "y ~ a + b + c"
+    assert boost._few_values(df[["a", "b"]].to_numpy(), np.zeros(2, dtype=int))
+    fast = _fit(formula, df, interaction_depth=4, n_minobsinnode=5, **kw)
+    monkeypatch.setattr(boost, "FEW_VALUES", 0)          # force the presorted scan
+    assert not boost._few_values(df[["a", "b"]].to_numpy(), np.zeros(2, dtype=int))
+    assert_same_fit(_fit(formula, df, interaction_depth=4, n_minobsinnode=5, **kw), fast)
