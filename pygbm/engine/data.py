@@ -30,6 +30,7 @@ class TrainingData:
     order: np.ndarray = field(init=False, repr=False)
     has_nan: np.ndarray = field(init=False, repr=False)
     has_ties: np.ndarray = field(init=False, repr=False)
+    sorted_x: np.ndarray = field(init=False, repr=False)
 
     def __post_init__(self):
         x = np.asarray(self.x, dtype=float)
@@ -49,6 +50,8 @@ class TrainingData:
         # native integers: np.take converts any other index type first
         self.order = order
         sorted_x = np.take_along_axis(self.xt, self.order, axis=1)
+        #: every predictor's values in its sorted order (compressed per tree)
+        self.sorted_x = sorted_x
         same = sorted_x[:, 1:] == sorted_x[:, :-1]
         self.has_ties = same.any(axis=1)
         self.x = x
@@ -65,12 +68,21 @@ class TrainingData:
     def is_categorical(self) -> np.ndarray:
         return self.var_type > 0
 
-    def bag_order(self, inbag: np.ndarray | None) -> np.ndarray:
-        """The presorted orders restricted to the rows of the bag, (p, m)."""
+    def bag_order(self, inbag: np.ndarray | None, with_values: np.ndarray | None = None):
+        """The presorted orders restricted to the rows of the bag, (p, m); with
+        ``with_values`` (predictor indices) also those predictors' sorted values
+        in the bag, (len(with_values), m)."""
         if inbag is None:
-            return self.order
-        keep = np.take(inbag, self.order).ravel()
-        return np.compress(keep, self.order.ravel()).reshape(self.p, -1)
+            S = self.order
+            X = None if with_values is None else self.sorted_x[with_values]
+            return S if with_values is None else (S, X)
+        keep = np.take(inbag, self.order)
+        S = np.compress(keep.ravel(), self.order.ravel()).reshape(self.p, -1)
+        if with_values is None:
+            return S
+        X = np.compress(keep[with_values].ravel(),
+                        self.sorted_x[with_values].ravel()).reshape(with_values.size, -1)
+        return S, X
 
     def searcher(self, z, w, unit_weights: bool, min_obs: int):
         """The split search for one tree on this data (R's exact search)."""

@@ -200,9 +200,11 @@ class ExactSearch:
         self._cont_row[self.cont] = np.arange(self.cont.size)
 
     def root(self, inbag: np.ndarray) -> NodeRows:
-        S = self.data.bag_order(None if inbag.all() else inbag)
-        X = (np.take_along_axis(self.data.xt[self.xvars], S[self.xvars], axis=1)
-             if self.xvars.size else None)
+        bag = None if inbag.all() else inbag
+        if self.xvars.size:
+            S, X = self.data.bag_order(bag, self.xvars)
+        else:
+            S, X = self.data.bag_order(bag), None
         return NodeRows(S, np.take(self._g, S), None if self.unit else np.take(self.w, S), X)
 
     def sorted_values(self, state: NodeRows, v: int, end: int | None = None) -> np.ndarray:
