@@ -8,6 +8,7 @@ import warnings
 import numpy as np
 import pandas as pd
 
+from ._checks import int_arg
 from .distributions import get_distribution, guess_distribution
 from .engine.boost import BoostProblem, BoostState, run_boosting
 from .model import GBMFit
@@ -19,16 +20,6 @@ MIN_BINS, MAX_BINS = 2, 65535
 
 
 # ---------------------------------------------------------------- checking
-def _int_arg(name, value, low, high=None):
-    if isinstance(value, bool) or not isinstance(value, numbers.Real) or value != int(value):
-        raise TypeError(f"{name} must be a whole number, got {value!r}")
-    value = int(value)
-    if value < low or (high is not None and value > high):
-        bound = f"between {low} and {high}" if high is not None else f">= {low}"
-        raise ValueError(f"{name} must be {bound}, got {value}")
-    return value
-
-
 def _fraction_arg(name, value, allow_one=True):
     if isinstance(value, bool) or not isinstance(value, numbers.Real) or not np.isfinite(value):
         raise TypeError(f"{name} must be a number in (0, 1], got {value!r}")
@@ -163,9 +154,9 @@ def _fit_coded(x, var_names, var_type, var_levels, encoder, y, status, offset, d
     if n < 2:
         raise ValueError(f"the data have {n} row(s); gbm needs at least 2")
     dist = get_distribution(distribution)
-    n_trees = _int_arg("n_trees", n_trees, 1)
-    depth = _int_arg("interaction_depth", interaction_depth, 1, MAX_INTERACTION_DEPTH)
-    min_obs = _int_arg("n_minobsinnode", n_minobsinnode, 1)
+    n_trees = int_arg("n_trees", n_trees, 1)
+    depth = int_arg("interaction_depth", interaction_depth, 1, MAX_INTERACTION_DEPTH)
+    min_obs = int_arg("n_minobsinnode", n_minobsinnode, 1)
     shrinkage = _shrinkage_arg(shrinkage)
     bag_fraction = _fraction_arg("bag_fraction", bag_fraction)
     if n_train is not None and train_fraction is not None:
@@ -174,7 +165,7 @@ def _fit_coded(x, var_names, var_type, var_levels, encoder, y, status, offset, d
         train_fraction = 1.0 if train_fraction is None else \
             _fraction_arg("train_fraction", train_fraction)
         n_train = int(np.floor(train_fraction * n))
-    n_train = _int_arg("n_train", n_train, 1, n)
+    n_train = int_arg("n_train", n_train, 1, n)
     train_fraction = n_train / n if train_fraction is None else train_fraction
     if n_train * bag_fraction <= 2 * min_obs + 1:
         raise ValueError(
@@ -186,7 +177,7 @@ def _fit_coded(x, var_names, var_type, var_levels, encoder, y, status, offset, d
     offset = _offset_arg(offset, n)
     mono = _monotone_arg(var_monotone, p, var_names, var_type)
     if max_bins is not None:
-        max_bins = _int_arg("max_bins", max_bins, MIN_BINS, MAX_BINS)
+        max_bins = int_arg("max_bins", max_bins, MIN_BINS, MAX_BINS)
         dist = copy.copy(dist)           # its exp mode is set once the data are binned
     if dist.survival_response:
         if status is None:
@@ -360,7 +351,7 @@ def gbm(formula, data, distribution=None, weights=None, var_monotone=None, n_tre
         if fold_id is not None:
             fold_id = sorted_fold_id(fold_id, layout)
     cv = None
-    cv_folds = _int_arg("cv_folds", cv_folds, 0)
+    cv_folds = int_arg("cv_folds", cv_folds, 0)
     if cv_folds > 1 or fold_id is not None:
         from .cv import cross_validate
 
@@ -393,7 +384,7 @@ def gbm_more(fit: GBMFit, n_new_trees=100, data=None, weights=None, offset=None,
     """
     if not isinstance(fit, GBMFit):
         raise TypeError(f"fit must be a GBMFit, got {type(fit).__name__}")
-    n_new_trees = _int_arg("n_new_trees", n_new_trees, 1)
+    n_new_trees = int_arg("n_new_trees", n_new_trees, 1)
     if data is None:
         if not fit.data:
             raise ValueError("gbm_more needs data: the model was fitted with keep_data=False")

@@ -34,6 +34,17 @@ def node_sum(values, node, n_nodes, mask=None):
     return np.bincount(node, weights=values, minlength=n_nodes)[:n_nodes]
 
 
+def node_ratio(numerator, denominator, node, n_nodes, inbag):
+    """Per-node ``sum(numerator) / sum(denominator)`` over the in-bag rows (a
+    Newton step or a weighted mean), 0 where the denominator sums to 0."""
+    num = node_sum(numerator, node, n_nodes, inbag)
+    den = node_sum(denominator, node, n_nodes, inbag)
+    out = np.zeros(n_nodes)
+    ok = den != 0
+    out[ok] = num[ok] / den[ok]
+    return out
+
+
 def oob_average(values, w, inbag):
     """R's BagImprovement average: sum(w * values) / sum(w) over out-of-bag rows.
 

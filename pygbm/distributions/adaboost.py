@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._common import as_binary_response, exp_r, full_f, log_r, node_sum, oob_average, seq_sum
+from ._common import as_binary_response, exp_r, full_f, log_r, node_ratio, oob_average, seq_sum
 from .base import Distribution
 
 
@@ -61,12 +61,7 @@ class AdaBoost(Distribution):
         s = 2.0 * np.asarray(y, dtype=float) - 1.0
         w = np.asarray(w, dtype=float)
         e = w * self.model_exp(-s * F)
-        num = node_sum(s * e, node, n_nodes, inbag)
-        den = node_sum(e, node, n_nodes, inbag)
-        out = np.zeros(n_nodes)
-        ok = den != 0
-        out[ok] = num[ok] / den[ok]
-        return out
+        return node_ratio(s * e, e, node, n_nodes, inbag)
 
     def bag_improvement(self, y, f, offset, w, misc, fadj, inbag, shrinkage):
         F = full_f(f, offset)

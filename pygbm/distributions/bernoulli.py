@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._common import as_binary_response, exp_r, full_f, log_r, node_sum, oob_average, seq_sum
+from ._common import as_binary_response, exp_r, full_f, log_r, node_ratio, oob_average, seq_sum
 from .base import Distribution
 
 #: R's Newton tolerance for the initial value with an offset
@@ -72,12 +72,7 @@ class Bernoulli(Distribution):
         y = np.asarray(y, dtype=float)
         z = np.asarray(z, dtype=float)
         w = np.asarray(w, dtype=float)
-        num = node_sum(w * z, node, n_nodes, inbag)
-        den = node_sum(w * (y - z) * (1.0 - y + z), node, n_nodes, inbag)
-        out = np.zeros(n_nodes)
-        ok = den != 0
-        out[ok] = num[ok] / den[ok]
-        return out
+        return node_ratio(w * z, w * (y - z) * (1.0 - y + z), node, n_nodes, inbag)
 
     def bag_improvement(self, y, f, offset, w, misc, fadj, inbag, shrinkage):
         F = full_f(f, offset)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._common import as_binary_response, full_f, node_sum, seq_sum
+from ._common import as_binary_response, full_f, node_ratio, seq_sum
 from .base import Distribution
 
 #: below this margin ``(2y-1) F`` the loss is linear
@@ -79,12 +79,7 @@ class Huberized(Distribution):
         h = np.where(lin, -LINEAR_SLOPE * m, (1.0 - m) * (1.0 - m))
         g = np.where(flat, 0.0, g)
         h = np.where(flat, 0.0, h)
-        num = node_sum(w * g, node, n_nodes, inbag)
-        den = node_sum(w * h, node, n_nodes, inbag)
-        out = np.zeros(n_nodes)
-        ok = den != 0
-        out[ok] = num[ok] / den[ok]
-        return out
+        return node_ratio(w * g, w * h, node, n_nodes, inbag)
 
     def bag_improvement(self, y, f, offset, w, misc, fadj, inbag, shrinkage):
         F = full_f(f, offset)

@@ -9,11 +9,14 @@ evaluates the prefixes of that order. The gain of a split is the weighted
 between-group sum of squares of the left, right and missing groups
 (``improvement`` below, R's ``CNode::Improvement``).
 
-Everything is computed for all predictors of the node at once: cumulative sums
-along the presorted rows give every candidate's left and right sums in one
-pass. The running sums are formed in the same order and with the same
-operations as R's scan, so the gains are the same floating-point numbers and
-ties between candidates are broken as R breaks them (the first one wins).
+Everything is computed for all predictors of the node at once, in two steps.
+Ranking: with unit weights the working response is quantised to integers once
+per tree (:func:`quantize`), so prefix sums along the presorted rows are exact
+and cheap, and every position's gain is computed from them. Deciding: the
+candidates within a proven error bound of the best (:meth:`ExactSearch._tolerance`)
+are re-evaluated with R's own running sums, and R's rule picks among them, so
+the split chosen, its statistics and its gain are R's to the last bit, ties
+included.
 """
 from __future__ import annotations
 
@@ -134,7 +137,8 @@ def quantize(wz: np.ndarray) -> tuple[np.ndarray, float]:
 
     Integer prefix sums are exact, several times faster than floating ones,
     exactly representable as doubles, and differences of them are exact too;
-    every sum of ``k`` rows is within ``k / (2 * scale)`` of the true sum. Gains computed from them only rank
+    every sum of ``k`` rows is within ``k / (2 * scale)`` of the true sum.
+    Gains computed from them only rank
     the candidates: the best ones are re-evaluated with R's arithmetic.
     """
     total = float(np.abs(wz).sum())
@@ -160,7 +164,8 @@ class ExactSearch:
     """R's exact split search for the nodes of one tree (fixed z, w and bag).
 
     The search state of a node is a :class:`NodeRows`: its in-bag rows sorted
-    per predictor (a (p, m) array) with their w*z (and w) in the same layout. The grower calls :meth:`root`, :meth:`best` and
+    per predictor (a (p, m) array) with their w*z (and w) in the same layout.
+    The grower calls :meth:`root`, :meth:`best` and
     :meth:`children`; another search (e.g. on binned predictors) only has to
     offer the same three methods.
     """

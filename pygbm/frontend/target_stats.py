@@ -51,6 +51,8 @@ from collections import OrderedDict
 import numpy as np
 import pandas as pd
 
+from .._checks import int_arg
+
 __all__ = ["MODES", "LEAKING_MODES", "TargetStatisticsEncoder", "fit_target_statistics",
            "level_codes", "greedy_statistic", "ordered_statistic", "loo_statistic",
            "holdout_statistic", "level_sums"]
@@ -157,16 +159,6 @@ def ordered_statistic(codes, y, w, order, prior: float, prior_weight: float) -> 
 
 
 # ---------------------------------------------------------------- options
-def _check_int(name, value, low, high=None):
-    if isinstance(value, bool) or not isinstance(value, numbers.Real) or value != int(value):
-        raise TypeError(f"{name} must be a whole number, got {value!r}")
-    value = int(value)
-    if value < low or (high is not None and value > high):
-        bound = f"between {low} and {high}" if high is not None else f">= {low}"
-        raise ValueError(f"{name} must be {bound}, got {value}")
-    return value
-
-
 def _check_number(name, value, positive=False):
     if isinstance(value, bool) or not isinstance(value, numbers.Real) or not np.isfinite(value):
         raise TypeError(f"{name} must be a finite number, got {value!r}")
@@ -533,10 +525,10 @@ def fit_target_statistics(categorical, x, y, w, n_train, var_names, var_type, va
         raise ValueError(f"x must be (n, {len(var_names)}) with one var_type per column, got "
                          f"x {x.shape} and var_type {var_type.shape}")
     modes = resolve_modes(categorical, var_names, var_type)
-    n_permutations = _check_int("ts_permutations", n_permutations, 1)
+    n_permutations = int_arg("ts_permutations", n_permutations, 1)
     prior_weight = _check_number("ts_prior_weight", prior_weight, positive=True)
-    max_combination = _check_int("ts_max_combination", max_combination, 1, MAX_COMBINATION)
-    n_train = _check_int("n_train", n_train, 1, x.shape[0])
+    max_combination = int_arg("ts_max_combination", max_combination, 1, MAX_COMBINATION)
+    n_train = int_arg("n_train", n_train, 1, x.shape[0])
     target = target_of(dist, y)
     w = np.asarray(w, dtype=float)
     if target.shape[0] != x.shape[0] or w.shape[0] != x.shape[0]:
