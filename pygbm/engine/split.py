@@ -444,26 +444,28 @@ class ExactSearch:
         (``ls`` may hold the integer prefix sums: the subtraction converts.)"""
         mo = self.min_obs
         lo, hi = max(mo - 1, 0), m - 1 - mo           # positions k: left = 0..k
+        full = rows.size == ls.shape[0]
+        at = slice(None) if full else rows
         if hi < lo:
-            gain[rows] = 0.0
+            gain[at] = 0.0
             return
         if lo > 0 or hi < m - 2:                      # outside: too few rows on a side
-            gain[rows, :lo] = 0.0
-            gain[rows, hi + 1:] = 0.0
+            gain[at, :lo] = 0.0
+            gain[at, hi + 1:] = 0.0
         k = np.arange(lo, hi + 1, dtype=float)
         lw, rw = k + 1.0, m - 1.0 - k
         # gain = (left - total lw/m)^2 m / (lw rw); the node total is the same
         # (exact) number on every predictor's row
         shift = ls[rows[0], -1] * (lw / m)
         weight = m / (lw * rw)
-        if rows.size < ls.shape[0]:
-            d = ls[rows, lo:hi + 1] - shift
-        else:
+        if full:
             d = gain[:, lo:hi + 1]
             np.subtract(ls[:, lo:hi + 1], shift, out=d)
+        else:
+            d = ls[rows, lo:hi + 1] - shift
         np.multiply(d, d, out=d)
         np.multiply(d, weight, out=d)
-        if rows.size < ls.shape[0]:
+        if not full:
             gain[rows, lo:hi + 1] = d
 
     def _gain_unit_missing(self, ls, nm, rows, m, gain):
