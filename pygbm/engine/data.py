@@ -30,7 +30,7 @@ class TrainingData:
     order: np.ndarray = field(init=False, repr=False)
     has_nan: np.ndarray = field(init=False, repr=False)
     has_ties: np.ndarray = field(init=False, repr=False)
-    sorted_x: np.ndarray = field(init=False, repr=False)
+    _sorted_values: dict = field(init=False, repr=False, default_factory=dict)
 
     def __post_init__(self):
         x = np.asarray(self.x, dtype=float)
@@ -50,8 +50,6 @@ class TrainingData:
         # native integers: np.take converts any other index type first
         self.order = order
         sorted_x = np.take_along_axis(self.xt, self.order, axis=1)
-        #: every predictor's values in its sorted order (compressed per tree)
-        self.sorted_x = sorted_x
         same = sorted_x[:, 1:] == sorted_x[:, :-1]
         self.has_ties = same.any(axis=1)
         self.x = x
@@ -74,15 +72,24 @@ class TrainingData:
         in the bag, (len(with_values), m)."""
         if inbag is None:
             S = self.order
-            X = None if with_values is None else self.sorted_x[with_values]
+            X = None if with_values is None else self.sorted_values(with_values)
             return S if with_values is None else (S, X)
         keep = np.take(inbag, self.order)
         S = np.compress(keep.ravel(), self.order.ravel()).reshape(self.p, -1)
         if with_values is None:
             return S
         X = np.compress(keep[with_values].ravel(),
-                        self.sorted_x[with_values].ravel()).reshape(with_values.size, -1)
+                        self.sorted_values(with_values).ravel()).reshape(with_values.size, -1)
         return S, X
+
+    def sorted_values(self, rows: np.ndarray) -> np.ndarray:
+        """The values of predictors ``rows`` in their sorted orders, (len(rows), n);
+        computed once (only the predictors the search reads need them)."""
+        key = tuple(np.asarray(rows).tolist())
+        if key not in self._sorted_values:
+            self._sorted_values[key] = np.take_along_axis(self.xt[list(key)],
+                                                          self.order[list(key)], axis=1)
+        return self._sorted_values[key]
 
     def searcher(self, z, w, unit_weights: bool, min_obs: int):
         """The split search for one tree on this data (R's exact search)."""
