@@ -461,8 +461,19 @@ def test_exact_mode_searches_few_valued_data_by_histograms(kw, monkeypatch):
     else:
         df["y"] = signal + rng.normal(size=n)
     formula = "y ~ a + b + c"
-    assert boost._few_values(df[["a", "b"]].to_numpy(), np.zeros(2, dtype=int))
+    limit = boost.few_values_limit(len(df))
+    assert boost._few_values(df[["a", "b"]].to_numpy(), np.zeros(2, dtype=int), limit)
     fast = _fit(formula, df, interaction_depth=4, n_minobsinnode=5, **kw)
-    monkeypatch.setattr(boost, "FEW_VALUES", 0)          # force the presorted scan
-    assert not boost._few_values(df[["a", "b"]].to_numpy(), np.zeros(2, dtype=int))
+    monkeypatch.setattr(boost, "few_values_limit", lambda n: 0)   # force the presorted scan
     assert_same_fit(_fit(formula, df, interaction_depth=4, n_minobsinnode=5, **kw), fast)
+
+
+def test_few_values_limit():
+    from pygbm.engine import boost
+
+    assert boost.few_values_limit(500) == boost.FEW_VALUES
+    assert boost.few_values_limit(80_000) == 10_000
+    assert boost.few_values_limit(10**7) == boost.MAX_VALUES
+    x = np.repeat(np.arange(300.0), 4)[:, None]                 # 300 values, 1200 rows
+    assert not boost._few_values(x, np.zeros(1, dtype=int), 255)
+    assert boost._few_values(x, np.zeros(1, dtype=int), 300)
