@@ -22,6 +22,8 @@ _FLOAT = {"fit_wall_s", "fit_cpu_s", "predict_s", "predict_list_s", "peak_rss_mb
           "fit_mem_mb", "proc_maxrss_mb", "valid_deviance", "own_valid_error", "load_1min",
           "duration_s"}
 README_START, README_END = "<!-- results:start -->", "<!-- results:end -->"
+#: the project README's speed table is written between these markers
+HEADLINE_START, HEADLINE_END = "<!-- speed-table:start -->", "<!-- speed-table:end -->"
 
 
 # ------------------------------------------------------------------ CSV
@@ -139,6 +141,36 @@ def _main_table(rows, n_trees) -> list:
             _fmt(r.get("predict_s")), _fmt(r.get("predict_list_s")), _fmt(r.get("peak_rss_mb")),
             _fmt(r.get("fit_mem_mb")), _fmt(r.get("valid_deviance"), 4),
             _fmt(r.get("own_valid_error"), 4), _fmt(r.get("load_1min"), 2)]) + " |")
+    return out
+
+
+def headline_table(rows, n_trees) -> list:
+    """One line per workload and size: CPU seconds of the four main systems and
+    the ratios the speed claims rest on (the project README shows it)."""
+    out = ["| workload | rows | pygbm exact | pygbm binned | R gbm | LightGBM "
+           "| R ÷ exact | R ÷ binned | binned ÷ LightGBM |",
+           "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    seen = set()
+    for r in sorted(rows, key=_sort_key):
+        key = (r["workload"], r["rows"])
+        if r["task"] != "fit" or r["n_trees"] != n_trees or key in seen:
+            continue
+        seen.add(key)
+        cpu = {}
+        for system in ("pygbm", "pygbm_binned", "r", "lightgbm"):
+            hit = _lookup(rows, "fit", r["workload"], r["rows"], system, n_trees)
+            cpu[system] = hit["fit_cpu_s"] if hit else None
+
+        def ratio(a, b):
+            if cpu[a] is None or cpu[b] is None:
+                return "–"
+            return f"{cpu[a] / cpu[b]:.2f}×"
+
+        out.append(f"| {r['workload']} | {_rows_label(r['rows'])} | " + " | ".join(
+            _fmt(cpu[s]) if cpu[s] is not None else "–"
+            for s in ("pygbm", "pygbm_binned", "r", "lightgbm")) + " | " +
+            " | ".join([ratio("r", "pygbm"), ratio("r", "pygbm_binned"),
+                        ratio("pygbm_binned", "lightgbm")]) + " |")
     return out
 
 
@@ -268,7 +300,9 @@ def write_report(rows: list, meta: dict, out_dir: str) -> None:
           f"the minimum over {meta['repeats']} fit(s); CPU = user + system time of the "
           f"process, less sensitive to the other jobs on the machine than wall time, and the "
           f"basis of the ratios.", "",
-          "## Summary", ""] + _summary(rows, n_trees) + [
+          "## Summary", "",
+          "Fit CPU seconds (1000 trees) and ratios:", ""] + headline_table(rows, n_trees) + \
+        [""] + _summary(rows, n_trees) + [
           "## Fit, predict, memory, accuracy", "",
           "`predict 100k`: prediction of 100,000 rows with all trees; `predict 10 n_trees`: "
           "the same rows at 10 tree counts in one call (pygbm and R only); `peak MB`: peak "
@@ -343,6 +377,20 @@ def plot_scaling(rows, n_trees, path) -> None:
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
+
+
+def update_project_readme(readme: str, rows: list, n_trees: int) -> None:
+    """Put the headline table between the project README's speed-table markers."""
+    if not os.path.exists(readme):
+        return
+    with open(readme) as fh:
+        text = fh.read()
+    pattern = re.compile(re.escape(HEADLINE_START) + ".*?" + re.escape(HEADLINE_END), re.S)
+    if pattern.search(text):
+        table = "\n".join(headline_table(rows, n_trees))
+        text = pattern.sub(lambda _: f"{HEADLINE_START}\n{table}\n{HEADLINE_END}", text)
+        with open(readme, "w") as fh:
+            fh.write(text)
 
 
 def update_readme(readme: str, results_md: str) -> None:

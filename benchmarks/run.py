@@ -330,6 +330,8 @@ def main(argv=None) -> None:
     report.write_report(rows, meta, a.out)
     if not a.quick and os.path.abspath(a.out) == os.path.join(HERE, "results"):
         report.update_readme(os.path.join(HERE, "README.md"), os.path.join(a.out, "results.md"))
+        report.update_project_readme(os.path.join(os.path.dirname(HERE), "README.md"), rows,
+                                     int(meta["n_trees"]))
     print("wrote", os.path.join(a.out, "results.md"), flush=True)
 
 
