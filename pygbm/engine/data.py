@@ -29,6 +29,7 @@ class TrainingData:
     xt: np.ndarray = field(init=False, repr=False)
     order: np.ndarray = field(init=False, repr=False)
     has_nan: np.ndarray = field(init=False, repr=False)
+    n_nan: np.ndarray = field(init=False, repr=False)
     has_ties: np.ndarray = field(init=False, repr=False)
     _sorted_values: dict = field(init=False, repr=False, default_factory=dict)
 
@@ -45,6 +46,7 @@ class TrainingData:
         # block of each predictor is moved to the front
         order = np.argsort(self.xt, axis=1, kind="stable").astype(np.intp)
         n_nan = nan.sum(axis=1)
+        self.n_nan = n_nan.astype(np.intp)
         for j in np.flatnonzero(n_nan):
             order[j] = np.roll(order[j], n_nan[j])
         # native integers: np.take converts any other index type first
@@ -67,20 +69,23 @@ class TrainingData:
         return self.var_type > 0
 
     def bag_order(self, inbag: np.ndarray | None, with_values: np.ndarray | None = None):
-        """The presorted orders restricted to the rows of the bag, (p, m); with
-        ``with_values`` (predictor indices) also those predictors' sorted values
-        in the bag, (len(with_values), m)."""
+        """The presorted orders restricted to the rows of the bag, (p, m); the
+        number of missing values of every predictor in the bag, (p,); and, for
+        the predictors ``with_values``, their sorted values in the bag (else None)."""
         if inbag is None:
-            S = self.order
+            S, nm = self.order, self.n_nan.copy()
             X = None if with_values is None else self.sorted_values(with_values)
-            return S if with_values is None else (S, X)
+            return S, nm, X
         keep = np.take(inbag, self.order)
         S = np.compress(keep.ravel(), self.order.ravel()).reshape(self.p, -1)
-        if with_values is None:
-            return S
-        X = np.compress(keep[with_values].ravel(),
-                        self.sorted_values(with_values).ravel()).reshape(with_values.size, -1)
-        return S, X
+        nm = np.zeros(self.p, dtype=np.intp)
+        for j in np.flatnonzero(self.n_nan).tolist():     # missing values come first
+            nm[j] = np.count_nonzero(keep[j, :self.n_nan[j]])
+        X = None
+        if with_values is not None:
+            X = np.compress(keep[with_values].ravel(), self.sorted_values(with_values).ravel()
+                            ).reshape(with_values.size, -1)
+        return S, nm, X
 
     def sorted_values(self, rows: np.ndarray) -> np.ndarray:
         """The values of predictors ``rows`` in their sorted orders, (len(rows), n);

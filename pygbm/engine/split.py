@@ -158,6 +158,7 @@ class NodeRows(NamedTuple):
     G: np.ndarray
     H: np.ndarray | None
     X: np.ndarray | None = None   # sorted values of the predictors in ExactSearch.xvars
+    nm: np.ndarray | None = None  # missing values of every predictor (they come first)
 
 
 class ExactSearch:
@@ -186,31 +187,30 @@ class ExactSearch:
             self.zmax = float(np.abs(self.wz).max()) if self.wz.size else 0.0
         else:
             self._g, self.scale = self.wz, 1.0
-        # predictors whose sorted values the search reads: categoricals, and
-        # continuous ones with missing or tied values; carried along the nodes
-        needs = (data.var_type > 0) | data.has_nan | data.has_ties
+        # predictors whose sorted values the search reads, carried along the
+        # nodes: categoricals, and continuous ones with tied values (missing
+        # values need only their count per node, which comes first)
+        needs = (data.var_type > 0) | data.has_ties
         self.xvars = np.flatnonzero(needs)
         self._xrow = np.full(data.p, -1)
         self._xrow[self.xvars] = np.arange(self.xvars.size)
+        self._nan_vars = np.flatnonzero(data.has_nan)
         # per-tree constants of the continuous search
         self._whole = self.cont.size == data.p
-        self._look = np.flatnonzero(data.has_nan[self.cont] | data.has_ties[self.cont])
+        self._look = np.flatnonzero(data.has_ties[self.cont])      # ties: values needed
         self._look_x = self._xrow[self.cont[self._look]]
-        self._tied = data.has_ties[self.cont[self._look]]
         self._mono = data.var_monotone[self.cont]
         self._mono_any = bool(self._mono.any())
         self._plain = (unit_weights and self._whole and not self._look.size
-                       and not self._mono_any)
+                       and not self._mono_any and not self._nan_vars.size)
         self._cont_row = np.full(data.p, -1)
         self._cont_row[self.cont] = np.arange(self.cont.size)
 
     def root(self, inbag: np.ndarray) -> NodeRows:
         bag = None if inbag.all() else inbag
-        if self.xvars.size:
-            S, X = self.data.bag_order(bag, self.xvars)
-        else:
-            S, X = self.data.bag_order(bag), None
-        return NodeRows(S, np.take(self._g, S), None if self.unit else np.take(self.w, S), X)
+        S, nm, X = self.data.bag_order(bag, self.xvars if self.xvars.size else None)
+        return NodeRows(S, np.take(self._g, S), None if self.unit else np.take(self.w, S), X,
+                        nm)
 
     def sorted_values(self, state: NodeRows, v: int, end: int | None = None) -> np.ndarray:
         """Predictor ``v``'s values in the node, in its sorted order (the first ``end``)."""
@@ -231,19 +231,28 @@ class ExactSearch:
         D = np.take(self._direction, S).ravel()
         p = S.shape[0]
         DX = D.reshape(p, -1)[self.xvars].ravel() if state.X is not None else None
+        # missing values per predictor and side: they lead every predictor's rows
+        lead = int(state.nm.max()) if state.nm.size else 0
+        if lead:
+            first = D.reshape(p, -1)[:, :lead]
+            in_lead = np.arange(lead)[None, :] < state.nm[:, None]
         out = []
         for side, n_side in ((0, split.left.n), (1, split.right.n), (2, split.missing.n)):
             if not n_side:
-                out.append(NodeRows(*(None if a is None else a[:, :0] for a in state)))
+                empty = [None if a is None else a[:, :0] for a in state[:4]]
+                out.append(NodeRows(*empty, np.zeros(p, dtype=np.intp)))
                 continue
             keep = D == side
             S_side = np.compress(keep, S.ravel()).reshape(p, -1)
+            nm = (np.count_nonzero((first == side) & in_lead, axis=1) if lead
+                  else np.zeros(p, dtype=np.intp))
             # gathering w*z (and w) again is cheaper than compressing them
             out.append(NodeRows(
                 S_side, np.take(self._g, S_side),
                 None if state.H is None else np.take(self.w, S_side),
                 None if DX is None else
-                np.compress(DX == side, state.X.ravel()).reshape(self.xvars.size, -1)))
+                np.compress(DX == side, state.X.ravel()).reshape(self.xvars.size, -1),
+                nm))
         return tuple(out)
 
     # ------------------------------------------------------------------
@@ -256,7 +265,7 @@ class ExactSearch:
         with R's sequential arithmetic, and R's rule picks among them: the
         largest gain, ties to the first predictor and the first position.
         """
-        S, G, H, _ = state
+        S, G, H = state.S, state.G, state.H
         m = S.shape[1]
         if m < 2:
             return None
@@ -409,18 +418,13 @@ class ExactSearch:
         Hc = None if H is None else (H[block] if self._whole else H[cols])
         pc, m = Gc.shape
         ls = np.cumsum(Gc, axis=1)
-        nm = np.zeros(pc, dtype=np.intp)
-        # predictors whose sorted values are needed: missing or tied values
+        nm = state.nm[cols]
+        # predictors with tied values: only positions between distinct values
         inside = (self._look >= block.start) & (self._look < block.stop)
         look = self._look[inside] - block.start
-        X = None
-        if look.size:
-            X = state.X[self._look_x[inside]]
-            nm[look] = np.isnan(X).sum(axis=1)
+        X = state.X[self._look_x[inside]] if look.size else None
         mono = self._mono[block]
         mono = mono if self._mono_any and mono.any() else None
-        if ls.dtype != float and (nm.any() or mono is not None):
-            ls = ls.astype(float)           # exact integers, as doubles
         gain = np.empty((pc, m - 1))        # every kernel fills its rows
         if Hc is None:
             simple = nm == 0
@@ -431,10 +435,9 @@ class ExactSearch:
             if rows.size:
                 self._gain_unit_missing(ls, nm, rows, m, gain)
         else:
-            self._gain_general(ls, Gc, Hc, X, look, nm, np.arange(pc), gain)
-        tied = self._tied[inside]
-        if tied.any():                                # only between distinct values
-            gain[look[tied]] *= X[tied, 1:] != X[tied, :-1]
+            self._gain_general(ls, Gc, Hc, nm, np.arange(pc), gain)
+        if look.size:                                 # only between distinct values
+            gain[look] *= X[:, 1:] != X[:, :-1]
         if mono is not None:
             self._monotone(ls, Gc, Hc, nm, mono, gain)
         return gain
@@ -482,8 +485,9 @@ class ExactSearch:
         mo = self.min_obs
         nmr = nm[rows]
         lsr = ls if rows.size == ls.shape[0] else ls[rows]
-        ms = lsr[np.arange(rows.size), nmr - 1]                  # sum over the missing rows
-        node_sum = lsr[0, -1]                                    # the same on every row
+        # (lsr may hold the integer prefix sums: exact as doubles)
+        ms = lsr[np.arange(rows.size), nmr - 1].astype(float)    # sum over the missing rows
+        node_sum = float(lsr[0, -1])                             # the same on every row
         t_nm = node_sum - ms                                     # non-missing sum
         n_obs = (m - nmr).astype(float)                          # non-missing rows
         k1 = np.arange(1.0, m)                                   # k + 1
@@ -508,19 +512,14 @@ class ExactSearch:
         if out is not gain:
             gain[rows] = out
 
-    def _gain_general(self, ls, Gc, Hc, X, look, nm, rows, gain):
+    def _gain_general(self, ls, Gc, Hc, nm, rows, gain):
         """Weights or missing values: R's three-group formula, row by row arrays."""
         mo = self.min_obs
         m = ls.shape[1]
         k = np.arange(m - 1)
         nmr = nm[rows]
-        if X is not None and nmr.any():
-            where = np.searchsorted(look, rows)
-            has = nmr > 0
-            nanr = np.zeros((rows.size, m), dtype=bool)
-            nanr[has] = np.isnan(X[where[has]])
-        else:
-            nanr = None
+        # the missing rows lead every predictor's sorted rows
+        nanr = np.arange(m)[None, :] < nmr[:, None] if nmr.any() else None
         g = Gc[rows]
         lsr = np.cumsum(np.where(nanr, 0.0, g), axis=1) if nanr is not None else ls[rows]
         if Hc is None:
@@ -632,11 +631,10 @@ class ExactSearch:
         r = self._xrow[v]
         if r >= 0:
             x_k, x_next = state.X[r, k], state.X[r, k + 1]
-            nm = int(np.count_nonzero(np.isnan(state.X[r, :k + 1])))
         else:
             xv = self.data.xt[v]
             x_k, x_next = xv[S_v[k]], xv[S_v[k + 1]]
-            nm = 0
+        nm = int(state.nm[v])
         run = np.empty(k + 2)                 # node total minus each row in turn
         run[0] = total.sum_z
         np.negative(g, out=run[1:])
