@@ -65,10 +65,8 @@ class BoostProblem:
             limit = few_values_limit(x.shape[0])
             if not _few_values(x, self.var_type, limit):
                 return TrainingData(x, self.var_type, self.var_monotone)
-            data = BinnedTrainingData(x, self.var_type, self.var_monotone, limit)
-            if data.exact_bins:
-                return data
-            return TrainingData(x, self.var_type, self.var_monotone)
+            # at most ``limit`` values per predictor: one bucket each (exact_bins)
+            return BinnedTrainingData(x, self.var_type, self.var_monotone, limit)
         return BinnedTrainingData(x, self.var_type, self.var_monotone, self.max_bins)
 
 

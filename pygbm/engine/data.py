@@ -54,6 +54,9 @@ class TrainingData:
         sorted_x = np.take_along_axis(self.xt, self.order, axis=1)
         same = sorted_x[:, 1:] == sorted_x[:, :-1]
         self.has_ties = same.any(axis=1)
+        # kept for the predictors the exact search reads (ExactSearch.xvars)
+        read = np.flatnonzero((self.var_type > 0) | self.has_ties)
+        self._sorted_values[tuple(read.tolist())] = sorted_x[read]
         self.x = x
 
     @property

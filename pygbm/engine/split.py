@@ -85,16 +85,6 @@ def improvement(lw, rw, mw, ls, rs, ms):
     return np.where(np.asarray(mw) == 0.0, two, three)
 
 
-def _running_rest(total, parts):
-    """``total - parts[0] - parts[1] - ...`` accumulated left to right, per row.
-
-    Column k holds the rest after subtracting parts[:, :k+1], computed with the
-    same sequence of subtractions as R's scan (so the same rounding).
-    """
-    lead = np.broadcast_to(np.reshape(total, (-1, 1)), (parts.shape[0], 1))
-    return np.cumsum(np.concatenate((lead, -parts), axis=1), axis=1)[:, 1:]
-
-
 def _running_minus(total: float, parts: np.ndarray) -> np.ndarray:
     """``total - parts[0]``, ``total - parts[0] - parts[1]``, ... (R's order of
     subtractions, so the same rounding)."""
@@ -302,27 +292,15 @@ class ExactSearch:
                     if pos.size == 1 and H is None and not data.var_monotone[v]:
                         # the usual case, kept to a few operations
                         split = self._unit_split(state, v, int(pos[0]), total)
-                        if not split.improvement > 0.0:
-                            row[pos] = 0.0
-                            best_gain[v] = row.max() / (self.scale * self.scale)
-                            rejected = True
-                            continue
-                        if best is None or split.improvement > best.improvement:
-                            best = split
-                        continue
-                    # the rows up to the last candidate (and one more value)
-                    end = int(pos[-1]) + 1
-                    x = self.sorted_values(state, v, end + 1)
-                    g = self._float_g(state, v, end)
-                    h = None if H is None else H[v][:end]
-                    sums = self._exact_sums(x, g, h, total)
-                    if pos.size == 1 and not data.var_monotone[v]:
-                        # one candidate: its record holds R's gain
-                        split = self._record(v, x, g, h, total, int(pos[0]), None, sums)
                         exact = np.array([split.improvement])
                     else:
-                        split = None
-                        exact = self._exact_gains(v, sums, pos)
+                        # the rows up to the last candidate (and one more value)
+                        end = int(pos[-1]) + 1
+                        x = self.sorted_values(state, v, end + 1)
+                        g = self._float_g(state, v, end)
+                        h = None if H is None else H[v][:end]
+                        sums = self._exact_sums(x, g, h, total)
+                        split, exact = None, self._exact_gains(v, sums, pos)
                     bad = ~(exact > 0.0)
                     if bad.any():             # approximately valid, not exactly
                         row[pos[bad]] = 0.0
@@ -374,8 +352,8 @@ class ExactSearch:
         """Right-hand sums after R has moved the missing rows out of them."""
         if nm == 0:
             return total.sum_z, total.w
-        z = _running_rest(total.sum_z, g[None, :nm])[0, -1]
-        w = total.w - nm if h is None else _running_rest(total.w, h[None, :nm])[0, -1]
+        z = _running_minus(total.sum_z, g[:nm])[-1]
+        w = total.w - nm if h is None else _running_minus(total.w, h[:nm])[-1]
         return z, w
 
     def _continuous(self, state, G, H):
@@ -588,8 +566,8 @@ class ExactSearch:
         lw = np.cumsum(gw[sel])
         n_left = np.cumsum(gn[sel])
         start_z, start_w = self._after_missing(g, h, nm, total)
-        rs = _running_rest(start_z, gs[sel][None, :])[0]
-        rw = _running_rest(start_w, gw[sel][None, :])[0]
+        rs = _running_minus(start_z, gs[sel])
+        rw = _running_minus(start_w, gw[sel])
         n_right = total.n - nm - n_left
         with np.errstate(divide="ignore", invalid="ignore"):
             gain = improvement(lw, rw, mw, ls, rs, ms)
@@ -601,8 +579,8 @@ class ExactSearch:
         return order
 
     # ------------------------------------------------------------------
-    def _exact_sums(self, x, g, h, total, last=None):
-        """R's running sums along one predictor's sorted rows, up to position ``last``.
+    def _exact_sums(self, x, g, h, total):
+        """R's running sums along the sorted rows ``g`` (a prefix of the node's).
 
         Returns (nm, ms, mw, left_z, left_w, right_z, right_w): the missing
         group's count and sums, and, per position k (left = rows nm..k), the
@@ -611,15 +589,15 @@ class ExactSearch:
         at a time (index k).
         """
         nm, ms, mw = self._missing_stats(x, g, h)
-        end = g.size if last is None else int(last) + 1
-        left_z = np.cumsum(g[nm:end])
-        right_z = _running_minus(total.sum_z, g[:end])
+        end = g.size
+        left_z = np.cumsum(g[nm:])
+        right_z = _running_minus(total.sum_z, g)
         if h is None:
             left_w = np.arange(1, end - nm + 1, dtype=float)
             right_w = total.w - np.arange(1, end + 1, dtype=float)
         else:
-            left_w = np.cumsum(h[nm:end])
-            right_w = _running_minus(total.w, h[:end])
+            left_w = np.cumsum(h[nm:])
+            right_w = _running_minus(total.w, h)
         return nm, ms, mw, left_z, left_w, right_z, right_w
 
     def _unit_split(self, state: NodeRows, v: int, k: int, total: Side) -> Split:
@@ -635,10 +613,7 @@ class ExactSearch:
             xv = self.data.xt[v]
             x_k, x_next = xv[S_v[k]], xv[S_v[k + 1]]
         nm = int(state.nm[v])
-        run = np.empty(k + 2)                 # node total minus each row in turn
-        run[0] = total.sum_z
-        np.negative(g, out=run[1:])
-        rs = float(np.cumsum(run, out=run)[-1])
+        rs = float(_running_minus(total.sum_z, g)[-1])   # node total minus each row
         ls = float(np.cumsum(g[nm:])[-1])
         lw, rw = float(k + 1 - nm), total.w - (k + 1)
         if nm:
@@ -667,12 +642,11 @@ class ExactSearch:
         return gain
 
     def _record(self, v, x, g, h, total, pos, order, sums=None) -> Split:
-        """Statistics of the chosen split (recomputed exactly for one predictor;
-        ``sums``: the continuous predictor's :meth:`_exact_sums` if known)."""
+        """Statistics of the chosen split, with R's sums: a categorical one
+        (``order``: its level order), or a continuous one from its
+        :meth:`_exact_sums` ``sums``."""
         if order is None:
             k = int(pos)
-            if sums is None:
-                sums = self._exact_sums(x, g, h, total, k)
             nm, ms, mw, left_z, left_w, right_z, right_w = sums
             value = 0.5 * (x[k] + x[k + 1])
             ls, lw = float(left_z[k - nm]), float(left_w[k - nm])
@@ -691,8 +665,8 @@ class ExactSearch:
             lw = float(np.cumsum(gw[sel])[-1])
             n_left = int(gn[sel].sum())
             start_z, start_w = self._after_missing(g, h, nm, total)
-            rs = float(_running_rest(start_z, gs[sel][None, :])[0, -1])
-            rw = float(_running_rest(start_w, gw[sel][None, :])[0, -1])
+            rs = float(_running_minus(start_z, gs[sel])[-1])
+            rw = float(_running_minus(start_w, gw[sel])[-1])
             value = float(pos)
             left_levels = np.sort(sel)
         n_right = total.n - nm - n_left

@@ -54,14 +54,21 @@ def test_response_coding():
         Multinomial().check_response(np.array([1.0, np.nan, 2.0]))
 
 
-def test_gradient_is_minus_half_the_deviance_derivative():
-    rng = np.random.default_rng(0)
-    n, K = 30, 4
+def _started(rng, n, K):
+    """A multinomial with random classes, link values and weights, after
+    ``start_iteration``: (distribution, y, F, w)."""
     d = Multinomial()
     y = d.check_response(rng.integers(0, K, n))
     F = rng.normal(size=(n, K))
     w = rng.uniform(0.5, 2, n)
     d.start_iteration(y, F, None, w, None)
+    return d, y, F, w
+
+
+def test_gradient_is_minus_half_the_deviance_derivative():
+    rng = np.random.default_rng(0)
+    n, K = 30, 4
+    d, y, F, w = _started(rng, n, K)
     eps = 1e-6
     for k in range(K):
         z = d.negative_gradient(y, F, None, w, None, None, k=k)
@@ -76,11 +83,7 @@ def test_gradient_is_minus_half_the_deviance_derivative():
 def test_newton_leaves_and_oob_improvement():
     rng = np.random.default_rng(1)
     n, K = 40, 3
-    d = Multinomial()
-    y = d.check_response(rng.integers(0, K, n))
-    F = rng.normal(size=(n, K))
-    w = rng.uniform(0.5, 2, n)
-    d.start_iteration(y, F, None, w, None)
+    d, y, F, w = _started(rng, n, K)
     p = softmax(F)
     node = rng.integers(0, 3, n)
     inbag = rng.random(n) < 0.6
