@@ -21,16 +21,25 @@ class TrainingData:
     x : (n_train, p) float array, coded as in docs/ARCHITECTURE.md (NaN = missing)
     var_type : (p,) int, 0 for continuous/ordered, number of levels otherwise
     var_monotone : (p,) int in {-1, 0, 1}
+
+    Continuous predictors are presorted (``order``, one row per continuous
+    predictor, in the order of ``cont``). Categorical predictors need no order:
+    R sums each level over its rows in row order, which a weighted count over
+    the node's rows in row order reproduces (``category_cells``).
     """
 
     x: np.ndarray
     var_type: np.ndarray
     var_monotone: np.ndarray
     xt: np.ndarray = field(init=False, repr=False)
+    cont: np.ndarray = field(init=False, repr=False)
+    cat: np.ndarray = field(init=False, repr=False)
     order: np.ndarray = field(init=False, repr=False)
     has_nan: np.ndarray = field(init=False, repr=False)
     n_nan: np.ndarray = field(init=False, repr=False)
     has_ties: np.ndarray = field(init=False, repr=False)
+    category_cells: np.ndarray | None = field(init=False, repr=False)
+    cell_width: int = field(init=False, repr=False)
     _sorted_values: dict = field(init=False, repr=False, default_factory=dict)
 
     def __post_init__(self):
@@ -39,25 +48,49 @@ class TrainingData:
         self.var_monotone = np.asarray(self.var_monotone, dtype=np.intp)
         # one predictor per row: gathers along a node's rows stay contiguous
         self.xt = np.ascontiguousarray(x.T)
-        nan = np.isnan(self.xt)
-        self.has_nan = nan.any(axis=1)
+        self.has_nan = np.isnan(self.xt).any(axis=1)
+        self.cont = np.flatnonzero(self.var_type == 0)
+        self.cat = np.flatnonzero(self.var_type > 0)
+        xc = self.xt[self.cont]
+        nan = np.isnan(xc)
         # NaN first, then increasing values, ties kept in row order (R's
         # order(x, na.last = FALSE)); a stable sort puts NaN last, so the NaN
         # block of each predictor is moved to the front
-        order = np.argsort(self.xt, axis=1, kind="stable").astype(np.intp)
+        order = np.argsort(xc, axis=1, kind="stable").astype(np.intp)
         n_nan = nan.sum(axis=1)
         self.n_nan = n_nan.astype(np.intp)
         for j in np.flatnonzero(n_nan):
             order[j] = np.roll(order[j], n_nan[j])
         # native integers: np.take converts any other index type first
         self.order = order
-        sorted_x = np.take_along_axis(self.xt, self.order, axis=1)
-        same = sorted_x[:, 1:] == sorted_x[:, :-1]
-        self.has_ties = same.any(axis=1)
+        sorted_x = np.take_along_axis(xc, self.order, axis=1)
+        self.has_ties = np.zeros(self.p, dtype=bool)
+        self.has_ties[self.cont] = (sorted_x[:, 1:] == sorted_x[:, :-1]).any(axis=1)
         # kept for the predictors the exact search reads (ExactSearch.xvars)
-        read = np.flatnonzero((self.var_type > 0) | self.has_ties)
-        self._sorted_values[tuple(read.tolist())] = sorted_x[read]
+        read = np.flatnonzero(self.has_ties[self.cont])
+        self._sorted_values[tuple(self.cont[read].tolist())] = sorted_x[read]
+        self._category_cells()
         self.x = x
+
+    def _category_cells(self):
+        """Every categorical predictor's level as a cell index: predictor ``i``
+        of ``cat`` owns cells ``i * cell_width ...``, one per level (padded to
+        the most levels) and the last one for its missing values."""
+        if not self.cat.size:
+            self.category_cells, self.cell_width = None, 0
+            return
+        K = self.var_type[self.cat]
+        self.cell_width = int(K.max()) + 1
+        v = self.xt[self.cat]
+        miss = np.isnan(v)
+        codes = np.where(miss, self.cell_width - 1, np.nan_to_num(v)).astype(np.intp)
+        bad = ((codes < 0) | (codes >= K[:, None])) & ~miss
+        if bad.any():
+            j = int(self.cat[np.flatnonzero(bad.any(axis=1))[0]])
+            raise ValueError(f"categorical predictor {j} has codes outside "
+                             f"0..{int(self.var_type[j]) - 1}")
+        codes += (np.arange(self.cat.size) * self.cell_width)[:, None]
+        self.category_cells = codes
 
     @property
     def n(self) -> int:
@@ -72,31 +105,37 @@ class TrainingData:
         return self.var_type > 0
 
     def bag_order(self, inbag: np.ndarray | None, with_values: np.ndarray | None = None):
-        """The presorted orders restricted to the rows of the bag, (p, m); the
-        number of missing values of every predictor in the bag, (p,); and, for
-        the predictors ``with_values``, their sorted values in the bag (else None)."""
+        """The presorted orders of the continuous predictors restricted to the
+        rows of the bag, (pc, m); their numbers of missing values in the bag,
+        (pc,); and, for the (continuous) predictors ``with_values``, their
+        sorted values in the bag (else None)."""
         if inbag is None:
             S, nm = self.order, self.n_nan.copy()
             X = None if with_values is None else self.sorted_values(with_values)
             return S, nm, X
+        pc = self.cont.size
         keep = np.take(inbag, self.order)
-        S = np.compress(keep.ravel(), self.order.ravel()).reshape(self.p, -1)
-        nm = np.zeros(self.p, dtype=np.intp)
+        S = np.compress(keep.ravel(), self.order.ravel()).reshape(pc, -1) if pc else \
+            np.empty((0, int(np.count_nonzero(inbag))), dtype=np.intp)
+        nm = np.zeros(pc, dtype=np.intp)
         for j in np.flatnonzero(self.n_nan).tolist():     # missing values come first
             nm[j] = np.count_nonzero(keep[j, :self.n_nan[j]])
         X = None
         if with_values is not None:
-            X = np.compress(keep[with_values].ravel(), self.sorted_values(with_values).ravel()
+            rows = np.searchsorted(self.cont, with_values)
+            X = np.compress(keep[rows].ravel(), self.sorted_values(with_values).ravel()
                             ).reshape(with_values.size, -1)
         return S, nm, X
 
-    def sorted_values(self, rows: np.ndarray) -> np.ndarray:
-        """The values of predictors ``rows`` in their sorted orders, (len(rows), n);
-        computed once (only the predictors the search reads need them)."""
-        key = tuple(np.asarray(rows).tolist())
+    def sorted_values(self, cols: np.ndarray) -> np.ndarray:
+        """The values of the continuous predictors ``cols`` in their sorted
+        orders, (len(cols), n); computed once (only the predictors the search
+        reads need them)."""
+        key = tuple(np.asarray(cols).tolist())
         if key not in self._sorted_values:
+            rows = np.searchsorted(self.cont, list(key))
             self._sorted_values[key] = np.take_along_axis(self.xt[list(key)],
-                                                          self.order[list(key)], axis=1)
+                                                          self.order[rows], axis=1)
         return self._sorted_values[key]
 
     def searcher(self, z, w, unit_weights: bool, min_obs: int):

@@ -32,8 +32,9 @@ from .data import TrainingData
 NEAR_TIE = 1e-9
 #: the integer working response w*z is scaled so that the sum of its absolute
 #: values stays below 2**SUM_BITS: every prefix sum is then an integer that a
-#: double represents exactly (doubles hold integers up to 2**53)
-SUM_BITS = 52
+#: double represents exactly and that :func:`_as_float` converts exactly
+#: (|sum| < 2**51 needed; SUM_BITS leaves room for the rounding of each row)
+SUM_BITS = 50
 #: predictors x positions whose gains are computed together: a few such
 #: float arrays fit in the CPU's level-2 cache
 BLOCK_ELEMENTS = 1 << 17
@@ -122,6 +123,22 @@ def _r_shell_sort_order(values: np.ndarray) -> np.ndarray:
     return np.asarray(ix)
 
 
+#: 2**52 + 2**51: doubles from 2**52 to 2**53 are the integers, one apart, so
+#: MAGIC + k (|k| < 2**51) is exact and its bits are MAGIC's bits plus k
+_MAGIC = 2.0 ** 52 + 2.0 ** 51
+_MAGIC_BITS = np.array(_MAGIC).view(np.int64)
+
+
+def _as_float(ints: np.ndarray) -> np.ndarray:
+    """int64 values below 2**51 in magnitude as float64, exactly, in place
+    (the returned array shares ``ints``' memory). Two fast whole-array passes
+    instead of NumPy's int-to-float cast, which costs several times more."""
+    np.add(ints, _MAGIC_BITS, out=ints)
+    out = ints.view(np.float64)
+    np.subtract(out, _MAGIC, out=out)
+    return out
+
+
 def quantize(wz: np.ndarray) -> tuple[np.ndarray, float]:
     """w*z as int64 multiples of ``1 / scale`` (``scale`` a power of two).
 
@@ -140,22 +157,47 @@ def quantize(wz: np.ndarray) -> tuple[np.ndarray, float]:
 
 
 class NodeRows(NamedTuple):
-    """Search state of a node: its in-bag rows sorted per predictor (p, m), and
-    w*z and w of those rows in the same layout (H is None for unit weights).
-    With unit weights G holds the quantized w*z (see :func:`quantize`)."""
+    """Search state of a node: its in-bag rows sorted per continuous predictor
+    (pc, m), and w*z and w of those rows in the same layout (H is None for
+    unit weights). With unit weights G holds the quantized w*z (see
+    :func:`quantize`)."""
 
     S: np.ndarray
     G: np.ndarray
     H: np.ndarray | None
     X: np.ndarray | None = None   # sorted values of the predictors in ExactSearch.xvars
-    nm: np.ndarray | None = None  # missing values of every predictor (they come first)
+    nm: np.ndarray | None = None  # missing values of every continuous predictor (first)
+    R: np.ndarray | None = None   # in-bag rows in row order (categorical predictors)
+
+    @property
+    def m(self) -> int:
+        """Number of in-bag rows of the node."""
+        return self.R.size if self.R is not None else self.S.shape[1]
+
+
+class CategoricalBest(NamedTuple):
+    """R's search over every categorical predictor of a node, kept for the
+    chosen one: per predictor (rows) and prefix of its level order (columns)."""
+
+    gain: np.ndarray        # (nc,) best gain per predictor (0: none)
+    pos: np.ndarray         # (nc,) its prefix length - 1
+    order: np.ndarray       # (nc, K) level orders (padded with empty levels)
+    ls: np.ndarray          # left sums (w*z, w, rows) per prefix
+    lw: np.ndarray
+    ln: np.ndarray
+    rs: np.ndarray          # right sums per prefix, R's running subtraction
+    rw: np.ndarray
+    ms: np.ndarray          # missing group per predictor: sum w*z, w, rows
+    mw: np.ndarray
+    mn: np.ndarray
 
 
 class ExactSearch:
     """R's exact split search for the nodes of one tree (fixed z, w and bag).
 
     The search state of a node is a :class:`NodeRows`: its in-bag rows sorted
-    per predictor (a (p, m) array) with their w*z (and w) in the same layout.
+    per continuous predictor (a (pc, m) array) with their w*z (and w) in the
+    same layout, and its in-bag rows in row order for the categorical ones.
     The grower calls :meth:`root`, :meth:`best` and
     :meth:`children`; another search (e.g. on binned predictors) only has to
     offer the same three methods.
@@ -168,8 +210,8 @@ class ExactSearch:
         self.w = w
         self.unit = unit_weights
         self.min_obs = int(min_obs)
-        self.cont = np.flatnonzero(data.var_type == 0)
-        self.cat = np.flatnonzero(data.var_type > 0)
+        self.cont = data.cont
+        self.cat = data.cat
         self._direction = np.empty(data.n, dtype=np.int8)
         # unit weights: the nodes carry w*z as integers (exact, fast prefix sums)
         if unit_weights:
@@ -177,72 +219,75 @@ class ExactSearch:
             self.zmax = float(np.abs(self.wz).max()) if self.wz.size else 0.0
         else:
             self._g, self.scale = self.wz, 1.0
-        # predictors whose sorted values the search reads, carried along the
-        # nodes: categoricals, and continuous ones with tied values (missing
-        # values need only their count per node, which comes first)
-        needs = (data.var_type > 0) | data.has_ties
-        self.xvars = np.flatnonzero(needs)
+        # continuous predictors whose sorted values the search reads, carried
+        # along the nodes: those with tied values (missing values need only
+        # their count per node, which comes first)
+        self.xvars = self.cont[data.has_ties[self.cont]]
         self._xrow = np.full(data.p, -1)
         self._xrow[self.xvars] = np.arange(self.xvars.size)
-        self._nan_vars = np.flatnonzero(data.has_nan)
         # per-tree constants of the continuous search
-        self._whole = self.cont.size == data.p
         self._look = np.flatnonzero(data.has_ties[self.cont])      # ties: values needed
-        self._look_x = self._xrow[self.cont[self._look]]
         self._mono = data.var_monotone[self.cont]
         self._mono_any = bool(self._mono.any())
-        self._plain = (unit_weights and self._whole and not self._look.size
-                       and not self._mono_any and not self._nan_vars.size)
+        self._plain = (unit_weights and not self._look.size and not self._mono_any
+                       and not data.has_nan[self.cont].any())
         self._cont_row = np.full(data.p, -1)
         self._cont_row[self.cont] = np.arange(self.cont.size)
 
     def root(self, inbag: np.ndarray) -> NodeRows:
         bag = None if inbag.all() else inbag
         S, nm, X = self.data.bag_order(bag, self.xvars if self.xvars.size else None)
+        R = np.flatnonzero(inbag) if self.cat.size else None
         return NodeRows(S, np.take(self._g, S), None if self.unit else np.take(self.w, S), X,
-                        nm)
+                        nm, R)
 
     def sorted_values(self, state: NodeRows, v: int, end: int | None = None) -> np.ndarray:
-        """Predictor ``v``'s values in the node, in its sorted order (the first ``end``)."""
+        """Continuous predictor ``v``'s values in the node, in its sorted order
+        (the first ``end``)."""
         r = self._xrow[v]
         if r >= 0:
             return state.X[r, :end]
-        return np.take(self.data.xt[v], state.S[v, :end])
+        return np.take(self.data.xt[v], state.S[self._cont_row[v], :end])
 
     def _float_g(self, state: NodeRows, v: int, end: int | None = None) -> np.ndarray:
-        """w*z of the node's rows in predictor ``v``'s order, as floats (the first ``end``)."""
-        return np.take(self.wz, state.S[v, :end]) if self.unit else state.G[v, :end]
+        """w*z of the node's rows in continuous predictor ``v``'s order, as
+        floats (the first ``end``)."""
+        c = self._cont_row[v]
+        return np.take(self.wz, state.S[c, :end]) if self.unit else state.G[c, :end]
 
     def children(self, state: NodeRows, rows: np.ndarray, d: np.ndarray, split: Split):
         """Each child's sorted rows (and their w*z, w), keeping every predictor's
         order: sequential compressions of the parent's rows and values."""
         self._direction[rows] = d
         S = state.S
+        pc = S.shape[0]
         D = np.take(self._direction, S).ravel()
-        p = S.shape[0]
-        DX = D.reshape(p, -1)[self.xvars].ravel() if state.X is not None else None
+        DX = D.reshape(pc, -1)[self._look].ravel() if state.X is not None else None
+        DR = np.take(self._direction, state.R) if state.R is not None else None
         # missing values per predictor and side: they lead every predictor's rows
         lead = int(state.nm.max()) if state.nm.size else 0
         if lead:
-            first = D.reshape(p, -1)[:, :lead]
+            first = D.reshape(pc, -1)[:, :lead]
             in_lead = np.arange(lead)[None, :] < state.nm[:, None]
         out = []
         for side, n_side in ((0, split.left.n), (1, split.right.n), (2, split.missing.n)):
             if not n_side:
-                empty = [None if a is None else a[:, :0] for a in state[:4]]
-                out.append(NodeRows(*empty, np.zeros(p, dtype=np.intp)))
+                empty = [None if a is None else a[..., :0] for a in state]
+                empty[4] = np.zeros(pc, dtype=np.intp)
+                out.append(NodeRows(*empty))
                 continue
-            keep = D == side
-            S_side = np.compress(keep, S.ravel()).reshape(p, -1)
+            S_side = (np.compress(D == side, S.ravel()).reshape(pc, -1) if pc
+                      else S[:, :n_side])
             nm = (np.count_nonzero((first == side) & in_lead, axis=1) if lead
-                  else np.zeros(p, dtype=np.intp))
+                  else np.zeros(pc, dtype=np.intp))
             # gathering w*z (and w) again is cheaper than compressing them
             out.append(NodeRows(
                 S_side, np.take(self._g, S_side),
                 None if state.H is None else np.take(self.w, S_side),
                 None if DX is None else
                 np.compress(DX == side, state.X.ravel()).reshape(self.xvars.size, -1),
-                nm))
+                nm,
+                None if DR is None else np.compress(DR == side, state.R)))
         return tuple(out)
 
     # ------------------------------------------------------------------
@@ -255,22 +300,18 @@ class ExactSearch:
         with R's sequential arithmetic, and R's rule picks among them: the
         largest gain, ties to the first predictor and the first position.
         """
-        S, G, H = state.S, state.G, state.H
-        m = S.shape[1]
+        G, H = state.G, state.H
+        m = state.m
         if m < 2:
             return None
         data = self.data
         best_gain = np.zeros(data.p)
-        best_pos = np.full(data.p, -1, dtype=np.intp)
-        extra = {}
         if self.cont.size:
             cont_best, gain_row = self._continuous(state, G, H)
             best_gain[self.cont] = cont_best / (self.scale * self.scale)
-        for v in self.cat:
-            x = self.sorted_values(state, v)
-            extra[v] = self._categorical(v, x, self._float_g(state, v),
-                                         None if H is None else H[v],
-                                         total, best_gain, best_pos)
+        if self.cat.size:
+            cats = self._categoricals(state, total)
+            best_gain[self.cat] = cats.gain
         while True:
             top = best_gain.max()
             if not top > 0.0:
@@ -279,15 +320,11 @@ class ExactSearch:
             threshold = max(top - self._tolerance(m, top), np.nextafter(0.0, 1.0))
             best, rejected = None, False
             for v in np.flatnonzero(best_gain >= threshold):
-                if v in extra:
-                    x, g = self.sorted_values(state, v), self._float_g(state, v)
-                    h = None if H is None else H[v]
-                    split = self._record(v, x, g, h, total, best_pos[v], extra[v])
-                    if not split.improvement > 0.0:
-                        best_gain[v], rejected = 0.0, True
-                        continue
+                c = int(self._cont_row[v])
+                if c < 0:                         # categorical: R's sums already
+                    split = self._record_categorical(cats, v, total)
                 else:
-                    row = gain_row(int(self._cont_row[v]))
+                    row = gain_row(c)
                     pos = np.flatnonzero(row >= threshold * self.scale * self.scale)
                     if pos.size == 1 and H is None and not data.var_monotone[v]:
                         # the usual case, kept to a few operations
@@ -298,7 +335,7 @@ class ExactSearch:
                         end = int(pos[-1]) + 1
                         x = self.sorted_values(state, v, end + 1)
                         g = self._float_g(state, v, end)
-                        h = None if H is None else H[v][:end]
+                        h = None if H is None else H[c, :end]
                         sums = self._exact_sums(x, g, h, total)
                         split, exact = None, self._exact_gains(v, sums, pos)
                     bad = ~(exact > 0.0)
@@ -310,7 +347,7 @@ class ExactSearch:
                         continue
                     if split is None:
                         k = int(pos[np.argmax(np.where(bad, -np.inf, exact))])
-                        split = self._record(v, x, g, h, total, k, None, sums)
+                        split = self._record(v, x, total, k, sums)
                 if best is None or split.improvement > best.improvement:
                     best = split
             if best is not None and not rejected:
@@ -347,15 +384,6 @@ class ExactSearch:
         mw = float(nm) if h is None else float(np.cumsum(h[:nm])[-1])
         return nm, ms, mw
 
-    @staticmethod
-    def _after_missing(g, h, nm, total):
-        """Right-hand sums after R has moved the missing rows out of them."""
-        if nm == 0:
-            return total.sum_z, total.w
-        z = _running_minus(total.sum_z, g[:nm])[-1]
-        w = total.w - nm if h is None else _running_minus(total.w, h[:nm])[-1]
-        return z, w
-
     def _continuous(self, state, G, H):
         """Approximate gains of the continuous predictors, in blocks small
         enough for the working arrays to stay in the CPU cache
@@ -388,19 +416,22 @@ class ExactSearch:
         """
         if self._plain:                     # no missing or tied value, no constraint
             ls = np.cumsum(G[block], axis=1)
+            if self.unit:
+                ls = _as_float(ls)
             gain = np.empty((ls.shape[0], ls.shape[1] - 1))
             self._gain_simple(ls, np.arange(ls.shape[0]), ls.shape[1], gain)
             return gain
-        cols = self.cont[block]
-        Gc = G[block] if self._whole else G[cols]
-        Hc = None if H is None else (H[block] if self._whole else H[cols])
+        Gc = G[block]
+        Hc = None if H is None else H[block]
         pc, m = Gc.shape
         ls = np.cumsum(Gc, axis=1)
-        nm = state.nm[cols]
+        if self.unit:
+            ls = _as_float(ls)
+        nm = state.nm[block]
         # predictors with tied values: only positions between distinct values
         inside = (self._look >= block.start) & (self._look < block.stop)
         look = self._look[inside] - block.start
-        X = state.X[self._look_x[inside]] if look.size else None
+        X = state.X[np.flatnonzero(inside)] if look.size else None
         mono = self._mono[block]
         mono = mono if self._mono_any and mono.any() else None
         gain = np.empty((pc, m - 1))        # every kernel fills its rows
@@ -547,36 +578,78 @@ class ExactSearch:
         keep = mono[rows][:, None] * (rs * lw - lsk * rw) > -slack
         gain[rows] *= keep
 
-    def _categorical(self, v, x, g, h, total, best_gain, best_pos):
-        nm, ms, mw = self._missing_stats(x, g, h)
-        K = int(self.data.var_type[v])
-        codes = x[nm:].astype(np.intp)
-        gs = np.bincount(codes, weights=g[nm:], minlength=K)
-        gn = np.bincount(codes, minlength=K)
-        gw = gn.astype(float) if h is None else np.bincount(codes, weights=h[nm:], minlength=K)
+    def _categoricals(self, state: NodeRows, total: Side) -> CategoricalBest:
+        """R's search over every categorical predictor of the node at once.
+
+        R adds every row to its level's sums in the predictor's sorted order,
+        i.e. level by level and within a level in row order; a weighted count
+        (``np.bincount``, sequential per cell) over the node's rows in row
+        order gives the very same sums, for all categorical predictors in one
+        pass (see ``TrainingData.category_cells``). Levels are ordered by mean
+        working response (R's Shell sort where means tie), and every prefix
+        but the last of the non-empty levels is a candidate: left sums
+        accumulated level by level, right sums the node's total (less the
+        missing rows, one at a time) less each level in turn, as R computes
+        them.
+        """
+        data, R = self.data, state.R
+        nc, width = self.cat.size, data.cell_width
+        cells = np.take(data.category_cells, R, axis=1).ravel()
+        size = nc * width
+        g = np.take(self.wz, R)
+        h = None if self.unit else np.take(self.w, R)
+        # sums of w*z, w and rows per cell: (3, nc, width), missing cells last
+        sums = np.empty((3, size))
+        sums[0] = np.bincount(cells, np.tile(g, nc), minlength=size)
+        sums[2] = np.bincount(cells, minlength=size)
+        sums[1] = sums[2] if h is None else np.bincount(cells, np.tile(h, nc), minlength=size)
+        sums = sums.reshape(3, nc, width)
+        ms, mw, mn = sums[0, :, -1], sums[1, :, -1], sums[2, :, -1].astype(np.intp)
+        gs, gw = sums[0, :, :-1], sums[1, :, :-1]
         finite = gw != 0.0
         with np.errstate(divide="ignore", invalid="ignore"):
             means = np.where(finite, gs / np.where(finite, gw, 1.0), np.inf)
-        order = _r_shell_sort_order(means)
-        n_finite = int(finite.sum())
-        if n_finite < 2:
-            return None
-        sel = order[: n_finite - 1]
-        ls = np.cumsum(gs[sel])
-        lw = np.cumsum(gw[sel])
-        n_left = np.cumsum(gn[sel])
-        start_z, start_w = self._after_missing(g, h, nm, total)
-        rs = _running_minus(start_z, gs[sel])
-        rw = _running_minus(start_w, gw[sel])
-        n_right = total.n - nm - n_left
+        order = np.argsort(means, axis=1, kind="stable")
+        sm = np.take_along_axis(means, order, axis=1)
+        tied = (sm[:, 1:] == sm[:, :-1]) & np.isfinite(sm[:, 1:])
+        for i in np.flatnonzero(tied.any(axis=1)).tolist():
+            K = int(data.var_type[self.cat[i]])
+            order[i, :K] = _r_shell_sort_order(means[i, :K])
+        levels = np.take_along_axis(sums[:, :, :-1], order[None], axis=2)
+        ls, lw, ln = np.cumsum(levels, axis=2)
+        # the right side: the node's total less the missing rows (one at a
+        # time, in row order), then less each level in turn
+        right = np.empty((2, nc, width))
+        right[0, :, 0], right[1, :, 0] = total.sum_z, total.w
+        for i in np.flatnonzero(mn).tolist():
+            missing = cells[i * R.size:(i + 1) * R.size] == (i + 1) * width - 1
+            right[0, i, 0] = _running_minus(total.sum_z, g[missing])[-1]
+            right[1, i, 0] = (total.w - mn[i] if h is None
+                              else _running_minus(total.w, h[missing])[-1])
+        np.negative(levels[:2], out=right[:, :, 1:])
+        rs, rw = np.cumsum(right, axis=2)[:, :, 1:]
+        rn = (total.n - mn)[:, None] - ln
         with np.errstate(divide="ignore", invalid="ignore"):
-            gain = improvement(lw, rw, mw, ls, rs, ms)
-        ok = (n_left >= self.min_obs) & (n_right >= self.min_obs) & (gain > 0.0)
+            gain = improvement(lw, rw, mw[:, None], ls, rs, ms[:, None])
+        prefix = np.arange(width - 1) < (finite.sum(axis=1) - 1)[:, None]
+        ok = prefix & (ln >= self.min_obs) & (rn >= self.min_obs) & (gain > 0.0)
         gain = np.where(ok, gain, 0.0)
-        i = int(np.argmax(gain))
-        best_gain[v] = gain[i]
-        best_pos[v] = i
-        return order
+        pos = np.argmax(gain, axis=1)
+        return CategoricalBest(gain[np.arange(nc), pos], pos, order, ls, lw, ln, rs, rw,
+                               ms, mw, mn)
+
+    def _record_categorical(self, cats: CategoricalBest, v: int, total: Side) -> Split:
+        """The chosen split of categorical predictor ``v`` from the node's search."""
+        i = int(np.searchsorted(self.cat, v))
+        k = int(cats.pos[i])
+        ls, lw, n_left = float(cats.ls[i, k]), float(cats.lw[i, k]), int(cats.ln[i, k])
+        rs, rw = float(cats.rs[i, k]), float(cats.rw[i, k])
+        nm, ms, mw = int(cats.mn[i]), float(cats.ms[i]), float(cats.mw[i])
+        missing = Side(ms, mw, nm) if nm else Side(total.sum_z, total.w, 0)
+        gain = improvement(lw, rw, mw, ls, rs, ms)
+        return Split(float(gain), int(v), float(k), np.sort(cats.order[i, :k + 1]),
+                     Side(ls, lw, n_left), Side(rs, rw, int(total.n - nm - n_left)),
+                     missing, nm == 0)
 
     # ------------------------------------------------------------------
     def _exact_sums(self, x, g, h, total):
@@ -604,7 +677,8 @@ class ExactSearch:
         """The split of continuous predictor ``v`` after sorted position ``k``,
         unit weights, with R's sums (what :meth:`_record` computes, in fewer
         operations)."""
-        S_v = state.S[v]
+        c = int(self._cont_row[v])
+        S_v = state.S[c]
         g = np.take(self.wz, S_v[:k + 1])
         r = self._xrow[v]
         if r >= 0:
@@ -612,7 +686,7 @@ class ExactSearch:
         else:
             xv = self.data.xt[v]
             x_k, x_next = xv[S_v[k]], xv[S_v[k + 1]]
-        nm = int(state.nm[v])
+        nm = int(state.nm[c])
         rs = float(_running_minus(total.sum_z, g)[-1])   # node total minus each row
         ls = float(np.cumsum(g[nm:])[-1])
         lw, rw = float(k + 1 - nm), total.w - (k + 1)
@@ -641,40 +715,21 @@ class ExactSearch:
             gain = np.where(mono * (rs * lw - ls * rw) > 0, gain, 0.0)
         return gain
 
-    def _record(self, v, x, g, h, total, pos, order, sums=None) -> Split:
-        """Statistics of the chosen split, with R's sums: a categorical one
-        (``order``: its level order), or a continuous one from its
-        :meth:`_exact_sums` ``sums``."""
-        if order is None:
-            k = int(pos)
-            nm, ms, mw, left_z, left_w, right_z, right_w = sums
-            value = 0.5 * (x[k] + x[k + 1])
-            ls, lw = float(left_z[k - nm]), float(left_w[k - nm])
-            rs, rw = float(right_z[k]), float(right_w[k])
-            n_left = k + 1 - nm
-            left_levels = None
-        else:
-            nm, ms, mw = self._missing_stats(x, g, h)
-            codes = x[nm:].astype(np.intp)
-            K = int(self.data.var_type[v])
-            gs = np.bincount(codes, weights=g[nm:], minlength=K)
-            gn = np.bincount(codes, minlength=K)
-            gw = gn.astype(float) if h is None else np.bincount(codes, weights=h[nm:], minlength=K)
-            sel = order[: int(pos) + 1]
-            ls = float(np.cumsum(gs[sel])[-1])
-            lw = float(np.cumsum(gw[sel])[-1])
-            n_left = int(gn[sel].sum())
-            start_z, start_w = self._after_missing(g, h, nm, total)
-            rs = float(_running_minus(start_z, gs[sel])[-1])
-            rw = float(_running_minus(start_w, gw[sel])[-1])
-            value = float(pos)
-            left_levels = np.sort(sel)
+    def _record(self, v, x, total, pos, sums) -> Split:
+        """Statistics of the chosen split of continuous predictor ``v`` after
+        sorted position ``pos``, from its :meth:`_exact_sums` ``sums``."""
+        k = int(pos)
+        nm, ms, mw, left_z, left_w, right_z, right_w = sums
+        value = 0.5 * (x[k] + x[k + 1])
+        ls, lw = float(left_z[k - nm]), float(left_w[k - nm])
+        rs, rw = float(right_z[k]), float(right_w[k])
+        n_left = k + 1 - nm
         n_right = total.n - nm - n_left
         if nm:
             missing = Side(ms, mw, nm)
         else:
             missing = Side(total.sum_z, total.w, 0)
         gain = improvement(lw, rw, mw, ls, rs, ms)
-        return Split(float(gain), int(v), float(value), left_levels,
+        return Split(float(gain), int(v), float(value), None,
                      Side(ls, lw, int(n_left)), Side(rs, rw, int(n_right)),
                      missing, nm == 0)

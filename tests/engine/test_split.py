@@ -209,3 +209,94 @@ def test_near_ties_resolved_as_r_scan(seed, mirror):
     assert (got.var, got.value) == (want[0], want[1])
     assert got.improvement == gain
     assert (got.left.sum_z, got.right.sum_z) == (want[2][0], want[3][0])
+
+
+def _categorical_case(seed, n, with_continuous):
+    """Categorical predictors of 3, 7 and 12 levels (missing values in one,
+    an empty level in another), with or without continuous ones."""
+    rng = np.random.default_rng(seed)
+    cols, var_type = [], []
+    for K, nan in ((3, False), (7, True), (12, False)):
+        c = rng.integers(0, K, n).astype(float)
+        if K == 12:
+            c[c == 5] = 4                      # level 5 never occurs
+        if nan:
+            c[rng.random(n) < 0.1] = np.nan
+        cols.append(c)
+        var_type.append(K)
+    if with_continuous:
+        cols.insert(1, rng.normal(size=n))
+        var_type.insert(1, 0)
+    x = np.column_stack(cols)
+    var_type = np.array(var_type)
+    effect = rng.normal(size=(x.shape[1], 13))
+    z = rng.normal(size=n)
+    for j in range(x.shape[1]):
+        if var_type[j]:
+            z += effect[j, np.nan_to_num(x[:, j], nan=12).astype(int)]
+    return x, var_type, z
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("with_continuous", [False, True])
+@pytest.mark.parametrize("weights", [False, True])
+def test_several_categoricals_match_r_scan(seed, with_continuous, weights):
+    """All categorical predictors are searched at once from per-level sums in
+    row order: same split, sums and gain as R's scan, also when no
+    continuous predictor is left to sort."""
+    x, var_type, z = _categorical_case(seed, 150 + 30 * seed, with_continuous)
+    rng = np.random.default_rng(seed + 50)
+    w = rng.uniform(0.5, 2.0, z.size) if weights else np.ones(z.size)
+    mono = np.zeros(x.shape[1], dtype=int)
+    data = TrainingData(x, var_type, mono)
+    inbag = rng.random(z.size) < 0.7
+    rows = np.flatnonzero(inbag)
+    search = ExactSearch(data, z, w, not weights, 5)
+    total = Side(float(np.cumsum((w * z)[rows])[-1]), float(np.cumsum(w[rows])[-1]),
+                 rows.size)
+    got = search.best(search.root(inbag), total)
+    gain, want = r_oracle(x, var_type, mono, z, w, list(rows), 5)
+    assert got.var == want[0]
+    assert got.improvement == gain
+    if var_type[got.var]:
+        assert got.left_levels.tolist() == want[1]
+    assert (got.left.sum_z, got.left.w, got.left.n) == want[2]
+    assert (got.right.sum_z, got.right.w, got.right.n) == want[3]
+    if want[4][2]:
+        assert (got.missing.sum_z, got.missing.w, got.missing.n) == want[4]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_tree_on_categoricals_only_matches_r_scan_node_by_node(seed):
+    """Children of a split carry their in-bag rows in row order (no continuous
+    predictor at all): every node's search is R's."""
+    from pygbm.engine.grow import grow_tree
+
+    x, var_type, z = _categorical_case(seed, 400, False)
+    w = np.ones(z.size)
+    mono = np.zeros(x.shape[1], dtype=int)
+    data = TrainingData(x, var_type, mono)
+    inbag = np.random.default_rng(seed).random(z.size) < 0.6
+    tree = grow_tree(data, data.searcher(z, w, True, 5), z, w, inbag, 4, True)
+    # route the bag down the tree; every split is the oracle's on its node's
+    # rows (R's node totals come from the parent's running sums: gains agree
+    # to rounding)
+    n_checked = 0
+    stack = [(0, np.flatnonzero(inbag))]
+    while stack:
+        node_id, rows = stack.pop()
+        node = tree.nodes[node_id]
+        assert node.n == rows.size
+        if node.is_terminal:
+            continue
+        s = node.split
+        gain, want = r_oracle(x, var_type, mono, z, w, list(rows), 5)
+        assert s.var == want[0] and s.left_levels.tolist() == want[1]
+        assert s.improvement == pytest.approx(gain, rel=1e-12)
+        n_checked += 1
+        xv = x[rows, s.var]
+        nan = np.isnan(xv)
+        left = np.isin(xv, s.left_levels) & ~nan
+        for child, sel in zip(node.children, (left, ~left & ~nan, nan)):
+            stack.append((child, rows[sel]))
+    assert n_checked == 4
