@@ -22,17 +22,20 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .split import NEAR_TIE, Side, Split, _r_shell_sort_order, improvement
+from .split import NEAR_TIE, Side, Split, _r_shell_sort_order, improvement, quantize
 
 try:  # SciPy's compiled sparse-times-dense kernel: a scatter-add of several
     # columns at once (scipy is a dependency; the import path is private, so
     # the NumPy bincount kernel below stands in if it ever moves)
+    from scipy.sparse._sparsetools import csc_matvec as _csc_matvec
     from scipy.sparse._sparsetools import csc_matvecs as _csc_matvecs
 except ImportError:  # pragma: no cover
-    _csc_matvecs = None
+    _csc_matvec = _csc_matvecs = None
 
 #: rows per scatter-add call: bounds the temporaries of a histogram pass
 CHUNK_ROWS = 8192
+#: bits of an int64 histogram cell (one bit kept free for the sign)
+INT64_BITS = 62
 #: relative distance under which two level means count as tied: such levels
 #: are re-counted from the rows so that their order is R's (see _categoricals)
 MEAN_TIE = 1e-12
@@ -234,6 +237,7 @@ class NodeState:
 
     rows: np.ndarray                  # in-bag training rows, increasing
     hist: np.ndarray | None = None    # (n_cells + 1, k): sum w*z, [sum w,] count
+    raw: np.ndarray | None = None     # the histogram as counted (see HistogramSearch)
     counted: bool = True              # hist summed from the rows (not by subtraction)
     # only for ties between predictors (see HistogramSearch._r_total):
     parent: NodeState | None = None
@@ -251,18 +255,33 @@ class HistogramSearch:
         self.data = data
         self.unit = bool(unit_weights)
         self.min_obs = int(min_obs)
-        k = 2 if self.unit else 3
-        cols = np.empty((data.n, k))                  # the columns summed per bucket
-        np.multiply(w, z, out=cols[:, 0])
-        if not self.unit:
-            cols[:, 1] = w
-        cols[:, -1] = 1.0
-        self.cols = cols
         self.w = w
+        self.wz = w * z
+        # Unit weights outside the one-bucket-per-value search: one int64 per
+        # row, w*z quantized (as in the exact search) and shifted left by
+        # ``count_bits``, plus 1: a single summed column gives every bucket's
+        # sum of w*z (to 2**-bits of the total |w*z|, far below what the
+        # bucketing changes) and its exact row count, and subtraction of
+        # histograms is exact.
+        self.packed = self.unit and not data.exact_bins and _csc_matvecs is not None
+        if self.packed:
+            self.count_bits = max(int(data.n).bit_length(), 1)
+            q, self.scale = quantize(self.wz, INT64_BITS - 1 - self.count_bits)
+            self.cols = (q << self.count_bits) + 1
+            self._ones = np.ones(data._ones.shape[0], dtype=np.int64)
+        else:
+            k = 2 if self.unit else 3
+            cols = np.empty((data.n, k))              # the columns summed per bucket
+            cols[:, 0] = self.wz
+            if not self.unit:
+                cols[:, 1] = w
+            cols[:, -1] = 1.0
+            self.cols = cols
+            self._ones = data._ones
         self._direction = np.empty(data.n, dtype=np.int8)
         chunk = min(CHUNK_ROWS, data.n)
         self._codes_buf = np.empty((chunk, data.p), dtype=data.codes.dtype)
-        self._cols_buf = np.empty((chunk, k))
+        self._cols_buf = np.empty((chunk,) + self.cols.shape[1:], dtype=self.cols.dtype)
 
     # ------------------------------------------------------------------ state
     def root(self, inbag: np.ndarray) -> NodeState:
@@ -275,31 +294,33 @@ class HistogramSearch:
         D = np.take(self._direction, state.rows)
         kids = [np.compress(D == side, state.rows) if n_side else state.rows[:0]
                 for side, n_side in enumerate((split.left.n, split.right.n, split.missing.n))]
-        if state.hist is None:
-            state.hist = self.histogram(state.rows)
+        if state.raw is None:
+            state.raw = self.histogram(state.rows)
         big = int(np.argmax([r.shape[0] for r in kids]))
         state.split = split
         out = [NodeState(r, parent=state, side=i) for i, r in enumerate(kids)]
-        rest = state.hist
+        rest = state.raw
         for i, r in enumerate(kids):
             if i != big and r.shape[0]:
-                out[i].hist = self.histogram(r)
-                rest = rest - out[i].hist
-        if rest is state.hist:
+                out[i].raw = self.histogram(r)
+                rest = rest - out[i].raw
+        if rest is state.raw:
             rest = rest.copy()
-        rest[rest[:, -1] == 0.0] = 0.0                # empty buckets: exact zeros
-        out[big].hist = rest
+        if not self.packed:
+            rest[rest[:, -1] == 0.0] = 0.0            # empty buckets: exact zeros
+        out[big].raw = rest
         out[big].counted = False
-        state.hist = None
+        state.raw = state.hist = None
         return tuple(out)
 
     def histogram(self, rows: np.ndarray) -> np.ndarray:
-        """Per-bucket sums of the search columns over ``rows``: (n_cells + 1, k),
-        the last cell a spare one that stays empty. All predictors at once: a
-        sparse (one-hot) matrix times the (m, k) columns, SciPy's kernel."""
+        """Per-bucket sums of the search columns over ``rows`` (the packed
+        int64 column: (n_cells + 1,); else (n_cells + 1, k)), the last cell a
+        spare one that stays empty. All predictors at once: a sparse (one-hot)
+        matrix times the rows' columns, SciPy's kernel."""
         data = self.data
-        k = self.cols.shape[1]
-        out = np.zeros((data.n_cells + 1, k))        # + a spare cell, always empty
+        k = 1 if self.cols.ndim == 1 else self.cols.shape[1]
+        out = np.zeros((data.n_cells + 1,) + self.cols.shape[1:], dtype=self.cols.dtype)
         p = data.p
         for start in range(0, rows.shape[0], CHUNK_ROWS):
             r = rows[start:start + CHUNK_ROWS]
@@ -307,15 +328,28 @@ class HistogramSearch:
             # np.take into kept buffers: far faster than fancy indexing of rows
             codes = np.take(data.codes, r, axis=0, out=self._codes_buf[:m], mode="clip")
             vals = np.take(self.cols, r, axis=0, out=self._cols_buf[:m], mode="clip")
-            if _csc_matvecs is not None:
-                _csc_matvecs(data.n_cells, m, k, data._indptr[:m + 1], codes.reshape(-1),
-                             data._ones[:m * p], vals.reshape(-1), out.reshape(-1))
-            else:
+            if _csc_matvecs is None:            # NumPy fallback (never packed)
                 flat = codes.reshape(-1)
                 for c in range(k):
                     out[:, c] += np.bincount(flat, np.repeat(vals[:, c], p),
                                              minlength=data.n_cells + 1)
+            elif k == 1:    # the packed column: the one-vector kernel (faster than k = 1)
+                _csc_matvec(data.n_cells, m, data._indptr[:m + 1], codes.reshape(-1),
+                            self._ones[:m * p], vals, out)
+            else:
+                _csc_matvecs(data.n_cells, m, k, data._indptr[:m + 1], codes.reshape(-1),
+                             self._ones[:m * p], vals.reshape(-1), out.reshape(-1))
         return out
+
+    def _float_hist(self, raw: np.ndarray) -> np.ndarray:
+        """A counted histogram as (n_cells + 1, k) floats: sum w*z, [sum w,] count."""
+        if not self.packed:
+            return raw
+        count = raw & ((1 << self.count_bits) - 1)
+        hist = np.empty((raw.shape[0], 2))
+        hist[:, 0] = (raw >> self.count_bits) / self.scale     # exact: scale is 2**k
+        hist[:, 1] = count
+        return hist
 
     # ------------------------------------------------------------------ search
     def best(self, state: NodeState, total: Side) -> Split | None:
@@ -323,7 +357,9 @@ class HistogramSearch:
         if state.rows.shape[0] < 2:
             return None
         if state.hist is None:
-            state.hist = self.histogram(state.rows)
+            if state.raw is None:
+                state.raw = self.histogram(state.rows)
+            state.hist = self._float_hist(state.raw)
         if state.parent is None or self.data.exact_bins:
             state.r_total = total       # the root's sums, or sums of a split made as R
         data = self.data
@@ -391,7 +427,7 @@ class HistogramSearch:
         else:
             order = np.argsort(x, kind="stable")
         order = np.roll(order, nm)                              # NaN first, as R
-        x, g = x[order], self.cols[rows[order], 0]
+        x, g = x[order], self.wz[rows[order]]
         h = None if self.unit else self.w[rows[order]]
         weights = (lambda a, b: float(b - a)) if h is None else \
             (lambda a, b: _sequential(h[a:b]))
@@ -479,12 +515,13 @@ class HistogramSearch:
         from them in the last bits)."""
         v = self.data.cat[i]
         K = int(self.data.var_type[v])
-        codes = self.data.local_codes(state.rows, v)
-        cols = self.cols[state.rows]
-        first = self.data.offset[v]
-        for j in range(cols.shape[1]):
-            state.hist[first:first + K + 1, j] = np.bincount(codes, cols[:, j],
-                                                             minlength=K + 1)
+        rows = state.rows
+        codes = self.data.local_codes(rows, v)
+        cells = slice(self.data.offset[v], self.data.offset[v] + K + 1)
+        sums = [self.wz[rows]] + ([] if self.unit else [self.w[rows]])
+        for j, weights in enumerate(sums):
+            state.hist[cells, j] = np.bincount(codes, weights, minlength=K + 1)
+        state.hist[cells, -1] = np.bincount(codes, minlength=K + 1)
 
     @staticmethod
     def _means(gs, gw):

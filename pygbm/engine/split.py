@@ -139,8 +139,9 @@ def _as_float(ints: np.ndarray) -> np.ndarray:
     return out
 
 
-def quantize(wz: np.ndarray) -> tuple[np.ndarray, float]:
-    """w*z as int64 multiples of ``1 / scale`` (``scale`` a power of two).
+def quantize(wz: np.ndarray, bits: int = SUM_BITS) -> tuple[np.ndarray, float]:
+    """w*z as int64 multiples of ``1 / scale`` (``scale`` a power of two, the
+    largest with sum(|w*z|) * scale <= 2**bits).
 
     Integer prefix sums are exact, several times faster than floating ones,
     exactly representable as doubles, and differences of them are exact too;
@@ -152,7 +153,7 @@ def quantize(wz: np.ndarray) -> tuple[np.ndarray, float]:
     if not total > 0.0 or not np.isfinite(total):
         return np.zeros(wz.shape, dtype=np.int64), 1.0
     # (capped so that gains, scaled by scale**2, stay far from overflow)
-    scale = 2.0 ** min(np.floor(SUM_BITS - np.log2(total)), MAX_SCALE_BITS)
+    scale = 2.0 ** min(np.floor(bits - np.log2(total)), MAX_SCALE_BITS)
     return np.rint(wz * scale).astype(np.int64), float(scale)
 
 

@@ -180,8 +180,47 @@ def test_histogram_kernels_and_subtraction_agree_with_direct_sums(monkeypatch):
     assert sum(not k.counted for k in kids) == 1
     for kid in kids:
         if kid.rows.size:
-            np.testing.assert_allclose(kid.hist, search.histogram(kid.rows), atol=1e-9)
-            np.testing.assert_array_equal(kid.hist[:, -1], search.histogram(kid.rows)[:, -1])
+            np.testing.assert_allclose(kid.raw, search.histogram(kid.rows), atol=1e-9)
+            np.testing.assert_array_equal(kid.raw[:, -1], search.histogram(kid.rows)[:, -1])
+
+
+def test_unit_weight_histograms_are_one_packed_integer_column():
+    """Unit weights (quantile buckets): w*z quantized and the row count packed
+    into one int64 per row; every bucket's count is exact, its sum within the
+    quantisation, and a histogram by subtraction equals the counted one."""
+    rng = np.random.default_rng(12)
+    n = 5000
+    x = np.column_stack([rng.normal(size=n), rng.integers(0, 7, n).astype(float),
+                         rng.normal(size=n)])
+    x[rng.random(n) < 0.1, 2] = np.nan
+    z = rng.normal(size=n) * 1e3
+    data, search = _search(x, np.array([0, 7, 0]), z, max_bins=32)
+    assert search.packed and not data.exact_bins
+    rows = np.flatnonzero(rng.random(n) < 0.5)
+    hist = search._float_hist(search.histogram(rows))
+    direct = np.zeros_like(hist)
+    for j in range(3):
+        c = data.codes[rows, j]
+        direct[:, 0] += np.bincount(c, z[rows], minlength=hist.shape[0])
+        direct[:, 1] += np.bincount(c, minlength=hist.shape[0])
+    np.testing.assert_array_equal(hist[:, 1], direct[:, 1])
+    # each row's w*z is off by at most half a unit of 1 / scale
+    tol = 0.5 * direct[:, 1] / search.scale
+    assert np.all(np.abs(hist[:, 0] - direct[:, 0]) <= tol + 1e-9 * np.abs(direct[:, 0]))
+    assert search.scale * np.abs(z).sum() <= 2.0 ** (62 - search.count_bits)
+    root = search.root(np.isin(np.arange(n), rows))
+    split = search.best(root, Side(float(z[rows].sum()), float(rows.size), rows.size))
+    d = np.where(np.isnan(x[:, split.var]), 2,
+                 np.where(x[:, split.var] < split.value, 0, 1)) \
+        if split.left_levels is None else \
+        np.where(np.isnan(x[:, split.var]), 2,
+                 np.where(np.isin(x[:, split.var], split.left_levels), 0, 1))
+    kids = search.children(root, np.arange(n), d.astype(np.int8), split)
+    for kid in kids:
+        if kid.rows.size:
+            np.testing.assert_array_equal(kid.raw, search.histogram(kid.rows))
+    # weighted fits keep the floating columns
+    assert not _search(x, np.array([0, 7, 0]), z, np.full(n, 2.0), max_bins=32)[1].packed
 
 
 # ------------------------------------------------------------------ search vs brute force
