@@ -219,7 +219,8 @@ class BinnedTrainingData:
         self.cat_cells = np.where(lev < self.var_type[self.cat][:, None],
                                   self.offset[self.cat][:, None] + lev, self.n_cells)
         self.cat_missing = self.offset[self.cat] + self.var_type[self.cat]
-        self._ones = np.ones(CHUNK_ROWS * p)
+        # the sparse kernel's matrix entries (all 1), per data type summed
+        self._ones = {np.dtype(float): np.ones(CHUNK_ROWS * p)}
         self._indptr = np.arange(0, (CHUNK_ROWS + 1) * p, p, dtype=codes.dtype)
 
     def local_codes(self, rows: np.ndarray, v: int) -> np.ndarray:
@@ -268,7 +269,6 @@ class HistogramSearch:
             self.count_bits = max(int(data.n).bit_length(), 1)
             q, self.scale = quantize(self.wz, INT64_BITS - 1 - self.count_bits)
             self.cols = (q << self.count_bits) + 1
-            self._ones = np.ones(data._ones.shape[0], dtype=np.int64)
         else:
             k = 2 if self.unit else 3
             cols = np.empty((data.n, k))              # the columns summed per bucket
@@ -277,7 +277,9 @@ class HistogramSearch:
                 cols[:, 1] = w
             cols[:, -1] = 1.0
             self.cols = cols
-            self._ones = data._ones
+        if self.cols.dtype not in data._ones:
+            data._ones[self.cols.dtype] = np.ones(CHUNK_ROWS * data.p, dtype=self.cols.dtype)
+        self._ones = data._ones[self.cols.dtype]
         self._direction = np.empty(data.n, dtype=np.int8)
         chunk = min(CHUNK_ROWS, data.n)
         self._codes_buf = np.empty((chunk, data.p), dtype=data.codes.dtype)
