@@ -34,7 +34,8 @@ except ImportError:  # pragma: no cover
 
 #: rows per scatter-add call: bounds the temporaries of a histogram pass
 CHUNK_ROWS = 8192
-#: bits of an int64 histogram cell (one bit kept free for the sign)
+#: magnitude bits a packed int64 histogram cell may use (63 exist; one spare
+#: absorbs the rounding of every row's quantized w*z)
 INT64_BITS = 62
 #: relative distance under which two level means count as tied: such levels
 #: are re-counted from the rows so that their order is R's (see _categoricals)
