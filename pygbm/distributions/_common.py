@@ -49,13 +49,20 @@ def oob_average(values, w, inbag):
     """R's BagImprovement average: sum(w * values) / sum(w) over out-of-bag rows.
 
     NaN when there is no out-of-bag row (``bag_fraction = 1``), as R's 0/0.
-    (Zeros in place of the in-bag rows: a random boolean mask would cost
-    several times more than the sums.)
+    (Zeros in place of the in-bag rows, by multiplying with a 0/1 mask: a
+    random boolean selection, or ``np.where`` with a scalar, costs several
+    times more than the sums. Where an in-bag value is not finite, 0 * it is
+    NaN, so those sums are taken again with ``np.where``.)
     """
     inbag = np.asarray(inbag, dtype=bool)
     w = np.asarray(w, dtype=float)
-    num = np.where(inbag, 0.0, w * values).sum()
-    den = np.where(inbag, 0.0, w).sum()
+    oob = np.logical_not(inbag).astype(float)
+    wv = w * values
+    num = np.multiply(wv, oob, out=wv).sum() if wv.ndim else float(wv) * oob.sum()
+    den = np.multiply(w, oob).sum()
+    if not (np.isfinite(num) and np.isfinite(den)):
+        num = np.where(inbag, 0.0, w * values).sum()
+        den = np.where(inbag, 0.0, w).sum()
     with np.errstate(divide="ignore", invalid="ignore"):
         return float(np.float64(num) / np.float64(den))
 
