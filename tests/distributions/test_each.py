@@ -278,3 +278,19 @@ def test_quantile_accepts_unequal_weights():
     light = q.init_f(y, None, np.ones(4), None)
     heavy = q.init_f(y, None, np.array([1.0, 1.0, 1.0, 10.0]), None)
     assert heavy > light
+
+
+def test_oob_average_weights_out_of_bag_rows_only():
+    """R's BagImprovement average over the out-of-bag rows; in-bag values do
+    not enter it, not even when they are not finite; NaN without such rows."""
+    from pygbm.distributions._common import oob_average
+
+    rng = np.random.default_rng(0)
+    values, w = rng.normal(size=200), rng.uniform(0.5, 2.0, 200)
+    inbag = rng.random(200) < 0.5
+    want = np.sum((w * values)[~inbag]) / np.sum(w[~inbag])
+    assert oob_average(values, w, inbag) == pytest.approx(want, rel=1e-13)
+    spoiled = values.copy()
+    spoiled[np.flatnonzero(inbag)[:3]] = [np.inf, -np.inf, np.nan]
+    assert oob_average(spoiled, w, inbag) == pytest.approx(want, rel=1e-13)
+    assert np.isnan(oob_average(values, w, np.ones(200, dtype=bool)))
