@@ -57,9 +57,10 @@ def oob_average(values, w, inbag):
     inbag = np.asarray(inbag, dtype=bool)
     w = np.asarray(w, dtype=float)
     oob = np.logical_not(inbag).astype(float)
-    wv = w * values
-    num = np.multiply(wv, oob, out=wv).sum() if wv.ndim else float(wv) * oob.sum()
-    den = np.multiply(w, oob).sum()
+    with np.errstate(invalid="ignore", over="ignore"):   # non-finite: handled below
+        wv = w * values
+        num = np.multiply(wv, oob, out=wv).sum() if wv.ndim else float(wv) * oob.sum()
+        den = np.multiply(w, oob).sum()
     if not (np.isfinite(num) and np.isfinite(den)):
         num = np.where(inbag, 0.0, w * values).sum()
         den = np.where(inbag, 0.0, w).sum()
