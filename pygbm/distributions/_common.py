@@ -58,9 +58,8 @@ def oob_average(values, w, inbag):
     w = np.asarray(w, dtype=float)
     oob = np.logical_not(inbag).astype(float)
     with np.errstate(invalid="ignore", over="ignore"):   # non-finite: handled below
-        wv = w * values
-        num = np.multiply(wv, oob, out=wv).sum() if wv.ndim else float(wv) * oob.sum()
-        den = np.multiply(w, oob).sum()
+        num = np.sum(w * values * oob)
+        den = np.sum(w * oob)
     if not (np.isfinite(num) and np.isfinite(den)):
         num = np.where(inbag, 0.0, w * values).sum()
         den = np.where(inbag, 0.0, w).sum()

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .data import level_codes
 from .split import NEAR_TIE, Side, Split, _r_shell_sort_order, improvement, quantize
 
 try:  # SciPy's compiled sparse-times-dense kernel: a scatter-add of several
@@ -205,14 +206,10 @@ class BinnedTrainingData:
             c = codes[:, j]
             c[c < 0] = width - 1
             c += self.offset[j]
-        for j in self.cat:
-            v = self.xt[j]
-            K = int(self.var_type[j])
-            miss = np.isnan(v)
-            c = np.where(miss, K, np.nan_to_num(v)).astype(np.intp)
-            if np.any(((c < 0) | (c >= K)) & ~miss):
-                raise ValueError(f"categorical predictor {j} has codes outside 0..{K - 1}")
-            codes[:, j] = c + self.offset[j]
+        if self.cat.size:                  # missing values: the cell after the levels
+            K = self.var_type[self.cat]
+            cat_codes = level_codes(self.xt[self.cat], K, self.cat, K)
+            codes[:, self.cat] = (cat_codes + self.offset[self.cat][:, None]).T
         self.codes = codes
         # categorical level cells, padded with the spare (always empty) cell
         k_max = int(levels.max(initial=1)) - 1

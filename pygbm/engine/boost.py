@@ -69,7 +69,6 @@ class BoostProblem:
             return BinnedTrainingData(x, self.var_type, self.var_monotone, limit)
         return BinnedTrainingData(x, self.var_type, self.var_monotone, self.max_bins)
 
-
     def part(self, a, train: bool):
         if a is None:
             return None
@@ -104,6 +103,7 @@ def _few_values(x: np.ndarray, var_type: np.ndarray, limit: int) -> bool:
             if np.unique(col).size > limit:
                 return False
     return True
+
 
 def bag_size(n_train: int, bag_fraction: float) -> int:
     """R's ``(unsigned long)(bag.fraction * nTrain)``."""

@@ -12,6 +12,22 @@ from dataclasses import dataclass, field
 import numpy as np
 
 
+def level_codes(values: np.ndarray, n_levels: np.ndarray, var_ids: np.ndarray,
+                missing) -> np.ndarray:
+    """Level codes (k, n) of categorical predictors ``var_ids`` from their
+    values (k, n), NaN coded ``missing`` (a scalar or one per predictor);
+    ValueError naming the first predictor with a code outside 0..K-1."""
+    miss = np.isnan(values)
+    missing = np.broadcast_to(np.asarray(missing, dtype=np.intp), (values.shape[0],))
+    codes = np.where(miss, missing[:, None], np.nan_to_num(values)).astype(np.intp)
+    bad = ((codes < 0) | (codes >= np.asarray(n_levels)[:, None])) & ~miss
+    if bad.any():
+        i = int(np.flatnonzero(bad.any(axis=1))[0])
+        raise ValueError(f"categorical predictor {int(var_ids[i])} has codes outside "
+                         f"0..{int(n_levels[i]) - 1}")
+    return codes
+
+
 @dataclass
 class TrainingData:
     """Predictors of the training rows, with what the split search needs.
@@ -79,16 +95,9 @@ class TrainingData:
         if not self.cat.size:
             self.category_cells, self.cell_width = None, 0
             return
-        K = self.var_type[self.cat]
-        self.cell_width = int(K.max()) + 1
-        v = self.xt[self.cat]
-        miss = np.isnan(v)
-        codes = np.where(miss, self.cell_width - 1, np.nan_to_num(v)).astype(np.intp)
-        bad = ((codes < 0) | (codes >= K[:, None])) & ~miss
-        if bad.any():
-            j = int(self.cat[np.flatnonzero(bad.any(axis=1))[0]])
-            raise ValueError(f"categorical predictor {j} has codes outside "
-                             f"0..{int(self.var_type[j]) - 1}")
+        self.cell_width = int(self.var_type[self.cat].max()) + 1
+        codes = level_codes(self.xt[self.cat], self.var_type[self.cat], self.cat,
+                            self.cell_width - 1)
         codes += (np.arange(self.cat.size) * self.cell_width)[:, None]
         self.category_cells = codes
 

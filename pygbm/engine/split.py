@@ -337,7 +337,7 @@ class ExactSearch:
                         x = self.sorted_values(state, v, end + 1)
                         g = self._float_g(state, v, end)
                         h = None if H is None else H[c, :end]
-                        sums = self._exact_sums(x, g, h, total)
+                        sums = self._exact_sums(x, g, h, total, int(state.nm[c]))
                         split, exact = None, self._exact_gains(v, sums, pos)
                     bad = ~(exact > 0.0)
                     if bad.any():             # approximately valid, not exactly
@@ -376,14 +376,14 @@ class ExactSearch:
 
     # ------------------------------------------------------------------
     @staticmethod
-    def _missing_stats(x, g, h):
-        """Count, sum of w*z and weight of the missing rows (they come first)."""
-        nm = int(np.count_nonzero(np.isnan(x)))
+    def _missing_sums(g, h, nm: int) -> tuple[float, float]:
+        """Sum of w*z and weight of the ``nm`` missing rows (they come first),
+        added in R's order."""
         if nm == 0:
-            return 0, 0.0, 0.0
+            return 0.0, 0.0
         ms = float(np.cumsum(g[:nm])[-1])
         mw = float(nm) if h is None else float(np.cumsum(h[:nm])[-1])
-        return nm, ms, mw
+        return ms, mw
 
     def _continuous(self, state, G, H):
         """Approximate gains of the continuous predictors, in blocks small
@@ -653,7 +653,7 @@ class ExactSearch:
                      missing, nm == 0)
 
     # ------------------------------------------------------------------
-    def _exact_sums(self, x, g, h, total):
+    def _exact_sums(self, x, g, h, total, nm):
         """R's running sums along the sorted rows ``g`` (a prefix of the node's).
 
         Returns (nm, ms, mw, left_z, left_w, right_z, right_w): the missing
@@ -662,7 +662,7 @@ class ExactSearch:
         and the right sums as the node total minus every row up to k, one row
         at a time (index k).
         """
-        nm, ms, mw = self._missing_stats(x, g, h)
+        ms, mw = self._missing_sums(g, h, nm)
         end = g.size
         left_z = np.cumsum(g[nm:])
         right_z = _running_minus(total.sum_z, g)
@@ -691,12 +691,8 @@ class ExactSearch:
         rs = float(_running_minus(total.sum_z, g)[-1])   # node total minus each row
         ls = float(np.cumsum(g[nm:])[-1])
         lw, rw = float(k + 1 - nm), total.w - (k + 1)
-        if nm:
-            ms, mw = float(np.cumsum(g[:nm])[-1]), float(nm)
-            missing = Side(ms, mw, nm)
-        else:
-            ms, mw = 0.0, 0.0
-            missing = Side(total.sum_z, total.w, 0)
+        ms, mw = self._missing_sums(g, None, nm)
+        missing = Side(ms, mw, nm) if nm else Side(total.sum_z, total.w, 0)
         gain = improvement(lw, rw, mw, ls, rs, ms)
         return Split(float(gain), int(v), float(0.5 * (x_k + x_next)), None,
                      Side(ls, lw, k + 1 - nm), Side(rs, rw, total.n - (k + 1)),

@@ -21,6 +21,7 @@ import pytest
 import pygbm
 from pygbm.engine import binned
 from pygbm.engine.binned import BinnedTrainingData, HistogramSearch, _continuous_bins
+from pygbm.engine.grow import _directions
 from pygbm.engine.split import Side, improvement
 
 DATA = Path(__file__).resolve().parents[2] / "data"
@@ -210,12 +211,8 @@ def test_unit_weight_histograms_are_one_packed_integer_column():
     assert search.scale * np.abs(z).sum() <= 2.0 ** (62 - search.count_bits)
     root = search.root(np.isin(np.arange(n), rows))
     split = search.best(root, Side(float(z[rows].sum()), float(rows.size), rows.size))
-    d = np.where(np.isnan(x[:, split.var]), 2,
-                 np.where(x[:, split.var] < split.value, 0, 1)) \
-        if split.left_levels is None else \
-        np.where(np.isnan(x[:, split.var]), 2,
-                 np.where(np.isin(x[:, split.var], split.left_levels), 0, 1))
-    kids = search.children(root, np.arange(n), d.astype(np.int8), split)
+    d = _directions(data, split, np.arange(n))           # the grower's routing
+    kids = search.children(root, np.arange(n), d, split)
     for kid in kids:
         if kid.rows.size:
             np.testing.assert_array_equal(kid.raw, search.histogram(kid.rows))
