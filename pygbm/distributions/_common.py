@@ -151,7 +151,7 @@ def seq_sum(values) -> float:
     values = np.asarray(values, dtype=float)
     if values.size == 0:
         return 0.0
-    return float(np.cumsum(values)[-1])
+    return float(values.cumsum()[-1])
 
 
 def exp_r(x):

@@ -26,7 +26,7 @@ class Gaussian(Distribution):
     def init_f(self, y, offset, w, misc):
         r = residual(y, 0.0, offset)
         w = np.asarray(w, dtype=float)
-        return float(np.cumsum(w * r)[-1] / np.cumsum(w)[-1])
+        return float((w * r).cumsum()[-1] / w.cumsum()[-1])
 
     def deviance(self, y, f, offset, w, misc):
         r = residual(y, f, offset)

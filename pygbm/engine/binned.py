@@ -47,7 +47,7 @@ def _sequential(values: np.ndarray, start: float = 0.0) -> float:
     """``start + values[0] + values[1] + ...``, added one at a time (R's order)."""
     if values.shape[0] == 0:
         return float(start)
-    return float(np.cumsum(np.concatenate(([start], values)))[-1])
+    return float(np.concatenate(([start], values)).cumsum()[-1])
 
 
 def _midpoints(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
@@ -67,7 +67,7 @@ def _bin_ends(counts: np.ndarray, max_bins: int) -> np.ndarray:
     still gives at most ``max_bins`` buckets.
     """
     n_distinct = counts.shape[0]
-    cum = np.cumsum(counts)
+    cum = counts.cumsum()
     total = cum[-1]
     by_count = np.argsort(-counts, kind="stable")
 
@@ -195,7 +195,7 @@ class BinnedTrainingData:
         levels = self.var_type[self.cat] + 1
         self.offset = np.zeros(p, dtype=np.intp)      # first cell of each predictor
         self.offset[self.cont] = np.arange(pc) * width
-        self.offset[self.cat] = pc * width + np.cumsum(levels) - levels
+        self.offset[self.cat] = pc * width + levels.cumsum() - levels
         self.n_cells = int(pc * width + levels.sum())
         if self.n_cells >= np.iinfo(codes.dtype).max:
             codes = codes.astype(np.int64)
@@ -291,8 +291,8 @@ class HistogramSearch:
         """The children's states; histograms are counted for all but the
         largest child, whose histogram is the parent's minus the others'."""
         self._direction[rows] = d
-        D = np.take(self._direction, state.rows)
-        kids = [np.compress(D == side, state.rows) if n_side else state.rows[:0]
+        D = self._direction.take(state.rows)
+        kids = [state.rows.compress(D == side) if n_side else state.rows[:0]
                 for side, n_side in enumerate((split.left.n, split.right.n, split.missing.n))]
         if state.raw is None:
             state.raw = self.histogram(state.rows)
@@ -326,8 +326,8 @@ class HistogramSearch:
             r = rows[start:start + CHUNK_ROWS]
             m = r.shape[0]
             # np.take into kept buffers: far faster than fancy indexing of rows
-            codes = np.take(data.codes, r, axis=0, out=self._codes_buf[:m], mode="clip")
-            vals = np.take(self.cols, r, axis=0, out=self._cols_buf[:m], mode="clip")
+            codes = data.codes.take(r, axis=0, out=self._codes_buf[:m], mode="clip")
+            vals = self.cols.take(r, axis=0, out=self._cols_buf[:m], mode="clip")
             if _csc_matvecs is None:            # NumPy fallback (never packed)
                 flat = codes.reshape(-1)
                 for c in range(k):
@@ -493,9 +493,9 @@ class HistogramSearch:
         the chosen bucket ``k`` holds rows.
         """
         Z, W, N = self._block(hist)
-        ls = np.cumsum(Z[:, :-1], axis=1)
-        ln = np.cumsum(N[:, :-1], axis=1)
-        lw = ln if self.unit else np.cumsum(W[:, :-1], axis=1)
+        ls = Z[:, :-1].cumsum(axis=1)
+        ln = N[:, :-1].cumsum(axis=1)
+        lw = ln if self.unit else W[:, :-1].cumsum(axis=1)
         rs = ls[:, -1:] - ls
         rn = ln[:, -1:] - ln
         rw = lw[:, -1:] - lw
@@ -556,7 +556,7 @@ class HistogramSearch:
         n_finite = finite.sum(axis=1)
         s_z = np.take_along_axis(gs, order, axis=1)
         s_n = np.take_along_axis(gn, order, axis=1)
-        ls, ln = np.cumsum(s_z, axis=1), np.cumsum(s_n, axis=1)
+        ls, ln = s_z.cumsum(axis=1), s_n.cumsum(axis=1)
         lw = ln if self.unit else np.cumsum(np.take_along_axis(gw, order, axis=1), axis=1)
         rs, rw, rn = ls[:, -1:] - ls, lw[:, -1:] - lw, ln[:, -1:] - ln
         with np.errstate(divide="ignore", invalid="ignore"):

@@ -57,6 +57,8 @@ class TrainingData:
     category_cells: np.ndarray | None = field(init=False, repr=False)
     cell_width: int = field(init=False, repr=False)
     _sorted_values: dict = field(init=False, repr=False, default_factory=dict)
+    #: the exact search's per-fit constants (split._layout), made on first use
+    _exact_layout: object = field(init=False, repr=False, default=None)
 
     def __post_init__(self):
         x = np.asarray(self.x, dtype=float)
@@ -123,8 +125,8 @@ class TrainingData:
             X = None if with_values is None else self.sorted_values(with_values)
             return S, nm, X
         pc = self.cont.size
-        keep = np.take(inbag, self.order)
-        S = np.compress(keep.ravel(), self.order.ravel()).reshape(pc, -1) if pc else \
+        keep = inbag.take(self.order)
+        S = self.order.ravel().compress(keep.ravel()).reshape(pc, -1) if pc else \
             np.empty((0, int(np.count_nonzero(inbag))), dtype=np.intp)
         nm = np.zeros(pc, dtype=np.intp)
         for j in np.flatnonzero(self.n_nan).tolist():     # missing values come first

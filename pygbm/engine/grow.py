@@ -117,7 +117,7 @@ class GrownTree:
 
 def _directions(data: TrainingData, split: Split, rows: np.ndarray) -> np.ndarray:
     """LEFT / RIGHT / MISSING (int8) for the given training rows."""
-    x = np.take(data.xt[split.var], rows)
+    x = data.xt[split.var].take(rows)
     nan = np.isnan(x)
     if split.left_levels is None:
         d = np.greater_equal(x, split.value).view(np.int8)     # NaN: False (0)
@@ -126,7 +126,7 @@ def _directions(data: TrainingData, split: Split, rows: np.ndarray) -> np.ndarra
         goes_right = np.ones(int(data.var_type[split.var]) + 1, dtype=np.int8)
         goes_right[split.left_levels] = LEFT
         goes_right[-1] = 0                         # the spare slot, hit by NaN (code -1)
-        d = np.take(goes_right, codes)
+        d = goes_right.take(codes)
     d += MISSING * nan.view(np.int8)               # NaN rows got 0 above
     return d
 
@@ -140,10 +140,10 @@ def grow_tree(data, searcher, z: np.ndarray, w: np.ndarray, inbag: np.ndarray,
     ``data`` gives the predictor values that route rows to the children.
     """
     n_train = data.n
-    bag_rows = np.flatnonzero(inbag)
+    bag_rows = inbag.nonzero()[0]
     # R sums the bag in row order, one row at a time
-    total_z = float(np.cumsum((w * z)[bag_rows])[-1])
-    total_w = float(bag_rows.size) if unit_weights else float(np.cumsum(w[bag_rows])[-1])
+    total_z = float((w * z)[bag_rows].cumsum()[-1])
+    total_w = float(bag_rows.size) if unit_weights else float(w[bag_rows].cumsum()[-1])
     root = Node(total_z / total_w, total_w, int(bag_rows.size))
     nodes = [root]
     terminals = [0]
@@ -180,11 +180,11 @@ def grow_tree(data, searcher, z: np.ndarray, w: np.ndarray, inbag: np.ndarray,
 
         rows = rows_of[t]
         d = _directions(data, split, rows)
-        go_right = np.compress(d == RIGHT, rows)
-        go_missing = np.compress(d == MISSING, rows)
+        go_right = rows.compress(d == RIGHT)
+        go_missing = rows.compress(d == MISSING)
         node_of[go_right] = t_right
         node_of[go_missing] = t_missing
-        rows_of[t] = np.compress(d == LEFT, rows)
+        rows_of[t] = rows.compress(d == LEFT)
         rows_of.extend([go_right, go_missing])
 
         if len(vars_used) < depth:        # the children will be searched

@@ -92,7 +92,7 @@ def _running_minus(total: float, parts: np.ndarray) -> np.ndarray:
     buf = np.empty(parts.size + 1)
     buf[0] = total
     np.negative(parts, out=buf[1:])
-    return np.cumsum(buf, out=buf)[1:]
+    return buf.cumsum(out=buf)[1:]
 
 
 def _r_shell_sort_order(values: np.ndarray) -> np.ndarray:
@@ -193,6 +193,40 @@ class CategoricalBest(NamedTuple):
     mn: np.ndarray
 
 
+class _Layout(NamedTuple):
+    """What the exact search needs to know of the predictors, the same for
+    every tree of a fit (computed once per :class:`TrainingData`)."""
+
+    xvars: np.ndarray     # continuous predictors whose sorted values the nodes carry
+    xrow: np.ndarray      # (p,) row of a predictor in NodeRows.X, -1 if none
+    look: np.ndarray      # rows (of the continuous block) with tied values
+    mono: np.ndarray      # monotone constraint per continuous predictor
+    mono_any: bool
+    cont_row: np.ndarray  # (p,) row of a predictor in NodeRows.S, -1 if categorical
+    plain: bool           # no tie, missing value or constraint (with unit weights:
+                          # the simplest gain kernel)
+
+
+def _layout(data: TrainingData) -> _Layout:
+    if data._exact_layout is not None:
+        return data._exact_layout
+    cont = data.cont
+    # continuous predictors whose sorted values the search reads, carried
+    # along the nodes: those with tied values (missing values need only
+    # their count per node, which comes first)
+    xvars = cont[data.has_ties[cont]]
+    xrow = np.full(data.p, -1)
+    xrow[xvars] = np.arange(xvars.size)
+    look = np.flatnonzero(data.has_ties[cont])
+    mono = data.var_monotone[cont]
+    cont_row = np.full(data.p, -1)
+    cont_row[cont] = np.arange(cont.size)
+    plain = not look.size and not mono.any() and not data.has_nan[cont].any()
+    lay = _Layout(xvars, xrow, look, mono, bool(mono.any()), cont_row, bool(plain))
+    data._exact_layout = lay
+    return lay
+
+
 class ExactSearch:
     """R's exact split search for the nodes of one tree (fixed z, w and bag).
 
@@ -220,26 +254,16 @@ class ExactSearch:
             self.zmax = float(np.abs(self.wz).max()) if self.wz.size else 0.0
         else:
             self._g, self.scale = self.wz, 1.0
-        # continuous predictors whose sorted values the search reads, carried
-        # along the nodes: those with tied values (missing values need only
-        # their count per node, which comes first)
-        self.xvars = self.cont[data.has_ties[self.cont]]
-        self._xrow = np.full(data.p, -1)
-        self._xrow[self.xvars] = np.arange(self.xvars.size)
-        # per-tree constants of the continuous search
-        self._look = np.flatnonzero(data.has_ties[self.cont])      # ties: values needed
-        self._mono = data.var_monotone[self.cont]
-        self._mono_any = bool(self._mono.any())
-        self._plain = (unit_weights and not self._look.size and not self._mono_any
-                       and not data.has_nan[self.cont].any())
-        self._cont_row = np.full(data.p, -1)
-        self._cont_row[self.cont] = np.arange(self.cont.size)
+        lay = _layout(data)
+        self.xvars, self._xrow, self._look = lay.xvars, lay.xrow, lay.look
+        self._mono, self._mono_any, self._cont_row = lay.mono, lay.mono_any, lay.cont_row
+        self._plain = unit_weights and lay.plain
 
     def root(self, inbag: np.ndarray) -> NodeRows:
         bag = None if inbag.all() else inbag
         S, nm, X = self.data.bag_order(bag, self.xvars if self.xvars.size else None)
-        R = np.flatnonzero(inbag) if self.cat.size else None
-        return NodeRows(S, np.take(self._g, S), None if self.unit else np.take(self.w, S), X,
+        R = inbag.nonzero()[0] if self.cat.size else None
+        return NodeRows(S, self._g.take(S), None if self.unit else self.w.take(S), X,
                         nm, R)
 
     def sorted_values(self, state: NodeRows, v: int, end: int | None = None) -> np.ndarray:
@@ -248,13 +272,13 @@ class ExactSearch:
         r = self._xrow[v]
         if r >= 0:
             return state.X[r, :end]
-        return np.take(self.data.xt[v], state.S[self._cont_row[v], :end])
+        return self.data.xt[v].take(state.S[self._cont_row[v], :end])
 
     def _float_g(self, state: NodeRows, v: int, end: int | None = None) -> np.ndarray:
         """w*z of the node's rows in continuous predictor ``v``'s order, as
         floats (the first ``end``)."""
         c = self._cont_row[v]
-        return np.take(self.wz, state.S[c, :end]) if self.unit else state.G[c, :end]
+        return self.wz.take(state.S[c, :end]) if self.unit else state.G[c, :end]
 
     def children(self, state: NodeRows, rows: np.ndarray, d: np.ndarray, split: Split):
         """Each child's sorted rows (and their w*z, w), keeping every predictor's
@@ -262,9 +286,9 @@ class ExactSearch:
         self._direction[rows] = d
         S = state.S
         pc = S.shape[0]
-        D = np.take(self._direction, S).ravel()
+        D = self._direction.take(S).ravel()
         DX = D.reshape(pc, -1)[self._look].ravel() if state.X is not None else None
-        DR = np.take(self._direction, state.R) if state.R is not None else None
+        DR = self._direction.take(state.R) if state.R is not None else None
         # missing values per predictor and side: they lead every predictor's rows
         lead = int(state.nm.max()) if state.nm.size else 0
         if lead:
@@ -277,18 +301,18 @@ class ExactSearch:
                 empty[4] = np.zeros(pc, dtype=np.intp)
                 out.append(NodeRows(*empty))
                 continue
-            S_side = (np.compress(D == side, S.ravel()).reshape(pc, -1) if pc
+            S_side = (S.ravel().compress(D == side).reshape(pc, -1) if pc
                       else S[:, :n_side])
             nm = (np.count_nonzero((first == side) & in_lead, axis=1) if lead
                   else np.zeros(pc, dtype=np.intp))
             # gathering w*z (and w) again is cheaper than compressing them
             out.append(NodeRows(
-                S_side, np.take(self._g, S_side),
-                None if state.H is None else np.take(self.w, S_side),
+                S_side, self._g.take(S_side),
+                None if state.H is None else self.w.take(S_side),
                 None if DX is None else
-                np.compress(DX == side, state.X.ravel()).reshape(self.xvars.size, -1),
+                state.X.ravel().compress(DX == side).reshape(self.xvars.size, -1),
                 nm,
-                None if DR is None else np.compress(DR == side, state.R)))
+                None if DR is None else state.R.compress(DR == side)))
         return tuple(out)
 
     # ------------------------------------------------------------------
@@ -320,13 +344,13 @@ class ExactSearch:
             # (gain 0 marks positions R does not consider: never candidates)
             threshold = max(top - self._tolerance(m, top), np.nextafter(0.0, 1.0))
             best, rejected = None, False
-            for v in np.flatnonzero(best_gain >= threshold):
+            for v in (best_gain >= threshold).nonzero()[0]:
                 c = int(self._cont_row[v])
                 if c < 0:                         # categorical: R's sums already
                     split = self._record_categorical(cats, v, total)
                 else:
                     row = gain_row(c)
-                    pos = np.flatnonzero(row >= threshold * self.scale * self.scale)
+                    pos = (row >= threshold * self.scale * self.scale).nonzero()[0]
                     if pos.size == 1 and H is None and not data.var_monotone[v]:
                         # the usual case, kept to a few operations
                         split = self._unit_split(state, v, int(pos[0]), total)
@@ -381,8 +405,8 @@ class ExactSearch:
         added in R's order."""
         if nm == 0:
             return 0.0, 0.0
-        ms = float(np.cumsum(g[:nm])[-1])
-        mw = float(nm) if h is None else float(np.cumsum(h[:nm])[-1])
+        ms = float(g[:nm].cumsum()[-1])
+        mw = float(nm) if h is None else float(h[:nm].cumsum()[-1])
         return ms, mw
 
     def _continuous(self, state, G, H):
@@ -416,7 +440,7 @@ class ExactSearch:
         tied values, against a monotone constraint) have gain 0.
         """
         if self._plain:                     # no missing or tied value, no constraint
-            ls = np.cumsum(G[block], axis=1)
+            ls = G[block].cumsum(axis=1)
             if self.unit:
                 ls = _as_float(ls)
             gain = np.empty((ls.shape[0], ls.shape[1] - 1))
@@ -425,23 +449,23 @@ class ExactSearch:
         Gc = G[block]
         Hc = None if H is None else H[block]
         pc, m = Gc.shape
-        ls = np.cumsum(Gc, axis=1)
+        ls = Gc.cumsum(axis=1)
         if self.unit:
             ls = _as_float(ls)
         nm = state.nm[block]
         # predictors with tied values: only positions between distinct values
         inside = (self._look >= block.start) & (self._look < block.stop)
         look = self._look[inside] - block.start
-        X = state.X[np.flatnonzero(inside)] if look.size else None
+        X = state.X[inside.nonzero()[0]] if look.size else None
         mono = self._mono[block]
         mono = mono if self._mono_any and mono.any() else None
         gain = np.empty((pc, m - 1))        # every kernel fills its rows
         if Hc is None:
             simple = nm == 0
-            rows = np.flatnonzero(simple)
+            rows = simple.nonzero()[0]
             if rows.size:
                 self._gain_simple(ls, rows, m, gain)
-            rows = np.flatnonzero(~simple)
+            rows = (~simple).nonzero()[0]
             if rows.size:
                 self._gain_unit_missing(ls, nm, rows, m, gain)
         else:
@@ -531,15 +555,15 @@ class ExactSearch:
         # the missing rows lead every predictor's sorted rows
         nanr = np.arange(m)[None, :] < nmr[:, None] if nmr.any() else None
         g = Gc[rows]
-        lsr = np.cumsum(np.where(nanr, 0.0, g), axis=1) if nanr is not None else ls[rows]
+        lsr = np.where(nanr, 0.0, g).cumsum(axis=1) if nanr is not None else ls[rows]
         if Hc is None:
             lw = (k[None, :] - nmr[:, None] + 1).astype(float)
             hl_tot = (m - nmr).astype(float)[:, None]
             mw = nmr.astype(float)
         else:
             h = Hc[rows]
-            hl = np.cumsum(np.where(nanr, 0.0, h), axis=1) if nanr is not None \
-                else np.cumsum(h, axis=1)
+            hl = np.where(nanr, 0.0, h).cumsum(axis=1) if nanr is not None \
+                else h.cumsum(axis=1)
             lw = hl[:, :-1]
             hl_tot = hl[:, -1:]
             mw = np.sum(np.where(nanr, h, 0.0), axis=1) if nanr is not None \
@@ -562,14 +586,14 @@ class ExactSearch:
         k = np.arange(m - 1)
         # missing rows sit in front: their sums belong to neither side
         front = np.arange(m)[None, :] < nm[rows][:, None]
-        lfull = np.cumsum(np.where(front, 0.0, Gc[rows]), axis=1) if front.any() \
+        lfull = np.where(front, 0.0, Gc[rows]).cumsum(axis=1) if front.any() \
             else ls[rows]
         lsk, tot = lfull[:, :-1], lfull[:, -1:]
         if Hc is None:
             lw = (k[None, :] - nm[rows][:, None] + 1).astype(float)
             rw = (m - 1 - k)[None, :].astype(float)
         else:
-            hl = np.cumsum(np.where(front, 0.0, Hc[rows]), axis=1)
+            hl = np.where(front, 0.0, Hc[rows]).cumsum(axis=1)
             lw, rw = hl[:, :-1], hl[:, -1:] - hl[:, :-1]
         rs = tot - lsk
         # integer sums: keep the positions that may pass (each sum is off by
@@ -595,10 +619,10 @@ class ExactSearch:
         """
         data, R = self.data, state.R
         nc, width = self.cat.size, data.cell_width
-        cells = np.take(data.category_cells, R, axis=1).ravel()
+        cells = data.category_cells.take(R, axis=1).ravel()
         size = nc * width
-        g = np.take(self.wz, R)
-        h = None if self.unit else np.take(self.w, R)
+        g = self.wz.take(R)
+        h = None if self.unit else self.w.take(R)
         # sums of w*z, w and rows per cell: (3, nc, width), missing cells last
         sums = np.empty((3, size))
         sums[0] = np.bincount(cells, np.tile(g, nc), minlength=size)
@@ -617,7 +641,7 @@ class ExactSearch:
             K = int(data.var_type[self.cat[i]])
             order[i, :K] = _r_shell_sort_order(means[i, :K])
         levels = np.take_along_axis(sums[:, :, :-1], order[None], axis=2)
-        ls, lw, ln = np.cumsum(levels, axis=2)
+        ls, lw, ln = levels.cumsum(axis=2)
         # the right side: the node's total less the missing rows (one at a
         # time, in row order), then less each level in turn
         right = np.empty((2, nc, width))
@@ -628,7 +652,7 @@ class ExactSearch:
             right[1, i, 0] = (total.w - mn[i] if h is None
                               else _running_minus(total.w, h[missing])[-1])
         np.negative(levels[:2], out=right[:, :, 1:])
-        rs, rw = np.cumsum(right, axis=2)[:, :, 1:]
+        rs, rw = right.cumsum(axis=2)[:, :, 1:]
         rn = (total.n - mn)[:, None] - ln
         with np.errstate(divide="ignore", invalid="ignore"):
             gain = improvement(lw, rw, mw[:, None], ls, rs, ms[:, None])
@@ -664,13 +688,13 @@ class ExactSearch:
         """
         ms, mw = self._missing_sums(g, h, nm)
         end = g.size
-        left_z = np.cumsum(g[nm:])
+        left_z = g[nm:].cumsum()
         right_z = _running_minus(total.sum_z, g)
         if h is None:
             left_w = np.arange(1, end - nm + 1, dtype=float)
             right_w = total.w - np.arange(1, end + 1, dtype=float)
         else:
-            left_w = np.cumsum(h[nm:])
+            left_w = h[nm:].cumsum()
             right_w = _running_minus(total.w, h)
         return nm, ms, mw, left_z, left_w, right_z, right_w
 
@@ -680,7 +704,7 @@ class ExactSearch:
         operations)."""
         c = int(self._cont_row[v])
         S_v = state.S[c]
-        g = np.take(self.wz, S_v[:k + 1])
+        g = self.wz.take(S_v[:k + 1])
         r = self._xrow[v]
         if r >= 0:
             x_k, x_next = state.X[r, k], state.X[r, k + 1]
@@ -689,7 +713,7 @@ class ExactSearch:
             x_k, x_next = xv[S_v[k]], xv[S_v[k + 1]]
         nm = int(state.nm[c])
         rs = float(_running_minus(total.sum_z, g)[-1])   # node total minus each row
-        ls = float(np.cumsum(g[nm:])[-1])
+        ls = float(g[nm:].cumsum()[-1])
         lw, rw = float(k + 1 - nm), total.w - (k + 1)
         ms, mw = self._missing_sums(g, None, nm)
         missing = Side(ms, mw, nm) if nm else Side(total.sum_z, total.w, 0)

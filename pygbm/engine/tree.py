@@ -90,7 +90,10 @@ class Tree:
     def predict_view(self, view: "ColumnView", c_splits) -> np.ndarray:
         """Like :meth:`predict`, on rows already prepared as a :class:`ColumnView`."""
         values = _tree_values(self, view, c_splits)
-        return np.broadcast_to(values, (view.cols.shape[1],)).astype(float)
+        n = view.cols.shape[1]
+        if isinstance(values, np.ndarray) and values.shape == (n,) and values.dtype == float:
+            return values                   # a new array (np.where's): no copy needed
+        return np.broadcast_to(values, (n,)).astype(float)
 
 
 def _categorical_child(xv, split_index, c_splits, left, right, missing):
@@ -142,7 +145,7 @@ def _categorical_masks(view: ColumnView, v: int, row: np.ndarray):
     right_tbl[:size] = row == GOES_RIGHT
     codes = view.codes[v]
     idx = np.where((codes >= 0) & (codes < size), codes, size)
-    return np.take(left_tbl, idx), np.take(right_tbl, idx)
+    return left_tbl.take(idx), right_tbl.take(idx)
 
 
 def _tree_values(tree: Tree, view: ColumnView, c_splits, node: int = 0):
