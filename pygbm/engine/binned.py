@@ -378,7 +378,7 @@ class HistogramSearch:
         v = int(np.argmax(best_gain))
         if not best_gain[v] > 0.0:
             return None
-        tied = np.flatnonzero(best_gain >= best_gain[v] * (1.0 - NEAR_TIE))
+        tied = (best_gain >= best_gain[v] * (1.0 - NEAR_TIE)).nonzero()[0]
         if tied.shape[0] > 1 or data.exact_bins:
             # R's own arithmetic: ties are broken as R breaks them, and with
             # one bucket per value the children's sums are R's to the last bit
@@ -496,15 +496,29 @@ class HistogramSearch:
         ls = Z[:, :-1].cumsum(axis=1)
         ln = N[:, :-1].cumsum(axis=1)
         lw = ln if self.unit else W[:, :-1].cumsum(axis=1)
-        rs = ls[:, -1:] - ls
         rn = ln[:, -1:] - ln
         rw = lw[:, -1:] - lw
-        with np.errstate(divide="ignore", invalid="ignore"):
-            gain = improvement(lw, rw, W[:, -1:], ls, rs, Z[:, -1:])
-        ok = (ln >= self.min_obs) & (rn >= self.min_obs) & (gain > 0.0)
+        ok = (ln >= self.min_obs) & (rn >= self.min_obs)
         mono = self.data.var_monotone[self.data.cont]
-        if mono.any():
-            ok &= (mono[:, None] == 0) | (mono[:, None] * (rs * lw - ls * rw) > 0.0)
+        if not N[:, -1].any() and not mono.any():
+            # no missing row in the node: R's two-group gain, written as
+            # (L - T lw / W)^2 W / (lw rw) with the node's totals T and W
+            # (fewer whole-array passes than the general formula)
+            den = lw * rw
+            ok &= den > 0.0
+            np.copyto(den, 1.0, where=~ok)
+            d = ls - lw * (ls[:, -1:] / lw[:, -1:])
+            np.multiply(d, d, out=d)
+            np.multiply(d, lw[:, -1:], out=d)
+            np.divide(d, den, out=d)
+            gain = d
+        else:
+            rs = ls[:, -1:] - ls
+            with np.errstate(divide="ignore", invalid="ignore"):
+                gain = improvement(lw, rw, W[:, -1:], ls, rs, Z[:, -1:])
+            if mono.any():
+                ok &= (mono[:, None] == 0) | (mono[:, None] * (rs * lw - ls * rw) > 0.0)
+        ok &= gain > 0.0
         gain = np.where(ok, gain, 0.0)
         pos = np.argmax(gain, axis=1)
         return gain[np.arange(gain.shape[0]), pos], pos
@@ -573,7 +587,12 @@ class HistogramSearch:
         """The split sending the histogram cells ``left`` / ``right`` /
         ``missing`` to the three children, with the sums of those cells."""
         c = (0, -1, -1) if self.unit else (0, 1, -1)           # w*z, w, count
-        side = [[float(hist[cells, j].sum()) for j in c] for cells in (left, right)]
+        if self.unit:                                           # w = count: summed once
+            side = [[float(hist[cells, 0].sum()), float(hist[cells, -1].sum())]
+                    for cells in (left, right)]
+            side = [[sz, sn, sn] for sz, sn in side]
+        else:
+            side = [[float(hist[cells, j].sum()) for j in c] for cells in (left, right)]
         ms, mw, mn = (hist[missing, j] for j in c)
         if mn > 0:
             miss, empty = Side(float(ms), float(mw), int(mn)), False
@@ -591,7 +610,9 @@ class HistogramSearch:
         first = data.offset[v]
         counts = hist[first + pos + 1:first + data.width - 1, -1]
         nxt = pos + 1 + int(np.argmax(counts > 0.0))
-        return float(_midpoints(data.bin_max[i, pos], data.bin_min[i, nxt]))
+        lo, hi = float(data.bin_max[i, pos]), float(data.bin_min[i, nxt])
+        mid = 0.5 * (lo + hi)                       # _midpoints, on two numbers
+        return mid if mid > lo else hi
 
     def _record_continuous(self, hist, v: int, pos: int, total: Side, gain) -> Split:
         first, width = self.data.offset[v], self.data.width

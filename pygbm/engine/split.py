@@ -419,17 +419,18 @@ class ExactSearch:
         """
         pc, m = self.cont.size, G.shape[1]
         best = np.empty(pc)
+        terms = self._simple_terms(m, float(G[0].sum())) if H is None else None
         n_blocks = -(-pc * m // BLOCK_ELEMENTS)
         size = -(-pc // n_blocks)
         blocks = []
         for start in range(0, pc, size):
             block = slice(start, min(start + size, pc))
-            gains = self._gain_block(state, G, H, block)
+            gains = self._gain_block(state, G, H, block, terms)
             best[block] = gains.max(axis=1)
             blocks.append(gains)
         return best, lambda c: blocks[c // size][c % size]
 
-    def _gain_block(self, state, G, H, block: slice):
+    def _gain_block(self, state, G, H, block: slice, terms):
         """Approximate gain of every position of the continuous predictors
         ``self.cont[block]``, (block size, m - 1).
 
@@ -444,7 +445,7 @@ class ExactSearch:
             if self.unit:
                 ls = _as_float(ls)
             gain = np.empty((ls.shape[0], ls.shape[1] - 1))
-            self._gain_simple(ls, np.arange(ls.shape[0]), ls.shape[1], gain)
+            self._gain_simple(ls, np.arange(ls.shape[0]), gain, terms)
             return gain
         Gc = G[block]
         Hc = None if H is None else H[block]
@@ -464,7 +465,7 @@ class ExactSearch:
             simple = nm == 0
             rows = simple.nonzero()[0]
             if rows.size:
-                self._gain_simple(ls, rows, m, gain)
+                self._gain_simple(ls, rows, gain, terms)
             rows = (~simple).nonzero()[0]
             if rows.size:
                 self._gain_unit_missing(ls, nm, rows, m, gain)
@@ -476,25 +477,35 @@ class ExactSearch:
             self._monotone(ls, Gc, Hc, nm, mono, gain)
         return gain
 
-    def _gain_simple(self, ls, rows, m, gain):
-        """Unit weights, no missing value in the node: vectors over positions.
-        (``ls`` may hold the integer prefix sums: the subtraction converts.)"""
+    def _simple_terms(self, m: int, total: float):
+        """What :meth:`_gain_simple` needs of a node of ``m`` rows whose
+        quantized w*z sum to ``total`` (the same for every block of its
+        predictors): the admissible positions lo..hi (left = rows 0..k,
+        ``n_minobsinnode`` on each side) and, per position, total * lw / m and
+        m / (lw rw). None when no position is admissible."""
         mo = self.min_obs
-        lo, hi = max(mo - 1, 0), m - 1 - mo           # positions k: left = 0..k
+        lo, hi = max(mo - 1, 0), m - 1 - mo
+        if hi < lo:
+            return None
+        k = np.arange(lo, hi + 1, dtype=float)
+        lw, rw = k + 1.0, m - 1.0 - k
+        return lo, hi, total * (lw / m), m / (lw * rw)
+
+    def _gain_simple(self, ls, rows, gain, terms):
+        """Unit weights, no missing value in the node: vectors over positions.
+        (``ls`` holds the prefix sums of the quantized w*z, as floats.)"""
+        m = ls.shape[1]
         full = rows.size == ls.shape[0]
         at = slice(None) if full else rows
-        if hi < lo:
+        if terms is None:
             gain[at] = 0.0
             return
+        # gain = (left - total lw/m)^2 m / (lw rw); the node total is the same
+        # (exact) number on every predictor's row
+        lo, hi, shift, weight = terms
         if lo > 0 or hi < m - 2:                      # outside: too few rows on a side
             gain[at, :lo] = 0.0
             gain[at, hi + 1:] = 0.0
-        k = np.arange(lo, hi + 1, dtype=float)
-        lw, rw = k + 1.0, m - 1.0 - k
-        # gain = (left - total lw/m)^2 m / (lw rw); the node total is the same
-        # (exact) number on every predictor's row
-        shift = ls[rows[0], -1] * (lw / m)
-        weight = m / (lw * rw)
         if full:
             d = gain[:, lo:hi + 1]
             np.subtract(ls[:, lo:hi + 1], shift, out=d)
