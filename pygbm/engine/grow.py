@@ -88,23 +88,22 @@ class GrownTree:
                 stack.extend(reversed(node.children))
         number = {node_id: k for k, node_id in enumerate(order)}
         n = len(order)
-        split_var = np.full(n, NO_NODE, dtype=np.intp)
-        code = np.empty(n)
-        kids = np.full((3, n), NO_NODE, dtype=np.intp)
-        gain = np.zeros(n)
-        weight = np.empty(n)
-        pred = np.empty(n)
+        # Python lists, one array each at the end (a handful of nodes: cheaper
+        # than element-wise writes into arrays)
+        split_var, code, gain = [NO_NODE] * n, [0.0] * n, [0.0] * n
+        kids = [[NO_NODE] * n for _ in range(3)]
+        weight = [self.nodes[i].w for i in order]
+        pred = [shrinkage * self.nodes[i].pred for i in order]
         for k, i in enumerate(order):
             node = self.nodes[i]
-            weight[k] = node.w
-            pred[k] = shrinkage * node.pred
             if node.is_terminal:
                 code[k] = pred[k]
                 continue
             s = node.split
             split_var[k] = s.var
             gain[k] = s.improvement
-            kids[:, k] = [number[c] for c in node.children]
+            for side, child in zip(kids, node.children):
+                side[k] = number[child]
             if s.left_levels is None:
                 code[k] = s.value
             else:
@@ -112,6 +111,10 @@ class GrownTree:
                 row[s.left_levels] = GOES_LEFT
                 code[k] = len(c_splits)
                 c_splits.append(row)
+        split_var = np.array(split_var, dtype=np.intp)
+        kids = np.array(kids, dtype=np.intp).reshape(3, n)
+        code, gain = np.array(code, dtype=float), np.array(gain, dtype=float)
+        weight, pred = np.array(weight, dtype=float), np.array(pred, dtype=float)
         return Tree(split_var, code, kids[0], kids[1], kids[2], gain, weight, pred)
 
 
