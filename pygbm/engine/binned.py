@@ -252,6 +252,9 @@ class HistogramSearch:
 
     def __init__(self, data: BinnedTrainingData, z, w, unit_weights: bool, min_obs: int):
         self.data = data
+        #: R's arithmetic for the node sums only with one bucket per value
+        #: (then the splits are R's; otherwise the buckets decide anyway)
+        self.r_arithmetic = bool(data.exact_bins)
         self.unit = bool(unit_weights)
         self.min_obs = int(min_obs)
         self.w = w

@@ -235,8 +235,12 @@ class ExactSearch:
     same layout, and its in-bag rows in row order for the categorical ones.
     The grower calls :meth:`root`, :meth:`best` and
     :meth:`children`; another search (e.g. on binned predictors) only has to
-    offer the same three methods.
+    offer the same three methods and say, in ``r_arithmetic``, whether the
+    node sums must be R's to the last bit.
     """
+
+    #: the node sums are R's to the last bit (R's order of additions)
+    r_arithmetic = True
 
     def __init__(self, data: TrainingData, z: np.ndarray, w: np.ndarray,
                  unit_weights: bool, min_obs: int):
@@ -301,14 +305,15 @@ class ExactSearch:
                 empty[4] = np.zeros(pc, dtype=np.intp)
                 out.append(NodeRows(*empty))
                 continue
-            S_side = (S.ravel().compress(D == side).reshape(pc, -1) if pc
-                      else S[:, :n_side])
+            # the positions of the side's rows, then the rows and their w*z
+            # (and w) at those positions: cheaper than compressing each
+            at = (D == side).nonzero()[0]
+            S_side = S.ravel().take(at).reshape(pc, -1) if pc else S[:, :n_side]
             nm = (np.count_nonzero((first == side) & in_lead, axis=1) if lead
                   else np.zeros(pc, dtype=np.intp))
-            # gathering w*z (and w) again is cheaper than compressing them
             out.append(NodeRows(
-                S_side, self._g.take(S_side),
-                None if state.H is None else self.w.take(S_side),
+                S_side, state.G.ravel().take(at).reshape(S_side.shape),
+                None if state.H is None else state.H.ravel().take(at).reshape(S_side.shape),
                 None if DX is None else
                 state.X.ravel().compress(DX == side).reshape(self.xvars.size, -1),
                 nm,
