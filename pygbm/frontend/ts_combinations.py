@@ -289,6 +289,11 @@ class CombinationSearch:
         self._direction = np.empty(data.n, dtype=np.int8)
         self._mask = np.zeros(data.n, dtype=bool)
 
+    @property
+    def r_arithmetic(self) -> bool:
+        """As the engine's searcher (see ExactSearch)."""
+        return self.inner.r_arithmetic
+
     def root(self, inbag: np.ndarray) -> _NodeState:
         return _NodeState(self.inner.root(inbag), np.flatnonzero(inbag))
 
