@@ -280,6 +280,15 @@ def _code_versions(rows) -> str:
             f"({', '.join(codes)}), see the CSV's pygbm_code")
 
 
+def _repeats(rows: list, meta: dict) -> str:
+    """Fits per measurement: one number, or the range when runs combined differ
+    (each row's count is the CSV's ``repeats``)."""
+    counts = sorted({int(r["repeats"]) for r in rows if r.get("repeats") not in (None, "")})
+    if len(counts) > 1:
+        return f"{counts[0]}–{counts[-1]} (per row: the CSV's repeats)"
+    return str(counts[0] if counts else meta["repeats"])
+
+
 def write_report(rows: list, meta: dict, out_dir: str) -> None:
     """results.md and scaling.png from the measurements."""
     n_trees = int(meta["n_trees"])
@@ -297,7 +306,7 @@ def write_report(rows: list, meta: dict, out_dir: str) -> None:
           f"Settings (all systems): {n_trees} trees, interaction depth 3 (4 leaves), shrinkage "
           f"0.05, bag fraction 0.5, min leaf size 10, first 80% of rows for training and the "
           f"last 20% for validation, max_bin 255 (binned systems), single-threaded. Times are "
-          f"the minimum over {meta['repeats']} fit(s); CPU = user + system time of the "
+          f"the minimum over {_repeats(rows, meta)} fit(s); CPU = user + system time of the "
           f"process, less sensitive to the other jobs on the machine than wall time, and the "
           f"basis of the ratios.", "",
           "## Summary", "",
