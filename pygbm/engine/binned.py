@@ -510,7 +510,9 @@ class HistogramSearch:
             den = lw * rw
             ok &= den > 0.0
             np.copyto(den, 1.0, where=~ok)
-            d = ls - lw * (ls[:, -1:] / lw[:, -1:])
+            node_w = lw[:, -1:]
+            mean = ls[:, -1:] / np.where(node_w > 0.0, node_w, 1.0)   # (no weight: no split)
+            d = ls - lw * mean
             np.multiply(d, d, out=d)
             np.multiply(d, lw[:, -1:], out=d)
             np.divide(d, den, out=d)

@@ -513,3 +513,18 @@ def test_few_values_limit():
     x = np.repeat(np.arange(300.0), 4)[:, None]                 # 300 values, 1200 rows
     assert not boost._few_values(x, np.zeros(1, dtype=int), 255)
     assert boost._few_values(x, np.zeros(1, dtype=int), 300)
+
+
+def test_zero_weight_node_has_no_split_and_no_warning():
+    """A node whose rows all have weight 0 (w*z = 0 too): no split, and the
+    two-group gain is computed without a division warning."""
+    rng = np.random.default_rng(7)
+    x = rng.normal(size=(200, 2))
+    data = binned.BinnedTrainingData(x, np.zeros(2, int), np.zeros(2, int), 32)
+    w = np.zeros(200)
+    search = data.searcher(rng.normal(size=200), w, False, 5)
+    state = search.root(np.ones(200, dtype=bool))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        best = search.best(state, Side(0.0, 0.0, 200))
+    assert best is None
