@@ -514,7 +514,7 @@ class HistogramSearch:
             mean = ls[:, -1:] / np.where(node_w > 0.0, node_w, 1.0)   # (no weight: no split)
             d = ls - lw * mean
             np.multiply(d, d, out=d)
-            np.multiply(d, lw[:, -1:], out=d)
+            np.multiply(d, node_w, out=d)
             np.divide(d, den, out=d)
             gain = d
         else:
@@ -615,9 +615,7 @@ class HistogramSearch:
         first = data.offset[v]
         counts = hist[first + pos + 1:first + data.width - 1, -1]
         nxt = pos + 1 + int(np.argmax(counts > 0.0))
-        lo, hi = float(data.bin_max[i, pos]), float(data.bin_min[i, nxt])
-        mid = 0.5 * (lo + hi)                       # _midpoints, on two numbers
-        return mid if mid > lo else hi
+        return float(_midpoints(data.bin_max[i, pos], data.bin_min[i, nxt]))
 
     def _record_continuous(self, hist, v: int, pos: int, total: Side, gain) -> Split:
         first, width = self.data.offset[v], self.data.width
