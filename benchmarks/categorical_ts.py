@@ -99,42 +99,26 @@ def log_loss(y, prob):
 
 
 # ---------------------------------------------------------------- methods
-def _lift_level_cap():
-    """R caps unordered factors at 1024 levels; target statistics have no cap.
-    Until the frontend lifts its cap for TS columns, lift it here."""
-    import pygbm.frontend.encode as encode
-
-    old = encode.R_MAX_CATEGORICAL_LEVELS
-    encode.R_MAX_CATEGORICAL_LEVELS = 10**9
-    return old
-
-
 def run_pygbm(train, test, method, n_trees, seed):
     from pygbm import gbm
-    from pygbm.frontend import encode
 
     cats = [c for c in train if c != "y" and not pd.api.types.is_numeric_dtype(train[c])]
     too_many = max((train[c].nunique() for c in cats), default=0) > 1024
     if method == "native" and too_many:
         return None                                   # R's cap: not possible natively
-    old = _lift_level_cap() if too_many else None
     kw = {}
     if method.startswith("ordered_ts_c"):           # e.g. ordered_ts_c2: with combinations
         kw = dict(categorical="ordered_ts", ts_max_combination=int(method[-1]))
     elif method != "native":
         kw = dict(categorical=method)
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            fit = gbm("y ~ .", train, distribution="bernoulli", n_trees=n_trees,
-                      shrinkage=LEARNING_RATE, interaction_depth=DEPTH,
-                      bag_fraction=BAG_FRACTION, train_fraction=1 - VALID_FRACTION,
-                      random_state=seed, **kw)
-            best = int(np.nanargmin(fit.valid_error)) + 1
-            prob = fit.predict(test, n_trees=best, type="response")
-    finally:
-        if old is not None:
-            encode.R_MAX_CATEGORICAL_LEVELS = old
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        fit = gbm("y ~ .", train, distribution="bernoulli", n_trees=n_trees,
+                  shrinkage=LEARNING_RATE, interaction_depth=DEPTH,
+                  bag_fraction=BAG_FRACTION, train_fraction=1 - VALID_FRACTION,
+                  random_state=seed, **kw)
+        best = int(np.nanargmin(fit.valid_error)) + 1
+        prob = fit.predict(test, n_trees=best, type="response")
     return prob, best
 
 

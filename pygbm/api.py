@@ -250,7 +250,7 @@ def _fit_coded(x, var_names, var_type, var_levels, encoder, y, status, offset, d
         formula=formula, call=call, max_bins=max_bins, num_classes=n_out,
         classes=getattr(dist, "classes", None),
         engine_var_type=var_type_engine, ts_encoder=ts_encoder, categorical=categorical,
-        ts_options=ts_options, _rng=rng, _perm=perm,
+        ts_options=ts_options, _rng=rng, _perm=perm, _ts_support=state.support,
     )
 
 
@@ -429,7 +429,7 @@ def gbm_more(fit: GBMFit, n_new_trees=100, data=None, weights=None, offset=None,
                            max_bins=getattr(fit, "max_bins", None))
     state = BoostState(fit.init_f, take(fit.fit).copy(), list(fit.train_error),
                        list(fit.valid_error), list(fit.oobag_improve), list(fit.trees),
-                       list(fit.c_splits))
+                       list(fit.c_splits), fit._ts_support)
     rng = fit._rng if random_state is None else _rng(random_state)
     run_boosting(problem, state, n_new_trees, rng, fit.verbose if verbose is None else verbose,
                  schedule=schedule)
@@ -442,6 +442,7 @@ def gbm_more(fit: GBMFit, n_new_trees=100, data=None, weights=None, offset=None,
     new.valid_error = np.asarray(state.valid_error)
     new.oobag_improve = np.asarray(state.oobag_improve)
     new.trees, new.c_splits = state.trees, state.c_splits
+    new._ts_support = state.support
     new.cv_error = None          # cv errors describe the old number of trees
     new.cv_fitted = None
     return new

@@ -31,6 +31,9 @@ class GBMFit:
         self.classes = None
         self.ts_encoder = None
         self.categorical = "native"
+        #: ordered target statistics: the supporting models' training link
+        #: values (engine row order), for gbm_more to continue them
+        self._ts_support = None
         self.__dict__.update(attrs)
         if "engine_var_type" not in attrs:
             self.engine_var_type = getattr(self, "var_type", None)

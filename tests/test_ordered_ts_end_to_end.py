@@ -131,12 +131,8 @@ def test_missing_values_are_their_own_level(lending):
     assert np.isfinite(fit.predict(d, n_trees=40)).all()
 
 
-def test_more_than_1024_levels(monkeypatch):
-    # no level cap with target statistics (the frontend's R cap is lifted here
-    # until the frontend lifts it itself for TS columns)
-    import pygbm.frontend.encode as encode
-
-    monkeypatch.setattr(encode, "R_MAX_CATEGORICAL_LEVELS", 10**9)
+def test_more_than_1024_levels():
+    # no level cap with target statistics (R's cap of 1024 holds for native)
     rng = np.random.default_rng(0)
     n, k = 6000, 1500
     level = rng.integers(0, k, n)
@@ -146,6 +142,8 @@ def test_more_than_1024_levels(monkeypatch):
     fit = _fit(d, categorical="ordered_ts", train_fraction=0.7, n_trees=60)
     assert fit.var_type[0] > 1024
     assert np.nanmin(fit.valid_error) < fit.valid_error[0]
+    with pytest.raises(ValueError, match="1024 levels"):
+        _fit(d, categorical="native", n_trees=2)
 
 
 def test_unseen_level_at_encoder_level_gets_prior(ordered_fit):
@@ -269,7 +267,7 @@ def _continue_with_engine_inputs(fit, n_new):
                            bag_fraction=fit.bag_fraction, max_bins=fit.max_bins)
     state = BoostState(fit.init_f, fit.fit.copy(), list(fit.train_error),
                        list(fit.valid_error), list(fit.oobag_improve), list(fit.trees),
-                       list(fit.c_splits))
+                       list(fit.c_splits), fit._ts_support)
     run_boosting(problem, state, n_new, fit._rng, schedule=schedule)
     return state
 
@@ -292,6 +290,82 @@ def test_gbm_more_continues_exactly(lending):
     np.testing.assert_allclose(more.valid_error, whole.valid_error, rtol=1e-12)
     np.testing.assert_allclose(more.predict(lending, n_trees=30),
                                whole.predict(lending, n_trees=30), rtol=1e-12)
+
+
+def test_gbm_more_continues_the_supporting_models(lending):
+    kw = dict(categorical="ordered_ts", train_fraction=0.8)
+    whole = _fit(lending, n_trees=30, **kw)
+    more = gbm_more(_fit(lending, n_trees=20, **kw), 10)
+    np.testing.assert_allclose(more._ts_support, whole._ts_support, rtol=1e-12)
+    np.testing.assert_allclose(more.fit, whole.fit, rtol=1e-12)
+
+
+# ---------------------------------------------------------------- supporting models
+def _schedule_of(fit):
+    d = fit.data
+    _, schedule = fit.ts_encoder.engine_inputs(d["x"], d["y"], d["w"], fit.var_monotone,
+                                               fit.max_bins)
+    return schedule
+
+
+def _view_matrix(schedule, view, n_columns):
+    """The engine's training matrix under one permutation (combination slots too)."""
+    xt = schedule.data(view).xt
+    return np.column_stack([xt[j] for j in range(n_columns)])
+
+
+@pytest.mark.parametrize("combination", [1, 2])
+def test_supporting_models_are_the_trees_on_their_own_permutation(lending, combination):
+    # CatBoost's Plain mode: one model of the training rows per structure
+    # permutation, every tree added to each as that permutation's statistics
+    # route the rows; the fit's own training predictions are the model of the
+    # leaf permutation (sigma_0)
+    fit = _fit(lending, categorical="ordered_ts", train_fraction=0.8, interaction_depth=3,
+               ts_max_combination=combination, n_trees=25)
+    schedule = _schedule_of(fit)
+    n_cols = len(fit.engine_var_type)
+
+    def trees_on(view):
+        x = _view_matrix(schedule, view, n_cols)
+        return predict_trees(fit.trees, x, fit.engine_var_type, fit.c_splits, fit.init_f,
+                             [fit.n_trees])[:, 0]
+
+    assert fit._ts_support.shape == (schedule.n_views, fit.n_train)
+    for view in range(schedule.n_views):
+        np.testing.assert_allclose(fit._ts_support[view], trees_on(view), rtol=1e-10,
+                                   atol=1e-12)
+    np.testing.assert_allclose(fit.fit[: fit.n_train], trees_on(schedule.n_views),
+                               rtol=1e-10, atol=1e-12)
+    for view in range(schedule.n_views):       # the permutations do route rows differently
+        assert not np.allclose(fit._ts_support[view], fit.fit[: fit.n_train])
+
+
+def test_leaf_values_are_fitted_on_the_leaf_permutation():
+    # gaussian, one tree on all rows: every terminal value is the mean residual
+    # of the rows the leaf permutation's statistics send there, not of the rows
+    # the structure permutation sent there
+    rng = np.random.default_rng(4)
+    n, k = 600, 40
+    level = rng.integers(0, k, n)
+    d = pd.DataFrame({"g": [f"L{v}" for v in level], "x": rng.normal(size=n)})
+    d["y"] = rng.normal(size=k)[level] + 0.5 * d["x"] + rng.normal(scale=0.5, size=n)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        fit = gbm("y ~ .", d, distribution="gaussian", n_trees=1, shrinkage=1.0,
+                  bag_fraction=1.0, interaction_depth=3, n_minobsinnode=5,
+                  categorical="ordered_ts", random_state=2)
+    schedule = _schedule_of(fit)
+    tree, vt = fit.trees[0], fit.engine_var_type
+    leaf = tree.terminal_of(_view_matrix(schedule, schedule.n_views, len(vt)), vt, [])
+    grown_on = tree.terminal_of(_view_matrix(schedule, schedule.view_of(0), len(vt)), vt, [])
+    assert np.any(leaf != grown_on)
+    residual = d["y"].to_numpy() - fit.init_f
+    for node in np.unique(leaf):
+        assert tree.split_code_pred[node] == pytest.approx(residual[leaf == node].mean(),
+                                                           rel=1e-12)
+    differ = [node for node in np.unique(leaf) if not np.isclose(
+        residual[leaf == node].mean(), residual[grown_on == node].mean())]
+    assert differ
 
 
 # ---------------------------------------------------------------- combinations

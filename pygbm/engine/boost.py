@@ -14,7 +14,7 @@ import numpy as np
 
 from ._memory import reuse_freed_memory
 from .data import TrainingData
-from .grow import grow_tree
+from .grow import grow_tree, route
 from .tree import ColumnView, Tree
 
 
@@ -29,6 +29,10 @@ class BoostState:
     oobag_improve: list = field(default_factory=list)
     trees: list = field(default_factory=list)
     c_splits: list = field(default_factory=list)
+    #: ordered target statistics (CatBoost's Plain mode): the training rows'
+    #: link values of each structure permutation's supporting model,
+    #: (n_views, n_train); None without permutations (see SupportingModels)
+    support: np.ndarray | None = None
 
 
 @dataclass
@@ -137,10 +141,9 @@ def run_boosting(problem: BoostProblem, state: BoostState, n_trees: int,
                  data: TrainingData | None = None, schedule=None) -> BoostState:
     """Add ``n_trees`` iterations to ``state`` (in place) and return it.
 
-    ``schedule``, when given, is called with the iteration number and returns
-    the training data to grow that iteration's trees on (e.g. predictors
-    re-encoded under another permutation); the validation rows always use
-    ``problem.x``.
+    ``schedule``, when given, re-encodes the training rows per iteration
+    (ordered target statistics): see :class:`SupportingModels` for what it
+    provides. The validation rows always use ``problem.x``.
     """
     with reuse_freed_memory():
         return _run(problem, state, n_trees, rng, verbose, data, schedule)
@@ -157,25 +160,84 @@ class _Rows:
         self.x_va = P.x[P.n_train:]
 
 
-def _one_tree(P, dist, data, rows, f_tr, bag, unit, state, k):
-    """Grow and fit one tree on class ``k`` (None: single output); returns the
-    tree, its training step ``fadj`` and its out-of-bag improvement."""
-    cls = {} if k is None else {"k": k}
+class SupportingModels:
+    """CatBoost's Plain boosting mode with ordered target statistics
+    (Prokhorenkova et al. 2018, section 5, "Building a tree" and "Choosing
+    leaf values").
+
+    The schedule encodes the training rows under ``n_views`` structure
+    permutations and one leaf permutation (``view_of(iteration)``,
+    ``data(view)``, ``leaf_data()``). Each structure permutation has its own
+    supporting model of the training rows (``f``, one row per view): an
+    iteration grows its tree on one permutation's encoding, from the gradient
+    of that permutation's model, so that the residuals agree with the
+    statistics the tree sees. The leaf values are then estimated on the rows
+    as the leaf permutation's encoding routes them, against the fit's own
+    training predictions (the model of the leaf permutation), and the tree
+    is added to every supporting model, each routing the rows by its own
+    encoding.
+    """
+
+    def __init__(self, schedule, f_tr: np.ndarray, support: np.ndarray | None):
+        if f_tr.ndim != 1:
+            raise ValueError("target statistics support single-output distributions only")
+        self.schedule = schedule
+        self.f = (np.tile(f_tr, (schedule.n_views, 1)) if support is None
+                  else np.array(support, dtype=float))
+        self.leaf_data = schedule.leaf_data()
+
+    def add(self, grown, view: int, preds: np.ndarray, shrinkage: float) -> None:
+        """Add the tree (terminal values ``preds``, unshrunken) to every model;
+        ``view`` is the permutation it was grown on (its rows are routed)."""
+        for v in range(self.f.shape[0]):
+            node_of = grown.node_of if v == view else route(grown, self.schedule.data(v))
+            self.f[v] += shrinkage * preds.take(node_of)
+
+
+def _leaf_inputs(grown, leaf_data, dist, rows, f_tr, bag, cls):
+    """Where the training rows fall when ``leaf_data`` routes them, with what
+    ``fit_leaves`` needs of them: working response at ``f_tr``, in-bag counts
+    and mean working response per terminal node."""
+    node_of = route(grown, leaf_data)
     z = dist.negative_gradient(rows.y, f_tr, rows.o, rows.w, rows.m, bag, **cls)
-    gz, gw = dist.growth_response(z, rows.w, rows.y, f_tr, rows.o, rows.m, **cls)
+    n_t = grown.n_terminal
+    wb = rows.w * bag
+    counts = np.bincount(node_of.compress(bag), minlength=n_t)
+    num = np.bincount(node_of, weights=wb * z, minlength=n_t)
+    den = np.bincount(node_of, weights=wb, minlength=n_t)
+    mean_z = np.divide(num, den, out=np.zeros(n_t), where=den != 0)
+    return node_of, z, counts, mean_z
+
+
+def _one_tree(P, dist, data, rows, f_tr, bag, unit, state, k, f_grow=None, leaf_data=None):
+    """Grow and fit one tree on class ``k`` (None: single output); returns the
+    tree, the grown tree, its training step ``fadj`` and its out-of-bag
+    improvement.
+
+    The tree is grown from the gradient at ``f_grow`` (default ``f_tr``); its
+    terminal values are fitted against ``f_tr`` on the rows as ``leaf_data``
+    routes them (default: as grown). ``fadj`` is that routing's step.
+    """
+    cls = {} if k is None else {"k": k}
+    f_grow = f_tr if f_grow is None else f_grow
+    z = dist.negative_gradient(rows.y, f_grow, rows.o, rows.w, rows.m, bag, **cls)
+    gz, gw = dist.growth_response(z, rows.w, rows.y, f_grow, rows.o, rows.m, **cls)
     gunit = unit and gw is rows.w
     searcher = data.searcher(gz, gw, gunit, P.n_minobsinnode)
     grown = grow_tree(data, searcher, gz, gw, bag, P.interaction_depth, gunit)
-    values = dist.fit_leaves(rows.y, f_tr, rows.o, rows.w, rows.m, z, grown.node_of,
-                             grown.n_terminal, bag, grown.terminal_counts(),
-                             grown.terminal_preds(), P.n_minobsinnode, **cls)
+    if leaf_data is None:
+        node_of, counts, mean_z = grown.node_of, grown.terminal_counts(), grown.terminal_preds()
+    else:
+        node_of, z, counts, mean_z = _leaf_inputs(grown, leaf_data, dist, rows, f_tr, bag, cls)
+    values = dist.fit_leaves(rows.y, f_tr, rows.o, rows.w, rows.m, z, node_of,
+                             grown.n_terminal, bag, counts, mean_z, P.n_minobsinnode, **cls)
     grown.set_terminal_preds(values)
     grown.adjust(P.n_minobsinnode)
-    fadj = grown.terminal_preds()[grown.node_of]
+    fadj = grown.terminal_preds()[node_of]
     oob = dist.bag_improvement(rows.y, f_tr, rows.o, rows.w, rows.m, fadj, bag,
                                P.shrinkage, **cls)
     tree: Tree = grown.to_r_tree(P.shrinkage, P.var_type, state.c_splits)
-    return tree, fadj, oob
+    return tree, grown, fadj, oob
 
 
 def _run(P, state, n_trees, rng, verbose, data, schedule):
@@ -184,9 +246,10 @@ def _run(P, state, n_trees, rng, verbose, data, schedule):
     if data is None and schedule is None:
         data = P.training_data()
     rows = _Rows(P)
+    f_tr = state.f[:n_train]            # views: updated in place
+    support = None if schedule is None else SupportingModels(schedule, f_tr, state.support)
     n_valid = rows.x_va.shape[0]
     view_va = ColumnView(rows.x_va, P.var_type) if n_valid else None
-    f_tr = state.f[:n_train]            # views: updated in place
     f_va = state.f[n_train:]
     n_out = int(getattr(dist, "n_outputs", 1))
     classes = [None] if n_out == 1 else list(range(n_out))
@@ -198,8 +261,10 @@ def _run(P, state, n_trees, rng, verbose, data, schedule):
         print("Iter   TrainDeviance   ValidDeviance   StepSize   Improve")
     start = len(state.trees) // n_out
     for it in range(n_trees):
-        if schedule is not None:
-            data = schedule(start + it)
+        view, f_grow, leaf_data = None, None, None
+        if support is not None:
+            view = schedule.view_of(start + it)
+            data, f_grow, leaf_data = schedule.data(view), support.f[view], support.leaf_data
         if n_out > 1:
             dist.start_iteration(rows.y, f_tr, rows.o, rows.w, rows.m)
         oob = 0.0
@@ -210,8 +275,11 @@ def _run(P, state, n_trees, rng, verbose, data, schedule):
                 inbag = (draw_group_bag(rng, rows.m, P.bag_fraction) if by_group
                          else draw_bag(rng, n_train, n_bag))
             bag = all_rows if inbag is None else inbag
-            tree, fadj, tree_oob = _one_tree(P, dist, data, rows, f_tr, bag, unit, state, k)
+            tree, grown, fadj, tree_oob = _one_tree(P, dist, data, rows, f_tr, bag, unit,
+                                                    state, k, f_grow, leaf_data)
             oob += tree_oob
+            if support is not None:
+                support.add(grown, view, grown.terminal_preds(), P.shrinkage)
             if k is None:
                 f_tr += P.shrinkage * fadj
             else:
@@ -233,4 +301,6 @@ def _run(P, state, n_trees, rng, verbose, data, schedule):
         if verbose and (it < 10 or n_done % 20 == 0 or it == n_trees - 1):
             print(f"{n_done:6d} {train_err:13.4f} {valid_err:15.4f} {P.shrinkage:10.4f} "
                   f"{oob:9.4f}")
+    if support is not None:
+        state.support = support.f
     return state

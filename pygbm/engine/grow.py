@@ -134,6 +134,26 @@ def _directions(data: TrainingData, split: Split, rows: np.ndarray) -> np.ndarra
     return d
 
 
+def route(grown: GrownTree, data) -> np.ndarray:
+    """Terminal index of every training row of ``data``: the tree's splits
+    replayed on another encoding of the same rows (e.g. the target statistics
+    of another permutation; ``grown.node_of`` is the routing of the data the
+    tree was grown on)."""
+    node_of = np.zeros(data.n, dtype=np.intp)
+    terminal_of = {node_id: t for t, node_id in enumerate(grown.terminals)}
+    stack = [(0, np.arange(data.n))]
+    while stack:
+        node_id, rows = stack.pop()
+        node = grown.nodes[node_id]
+        if node.is_terminal:
+            node_of[rows] = terminal_of[node_id]
+            continue
+        d = _directions(data, node.split, rows)
+        stack.extend((child, rows.compress(d == side))
+                     for side, child in enumerate(node.children))
+    return node_of
+
+
 def grow_tree(data, searcher, z: np.ndarray, w: np.ndarray, inbag: np.ndarray,
               depth: int, unit_weights: bool) -> GrownTree:
     """Grow one tree on the working response ``z`` (training rows).

@@ -16,7 +16,10 @@ paper (Prokhorenkova et al. 2018, eq. 5). The modes differ by the rows
 * ``"ordered_ts"`` (CatBoost): the rows that precede row k in a random
   permutation ("history"). ``ts_permutations`` permutations are drawn once;
   each boosting iteration grows its tree on the encoding under one of them,
-  chosen at random per iteration (the paper's Plain mode). No target leak.
+  chosen at random per iteration, from the gradient of that permutation's
+  own supporting model, and its leaf values are fitted on one more
+  permutation (sigma_0), as in the paper's Plain mode (see
+  :class:`pygbm.engine.boost.SupportingModels`). No target leak.
 * ``"greedy_ts"``: all training rows, row k included. **Leaks the target**
   (a noise categorical with many rare levels looks predictive).
 * ``"loo_ts"``: all training rows but row k. **Leaks the target** too (on a
@@ -444,8 +447,12 @@ class TargetStatisticsEncoder:
 
 # ---------------------------------------------------------------- schedule
 class TargetStatisticsSchedule:
-    """``schedule(iteration) -> TrainingData``: the training rows encoded under
-    that iteration's permutation; each permutation's data is built once."""
+    """The training rows encoded under every permutation, for the boosting
+    loop's supporting models (:class:`pygbm.engine.boost.SupportingModels`):
+    ``n_views`` structure permutations (``view_of(iteration)`` picks one per
+    iteration), plus the leaf permutation the leaf values are fitted on
+    (the paper's sigma_0, permutation index ``n_views``). Each permutation's
+    data is built once."""
 
     def __init__(self, encoder: TargetStatisticsEncoder, x_coded, y, w, var_monotone,
                  max_bins, x_engine):
@@ -500,8 +507,22 @@ class TargetStatisticsSchedule:
             self._cache[r] = base
         return self._cache[r]
 
+    @property
+    def n_views(self) -> int:
+        """Structure permutations (``ts_permutations``)."""
+        return self.encoder.n_permutations
+
+    def view_of(self, iteration: int) -> int:
+        """Structure permutation of boosting iteration ``iteration``."""
+        return self.encoder.permutation_of_iteration(iteration)
+
+    def leaf_data(self):
+        """The training rows under the leaf permutation (sigma_0)."""
+        return self.data(self.n_views)
+
     def __call__(self, iteration: int):
-        return self.data(self.encoder.permutation_of_iteration(iteration))
+        """The training data iteration ``iteration`` grows its tree on."""
+        return self.data(self.view_of(iteration))
 
 
 # ---------------------------------------------------------------- entry point

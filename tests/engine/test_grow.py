@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from pygbm.engine.data import TrainingData
-from pygbm.engine.grow import grow_tree
+from pygbm.engine.grow import grow_tree, route
 from pygbm.engine.tree import NO_NODE
 
 
@@ -76,3 +76,30 @@ def test_adjust_gives_small_missing_nodes_the_weighted_sibling_average():
         if miss.is_terminal and miss.n < 5:
             want = (left.w * left.pred + right.w * right.pred) / (left.w + right.w)
             assert miss.pred == want and nd.pred == want
+
+
+def test_route_replays_the_splits_on_the_grown_data():
+    for seed in range(4):
+        data, _, _, g = _grow(seed=seed)
+        np.testing.assert_array_equal(route(g, data), g.node_of)
+
+
+def test_route_on_another_encoding_of_the_rows_agrees_with_the_r_tree():
+    # another encoding of the same rows (as another permutation's target
+    # statistics): values moved, other rows missing, other levels
+    data, x, _, g = _grow(seed=5)
+    rng = np.random.default_rng(11)
+    x2 = x.copy()
+    x2[:, :2] += rng.normal(scale=0.5, size=(x.shape[0], 2))
+    x2[rng.random(x.shape) < 0.1] = np.nan
+    x2[:, 2] = np.where(np.isnan(x2[:, 2]), np.nan, rng.integers(0, 5, x.shape[0]))
+    other = TrainingData(x2, data.var_type, data.var_monotone)
+    node_of = route(g, other)
+    assert not np.array_equal(node_of, g.node_of)
+    c_splits = []
+    tree = g.to_r_tree(1.0, data.var_type, c_splits)
+    # terminal index -> R node number, compared on where the R tree sends the rows
+    g.set_terminal_preds(np.arange(g.n_terminal, dtype=float))
+    numbered = g.to_r_tree(1.0, data.var_type, [])
+    term = tree.terminal_of(x2, data.var_type, c_splits)
+    np.testing.assert_array_equal(numbered.split_code_pred[term], node_of)
