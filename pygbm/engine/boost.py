@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..distributions._common import node_ratio
 from ._memory import reuse_freed_memory
 from .data import TrainingData
 from .grow import grow_tree, route
@@ -186,9 +187,10 @@ class SupportingModels:
                   else np.array(support, dtype=float))
         self.leaf_data = schedule.leaf_data()
 
-    def add(self, grown, view: int, preds: np.ndarray, shrinkage: float) -> None:
-        """Add the tree (terminal values ``preds``, unshrunken) to every model;
-        ``view`` is the permutation it was grown on (its rows are routed)."""
+    def add(self, grown, view: int, shrinkage: float) -> None:
+        """Add the fitted tree to every model; ``view`` is the permutation it
+        was grown on (whose routing the tree already has)."""
+        preds = grown.terminal_preds()
         for v in range(self.f.shape[0]):
             node_of = grown.node_of if v == view else route(grown, self.schedule.data(v))
             self.f[v] += shrinkage * preds.take(node_of)
@@ -201,11 +203,8 @@ def _leaf_inputs(grown, leaf_data, dist, rows, f_tr, bag, cls):
     node_of = route(grown, leaf_data)
     z = dist.negative_gradient(rows.y, f_tr, rows.o, rows.w, rows.m, bag, **cls)
     n_t = grown.n_terminal
-    wb = rows.w * bag
     counts = np.bincount(node_of.compress(bag), minlength=n_t)
-    num = np.bincount(node_of, weights=wb * z, minlength=n_t)
-    den = np.bincount(node_of, weights=wb, minlength=n_t)
-    mean_z = np.divide(num, den, out=np.zeros(n_t), where=den != 0)
+    mean_z = node_ratio(rows.w * z, rows.w, node_of, n_t, bag)
     return node_of, z, counts, mean_z
 
 
@@ -279,7 +278,7 @@ def _run(P, state, n_trees, rng, verbose, data, schedule):
                                                     state, k, f_grow, leaf_data)
             oob += tree_oob
             if support is not None:
-                support.add(grown, view, grown.terminal_preds(), P.shrinkage)
+                support.add(grown, view, P.shrinkage)
             if k is None:
                 f_tr += P.shrinkage * fadj
             else:

@@ -520,10 +520,6 @@ class TargetStatisticsSchedule:
         """The training rows under the leaf permutation (sigma_0)."""
         return self.data(self.n_views)
 
-    def __call__(self, iteration: int):
-        """The training data iteration ``iteration`` grows its tree on."""
-        return self.data(self.view_of(iteration))
-
 
 # ---------------------------------------------------------------- entry point
 def fit_target_statistics(categorical, x, y, w, n_train, var_names, var_type, var_monotone,

@@ -41,7 +41,7 @@ def _fit(mode, x, y, var_type, n_train=None, w=None, dist=BERNOULLI, seed=0, **k
 def _training_column(schedule, x_engine, j=0, iteration=0):
     if schedule is None:
         return x_engine[:, j]
-    return schedule(iteration).x[:, j]
+    return schedule.data(schedule.view_of(iteration)).x[:, j]
 
 
 # ---------------------------------------------------------------- by hand
@@ -108,7 +108,7 @@ def test_permutation_hand_check_of_one_iteration():
         for t, row in enumerate(order):          # the definition, one row at a time
             prev = order[:t][codes[order[:t]] == codes[row]]
             direct[row] = (y[prev].sum() + enc.prior) / (prev.size + 1.0)
-        np.testing.assert_allclose(schedule(it).x[:, 0], direct, rtol=1e-12, atol=1e-14)
+        np.testing.assert_allclose(schedule.data(schedule.view_of(it)).x[:, 0], direct, rtol=1e-12, atol=1e-14)
     assert len({enc.permutation_of_iteration(it) for it in range(40)}) == 3
 
 
@@ -250,7 +250,7 @@ def test_schedule_caches_one_data_per_permutation():
     x = rng.integers(0, 10, 200).astype(float)[:, None]
     y = rng.integers(0, 2, 200).astype(float)
     enc, _, _, schedule = _fit("ordered_ts", x, y, [10], n_permutations=2)
-    seen = {id(schedule(it)) for it in range(30)}
+    seen = {id(schedule.data(schedule.view_of(it))) for it in range(30)}
     assert len(seen) == 2
 
 
@@ -262,7 +262,7 @@ def test_binned_schedule_when_available():
     enc, x_engine, vt, schedule = fit_target_statistics(
         "ordered_ts", x, y, np.ones(200), 200, ["v"], np.array([10]), np.zeros(1, dtype=int),
         BERNOULLI, 16, np.random.default_rng(0))
-    data = schedule(0)
+    data = schedule.data(schedule.view_of(0))
     assert type(data).__name__ == "BinnedTrainingData"
     np.testing.assert_allclose(data.xt[0], ordered_statistic(
         x[:, 0].astype(int), y, np.ones(200), enc.permutation(enc.permutation_of_iteration(0)),
