@@ -69,6 +69,9 @@ def parse_args(argv=None):
                    help="skip R at >= 1M rows (about 15 min per fit)")
     p.add_argument("--skip-trees", action="store_true", help="skip the trees-scaling runs")
     p.add_argument("--skip-cv", action="store_true", help="skip the cv speed-up runs")
+    p.add_argument("--only", choices=("fit", "cv"), default=None,
+                   help="only these measurements (e.g. `--resume --redo pygbm,r --only cv` "
+                        "after a change to cross-validation)")
     p.add_argument("--timeout", type=float, default=4 * 3600,
                    help="seconds before a worker is killed (default 4 h)")
     p.add_argument("--data-dir", default=os.path.join(tempfile.gettempdir(), "pygbm_bench_data"),
@@ -119,7 +122,7 @@ def plan(a):
         tasks += [("cv", "friedman", cv_rows, s, a.n_trees, c)
                   for s in ("pygbm", "r") if s in a.systems for c in (1, 2)]
     tasks += [("fit", w, n, s, a.n_trees, 1) for n in large for w in syn for s in a.systems]
-    return tasks
+    return [t for t in tasks if a.only in (None, t[0])]
 
 
 def skip_reason(a, task) -> str | None:
@@ -298,7 +301,11 @@ def main(argv=None) -> None:
         meta = machine_info()
         if a.resume and os.path.exists(meta_path):
             with open(meta_path) as fh:
-                meta["command"] = json.load(fh)["command"] + "`, then `" + meta["command"]
+                earlier = json.load(fh)
+            meta["command"] = earlier["command"] + "`, then `" + meta["command"]
+            for key in ("cpu", "os"):          # a resumed run on another machine says so
+                if earlier[key].split(" (until ")[-1] != meta[key]:
+                    meta[key] = f"{earlier[key]} (until {earlier['date']}), then {meta[key]}"
         meta.update(n_trees=a.n_trees, repeats=a.repeats, quick=a.quick)
         with open(meta_path, "w") as fh:
             json.dump(meta, fh, indent=1)

@@ -350,18 +350,24 @@ def gbm(formula, data, distribution=None, weights=None, var_monotone=None, n_tre
         n_train, group = layout.n_train, layout.group
         if fold_id is not None:
             fold_id = sorted_fold_id(fold_id, layout)
+    def main_fit():
+        return _fit_coded(mf.x, mf.var_names, mf.var_type, mf.var_levels, mf.encoder, mf.y,
+                          mf.status, mf.offset, distribution, mf.weights,
+                          n_train=n_train, train_fraction=None, keep_data=keep_data,
+                          verbose=verbose, response_name=mf.response_name, random_state=rng,
+                          formula=formula, call=call, group=group, **common)
+
     cv = None
     cv_folds = int_arg("cv_folds", cv_folds, 0)
     if cv_folds > 1 or fold_id is not None:
         from .cv import cross_validate
 
-        cv = cross_validate(mf, distribution, n_train, cv_folds, fold_id, class_stratify_cv,
-                            n_cores, rng, common, group=group)
-    fit = _fit_coded(mf.x, mf.var_names, mf.var_type, mf.var_levels, mf.encoder, mf.y,
-                     mf.status, mf.offset, distribution, mf.weights,
-                     n_train=n_train, train_fraction=None, keep_data=keep_data,
-                     verbose=verbose, response_name=mf.response_name, random_state=rng,
-                     formula=formula, call=call, group=group, **common)
+        # the folds draw their seeds from rng first; the main fit continues it
+        cv, fit = cross_validate(mf, distribution, n_train, cv_folds, fold_id,
+                                 class_stratify_cv, n_cores, rng, common, group=group,
+                                 main_fit=main_fit)
+    else:
+        fit = main_fit()
     fit.train_fraction = train_fraction
     fit.y_levels = mf.y_levels
     if cv is not None:

@@ -6,7 +6,10 @@ the folds' validation deviances weighted by fold size; ``cv_fitted`` holds,
 for every training row, the prediction (link scale, best cv iteration) of the
 model that did not see it. Folds run in parallel (joblib) with one seed per
 fold drawn from the caller's generator, so any ``n_cores`` gives the same
-result.
+result. The main fit on all training rows, which continues the caller's
+generator after the folds' seeds, runs alongside them (a thread of this
+process next to the worker processes) instead of after them; R fits it after
+the folds.
 
 Unlike R, the case weights of each fold model are the weights of its own rows
 (R passes the full weight vector to every fold, which misaligns weights with
@@ -86,11 +89,16 @@ def _fit_fold(k, fold_id, mf, distribution, n_train, seed, common, group=None):
 
 
 def cross_validate(mf, distribution, n_train, n_folds, fold_id, class_stratify_cv,
-                   n_cores, rng, common, group=None) -> CVResult:
+                   n_cores, rng, common, group=None, main_fit=None):
     """Run the cv folds of ``gbm(..., cv_folds=n_folds)`` on the training rows.
 
     ``group`` (pairwise: group code 1..G of every row, rows sorted as R
     sorts them) makes the folds keep groups whole, as R's ``getCVgroup``.
+    ``main_fit`` (no argument; it may draw from ``rng``) is called once the
+    folds' seeds are drawn: after the folds with one core, alongside them
+    otherwise (a thread here while worker processes fit the folds; the
+    folds' predictions wait for it, so only one fit runs in this process).
+    Returns ``(CVResult, main_fit())`` (None without ``main_fit``).
     """
     from .distributions import get_distribution
 
@@ -111,15 +119,22 @@ def cross_validate(mf, distribution, n_train, n_folds, fold_id, class_stratify_c
         _check_classes_in_folds(mf, n_train, fold_id, n_folds, stratify)
     seeds = rng.integers(0, _SEED_BOUND, size=n_folds)
     jobs = [(k, int(seeds[k - 1])) for k in range(1, n_folds + 1)]
+    main_fit = main_fit if main_fit is not None else (lambda: None)
     if n_cores is None or n_cores == 1 or n_folds == 1:
         models = [_fit_fold(k, fold_id, mf, distribution, n_train, s, common, group)
                   for k, s in jobs]
+        main = main_fit()
     else:
+        from concurrent.futures import ThreadPoolExecutor
+
         from joblib import Parallel, delayed
 
-        models = Parallel(n_jobs=n_cores)(
-            delayed(_fit_fold)(k, fold_id, mf, distribution, n_train, s, common, group)
-            for k, s in jobs)
+        with ThreadPoolExecutor(max_workers=1) as alongside:
+            running = alongside.submit(main_fit)
+            models = Parallel(n_jobs=n_cores)(
+                delayed(_fit_fold)(k, fold_id, mf, distribution, n_train, s, common, group)
+                for k, s in jobs)
+            main = running.result()
     sizes = np.bincount(fold_id, minlength=n_folds + 1)[1:]
     errors = np.stack([m.valid_error for m in models], axis=1)      # (n_trees, K)
     cv_error = (errors * sizes).sum(axis=1) / n_train
@@ -129,7 +144,7 @@ def cross_validate(mf, distribution, n_train, n_folds, fold_id, class_stratify_c
     for k, model in enumerate(models, start=1):
         rows = np.flatnonzero(fold_id == k)
         fitted[rows] = _predict_coded(model, mf.x[rows], best)
-    return CVResult(cv_error, fitted, n_folds, fold_id, best)
+    return CVResult(cv_error, fitted, n_folds, fold_id, best), main
 
 
 def _check_classes_in_folds(mf, n_train, fold_id, n_folds, stratify):

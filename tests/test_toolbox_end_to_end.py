@@ -427,6 +427,27 @@ def test_cv_is_the_same_on_one_or_two_cores(boston_cv):
     np.testing.assert_array_equal(two.fit, boston_cv.fit)
 
 
+@pytest.mark.parametrize("n_cores", [1, 2])
+def test_cv_main_fit_runs_once_and_its_errors_surface(monkeypatch, n_cores):
+    # the main fit runs alongside the folds with n_cores > 1 (after them with
+    # one core); either way once, and an error in it reaches the caller
+    import pygbm.cv
+
+    real = pygbm.cv.cross_validate
+    calls = []
+
+    def failing_main(*args, main_fit=None, **kwargs):
+        def main():
+            calls.append(1)
+            raise ValueError("the main fit failed")
+        return real(*args, main_fit=main, **kwargs)
+
+    monkeypatch.setattr(pygbm.cv, "cross_validate", failing_main)
+    with pytest.raises(ValueError, match="the main fit failed"):
+        pygbm.gbm("medv ~ .", load("boston"), n_cores=n_cores, **CV_ARGS)
+    assert calls == [1]
+
+
 def test_user_folds_give_r_cv_error(boston_stumps):
     """fold_id: each fold's model is gbm.fit on the other rows with the fold as its
     validation set; cv_error = sum_k n_k valid_error_k / n (R's gbmCrossValErr);
