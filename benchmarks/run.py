@@ -304,7 +304,7 @@ def main(argv=None) -> None:
                 earlier = json.load(fh)
             meta["command"] = earlier["command"] + "`, then `" + meta["command"]
             for key in ("cpu", "os"):          # a resumed run on another machine says so
-                if earlier[key].split(" (until ")[-1] != meta[key]:
+                if earlier[key].rsplit("), then ", 1)[-1] != meta[key]:   # the latest one
                     meta[key] = f"{earlier[key]} (until {earlier['date']}), then {meta[key]}"
         meta.update(n_trees=a.n_trees, repeats=a.repeats, quick=a.quick)
         with open(meta_path, "w") as fh:
