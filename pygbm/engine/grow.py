@@ -187,7 +187,7 @@ def grow_tree(data, searcher, z: np.ndarray, w: np.ndarray, inbag: np.ndarray,
                 best[t] = searcher.best(states[t], totals[t]) if totals[t].n > 0 else None
                 searched[t] = True
         gains = [b.improvement if b is not None else 0.0 for b in best]
-        t = int(np.argmax(gains))
+        t = gains.index(max(gains))     # the first of the largest, as np.argmax
         if not gains[t] > 0.0:
             break
         split = best[t]

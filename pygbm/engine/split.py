@@ -298,6 +298,9 @@ class ExactSearch:
         if lead:
             first = D.reshape(pc, -1)[:, :lead]
             in_lead = np.arange(lead)[None, :] < state.nm[:, None]
+        # no missing row in the node: D holds 0 and 1 only, a boolean mask of
+        # the right side as it is (one whole-array comparison fewer)
+        right = D.view(bool) if not split.missing.n else None
         out = []
         for side, n_side in ((0, split.left.n), (1, split.right.n), (2, split.missing.n)):
             if not n_side:
@@ -307,7 +310,10 @@ class ExactSearch:
                 continue
             # the positions of the side's rows, then the rows and their w*z
             # (and w) at those positions: cheaper than compressing each
-            at = (D == side).nonzero()[0]
+            if right is None:
+                at = (D == side).nonzero()[0]
+            else:
+                at = (right if side else np.logical_not(right)).nonzero()[0]
             S_side = S.ravel().take(at).reshape(pc, -1) if pc else S[:, :n_side]
             nm = (np.count_nonzero((first == side) & in_lead, axis=1) if lead
                   else np.zeros(pc, dtype=np.intp))
