@@ -300,3 +300,35 @@ def test_tree_on_categoricals_only_matches_r_scan_node_by_node(seed):
         for child, sel in zip(node.children, (left, ~left & ~nan, nan)):
             stack.append((child, rows[sel]))
     assert n_checked == 4
+
+
+@pytest.mark.parametrize("with_nan", [False, True])
+def test_tree_on_continuous_predictors_matches_r_scan_node_by_node(with_nan):
+    """Children of a split keep every predictor's sorted in-bag rows, whether
+    or not the node has missing rows (two ways of partitioning them): every
+    node's search is R's."""
+    from pygbm.engine.grow import grow_tree
+
+    x, var_type, mono, z, w = make_case(5, n=300, with_nan=with_nan, ties=True)
+    data = TrainingData(x, var_type, mono)
+    inbag = np.random.default_rng(8).random(z.size) < 0.7
+    tree = grow_tree(data, data.searcher(z, w, True, 5), z, w, inbag, 5, True)
+    n_checked = 0
+    stack = [(0, np.flatnonzero(inbag))]
+    while stack:
+        node_id, rows = stack.pop()
+        node = tree.nodes[node_id]
+        assert node.n == rows.size
+        if node.is_terminal:
+            continue
+        s = node.split
+        gain, want = r_oracle(x, var_type, mono, z, w, list(rows), 5)
+        assert s.var == want[0] and s.value == want[1]
+        assert s.improvement == pytest.approx(gain, rel=1e-12)
+        n_checked += 1
+        xv = x[rows, s.var]
+        nan = np.isnan(xv)
+        left = (xv < s.value) & ~nan
+        for child, sel in zip(node.children, (left, ~left & ~nan, nan)):
+            stack.append((child, rows[sel]))
+    assert n_checked == 5
