@@ -139,6 +139,15 @@ def _as_float(ints: np.ndarray) -> np.ndarray:
     return out
 
 
+def _squared_deviation(ls, shift, weight, out=None):
+    """``(ls - shift)**2 * weight`` in three whole-array passes (``out`` may
+    be ``ls``): the unit-weight gain from the prefix sums."""
+    out = np.subtract(ls, shift, out=out)
+    np.multiply(out, out, out=out)
+    np.multiply(out, weight, out=out)
+    return out
+
+
 def quantize(wz: np.ndarray, bits: int = SUM_BITS) -> tuple[np.ndarray, float]:
     """w*z as int64 multiples of ``1 / scale`` (``scale`` a power of two, the
     largest with sum(|w*z|) * scale <= 2**bits).
@@ -525,9 +534,7 @@ class ExactSearch:
         gain[:, :lo] = 0.0                            # too few rows on a side
         gain[:, hi + 1:] = 0.0
         d = gain[:, lo:hi + 1]
-        np.subtract(d, _MAGIC + shift, out=d)
-        np.multiply(d, d, out=d)
-        np.multiply(d, weight, out=d)
+        _squared_deviation(d, _MAGIC + shift, weight, out=d)
         return gain
 
     def _gain_simple(self, ls, rows, gain, terms):
@@ -546,14 +553,9 @@ class ExactSearch:
             gain[at, :lo] = 0.0
             gain[at, hi + 1:] = 0.0
         if full:
-            d = gain[:, lo:hi + 1]
-            np.subtract(ls[:, lo:hi + 1], shift, out=d)
+            _squared_deviation(ls[:, lo:hi + 1], shift, weight, out=gain[:, lo:hi + 1])
         else:
-            d = ls[rows, lo:hi + 1] - shift
-        np.multiply(d, d, out=d)
-        np.multiply(d, weight, out=d)
-        if not full:
-            gain[rows, lo:hi + 1] = d
+            gain[rows, lo:hi + 1] = _squared_deviation(ls[rows, lo:hi + 1], shift, weight)
 
     def _gain_unit_missing(self, ls, nm, rows, m, gain):
         """Unit weights, missing values in front: R's three-group gain.
