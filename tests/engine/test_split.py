@@ -266,21 +266,14 @@ def test_several_categoricals_match_r_scan(seed, with_continuous, weights):
         assert (got.missing.sum_z, got.missing.w, got.missing.n) == want[4]
 
 
-@pytest.mark.parametrize("seed", range(4))
-def test_tree_on_categoricals_only_matches_r_scan_node_by_node(seed):
-    """Children of a split carry their in-bag rows in row order (no continuous
-    predictor at all): every node's search is R's."""
+def assert_tree_is_r_scan(x, var_type, mono, z, w, inbag, depth, min_obs=5):
+    """Grow a tree on the bag and route the bag down it: every split must be
+    the oracle's on its node's rows (R's node totals come from the parent's
+    running sums: gains agree to rounding). Returns the number of splits."""
     from pygbm.engine.grow import grow_tree
 
-    x, var_type, z = _categorical_case(seed, 400, False)
-    w = np.ones(z.size)
-    mono = np.zeros(x.shape[1], dtype=int)
     data = TrainingData(x, var_type, mono)
-    inbag = np.random.default_rng(seed).random(z.size) < 0.6
-    tree = grow_tree(data, data.searcher(z, w, True, 5), z, w, inbag, 4, True)
-    # route the bag down the tree; every split is the oracle's on its node's
-    # rows (R's node totals come from the parent's running sums: gains agree
-    # to rounding)
+    tree = grow_tree(data, data.searcher(z, w, True, min_obs), z, w, inbag, depth, True)
     n_checked = 0
     stack = [(0, np.flatnonzero(inbag))]
     while stack:
@@ -290,16 +283,31 @@ def test_tree_on_categoricals_only_matches_r_scan_node_by_node(seed):
         if node.is_terminal:
             continue
         s = node.split
-        gain, want = r_oracle(x, var_type, mono, z, w, list(rows), 5)
-        assert s.var == want[0] and s.left_levels.tolist() == want[1]
-        assert s.improvement == pytest.approx(gain, rel=1e-12)
-        n_checked += 1
+        gain, want = r_oracle(x, var_type, mono, z, w, list(rows), min_obs)
         xv = x[rows, s.var]
         nan = np.isnan(xv)
-        left = np.isin(xv, s.left_levels) & ~nan
+        if s.left_levels is None:
+            assert s.var == want[0] and s.value == want[1]
+            left = (xv < s.value) & ~nan
+        else:
+            assert s.var == want[0] and s.left_levels.tolist() == want[1]
+            left = np.isin(xv, s.left_levels) & ~nan
+        assert s.improvement == pytest.approx(gain, rel=1e-12)
+        n_checked += 1
         for child, sel in zip(node.children, (left, ~left & ~nan, nan)):
             stack.append((child, rows[sel]))
-    assert n_checked == 4
+    return n_checked
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_tree_on_categoricals_only_matches_r_scan_node_by_node(seed):
+    """Children of a split carry their in-bag rows in row order (no continuous
+    predictor at all): every node's search is R's."""
+    x, var_type, z = _categorical_case(seed, 400, False)
+    w = np.ones(z.size)
+    mono = np.zeros(x.shape[1], dtype=int)
+    inbag = np.random.default_rng(seed).random(z.size) < 0.6
+    assert assert_tree_is_r_scan(x, var_type, mono, z, w, inbag, 4) == 4
 
 
 @pytest.mark.parametrize("with_nan", [False, True])
@@ -307,28 +315,6 @@ def test_tree_on_continuous_predictors_matches_r_scan_node_by_node(with_nan):
     """Children of a split keep every predictor's sorted in-bag rows, whether
     or not the node has missing rows (two ways of partitioning them): every
     node's search is R's."""
-    from pygbm.engine.grow import grow_tree
-
     x, var_type, mono, z, w = make_case(5, n=300, with_nan=with_nan, ties=True)
-    data = TrainingData(x, var_type, mono)
     inbag = np.random.default_rng(8).random(z.size) < 0.7
-    tree = grow_tree(data, data.searcher(z, w, True, 5), z, w, inbag, 5, True)
-    n_checked = 0
-    stack = [(0, np.flatnonzero(inbag))]
-    while stack:
-        node_id, rows = stack.pop()
-        node = tree.nodes[node_id]
-        assert node.n == rows.size
-        if node.is_terminal:
-            continue
-        s = node.split
-        gain, want = r_oracle(x, var_type, mono, z, w, list(rows), 5)
-        assert s.var == want[0] and s.value == want[1]
-        assert s.improvement == pytest.approx(gain, rel=1e-12)
-        n_checked += 1
-        xv = x[rows, s.var]
-        nan = np.isnan(xv)
-        left = (xv < s.value) & ~nan
-        for child, sel in zip(node.children, (left, ~left & ~nan, nan)):
-            stack.append((child, rows[sel]))
-    assert n_checked == 5
+    assert assert_tree_is_r_scan(x, var_type, mono, z, w, inbag, 5) == 5
