@@ -322,6 +322,22 @@ def test_predictions(name, block, type_):
     check_predictions(name, fit, data, prep.load_fixture(name), block, type_)
 
 
+@pytest.mark.parametrize("name", FIT_CASES)
+def test_bounded_search_gives_r_fit(name, force_bounded_search):
+    """The case fitted again with every node's continuous predictors searched
+    by the bounded search (in blocks of 8 positions, so that these small
+    nodes hold many; as configured only large nodes use it): R's trees,
+    training and validation errors and fitted values still."""
+    force_bounded_search(8)
+    fx = prep.load_fixture(name)
+    fit, _ = fit_case(CASES[name], fx)
+    check_first_trees(name, fit, fx)
+    check_train_error(name, fit, fx)
+    if name in _valid_cases():
+        check_valid_error(name, fit, fx)
+    check_fit_values(name, fit, fx)
+
+
 # ---------------------------------------------------------------------------------
 # Live: fresh random data through R and pygbm
 # ---------------------------------------------------------------------------------

@@ -15,6 +15,16 @@ from pygbm.engine.data import TrainingData
 from pygbm.engine.split import ExactSearch, Side, improvement
 
 
+@pytest.fixture(autouse=True, params=["as-configured", "bounded-4", "bounded-16"])
+def search_mode(request, force_bounded_search):
+    """Every test of this module runs as configured (these nodes are small:
+    the full computation) and with the bounded search forced, in blocks small
+    enough for the test nodes to hold many."""
+    if request.param != "as-configured":
+        force_bounded_search(int(request.param.split("-")[1]))
+    return request.param
+
+
 def r_oracle(x, var_type, mono, z, w, rows, min_obs):
     """Best (gain, var, value-or-left-levels, left, right, missing) by R's scan."""
     wz = w * z
@@ -318,3 +328,31 @@ def test_tree_on_continuous_predictors_matches_r_scan_node_by_node(with_nan):
     x, var_type, mono, z, w = make_case(5, n=300, with_nan=with_nan, ties=True)
     inbag = np.random.default_rng(8).random(z.size) < 0.7
     assert assert_tree_is_r_scan(x, var_type, mono, z, w, inbag, 5) == 5
+
+
+@pytest.mark.parametrize("seed", [1, 2, 4, 5])      # seeds where a candidate is rejected
+def test_gains_at_rounding_level_match_r_scan(seed, search_mode, monkeypatch):
+    """A response constant but for a few ulps: the approximate gains are
+    positive at positions where R's are not, so candidates get rejected (and
+    the bounded search searches the node again in full): still R's split."""
+    rng = np.random.default_rng(seed)
+    n, p = 200, 3
+    x = rng.normal(size=(n, p))
+    z = 0.1 + 1e-14 * rng.integers(-3, 4, n)
+    var_type, mono, w = np.zeros(p, dtype=int), np.zeros(p, dtype=int), np.ones(n)
+    searched = []
+    full_search = ExactSearch.best
+
+    def best(self, state, total, bounded=True):
+        searched.append(bounded)
+        return full_search(self, state, total, bounded)
+
+    monkeypatch.setattr(ExactSearch, "best", best)
+    search = ExactSearch(TrainingData(x, var_type, mono), z, w, True, 5)
+    total = Side(float(np.cumsum(z)[-1]), float(n), n)
+    got = search.best(search.root(np.ones(n, dtype=bool)), total)
+    gain, want = r_oracle(x, var_type, mono, z, w, list(range(n)), 5)
+    assert got is not None and want is not None
+    assert (got.var, got.value, got.improvement) == (want[0], want[1], gain)
+    if search_mode != "as-configured":
+        assert searched == [True, False]        # rejected, then searched in full
