@@ -270,13 +270,17 @@ def _problems(rows) -> list:
 
 
 def _code_versions(rows) -> str:
+    """The pygbm code measured: one source hash (the commits may differ by
+    files outside pygbm/, e.g. docs committed during a long run), or a caution."""
     codes = sorted({r.get("pygbm_code") for r in rows
                     if r["system"].startswith("pygbm") and r["status"] == "ok"} - {None, ""})
     if not codes:
         return ""
-    if len(codes) == 1:
-        return f"; pygbm code of all pygbm measurements: {codes[0]} (commit+source hash)"
-    return (f"; CAUTION: the pygbm measurements used {len(codes)} versions of the code "
+    sources = sorted({c.rsplit("+", 1)[-1] for c in codes})
+    if len(sources) == 1:
+        return (f"; pygbm code of all pygbm measurements: {', '.join(codes)} "
+                "(commit+source hash; one source)")
+    return (f"; CAUTION: the pygbm measurements used {len(sources)} versions of the code "
             f"({', '.join(codes)}), see the CSV's pygbm_code")
 
 
