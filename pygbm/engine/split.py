@@ -15,9 +15,9 @@ per tree (:func:`quantize`), so prefix sums along the presorted rows are exact
 and cheap, and every position's gain is computed from them (in large nodes
 only where a bound shows that it may reach the best, see :mod:`.bounded`).
 Deciding: the candidates within a proven error bound of the best
-(:meth:`ExactSearch._tolerance`) are re-evaluated with R's own running sums, and R's rule picks among them, so
-the split chosen, its statistics and its gain are R's to the last bit, ties
-included.
+(:meth:`ExactSearch._tolerance`) are re-evaluated with R's own running sums,
+and R's rule picks among them, so the split chosen, its statistics and its
+gain are R's to the last bit, ties included.
 """
 from __future__ import annotations
 
