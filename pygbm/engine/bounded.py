@@ -55,7 +55,8 @@ class BoundedGains:
 
     ``G``: the node's quantized w*z, (predictors, m), sorted per predictor
     with the missing rows first (``nm`` per predictor); ``X``: the sorted
-    values of the predictors with ties (rows ``tie_rows`` of ``G``), or None;
+    values of the predictors with ties, or None, and ``xrow`` the row of X of
+    each row of G (-1: no tie);
     ``cut_of``: the threshold below which a gain is not a candidate, given a
     lower bound of the top gain (the threshold must not decrease with it).
 
@@ -65,27 +66,25 @@ class BoundedGains:
     """
 
     def __init__(self, G: np.ndarray, nm: np.ndarray, min_obs: int,
-                 tie_rows: np.ndarray, X: np.ndarray | None,
+                 xrow: np.ndarray, X: np.ndarray | None,
                  cut_of: Callable[[float], float]):
         pc, m = G.shape
         self.m = m
         self._terms(G, nm, min_obs)
         self._X = X
-        self._xrow = np.full(pc, -1)
-        self._xrow[tie_rows] = np.arange(tie_rows.size)
+        self._xrow = xrow
         nb = (m - 1) // BLOCK                       # full blocks of positions 0..m-2
         t0 = self.t0 = nb * BLOCK
-        rows = ALL
         blocks = G[:, :t0].reshape(pc, nb, BLOCK)
         ends = np.einsum("ijk->ij", blocks).cumsum(axis=1)     # ls at the block ends
         e = np.arange(BLOCK - 1, t0, BLOCK)[None, :]
-        d_end = self._centred(rows, e, ends)
-        self.end_gain = self._gains(rows, e, d_end)
+        d_end = self._centred(ALL, e, ends)
+        self.end_gain = self._gains(ALL, e, d_end)
         # the positions after the last full block: computed in full
         start = ends[:, -1:] if nb else 0
         tail = np.arange(t0, m - 1)[None, :]
         self.tail_gain = self._gains(
-            rows, tail, self._centred(rows, tail, start + G[:, t0:m - 1].cumsum(axis=1)))
+            ALL, tail, self._centred(ALL, tail, start + G[:, t0:m - 1].cumsum(axis=1)))
         self.best = np.maximum(self.end_gain.max(axis=1, initial=0.0),
                                self.tail_gain.max(axis=1, initial=0.0))
         lower = float(self.best.max(initial=0.0))
@@ -105,9 +104,8 @@ class BoundedGains:
         keep = (self._bound(move, w[ci, bj], ci) >= cut).nonzero()[0]
         if keep.size:
             ci, bj, inside = ci[keep], bj[keep], inside[keep]
-            starts = np.zeros((pc, nb), dtype=ends.dtype)
-            starts[:, 1:] = ends[:, :-1]
-            ls = starts[ci, bj][:, None] + inside.cumsum(axis=1)
+            start = np.where(bj > 0, ends[ci, bj - 1], 0)     # ls before each block
+            ls = start[:, None] + inside.cumsum(axis=1)
             pos = bj[:, None] * BLOCK + np.arange(BLOCK)
             r = ci[:, None]
             gain = self._gains(r, pos, self._centred(r, pos, ls))

@@ -221,6 +221,7 @@ class _Layout(NamedTuple):
     mono: np.ndarray      # monotone constraint per continuous predictor
     mono_any: bool
     cont_row: np.ndarray  # (p,) row of a predictor in NodeRows.S, -1 if categorical
+    cont_xrow: np.ndarray  # (continuous,) its row in NodeRows.X, -1 if none
     plain: bool           # no tie, missing value or constraint (with unit weights:
                           # the simplest gain kernel)
 
@@ -240,7 +241,8 @@ def _layout(data: TrainingData) -> _Layout:
     cont_row = np.full(data.p, -1)
     cont_row[cont] = np.arange(cont.size)
     plain = not look.size and not mono.any() and not data.has_nan[cont].any()
-    lay = _Layout(xvars, xrow, look, mono, bool(mono.any()), cont_row, bool(plain))
+    lay = _Layout(xvars, xrow, look, mono, bool(mono.any()), cont_row, xrow[cont],
+                  bool(plain))
     data._exact_layout = lay
     return lay
 
@@ -279,6 +281,7 @@ class ExactSearch:
         lay = _layout(data)
         self.xvars, self._xrow, self._look = lay.xvars, lay.xrow, lay.look
         self._mono, self._mono_any, self._cont_row = lay.mono, lay.mono_any, lay.cont_row
+        self._cont_xrow = lay.cont_xrow
         self._plain = unit_weights and lay.plain
         # unit weights and no monotone constraint: large nodes may be bounded
         self._boundable = unit_weights and not lay.mono_any
@@ -455,8 +458,7 @@ class ExactSearch:
         if bounded and self._boundable and pc * m >= (
                 BOUNDED_MIN_ELEMENTS_MISSING_OR_TIED if self._look.size or state.nm.any()
                 else BOUNDED_MIN_ELEMENTS):
-            found = BoundedGains(G, state.nm, self.min_obs, self._look,
-                                 state.X, lambda lower: self._cut(m, lower))
+            found = self._bounded_gains(state)
             if found.ok:
                 return found.best, found.row, True
         best = np.empty(pc)
@@ -470,6 +472,12 @@ class ExactSearch:
             best[block] = gains.max(axis=1)
             blocks.append(gains)
         return best, lambda c: blocks[c // size][c % size], False
+
+    def _bounded_gains(self, state: NodeRows) -> BoundedGains:
+        """The node's continuous predictors searched by :class:`.bounded.BoundedGains`."""
+        m = state.m
+        return BoundedGains(state.G, state.nm, self.min_obs, self._cont_xrow, state.X,
+                            lambda lower: self._cut(m, lower))
 
     def _cut(self, m: int, lower: float) -> float:
         """The threshold (scaled units) of :meth:`best` were the top gain

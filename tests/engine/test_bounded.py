@@ -52,8 +52,7 @@ def test_bounded_gains_keep_every_candidate(missing, ties, late, min_obs, force_
     m = state.m
     full_best, full_row, partial = search._continuous(state, state.G, None, bounded=False)
     assert not partial
-    found = bounded.BoundedGains(state.G, state.nm, min_obs, search._look, state.X,
-                                 lambda lower: search._cut(m, lower))
+    found = search._bounded_gains(state)
     assert found.ok
     cut = search._cut(m, float(full_best.max()))
     for c in range(full_best.size):
@@ -77,7 +76,6 @@ def test_no_positive_gain_at_block_ends_means_full_search(force_bounded_search):
     z = np.full(3000, 0.25)
     search = ExactSearch(data, z, np.ones(z.size), True, 10)
     state = search.root(inbag)
-    found = bounded.BoundedGains(state.G, state.nm, 10, search._look, state.X,
-                                 lambda lower: search._cut(state.m, lower))
+    found = search._bounded_gains(state)
     assert not found.ok
     assert not found.best.any()
