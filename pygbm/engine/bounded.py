@@ -114,19 +114,20 @@ class BoundedGains:
 
     def _terms(self, G, nm, min_obs):
         """Per predictor: alpha, beta, n, the constant (and its rounding) and
-        the first admissible position (see the module's docstring)."""
+        the first admissible position (see the module's docstring). Without
+        missing values they are the same for every predictor: scalars
+        (``uniform``), which spares the per-predictor gathers."""
         m = self.m
         total = float(G[0].sum())                   # exact: sums of integers
         lead = int(nm.max(initial=0))
-        self.nm = nm
         self.last = m - 1 - min_obs                 # rw >= min_obs
+        self.uniform = not lead
         if not lead:                                # no missing value: n = m
-            self.alpha = np.zeros(nm.size)
-            self.beta = np.full(nm.size, total / m)
-            self.n = np.full(nm.size, float(m))
+            self.nm, self.alpha, self.beta, self.n = 0, 0.0, total / m, float(m)
             self.const = self.const_err = None
-            self.first = np.full(nm.size, max(min_obs, 1) - 1)
+            self.first = max(min_obs, 1) - 1
             return
+        self.nm = nm
         front = np.arange(lead)[None, :] < nm[:, None]
         ms = np.where(front, G[:, :lead], 0).sum(axis=1).astype(float)
         n = (m - nm).astype(float)
@@ -144,27 +145,34 @@ class BoundedGains:
         self.const_err = np.where(has, 8.0 * np.finfo(float).eps * sum(parts), 0.0)
         self.first = np.where(n > 0, nm + max(min_obs, 1) - 1, m)   # lw >= 1, min_obs
 
+    def _of(self, a, r):
+        """Per-predictor quantity ``a`` at the predictor rows ``r`` (a scalar
+        when the node is ``uniform``)."""
+        return a if self.uniform else a[r]
+
     def _centred(self, r, k, ls):
         """d at positions ``k`` of the predictor rows ``r`` (broadcast) from
         their prefix sums ``ls``."""
-        return ls - self.alpha[r] - self.beta[r] * (k + 1)
+        d = ls - self._of(self.beta, r) * (k + 1)
+        if not self.uniform:
+            d -= self.alpha[r]
+        return d
 
     def _weight(self, r, k):
         """n / (lw rw) where the split is admissible by size, else 0."""
-        ok = (k >= self.first[r]) & (k <= self.last)
+        first, nm = self._of(self.first, r), self._of(self.nm, r)
         with np.errstate(divide="ignore", invalid="ignore"):
-            w = self.n[r] / ((k + 1 - self.nm[r]) * (self.m - 1 - k))
-        return np.where(ok, w, 0.0)
+            w = self._of(self.n, r) / ((k + 1 - nm) * (self.m - 1 - k))
+        w[(k < first) | (k > self.last)] = 0.0
+        return w
 
     def _gains(self, r, k, d):
         """Approximate gains (scaled units) at positions ``k`` of rows ``r``."""
-        gain = self._weight(r, k)
-        if self.const is not None:
-            admissible = gain > 0.0
-        gain *= d
+        w = self._weight(r, k)
+        gain = w * d
         gain *= d
         if self.const is not None:
-            gain += np.where(admissible, self.const[r], 0.0)
+            gain += np.where(w > 0.0, self.const[r], 0.0)
         if self._X is not None:                     # only between distinct values
             xr = self._xrow[r]
             shape = np.broadcast_shapes(xr.shape, k.shape)
@@ -182,15 +190,16 @@ class BoundedGains:
         over the smallest lw and rw of the block's admissible positions (0:
         none), at least n / (lw rw) of each."""
         move = np.empty_like(d_end)                 # |d| before each block (k = jB - 1)
-        move[:, :1] = np.abs(self.alpha)[ALL]       # k = -1: ls = 0
+        move[:, :1] = np.abs(self._of(self.alpha, ALL))     # k = -1: ls = 0
         np.abs(d_end[:, :-1], out=move[:, 1:])
         move += np.abs(d_end)
-        move += (BLOCK * np.abs(self.beta) + 2.0 * ANCHOR_MARGIN)[ALL]
-        lo = np.maximum(e - (BLOCK - 1), self.first[ALL])
+        move += BLOCK * np.abs(self._of(self.beta, ALL)) + 2.0 * ANCHOR_MARGIN
+        lo = np.maximum(e - (BLOCK - 1), self._of(self.first, ALL))
         hi = np.minimum(e, self.last)
         with np.errstate(divide="ignore"):
-            w = self.n[ALL] / ((lo + 1 - self.nm[ALL]) * (self.m - 1 - hi))
-        w[lo > hi] = 0.0                            # no admissible position
+            w = self._of(self.n, ALL) / ((lo + 1 - self._of(self.nm, ALL)) * (self.m - 1 - hi))
+        w = np.broadcast_to(w, move.shape)
+        w = np.where(lo > hi, 0.0, w)               # no admissible position
         return move, w
 
     def _bound(self, move, w, r):
