@@ -222,6 +222,7 @@ class _Layout(NamedTuple):
     mono_any: bool
     cont_row: np.ndarray  # (p,) row of a predictor in NodeRows.S, -1 if categorical
     cont_xrow: np.ndarray  # (continuous,) its row in NodeRows.X, -1 if none
+    counts: np.ndarray    # 1.0, 2.0, ..., n: row counts as floats
     plain: bool           # no tie, missing value or constraint (with unit weights:
                           # the simplest gain kernel)
 
@@ -242,7 +243,7 @@ def _layout(data: TrainingData) -> _Layout:
     cont_row[cont] = np.arange(cont.size)
     plain = not look.size and not mono.any() and not data.has_nan[cont].any()
     lay = _Layout(xvars, xrow, look, mono, bool(mono.any()), cont_row, xrow[cont],
-                  bool(plain))
+                  np.arange(1.0, data.n + 1.0), bool(plain))
     data._exact_layout = lay
     return lay
 
@@ -281,7 +282,7 @@ class ExactSearch:
         lay = _layout(data)
         self.xvars, self._xrow, self._look = lay.xvars, lay.xrow, lay.look
         self._mono, self._mono_any, self._cont_row = lay.mono, lay.mono_any, lay.cont_row
-        self._cont_xrow = lay.cont_xrow
+        self._cont_xrow, self._counts = lay.cont_xrow, lay.counts
         self._plain = unit_weights and lay.plain
         # unit weights and no monotone constraint: large nodes may be bounded
         self._boundable = unit_weights and not lay.mono_any
@@ -562,12 +563,22 @@ class ExactSearch:
         where a side has fewer than ``n_minobsinnode`` rows (and at the
         position with every row on the left, when m is even)."""
         half = m // 2
-        lw = np.arange(1.0, 2 * half + 1.0).reshape(2, half).T.copy()
-        rw = m - lw
-        weight = np.zeros_like(lw)
-        ok = (lw >= max(self.min_obs, 1)) & (rw >= max(self.min_obs, 1))
-        np.divide(m, lw * rw, out=weight, where=ok)
-        shift = lw * (total / m)
+        lw = np.empty((half, 2))
+        lw[:, 0] = self._counts[:half]
+        lw[:, 1] = self._counts[half:2 * half]
+        weight = np.subtract(m, lw)                   # rw
+        if 2 * half == m:
+            weight[-1, 1] = 1.0                       # rw = 0: zeroed below
+        weight *= lw
+        np.divide(m, weight, out=weight)
+        # positions p = column * half + row outside mo - 1 <= p <= m - 1 - mo
+        mo = max(self.min_obs, 1)
+        for col in (0, 1):
+            lo = min(max(mo - 1 - col * half, 0), half)
+            hi = min(max(m - mo - col * half, 0), half)
+            weight[:lo, col] = 0.0
+            weight[max(hi, lo):, col] = 0.0
+        shift = np.multiply(lw, total / m, out=lw)
         shift += _MAGIC
         return shift, weight
 

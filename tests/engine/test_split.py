@@ -356,3 +356,4 @@ def test_gains_at_rounding_level_match_r_scan(seed, search_mode, monkeypatch):
     assert (got.var, got.value, got.improvement) == (want[0], want[1], gain)
     if search_mode != "as-configured":
         assert searched == [True, False]        # rejected, then searched in full
+
