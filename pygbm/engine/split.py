@@ -43,10 +43,10 @@ BLOCK_ELEMENTS = 1 << 17
 #: nodes of at least this many rows times continuous predictors search them
 #: with :class:`.bounded.BoundedGains` when they can; below, the full
 #: computation costs less than its bookkeeping (crossovers measured on the
-#: benchmark data: ~1.5e5 for the simplest kernel, 3e4 to 6e4 with missing
-#: or tied values)
+#: benchmark data: 1.2e5 to 1.6e5 for the simplest kernel, 4e4 to 5e4 with
+#: missing values)
 BOUNDED_MIN_ELEMENTS = 1 << 17
-BOUNDED_MIN_ELEMENTS_MISSING_OR_TIED = 1 << 16
+BOUNDED_MIN_ELEMENTS_MISSING_OR_TIED = 3 << 14
 #: largest power of two used as the scale (tiny responses)
 MAX_SCALE_BITS = 400
 #: double precision unit roundoff
@@ -84,7 +84,10 @@ def improvement(lw, rw, mw, ls, rs, ms):
     """
     t = ls / lw - rs / rw
     two = lw * rw * t * t / (lw + rw)
-    if isinstance(mw, float) and mw == 0.0 or np.all(np.asarray(mw) == 0.0):
+    if isinstance(mw, float):           # one split (scalars): no array machinery
+        if mw == 0.0:
+            return two
+    elif np.all(np.asarray(mw) == 0.0):
         return two
     three = lw * rw * t * t
     t = ls / lw - ms / mw
@@ -92,6 +95,8 @@ def improvement(lw, rw, mw, ls, rs, ms):
     t = rs / rw - ms / mw
     three = three + rw * mw * t * t
     three = three / (lw + rw + mw)
+    if isinstance(mw, float):
+        return three
     return np.where(np.asarray(mw) == 0.0, two, three)
 
 
@@ -223,8 +228,6 @@ class _Layout(NamedTuple):
     cont_row: np.ndarray  # (p,) row of a predictor in NodeRows.S, -1 if categorical
     cont_xrow: np.ndarray  # (continuous,) its row in NodeRows.X, -1 if none
     counts: np.ndarray    # 1.0, 2.0, ..., n: row counts as floats
-    plain: bool           # no tie, missing value or constraint (with unit weights:
-                          # the simplest gain kernel)
 
 
 def _layout(data: TrainingData) -> _Layout:
@@ -241,9 +244,8 @@ def _layout(data: TrainingData) -> _Layout:
     mono = data.var_monotone[cont]
     cont_row = np.full(data.p, -1)
     cont_row[cont] = np.arange(cont.size)
-    plain = not look.size and not mono.any() and not data.has_nan[cont].any()
     lay = _Layout(xvars, xrow, look, mono, bool(mono.any()), cont_row, xrow[cont],
-                  np.arange(1.0, data.n + 1.0), bool(plain))
+                  np.arange(1.0, data.n + 1.0))
     data._exact_layout = lay
     return lay
 
@@ -283,7 +285,8 @@ class ExactSearch:
         self.xvars, self._xrow, self._look = lay.xvars, lay.xrow, lay.look
         self._mono, self._mono_any, self._cont_row = lay.mono, lay.mono_any, lay.cont_row
         self._cont_xrow, self._counts = lay.cont_xrow, lay.counts
-        self._plain = unit_weights and lay.plain
+        # the two-half kernels (_gain_plain, _gain_missing)
+        self._halves = unit_weights and not lay.look.size and not lay.mono_any
         # unit weights and no monotone constraint: large nodes may be bounded
         self._boundable = unit_weights and not lay.mono_any
 
@@ -466,11 +469,17 @@ class ExactSearch:
         n_blocks = -(-pc * m // BLOCK_ELEMENTS)
         size = -(-pc // n_blocks)
         blocks = []
-        if self._plain:                     # no missing or tied value, no constraint
-            terms = self._plain_terms(m, float(G[0].sum()))
+        if self._halves:                    # unit weights, no tie or constraint
+            total, terms = float(G[0].sum()), None
             for start in range(0, pc, size):
-                gains = self._gain_plain(G[start:start + size], terms)
-                best[start:start + size] = gains.reshape(gains.shape[0], -1).max(axis=1)
+                block = slice(start, min(start + size, pc))
+                nm = state.nm[block]
+                if nm.any():
+                    gains = self._gain_missing(G[block], nm, total)
+                else:
+                    terms = self._plain_terms(m, total) if terms is None else terms
+                    gains = self._gain_plain(G[block], terms)
+                best[block] = gains.reshape(gains.shape[0], -1).max(axis=1)
                 blocks.append(gains)
             rows = {}                       # a row in position order, made once:
                                             # best() zeroes the rejected positions
@@ -556,6 +565,23 @@ class ExactSearch:
         lw, rw = k + 1.0, m - 1.0 - k
         return lo, hi, total * (lw / m), m / (lw * rw)
 
+    def _counts_halves(self, m: int) -> np.ndarray:
+        """k + 1 (the left count with no missing row) at every position of a
+        node of ``m`` rows, in the two-half layout of :meth:`_gain_plain`."""
+        half = m // 2
+        k1 = np.empty((half, 2))
+        k1[:, 0] = self._counts[:half]
+        k1[:, 1] = self._counts[half:2 * half]
+        return k1
+
+    def _zero_right_short(self, a: np.ndarray, m: int):
+        """Zero the positions (two-half layout, last two axes of ``a``) whose
+        right side has fewer than ``n_minobsinnode`` rows (at least 1)."""
+        half = m // 2
+        for col in (0, 1):
+            # position p = col * half + row; rw = m - 1 - p >= mo  <=>  p <= m - 1 - mo
+            a[..., min(max(m - max(self.min_obs, 1) - col * half, 0), half):, col] = 0.0
+
     def _plain_terms(self, m: int, total: float):
         """What :meth:`_gain_plain` needs of a node of ``m`` rows whose
         quantized w*z sum to ``total``, per position in its layout (see
@@ -563,50 +589,34 @@ class ExactSearch:
         where a side has fewer than ``n_minobsinnode`` rows (and at the
         position with every row on the left, when m is even)."""
         half = m // 2
-        lw = np.empty((half, 2))
-        lw[:, 0] = self._counts[:half]
-        lw[:, 1] = self._counts[half:2 * half]
+        lw = self._counts_halves(m)
         weight = np.subtract(m, lw)                   # rw
         if 2 * half == m:
             weight[-1, 1] = 1.0                       # rw = 0: zeroed below
         weight *= lw
         np.divide(m, weight, out=weight)
-        # positions p = column * half + row outside mo - 1 <= p <= m - 1 - mo
+        # too few rows on the left: the first positions (p < mo - 1)
         mo = max(self.min_obs, 1)
-        for col in (0, 1):
-            lo = min(max(mo - 1 - col * half, 0), half)
-            hi = min(max(m - mo - col * half, 0), half)
-            weight[:lo, col] = 0.0
-            weight[max(hi, lo):, col] = 0.0
+        weight[:min(mo - 1, half), 0] = 0.0
+        weight[:min(max(mo - 1 - half, 0), half), 1] = 0.0
+        self._zero_right_short(weight, m)
         shift = np.multiply(lw, total / m, out=lw)
         shift += _MAGIC
         return shift, weight
 
     @staticmethod
-    def _gain_plain(Gb, terms):
-        """Approximate gain of every position of a block of predictors with
-        unit weights and no missing value, tie or constraint: the kernel of
-        most nodes, in the fewest whole-array passes.
-
-        The prefix sums are made as floats on the fly: with MAGIC's bits
-        added to the first row of every predictor, the integer prefix sums
-        are the bits of ``MAGIC + ls`` (see :func:`_as_float`), and
-        subtracting ``MAGIC + shift`` (rounded to an integer, as doubles near
-        MAGIC are) gives ``ls - shift`` within half a unit: within the error
-        bound every quantized sum has anyway (:meth:`_tolerance`).
+    def _prefix_halves(Gb: np.ndarray) -> np.ndarray:
+        """Prefix sums of the rows of ``Gb`` (predictors, m) as the bits of
+        ``MAGIC + ls`` (see :func:`_as_float`), in the two-half layout
+        (predictors, m // 2, 2): position ``h * (m // 2) + i`` at ``[i, h]``.
 
         A cumulative sum is one long chain of dependent additions; here each
-        predictor's positions are cut in two halves whose sums run side by
-        side (the second half starts from the first half's total), about
-        twice as fast. The gains are therefore laid out as
-        (predictors, m // 2, 2): position ``h * (m // 2) + i`` of a predictor
-        is at ``[i, h]``. Positions R does not consider have gain 0 (weight
-        0 in ``terms``, from :meth:`_plain_terms`); when m is odd the last
-        position (every row on the left, never a split) is left out.
-        ``Gb`` is restored before returning.
+        predictor's two halves run side by side (the second half starts from
+        the first half's total), about twice as fast. When m is odd the last
+        position (every row on the left, never a split) is left out. ``Gb``
+        is restored before returning.
         """
         pc, m = Gb.shape
-        shift, weight = terms
         half = m // 2
         halves = Gb[:, :2 * half].reshape(pc, 2, half)
         start = np.empty((pc, 2), dtype=np.int64)    # added to each half's first row
@@ -617,10 +627,65 @@ class ExactSearch:
         buf = np.empty((pc, half, 2), dtype=np.int64)
         np.cumsum(halves, axis=2, out=buf.transpose(0, 2, 1))
         halves[:, :, 0] -= start
-        gain = buf.view(np.float64)
+        return buf
+
+    def _gain_plain(self, Gb, terms):
+        """Approximate gain of every position of a block of predictors with
+        unit weights and no missing value, tie or constraint, in the
+        two-half layout of :meth:`_prefix_halves`: the kernel of most nodes,
+        in the fewest whole-array passes.
+
+        Subtracting ``MAGIC + shift`` (rounded to an integer, as doubles near
+        MAGIC are) from ``MAGIC + ls`` gives ``ls - shift`` within half a
+        unit: within the error bound every quantized sum has anyway
+        (:meth:`_tolerance`). Positions R does not consider have gain 0
+        (weight 0 in ``terms``, from :meth:`_plain_terms`).
+        """
+        shift, weight = terms
+        gain = self._prefix_halves(Gb).view(np.float64)
         np.subtract(gain, shift, out=gain)
         np.multiply(gain, gain, out=gain)
         np.multiply(gain, weight, out=gain)
+        return gain
+
+    def _gain_missing(self, Gb, nm, total: float):
+        """:meth:`_gain_plain` for predictors with missing values (``nm`` per
+        predictor, first in their order): R's three-group gain, in the
+        two-half layout.
+
+        As in :meth:`_gain_unit_missing`, the gain at position k is the
+        two-group gain of the non-missing rows plus the between-group gain of
+        non-missing against missing: ``d**2 n / (lw rw) + const`` with
+        n = m - nm, lw = k + 1 - nm, rw = m - 1 - k and
+        ``d = ls - alpha - beta (k + 1)``, beta = T'/n the non-missing mean,
+        alpha = ms - beta nm (ms the missing rows' sum, T' = total - ms).
+        """
+        pc, m = Gb.shape
+        lead = int(nm.max())
+        front = self._counts[:lead] <= nm[:, None]            # position j < nm
+        ms = np.where(front, Gb[:, :lead], 0).sum(axis=1).astype(float)
+        n = (m - nm).astype(float)
+        t = total - ms
+        with np.errstate(divide="ignore", invalid="ignore"):
+            beta = np.where(n > 0, t / n, 0.0)
+            const = np.where((nm > 0) & (n > 0),
+                             t * t / n + ms * ms / nm - total * total / m, 0.0)
+        per = (slice(None), None, None)                       # per predictor
+        k1 = self._counts_halves(m)
+        gain = self._prefix_halves(Gb).view(np.float64)
+        work = np.multiply(beta[per], k1)
+        work += (_MAGIC + (ms - beta * nm))[per]              # MAGIC + alpha + beta (k + 1)
+        gain -= work
+        gain *= gain
+        lw = np.subtract(k1, nm[per], out=work)
+        short = lw < max(self.min_obs, 1)                     # too few rows on the left
+        lw *= m - k1                                          # lw rw
+        with np.errstate(divide="ignore", invalid="ignore"):
+            gain /= lw
+        gain *= n[per]
+        gain += const[per]
+        np.copyto(gain, 0.0, where=short)
+        self._zero_right_short(gain, m)
         return gain
 
     def _gain_simple(self, ls, rows, gain, terms):
