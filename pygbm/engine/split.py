@@ -274,6 +274,7 @@ class ExactSearch:
         self.min_obs = int(min_obs)
         self.cont = data.cont
         self.cat = data.cat
+        self._cat_index = np.arange(data.cat.size)[:, None]   # rows of (nc, levels) arrays
         self._direction = np.empty(data.n, dtype=np.int8)
         # unit weights: the nodes carry w*z as integers (exact, fast prefix sums)
         if unit_weights:
@@ -826,24 +827,31 @@ class ExactSearch:
         size = nc * width
         g = self.wz.take(R)
         h = None if self.unit else self.w.take(R)
+        each = np.empty((nc, R.size))               # a row's value for each predictor
         # sums of w*z, w and rows per cell: (3, nc, width), missing cells last
         sums = np.empty((3, size))
-        sums[0] = np.bincount(cells, np.tile(g, nc), minlength=size)
+        each[:] = g
+        sums[0] = np.bincount(cells, each.ravel(), minlength=size)
         sums[2] = np.bincount(cells, minlength=size)
-        sums[1] = sums[2] if h is None else np.bincount(cells, np.tile(h, nc), minlength=size)
+        if h is None:
+            sums[1] = sums[2]
+        else:
+            each[:] = h
+            sums[1] = np.bincount(cells, each.ravel(), minlength=size)
         sums = sums.reshape(3, nc, width)
         ms, mw, mn = sums[0, :, -1], sums[1, :, -1], sums[2, :, -1].astype(np.intp)
         gs, gw = sums[0, :, :-1], sums[1, :, :-1]
         finite = gw != 0.0
-        with np.errstate(divide="ignore", invalid="ignore"):
-            means = np.where(finite, gs / np.where(finite, gw, 1.0), np.inf)
+        means = np.full(gs.shape, np.inf)
+        np.divide(gs, gw, out=means, where=finite)
         order = np.argsort(means, axis=1, kind="stable")
-        sm = np.take_along_axis(means, order, axis=1)
+        at = (self._cat_index, order)               # each predictor's levels in order
+        sm = means[at]
         tied = (sm[:, 1:] == sm[:, :-1]) & np.isfinite(sm[:, 1:])
         for i in np.flatnonzero(tied.any(axis=1)).tolist():
             K = int(data.var_type[self.cat[i]])
             order[i, :K] = _r_shell_sort_order(means[i, :K])
-        levels = np.take_along_axis(sums[:, :, :-1], order[None], axis=2)
+        levels = sums[:, :, :-1][(slice(None),) + at]
         ls, lw, ln = levels.cumsum(axis=2)
         # the right side: the node's total less the missing rows (one at a
         # time, in row order), then less each level in turn
