@@ -23,7 +23,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from .data import level_codes
-from .split import NEAR_TIE, Side, Split, _r_shell_sort_order, improvement, quantize
+from .split import (NEAR_TIE, Side, Split, _r_shell_sort_order, improvement, quantize,
+                    sequential_minus, sequential_sum)
 
 try:  # SciPy's compiled sparse-times-dense kernel: a scatter-add of several
     # columns at once (scipy is a dependency; the import path is private, so
@@ -41,13 +42,6 @@ INT64_BITS = 62
 #: relative distance under which two level means count as tied: such levels
 #: are re-counted from the rows so that their order is R's (see _categoricals)
 MEAN_TIE = 1e-12
-
-
-def _sequential(values: np.ndarray, start: float = 0.0) -> float:
-    """``start + values[0] + values[1] + ...``, added one at a time (R's order)."""
-    if values.shape[0] == 0:
-        return float(start)
-    return float(np.concatenate(([start], values)).cumsum()[-1])
 
 
 def _midpoints(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
@@ -433,15 +427,15 @@ class HistogramSearch:
         x, g = x[order], self.wz[rows[order]]
         h = None if self.unit else self.w[rows[order]]
         weights = (lambda a, b: float(b - a)) if h is None else \
-            (lambda a, b: _sequential(h[a:b]))
+            (lambda a, b: sequential_sum(h[a:b]))
         total = self._r_total(state)
-        ms, mw = _sequential(g[:nm]), weights(0, nm)
+        ms, mw = sequential_sum(g[:nm]), weights(0, nm)
         if levels is None:
             k = int(pos)
             value = 0.5 * (x[k] + x[k + 1])
-            ls, lw, n_left = _sequential(g[nm:k + 1]), weights(nm, k + 1), k + 1 - nm
-            rs = _sequential(-g[:k + 1], total.sum_z)
-            rw = total.w - (k + 1) if h is None else _sequential(-h[:k + 1], total.w)
+            ls, lw, n_left = sequential_sum(g[nm:k + 1]), weights(nm, k + 1), k + 1 - nm
+            rs = sequential_minus(total.sum_z, g[:k + 1])
+            rw = total.w - (k + 1) if h is None else sequential_minus(total.w, h[:k + 1])
             left_levels = None
         else:
             K = int(data.var_type[v])
@@ -450,10 +444,10 @@ class HistogramSearch:
             gn = np.bincount(codes, minlength=K)
             gw = gn.astype(float) if h is None else np.bincount(codes, h[nm:], minlength=K)
             sel = levels[: int(pos) + 1]
-            ls, lw, n_left = _sequential(gs[sel]), _sequential(gw[sel]), int(gn[sel].sum())
-            start_z = _sequential(-g[:nm], total.sum_z)
-            start_w = total.w - nm if h is None else _sequential(-h[:nm], total.w)
-            rs, rw = _sequential(-gs[sel], start_z), _sequential(-gw[sel], start_w)
+            ls, lw, n_left = sequential_sum(gs[sel]), sequential_sum(gw[sel]), int(gn[sel].sum())
+            start_z = sequential_minus(total.sum_z, g[:nm])
+            start_w = total.w - nm if h is None else sequential_minus(total.w, h[:nm])
+            rs, rw = sequential_minus(start_z, gs[sel]), sequential_minus(start_w, gw[sel])
             value, left_levels = float(pos), np.sort(sel)
         missing = Side(ms, mw, nm) if nm else Side(total.sum_z, total.w, 0)
         return Split(float(improvement(lw, rw, mw, ls, rs, ms)), v, float(value), left_levels,

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .data import TrainingData
-from .split import Side, Split
+from .split import Side, Split, sequential_sum
 from .tree import GOES_LEFT, GOES_RIGHT, NO_NODE, Tree
 
 LEFT, RIGHT, MISSING = 0, 1, 2
@@ -166,8 +166,7 @@ def grow_tree(data, searcher, z: np.ndarray, w: np.ndarray, inbag: np.ndarray,
     bag_rows = inbag.nonzero()[0]
     # R sums the bag in row order, one row at a time (a sequential sum, several
     # times slower than NumPy's pairwise one: only where R's bits are kept)
-    total = (lambda a: float(a.cumsum()[-1])) if searcher.r_arithmetic else \
-        (lambda a: float(a.sum()))
+    total = sequential_sum if searcher.r_arithmetic else (lambda a: float(a.sum()))
     total_z = total((w * z)[bag_rows])
     total_w = float(bag_rows.size) if unit_weights else total(w[bag_rows])
     root = Node(total_z / total_w, total_w, int(bag_rows.size))
