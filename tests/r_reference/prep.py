@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import operator
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -136,8 +137,12 @@ def read_case_csv(path: str, root=REPO_ROOT) -> pd.DataFrame:
     p = Path(path)
     if not p.is_absolute():
         p = Path(root) / p
-    return pd.read_csv(p, keep_default_na=False, na_values=["", "NA"],
-                       float_precision="round_trip")
+    with warnings.catch_warnings():
+        # pandas 3.1 deprecates the option (its default parser is to become as
+        # exact); while it exists, ask for R's own (round-trip) reading
+        warnings.filterwarnings("ignore", message=".*float_precision.*")
+        return pd.read_csv(p, keep_default_na=False, na_values=["", "NA"],
+                           float_precision="round_trip")
 
 
 def prepare(case: dict, root=REPO_ROOT) -> pd.DataFrame:
