@@ -33,7 +33,7 @@ left (total) sum, ls the prefix sum, beta = t / n, alpha = ms - beta nm.
 """
 from __future__ import annotations
 
-from typing import Callable
+from typing import Callable, NamedTuple
 
 import numpy as np
 
@@ -47,6 +47,38 @@ BOUND_MARGIN = 1e-12
 ALL = (slice(None), None)
 #: absolute margin (quantized units) on |d| at the block ends for their rounding
 ANCHOR_MARGIN = 4.0
+
+
+class MissingTerms(NamedTuple):
+    """Per predictor of a node whose ``nm`` missing rows come first: what its
+    three-group gain ``d**2 n / (lw rw) + const`` needs (see the module's
+    docstring)."""
+
+    n: np.ndarray          # non-missing rows, m - nm
+    beta: np.ndarray       # non-missing mean t / n (0 if no such row)
+    alpha: np.ndarray      # ms - beta nm
+    const: np.ndarray      # gain of non-missing against missing (0 if a group is empty)
+    const_err: np.ndarray  # a bound on the rounding of const
+
+
+def missing_terms(G: np.ndarray, nm: np.ndarray, total: float) -> MissingTerms:
+    """:class:`MissingTerms` of the node's quantized w*z ``G`` (predictors, m),
+    sorted per predictor with the ``nm`` missing rows first, summing to
+    ``total``."""
+    m = G.shape[1]
+    lead = int(nm.max(initial=0))
+    front = np.arange(lead)[None, :] < nm[:, None]
+    ms = np.where(front, G[:, :lead], 0).sum(axis=1).astype(float)
+    n = (m - nm).astype(float)
+    t = total - ms
+    with np.errstate(divide="ignore", invalid="ignore"):
+        beta = np.where(n > 0, t / n, 0.0)
+        parts = (t * t / n, ms * ms / nm, total * total / m)
+        const = parts[0] + parts[1] - parts[2]
+    has = (nm > 0) & (n > 0)
+    # the constant's rounding: a few ulps of its largest part
+    return MissingTerms(n, beta, ms - beta * nm, np.where(has, const, 0.0),
+                        np.where(has, 8.0 * np.finfo(float).eps * sum(parts), 0.0))
 
 
 class BoundedGains:
@@ -128,22 +160,8 @@ class BoundedGains:
             self.first = max(min_obs, 1) - 1
             return
         self.nm = nm
-        front = np.arange(lead)[None, :] < nm[:, None]
-        ms = np.where(front, G[:, :lead], 0).sum(axis=1).astype(float)
-        n = (m - nm).astype(float)
-        t = total - ms
-        with np.errstate(divide="ignore", invalid="ignore"):
-            beta = np.where(n > 0, t / n, 0.0)
-            parts = (t * t / n, ms * ms / nm, total * total / m)
-            const = parts[0] + parts[1] - parts[2]
-        has = (nm > 0) & (n > 0)
-        self.alpha = ms - beta * nm
-        self.beta = beta
-        self.n = n
-        self.const = np.where(has, const, 0.0)
-        # the constant's rounding: a few ulps of its largest part
-        self.const_err = np.where(has, 8.0 * np.finfo(float).eps * sum(parts), 0.0)
-        self.first = np.where(n > 0, nm + max(min_obs, 1) - 1, m)   # lw >= 1, min_obs
+        self.n, self.beta, self.alpha, self.const, self.const_err = missing_terms(G, nm, total)
+        self.first = np.where(self.n > 0, nm + max(min_obs, 1) - 1, m)   # lw >= 1, min_obs
 
     def _of(self, a, r):
         """Per-predictor quantity ``a`` at the predictor rows ``r`` (a scalar

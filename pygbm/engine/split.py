@@ -26,7 +26,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .bounded import BoundedGains
+from .bounded import BoundedGains, missing_terms
 from .data import TrainingData
 
 #: relative distance below which two candidates' gains are re-evaluated with
@@ -682,23 +682,17 @@ class ExactSearch:
         non-missing against missing: ``d**2 n / (lw rw) + const`` with
         n = m - nm, lw = k + 1 - nm, rw = m - 1 - k and
         ``d = ls - alpha - beta (k + 1)``, beta = T'/n the non-missing mean,
-        alpha = ms - beta nm (ms the missing rows' sum, T' = total - ms).
+        alpha = ms - beta nm (ms the missing rows' sum, T' = total - ms): the
+        per-predictor terms of :func:`.bounded.missing_terms`, which the
+        bounded search shares.
         """
-        pc, m = Gb.shape
-        lead = int(nm.max())
-        front = self._counts[:lead] <= nm[:, None]            # position j < nm
-        ms = np.where(front, Gb[:, :lead], 0).sum(axis=1).astype(float)
-        n = (m - nm).astype(float)
-        t = total - ms
-        with np.errstate(divide="ignore", invalid="ignore"):
-            beta = np.where(n > 0, t / n, 0.0)
-            const = np.where((nm > 0) & (n > 0),
-                             t * t / n + ms * ms / nm - total * total / m, 0.0)
+        m = Gb.shape[1]
+        n, beta, alpha, const, _ = missing_terms(Gb, nm, total)
         per = (slice(None), None, None)                       # per predictor
         k1 = self._counts_halves(m)
         gain = self._prefix_halves(Gb).view(np.float64)
         work = np.multiply(beta[per], k1)
-        work += (_MAGIC + (ms - beta * nm))[per]              # MAGIC + alpha + beta (k + 1)
+        work += (_MAGIC + alpha)[per]                         # MAGIC + alpha + beta (k + 1)
         gain -= work
         gain *= gain
         lw = np.subtract(k1, nm[per], out=work)
