@@ -3,11 +3,12 @@
     python benchmarks/run.py [--quick] [--sizes 10000,100000,1000000]
                              [--systems pygbm,pygbm_binned,r,sklearn,lightgbm]
 
-Fits every workload (see workloads.py) with every system, each measurement
-in its own subprocess with a timeout, and writes results/results.csv,
+Fits every workload (see workloads.py) with every system, each fit in its own
+subprocess with a timeout, the systems of a workload taking turns (round 1 of
+every system, then round 2, ...), and writes results/results.csv,
 results/results.md and results/scaling.png (see README.md for what is
 measured). ``--quick`` is a smoke run (10k rows, 200 trees) written to
-results/quick/. The CSV is rewritten after every measurement, so an
+results/quick/. The CSV is rewritten after every workload, so an
 interrupted run can be continued with ``--resume``.
 """
 from __future__ import annotations
@@ -44,6 +45,9 @@ CV_ROWS, CV_FOLDS = 20_000, 4
 SEED = 1
 #: polling interval while a worker runs (s)
 POLL_S = 0.5
+#: a system whose first fit takes longer than this (s) is not fitted again: its timing
+#: varies by a few percent, and a second fit would double the run's length
+SLOW_FIT_S = 120.0
 #: environment of every worker: single-threaded numerical libraries
 THREAD_ENV = {"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
 
@@ -197,22 +201,15 @@ def deviance(distribution, y, f):
     return float(-2 * np.mean(y * f - np.logaddexp(0.0, f)))
 
 
-def measure(a, task, tmp):
-    """Run one planned measurement; returns its CSV row."""
+def fit_once(a, task, tmp, rnd):
+    """Round ``rnd`` of a planned measurement: one fit (and its predictions) in a fresh
+    worker process. Returns the worker's JSON dict (status "ok", "n/a" or "error"/"timeout"
+    with a note), with the process's duration, maximum RSS and validation predictions."""
     kind, name, rows, system, n_trees, cores = task
-    wl, paths, y_valid = load_workload(name, rows, a.data_dir)
-    row = dict(task=kind, workload=name, kind=wl.kind, rows=wl.rows, n_train=wl.n_train,
-               system=system, n_trees=n_trees, n_cores=cores, repeats=a.repeats,
-               pygbm_code=pygbm_fingerprint() if system.startswith("pygbm") else "",
-               started=time.strftime("%Y-%m-%d %H:%M:%S"))
-    reason = skip_reason(a, task)
-    if reason:
-        row.update(status="skipped", note=reason)
-        return row
-    stem = os.path.join(tmp, f"{kind}_{wl.key()}_{system}_{n_trees}_{cores}")
+    wl, paths, _ = load_workload(name, rows, a.data_dir)
+    stem = os.path.join(tmp, f"{kind}_{wl.key()}_{system}_{n_trees}_{cores}_{rnd}")
     spec = dict(workload=asdict(wl), n_train=wl.n_train, system=system, n_trees=n_trees,
-                repeats=a.repeats, seed=SEED, out_json=stem + ".json", out_pred=stem + ".pred",
-                **paths)
+                repeats=1, seed=SEED, out_json=stem + ".json", out_pred=stem + ".pred", **paths)
     if kind == "cv":
         spec.update(cv_folds=CV_FOLDS, n_cores=cores)
     with open(stem + ".spec.json", "w") as fh:
@@ -221,37 +218,112 @@ def measure(a, task, tmp):
            else [sys.executable, os.path.join(HERE, "worker.py"), stem + ".spec.json"])
     t0 = time.monotonic()
     code, maxrss, err = run_worker(cmd, a.timeout)
-    row.update(duration_s=round(time.monotonic() - t0, 1), proc_maxrss_mb=round(maxrss, 1))
+    info = dict(duration_s=time.monotonic() - t0, proc_maxrss_mb=maxrss)
     if code is None:
-        row.update(status="timeout", note=f"killed after {a.timeout:.0f} s")
-        return row
+        return dict(info, status="timeout", note=f"killed after {a.timeout:.0f} s")
     if not os.path.exists(spec["out_json"]):
-        row.update(status="error", note=f"worker exit {code}: {' '.join(err.split())[-300:]}")
-        return row
+        return dict(info, status="error",
+                    note=f"worker exit {code}: {' '.join(err.split())[-300:]}")
     with open(spec["out_json"]) as fh:
         res = json.load(fh)
     if res.get("traceback"):
         print(res["traceback"], file=sys.stderr)
-    row.update(status=res["status"], note=" ".join(str(res.get("note", "")).split()))
-    if res["status"] != "ok":
+    res.update(info, note=" ".join(str(res.get("note", "")).split()))
+    if res["status"] == "ok" and os.path.exists(spec["out_pred"]):
+        res["valid"] = np.loadtxt(spec["out_pred"], ndmin=1)
+    return res
+
+
+def new_row(a, task) -> dict:
+    """The CSV row of a planned measurement before any fit (identity and code version)."""
+    kind, name, rows, system, n_trees, cores = task
+    wl, _, _ = load_workload(name, rows, a.data_dir)
+    return dict(task=kind, workload=name, kind=wl.kind, rows=wl.rows, n_train=wl.n_train,
+                system=system, n_trees=n_trees, n_cores=cores, repeats=0,
+                pygbm_code=pygbm_fingerprint() if system.startswith("pygbm") else "",
+                started=time.strftime("%Y-%m-%d %H:%M:%S"))
+
+
+def _one_fit(value) -> float:
+    """A worker's measurement of its one fit (R's JSON writes it as a scalar, Python's as
+    a list of one)."""
+    return float(np.atleast_1d(value)[0])
+
+
+def merge_rounds(a, task, row, rounds) -> dict:
+    """Fill ``row`` from the rounds of one measurement: fit and predict times are the
+    minimum over the rounds, memory and validation deviance are those of the first."""
+    wl, _, y_valid = load_workload(task[1], task[2], a.data_dir)
+    first = rounds[0]
+    row.update(duration_s=round(sum(r["duration_s"] for r in rounds), 1),
+               proc_maxrss_mb=round(max(r["proc_maxrss_mb"] for r in rounds), 1),
+               status=first["status"], note=first["note"], repeats=len(rounds))
+    bad = next((r for r in rounds if r["status"] != "ok"), None)
+    if bad is not None:
+        row.update(status=bad["status"], note=bad["note"])
         return row
-    walls, cpus, loads = (np.atleast_1d(res[k]).astype(float) for k in ("fit_wall", "fit_cpu",
-                                                                          "load"))
-    best = int(np.argmin(walls))
+    walls, cpus, loads = (np.array([_one_fit(r[k]) for r in rounds])
+                          for k in ("fit_wall", "fit_cpu", "load"))
+    best = int(np.argmin(cpus))
+
+    def least(key):
+        vals = [r[key] for r in rounds if r.get(key) is not None]
+        return min(vals) if vals else None
+
     row.update(fit_wall_s=walls.min(), fit_cpu_s=cpus.min(), load_1min=loads[best],
                fit_wall_all=";".join(f"{v:.3f}" for v in walls),
                fit_cpu_all=";".join(f"{v:.3f}" for v in cpus),
                load_all=";".join(f"{v:.2f}" for v in loads),
-               peak_rss_mb=res.get("peak_rss_mb"), fit_mem_mb=res.get("fit_mem_mb"),
-               predict_s=res.get("predict"), predict_list_s=res.get("predict_list"),
-               own_valid_error=res.get("own_valid_error"))
-    if os.path.exists(spec["out_pred"]):
-        f = np.loadtxt(spec["out_pred"], ndmin=1)
+               peak_rss_mb=first.get("peak_rss_mb"), fit_mem_mb=first.get("fit_mem_mb"),
+               predict_s=least("predict"), predict_list_s=least("predict_list"),
+               own_valid_error=first.get("own_valid_error"))
+    f = first.get("valid")
+    if f is not None:
         if f.shape[0] == y_valid.shape[0]:
             row["valid_deviance"] = deviance(wl.distribution, y_valid, f)
         else:
             row["note"] = f"validation predictions: {f.shape[0]} rows, expected {y_valid.shape[0]}"
     return row
+
+
+def groups(tasks) -> list:
+    """Planned tasks grouped by setting (everything but the system and, for cv, the
+    cores), in plan order: the measurements of a group run in interleaved rounds."""
+    out: dict = {}
+    for t in tasks:
+        out.setdefault((t[0], t[1], t[2], t[4]), []).append(t)
+    return list(out.values())
+
+
+def measure_group(a, group, tmp, done, label):
+    """Measure the systems of one setting in ``a.repeats`` interleaved rounds (round 1
+    of every system, then round 2, ...), so that a slow period of a shared machine falls
+    on all systems alike. A system whose first fit took longer than SLOW_FIT_S is fitted
+    once. Yields each finished CSV row."""
+    todo = []
+    for task in group:
+        if report.task_key(task) in done:
+            print(label(task), "(already measured)", flush=True)
+            continue
+        row = new_row(a, task)
+        reason = skip_reason(a, task)
+        if reason:
+            yield dict(row, status="skipped", note=reason)
+        else:
+            todo.append((task, row, []))
+    for rnd in range(a.repeats):
+        for task, row, rounds in todo:
+            if rounds and (rounds[-1]["status"] != "ok" or (
+                    rnd >= 1 and _one_fit(rounds[0]["fit_wall"]) > SLOW_FIT_S)):
+                continue
+            if task[3] == "r" and (task[2] or 0) >= LARGE_ROWS and rnd == 0:
+                print("   R at 1M rows takes about 15 min per fit", flush=True)
+            print(label(task), f"round {rnd + 1}/{a.repeats} ...", end=" ", flush=True)
+            rounds.append(fit_once(a, task, tmp, rnd))
+            r = rounds[-1]
+            print(report.progress(merge_rounds(a, task, dict(row), [r])), flush=True)
+    for task, row, rounds in todo:
+        yield merge_rounds(a, task, row, rounds)
 
 
 # ------------------------------------------------------------------ machine
@@ -315,23 +387,20 @@ def main(argv=None) -> None:
         tasks = plan(a)
         print(f"{len(tasks)} measurements planned; data in {a.data_dir}; results in {a.out}",
               flush=True)
+        index = {report.task_key(t): i for i, t in enumerate(tasks, 1)}
+
+        def label(task):
+            return f"[{index[report.task_key(task)]}/{len(tasks)}] {task[0]} {task[1]} " \
+                   f"rows={task[2] or 'all'} {task[3]} n_trees={task[4]}" + \
+                   (f" n_cores={task[5]}" if task[0] == "cv" else "")
+
         t_start = time.monotonic()
         with tempfile.TemporaryDirectory(prefix="pygbm_bench_") as tmp:
-            for i, task in enumerate(tasks, 1):
-                label = f"[{i}/{len(tasks)}] {task[0]} {task[1]} rows={task[2] or 'all'} " \
-                        f"{task[3]} n_trees={task[4]}" + (f" n_cores={task[5]}"
-                                                          if task[0] == "cv" else "")
-                if report.task_key(task) in done:
-                    print(label, "(already measured)", flush=True)
-                    continue
-                if task[3] == "r" and (task[2] or 0) >= LARGE_ROWS and not a.skip_r_large:
-                    print("   R at 1M rows takes about 15 min per fit", flush=True)
-                print(label, "...", end=" ", flush=True)
-                row = measure(a, task, tmp)
-                rows = [r for r in rows if report.row_key(r) != report.row_key(row)] + [row]
-                report.write_csv(rows, csv_path)
-                print(report.progress(row), f"| {(time.monotonic() - t_start) / 60:.1f} min",
-                      flush=True)
+            for group in groups(tasks):
+                for row in measure_group(a, group, tmp, done, label):
+                    rows = [r for r in rows if report.row_key(r) != report.row_key(row)] + [row]
+                    report.write_csv(rows, csv_path)
+                print(f"   ({(time.monotonic() - t_start) / 60:.1f} min)", flush=True)
     with open(meta_path) as fh:
         meta = json.load(fh)
     report.write_report(rows, meta, a.out)
