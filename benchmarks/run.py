@@ -48,6 +48,9 @@ POLL_S = 0.5
 #: a system whose first fit takes longer than this (s) is not fitted again: its timing
 #: varies by a few percent, and a second fit would double the run's length
 SLOW_FIT_S = 120.0
+#: a system whose first fit takes less than QUICK_FIT_S (s) is fitted QUICK_REPEATS times
+#: (at least --repeats): seconds-long fits vary most on a shared machine, and cost little
+QUICK_FIT_S, QUICK_REPEATS = 10.0, 5
 #: environment of every worker: single-threaded numerical libraries
 THREAD_ENV = {"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
 
@@ -295,11 +298,21 @@ def groups(tasks) -> list:
     return list(out.values())
 
 
+def fits_wanted(a, first) -> int:
+    """Fits of a measurement, given its first: --repeats, more for a quick fit
+    (QUICK_FIT_S; not with --quick), one for a slow one (SLOW_FIT_S)."""
+    wall = _one_fit(first["fit_wall"])
+    if wall > SLOW_FIT_S:
+        return 1
+    quick = wall < QUICK_FIT_S and not a.quick        # not in the smoke run
+    return max(a.repeats, QUICK_REPEATS) if quick else a.repeats
+
+
 def measure_group(a, group, tmp, done, label):
-    """Measure the systems of one setting in ``a.repeats`` interleaved rounds (round 1
-    of every system, then round 2, ...), so that a slow period of a shared machine falls
-    on all systems alike. A system whose first fit took longer than SLOW_FIT_S is fitted
-    once. Yields each finished CSV row."""
+    """Measure the systems of one setting in interleaved rounds (round 1 of every
+    system, then round 2, ...), so that a slow period of a shared machine falls on all
+    systems alike; each system takes part in fits_wanted() rounds. Yields each finished
+    CSV row."""
     todo = []
     for task in group:
         if report.task_key(task) in done:
@@ -311,14 +324,14 @@ def measure_group(a, group, tmp, done, label):
             yield dict(row, status="skipped", note=reason)
         else:
             todo.append((task, row, []))
-    for rnd in range(a.repeats):
+    n_rounds = max(a.repeats, QUICK_REPEATS)
+    for rnd in range(n_rounds):
         for task, row, rounds in todo:
-            if rounds and (rounds[-1]["status"] != "ok" or (
-                    rnd >= 1 and _one_fit(rounds[0]["fit_wall"]) > SLOW_FIT_S)):
+            if rounds and (rounds[-1]["status"] != "ok" or rnd >= fits_wanted(a, rounds[0])):
                 continue
             if task[3] == "r" and (task[2] or 0) >= LARGE_ROWS and rnd == 0:
                 print("   R at 1M rows takes about 15 min per fit", flush=True)
-            print(label(task), f"round {rnd + 1}/{a.repeats} ...", end=" ", flush=True)
+            print(label(task), f"round {rnd + 1} ...", end=" ", flush=True)
             rounds.append(fit_once(a, task, tmp, rnd))
             r = rounds[-1]
             print(report.progress(merge_rounds(a, task, dict(row), [r])), flush=True)
