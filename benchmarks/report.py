@@ -310,7 +310,10 @@ def write_report(rows: list, meta: dict, out_dir: str) -> None:
           f"Settings (all systems): {n_trees} trees, interaction depth 3 (4 leaves), shrinkage "
           f"0.05, bag fraction 0.5, min leaf size 10, first 80% of rows for training and the "
           f"last 20% for validation, max_bin 255 (binned systems), single-threaded. Times are "
-          f"the minimum over {_repeats(rows, meta)} fit(s); CPU = user + system time of the "
+          f"the minimum over {_repeats(rows, meta)} fit(s), each in a fresh process, the "
+          f"systems of a workload taking turns (round 1 of every system, then round 2, ...; "
+          f"fits under 10 s at least 5 times, fits over 2 min once); CPU = user + system "
+          f"time of the "
           f"process, less sensitive to the other jobs on the machine than wall time, and the "
           f"basis of the ratios.", "",
           "## Summary", "",
