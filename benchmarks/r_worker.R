@@ -1,7 +1,7 @@
 # One R gbm measurement: Rscript r_worker.R spec.json
-# Reads the spec written by run.py, fits gbm() `repeats` times (system.time of the
-# gbm() call only), times predict() on the 100k-row prediction set, measures the
-# peak RSS of the first fit (reset through /proc/self/clear_refs), writes the
+# Reads the spec written by run.py, fits gbm() once (system.time of the gbm() call
+# only; run.py starts a worker per fit), times predict() on the 100k-row prediction
+# set, measures the peak RSS of the fit (reset through /proc/self/clear_refs), writes the
 # measurements as JSON and the link-scale validation predictions, one per line.
 suppressMessages(library(gbm))
 suppressMessages(library(jsonlite))
@@ -30,36 +30,22 @@ result <- tryCatch({
         interaction.depth = 3, n.minobsinnode = 10, shrinkage = 0.05, bag.fraction = 0.5,
         train.fraction = 0.8, cv.folds = cv_folds, n.cores = n_cores, verbose = FALSE)
   }
-  fw <- fc <- ld <- numeric(0)
-  m <- NULL
-  for (r in seq_len(spec$repeats)) {
-    m <- NULL
-    gc()
-    rss0 <- status_kb("VmRSS:")
-    reset_peak()
-    ld <- c(ld, load1())
-    t <- system.time(m <- fit_once(), gcFirst = FALSE)
-    fw <- c(fw, t[["elapsed"]])
-    fc <- c(fc, t[["user.self"]] + t[["sys.self"]])
-    if (r == 1) {
-      peak <- status_kb("VmHWM:")
-      out$peak_rss_mb <- peak / 1024
-      out$fit_mem_mb <- (peak - rss0) / 1024
-    }
-  }
-  out$fit_wall <- fw
-  out$fit_cpu <- fc
-  out$load <- ld
+  gc()
+  rss0 <- status_kb("VmRSS:")
+  reset_peak()
+  out$load <- load1()
+  t <- system.time(m <- fit_once(), gcFirst = FALSE)
+  peak <- status_kb("VmHWM:")
+  out$fit_wall <- t[["elapsed"]]
+  out$fit_cpu <- t[["user.self"]] + t[["sys.self"]]
+  out$peak_rss_mb <- peak / 1024
+  out$fit_mem_mb <- (peak - rss0) / 1024
   if (cv_folds == 0) {
     pred <- read.csv(spec$pred_csv, stringsAsFactors = TRUE)
     nt <- spec$n_trees
-    tp <- tl <- numeric(0)
-    for (r in seq_len(spec$repeats)) {
-      tp <- c(tp, system.time(p <- predict(m, newdata = pred, n.trees = nt))[["elapsed"]])
-      tl <- c(tl, system.time(p <- predict(m, newdata = pred, n.trees = list_trees(nt)))[["elapsed"]])
-    }
-    out$predict <- min(tp)
-    out$predict_list <- min(tl)
+    out$predict <- system.time(p <- predict(m, newdata = pred, n.trees = nt))[["elapsed"]]
+    out$predict_list <- system.time(
+      p <- predict(m, newdata = pred, n.trees = list_trees(nt)))[["elapsed"]]
     out$own_valid_error <- tail(m$valid.error, 1)
     valid <- predict(m, newdata = d[(spec$n_train + 1):nrow(d), , drop = FALSE], n.trees = nt)
     writeLines(format(valid, digits = 17), spec$out_pred)

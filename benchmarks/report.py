@@ -313,9 +313,8 @@ def write_report(rows: list, meta: dict, out_dir: str) -> None:
           f"the minimum over {_repeats(rows, meta)} fit(s), each in a fresh process, the "
           f"systems of a workload taking turns (round 1 of every system, then round 2, ...; "
           f"fits under 10 s at least 5 times, fits over 2 min once); CPU = user + system "
-          f"time of the "
-          f"process, less sensitive to the other jobs on the machine than wall time, and the "
-          f"basis of the ratios.", "",
+          f"time of the process, less sensitive to the other jobs on the machine than wall "
+          f"time, and the basis of the ratios.", "",
           "## Summary", "",
           "Fit CPU seconds (1000 trees) and ratios:", ""] + headline_table(rows, n_trees) + \
         [""] + _summary(rows, n_trees) + [

@@ -212,7 +212,7 @@ def fit_once(a, task, tmp, rnd):
     wl, paths, _ = load_workload(name, rows, a.data_dir)
     stem = os.path.join(tmp, f"{kind}_{wl.key()}_{system}_{n_trees}_{cores}_{rnd}")
     spec = dict(workload=asdict(wl), n_train=wl.n_train, system=system, n_trees=n_trees,
-                repeats=1, seed=SEED, out_json=stem + ".json", out_pred=stem + ".pred", **paths)
+                seed=SEED, out_json=stem + ".json", out_pred=stem + ".pred", **paths)
     if kind == "cv":
         spec.update(cv_folds=CV_FOLDS, n_cores=cores)
     with open(stem + ".spec.json", "w") as fh:
@@ -247,12 +247,6 @@ def new_row(a, task) -> dict:
                 started=time.strftime("%Y-%m-%d %H:%M:%S"))
 
 
-def _one_fit(value) -> float:
-    """A worker's measurement of its one fit (R's JSON writes it as a scalar, Python's as
-    a list of one)."""
-    return float(np.atleast_1d(value)[0])
-
-
 def merge_rounds(a, task, row, rounds) -> dict:
     """Fill ``row`` from the rounds of one measurement: fit and predict times are the
     minimum over the rounds, memory and validation deviance are those of the first."""
@@ -260,12 +254,12 @@ def merge_rounds(a, task, row, rounds) -> dict:
     first = rounds[0]
     row.update(duration_s=round(sum(r["duration_s"] for r in rounds), 1),
                proc_maxrss_mb=round(max(r["proc_maxrss_mb"] for r in rounds), 1),
-               status=first["status"], note=first["note"], repeats=len(rounds))
-    bad = next((r for r in rounds if r["status"] != "ok"), None)
-    if bad is not None:
-        row.update(status=bad["status"], note=bad["note"])
+               repeats=len(rounds))
+    last = rounds[-1]                   # rounds stop at the first that is not ok
+    row.update(status=last["status"], note=last["note"])
+    if last["status"] != "ok":
         return row
-    walls, cpus, loads = (np.array([_one_fit(r[k]) for r in rounds])
+    walls, cpus, loads = (np.array([r[k] for r in rounds], dtype=float)
                           for k in ("fit_wall", "fit_cpu", "load"))
     best = int(np.argmin(cpus))
 
@@ -301,7 +295,7 @@ def groups(tasks) -> list:
 def fits_wanted(a, first) -> int:
     """Fits of a measurement, given its first: --repeats, more for a quick fit
     (QUICK_FIT_S; not with --quick), one for a slow one (SLOW_FIT_S)."""
-    wall = _one_fit(first["fit_wall"])
+    wall = first["fit_wall"]
     if wall > SLOW_FIT_S:
         return 1
     quick = wall < QUICK_FIT_S and not a.quick        # not in the smoke run

@@ -1,9 +1,9 @@
 """One benchmark measurement in its own process: ``python worker.py spec.json``.
 
 The spec (written by run.py) names the system, the data files and the
-settings. The worker fits ``repeats`` times (the minimum time counts), times
-prediction of the 100k-row prediction set, measures peak memory of a fit
-(the process's peak RSS, reset right before the fit through
+settings. The worker fits once (run.py starts a worker per fit, in rounds across
+the systems), times prediction of the 100k-row prediction set, measures peak
+memory of the fit (the process's peak RSS, reset right before the fit through
 /proc/self/clear_refs) and writes its measurements to ``spec["out_json"]`` and
 its link-scale validation predictions to ``spec["out_pred"]`` (one number per
 line), from which run.py computes the validation deviance of every system
@@ -65,24 +65,16 @@ def measure(fn):
     return out, wall, cpu, load, peak / KB_PER_MB, (peak - rss0) / KB_PER_MB
 
 
-def fit_repeated(fit, repeats: int) -> tuple[object, dict]:
-    """Fit ``repeats`` times; keep every timing, the memory of the first fit."""
-    res = {"fit_wall": [], "fit_cpu": [], "load": []}
-    model = None
-    for r in range(repeats):
-        model = None                      # free the previous model before refitting
-        model, wall, cpu, load, peak, grow = measure(fit)
-        res["fit_wall"].append(wall)
-        res["fit_cpu"].append(cpu)
-        res["load"].append(load)
-        if r == 0:
-            res["peak_rss_mb"], res["fit_mem_mb"] = peak, grow
-    return model, res
+def fit_once(fit) -> tuple[object, dict]:
+    """Fit once; the model and the fit's timings and memory."""
+    model, wall, cpu, load, peak, grow = measure(fit)
+    return model, {"fit_wall": wall, "fit_cpu": cpu, "load": load, "peak_rss_mb": peak,
+                   "fit_mem_mb": grow}
 
 
-def time_min(fn, repeats: int) -> float:
-    """Minimum wall time of ``repeats`` calls."""
-    return min(measure(fn)[1] for _ in range(repeats))
+def wall_time(fn) -> float:
+    """Wall time of one call."""
+    return measure(fn)[1]
 
 
 def list_trees(n_trees: int) -> list:
@@ -102,13 +94,12 @@ def run_pygbm(spec, wl, df, pred, binned):
         kw["max_bins"] = MAX_BIN
     if spec.get("cv_folds"):
         kw.update(cv_folds=spec["cv_folds"], n_cores=spec["n_cores"])
-    model, res = fit_repeated(lambda: pygbm.gbm(wl.formula, df, **kw), spec["repeats"])
+    model, res = fit_once(lambda: pygbm.gbm(wl.formula, df, **kw))
     if spec.get("cv_folds"):
         return res, None
     nt = spec["n_trees"]
-    res["predict"] = time_min(lambda: model.predict(pred, n_trees=nt), spec["repeats"])
-    res["predict_list"] = time_min(lambda: model.predict(pred, n_trees=list_trees(nt)),
-                                   spec["repeats"])
+    res["predict"] = wall_time(lambda: model.predict(pred, n_trees=nt))
+    res["predict_list"] = wall_time(lambda: model.predict(pred, n_trees=list_trees(nt)))
     res["own_valid_error"] = float(model.valid_error[-1])
     valid = model.predict(df.iloc[wl.n_train:], n_trees=nt)
     return res, np.asarray(valid, dtype=float)
@@ -138,8 +129,8 @@ def run_sklearn(spec, wl, df, pred):
               random_state=spec["seed"])
     cls = GradientBoostingClassifier if wl.distribution == "bernoulli" \
         else GradientBoostingRegressor
-    model, res = fit_repeated(lambda: cls(**kw).fit(x_train, y[:n_train]), spec["repeats"])
-    res["predict"] = time_min(lambda: model.predict(x_pred), spec["repeats"])
+    model, res = fit_once(lambda: cls(**kw).fit(x_train, y[:n_train]))
+    res["predict"] = wall_time(lambda: model.predict(x_pred))
     link = model.decision_function if wl.distribution == "bernoulli" else model.predict
     return res, np.ravel(link(x_valid)).astype(float)
 
@@ -161,8 +152,8 @@ def run_lightgbm(spec, wl, df, pred):
                                                                 "verbose": -1})
         return lgb.train(params, ds, num_boost_round=spec["n_trees"])
 
-    model, res = fit_repeated(fit, spec["repeats"])
-    res["predict"] = time_min(lambda: model.predict(x_pred, num_threads=1), spec["repeats"])
+    model, res = fit_once(fit)
+    res["predict"] = wall_time(lambda: model.predict(x_pred, num_threads=1))
     valid = model.predict(x.iloc[n_train:], raw_score=True, num_threads=1)
     return res, np.asarray(valid, dtype=float)
 
