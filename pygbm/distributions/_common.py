@@ -1,8 +1,6 @@
 """Small shared helpers of the distribution modules (private)."""
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 
@@ -134,39 +132,3 @@ def as_binary_response(y, dist_name):
                + (", ..." if len(values) > 5 else "") + ")")
         )
     return arr
-
-
-# --- bit-for-bit R arithmetic on the model path ------------------------------------
-# R's C code sums rows one at a time and calls the C library's exp/log. Where
-# such values feed the trees (initial value, working response, leaf values) we
-# do the same, so that the working response has R's exact bits and R's
-# tie-breaks between equally good splits are reproduced. numpy's own SIMD exp
-# (AVX-512) differs from the C library's by one unit in the last place for
-# about 5% of inputs; numpy's complex exp calls the C library's exp, and
-# exp(x + 0i) = exp(x) exactly, so it gives R's bits. Deviances, which are only
-# reported, keep numpy's fast functions.
-
-def seq_sum(values) -> float:
-    """Sum in row order, one addition at a time (R's loops; np.sum is pairwise)."""
-    values = np.asarray(values, dtype=float)
-    if values.size == 0:
-        return 0.0
-    return float(values.cumsum()[-1])
-
-
-def exp_r(x):
-    """exp with the C library's rounding (bit-identical to R's exp)."""
-    x = np.asarray(x, dtype=float)
-    return np.exp(x.astype(np.complex128)).real
-
-
-def log_r(x):
-    """log with the C library's rounding, for scalars and short arrays."""
-    if np.ndim(x) == 0:
-        return math.log(float(x))
-    x = np.asarray(x, dtype=float)
-    out = np.empty_like(x)
-    flat = out.reshape(-1)
-    for i, v in enumerate(x.reshape(-1).tolist()):
-        flat[i] = math.log(v) if v > 0 else (-np.inf if v == 0 else np.nan)
-    return out

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._common import as_binary_response, exp_r, full_f, log_r, node_ratio, oob_average, seq_sum
+from .._rmath import exp_r, log_r, sequential_sum
+from ._common import as_binary_response, full_f, node_ratio, oob_average
 from .base import Distribution
 
 
@@ -36,12 +37,12 @@ class AdaBoost(Distribution):
         w = np.asarray(w, dtype=float)
         pos = y == 1.0
         if offset is None:
-            num = seq_sum(w[pos])
-            den = seq_sum(w[~pos])
+            num = sequential_sum(w[pos])
+            den = sequential_sum(w[~pos])
         else:
             o = np.asarray(offset, dtype=float)
-            num = seq_sum(w[pos] * exp_r(-o[pos]))
-            den = seq_sum(w[~pos] * exp_r(o[~pos]))
+            num = sequential_sum(w[pos] * exp_r(-o[pos]))
+            den = sequential_sum(w[~pos] * exp_r(o[~pos]))
         return float(0.5 * log_r(num / den))
 
     def deviance(self, y, f, offset, w, misc):

@@ -28,6 +28,8 @@ from abc import ABC, abstractmethod
 
 import numpy as np
 
+from .._rmath import exp_r
+
 
 class Distribution(ABC):
     """Base class; subclasses register themselves in :mod:`pygbm.distributions`."""
@@ -121,8 +123,6 @@ class Distribution(ABC):
     def model_exp(self, x):
         """exp for values that feed the trees (see ``r_exact_math``)."""
         if self.r_exact_math:
-            from ._common import exp_r
-
             return exp_r(x)
         return np.exp(np.asarray(x, dtype=float))
 

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._common import as_binary_response, exp_r, full_f, log_r, node_ratio, oob_average, seq_sum
+from .._rmath import exp_r, log_r, sequential_sum
+from ._common import as_binary_response, full_f, node_ratio, oob_average
 from .base import Distribution
 
 #: R's Newton tolerance for the initial value with an offset
@@ -43,8 +44,8 @@ class Bernoulli(Distribution):
         y = np.asarray(y, dtype=float)
         w = np.asarray(w, dtype=float)
         if offset is None:
-            s = seq_sum(w * y)
-            return float(log_r(s / (seq_sum(w) - s)))
+            s = sequential_sum(w * y)
+            return float(log_r(s / (sequential_sum(w) - s)))
         offset = np.asarray(offset, dtype=float)
         f0 = 0.0
         step = 1.0
@@ -52,7 +53,7 @@ class Bernoulli(Distribution):
         # int(abs(step)): R's truncating integer abs
         while int(abs(step)) > NEWTON_TOL and it < NEWTON_MAX_ITER:
             p = 1.0 / (1.0 + exp_r(-(offset + f0)))
-            step = seq_sum(w * (y - p)) / seq_sum(w * p * (1.0 - p))
+            step = sequential_sum(w * (y - p)) / sequential_sum(w * p * (1.0 - p))
             f0 += step
             it += 1
         return float(f0)

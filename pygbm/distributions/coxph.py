@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._common import as_numeric_response, check_finite, exp_r, full_f
+from .._rmath import exp_r
+from ._common import as_numeric_response, check_finite, full_f
 from .base import Distribution
 
 

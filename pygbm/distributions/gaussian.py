@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._rmath import sequential_sum
 from ._common import as_numeric_response, oob_average, residual
 from .base import Distribution
 
@@ -26,7 +27,7 @@ class Gaussian(Distribution):
     def init_f(self, y, offset, w, misc):
         r = residual(y, 0.0, offset)
         w = np.asarray(w, dtype=float)
-        return float((w * r).cumsum()[-1] / w.cumsum()[-1])
+        return float(sequential_sum(w * r) / sequential_sum(w))
 
     def deviance(self, y, f, offset, w, misc):
         r = residual(y, f, offset)

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._common import as_binary_response, full_f, node_ratio, seq_sum
+from .._rmath import sequential_sum
+from ._common import as_binary_response, full_f, node_ratio
 from .base import Distribution
 
 #: below this margin ``(2y-1) F`` the loss is linear
@@ -47,7 +48,7 @@ class Huberized(Distribution):
         y = np.asarray(y, dtype=float)
         w = np.asarray(w, dtype=float)
         pos = y == 1.0
-        return float(seq_sum(w[pos]) / seq_sum(w[~pos]))
+        return float(sequential_sum(w[pos]) / sequential_sum(w[~pos]))
 
     def deviance(self, y, f, offset, w, misc):
         F = full_f(f, offset)

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._common import as_numeric_response, exp_r, full_f, log_r, node_sum, oob_average, seq_sum
+from .._rmath import exp_r, log_r, sequential_sum
+from ._common import as_numeric_response, full_f, node_sum, oob_average
 from .base import Distribution
 
 #: R's bound on the link: a terminal estimate is capped so that the
@@ -50,8 +51,8 @@ class Poisson(Distribution):
     def init_f(self, y, offset, w, misc):
         y = np.asarray(y, dtype=float)
         w = np.asarray(w, dtype=float)
-        den = seq_sum(w) if offset is None else seq_sum(w * exp_r(offset))
-        return float(log_r(seq_sum(w * y) / den))
+        den = sequential_sum(w) if offset is None else sequential_sum(w * exp_r(offset))
+        return float(log_r(sequential_sum(w * y) / den))
 
     def deviance(self, y, f, offset, w, misc):
         F = full_f(f, offset)

@@ -22,9 +22,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .._rmath import sequential_minus, sequential_sum, shell_sort_order
 from .data import level_codes
-from .split import (NEAR_TIE, Side, Split, _r_shell_sort_order, improvement, quantize,
-                    sequential_minus, sequential_sum)
+from .split import NEAR_TIE, Side, Split, improvement, quantize
 
 try:  # SciPy's compiled sparse-times-dense kernel: a scatter-add of several
     # columns at once (scipy is a dependency; the import path is private, so
@@ -565,7 +565,7 @@ class HistogramSearch:
                 ms[i], mw[i] = (state.hist[miss[i], j] for j in c[:2])
                 means[i], finite[i] = self._means(gs[i], gw[i])
             K = int(self.data.var_type[self.data.cat[i]])
-            order[i, :K] = _r_shell_sort_order(means[i, :K])
+            order[i, :K] = shell_sort_order(means[i, :K])
         n_finite = finite.sum(axis=1)
         s_z = np.take_along_axis(gs, order, axis=1)
         s_n = np.take_along_axis(gn, order, axis=1)

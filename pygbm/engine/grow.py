@@ -12,8 +12,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .._rmath import sequential_sum
 from .data import TrainingData
-from .split import Side, Split, sequential_sum
+from .split import Side, Split
 from .tree import GOES_LEFT, GOES_RIGHT, NO_NODE, Tree
 
 LEFT, RIGHT, MISSING = 0, 1, 2

@@ -26,6 +26,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from .._rmath import running_minus, sequential_minus, sequential_sum, shell_sort_order
 from .bounded import BoundedGains, missing_terms
 from .data import TrainingData
 
@@ -98,62 +99,6 @@ def improvement(lw, rw, mw, ls, rs, ms):
     if isinstance(mw, float):
         return three
     return np.where(np.asarray(mw) == 0.0, two, three)
-
-
-def sequential_minus(total: float, parts: np.ndarray) -> float:
-    """``total - parts[0] - parts[1] - ...`` subtracted one at a time, left to
-    right: R's order, so R's rounding. ``np.subtract.reduce`` is that left
-    fold (``tests/engine/test_split_kernels.py`` checks it) and, unlike a
-    cumulative sum, writes no intermediate result: a few times faster."""
-    buf = np.empty(parts.shape[0] + 1)
-    buf[0] = total
-    buf[1:] = parts
-    return float(np.subtract.reduce(buf))
-
-
-def sequential_sum(values: np.ndarray, start: float = 0.0) -> float:
-    """``start + values[0] + values[1] + ...`` added one at a time, left to
-    right (R's order; NumPy's sum adds pairwise): the negated left fold
-    ``-start - values[0] - ...``, rounding being symmetric (``0.0 -`` makes
-    an exact zero +0, as R's sum gives it)."""
-    return 0.0 - sequential_minus(-start, values)
-
-
-def _running_minus(total: float, parts: np.ndarray) -> np.ndarray:
-    """``total - parts[0]``, ``total - parts[0] - parts[1]``, ... (R's order of
-    subtractions, so the same rounding)."""
-    buf = np.empty(parts.size + 1)
-    buf[0] = total
-    np.negative(parts, out=buf[1:])
-    return buf.cumsum(out=buf)[1:]
-
-
-def _r_shell_sort_order(values: np.ndarray) -> np.ndarray:
-    """The permutation R's ``rsort_with_index`` (a Shell sort) produces.
-
-    Stable sorting gives the same result unless there are ties; ties are
-    resolved as R's gap sequence resolves them.
-    """
-    idx = np.arange(values.shape[0])
-    finite = values[np.isfinite(values)]
-    if np.unique(finite).shape[0] == finite.shape[0]:
-        return np.argsort(values, kind="stable")
-    x = values.tolist()
-    ix = idx.tolist()
-    n = len(x)
-    h = 1
-    while h <= n // 9:
-        h = 3 * h + 1
-    while h > 0:
-        for i in range(h, n):
-            v, iv = x[i], ix[i]
-            j = i
-            while j >= h and x[j - h] > v:
-                x[j], ix[j] = x[j - h], ix[j - h]
-                j -= h
-            x[j], ix[j] = v, iv
-        h //= 3
-    return np.asarray(ix)
 
 
 #: 2**52 + 2**51: doubles from 2**52 to 2**53 are the integers, one apart, so
@@ -867,7 +812,7 @@ class ExactSearch:
         tied = (sm[:, 1:] == sm[:, :-1]) & np.isfinite(sm[:, 1:])
         for i in np.flatnonzero(tied.any(axis=1)).tolist():
             K = int(data.var_type[self.cat[i]])
-            order[i, :K] = _r_shell_sort_order(means[i, :K])
+            order[i, :K] = shell_sort_order(means[i, :K])
         levels = sums[:, :, :-1][(slice(None),) + at]
         ls, lw, ln = levels.cumsum(axis=2)
         # the right side: the node's total less the missing rows (one at a
@@ -917,13 +862,13 @@ class ExactSearch:
         ms, mw = self._missing_sums(g, h, nm)
         end = g.size
         left_z = g[nm:].cumsum()
-        right_z = _running_minus(total.sum_z, g)
+        right_z = running_minus(total.sum_z, g)
         if h is None:
             left_w = np.arange(1, end - nm + 1, dtype=float)
             right_w = total.w - np.arange(1, end + 1, dtype=float)
         else:
             left_w = h[nm:].cumsum()
-            right_w = _running_minus(total.w, h)
+            right_w = running_minus(total.w, h)
         return nm, ms, mw, left_z, left_w, right_z, right_w
 
     def _unit_split(self, state: NodeRows, v: int, k: int, total: Side) -> Split:

@@ -4,6 +4,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from .._rmath import r_sum
 from .influence import check_n_trees, class_labels, class_view, used_variables
 from .partial_dependence import is_categorical, resolve_vars, weighted_traversal
 
@@ -62,13 +63,6 @@ def code_columns(fit, data, idx: list[int]) -> np.ndarray:
     return arr[:, idx].astype(float)
 
 
-def _r_sum(x: np.ndarray) -> float:
-    """R's ``sum``: a sequential sum in extended precision (long double)."""
-    if x.size == 0:
-        return 0.0
-    return float(np.cumsum(x.astype(np.longdouble))[-1])
-
-
 def _weighted_mean(x, w) -> float:
     """R's ``weighted.mean(x, w, na.rm = TRUE)``, with R's summation, so that
     even rounding-level results (a constant partial dependence) agree."""
@@ -76,7 +70,7 @@ def _weighted_mean(x, w) -> float:
     x, w = x[ok], w[ok]
     prod = x * w
     with np.errstate(invalid="ignore", divide="ignore"):
-        return float(np.float64(_r_sum(prod[w != 0])) / np.float64(_r_sum(w)))
+        return float(np.float64(r_sum(prod[w != 0])) / np.float64(r_sum(w)))
 
 
 def interact_gbm(fit, data, i_var, n_trees=None) -> float:

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from pygbm.engine.data import TrainingData
-from pygbm.engine.split import ExactSearch, improvement, sequential_minus, sequential_sum
+from pygbm.engine.split import ExactSearch, improvement
 
 
 @pytest.mark.parametrize("m", [2, 3, 4, 5, 17, 40, 41, 300, 301])
@@ -72,25 +72,3 @@ def test_missing_kernel_gives_three_group_gain_at_every_position(m, min_obs):
         np.testing.assert_allclose(got[r, admissible], want, rtol=1e-6,
                                    atol=1e-9 * float(np.abs(want).max(initial=0.0)),
                                    err_msg=f"nm={n_miss}")
-
-
-@pytest.mark.parametrize("n", [0, 1, 2, 3, 7, 8, 9, 16, 17, 100, 1000, 10_000])
-def test_sequential_sums_are_left_folds(n):
-    """R adds (and subtracts) one row at a time, left to right; the engine's
-    sequential_sum / sequential_minus rely on np.subtract.reduce being that
-    left fold (were NumPy to reduce it pairwise, as it does np.add, the
-    last bits would differ: this test says so before the R tests do)."""
-    rng = np.random.default_rng(n)
-    values = rng.normal(size=n) * 10.0 ** rng.uniform(-8, 8, size=n)
-    start = float(rng.normal() * 1e3)
-    want_sum, want_minus = start, start
-    for v in values.tolist():                   # Python floats: IEEE doubles, in order
-        want_sum += v
-        want_minus -= v
-    assert sequential_sum(values, start) == want_sum
-    assert sequential_minus(start, values) == want_minus
-    zero_sum = 0.0
-    for v in values.tolist():
-        zero_sum += v
-    assert sequential_sum(values) == zero_sum
-    assert str(sequential_sum(np.array([1.5, -1.5]))) == "0.0"     # +0, as R's sum

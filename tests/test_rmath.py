@@ -1,0 +1,88 @@
+"""R's arithmetic (pygbm/_rmath.py) against R's definitions written out in
+plain Python: left folds, long-double sums, the C library's exp, Shell sort."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from pygbm._rmath import (exp_r, log_r, r_sum, running_minus, sequential_minus,
+                          sequential_sum, shell_sort_order)
+
+
+@pytest.mark.parametrize("n", [0, 1, 2, 3, 7, 8, 9, 16, 17, 100, 1000, 10_000])
+def test_sequential_sums_are_left_folds(n):
+    """R adds (and subtracts) one row at a time, left to right; the
+    sequential_sum / sequential_minus rely on np.subtract.reduce being that
+    left fold (were NumPy to reduce it pairwise, as it does np.add, the
+    last bits would differ: this test says so before the R tests do)."""
+    rng = np.random.default_rng(n)
+    values = rng.normal(size=n) * 10.0 ** rng.uniform(-8, 8, size=n)
+    start = float(rng.normal() * 1e3)
+    want_sum, want_minus = start, start
+    for v in values.tolist():                   # Python floats: IEEE doubles, in order
+        want_sum += v
+        want_minus -= v
+    assert sequential_sum(values, start) == want_sum
+    assert sequential_minus(start, values) == want_minus
+    zero_sum = 0.0
+    for v in values.tolist():
+        zero_sum += v
+    assert sequential_sum(values) == zero_sum
+    assert str(sequential_sum(np.array([1.5, -1.5]))) == "0.0"     # +0, as R's sum
+
+
+def test_r_sum_is_a_long_double_left_fold():
+    """R's sum() accumulates in long double, left to right."""
+    rng = np.random.default_rng(5)
+    values = rng.normal(size=1000) * 10.0 ** rng.uniform(-8, 8, size=1000)
+    want = np.longdouble(0.0)
+    for v in values:
+        want = want + np.longdouble(v)
+    assert r_sum(values) == float(want)
+    assert r_sum(np.empty(0)) == 0.0
+
+
+def test_running_minus_subtracts_one_at_a_time():
+    rng = np.random.default_rng(6)
+    parts = rng.normal(size=50)
+    want, acc = [], 3.25
+    for v in parts.tolist():
+        acc -= v
+        want.append(acc)
+    np.testing.assert_array_equal(running_minus(3.25, parts), want)
+
+
+def test_exp_and_log_are_the_c_librarys():
+    x = np.random.default_rng(7).normal(size=2000) * 20.0
+    np.testing.assert_array_equal(exp_r(x), [math.exp(v) for v in x.tolist()])
+    pos = np.abs(x)
+    np.testing.assert_array_equal(log_r(pos), [math.log(v) for v in pos.tolist()])
+    assert log_r(2.0) == math.log(2.0)
+
+
+def _shell_sort_literal(values):
+    """R's rsort_with_index (src/main/sort.c), transcribed."""
+    x, ix = list(values), list(range(len(values)))
+    h = 1
+    while h <= len(x) // 9:
+        h = 3 * h + 1
+    while h > 0:
+        for i in range(h, len(x)):
+            v, iv, j = x[i], ix[i], i
+            while j >= h and x[j - h] > v:
+                x[j], ix[j] = x[j - h], ix[j - h]
+                j -= h
+            x[j], ix[j] = v, iv
+        h //= 3
+    return ix
+
+
+@pytest.mark.parametrize("n", [1, 2, 9, 10, 40, 200])
+def test_shell_sort_order_orders_ties_as_r(n):
+    rng = np.random.default_rng(n)
+    tied = rng.integers(0, 4, size=n).astype(float)
+    distinct = rng.permutation(n).astype(float)
+    for values in (tied, distinct):
+        assert shell_sort_order(values).tolist() == _shell_sort_literal(values.tolist())
