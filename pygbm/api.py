@@ -208,7 +208,7 @@ def _fit_coded(x, var_names, var_type, var_levels, encoder, y, status, offset, d
     ts_encoder, schedule = None, None
     x_engine, var_type_engine = take(x), np.asarray(var_type)
     if not (isinstance(categorical, str) and categorical == "native"):
-        from .frontend.target_stats import fit_target_statistics
+        from .target_stats import fit_target_statistics
 
         ts_encoder, x_engine, var_type_engine, schedule = fit_target_statistics(
             categorical, x_engine, take(y), take(w_norm), n_train, var_names,
@@ -309,7 +309,7 @@ def gbm(formula, data, distribution=None, weights=None, var_monotone=None, n_tre
     (the default, ``max_bins=None``). ``categorical="ordered_ts"`` (or a
     dict per column) replaces categorical predictors inside the engine by
     CatBoost-style ordered target statistics (``ts_*`` options; see
-    :mod:`pygbm.frontend.target_stats`); "native" is R's behaviour.
+    :mod:`pygbm.target_stats`); "native" is R's behaviour.
     """
     from .frontend import model_frame
 

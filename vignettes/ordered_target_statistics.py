@@ -35,7 +35,7 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from pygbm import gbm  # noqa: E402
-from pygbm.frontend.target_stats import (  # noqa: E402
+from pygbm.target_stats import (  # noqa: E402
     greedy_statistic, loo_statistic, ordered_statistic)
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -1,4 +1,4 @@
-"""Target statistics (pygbm.frontend.target_stats): hand checks, the leak, the encoder."""
+"""Target statistics (pygbm.target_stats): hand checks, the leak, the encoder."""
 
 import pickle
 import warnings
@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 
 from pygbm.distributions import get_distribution
-from pygbm.frontend.target_stats import (
+from pygbm.target_stats import (
     TargetStatisticsEncoder, fit_target_statistics, greedy_statistic, holdout_statistic,
-    level_codes, loo_statistic, ordered_statistic, resolve_modes, target_of)
+    column_level_codes, loo_statistic, ordered_statistic, resolve_modes, target_of)
 
 
 def _auc(y, score):
@@ -143,8 +143,8 @@ def test_leave_one_out_separates_a_constant_feature():
 
 
 # ---------------------------------------------------------------- coding
-def test_level_codes_missing_and_unseen():
-    got = level_codes(np.array([0, 2, np.nan, 3, -1, 1.5]), 3)
+def test_column_level_codes_missing_and_unseen():
+    got = column_level_codes(np.array([0, 2, np.nan, 3, -1, 1.5]), 3)
     assert got.tolist() == [0, 2, 3, -1, -1, -1]
 
 
@@ -306,7 +306,7 @@ def test_combination_registry_keys_and_statistics():
 
 
 def test_combination_slots_beyond_the_budget_rank_members(monkeypatch):
-    import pygbm.frontend.ts_combinations as tc
+    import pygbm.target_stats.combinations as tc
 
     monkeypatch.setattr(tc, "SLOT_BUDGET_BYTES", 0)         # -> MIN_SLOTS slots
     rng = np.random.default_rng(9)

@@ -1,0 +1,79 @@
+"""The options of ``categorical=`` and the distributions target statistics refuse."""
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+NATIVE = "native"
+ORDERED, GREEDY, HOLDOUT, LOO = "ordered_ts", "greedy_ts", "holdout_ts", "loo_ts"
+MODES = (NATIVE, ORDERED, GREEDY, HOLDOUT, LOO)
+#: statistics that use the row's own target (documented as leaking)
+LEAKING_MODES = (GREEDY, LOO)
+#: largest feature combination (the paper uses 2 or 3)
+MAX_COMBINATION = 3
+#: distributions refused, with the reason
+_REFUSED = {
+    "coxph": "a Cox model has no per-row target to average without a fitted model "
+             "(the survival times are censored)",
+    "pairwise": "a ranking response is only meaningful within its group",
+    "multinomial": "a multi-class response would need one statistic per class",
+}
+
+
+def check_number(name, value, positive=False):
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not np.isfinite(value):
+        raise TypeError(f"{name} must be a finite number, got {value!r}")
+    if positive and value <= 0:
+        raise ValueError(f"{name} must be > 0, got {value}")
+    return float(value)
+
+
+def resolve_modes(categorical, var_names, var_type) -> list[str]:
+    """The mode of every predictor ("native" for numeric/ordered ones)."""
+    var_type = np.asarray(var_type)
+    p = len(var_names)
+    if isinstance(categorical, str):
+        if categorical not in MODES:
+            raise ValueError(f"categorical must be one of {MODES} or a dict "
+                             f"{{column name: mode}}, got {categorical!r}")
+        return [categorical if var_type[j] > 0 else NATIVE for j in range(p)]
+    if not isinstance(categorical, dict):
+        raise TypeError(f"categorical must be a string {MODES} or a dict {{column name: "
+                        f"mode}}, got {type(categorical).__name__}")
+    names = [str(v) for v in var_names]
+    modes = [NATIVE] * p
+    for name, mode in categorical.items():
+        if str(name) not in names:
+            raise ValueError(f"categorical names {name!r}, which is not a predictor; "
+                             f"predictors are {names}")
+        if not isinstance(mode, str) or mode not in MODES:
+            raise ValueError(f"categorical[{name!r}] must be one of {MODES}, got {mode!r}")
+        j = names.index(str(name))
+        if var_type[j] <= 0 and mode != NATIVE:
+            raise ValueError(f"categorical[{name!r}] = {mode!r}: {name!r} is not an unordered "
+                             "categorical predictor (numeric and ordered predictors are used "
+                             "as numbers)")
+        modes[j] = mode
+    return modes
+
+
+def target_of(dist, y) -> np.ndarray:
+    """The per-row target the statistics average (the response; see the
+    module docstring), or a ``ValueError`` for the refused distributions."""
+    name = str(getattr(dist, "name", dist))
+    reason = _REFUSED.get(name)
+    if reason is None and getattr(dist, "survival_response", False):
+        reason = _REFUSED["coxph"]
+    if reason is None and getattr(dist, "bag_by_group", False):
+        reason = _REFUSED["pairwise"]
+    if reason is None and int(getattr(dist, "n_outputs", 1)) > 1:
+        reason = _REFUSED["multinomial"]
+    if reason is not None:
+        raise ValueError(f"categorical target statistics are not available for distribution "
+                         f"{name!r}: {reason}; use categorical='native'")
+    y = np.asarray(y)
+    if y.ndim != 1:
+        raise ValueError(f"categorical target statistics need a 1-d response, got shape "
+                         f"{y.shape}")
+    return y.astype(float)
