@@ -1,12 +1,20 @@
-"""R gbm's tree representation and the vectorised predictor.
+"""R gbm's tree representation, the tree walker and the predictor over per-tree scores.
 
 A fitted tree is stored exactly as R gbm stores it (the eight vectors that
 ``pretty.gbm.tree`` shows), in R's node numbering: a node is followed by its
 left subtree, then its right subtree, then its missing subtree.
+
+One walker (:func:`walk`) sends rows down a tree: the grower's routing of rows
+on another encoding (``grow.route``), the terminal node of rows
+(:func:`terminal_nodes`) and so every prediction. :class:`TreePredictor` gives
+the score of each tree on any subset of the rows, what early-exit prediction
+needs; :func:`predict_trees` (whole columns, many tree counts in one pass) is
+one use of it.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Callable, Iterator
 
 import numpy as np
 
@@ -16,6 +24,10 @@ NO_NODE = -1
 #: codes stored in ``c_splits`` for a categorical split (R's convention)
 GOES_LEFT = -1
 GOES_RIGHT = 1
+
+#: where a split sends a row: to one of the three children, or (a categorical
+#: level whose ``c_splits`` entry is neither left nor right) to none
+LEFT, RIGHT, MISSING, NOWHERE = 0, 1, 2, 3
 
 
 @dataclass
@@ -39,49 +51,15 @@ class Tree:
     def is_terminal(self) -> np.ndarray:
         return self.split_var == NO_NODE
 
-    def to_frame(self):
-        """The tree as R's ``pretty.gbm.tree`` table (a pandas DataFrame)."""
-        import pandas as pd
-
-        return pd.DataFrame({
-            "SplitVar": self.split_var,
-            "SplitCodePred": self.split_code_pred,
-            "LeftNode": self.left,
-            "RightNode": self.right,
-            "MissingNode": self.missing,
-            "ErrorReduction": self.error_reduction,
-            "Weight": self.weight,
-            "Prediction": self.prediction,
-        })
+    def children(self, node: int) -> tuple[int, int, int] | None:
+        """(left, right, missing) of a split node; None for a terminal node."""
+        if self.split_var[node] == NO_NODE:
+            return None
+        return int(self.left[node]), int(self.right[node]), int(self.missing[node])
 
     def terminal_of(self, x: np.ndarray, var_type: np.ndarray, c_splits) -> np.ndarray:
-        """Terminal node id reached by every row of the coded matrix ``x``.
-
-        Rows move down one level per pass, all rows at once; a tree of depth
-        ``d`` needs ``d`` passes.
-        """
-        n = x.shape[0]
-        node = np.zeros(n, dtype=np.intp)
-        active = np.arange(n)
-        while active.size:
-            cur = node[active]
-            var = self.split_var[cur]
-            split = var != NO_NODE
-            active, cur, var = active[split], cur[split], var[split]
-            if not active.size:
-                break
-            xv = x[active, var]
-            code = self.split_code_pred[cur]
-            nxt = np.where(xv < code, self.left[cur], self.right[cur])
-            cat = var_type[var] > 0
-            if cat.any():
-                nxt[cat] = _categorical_child(
-                    xv[cat], code[cat], c_splits,
-                    self.left[cur[cat]], self.right[cur[cat]], self.missing[cur[cat]])
-            miss = np.isnan(xv)
-            nxt[miss] = self.missing[cur[miss]]
-            node[active] = nxt
-        return node
+        """Terminal node id reached by every row of the coded matrix ``x``."""
+        return terminal_nodes(self, ColumnView(x, var_type), c_splits)
 
     def predict(self, x: np.ndarray, var_type: np.ndarray, c_splits) -> np.ndarray:
         """Shrunken prediction of this tree for every row of ``x``."""
@@ -89,81 +67,149 @@ class Tree:
 
     def predict_view(self, view: "ColumnView", c_splits) -> np.ndarray:
         """Like :meth:`predict`, on rows already prepared as a :class:`ColumnView`."""
-        values = _tree_values(self, view, c_splits)
-        n = view.cols.shape[1]
-        if isinstance(values, np.ndarray) and values.shape == (n,) and values.dtype == float:
-            return values                   # a new array (np.where's): no copy needed
-        return np.broadcast_to(values, (n,)).astype(float)
+        return tree_values(self, view, c_splits)
 
 
-def _categorical_child(xv, split_index, c_splits, left, right, missing):
-    """Child for categorical splits: look the level code up in its c_splits row."""
-    out = missing.copy()
-    ok = ~np.isnan(xv)
-    for k in np.unique(split_index[ok]).astype(int):
-        rows = np.flatnonzero(ok & (split_index == k))
-        codes = c_splits[k]
-        lev = xv[rows].astype(np.intp)
-        inside = (lev >= 0) & (lev < codes.shape[0])
-        direction = np.zeros(rows.shape[0], dtype=codes.dtype)
-        direction[inside] = codes[lev[inside]]
-        out[rows] = np.where(direction == GOES_LEFT, left[rows],
-                             np.where(direction == GOES_RIGHT, right[rows], missing[rows]))
-    return out
+def split_directions(tree: Tree, node: int, xv: np.ndarray, categorical: bool, c_splits,
+                     unseen: int = MISSING) -> np.ndarray:
+    """LEFT / RIGHT / MISSING (int8) of the rows with values ``xv`` at split ``node``.
+
+    Continuous: ``xv < point`` goes left. Categorical: the level code's entry of
+    its ``c_splits`` row; a code outside the row (never seen in training) or an
+    entry neither left nor right goes to ``unseen`` (prediction: the missing
+    child; R's partial dependence: nowhere). NaN goes to the missing child.
+    """
+    nan = np.isnan(xv)
+    code = tree.split_code_pred[node]
+    if not categorical:
+        d = np.greater_equal(xv, code).view(np.int8)           # NaN: False (LEFT)
+    else:
+        row = np.asarray(c_splits[int(code)])
+        size = row.shape[0]
+        table = np.full(size + 1, unseen, dtype=np.int8)       # the spare slot: outside
+        table[:size][row == GOES_LEFT] = LEFT
+        table[:size][row == GOES_RIGHT] = RIGHT
+        lev = np.where(nan, -1.0, xv).astype(np.intp)
+        d = table.take(np.where((lev >= 0) & (lev < size), lev, size))
+    d[nan] = MISSING
+    return d
+
+
+def walk(rows: np.ndarray, children: Callable, directions: Callable) -> Iterator:
+    """The tree walker: each terminal node that ``rows`` reach, with those rows.
+
+    From the root (node 0), a split node ``k`` (``children(k)``: its (left,
+    right, missing) children, None for a terminal node) sends its rows to the
+    children ``directions(k, rows)`` names (LEFT, RIGHT, MISSING; NOWHERE drops
+    a row). Yields ``(node, rows)`` in R's node order (pre-order); a subtree no
+    row reaches is not visited.
+    """
+    stack = [(0, rows)]
+    while stack:
+        node, here = stack.pop()
+        kids = children(node)
+        if kids is None:
+            yield node, here
+            continue
+        d = directions(node, here)
+        for side in (MISSING, RIGHT, LEFT):        # popped left first
+            there = here.compress(d == side)
+            if there.size:
+                stack.append((kids[side], there))
 
 
 class ColumnView:
     """The predictors of the rows to predict, one contiguous array per column.
 
-    Built once per prediction: NaN masks only for columns that have missing
-    values, categorical codes as integers with missing/unseen levels mapped to
-    a sentinel, so that every split is a handful of contiguous array passes.
+    Built once per prediction, so that a split reads its column's values of
+    the rows at the node with one ``take``.
     """
 
     def __init__(self, x: np.ndarray, var_type: np.ndarray):
         self.cols = np.ascontiguousarray(np.asarray(x, dtype=float).T)
         self.var_type = np.asarray(var_type)
-        self.nan = [None] * self.cols.shape[0]
-        self.codes = [None] * self.cols.shape[0]
-        for v in range(self.cols.shape[0]):
-            miss = np.isnan(self.cols[v])
-            if miss.any():
-                self.nan[v] = miss
-            if self.var_type[v] > 0:
-                codes = np.where(miss, -1, self.cols[v]).astype(np.intp)
-                codes[(codes < 0)] = -1
-                self.codes[v] = codes
+
+    @property
+    def n_rows(self) -> int:
+        return int(self.cols.shape[1])
 
 
-def _categorical_masks(view: ColumnView, v: int, row: np.ndarray):
-    """(goes_left, goes_right) masks of a categorical split's c_splits row; a level
-    code outside the row (never seen in training) or missing goes neither way."""
-    size = row.shape[0]
-    left_tbl = np.zeros(size + 1, dtype=bool)
-    right_tbl = np.zeros(size + 1, dtype=bool)
-    left_tbl[:size] = row == GOES_LEFT
-    right_tbl[:size] = row == GOES_RIGHT
-    codes = view.codes[v]
-    idx = np.where((codes >= 0) & (codes < size), codes, size)
-    return left_tbl.take(idx), right_tbl.take(idx)
+def terminal_nodes(tree: Tree, view: ColumnView, c_splits, rows=None) -> np.ndarray:
+    """Terminal node id of ``rows`` (row indices of ``view``; None: all rows).
+
+    The prediction kernel (NumPy reference implementation): result ``i`` is the
+    terminal node of row ``rows[i]``, whatever the other rows.
+    """
+    n = view.n_rows if rows is None else int(rows.shape[0])
+    node_of = np.zeros(n, dtype=np.intp)
+
+    def directions(k, at):
+        v = int(tree.split_var[k])
+        xv = view.cols[v].take(at if rows is None else rows.take(at))
+        return split_directions(tree, k, xv, view.var_type[v] > 0, c_splits)
+
+    for node, at in walk(np.arange(n), tree.children, directions):
+        node_of[at] = node
+    return node_of
 
 
-def _tree_values(tree: Tree, view: ColumnView, c_splits, node: int = 0):
-    """Shrunken predictions of the subtree at ``node`` for every row (a scalar
-    for a terminal node): nested ``where``s over whole columns."""
-    v = int(tree.split_var[node])
-    if v == NO_NODE:
-        return tree.split_code_pred[node]
-    left = _tree_values(tree, view, c_splits, int(tree.left[node]))
-    right = _tree_values(tree, view, c_splits, int(tree.right[node]))
-    missing = _tree_values(tree, view, c_splits, int(tree.missing[node]))
-    if view.var_type[v] == 0:
-        out = np.where(view.cols[v] < tree.split_code_pred[node], left, right)
-        if view.nan[v] is not None:
-            out = np.where(view.nan[v], missing, out)
-        return out
-    goes_left, goes_right = _categorical_masks(view, v, c_splits[int(tree.split_code_pred[node])])
-    return np.where(goes_left, left, np.where(goes_right, right, missing))
+def tree_values(tree: Tree, view: ColumnView, c_splits, rows=None) -> np.ndarray:
+    """Shrunken prediction of ``tree`` for ``rows`` of ``view`` (None: all rows)."""
+    return tree.split_code_pred.take(terminal_nodes(tree, view, c_splits, rows))
+
+
+class TreePredictor:
+    """Per-tree scores of a fit's trees on prepared rows (the predictor seam).
+
+    ``trees`` are stored iteration by iteration, ``n_outputs`` per iteration
+    (tree ``t`` adds to output ``t % n_outputs``, R's layout). The score of a
+    tree on a subset of rows is the full score restricted to them, so a caller
+    may drop rows between trees (early exit) and add the scores it needs.
+    """
+
+    def __init__(self, trees, c_splits, var_type, n_outputs: int = 1):
+        self.trees = list(trees)
+        self.c_splits = c_splits
+        self.var_type = np.asarray(var_type)
+        self.n_outputs = int(n_outputs)
+
+    def __len__(self) -> int:
+        return len(self.trees)
+
+    def prepare(self, x: np.ndarray) -> ColumnView:
+        """The coded matrix ``x`` (rows, predictors) as the predictor reads it."""
+        return ColumnView(x, self.var_type)
+
+    def output_of(self, t: int) -> int:
+        """The output tree ``t`` adds to."""
+        return t % self.n_outputs
+
+    def tree_score(self, t: int, view: ColumnView, rows=None) -> np.ndarray:
+        """Shrunken prediction of tree ``t`` for ``rows`` of ``view`` (None: all)."""
+        return tree_values(self.trees[t], view, self.c_splits, rows)
+
+    def scores(self, view: ColumnView, rows=None) -> Iterator[np.ndarray]:
+        """The score of every tree in turn, for ``rows`` of ``view`` (None: all)."""
+        for t in range(len(self.trees)):
+            yield self.tree_score(t, view, rows)
+
+    def link(self, view: ColumnView, init_f, n_trees_list) -> np.ndarray:
+        """Link-scale predictions of all rows after each number of iterations
+        in ``n_trees_list`` (see :func:`predict_trees`)."""
+        n = view.n_rows
+        counts = np.asarray(n_trees_list, dtype=int)
+        order = np.argsort(counts, kind="stable")
+        K = self.n_outputs
+        init = np.broadcast_to(np.asarray(init_f, dtype=float), (K,))
+        f = np.tile(init, (n, 1)).T.copy()          # (K, n): one contiguous row per output
+        out = np.empty((n, K, counts.size))
+        done = 0
+        for j in order:
+            for t in range(done * K, counts[j] * K):
+                f[self.output_of(t)] += self.tree_score(t, view)
+            done = max(done, counts[j])
+            out[:, :, j] = f.T
+        return out[:, 0, :] if K == 1 else out
 
 
 def predict_trees(trees, x, var_type, c_splits, init_f, n_trees_list, n_outputs=1):
@@ -174,18 +220,5 @@ def predict_trees(trees, x, var_type, c_splits, init_f, n_trees_list, n_outputs=
     output per iteration, stored iteration by iteration as R does) returns
     (n_rows, n_outputs, len(n_trees_list)).
     """
-    view = ColumnView(x, var_type)
-    n = view.cols.shape[1]
-    counts = np.asarray(n_trees_list, dtype=int)
-    order = np.argsort(counts, kind="stable")
-    K = int(n_outputs)
-    init = np.broadcast_to(np.asarray(init_f, dtype=float), (K,))
-    f = np.tile(init, (n, 1)).T.copy()          # (K, n): one contiguous row per output
-    out = np.empty((n, K, counts.size))
-    done = 0
-    for j in order:
-        for t in range(done * K, counts[j] * K):
-            f[t % K] += _tree_values(trees[t], view, c_splits)
-        done = max(done, counts[j])
-        out[:, :, j] = f.T
-    return out[:, 0, :] if K == 1 else out
+    predictor = TreePredictor(trees, c_splits, var_type, n_outputs)
+    return predictor.link(predictor.prepare(x), init_f, n_trees_list)
