@@ -15,7 +15,7 @@ import numpy as np
 from .._rmath import sequential_sum
 from .data import TrainingData
 from .split import Side, Split
-from .tree import GOES_LEFT, GOES_RIGHT, NO_NODE, Tree
+from .tree import GOES_LEFT, GOES_RIGHT, NO_NODE, Tree, walk
 
 LEFT, RIGHT, MISSING = 0, 1, 2
 
@@ -142,16 +142,9 @@ def route(grown: GrownTree, data) -> np.ndarray:
     tree was grown on)."""
     node_of = np.zeros(data.n, dtype=np.intp)
     terminal_of = {node_id: t for t, node_id in enumerate(grown.terminals)}
-    stack = [(0, np.arange(data.n))]
-    while stack:
-        node_id, rows = stack.pop()
-        node = grown.nodes[node_id]
-        if node.is_terminal:
-            node_of[rows] = terminal_of[node_id]
-            continue
-        d = _directions(data, node.split, rows)
-        stack.extend((child, rows.compress(d == side))
-                     for side, child in enumerate(node.children))
+    for node_id, rows in walk(np.arange(data.n), lambda i: grown.nodes[i].children,
+                              lambda i, rows: _directions(data, grown.nodes[i].split, rows)):
+        node_of[rows] = terminal_of[node_id]
     return node_of
 
 

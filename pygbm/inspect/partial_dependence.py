@@ -23,7 +23,8 @@ import warnings
 import numpy as np
 import pandas as pd
 
-from ..engine.tree import GOES_LEFT, GOES_RIGHT, NO_NODE, predict_trees
+from ..engine.tree import (LEFT, MISSING, NO_NODE, NOWHERE, RIGHT, predict_trees,
+                           split_directions)
 from .influence import check_bool, check_n_trees, class_labels, class_view
 
 TYPES = ("link", "response")
@@ -91,21 +92,6 @@ def expand_grid(values: list[np.ndarray]) -> np.ndarray:
 
 
 # --------------------------------------------------------------------------- computation
-def _interest_children(tree, k, xv, var_categorical, c_splits):
-    """Masks (left, right, missing) for rows with values ``xv`` at node ``k``."""
-    miss = np.isnan(xv)
-    code = tree.split_code_pred[k]
-    if not var_categorical:
-        left = xv < code
-        return left, ~left & ~miss, miss
-    codes = np.asarray(c_splits[int(code)])
-    lev = np.trunc(np.where(miss, -1.0, xv)).astype(np.intp)
-    inside = (lev >= 0) & (lev < codes.shape[0]) & ~miss
-    direction = np.zeros(xv.shape[0], dtype=np.int64)
-    direction[inside] = codes[lev[inside]]
-    return direction == GOES_LEFT, direction == GOES_RIGHT, miss
-
-
 def weighted_traversal(fit, grid: np.ndarray, idx: list[int], n_trees: int) -> np.ndarray:
     """Partial dependence (link scale) at the rows of ``grid`` (R's ``gbm_plot``).
 
@@ -148,11 +134,11 @@ def weighted_traversal(fit, grid: np.ndarray, idx: list[int], n_trees: int) -> n
                 weight[right], weight[left] = w_right, weight[k] - w_right
                 rows[left] = rows[right] = r
                 continue
-            go_l, go_r, go_m = _interest_children(tree, k, grid[r, col_of[v]],
-                                                  var_type[v] > 0, fit.c_splits)
-            for child, mask in ((left, go_l), (right, go_r), (miss, go_m)):
+            d = split_directions(tree, k, grid[r, col_of[v]], var_type[v] > 0, fit.c_splits,
+                                 unseen=NOWHERE)
+            for child, side in ((left, LEFT), (right, RIGHT), (miss, MISSING)):
                 weight[child] = weight[k]
-                rows[child] = r[mask]
+                rows[child] = r[d == side]
     return out
 
 
