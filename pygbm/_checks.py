@@ -3,6 +3,9 @@ errors that name the argument and what was expected."""
 from __future__ import annotations
 
 import numbers
+import warnings
+
+import numpy as np
 
 
 def int_arg(name, value, low, high=None):
@@ -14,3 +17,85 @@ def int_arg(name, value, low, high=None):
         bound = f"between {low} and {high}" if high is not None else f">= {low}"
         raise ValueError(f"{name} must be {bound}, got {value}")
     return value
+
+
+def fraction_arg(name, value, allow_one=True):
+    """``value`` as a float in (0, 1] ((0, 1) without ``allow_one``)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not np.isfinite(value):
+        raise TypeError(f"{name} must be a number in (0, 1], got {value!r}")
+    if not (0 < value <= 1) or (not allow_one and value == 1):
+        raise ValueError(f"{name} must be in (0, 1], got {value}")
+    return float(value)
+
+
+def shrinkage_arg(value):
+    """A positive float; above 1 is allowed with a warning."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not np.isfinite(value) \
+            or value <= 0:
+        raise ValueError(f"shrinkage must be a positive number, got {value!r}")
+    if value > 1:
+        warnings.warn(f"shrinkage={value} is above 1; values between 0.001 and 0.1 usually "
+                      "work best", UserWarning, stacklevel=4)
+    return float(value)
+
+
+def monotone_arg(var_monotone, var_names, var_type):
+    """One of -1, 0, 1 per predictor (a dict names some predictors; None: all 0)."""
+    p = len(var_names)
+    if var_monotone is None:
+        return np.zeros(p, dtype=np.intp)
+    if isinstance(var_monotone, dict):
+        unknown = set(var_monotone) - set(var_names)
+        if unknown:
+            raise ValueError(f"var_monotone names unknown predictors {sorted(unknown)}; "
+                             f"predictors are {var_names}")
+        var_monotone = [var_monotone.get(v, 0) for v in var_names]
+    mono = np.asarray(var_monotone)
+    if mono.ndim != 1 or mono.shape[0] != p:
+        raise ValueError(f"var_monotone must have one entry per predictor ({p}: "
+                         f"{', '.join(var_names)}), got length {mono.size}")
+    if not np.all(np.isin(mono, (-1, 0, 1))):
+        raise ValueError(f"var_monotone entries must be -1, 0 or 1, got {mono.tolist()}")
+    cat = (mono != 0) & (np.asarray(var_type) > 0)
+    if cat.any():
+        names = [var_names[i] for i in np.flatnonzero(cat)]
+        warnings.warn(f"var_monotone is ignored for the unordered categorical predictors "
+                      f"{names} (as in R)", UserWarning, stacklevel=4)
+    return mono.astype(np.intp)
+
+
+def weights_arg(w, n):
+    """Case weights: finite, non-negative, not all zero (None: all 1)."""
+    if w is None:
+        return np.ones(n)
+    w = np.asarray(w, dtype=float)
+    if w.ndim != 1 or w.shape[0] != n:
+        raise ValueError(f"weights must have one value per row ({n}), got shape {w.shape}")
+    if not np.all(np.isfinite(w)):
+        raise ValueError("weights must be finite numbers (found NaN or inf)")
+    if np.any(w < 0):
+        raise ValueError(f"weights must be non-negative; {int(np.sum(w < 0))} are negative")
+    if not np.any(w > 0):
+        raise ValueError("weights must not all be zero")
+    return w
+
+
+def offset_arg(offset, n):
+    """Finite offsets, one per row; None for none (or all zero, R's checkOffset)."""
+    if offset is None:
+        return None
+    offset = np.asarray(offset, dtype=float)
+    if offset.ndim != 1 or offset.shape[0] != n:
+        raise ValueError(f"offset must have one value per row ({n}), got shape {offset.shape}")
+    if not np.all(np.isfinite(offset)):
+        raise ValueError("offset must be finite numbers (found NaN or inf)")
+    if np.all(offset == 0):
+        return None          # R's checkOffset: an all-zero offset is no offset
+    return offset
+
+
+def as_generator(random_state) -> np.random.Generator:
+    """A numpy Generator (given, or seeded by ``random_state``)."""
+    if isinstance(random_state, np.random.Generator):
+        return random_state
+    return np.random.default_rng(random_state)

@@ -22,6 +22,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .engine.tree import predict_trees
+from .ranking import check_folds_keep_groups, group_folds
+
 #: upper bound of the per-fold seeds drawn from the caller's generator
 _SEED_BOUND = 2**31 - 1
 
@@ -73,67 +76,68 @@ def _check_fold_id(fold_id, n_train):
     return codes + 1, labels.size
 
 
-def _fit_fold(k, fold_id, mf, distribution, n_train, seed, common, group=None):
-    from .api import _fit_coded
+@dataclass(frozen=True)
+class CVSpec:
+    """How gbm() was asked to cross-validate."""
 
-    rows = np.arange(n_train)
+    n_folds: int
+    fold_id: np.ndarray | None = None     # given folds (one per training row), or None
+    class_stratify_cv: bool | None = None
+    n_cores: int | None = None
+
+
+def _fit_fold(k, fold_id, data, fit, seed):
+    """Fold ``k``'s model: ``fit(rows, seed)`` on the training rows with the
+    fold's rows moved to the end as the validation set."""
+    rows = np.arange(data.n_train)
     order = np.concatenate([rows[fold_id != k], rows[fold_id == k]])
-    take = (lambda a: None if a is None else np.asarray(a)[order])
-    fit = _fit_coded(mf.x[order], mf.var_names, mf.var_type, mf.var_levels, mf.encoder,
-                     mf.y[order], take(mf.status), take(mf.offset), distribution,
-                     take(mf.weights), n_train=int(np.sum(fold_id != k)),
-                     train_fraction=None, keep_data=False, verbose=False,
-                     response_name=mf.response_name, random_state=seed, group=take(group),
-                     **common)
-    return fit
+    return fit(data.rows(order, int(np.sum(fold_id != k))), seed)
 
 
-def cross_validate(mf, distribution, n_train, n_folds, fold_id, class_stratify_cv,
-                   n_cores, rng, common, group=None, main_fit=None):
+def cross_validate(data, fit, spec: CVSpec, dist_name, rng, main_fit=None):
     """Run the cv folds of ``gbm(..., cv_folds=n_folds)`` on the training rows.
 
-    ``group`` (pairwise: group code 1..G of every row, rows sorted as R
-    sorts them) makes the folds keep groups whole, as R's ``getCVgroup``.
+    ``data`` (:class:`pygbm.fitting.CodedData`) holds all rows, training
+    rows first; ``fit(fold_data, seed)`` is the fitting function a fold's
+    model comes from (it must be picklable for ``n_cores > 1``), ``dist_name``
+    the distribution's name (stratification and class checks). A pairwise
+    ``data.group`` (group code 1..G of every row, rows sorted as R sorts
+    them) makes the folds keep groups whole, as R's ``getCVgroup``.
     ``main_fit`` (no argument; it may draw from ``rng``) is called once the
     folds' seeds are drawn: after the folds with one core, alongside them
     otherwise (a thread here while worker processes fit the folds; the
     folds' predictions wait for it, so only one fit runs in this process).
     Returns ``(CVResult, main_fit())`` (None without ``main_fit``).
     """
-    from .distributions import get_distribution
-
-    dist = get_distribution(distribution)
-    stratify = _stratify(class_stratify_cv, dist.name)
-    if group is not None:
-        from .ranking import check_folds_keep_groups, group_folds
-
-        group = np.asarray(group)
+    n_train, n_folds, fold_id = data.n_train, spec.n_folds, spec.fold_id
+    stratify = _stratify(spec.class_stratify_cv, dist_name)
+    if data.group is not None:
+        group = np.asarray(data.group)
         if fold_id is None:
             fold_id = group_folds(group[:n_train], int(np.max(group)), n_folds, rng)
         check_folds_keep_groups(fold_id, group[:n_train])
     if fold_id is not None:
         fold_id, n_folds = _check_fold_id(fold_id, n_train)
     else:
-        fold_id = make_folds(mf.y[:n_train], n_folds, stratify, rng)
-    if dist.name == "multinomial":
-        _check_classes_in_folds(mf, n_train, fold_id, n_folds, stratify)
+        fold_id = make_folds(data.y[:n_train], n_folds, stratify, rng)
+    if dist_name == "multinomial":
+        _check_classes_in_folds(data, fold_id, n_folds, stratify)
     seeds = rng.integers(0, _SEED_BOUND, size=n_folds)
     jobs = [(k, int(seeds[k - 1])) for k in range(1, n_folds + 1)]
     main_fit = main_fit if main_fit is not None else (lambda: None)
+    n_cores = spec.n_cores
     if n_cores is None or n_cores == 1 or n_folds == 1:
-        models = [_fit_fold(k, fold_id, mf, distribution, n_train, s, common, group)
-                  for k, s in jobs]
+        models = [_fit_fold(k, fold_id, data, fit, s) for k, s in jobs]
         main = main_fit()
     else:
         from concurrent.futures import ThreadPoolExecutor
 
-        from joblib import Parallel, delayed
+        from joblib import Parallel, delayed      # worker processes: imported when used
 
         with ThreadPoolExecutor(max_workers=1) as alongside:
             running = alongside.submit(main_fit)
             models = Parallel(n_jobs=n_cores)(
-                delayed(_fit_fold)(k, fold_id, mf, distribution, n_train, s, common, group)
-                for k, s in jobs)
+                delayed(_fit_fold)(k, fold_id, data, fit, s) for k, s in jobs)
             main = running.result()
     sizes = np.bincount(fold_id, minlength=n_folds + 1)[1:]
     errors = np.stack([m.valid_error for m in models], axis=1)      # (n_trees, K)
@@ -143,13 +147,13 @@ def cross_validate(mf, distribution, n_train, n_folds, fold_id, class_stratify_c
     fitted = np.empty(n_train) if n_out == 1 else np.empty((n_train, n_out))
     for k, model in enumerate(models, start=1):
         rows = np.flatnonzero(fold_id == k)
-        fitted[rows] = _predict_coded(model, mf.x[rows], best)
+        fitted[rows] = _predict_coded(model, data.x[rows], best)
     return CVResult(cv_error, fitted, n_folds, fold_id, best), main
 
 
-def _check_classes_in_folds(mf, n_train, fold_id, n_folds, stratify):
+def _check_classes_in_folds(data, fold_id, n_folds, stratify):
     """multinomial: every class must have training rows in every fold model."""
-    y = np.asarray(mf.y)[:n_train]
+    y = np.asarray(data.y)[:data.n_train]
     classes, codes = np.unique(y, return_inverse=True)
     counts = np.zeros((n_folds + 1, classes.shape[0]), dtype=int)
     np.add.at(counts, (fold_id, codes.ravel()), 1)
@@ -158,8 +162,8 @@ def _check_classes_in_folds(mf, n_train, fold_id, n_folds, stratify):
     if bad.size:
         k, c = bad[0]
         label = classes[c]
-        if mf.y_levels is not None:
-            label = mf.y_levels[int(label)]
+        if data.y_levels is not None:
+            label = data.y_levels[int(label)]
         hint = ("" if stratify else "; use class_stratify_cv=True (the default for "
                 "multinomial)")
         raise ValueError(f"multinomial: class {label!r} has no training rows in cv fold "
@@ -167,8 +171,6 @@ def _check_classes_in_folds(mf, n_train, fold_id, n_folds, stratify):
 
 
 def _predict_coded(model, x, n_trees):
-    from .engine.tree import predict_trees
-
     K = int(model.num_classes)
     out = predict_trees(model.trees, model.to_engine(x), model.engine_var_type,
                         model.c_splits, model.init_f, [n_trees], n_outputs=K)

@@ -1,0 +1,305 @@
+"""One fit: checked options + coded data -> GBMFit (R's ``gbm.fit`` after its
+argument checks).
+
+:func:`fit_coded` is the fitting function every entry point uses: gbm_fit
+on its coded table, gbm() on its model frame, each cv fold on its rows. It
+goes through small steps with declared inputs: the rows and targets of the
+data are checked (:func:`check_rows`, :func:`check_targets`), the rows put
+in the order the engine needs (:func:`row_order`: pairwise groups, coxph
+times), categorical predictors replaced by target statistics if asked
+(:func:`engine_matrix`), the boosting problem set up and run, and the fitted
+object built (:func:`build_fit`). :func:`continue_fit` is gbm_more's: the
+same problem on the kept rows, continued from the fitted state.
+"""
+from __future__ import annotations
+
+import copy
+import dataclasses
+from dataclasses import dataclass
+
+import numpy as np
+
+from ._checks import as_generator, int_arg, offset_arg, weights_arg
+from .engine.boost import BoostProblem, BoostState, run_boosting
+from .model import GBMFit
+from .options import FitOptions
+from .ranking import check_group_weights, sort_within_groups
+from .target_stats import fit_target_statistics
+
+
+def _take(a, rows):
+    return None if a is None else np.asarray(a)[rows]
+
+
+@dataclass(frozen=True, eq=False)
+class CodedData:
+    """The rows of one fit, coded (training rows first): what R's gbm.fit receives."""
+
+    x: np.ndarray                   # (n, p) coded predictors
+    var_names: list
+    var_type: np.ndarray
+    var_levels: list
+    encoder: object                 # codes new data as x was coded (PredictorEncoder)
+    y: np.ndarray
+    n_train: int                    # the first n_train rows train, the rest validate
+    #: the fraction recorded on the fit (None: n_train / n)
+    train_fraction: float | None = None
+    status: np.ndarray | None = None    # coxph: event indicator
+    offset: np.ndarray | None = None
+    weights: np.ndarray | None = None   # raw case weights (None: all 1)
+    group: np.ndarray | None = None     # pairwise: group of every row
+    response_name: str = "y"
+    y_levels: list | None = None        # levels of a categorical response
+
+    def rows(self, order: np.ndarray, n_train: int) -> CodedData:
+        """These data restricted to (and ordered by) ``order``: a cv fold."""
+        return dataclasses.replace(
+            self, x=self.x[order], y=np.asarray(self.y)[order], n_train=n_train,
+            train_fraction=None, status=_take(self.status, order),
+            offset=_take(self.offset, order), weights=_take(self.weights, order),
+            group=_take(self.group, order))
+
+
+@dataclass(frozen=True, eq=False)
+class Targets:
+    """The checked response side of a fit, in one row order."""
+
+    y: np.ndarray
+    misc: np.ndarray | None         # coxph status or pairwise group codes
+    offset: np.ndarray | None
+    w: np.ndarray                   # normalised weights (what the engine uses)
+    w_raw: np.ndarray
+
+    def take(self, perm) -> Targets:
+        if perm is None:
+            return self
+        return Targets(self.y[perm], _take(self.misc, perm), _take(self.offset, perm),
+                       self.w[perm], self.w_raw[perm])
+
+
+# ---------------------------------------------------------------- checks of the data
+def check_rows(data: CodedData, options: FitOptions) -> None:
+    """Enough rows, a valid n_train, and bags large enough for the leaves."""
+    n = data.x.shape[0]
+    if n < 2:
+        raise ValueError(f"the data have {n} row(s); gbm needs at least 2")
+    n_train = int_arg("n_train", data.n_train, 1, n)
+    min_obs = options.n_minobsinnode
+    if n_train * options.bag_fraction <= 2 * min_obs + 1:
+        raise ValueError(
+            f"the data set is too small or the subsampling rate too large: n_train * "
+            f"bag_fraction = {n_train * options.bag_fraction:g} must exceed 2 * "
+            f"n_minobsinnode + 1 = {2 * min_obs + 1} (lower n_minobsinnode or raise "
+            "bag_fraction)")
+
+
+def _check_response(y, n, dist):
+    y = np.asarray(y)
+    if y.shape[0] != n:
+        raise ValueError(f"y has {y.shape[0]} values but x has {n} rows")
+    if y.dtype.kind in "fc" and np.isnan(y.astype(float)).any():
+        raise ValueError(f"y has {int(np.isnan(y).sum())} missing values; gbm does not allow "
+                         "missing values in the response")
+    return dist.check_response(y)
+
+
+def check_targets(data: CodedData, dist) -> Targets:
+    """Weights, offset and response checked; weights rescaled to sum to the
+    number of rows (R's gbm.fit)."""
+    n = data.x.shape[0]
+    w_raw = weights_arg(data.weights, n)
+    dist.check_weights(w_raw)
+    offset = offset_arg(data.offset, n)
+    status = data.status
+    if dist.survival_response:
+        if status is None:
+            raise ValueError(f"distribution {dist.name!r} needs a survival response: use "
+                             "Surv(time, status) ~ ... in the formula (or misc= with gbm_fit)")
+        y = _check_response(data.y, n, dist)
+        status = np.asarray(status, dtype=float)
+    else:
+        if status is not None:
+            raise ValueError(f"a Surv() response needs distribution='coxph', "
+                             f"not {dist.name!r}")
+        y = _check_response(data.y, n, dist)
+    return Targets(y=y, misc=status, offset=offset, w=w_raw * n / np.sum(w_raw), w_raw=w_raw)
+
+
+# ---------------------------------------------------------------- row order
+def row_order(data: CodedData, targets: Targets, dist) -> tuple[np.ndarray | None, Targets]:
+    """The engine's row order (None: as given) and the targets for it, before
+    reordering: pairwise rows by group then decreasing y (misc = group codes,
+    weights as given), coxph rows by decreasing time; training and
+    validation rows apart, as R sorts them."""
+    n_train = data.n_train
+    if dist.bag_by_group or data.group is not None:
+        perm, codes = _group_rows(data.group, targets, n_train, dist)
+        return perm, dataclasses.replace(targets, misc=codes, w=targets.w_raw)
+    if dist.needs_time_order:
+        y = targets.y
+        perm = np.concatenate([np.argsort(-y[:n_train], kind="stable"),
+                               n_train + np.argsort(-y[n_train:], kind="stable")])
+        return perm, targets
+    return None, targets
+
+
+def _group_rows(group, targets: Targets, n_train, dist):
+    """Pairwise: (row order, group codes). Weights are used as given (R's
+    gbm.fit does not rescale them for pairwise) and must be constant within
+    a group."""
+    if not dist.bag_by_group:
+        raise ValueError(f"group is only used by distribution 'pairwise', not {dist.name!r}")
+    if group is None:
+        raise ValueError("For pairwise regression, distribution must name the group "
+                         "column(s), e.g. {'name': 'pairwise', 'group': 'query', 'metric': "
+                         "'ndcg'} (gbm_fit: pass group=)")
+    group = np.asarray(group)
+    n = targets.y.shape[0]
+    if group.ndim != 1 or group.shape[0] != n:
+        raise ValueError(f"group must give one value per row ({n}); got shape {group.shape}")
+    perm, codes = sort_within_groups(group, targets.y, n_train)
+    check_group_weights(targets.w_raw, codes)
+    return perm, codes
+
+
+def restore_order(values: np.ndarray, perm) -> np.ndarray:
+    """Per-row results of the engine's row order back in the data's order."""
+    out = values.copy()
+    if perm is not None:
+        out[perm] = values
+    return out
+
+
+# ---------------------------------------------------------------- the engine
+@dataclass(frozen=True, eq=False)
+class EngineInputs:
+    """The predictors as the engine sees them (target statistics in place of
+    categoricals), in the engine's row order."""
+
+    x: np.ndarray
+    var_type: np.ndarray
+    ts_encoder: object = None       # TargetStatisticsEncoder, or None ("native")
+    schedule: object = None         # per-iteration training data, or None
+
+
+def engine_matrix(data: CodedData, targets: Targets, options: FitOptions, dist,
+                  rng) -> EngineInputs:
+    """Fit the target statistics of ``options.categorical`` (none for "native")."""
+    var_type = np.asarray(data.var_type)
+    categorical = options.categorical
+    if isinstance(categorical, str) and categorical == "native":
+        return EngineInputs(data.x, var_type)
+    ts_encoder, x_engine, var_type_engine, schedule = fit_target_statistics(
+        categorical, data.x, targets.y, targets.w, data.n_train, data.var_names, var_type,
+        options.var_monotone, dist, options.max_bins, rng, **(options.ts_options or {}))
+    return EngineInputs(x_engine, var_type_engine, ts_encoder, schedule)
+
+
+def boost_problem(x, targets: Targets, n_train, var_type, options: FitOptions,
+                  dist) -> BoostProblem:
+    """The engine's fixed inputs of a fit (rows in the engine's order)."""
+    return BoostProblem(x=x, y=targets.y, offset=targets.offset, misc=targets.misc,
+                        w=targets.w, n_train=n_train, var_type=var_type,
+                        var_monotone=options.var_monotone, distribution=dist,
+                        interaction_depth=options.interaction_depth,
+                        n_minobsinnode=options.n_minobsinnode, shrinkage=options.shrinkage,
+                        bag_fraction=options.bag_fraction, max_bins=options.max_bins)
+
+
+def _start(problem: BoostProblem, dist) -> BoostState:
+    P, n_train = problem, problem.n_train
+    init_f = dist.init_f(P.y[:n_train], P.part(P.offset, True), P.w[:n_train],
+                         P.part(P.misc, True))
+    init_f = float(init_f) if np.ndim(init_f) == 0 else np.asarray(init_f, dtype=float)
+    n = P.y.shape[0]
+    f = np.full(n, init_f) if dist.n_outputs == 1 else np.tile(init_f, (n, 1))
+    return BoostState(init_f, f)
+
+
+# ---------------------------------------------------------------- the fitting function
+def fit_coded(options: FitOptions, data: CodedData, random_state=None) -> GBMFit:
+    """Fit ``options.n_trees`` iterations on ``data`` (R's gbm.fit).
+
+    ``random_state``: a seed or a Generator (used as is, so the caller's
+    generator continues).
+    """
+    check_rows(data, options)
+    # the fit learns on its own copy (classes, exact-math mode, RNG)
+    dist = copy.copy(options.distribution)
+    targets = check_targets(data, dist)
+    perm, targets = row_order(data, targets, dist)
+    engine_targets = targets.take(perm)
+    rng = as_generator(random_state)
+    if hasattr(dist, "set_random_state"):
+        dist.set_random_state(rng)
+    rows = data if perm is None else dataclasses.replace(data, x=data.x[perm])
+    inputs = engine_matrix(rows, engine_targets, options, dist, rng)
+    problem = boost_problem(inputs.x, engine_targets, data.n_train, inputs.var_type, options,
+                            dist)
+    state = _start(problem, dist)
+    training = None
+    if inputs.schedule is None:
+        training = problem.training_data()
+        # binned data with a bucket per distinct value is R's exact search: keep
+        # R's arithmetic there; other binned fits are not bit-identical anyway
+        dist.r_exact_math = bool(getattr(training, "exact_bins", True))
+    run_boosting(problem, state, options.n_trees, rng, options.verbose, data=training,
+                 schedule=inputs.schedule)
+    return build_fit(data, options, dist, targets, state, inputs, rng, perm)
+
+
+def build_fit(data: CodedData, options: FitOptions, dist, targets: Targets,
+              state: BoostState, inputs: EngineInputs, rng, perm) -> GBMFit:
+    """The fitted object of a finished fit (per-row values in the data's order)."""
+    n = data.x.shape[0]
+    kept = None
+    if options.keep_data:
+        kept = {"x": data.x, "y": targets.y, "offset": targets.offset, "misc": targets.misc,
+                "w": targets.w, "w_raw": targets.w_raw}
+    train_fraction = data.n_train / n if data.train_fraction is None else data.train_fraction
+    return GBMFit(
+        init_f=state.init_f, fit=restore_order(state.f, perm),
+        train_error=np.asarray(state.train_error), valid_error=np.asarray(state.valid_error),
+        oobag_improve=np.asarray(state.oobag_improve), trees=state.trees,
+        c_splits=state.c_splits, bag_fraction=options.bag_fraction, distribution=dist,
+        interaction_depth=options.interaction_depth, n_minobsinnode=options.n_minobsinnode,
+        n_train=data.n_train, train_fraction=train_fraction,
+        response_name=data.response_name, shrinkage=options.shrinkage,
+        var_levels=data.var_levels, var_monotone=options.var_monotone,
+        var_names=list(data.var_names), var_type=np.asarray(data.var_type),
+        verbose=options.verbose, data=kept, encoder=data.encoder, formula=options.formula,
+        call=options.call, max_bins=options.max_bins, num_classes=int(dist.n_outputs),
+        classes=getattr(dist, "classes", None), engine_var_type=inputs.var_type,
+        ts_encoder=inputs.ts_encoder, categorical=options.categorical,
+        ts_options=options.ts_options, options=options, _rng=rng, _perm=perm, _ts_support=state.support,
+    )
+
+
+def continue_fit(fit: GBMFit, x, targets: Targets, n_trees, verbose, rng) -> GBMFit:
+    """gbm_more: ``n_trees`` more iterations of ``fit`` on its rows ``x`` and
+    ``targets`` (the data's order), the engine set up as the first fit's."""
+    perm = fit._perm
+    engine_targets = targets.take(perm)
+    x_engine = x if perm is None else x[perm]
+    schedule = None
+    if fit.ts_encoder is not None:
+        # the same permutations and statistics as the first fit
+        x_engine, schedule = fit.ts_encoder.engine_inputs(
+            x_engine, engine_targets.y, engine_targets.w, fit.var_monotone, fit.max_bins)
+    problem = boost_problem(x_engine, engine_targets, fit.n_train, fit.engine_var_type,
+                            fit.options, fit.distribution)
+    f = fit.fit if perm is None else fit.fit[perm]
+    state = BoostState(fit.init_f, f.copy(), list(fit.train_error), list(fit.valid_error),
+                       list(fit.oobag_improve), list(fit.trees), list(fit.c_splits),
+                       fit._ts_support)
+    run_boosting(problem, state, n_trees, rng, verbose, schedule=schedule)
+    new = GBMFit(**{**fit.__dict__})
+    new.fit = restore_order(state.f, perm)
+    new.train_error = np.asarray(state.train_error)
+    new.valid_error = np.asarray(state.valid_error)
+    new.oobag_improve = np.asarray(state.oobag_improve)
+    new.trees, new.c_splits = state.trees, state.c_splits
+    new._ts_support = state.support
+    new.cv_error = None          # cv errors describe the old number of trees
+    new.cv_fitted = None
+    return new

@@ -1,0 +1,77 @@
+"""FitOptions: the arguments of gbm()/gbm_fit()/gbm_more(), checked once.
+
+What a fit was asked for is its own object: gbm() checks the arguments once
+and every fit it runs (the cv folds and the main fit) takes the same
+options; a fitted model keeps them, and gbm_more() continues with a copy
+that changes the number of trees. The data a fit runs on are apart
+(:class:`pygbm.fitting.CodedData`): they change from fold to fold.
+"""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+import numpy as np
+
+from ._checks import int_arg, monotone_arg, shrinkage_arg, fraction_arg
+from .distributions import Distribution, get_distribution
+
+#: R's checkID: interaction.depth must be below 50
+MAX_INTERACTION_DEPTH = 49
+#: binned mode: at least 2 bins per predictor; at most what uint16 codes hold
+MIN_BINS, MAX_BINS = 2, 65535
+
+
+@dataclass(frozen=True, eq=False)
+class FitOptions:
+    """The checked arguments of a fit (R's names in snake_case)."""
+
+    #: the loss as asked; each fit works on its own copy of it
+    distribution: Distribution
+    n_trees: int
+    interaction_depth: int
+    n_minobsinnode: int
+    shrinkage: float
+    bag_fraction: float
+    #: -1, 0 or 1 per predictor
+    var_monotone: np.ndarray
+    #: None: R's exact search; else the binned mode with at most this many bins
+    max_bins: int | None = None
+    #: "native" (R's categoricals) or a target-statistics mode (see pygbm.target_stats)
+    categorical: str | dict = "native"
+    #: keyword arguments of the target statistics (n_permutations, prior, ...)
+    ts_options: dict | None = None
+    keep_data: bool = True
+    verbose: bool = False
+    #: the formula and R's call string of gbm() (None for gbm_fit)
+    formula: str | None = None
+    call: str | None = None
+
+    def replace(self, **changes) -> FitOptions:
+        """A copy with ``changes`` (e.g. the cv folds' ``keep_data=False``)."""
+        return dataclasses.replace(self, **changes)
+
+
+def fit_options(distribution, *, n_trees, interaction_depth, n_minobsinnode, shrinkage,
+                bag_fraction, var_monotone, var_names, var_type, max_bins=None,
+                categorical="native", ts_options=None, keep_data=True, verbose=False,
+                formula=None, call=None) -> FitOptions:
+    """Check the arguments of gbm()/gbm_fit() (in R's order) into FitOptions.
+
+    ``var_names``/``var_type`` (the coded predictors) are what ``var_monotone``
+    is checked against.
+    """
+    dist = get_distribution(distribution)
+    n_trees = int_arg("n_trees", n_trees, 1)
+    depth = int_arg("interaction_depth", interaction_depth, 1, MAX_INTERACTION_DEPTH)
+    min_obs = int_arg("n_minobsinnode", n_minobsinnode, 1)
+    shrinkage = shrinkage_arg(shrinkage)
+    bag_fraction = fraction_arg("bag_fraction", bag_fraction)
+    mono = monotone_arg(var_monotone, list(var_names), var_type)
+    if max_bins is not None:
+        max_bins = int_arg("max_bins", max_bins, MIN_BINS, MAX_BINS)
+    return FitOptions(distribution=dist, n_trees=n_trees, interaction_depth=depth,
+                      n_minobsinnode=min_obs, shrinkage=shrinkage, bag_fraction=bag_fraction,
+                      var_monotone=mono, max_bins=max_bins, categorical=categorical,
+                      ts_options=ts_options, keep_data=bool(keep_data), verbose=verbose,
+                      formula=formula, call=call)

@@ -1,0 +1,100 @@
+"""The fitting function and its inputs: FitOptions (checked once), CodedData,
+fit_coded, and cv taking the fitting function as a callable."""
+from __future__ import annotations
+
+import dataclasses
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import pygbm
+from pygbm import cv
+from pygbm.fitting import CodedData, fit_coded
+from pygbm.options import FitOptions, fit_options
+
+DATA = Path(__file__).resolve().parents[1] / "data"
+
+
+@pytest.fixture(scope="module")
+def boston():
+    return pd.read_csv(DATA / "boston.csv")
+
+
+def _options(**kw):
+    args = dict(n_trees=20, interaction_depth=2, n_minobsinnode=10, shrinkage=0.1,
+                bag_fraction=0.5, var_monotone=None, var_names=["a", "b"],
+                var_type=np.array([0, 0]))
+    args.update(kw)
+    return fit_options("gaussian", **args)
+
+
+def test_options_are_checked_once_and_frozen():
+    options = _options(var_monotone={"b": 1}, max_bins=64.0)
+    assert isinstance(options, FitOptions)
+    assert options.var_monotone.tolist() == [0, 1] and options.max_bins == 64
+    assert options.distribution.name == "gaussian"
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        options.n_trees = 5
+    changed = options.replace(n_trees=5)
+    assert changed.n_trees == 5 and options.n_trees == 20
+
+
+@pytest.mark.parametrize("kw, match", [
+    (dict(n_trees=0), "n_trees"), (dict(interaction_depth=50), "interaction_depth"),
+    (dict(shrinkage=-1), "shrinkage"), (dict(bag_fraction=0), "bag_fraction"),
+    (dict(var_monotone=[1]), "var_monotone"), (dict(max_bins=1), "max_bins")])
+def test_options_name_the_bad_argument(kw, match):
+    with pytest.raises((TypeError, ValueError), match=match):
+        _options(**kw)
+
+
+def test_shrinkage_warning_once_for_all_cv_folds(boston):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        pygbm.gbm("medv ~ .", boston, distribution="gaussian", n_trees=5, shrinkage=1.5,
+                  cv_folds=3, n_cores=1, random_state=1)
+    assert sum("shrinkage=1.5" in str(w.message) for w in caught) == 1
+
+
+def test_fit_coded_is_gbm_fit(boston):
+    x, y = boston.drop(columns="medv"), boston["medv"].to_numpy()
+    ref = pygbm.gbm_fit(x, y, distribution="gaussian", n_trees=20, shrinkage=0.1,
+                        interaction_depth=2, train_fraction=0.8, random_state=3)
+    options = fit_options("gaussian", n_trees=20, interaction_depth=2, n_minobsinnode=10,
+                          shrinkage=0.1, bag_fraction=0.5, var_monotone=None,
+                          var_names=ref.var_names, var_type=ref.var_type)
+    data = CodedData(x=ref.data["x"], var_names=ref.var_names, var_type=ref.var_type,
+                     var_levels=ref.var_levels, encoder=ref.encoder, y=y,
+                     n_train=ref.n_train, train_fraction=0.8)
+    fit = fit_coded(options, data, 3)
+    np.testing.assert_array_equal(fit.fit, ref.fit)
+    np.testing.assert_array_equal(fit.valid_error, ref.valid_error)
+
+
+def test_cv_takes_the_fitting_function_as_a_callable(boston):
+    """cv knows nothing of api: it calls the function it is given, once per
+    fold, with the fold's rows (fold moved to the end) and its seed."""
+    ref = pygbm.gbm("medv ~ .", boston, distribution="gaussian", n_trees=20, cv_folds=3,
+                    n_cores=1, random_state=5)
+    options = fit_options("gaussian", n_trees=20, interaction_depth=1, n_minobsinnode=10,
+                          shrinkage=0.1, bag_fraction=0.5, var_monotone=None,
+                          var_names=ref.var_names, var_type=ref.var_type, keep_data=False)
+    x, y = ref.data["x"], ref.data["y"]
+    data = CodedData(x=x, var_names=ref.var_names, var_type=ref.var_type,
+                     var_levels=ref.var_levels, encoder=ref.encoder, y=y, n_train=x.shape[0])
+    calls = []
+
+    def fit(rows, seed):
+        calls.append((rows.n_train, rows.x.shape[0], seed))
+        return fit_coded(options, rows, seed)
+
+    result, main = cv.cross_validate(data, fit, cv.CVSpec(3), "gaussian",
+                                     np.random.default_rng(5))
+    assert main is None and len(calls) == 3
+    assert all(n == x.shape[0] for _, n, _ in calls)
+    assert sum(x.shape[0] - n_train for n_train, _, _ in calls) == x.shape[0]
+    np.testing.assert_array_equal(result.error, ref.cv_error)
+    np.testing.assert_array_equal(result.fitted, ref.cv_fitted)
