@@ -31,9 +31,9 @@ def main():
     print(f"best number of trees by 5-fold cv: {best}")
     print(f"cv deviance at the best iteration: {fit.cv_error[best - 1]:.3f}")
     print()
-    print("relative influence (%):")
-    table = fit.summary(n_trees=best, plot_it=False)
-    print(table.to_string(index=False, float_format=lambda v: f"{v:8.2f}"))
+    influence = fit.summary(n_trees=best, plot_it=False)
+    print(influence)
+    table = influence.to_frame()
 
     import matplotlib.pyplot as plt
 

@@ -261,7 +261,7 @@ def test_relative_influence_identifies_true_predictors(relative_influence_case):
     np.testing.assert_array_equal(pygbm.relative_influence(fit).to_numpy(),
                                   pygbm.relative_influence(fit, n_trees=int(best)).to_numpy())
     # the same through summary(): percentages, largest first
-    table = fit.summary(plot_it=False)
+    table = fit.summary(plot_it=False).to_frame()
     assert set(table["var"].iloc[:N_TRUE_PREDICTORS]) == truth
     assert table["rel_inf"].sum() == pytest.approx(100.0)
 

@@ -229,7 +229,7 @@ def test_relative_influence_default_sort_and_scale(boston_fit):
 
 
 def test_summary_table(boston_fit):
-    table = boston_fit.summary(plot_it=False)
+    table = boston_fit.summary(plot_it=False).to_frame()
     assert list(table.columns) == ["var", "rel_inf"]
     assert table["rel_inf"].sum() == pytest.approx(100.0)
     assert np.all(np.diff(table["rel_inf"].to_numpy()) <= 0)
@@ -237,7 +237,7 @@ def test_summary_table(boston_fit):
     ri = pygbm.relative_influence(boston_fit, n_trees=boston_fit.n_trees)
     np.testing.assert_allclose(table.set_index("var")["rel_inf"].loc[ri.index],
                                100 * ri / ri.sum())
-    unordered = pygbm.summary(boston_fit, plot_it=False, order=False)
+    unordered = pygbm.summary(boston_fit, plot_it=False, order=False).to_frame()
     assert list(unordered["var"]) == boston_fit.var_names
 
 
@@ -384,7 +384,7 @@ def test_every_plot_accepts_ax_none_and_labels_its_axes(boston_fit, boston_oob, 
     main, twin, panel = oob.axes                  # twin: the overlaid OOB curve (shared x)
     assert _labelled(main) and _labelled(panel) and twin.get_ylabel()
     plt.close("all")
-    table = pygbm.summary(boston_fit, plot_it=True, ax=None)
+    table = pygbm.summary(boston_fit, plot_it=True, ax=None).to_frame()
     ax = plt.gca()
     assert ax.get_xlabel() == "Relative influence" and len(ax.patches) == len(table)
     one = pygbm.plot_gbm(boston_fit, "lstat", ax=None)
@@ -416,7 +416,8 @@ def test_pickled_cv_fit_predicts_identically(boston_cv):
     assert pygbm.gbm_perf(again, plot_it=False) == pygbm.gbm_perf(boston_cv, plot_it=False)
     with pytest.warns(UserWarning, match="cv"):
         np.testing.assert_array_equal(again.predict(data), boston_cv.predict(data))
-    pd.testing.assert_frame_equal(again.summary(plot_it=False), boston_cv.summary(plot_it=False))
+    pd.testing.assert_frame_equal(again.summary(plot_it=False).to_frame(),
+                                  boston_cv.summary(plot_it=False).to_frame())
 
 
 def test_cv_is_the_same_on_one_or_two_cores(boston_cv):
@@ -503,7 +504,7 @@ def _compare_with_r(case: str, r: dict):
                                rtol=R_RTOL, atol=R_ATOL)
     np.testing.assert_allclose(pygbm.relative_influence(fit, n_trees=fit.n_trees),
                                r["relative_influence_all"], rtol=R_RTOL, atol=R_ATOL)
-    table = pygbm.summary(fit, n_trees=int(best), plot_it=False)
+    table = pygbm.summary(fit, n_trees=int(best), plot_it=False).to_frame()
     assert list(table["var"]) == r["summary"]["var"]
     np.testing.assert_allclose(table["rel_inf"], r["summary"]["rel_inf"], rtol=R_RTOL,
                                atol=R_ATOL)

@@ -122,7 +122,7 @@ def gaussian_section(boston: pd.DataFrame, notes: dict) -> dict:
     table = pygbm.summary(fit, n_trees=int(cv), ax=ax)
     ax.set_title(f"boston: relative influence ({int(cv)} trees)")
     figs["influence"] = save(fig, "relative_influence.png")
-    notes["influence"] = table.head(4)
+    notes["influence"] = table.to_frame().head(4)
 
     fig, axes = plt.subplots(1, 3, figsize=(12, 3.6), sharey=True)
     for ax, var in zip(axes, ["lstat", "rm", "chas"]):
@@ -175,7 +175,7 @@ def coxph_section(lung: pd.DataFrame, notes: dict) -> str:
     ax2.set_ylim(0, 1)
     ax2.legend()
     fig.suptitle(f"lung: Cox boosting ({best} trees by 5-fold cv)")
-    top = pygbm.summary(fit, n_trees=best, plot_it=False).head(3)
+    top = pygbm.summary(fit, n_trees=best, plot_it=False).to_frame().head(3)
     notes["coxph"] = {"best": best, "top": top}
     return save(fig, "coxph_baseline_hazard.png")
 

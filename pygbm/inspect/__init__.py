@@ -1,15 +1,16 @@
 """Interpreting a fit: relative influence, partial dependence, interactions,
 tree tables, and the performance tools (gbm_perf, ROC area, calibration,
 baseline hazard)."""
-from .influence import permutation_influence, relative_influence, summary
+from .influence import permutation_influence, relative_influence
 from .interaction import interact_gbm
 from .metrics import basehaz_gbm, calibrate_plot, gbm_roc_area
 from .partial_dependence import partial_dependence, plot_gbm
 from .perf import gbm_perf
 from .pretty import pretty_gbm_tree
+from .summary import InfluenceSummary, summary
 
 __all__ = [
     "relative_influence", "permutation_influence", "summary", "plot_gbm",
     "partial_dependence", "interact_gbm", "pretty_gbm_tree",
-    "gbm_perf", "gbm_roc_area", "calibrate_plot", "basehaz_gbm",
+    "gbm_perf", "gbm_roc_area", "calibrate_plot", "basehaz_gbm", "InfluenceSummary",
 ]

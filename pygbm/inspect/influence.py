@@ -1,5 +1,5 @@
-"""Relative influence of the predictors (R's ``relative.influence``,
-``permutation.test.gbm`` and ``summary.gbm``).
+"""Relative influence of the predictors (R's ``relative.influence`` and
+``permutation.test.gbm``; ``summary.gbm`` is in summary.py).
 
 The fitted object is used through the attributes listed in
 docs/ARCHITECTURE.md ("The fitted object"): ``trees``, ``var_names``,
@@ -15,10 +15,6 @@ import pandas as pd
 
 from ..engine.tree import NO_NODE, predict_trees
 
-#: summary(method=...) spellings
-METHODS = ("relative_influence", "permutation")
-#: R's summary.gbm scales the normalised influences to sum to this
-PERCENT = 100.0
 
 
 def check_bool(value, arg: str) -> bool:
@@ -214,61 +210,3 @@ def permutation_influence(fit, n_trees=None, random_state=None) -> pd.Series:
         rel_inf[v] = loss(x) - baseline
         x[:, v] = original
     return pd.Series(rel_inf, index=pd.Index(list(fit.var_names), name="var"), name="rel_inf")
-
-
-def summary(fit, c_bars=None, n_trees=None, plot_it=True, order=True,
-            method="relative_influence", normalize=True, ax=None, random_state=None):
-    """Table (and bar chart) of relative influence (R's ``summary.gbm``).
-
-    Parameters
-    ----------
-    fit : fitted gbm object
-    c_bars : int, optional
-        Number of bars drawn (R's ``cBars``; ``None``: all, 0: up to 10).
-    n_trees : int, optional
-        Trees used (default all; more than the fit has: warning and capped).
-    plot_it : bool
-        Draw R's horizontal bar chart (largest on top) into ``ax``.
-    order : bool
-        Sort the table by decreasing influence (ties keep variable order).
-    method : {"relative_influence", "permutation"}
-    normalize : bool
-        Scale the influences to sum to 100 (negative ones are set to 0 first).
-    ax : matplotlib Axes, optional
-        Where to draw; a new figure when None.
-    random_state : int or numpy Generator, optional
-        Seed of the permutation method.
-
-    Returns
-    -------
-    pandas.DataFrame with columns ``var`` and ``rel_inf``.
-    """
-    for value, arg in ((plot_it, "plot_it"), (order, "order"), (normalize, "normalize")):
-        check_bool(value, arg)
-    n_trees = check_n_trees(fit, n_trees, cap=True)
-    if method == "relative_influence":
-        rel_inf = relative_influence(fit, n_trees).to_numpy().copy()
-    elif method == "permutation":
-        rel_inf = permutation_influence(fit, n_trees, random_state).to_numpy().copy()
-    else:
-        raise ValueError(f"method must be one of {METHODS}, got {method!r}")
-    p = len(fit.var_names)
-    if c_bars is None:
-        c_bars = p
-    if isinstance(c_bars, (bool, np.bool_)) or not isinstance(c_bars, (int, np.integer)) \
-            or c_bars < 0:
-        raise ValueError(f"c_bars must be a non-negative integer or None, got {c_bars!r}")
-    c_bars = min(10, p) if c_bars == 0 else min(int(c_bars), p)
-    rel_inf[rel_inf < 0] = 0.0
-    idx = np.argsort(-rel_inf, kind="stable") if order else np.arange(p)
-    if normalize:
-        total = rel_inf.sum()
-        with np.errstate(invalid="ignore", divide="ignore"):
-            rel_inf = PERCENT * rel_inf / total
-    names = np.asarray(fit.var_names, dtype=object)
-    table = pd.DataFrame({"var": names[idx], "rel_inf": rel_inf[idx]})
-    if plot_it:
-        from ..plotting.influence import plot_relative_influence
-
-        plot_relative_influence(table.iloc[:c_bars], ax=ax)
-    return table

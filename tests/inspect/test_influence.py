@@ -3,8 +3,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from pygbm.inspect.influence import (permutation_influence, relative_influence,
-                                     summary, used_variables)
+from pygbm.inspect.influence import permutation_influence, relative_influence, used_variables
+from pygbm.inspect.summary import summary
 from rfit import build_fit, load_fixture
 
 ALL = ["boston_gaussian", "boston_stumps", "pima2_bernoulli", "lending_bernoulli",
@@ -70,7 +70,7 @@ def test_relative_influence_errors():
 def test_summary_matches_r(case):
     fx, fit = case
     for ref in fx["ref"].get("summary", []):
-        table = summary(fit, n_trees=ref["n_trees"][0], plot_it=False)
+        table = summary(fit, n_trees=ref["n_trees"][0], plot_it=False).to_frame()
         assert list(table.columns) == ["var", "rel_inf"]
         assert list(table["var"]) == ref["var"]
         np.testing.assert_allclose(table["rel_inf"], ref["rel_inf"], rtol=RTOL, atol=1e-12)
@@ -79,12 +79,12 @@ def test_summary_matches_r(case):
 
 def test_summary_options():
     fit = build_fit(load_fixture("boston_gaussian"))
-    raw = summary(fit, plot_it=False, normalize=False, order=False)
+    raw = summary(fit, plot_it=False, normalize=False, order=False).to_frame()
     assert list(raw["var"]) == fit.var_names
     np.testing.assert_allclose(raw["rel_inf"], relative_influence(fit, 100))
     with pytest.warns(UserWarning, match="exceeds"):
-        capped = summary(fit, n_trees=500, plot_it=False)
-    np.testing.assert_allclose(capped["rel_inf"], summary(fit, plot_it=False)["rel_inf"])
+        capped = summary(fit, n_trees=500, plot_it=False).to_frame()
+    np.testing.assert_allclose(capped["rel_inf"], summary(fit, plot_it=False).to_frame()["rel_inf"])
     with pytest.raises(ValueError, match="method"):
         summary(fit, plot_it=False, method="gain")
     with pytest.raises(TypeError, match="plot_it"):
@@ -98,7 +98,7 @@ def test_permutation_like_r(name):
     fx = load_fixture(name)
     fit = build_fit(fx)
     ref = fx["ref"]["permutation"]
-    table = summary(fit, plot_it=False, method="permutation", random_state=0)
+    table = summary(fit, plot_it=False, method="permutation", random_state=0).to_frame()
     assert table.shape == (len(fit.var_names), 2)
     assert table["rel_inf"].sum() == pytest.approx(100.0)
     assert (table["rel_inf"] >= 0).all()

@@ -36,7 +36,7 @@ def lending():
 
 def test_summary_bar_chart(boston):
     fig, ax = plt.subplots()
-    table = summary(boston, ax=ax)
+    table = summary(boston, ax=ax).to_frame()
     assert len(ax.patches) == len(boston.var_names) == 13
     assert ax.get_xlabel() == "Relative influence"
     labels = [t.get_text() for t in ax.get_yticklabels()]
