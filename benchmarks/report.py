@@ -27,7 +27,7 @@ HEADLINE_START, HEADLINE_END = "<!-- speed-table:start -->", "<!-- speed-table:e
 
 
 # ------------------------------------------------------------------ CSV
-def read_csv(path: str) -> list:
+def read_csv(path: str, int_cols=_INT, float_cols=_FLOAT) -> list:
     """Rows of a results CSV (numbers converted); [] when there is none."""
     if not os.path.exists(path):
         return []
@@ -37,21 +37,21 @@ def read_csv(path: str) -> list:
         for k, v in list(r.items()):
             if v in ("", None):
                 r[k] = None
-            elif k in _INT:
+            elif k in int_cols:
                 r[k] = int(float(v))
-            elif k in _FLOAT:
+            elif k in float_cols:
                 r[k] = float(v)
     return rows
 
 
-def write_csv(rows: list, path: str) -> None:
+def write_csv(rows: list, path: str, columns=COLUMNS) -> None:
     """Write all rows (atomically)."""
     tmp = path + ".tmp"
     with open(tmp, "w", newline="") as fh:
-        w = csv.DictWriter(fh, fieldnames=COLUMNS, extrasaction="ignore")
+        w = csv.DictWriter(fh, fieldnames=columns, extrasaction="ignore")
         w.writeheader()
         for r in rows:
-            w.writerow({k: _csv_value(r.get(k)) for k in COLUMNS})
+            w.writerow({k: _csv_value(r.get(k)) for k in columns})
     os.replace(tmp, path)
 
 
@@ -86,7 +86,8 @@ def progress(row) -> str:
 
 
 # ------------------------------------------------------------------ helpers
-def _fmt(v, digits=3):
+def fmt(v, digits=3):
+    """A number for a table: 3 significant digits (none after the point from 100 on)."""
     if v is None or (isinstance(v, float) and math.isnan(v)):
         return "–"
     if abs(v) >= 100:
@@ -137,10 +138,10 @@ def _main_table(rows, n_trees) -> list:
         base = _lookup(rows, "fit", r["workload"], r["rows"], "pygbm", n_trees)
         ratio = r["fit_cpu_s"] / base["fit_cpu_s"] if base else None
         out.append(head + "| " + " | ".join([
-            _fmt(r["fit_wall_s"]), _fmt(r["fit_cpu_s"]), _fmt(ratio, 2),
-            _fmt(r.get("predict_s")), _fmt(r.get("predict_list_s")), _fmt(r.get("peak_rss_mb")),
-            _fmt(r.get("fit_mem_mb")), _fmt(r.get("valid_deviance"), 4),
-            _fmt(r.get("own_valid_error"), 4), _fmt(r.get("load_1min"), 2)]) + " |")
+            fmt(r["fit_wall_s"]), fmt(r["fit_cpu_s"]), fmt(ratio, 2),
+            fmt(r.get("predict_s")), fmt(r.get("predict_list_s")), fmt(r.get("peak_rss_mb")),
+            fmt(r.get("fit_mem_mb")), fmt(r.get("valid_deviance"), 4),
+            fmt(r.get("own_valid_error"), 4), fmt(r.get("load_1min"), 2)]) + " |")
     return out
 
 
@@ -167,7 +168,7 @@ def headline_table(rows, n_trees) -> list:
             return f"{cpu[a] / cpu[b]:.2f}×"
 
         out.append(f"| {r['workload']} | {_rows_label(r['rows'])} | " + " | ".join(
-            _fmt(cpu[s]) if cpu[s] is not None else "–"
+            fmt(cpu[s]) if cpu[s] is not None else "–"
             for s in ("pygbm", "pygbm_binned", "r", "lightgbm")) + " | " +
             " | ".join([ratio("r", "pygbm"), ratio("r", "pygbm_binned"),
                         ratio("pygbm_binned", "lightgbm")]) + " |")
@@ -232,13 +233,13 @@ def _scaling_section(rows, n_trees) -> list:
            "| system | workload | rows measured | a (CPU) | a (wall) |", "|---|---|---|---:|---:|"]
     for (s, wl), (ac, aw, _, x) in by_rows.items():
         out.append(f"| {SYSTEM_LABEL[s]} | {wl} | {', '.join(_rows_label(v) for v in x)} "
-                   f"| {_fmt(ac, 3)} | {_fmt(aw, 3)} |")
+                   f"| {fmt(ac, 3)} | {fmt(aw, 3)} |")
     if by_trees:
         out += ["", "| system | rows | trees measured | b (CPU) | b (wall) |",
                 "|---|---|---|---:|---:|"]
         for s, (bc, bw, n, t) in by_trees.items():
             out.append(f"| {SYSTEM_LABEL[s]} | {_rows_label(n)} | {', '.join(map(str, t))} "
-                       f"| {_fmt(bc, 3)} | {_fmt(bw, 3)} |")
+                       f"| {fmt(bc, 3)} | {fmt(bw, 3)} |")
     return out
 
 
@@ -253,9 +254,9 @@ def _cv_section(rows) -> list:
         if a["status"] != "ok" or b["status"] != "ok":
             out.append(f"| {SYSTEM_LABEL[s]} | {a['status']} | {b['status']} | | |")
             continue
-        out.append(f"| {SYSTEM_LABEL[s]} | {_rows_label(a['rows'])} | {_fmt(a['fit_wall_s'])} "
-                   f"| {_fmt(b['fit_wall_s'])} | **{a['fit_wall_s'] / b['fit_wall_s']:.2f}** "
-                   f"| {_fmt(a['load_1min'], 2)} / {_fmt(b['load_1min'], 2)} |")
+        out.append(f"| {SYSTEM_LABEL[s]} | {_rows_label(a['rows'])} | {fmt(a['fit_wall_s'])} "
+                   f"| {fmt(b['fit_wall_s'])} | **{a['fit_wall_s'] / b['fit_wall_s']:.2f}** "
+                   f"| {fmt(a['load_1min'], 2)} / {fmt(b['load_1min'], 2)} |")
     if not out:
         return []
     return ["| system | rows | n_cores=1 s | n_cores=2 s | speed-up | load (1 / 2) |",
@@ -301,7 +302,7 @@ def write_report(rows: list, meta: dict, out_dir: str) -> None:
           f"Run {meta['date']}: `{meta['command']}`  ",
           f"Machine: {meta['nproc']} cores ({meta['cpu']}), {meta['memory']} RAM, {meta['os']}; "
           f"shared machine, 1-minute load average during the fits "
-          f"{_fmt(min(loads), 2) if loads else '–'}–{_fmt(max(loads), 2) if loads else '–'}.  ",
+          f"{fmt(min(loads), 2) if loads else '–'}–{fmt(max(loads), 2) if loads else '–'}.  ",
           f"Software: Python {meta['python']}, NumPy {meta['numpy']}, pandas {meta['pandas']}, "
           f"scikit-learn {meta['sklearn']}, LightGBM {meta['lightgbm']}, {meta['r']}; "
           f"pygbm commit {meta['pygbm_commit']}"
@@ -410,7 +411,8 @@ def update_project_readme(readme: str, rows: list, n_trees: int) -> None:
             fh.write(text)
 
 
-def update_readme(readme: str, results_md: str) -> None:
+def update_readme(readme: str, results_md: str,
+                  markers=(README_START, README_END)) -> None:
     """Put the latest results.md between the README's results markers."""
     if not os.path.exists(readme):
         return
@@ -421,8 +423,9 @@ def update_readme(readme: str, results_md: str) -> None:
     body = re.sub(r"^# .*\n", "", body)                       # drop the title
     body = re.sub(r"^(#+) ", r"#\1 ", body, flags=re.M)       # one heading level down
     body = body.replace("](scaling.png)", "](results/scaling.png)")
-    pattern = re.compile(re.escape(README_START) + ".*?" + re.escape(README_END), re.S)
+    start, end = markers
+    pattern = re.compile(re.escape(start) + ".*?" + re.escape(end), re.S)
     if pattern.search(text):
-        text = pattern.sub(lambda _: f"{README_START}\n{body}\n{README_END}", text)
+        text = pattern.sub(lambda _: f"{start}\n{body}\n{end}", text)
         with open(readme, "w") as fh:
             fh.write(text)

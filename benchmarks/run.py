@@ -10,16 +10,18 @@ results/results.md and results/scaling.png (see README.md for what is
 measured). ``--quick`` is a smoke run (10k rows, 200 trees) written to
 results/quick/. The CSV is rewritten after every workload, so an
 interrupted run can be continued with ``--resume``.
+
+    python benchmarks/run.py --suite small [--quick]     # statisticians' data sets vs R
+    python benchmarks/run.py --suite cold [--quick]      # import + first fit vs Rscript
+
+run the suites of small.py (results in results/small/).
 """
 from __future__ import annotations
 
 import argparse
 import json
 import os
-import platform
 import shutil
-import signal
-import subprocess
 import sys
 import tempfile
 import time
@@ -28,11 +30,13 @@ from dataclasses import asdict
 import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-REPO = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 
 import report  # noqa: E402
+import small  # noqa: E402
 import workloads as W  # noqa: E402
+from machine import machine_info, pygbm_fingerprint  # noqa: E402
+from processes import REPO, run_worker  # noqa: E402
 
 ALL_SYSTEMS = ("pygbm", "pygbm_binned", "r", "sklearn", "lightgbm")
 SYNTHETIC_NAMES = tuple(W.SYNTHETIC)
@@ -43,22 +47,22 @@ TREE_FRACTIONS = (0.25, 0.5)
 #: cv speed-up workload: rows, folds
 CV_ROWS, CV_FOLDS = 20_000, 4
 SEED = 1
-#: polling interval while a worker runs (s)
-POLL_S = 0.5
 #: a system whose first fit takes longer than this (s) is not fitted again: its timing
 #: varies by a few percent, and a second fit would double the run's length
 SLOW_FIT_S = 120.0
 #: a system whose first fit takes less than QUICK_FIT_S (s) is fitted QUICK_REPEATS times
 #: (at least --repeats): seconds-long fits vary most on a shared machine, and cost little
 QUICK_FIT_S, QUICK_REPEATS = 10.0, 5
-#: environment of every worker: single-threaded numerical libraries
-THREAD_ENV = {"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
 
 
 # ------------------------------------------------------------------ arguments
 def parse_args(argv=None):
     """Command-line options."""
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--suite", choices=("main", "small", "cold"), default="main",
+                   help="main: this suite; small: the statisticians' data sets against R "
+                        "(one and all cores, with and without cv); cold: a fresh process's "
+                        "import + first fit against Rscript's (see `--suite small --help`)")
     p.add_argument("--quick", action="store_true",
                    help="smoke run: 10k rows, 200 trees, real data cut to 10k rows")
     p.add_argument("--sizes", default=None,
@@ -164,38 +168,6 @@ def load_workload(name, rows, data_dir):
 
 
 # ------------------------------------------------------------------ running
-def run_worker(cmd, timeout):
-    """Run a worker in its own session; returns (exit code or None on timeout, max RSS MB)."""
-    env = dict(os.environ, **THREAD_ENV,
-               PYTHONPATH=REPO + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    proc = subprocess.Popen(cmd, env=env, start_new_session=True,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    start = time.monotonic()
-    while True:
-        pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
-        if pid:
-            proc.returncode = os.waitstatus_to_exitcode(status)
-            err = proc.stderr.read().decode(errors="replace")
-            return proc.returncode, usage.ru_maxrss / 1024, err
-        if time.monotonic() - start > timeout:
-            os.killpg(proc.pid, signal.SIGKILL)
-            _, status, usage = os.wait4(proc.pid, 0)
-            return None, usage.ru_maxrss / 1024, ""
-        time.sleep(POLL_S)
-
-
-def pygbm_fingerprint() -> str:
-    """git commit + hash of pygbm's sources now (the code may change during a long run)."""
-    import hashlib
-
-    h = hashlib.sha1()
-    for root, _, files in sorted(os.walk(os.path.join(REPO, "pygbm"))):
-        for name in sorted(f for f in files if f.endswith(".py")):
-            with open(os.path.join(root, name), "rb") as fh:
-                h.update(name.encode() + fh.read())
-    return f"{_cmd_out(['git', 'rev-parse', '--short', 'HEAD'])}+{h.hexdigest()[:8]}"
-
-
 def deviance(distribution, y, f):
     """Validation deviance from link-scale predictions, the same for all systems:
     mean squared error (gaussian), R's bernoulli deviance -2 mean(y f - log(1 + e^f))."""
@@ -219,9 +191,9 @@ def fit_once(a, task, tmp, rnd):
         json.dump(spec, fh)
     cmd = (["Rscript", os.path.join(HERE, "r_worker.R"), stem + ".spec.json"] if system == "r"
            else [sys.executable, os.path.join(HERE, "worker.py"), stem + ".spec.json"])
-    t0 = time.monotonic()
-    code, maxrss, err = run_worker(cmd, a.timeout)
-    info = dict(duration_s=time.monotonic() - t0, proc_maxrss_mb=maxrss)
+    done = run_worker(cmd, a.timeout)
+    code, err = done.code, done.err
+    info = dict(duration_s=done.wall_s, proc_maxrss_mb=done.maxrss_mb)
     if code is None:
         return dict(info, status="timeout", note=f"killed after {a.timeout:.0f} s")
     if not os.path.exists(spec["out_json"]):
@@ -333,44 +305,13 @@ def measure_group(a, group, tmp, done, label):
         yield merge_rounds(a, task, row, rounds)
 
 
-# ------------------------------------------------------------------ machine
-def _cmd_out(cmd) -> str:
-    try:
-        return subprocess.run(cmd, capture_output=True, text=True, timeout=120,
-                              cwd=REPO).stdout.strip()
-    except (OSError, subprocess.SubprocessError):
-        return ""
-
-
-def machine_info() -> dict:
-    """Hardware and software versions of this run."""
-    import lightgbm
-    import pandas
-    import sklearn
-
-    cpu = mem = ""
-    try:
-        with open("/proc/cpuinfo") as fh:
-            cpu = next((ln.split(":", 1)[1].strip() for ln in fh if ln.startswith("model name")),
-                       "")
-        with open("/proc/meminfo") as fh:
-            mem = f"{int(fh.readline().split()[1]) / 1024**2:.1f} GB"
-    except OSError:
-        pass
-    r_ver = _cmd_out(["Rscript", "-e",
-                      "cat(R.version.string, '| gbm', as.character(packageVersion('gbm')))"]) \
-        if shutil.which("Rscript") else "not installed"
-    return dict(date=time.strftime("%Y-%m-%d %H:%M"), nproc=os.cpu_count(), cpu=cpu, memory=mem,
-                os=platform.platform(), python=platform.python_version(),
-                numpy=np.__version__, pandas=pandas.__version__, sklearn=sklearn.__version__,
-                lightgbm=lightgbm.__version__, r=r_ver,
-                pygbm_commit=_cmd_out(["git", "rev-parse", "--short", "HEAD"]),
-                pygbm_dirty=bool(_cmd_out(["git", "status", "--porcelain", "pygbm"])),
-                command="python benchmarks/run.py " + " ".join(sys.argv[1:]))
-
-
-def main(argv=None) -> None:
-    """Run the benchmark suite."""
+def main(argv=None) -> int:
+    """Run the benchmark suite (``--suite small`` / ``cold``: small.py's suites)."""
+    argv = sys.argv[1:] if argv is None else list(argv)
+    pre = argparse.ArgumentParser(add_help=False)
+    pre.add_argument("--suite", default="main")
+    if pre.parse_known_args(argv)[0].suite != "main":
+        return small.main(argv)
     a = parse_args(argv)
     os.makedirs(a.out, exist_ok=True)
     csv_path = os.path.join(a.out, "results.csv")
@@ -416,7 +357,8 @@ def main(argv=None) -> None:
         report.update_project_readme(os.path.join(os.path.dirname(HERE), "README.md"), rows,
                                      int(meta["n_trees"]))
     print("wrote", os.path.join(a.out, "results.md"), flush=True)
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())
