@@ -6,8 +6,9 @@
   ``glm(y ~ splines::ns(p, df = 6), family)`` (binomial for "bernoulli", poisson
   for "poisson", gaussian otherwise) and draws the fitted mean +- 2 standard
   errors on 200 points between ``min(p)`` and ``max(p)``.  The natural-spline
-  basis (knots at quantiles of ``p``) and the IRLS loop are R's, so the numbers
-  match R's to rounding.
+  basis (knots at quantiles of ``p``) is R's; the GLM is statsmodels' IRLS
+  started and stopped as R's ``glm.fit`` (statsmodels imported on first use),
+  so the numbers match R's to rounding.
 * :func:`basehaz_gbm` -- Breslow's estimator of the (cumulative) baseline hazard,
   optionally smoothed by :func:`supsmu`.
 """
@@ -25,9 +26,6 @@ from scipy.stats import rankdata
 CALIBRATION_POINTS = 200
 #: R's glm.control(): epsilon and maxit
 GLM_EPSILON, GLM_MAXIT = 1e-8, 25
-#: R's logit link clamps eta beyond +-LOGIT_THRESH (C_logit_linkinv)
-LOGIT_THRESH = 30.0
-DBL_EPS = np.finfo(float).eps
 #: supsmu's constants are single-precision literals in R's Fortran (ppr.f), so
 #: they are the float32 roundings of 0.05, 0.2, 0.5, 1e20, 1e-7 and 1e-3
 SUPSMU_SPANS = np.array([0.05, 0.2, 0.5], dtype=np.float32).astype(float)
@@ -69,68 +67,35 @@ def _ns_basis(x, knots, boundary):
     return basis @ q[:, 2:]
 
 
+#: distribution -> R's glm family in calibrate.plot (gaussian otherwise)
 _FAMILIES = {"bernoulli": "binomial", "poisson": "poisson"}
+#: R's start of the poisson IRLS: mustart = y + 0.1
+POISSON_MUSTART = 0.1
 
 
-def _family(name: str):
-    """(linkinv, mu_eta, variance, dev_resids, mustart) of R's family objects."""
-    if name == "binomial":
-        def linkinv(eta):
-            e = np.where(eta < -LOGIT_THRESH, DBL_EPS,
-                         np.where(eta > LOGIT_THRESH, 1 / DBL_EPS, np.exp(eta)))
-            return e / (1 + e)
+def _glm(X, y, family: str):
+    """R's ``glm.fit(X, y, family)`` with statsmodels' GLM: IRLS from R's starting
+    means (statsmodels' binomial start is R's; the gaussian identity fit does not
+    depend on it), R's convergence test on the deviance (relative change below
+    ``GLM_EPSILON``, ``GLM_MAXIT`` iterations) and R's QR least squares, so the
+    coefficients and their covariance are R's to rounding."""
+    from statsmodels.genmod import families
+    from statsmodels.genmod.generalized_linear_model import GLM
 
-        def mu_eta(eta):
-            e = np.exp(eta)
-            return np.where(np.abs(eta) > LOGIT_THRESH, DBL_EPS, e / (1 + e) ** 2)
+    class RPoisson(families.Poisson):
+        def starting_mu(self, y):
+            return y + POISSON_MUSTART
 
-        def dev(y, mu):
-            with np.errstate(divide="ignore", invalid="ignore"):
-                a = np.where(y > 0, y * np.log(y / mu), 0.0)
-                b = np.where(y < 1, (1 - y) * np.log((1 - y) / (1 - mu)), 0.0)
-            return 2 * (a + b)
-
-        return (linkinv, mu_eta, lambda mu: mu * (1 - mu), dev,
-                lambda y: (y + 0.5) / 2, lambda mu: np.log(mu / (1 - mu)))
-    if name == "poisson":
-        def dev(y, mu):
-            with np.errstate(divide="ignore", invalid="ignore"):
-                r = np.where(y > 0, y * np.log(y / mu) - (y - mu), mu)
-            return 2 * r
-
-        return (lambda eta: np.maximum(np.exp(eta), DBL_EPS),
-                lambda eta: np.maximum(np.exp(eta), DBL_EPS), lambda mu: mu, dev,
-                lambda y: y + 0.1, np.log)
-    return (lambda eta: eta, np.ones_like, np.ones_like, lambda y, mu: (y - mu) ** 2,
-            lambda y: y, lambda mu: mu)
-
-
-def _glm_irls(X, y, family: str):
-    """R's ``glm.fit`` IRLS (no weights/offset): coefficients, the R factor of the
-    last weighted least squares (for standard errors) and the dispersion."""
-    linkinv, mu_eta, variance, dev_resids, mustart, linkfun = _family(family)
-    eta = linkfun(mustart(y))
-    mu = linkinv(eta)
-    devold = dev_resids(y, mu).sum()
-    for _ in range(GLM_MAXIT):
-        gprime = mu_eta(eta)
-        z = eta + (y - mu) / gprime
-        w = np.sqrt(gprime ** 2 / variance(mu))
-        q, r = np.linalg.qr(X * w[:, None])
-        coef = np.linalg.solve(r, q.T @ (z * w))
-        eta = X @ coef
-        mu = linkinv(eta)
-        dev = dev_resids(y, mu).sum()
-        if abs(dev - devold) / (abs(dev) + 0.1) < GLM_EPSILON:
-            break
-        devold = dev
-    else:
+    family = {"binomial": families.Binomial, "poisson": RPoisson}.get(family, families.Gaussian)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")            # R's glm.fit warns of non-convergence only
+        # R stops when |dev - dev_old| < epsilon * (|dev| + 0.1)
+        result = GLM(y, X, family=family()).fit(method="IRLS", maxiter=GLM_MAXIT,
+                                                tol=GLM_EPSILON * 0.1, rtol=GLM_EPSILON,
+                                                wls_method="qr")
+    if not result.converged:
         warnings.warn("glm.fit: algorithm did not converge", UserWarning, stacklevel=3)
-    if family == "gaussian":
-        dispersion = float(((w * (y - mu) / mu_eta(eta)) ** 2).sum() / (len(y) - X.shape[1]))
-    else:
-        dispersion = 1.0
-    return coef, r, dispersion
+    return result
 
 
 def calibration_curve(y, p, distribution: str = "bernoulli", knots=None, df: int | None = 6):
@@ -173,14 +138,11 @@ def calibration_curve(y, p, distribution: str = "bernoulli", knots=None, df: int
     if np.any((knots <= boundary[0]) | (knots >= boundary[1])):
         raise ValueError("knots must lie strictly inside the range of p")
     X = np.column_stack([np.ones_like(pk), _ns_basis(pk, knots, boundary)])
-    coef, r, dispersion = _glm_irls(X, yk, family)
     grid = np.linspace(p.min(), p.max(), CALIBRATION_POINTS)
     X0 = np.column_stack([np.ones_like(grid), _ns_basis(grid, knots, boundary)])
-    eta = X0 @ coef
-    linkinv, mu_eta = _family(family)[:2]
-    se_link = np.sqrt((np.linalg.solve(r.T, X0.T) ** 2).sum(axis=0) * dispersion)
-    fit = linkinv(eta)
-    se = se_link * np.abs(mu_eta(eta))
+    # R's predict(type = "response", se.fit = TRUE): the delta method's se
+    prediction = _glm(X, yk, family).get_prediction(X0)
+    fit, se = prediction.predicted_mean, prediction.se_mean
     lower, upper = fit - 2 * se, fit + 2 * se
     if distribution == "bernoulli":
         lower, upper = np.maximum(lower, 0.0), np.minimum(upper, 1.0)
