@@ -86,15 +86,6 @@ def _call_string(formula, distribution, kwargs):
     return "gbm(" + ", ".join(parts) + ")"
 
 
-def _model_distribution(distribution, mf):
-    """The distribution of gbm(): a multinomial's classes named by the
-    factor's levels."""
-    dist = get_distribution(distribution)
-    if dist.name == "multinomial" and mf.y_levels is not None:
-        dist.labels = list(mf.y_levels)
-    return dist
-
-
 def gbm(formula, data, distribution=None, weights=None, var_monotone=None, n_trees=100,
         interaction_depth=1, n_minobsinnode=10, shrinkage=0.1, bag_fraction=0.5,
         train_fraction=1.0, cv_folds=0, keep_data=True, verbose=False,
@@ -140,7 +131,7 @@ def gbm(formula, data, distribution=None, weights=None, var_monotone=None, n_tre
         n_trees=n_trees, interaction_depth=interaction_depth, shrinkage=shrinkage,
         bag_fraction=bag_fraction, train_fraction=train_fraction, cv_folds=cv_folds))
     rng = as_generator(random_state)
-    dist = _model_distribution(distribution, mf)
+    dist = get_distribution(distribution)
     options = fit_options(
         dist, n_trees=n_trees, interaction_depth=interaction_depth,
         n_minobsinnode=n_minobsinnode, shrinkage=shrinkage, bag_fraction=bag_fraction,

@@ -13,14 +13,15 @@ same problem on the kept rows, continued from the fitted state.
 """
 from __future__ import annotations
 
-import copy
 import dataclasses
 from dataclasses import dataclass
 
 import numpy as np
 
 from ._checks import as_generator, int_arg, offset_arg, weights_arg
-from .engine.boost import BoostProblem, BoostState, run_boosting
+from .distributions import FitContext
+from .distributions import Targets as LossTargets
+from .engine.boost import BoostProblem, BoostState, run_boosting, training_data
 from .model import GBMFit
 from .options import FitOptions
 from .ranking import check_group_weights, sort_within_groups
@@ -196,23 +197,22 @@ def engine_matrix(data: CodedData, targets: Targets, options: FitOptions, dist,
 
 
 def boost_problem(x, targets: Targets, n_train, var_type, options: FitOptions,
-                  dist) -> BoostProblem:
+                  dist, context: FitContext) -> BoostProblem:
     """The engine's fixed inputs of a fit (rows in the engine's order)."""
-    return BoostProblem(x=x, y=targets.y, offset=targets.offset, misc=targets.misc,
-                        w=targets.w, n_train=n_train, var_type=var_type,
-                        var_monotone=options.var_monotone, distribution=dist,
+    return BoostProblem(x=x, targets=LossTargets(targets.y, targets.offset, targets.w,
+                                                 targets.misc),
+                        n_train=n_train, var_type=var_type,
+                        var_monotone=options.var_monotone, distribution=dist, context=context,
                         interaction_depth=options.interaction_depth,
                         n_minobsinnode=options.n_minobsinnode, shrinkage=options.shrinkage,
                         bag_fraction=options.bag_fraction, max_bins=options.max_bins)
 
 
 def _start(problem: BoostProblem, dist) -> BoostState:
-    P, n_train = problem, problem.n_train
-    init_f = dist.init_f(P.y[:n_train], P.part(P.offset, True), P.w[:n_train],
-                         P.part(P.misc, True))
+    init_f = dist.init_f(problem.train_targets(), problem.context)
     init_f = float(init_f) if np.ndim(init_f) == 0 else np.asarray(init_f, dtype=float)
-    n = P.y.shape[0]
-    f = np.full(n, init_f) if dist.n_outputs == 1 else np.tile(init_f, (n, 1))
+    n = problem.x.shape[0]
+    f = np.full(n, init_f) if problem.context.n_outputs == 1 else np.tile(init_f, (n, 1))
     return BoostState(init_f, f)
 
 
@@ -224,31 +224,32 @@ def fit_coded(options: FitOptions, data: CodedData, random_state=None) -> GBMFit
     generator continues).
     """
     check_rows(data, options)
-    # the fit learns on its own copy (classes, exact-math mode, RNG)
-    dist = copy.copy(options.distribution)
+    dist = options.distribution        # stateless: what the fit learns is its context
     targets = check_targets(data, dist)
+    classes = dist.response_classes(np.asarray(data.y), data.y_levels)
     perm, targets = row_order(data, targets, dist)
     engine_targets = targets.take(perm)
     rng = as_generator(random_state)
-    if hasattr(dist, "set_random_state"):
-        dist.set_random_state(rng)
+    noise_rng = dist.noise_generator(rng)
     rows = data if perm is None else dataclasses.replace(data, x=data.x[perm])
-    inputs = engine_matrix(rows, engine_targets, options, dist, rng)
-    problem = boost_problem(inputs.x, engine_targets, data.n_train, inputs.var_type, options,
-                            dist)
-    state = _start(problem, dist)
+    engine = engine_matrix(rows, engine_targets, options, dist, rng)
     training = None
-    if inputs.schedule is None:
-        training = problem.training_data()
-        # binned data with a bucket per distinct value is R's exact search: keep
-        # R's arithmetic there; other binned fits are not bit-identical anyway
-        dist.r_exact_math = bool(getattr(training, "exact_bins", True))
+    if engine.schedule is None:
+        training = training_data(engine.x[:data.n_train], engine.var_type,
+                                 options.var_monotone, options.max_bins)
+    # binned data with a bucket per distinct value is R's exact search: keep
+    # R's arithmetic there; other binned fits are not bit-identical anyway
+    context = FitContext(classes=classes, noise_rng=noise_rng,
+                         r_exact_math=bool(getattr(training, "exact_bins", True)))
+    problem = boost_problem(engine.x, engine_targets, data.n_train, engine.var_type, options,
+                            dist, context)
+    state = _start(problem, dist)
     run_boosting(problem, state, options.n_trees, rng, options.verbose, data=training,
-                 schedule=inputs.schedule)
-    return build_fit(data, options, dist, targets, state, inputs, rng, perm)
+                 schedule=engine.schedule)
+    return build_fit(data, options, problem, targets, state, engine, rng, perm)
 
 
-def build_fit(data: CodedData, options: FitOptions, dist, targets: Targets,
+def build_fit(data: CodedData, options: FitOptions, problem: BoostProblem, targets: Targets,
               state: BoostState, inputs: EngineInputs, rng, perm) -> GBMFit:
     """The fitted object of a finished fit (per-row values in the data's order)."""
     n = data.x.shape[0]
@@ -261,15 +262,16 @@ def build_fit(data: CodedData, options: FitOptions, dist, targets: Targets,
         init_f=state.init_f, fit=restore_order(state.f, perm),
         train_error=np.asarray(state.train_error), valid_error=np.asarray(state.valid_error),
         oobag_improve=np.asarray(state.oobag_improve), trees=state.trees,
-        c_splits=state.c_splits, bag_fraction=options.bag_fraction, distribution=dist,
+        c_splits=state.c_splits, bag_fraction=options.bag_fraction,
+        distribution=problem.distribution, context=problem.context,
         interaction_depth=options.interaction_depth, n_minobsinnode=options.n_minobsinnode,
         n_train=data.n_train, train_fraction=train_fraction,
         response_name=data.response_name, shrinkage=options.shrinkage,
         var_levels=data.var_levels, var_monotone=options.var_monotone,
         var_names=list(data.var_names), var_type=np.asarray(data.var_type),
         verbose=options.verbose, data=kept, encoder=data.encoder, formula=options.formula,
-        call=options.call, max_bins=options.max_bins, num_classes=int(dist.n_outputs),
-        classes=getattr(dist, "classes", None), engine_var_type=inputs.var_type,
+        call=options.call, max_bins=options.max_bins, num_classes=problem.context.n_outputs,
+        classes=problem.context.classes, engine_var_type=inputs.var_type,
         ts_encoder=inputs.ts_encoder, categorical=options.categorical,
         ts_options=options.ts_options, options=options, _rng=rng, _perm=perm, _ts_support=state.support,
     )
@@ -287,7 +289,7 @@ def continue_fit(fit: GBMFit, x, targets: Targets, n_trees, verbose, rng) -> GBM
         x_engine, schedule = fit.ts_encoder.engine_inputs(
             x_engine, engine_targets.y, engine_targets.w, fit.var_monotone, fit.max_bins)
     problem = boost_problem(x_engine, engine_targets, fit.n_train, fit.engine_var_type,
-                            fit.options, fit.distribution)
+                            fit.options, fit.distribution, fit.context)
     f = fit.fit if perm is None else fit.fit[perm]
     state = BoostState(fit.init_f, f.copy(), list(fit.train_error), list(fit.valid_error),
                        list(fit.oobag_improve), list(fit.trees), list(fit.c_splits),

@@ -6,6 +6,7 @@ import warnings
 import numpy as np
 import pandas as pd
 
+from .distributions.inputs import FitContext
 from .engine._memory import reuse_freed_memory
 from .engine.tree import predict_trees
 
@@ -29,6 +30,9 @@ class GBMFit:
         self.encoder = None
         self.num_classes = 1
         self.classes = None
+        #: what the fit learned besides the distribution's parameters (classes,
+        #: the tie-breaking noise, the exp mode), for gbm_more and the loss
+        self.context = FitContext()
         self.ts_encoder = None
         self.categorical = "native"
         #: ordered target statistics: the supporting models' training link
@@ -170,7 +174,7 @@ class GBMFit:
         lines = []
         if self.call:
             lines.append(self.call)
-        name = getattr(self.distribution, "display_name", self.distribution.name)
+        name = self.distribution.display_name
         lines.append(f"A gradient boosted model with {name} loss function.")
         lines.append(f"{self.n_trees} iterations were performed.")
         if self.num_classes > 1 and self.classes is not None:

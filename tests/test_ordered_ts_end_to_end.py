@@ -12,6 +12,7 @@ import pandas as pd
 import pytest
 
 from pygbm import gbm, gbm_more
+from pygbm.distributions import Targets
 from pygbm.engine.boost import BoostProblem, BoostState, run_boosting
 from pygbm.engine.tree import predict_trees
 
@@ -259,9 +260,10 @@ def _continue_with_engine_inputs(fit, n_new):
     d = fit.data
     x_engine, schedule = fit.ts_encoder.engine_inputs(d["x"], d["y"], d["w"],
                                                       fit.var_monotone, fit.max_bins)
-    problem = BoostProblem(x=x_engine, y=d["y"], offset=d["offset"], misc=d["misc"], w=d["w"],
+    problem = BoostProblem(x=x_engine, targets=Targets(d["y"], d["offset"], d["w"], d["misc"]),
                            n_train=fit.n_train, var_type=fit.engine_var_type,
                            var_monotone=fit.var_monotone, distribution=fit.distribution,
+                           context=fit.context,
                            interaction_depth=fit.interaction_depth,
                            n_minobsinnode=fit.n_minobsinnode, shrinkage=fit.shrinkage,
                            bag_fraction=fit.bag_fraction, max_bins=fit.max_bins)

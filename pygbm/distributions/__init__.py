@@ -16,6 +16,7 @@ from .bernoulli import Bernoulli
 from .coxph import CoxPH
 from .gaussian import Gaussian
 from .huberized import Huberized
+from .inputs import FitContext, Leaves, Targets
 from .laplace import Laplace
 from .multinomial import Multinomial
 from .pairwise import Pairwise
@@ -111,7 +112,8 @@ def guess_distribution(y, is_surv=False, is_categorical=False, n_levels=None) ->
 
 
 __all__ = [
-    "AdaBoost", "Bernoulli", "CoxPH", "Distribution", "Gaussian", "Huberized",
+    "AdaBoost", "Bernoulli", "CoxPH", "Distribution", "FitContext", "Gaussian", "Huberized",
+    "Leaves", "Targets",
     "Laplace", "Multinomial", "Pairwise", "Poisson", "Quantile", "TDist", "available_distributions",
     "get_distribution", "guess_distribution", "register_distribution",
 ]

@@ -43,6 +43,21 @@ def node_ratio(numerator, denominator, node, n_nodes, inbag):
     return out
 
 
+def refit_by_node(t, f, leaves, bag, estimate):
+    """R's terminal-node rule of laplace, quantile and tdist: a node with at
+    least ``leaves.min_obs`` in-bag rows gets ``estimate(r, weights=,
+    groups=, n_groups=)`` (one of ``_weighted``'s estimators) of its in-bag residuals ``r = y - offset - f``; the others keep the mean
+    working response of growing time (``leaves.grow_pred``)."""
+    bag = np.asarray(bag, dtype=bool)
+    n_nodes = leaves.n_nodes
+    r = residual(t.y, f, t.offset)[bag]
+    node = np.asarray(leaves.node, dtype=np.intp)[bag]
+    w = np.asarray(t.w, dtype=float)[bag]
+    est = estimate(r, weights=w, groups=node, n_groups=n_nodes)
+    refit = np.asarray(leaves.counts)[:n_nodes] >= leaves.min_obs
+    return np.where(refit, est, np.asarray(leaves.grow_pred, dtype=float)[:n_nodes])
+
+
 def oob_average(values, w, inbag):
     """R's BagImprovement average: sum(w * values) / sum(w) over out-of-bag rows.
 

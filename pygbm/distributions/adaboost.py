@@ -32,7 +32,8 @@ class AdaBoost(Distribution):
     def check_response(self, y):
         return as_binary_response(y, self.name)
 
-    def init_f(self, y, offset, w, misc):
+    def init_f(self, t, ctx):
+        y, offset, w = t.y, t.offset, t.w
         y = np.asarray(y, dtype=float)
         w = np.asarray(w, dtype=float)
         pos = y == 1.0
@@ -45,27 +46,31 @@ class AdaBoost(Distribution):
             den = sequential_sum(w[~pos] * exp_r(o[~pos]))
         return float(0.5 * log_r(num / den))
 
-    def deviance(self, y, f, offset, w, misc):
+    def deviance(self, t, f, ctx):
+        y, offset, w = t.y, t.offset, t.w
         F = full_f(f, offset)
         s = 2.0 * np.asarray(y, dtype=float) - 1.0
         w = np.asarray(w, dtype=float)
         return float(np.sum(w * np.exp(-s * F)) / np.sum(w))
 
-    def negative_gradient(self, y, f, offset, w, misc, inbag):
+    def negative_gradient(self, t, f, bag, ctx):
+        y, offset = t.y, t.offset
         F = full_f(f, offset)
         s = 2.0 * np.asarray(y, dtype=float) - 1.0
-        return self.z_sign * s * self.model_exp(-s * F)
+        return self.z_sign * s * ctx.model_exp(-s * F)
 
-    def fit_leaves(self, y, f, offset, w, misc, z, node, n_nodes, inbag,
-                   node_n, grow_pred, min_obs):
+    def fit_leaves(self, t, f, z, leaves, bag, ctx):
+        y, offset, w = t.y, t.offset, t.w
+        node, n_nodes = leaves.node, leaves.n_nodes
         F = full_f(f, offset)
         s = 2.0 * np.asarray(y, dtype=float) - 1.0
         w = np.asarray(w, dtype=float)
-        e = w * self.model_exp(-s * F)
-        return node_ratio(s * e, e, node, n_nodes, inbag)
+        e = w * ctx.model_exp(-s * F)
+        return node_ratio(s * e, e, node, n_nodes, bag)
 
-    def bag_improvement(self, y, f, offset, w, misc, fadj, inbag, shrinkage):
+    def bag_improvement(self, t, f, fadj, bag, shrinkage, ctx):
+        y, offset, w = t.y, t.offset, t.w
         F = full_f(f, offset)
         s = 2.0 * np.asarray(y, dtype=float) - 1.0
         step = shrinkage * np.asarray(fadj, dtype=float)
-        return oob_average(np.exp(-s * F) - np.exp(-s * (F + step)), w, inbag)
+        return oob_average(np.exp(-s * F) - np.exp(-s * (F + step)), w, bag)

@@ -5,16 +5,22 @@ deviance, the initial value f0, the negative gradient (R gbm's "working
 response" z) and the terminal-node estimate, plus the out-of-bag
 improvement used by ``gbm_perf(method="OOB")``.
 
-Conventions shared by every method (they are R gbm's):
+Every method takes the rows' targets as one :class:`~.inputs.Targets`
+bundle ``t`` (``y``, ``offset``, ``w``, ``misc``), the bag and the fit's
+:class:`~.inputs.FitContext` ``ctx``; an instance holds only its
+parameters, so one instance serves any number of fits. Conventions (R gbm's):
 
 * ``f`` is the current prediction on the link scale *without* the offset;
-  ``offset`` is ``None`` (R's ``NA``: no offset) or an array added to ``f``.
-* ``w`` are the case weights, already normalised by the front end as R's
+  ``t.offset`` is ``None`` (R's ``NA``: no offset) or an array added to ``f``.
+* ``t.w`` are the case weights, already normalised by the front end as R's
   ``gbm.fit`` does (``w * n / sum(w)``).
-* ``misc`` carries per-row side information: the event indicator for coxph
+* ``t.misc`` carries per-row side information: the event indicator for coxph
   (rows then come sorted by decreasing time, as R sorts them), the group
   codes for ranking; ``None`` otherwise.
-* ``inbag`` is a boolean mask over the training rows of the current bag.
+* ``bag`` is a boolean mask over the training rows of the current bag.
+* A multi-output distribution (``multi_output``) takes ``k=`` (the link
+  column of the tree) in negative_gradient, growth_response, fit_leaves and
+  bag_improvement.
 * Every method is vectorised over rows (no Python loop over rows).
 
 The engine never asks "which distribution is this"; it reads the class
@@ -28,7 +34,7 @@ from abc import ABC, abstractmethod
 
 import numpy as np
 
-from .._rmath import exp_r
+from .inputs import FitContext, Leaves, Targets
 
 
 class Distribution(ABC):
@@ -44,13 +50,16 @@ class Distribution(ABC):
     #: name of the inverse link applied by ``predict(type="response")``:
     #: "identity", "logistic", "logistic2" (adaboost: 1/(1+exp(-2f))), "exp".
     response_link: ClassVar[str] = "identity"
-    #: number of link columns (multinomial: one per class). With more than one,
-    #: ``f`` is an (n, n_outputs) array, the engine grows one tree per column
-    #: per iteration and passes ``k=`` (the column) to negative_gradient,
-    #: fit_leaves and bag_improvement, after calling ``start_iteration``.
-    n_outputs: int = 1
+    #: several link columns (multinomial: one per class of the fit's
+    #: ``ctx.classes``): ``f`` is then an (n, K) array, the engine grows one
+    #: tree per column per iteration and passes ``k=`` (the column), after
+    #: calling ``start_iteration``.
+    multi_output: ClassVar[bool] = False
     #: bag whole groups (``misc`` holds the group of each row), as R does for ranking
     bag_by_group: ClassVar[bool] = False
+    #: ties are broken by random noise (pairwise): the fit gives a generator
+    #: (``noise_generator``) in ``ctx.noise_rng``
+    random_ties: ClassVar[bool] = False
 
     def __init__(self, **params):
         if params:
@@ -67,6 +76,11 @@ class Distribution(ABC):
         """R's ``distribution`` list: ``{"name": ..., **params}``."""
         return {"name": self.name, **self.params()}
 
+    @property
+    def display_name(self) -> str:
+        """The name R's print.gbm shows (with the parameters where R shows them)."""
+        return self.name
+
     def __repr__(self) -> str:
         p = ", ".join(f"{k}={v!r}" for k, v in self.params().items())
         return f"{type(self).__name__}({p})"
@@ -82,59 +96,56 @@ class Distribution(ABC):
         """
         return np.asarray(y, dtype=float)
 
+    def response_classes(self, y, labels=None) -> np.ndarray | None:
+        """A multi-output distribution's class labels of the response codes
+        0..K-1 that ``check_response(y)`` gives (``labels``: the levels of a
+        coded factor response); None for the others."""
+        return None
+
     def check_weights(self, w: np.ndarray) -> None:
         """Extra restrictions on weights (none by default)."""
 
+    def noise_generator(self, rng: np.random.Generator) -> np.random.Generator | None:
+        """The generator of a fit's tie-breaking noise, drawn from the fit's
+        ``rng`` (``random_ties``); None for distributions without noise."""
+        return None
+
     # -- the vignette's table ----------------------------------------------------
     @abstractmethod
-    def init_f(self, y, offset, w, misc) -> float:
-        """See the module docstring."""
+    def init_f(self, t: Targets, ctx: FitContext):
+        """The initial value f0 of the training rows ``t`` (an array of K for
+        a multi-output distribution)."""
 
     @abstractmethod
-    def deviance(self, y, f, offset, w, misc) -> float:
-        """See the module docstring."""
+    def deviance(self, t: Targets, f, ctx: FitContext) -> float:
+        """The loss of link values ``f`` (R's train/valid error)."""
 
     @abstractmethod
-    def negative_gradient(self, y, f, offset, w, misc, inbag) -> np.ndarray:
-        """See the module docstring."""
+    def negative_gradient(self, t: Targets, f, bag, ctx: FitContext) -> np.ndarray:
+        """R gbm's working response z (in-bag rows matter; every row gets a value)."""
 
     @abstractmethod
-    def fit_leaves(self, y, f, offset, w, misc, z, node, n_nodes, inbag,
-                   node_n, grow_pred, min_obs) -> np.ndarray:
-        """Terminal-node estimates for all ``n_nodes`` terminal nodes at once.
-
-        ``node[i]`` is the terminal node of training row ``i`` (every training
-        row, in or out of bag); ``node_n`` the in-bag row count per node and
-        ``grow_pred`` the mean working response per node at growing time (what
-        R keeps when it does not re-estimate a node). Returns an array of
-        length ``n_nodes``.
-        """
+    def fit_leaves(self, t: Targets, f, z, leaves: Leaves, bag, ctx: FitContext) -> np.ndarray:
+        """Terminal-node estimates for all ``leaves.n_nodes`` terminal nodes at
+        once (an array of that length); ``z`` is the working response the
+        tree was grown from."""
 
     @abstractmethod
-    def bag_improvement(self, y, f, offset, w, misc, fadj, inbag, shrinkage) -> float:
+    def bag_improvement(self, t: Targets, f, fadj, bag, shrinkage: float,
+                        ctx: FitContext) -> float:
         """Out-of-bag improvement in deviance of the step ``shrinkage * fadj``."""
 
-    #: exp on the model path (working response, leaf values) with the C
-    #: library's rounding, as R computes it, so that R's tie-breaks between
-    #: equally good splits are reproduced; the binned mode, which is not
-    #: bit-identical to R anyway, switches to numpy's faster exp
-    r_exact_math: bool = True
-
-    def model_exp(self, x):
-        """exp for values that feed the trees (see ``r_exact_math``)."""
-        if self.r_exact_math:
-            return exp_r(x)
-        return np.exp(np.asarray(x, dtype=float))
-
-    def growth_response(self, z, w, y, f, offset, misc, k=None):
+    def growth_response(self, t: Targets, f, z, ctx: FitContext):
         """What the tree is grown on: (response, weights). Default: the working
-        response with the case weights (R's algorithm); a distribution may grow on
+        response with the case weights ``t.w`` (R's algorithm; the engine's
+        integer fast path needs that very array); a distribution may grow on
         the Newton response z/h with weights w*h instead (second-order splits)."""
-        return z, w
+        return z, t.w
 
-    def start_iteration(self, y, f, offset, w, misc) -> None:
-        """Called once per iteration before the per-column trees (R's
-        UpdateParams); multi-output distributions cache what they need."""
+    def start_iteration(self, t: Targets, f, ctx: FitContext) -> None:
+        """Called once per iteration before the per-column trees of a
+        multi-output distribution (R's UpdateParams); it keeps what it needs
+        in ``ctx.cache``."""
 
     # -- prediction scale --------------------------------------------------------------
     def inverse_link(self, f: np.ndarray) -> np.ndarray:

@@ -40,7 +40,8 @@ class Bernoulli(Distribution):
     def check_response(self, y):
         return as_binary_response(y, self.name)
 
-    def init_f(self, y, offset, w, misc):
+    def init_f(self, t, ctx):
+        y, offset, w = t.y, t.offset, t.w
         y = np.asarray(y, dtype=float)
         w = np.asarray(w, dtype=float)
         if offset is None:
@@ -58,26 +59,30 @@ class Bernoulli(Distribution):
             it += 1
         return float(f0)
 
-    def deviance(self, y, f, offset, w, misc):
+    def deviance(self, t, f, ctx):
+        y, offset, w = t.y, t.offset, t.w
         F = full_f(f, offset)
         y = np.asarray(y, dtype=float)
         w = np.asarray(w, dtype=float)
         return float(-2.0 * np.sum(w * (y * F - _log1pexp(F))) / np.sum(w))
 
-    def negative_gradient(self, y, f, offset, w, misc, inbag):
+    def negative_gradient(self, t, f, bag, ctx):
+        y, offset = t.y, t.offset
         F = full_f(f, offset)
-        return np.asarray(y, dtype=float) - 1.0 / (1.0 + self.model_exp(-F))
+        return np.asarray(y, dtype=float) - 1.0 / (1.0 + ctx.model_exp(-F))
 
-    def fit_leaves(self, y, f, offset, w, misc, z, node, n_nodes, inbag,
-                   node_n, grow_pred, min_obs):
+    def fit_leaves(self, t, f, z, leaves, bag, ctx):
+        y, w = t.y, t.w
+        node, n_nodes = leaves.node, leaves.n_nodes
         y = np.asarray(y, dtype=float)
         z = np.asarray(z, dtype=float)
         w = np.asarray(w, dtype=float)
-        return node_ratio(w * z, w * (y - z) * (1.0 - y + z), node, n_nodes, inbag)
+        return node_ratio(w * z, w * (y - z) * (1.0 - y + z), node, n_nodes, bag)
 
-    def bag_improvement(self, y, f, offset, w, misc, fadj, inbag, shrinkage):
+    def bag_improvement(self, t, f, fadj, bag, shrinkage, ctx):
+        y, offset, w = t.y, t.offset, t.w
         F = full_f(f, offset)
         y = np.asarray(y, dtype=float)
         step = shrinkage * np.asarray(fadj, dtype=float)
         gain = y * step + _log1pexp(F) - _log1pexp(F + step)
-        return oob_average(gain, w, inbag)
+        return oob_average(gain, w, bag)

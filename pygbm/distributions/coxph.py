@@ -122,10 +122,11 @@ class CoxPH(Distribution):
         return arr
 
     # -- the vignette's table -------------------------------------------------
-    def init_f(self, y, offset, w, misc):
+    def init_f(self, t, ctx):
         return 0.0
 
-    def deviance(self, y, f, offset, w, misc):
+    def deviance(self, t, f, ctx):
+        y, offset, w, misc = t.y, t.offset, t.w, t.misc
         y, misc = _time_status(y, misc)
         o = time_order(y)
         d = _status(_take(misc, o), np.asarray(y).shape[0])
@@ -137,14 +138,15 @@ class CoxPH(Distribution):
         with np.errstate(divide="ignore", invalid="ignore"):  # no event: NaN, as R
             return float(np.float64(-2.0 * dl) / np.float64(np.sum(w[ev])))
 
-    def negative_gradient(self, y, f, offset, w, misc, inbag):
+    def negative_gradient(self, t, f, bag, ctx):
+        y, offset, w, misc = t.y, t.offset, t.w, t.misc
         y, misc = _time_status(y, misc)
         o = time_order(y)
         d = _status(_take(misc, o), np.asarray(y).shape[0])
         F = full_f(_take(f, o), _take(offset, o))
         w = np.asarray(_take(w, o), dtype=float)
-        b = np.asarray(_take(inbag, o), dtype=bool)
-        ef = self.model_exp(F)
+        b = np.asarray(_take(bag, o), dtype=bool)
+        ef = ctx.model_exp(F)
         risk = np.cumsum(np.where(b, w * ef, 0.0))
         use = b & (d == 1.0)
         contrib = np.zeros_like(F)
@@ -157,14 +159,15 @@ class CoxPH(Distribution):
             z = out
         return z
 
-    def fit_leaves(self, y, f, offset, w, misc, z, node, n_nodes, inbag,
-                   node_n, grow_pred, min_obs):
+    def fit_leaves(self, t, f, z, leaves, bag, ctx):
+        y, offset, w, misc = t.y, t.offset, t.w, t.misc
+        node, n_nodes, node_n, min_obs = leaves.node, leaves.n_nodes, leaves.counts, leaves.min_obs
         y, misc = _time_status(y, misc)
         o = time_order(y)
         d = _status(_take(misc, o), np.asarray(y).shape[0])
         F = full_f(_take(f, o), _take(offset, o))
         w = np.asarray(_take(w, o), dtype=float)
-        b = np.asarray(_take(inbag, o), dtype=bool)
+        b = np.asarray(_take(bag, o), dtype=bool)
         node = np.asarray(_take(node, o), dtype=np.intp)
         out = np.zeros(n_nodes)
         eligible = np.asarray(node_n)[:n_nodes] >= min_obs
@@ -173,7 +176,7 @@ class CoxPH(Distribution):
         if K < 2:
             return out
         rows = b & eligible[node]
-        e = np.where(rows, w * self.model_exp(F), 0.0)
+        e = np.where(rows, w * ctx.model_exp(F), 0.0)
         risk = np.cumsum(e)
         ev = rows & (d == 1.0)
         we = w[ev]
@@ -202,13 +205,14 @@ class CoxPH(Distribution):
         out[k2node[:K - 1]] = pred
         return out
 
-    def bag_improvement(self, y, f, offset, w, misc, fadj, inbag, shrinkage):
+    def bag_improvement(self, t, f, fadj, bag, shrinkage, ctx):
+        y, w, misc = t.y, t.w, t.misc
         y, misc = _time_status(y, misc)
         o = time_order(y)
         d = _status(_take(misc, o), np.asarray(y).shape[0])
         w = np.asarray(_take(w, o), dtype=float)
         F = np.zeros_like(w)  # R's BagImprovement leaves F at 0
-        oob = ~np.asarray(_take(inbag, o), dtype=bool)
+        oob = ~np.asarray(_take(bag, o), dtype=bool)
         step = shrinkage * np.asarray(_take(fadj, o), dtype=float)
         num = np.cumsum(np.where(oob, w * np.exp(F + step), 0.0))
         den = np.cumsum(np.where(oob, w * np.exp(F), 0.0))

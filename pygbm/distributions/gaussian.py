@@ -24,26 +24,28 @@ class Gaussian(Distribution):
     def check_response(self, y):
         return as_numeric_response(y, self.name)
 
-    def init_f(self, y, offset, w, misc):
+    def init_f(self, t, ctx):
+        y, offset, w = t.y, t.offset, t.w
         r = residual(y, 0.0, offset)
         w = np.asarray(w, dtype=float)
         return float(sequential_sum(w * r) / sequential_sum(w))
 
-    def deviance(self, y, f, offset, w, misc):
+    def deviance(self, t, f, ctx):
+        y, offset, w = t.y, t.offset, t.w
         r = residual(y, f, offset)
         w = np.asarray(w, dtype=float)
         return float(np.sum(w * r * r) / np.sum(w))
 
-    def negative_gradient(self, y, f, offset, w, misc, inbag):
-        return residual(y, f, offset)
+    def negative_gradient(self, t, f, bag, ctx):
+        return residual(t.y, f, t.offset)
 
-    def fit_leaves(self, y, f, offset, w, misc, z, node, n_nodes, inbag,
-                   node_n, grow_pred, min_obs):
+    def fit_leaves(self, t, f, z, leaves, bag, ctx):
         # R's CGaussian::FitBestConstant does nothing: the tree already holds
         # the weighted mean working response of every node.
-        return np.array(grow_pred, dtype=float, copy=True)[:n_nodes]
+        return np.array(leaves.grow_pred, dtype=float, copy=True)[:leaves.n_nodes]
 
-    def bag_improvement(self, y, f, offset, w, misc, fadj, inbag, shrinkage):
+    def bag_improvement(self, t, f, fadj, bag, shrinkage, ctx):
+        y, offset, w = t.y, t.offset, t.w
         r = residual(y, f, offset)
         step = shrinkage * np.asarray(fadj, dtype=float)
-        return oob_average(step * (2.0 * r - step), w, inbag)
+        return oob_average(step * (2.0 * r - step), w, bag)

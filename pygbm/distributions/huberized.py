@@ -44,13 +44,15 @@ class Huberized(Distribution):
     def check_response(self, y):
         return as_binary_response(y, self.name)
 
-    def init_f(self, y, offset, w, misc):
+    def init_f(self, t, ctx):
+        y, w = t.y, t.w
         y = np.asarray(y, dtype=float)
         w = np.asarray(w, dtype=float)
         pos = y == 1.0
         return float(sequential_sum(w[pos]) / sequential_sum(w[~pos]))
 
-    def deviance(self, y, f, offset, w, misc):
+    def deviance(self, t, f, ctx):
+        y, offset, w = t.y, t.offset, t.w
         F = full_f(f, offset)
         s = 2.0 * np.asarray(y, dtype=float) - 1.0
         w = np.asarray(w, dtype=float)
@@ -61,15 +63,17 @@ class Huberized(Distribution):
                         np.where(1.0 - m < 0.0, 0.0, (1.0 - m) * (1.0 - m)))
         return float(np.sum(w * loss) / np.sum(w))
 
-    def negative_gradient(self, y, f, offset, w, misc, inbag):
+    def negative_gradient(self, t, f, bag, ctx):
+        y, offset = t.y, t.offset
         F = full_f(f, offset)
         s = 2.0 * np.asarray(y, dtype=float) - 1.0
         m = s * F
         return np.where(m < LINEAR_MARGIN, -LINEAR_SLOPE * s,
                         np.where(1.0 - m < 0.0, 0.0, -2.0 * s * (1.0 - m)))
 
-    def fit_leaves(self, y, f, offset, w, misc, z, node, n_nodes, inbag,
-                   node_n, grow_pred, min_obs):
+    def fit_leaves(self, t, f, z, leaves, bag, ctx):
+        y, w = t.y, t.w
+        node, n_nodes = leaves.node, leaves.n_nodes
         F = np.asarray(f, dtype=float)  # R ignores the offset here
         s = 2.0 * np.asarray(y, dtype=float) - 1.0
         w = np.asarray(w, dtype=float)
@@ -80,9 +84,10 @@ class Huberized(Distribution):
         h = np.where(lin, -LINEAR_SLOPE * m, (1.0 - m) * (1.0 - m))
         g = np.where(flat, 0.0, g)
         h = np.where(flat, 0.0, h)
-        return node_ratio(w * g, w * h, node, n_nodes, inbag)
+        return node_ratio(w * g, w * h, node, n_nodes, bag)
 
-    def bag_improvement(self, y, f, offset, w, misc, fadj, inbag, shrinkage):
+    def bag_improvement(self, t, f, fadj, bag, shrinkage, ctx):
+        y, offset, w = t.y, t.offset, t.w
         F = full_f(f, offset)
         s = 2.0 * np.asarray(y, dtype=float) - 1.0
         step = shrinkage * np.asarray(fadj, dtype=float)
@@ -97,7 +102,7 @@ class Huberized(Distribution):
         # R 2.1.8 adds the weight of quadratic-part rows to the numerator
         # only, not to the denominator: reproduced (inf when no out-of-bag
         # row is outside the quadratic part, as R reports).
-        oob = ~np.asarray(inbag, dtype=bool)
+        oob = ~np.asarray(bag, dtype=bool)
         w = np.asarray(w, dtype=float)
         num = np.sum(w[oob] * gain[oob])
         den = np.sum(w[oob & (lin | flat)])

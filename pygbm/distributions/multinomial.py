@@ -39,6 +39,8 @@ MIN_HESSIAN = 1e-150
 #: ordinary fits stay far below (scikit-learn's letter fit: 99.9% of leaves
 #: under 25), one unlucky bag without it can reach 1e14.
 MAX_STEP = 100.0
+#: the fit's cache entry of the iteration's probabilities
+_PROBABILITIES = "multinomial.p"
 
 
 def softmax(F, axis=1):
@@ -59,12 +61,14 @@ class Multinomial(Distribution):
     """K-class softmax boosting (see the module docstring).
 
     ``check_response`` codes the response as 0..K-1 (classes in sorted order,
-    R's ``levels(factor(y))``; a categorical's level order), sets ``classes``
-    and ``n_outputs = K``.
+    R's ``levels(factor(y))``; a categorical's level order);
+    ``response_classes`` gives the fit's class labels (``ctx.classes``, K =
+    ``ctx.n_outputs``).
     """
 
     name = "multinomial"
     response_link = "softmax"
+    multi_output = True
 
     #: how trees choose their splits: "gradient" (Friedman's algorithm, as R gbm
     #: and scikit-learn: least squares on the gradient) or "newton" (least squares
@@ -76,118 +80,112 @@ class Multinomial(Distribution):
         if splits not in self.SPLITS:
             raise ValueError(f"multinomial: splits must be one of {self.SPLITS}, got {splits!r}")
         self.splits = splits
-        self.classes = None
-        self.n_outputs = 1
-        #: labels of response codes 0, 1, ... (gbm() sets the factor's levels)
-        self.labels = None
-        self._p = None
-
-    def __getstate__(self):
-        state = dict(self.__dict__)
-        state["_p"] = None
-        return state
 
     # ------------------------------------------------------------------ checks
-    def check_response(self, y):
-        """Codes 0..K-1 (float) of a categorical, string or numeric response."""
+    @staticmethod
+    def _classes_and_codes(y, labels=None):
+        """Sorted classes (a categorical's used levels; ``labels``: the levels
+        a numerically coded factor response stands for) and the codes 0..K-1."""
         cat = getattr(y, "cat", None)
         if cat is not None or isinstance(y, pd.Categorical):
             c = pd.Categorical(y)
             if np.any(c.codes < 0):
                 raise ValueError("multinomial: the response y has missing values")
             c = c.remove_unused_categories()
-            classes, codes = np.asarray(c.categories), c.codes.astype(np.intp)
-        else:
-            arr = np.asarray(y)
-            if arr.ndim != 1:
-                raise ValueError(f"multinomial needs a one-dimensional response y; got shape "
-                                 f"{arr.shape}")
-            if arr.dtype.kind in "fc" and np.isnan(arr.astype(float)).any():
-                raise ValueError("multinomial: the response y has missing values")
-            if arr.dtype == object and any(v is None or (isinstance(v, float) and np.isnan(v))
-                                           for v in arr):
-                raise ValueError("multinomial: the response y has missing values")
-            classes, codes = np.unique(arr, return_inverse=True)
-            codes = codes.ravel()
-            if self.labels is not None:      # response codes of a factor: its labels
-                classes = np.asarray(self.labels, dtype=object)[classes.astype(np.intp)]
+            return np.asarray(c.categories), c.codes.astype(np.intp)
+        arr = np.asarray(y)
+        if arr.ndim != 1:
+            raise ValueError(f"multinomial needs a one-dimensional response y; got shape "
+                             f"{arr.shape}")
+        if arr.dtype.kind in "fc" and np.isnan(arr.astype(float)).any():
+            raise ValueError("multinomial: the response y has missing values")
+        if arr.dtype == object and any(v is None or (isinstance(v, float) and np.isnan(v))
+                                       for v in arr):
+            raise ValueError("multinomial: the response y has missing values")
+        classes, codes = np.unique(arr, return_inverse=True)
+        if labels is not None:
+            classes = np.asarray(labels, dtype=object)[classes.astype(np.intp)]
+        return classes, codes.ravel()
+
+    def check_response(self, y):
+        """Codes 0..K-1 (float) of a categorical, string or numeric response."""
+        classes, codes = self._classes_and_codes(y)
         if classes.shape[0] < 2:
             raise ValueError(f"multinomial needs at least 2 classes in the response y; got "
                              f"{classes.shape[0]}")
-        self.classes = classes
-        self.n_outputs = int(classes.shape[0])
         return codes.astype(float)
+
+    def response_classes(self, y, labels=None):
+        """Labels of the codes 0..K-1 (see ``_classes_and_codes``)."""
+        return self._classes_and_codes(y, labels)[0]
 
     def params(self):
         return {} if self.splits == "gradient" else {"splits": self.splits}
 
-    def growth_response(self, z, w, y, f, offset, misc, k=0):
+    def growth_response(self, t, f, z, ctx, k=0):
         """Newton splits: grow on z/h with weights w*h (h = p(1-p))."""
         if self.splits == "gradient":
-            return z, w
-        p = self._probabilities(f, offset)[:, k]
+            return z, t.w
+        p = self._probabilities(f, t.offset, ctx)[:, k]
         h = np.maximum(p * (1.0 - p), MIN_HESSIAN)
-        return np.asarray(z, dtype=float) / h, np.asarray(w, dtype=float) * h
-
-    def _onehot(self, y):
-        y = np.asarray(y, dtype=np.intp)
-        Y = np.zeros((y.shape[0], self.n_outputs))
-        Y[np.arange(y.shape[0]), y] = 1.0
-        return Y
+        return np.asarray(z, dtype=float) / h, np.asarray(t.w, dtype=float) * h
 
     # ------------------------------------------------------------------ the table
-    def init_f(self, y, offset, w, misc):
-        w = np.asarray(w, dtype=float)
-        share = np.bincount(np.asarray(y, dtype=np.intp), weights=w,
-                            minlength=self.n_outputs)[: self.n_outputs]
+    def init_f(self, t, ctx):
+        K = ctx.n_outputs
+        w = np.asarray(t.w, dtype=float)
+        share = np.bincount(np.asarray(t.y, dtype=np.intp), weights=w, minlength=K)[:K]
         if np.any(share <= 0):
-            absent = [str(c) for c in np.asarray(self.classes)[share <= 0]]
+            absent = [str(c) for c in np.asarray(ctx.classes)[share <= 0]]
             raise ValueError(f"multinomial: class(es) {', '.join(absent)} have no rows (or "
                              "zero weight) in the training part; every class needs training "
                              "rows")
         logp = np.log(share / np.sum(share))
         return logp - np.mean(logp)
 
-    def start_iteration(self, y, f, offset, w, misc):
-        self._p = softmax(_full(f, offset))
+    def start_iteration(self, t, f, ctx):
+        """The iteration's probabilities, fixed for its K trees."""
+        ctx.cache[_PROBABILITIES] = softmax(_full(f, t.offset))
 
-    def _probabilities(self, f, offset):
-        if self._p is None or self._p.shape != np.shape(f):
-            self._p = softmax(_full(f, offset))
-        return self._p
+    @staticmethod
+    def _probabilities(f, offset, ctx):
+        p = ctx.cache.get(_PROBABILITIES)
+        if p is None or p.shape != np.shape(f):
+            p = ctx.cache[_PROBABILITIES] = softmax(_full(f, offset))
+        return p
 
-    def deviance(self, y, f, offset, w, misc):
-        F = _full(f, offset)
-        y = np.asarray(y, dtype=np.intp)
-        w = np.asarray(w, dtype=float)
+    def deviance(self, t, f, ctx):
+        F = _full(f, t.offset)
+        y = np.asarray(t.y, dtype=np.intp)
+        w = np.asarray(t.w, dtype=float)
         loglik = F[np.arange(y.shape[0]), y] - logsumexp(F, axis=1)
         return float(-2.0 * np.sum(w * loglik) / np.sum(w))
 
-    def negative_gradient(self, y, f, offset, w, misc, inbag, k=0):
-        p = self._probabilities(f, offset)
-        return (np.asarray(y, dtype=np.intp) == k).astype(float) - p[:, k]
+    def negative_gradient(self, t, f, bag, ctx, k=0):
+        p = self._probabilities(f, t.offset, ctx)
+        return (np.asarray(t.y, dtype=np.intp) == k).astype(float) - p[:, k]
 
-    def fit_leaves(self, y, f, offset, w, misc, z, node, n_nodes, inbag,
-                   node_n, grow_pred, min_obs, k=0):
-        p = self._probabilities(f, offset)[:, k]
-        w = np.asarray(w, dtype=float)
-        num = node_sum(w * np.asarray(z, dtype=float), node, n_nodes, inbag)
-        den = node_sum(w * p * (1.0 - p), node, n_nodes, inbag)
+    def fit_leaves(self, t, f, z, leaves, bag, ctx, k=0):
+        p = self._probabilities(f, t.offset, ctx)[:, k]
+        w = np.asarray(t.w, dtype=float)
+        node, n_nodes = leaves.node, leaves.n_nodes
+        num = node_sum(w * np.asarray(z, dtype=float), node, n_nodes, bag)
+        den = node_sum(w * p * (1.0 - p), node, n_nodes, bag)
         out = np.zeros(n_nodes)
         ok = den > MIN_HESSIAN
-        K = self.n_outputs
+        K = ctx.n_outputs
         out[ok] = (K - 1.0) / K * num[ok] / den[ok]
         return np.clip(out, -MAX_STEP, MAX_STEP)
 
-    def bag_improvement(self, y, f, offset, w, misc, fadj, inbag, shrinkage, k=0):
-        oob = ~np.asarray(inbag, dtype=bool)
-        F = _full(f, offset)[oob]
+    def bag_improvement(self, t, f, fadj, bag, shrinkage, ctx, k=0):
+        oob = ~np.asarray(bag, dtype=bool)
+        F = _full(f, t.offset)[oob]
         step = shrinkage * np.asarray(fadj, dtype=float)[oob]
         F_new = F.copy()
         F_new[:, k] += step
-        y = np.asarray(y, dtype=np.intp)[oob]
+        y = np.asarray(t.y, dtype=np.intp)[oob]
         gain = (y == k) * step - logsumexp(F_new, axis=1) + logsumexp(F, axis=1)
-        return oob_average(gain, np.asarray(w, dtype=float)[oob], np.zeros(y.shape[0], bool))
+        return oob_average(gain, np.asarray(t.w, dtype=float)[oob], np.zeros(y.shape[0], bool))
 
     # ------------------------------------------------------------------ prediction scale
     def inverse_link(self, f):

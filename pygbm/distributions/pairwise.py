@@ -31,8 +31,12 @@ from .base import Distribution
 
 #: R's CRanker: scores get dEPS * (U - 0.5) before ranking, to break ties
 NOISE = 1e-10
-#: cached group layouts kept per distribution (training and validation part)
+#: bound of the noise generator's seed drawn from the fit's generator
+_SEED_BOUND = 2**63 - 1
+#: cached group layouts kept per fit (training and validation part)
 CACHE_SIZE = 4
+#: the fit's cache entries: group layouts, the last gradient and its Hessian
+_LAYOUTS, _LAST_GRADIENT = "pairwise.layouts", "pairwise.gradient"
 
 
 class _Layout:
@@ -96,6 +100,7 @@ class Pairwise(Distribution):
     name = "pairwise"
     response_link = "logistic"
     bag_by_group = True
+    random_ties = True
 
     def __init__(self, group=None, metric=None, max_rank=0, **other):
         if "max.rank" in other:
@@ -121,9 +126,6 @@ class Pairwise(Distribution):
         self.group = group
         self.metric = metric
         self.max_rank = max_rank
-        self._rng = np.random.default_rng(0)
-        self._cache: list = []
-        self._last_gradient = None
 
     def params(self):
         return {"group": self.group, "metric": self.metric, "max_rank": self.max_rank}
@@ -135,14 +137,9 @@ class Pairwise(Distribution):
             return f"pairwise (metric={self.metric}, max.rank={self.max_rank})"
         return f"pairwise (metric={self.metric})"
 
-    def set_random_state(self, rng: np.random.Generator) -> None:
-        """Seed the tie-breaking noise from the fit's generator."""
-        self._rng = np.random.default_rng(rng.integers(0, 2**63 - 1))
-
-    def __getstate__(self):
-        state = dict(self.__dict__)
-        state["_cache"], state["_last_gradient"] = [], None
-        return state
+    def noise_generator(self, rng: np.random.Generator) -> np.random.Generator:
+        """The tie-breaking noise's generator, seeded from the fit's."""
+        return np.random.default_rng(rng.integers(0, _SEED_BOUND))
 
     # ------------------------------------------------------------------ checks
     def check_response(self, y):
@@ -155,19 +152,23 @@ class Pairwise(Distribution):
         return y
 
     # ------------------------------------------------------------------ internals
-    def _layout(self, y, misc) -> _Layout:
+    def _layout(self, t, ctx) -> _Layout:
+        """The fixed layout of the rows ``t`` (kept in the fit's cache)."""
+        y, misc = t.y, t.misc
         if misc is None:
             raise ValueError("distribution 'pairwise' needs the group of every row")
-        for entry in self._cache:
+        cached = ctx.cache.get(_LAYOUTS, [])
+        for entry in cached:
             if entry[0] is y and entry[1] is misc:
                 return entry[2]
         layout = _Layout(np.asarray(y, dtype=float), np.asarray(misc), self.metric,
                          self.max_rank)
-        self._cache = ([(y, misc, layout)] + self._cache)[:CACHE_SIZE]
+        ctx.cache[_LAYOUTS] = ([(y, misc, layout)] + cached)[:CACHE_SIZE]
         return layout
 
-    def _noisy(self, F):
-        return F + NOISE * (self._rng.random(F.shape[0]) - 0.5)
+    @staticmethod
+    def _noisy(F, ctx):
+        return F + NOISE * (ctx.noise_rng.random(F.shape[0]) - 0.5)
 
     def _measure(self, L: _Layout, rank, order) -> np.ndarray:
         """The (unnormalised) IR measure of every group under ``rank``."""
@@ -248,18 +249,18 @@ class Pairwise(Distribution):
         inner = between(upper, r_up, r_low - 1) - between(lower, r_up, r_low - 1)
         return np.abs(np.where(down, 1, -1) + inner).astype(float)
 
-    def _gradient(self, y, f, offset, w, misc, inbag):
-        L = self._layout(y, misc)
-        F = full_f(f, offset)
-        w = np.asarray(w, dtype=float)
+    def _gradient(self, t, f, bag, ctx):
+        L = self._layout(t, ctx)
+        F = full_f(f, t.offset)
+        w = np.asarray(t.w, dtype=float)
         runs = L.runs
         n = F.shape[0]
         active = (L.max_measure > 0) & (w[runs.start] > 0)
-        if inbag is not None:
-            active &= np.asarray(inbag, dtype=bool)[runs.start]
+        if bag is not None:
+            active &= np.asarray(bag, dtype=bool)[runs.start]
         sel = active[L.pair_gid]
         a, b, gid = L.a[sel], L.b[sel], L.pair_gid[sel]
-        rank, order = ranks_within(self._noisy(F), runs)
+        rank, order = ranks_within(self._noisy(F, ctx), runs)
         cost = self._swap_cost(L, rank, order, a, b)
         used = cost > 0
         a, b, gid, cost = a[used], b[used], gid[used], cost[used]
@@ -277,47 +278,48 @@ class Pairwise(Distribution):
         return z, h
 
     # ------------------------------------------------------------------ the table
-    def init_f(self, y, offset, w, misc):
+    def init_f(self, t, ctx):
         return 0.0
 
-    def deviance(self, y, f, offset, w, misc):
-        L = self._layout(y, misc)
-        F = full_f(f, offset)
-        rank, order = ranks_within(self._noisy(F), L.runs)
+    def deviance(self, t, f, ctx):
+        L = self._layout(t, ctx)
+        F = full_f(f, t.offset)
+        rank, order = ranks_within(self._noisy(F, ctx), L.runs)
         use = L.max_measure > 0
-        wg = np.asarray(w, dtype=float)[L.runs.start][use]
+        wg = np.asarray(t.w, dtype=float)[L.runs.start][use]
         ratio = self._measure(L, rank, order)[use] / L.max_measure[use]
         with np.errstate(invalid="ignore", divide="ignore"):
             return float(1.0 - np.sum(wg * ratio) / np.sum(wg))
 
-    def negative_gradient(self, y, f, offset, w, misc, inbag):
-        z, h = self._gradient(y, f, offset, w, misc, inbag)
-        self._last_gradient = (z, h)
+    def negative_gradient(self, t, f, bag, ctx):
+        z, h = self._gradient(t, f, bag, ctx)
+        ctx.cache[_LAST_GRADIENT] = (z, h)
         return z
 
-    def fit_leaves(self, y, f, offset, w, misc, z, node, n_nodes, inbag,
-                   node_n, grow_pred, min_obs):
-        if self._last_gradient is not None and self._last_gradient[0] is z:
-            h = self._last_gradient[1]
+    def fit_leaves(self, t, f, z, leaves, bag, ctx):
+        last = ctx.cache.get(_LAST_GRADIENT)
+        if last is not None and last[0] is z:
+            h = last[1]
         else:
-            _, h = self._gradient(y, f, offset, w, misc, inbag)
-        w = np.asarray(w, dtype=float)
-        num = node_sum(w * np.asarray(z, dtype=float), node, n_nodes, inbag)
-        den = node_sum(w * h, node, n_nodes, inbag)
+            _, h = self._gradient(t, f, bag, ctx)
+        w = np.asarray(t.w, dtype=float)
+        node, n_nodes = leaves.node, leaves.n_nodes
+        num = node_sum(w * np.asarray(z, dtype=float), node, n_nodes, bag)
+        den = node_sum(w * h, node, n_nodes, bag)
         out = np.zeros(n_nodes)
         ok = den > 0
         out[ok] = num[ok] / den[ok]
         return out
 
-    def bag_improvement(self, y, f, offset, w, misc, fadj, inbag, shrinkage):
-        L = self._layout(y, misc)
+    def bag_improvement(self, t, f, fadj, bag, shrinkage, ctx):
+        L = self._layout(t, ctx)
         runs = L.runs
-        use = (L.max_measure > 0) & ~np.asarray(inbag, dtype=bool)[runs.start]
-        noisy = self._noisy(full_f(f, offset))
+        use = (L.max_measure > 0) & ~np.asarray(bag, dtype=bool)[runs.start]
+        noisy = self._noisy(full_f(f, t.offset), ctx)
         old = self._measure(L, *ranks_within(noisy, runs))
         new_scores = noisy + shrinkage * np.asarray(fadj, dtype=float)
         new = self._measure(L, *ranks_within(new_scores, runs))
-        wg = np.asarray(w, dtype=float)[runs.start][use]
+        wg = np.asarray(t.w, dtype=float)[runs.start][use]
         gain = (new[use] - old[use]) / L.max_measure[use]
         with np.errstate(invalid="ignore", divide="ignore"):
             return float(np.float64(np.sum(wg * gain)) / np.float64(np.sum(wg)))

@@ -48,29 +48,33 @@ class Poisson(Distribution):
             )
         return y
 
-    def init_f(self, y, offset, w, misc):
+    def init_f(self, t, ctx):
+        y, offset, w = t.y, t.offset, t.w
         y = np.asarray(y, dtype=float)
         w = np.asarray(w, dtype=float)
         den = sequential_sum(w) if offset is None else sequential_sum(w * exp_r(offset))
         return float(log_r(sequential_sum(w * y) / den))
 
-    def deviance(self, y, f, offset, w, misc):
+    def deviance(self, t, f, ctx):
+        y, offset, w = t.y, t.offset, t.w
         F = full_f(f, offset)
         y = np.asarray(y, dtype=float)
         w = np.asarray(w, dtype=float)
         return float(-2.0 * np.sum(w * (y * F - np.exp(F))) / np.sum(w))
 
-    def negative_gradient(self, y, f, offset, w, misc, inbag):
-        return np.asarray(y, dtype=float) - self.model_exp(full_f(f, offset))
+    def negative_gradient(self, t, f, bag, ctx):
+        y, offset = t.y, t.offset
+        return np.asarray(y, dtype=float) - ctx.model_exp(full_f(f, offset))
 
-    def fit_leaves(self, y, f, offset, w, misc, z, node, n_nodes, inbag,
-                   node_n, grow_pred, min_obs):
+    def fit_leaves(self, t, f, z, leaves, bag, ctx):
+        y, offset, w = t.y, t.offset, t.w
+        node, n_nodes = leaves.node, leaves.n_nodes
         y = np.asarray(y, dtype=float)
         w = np.asarray(w, dtype=float)
         f = np.asarray(f, dtype=float)
         node = np.asarray(node, dtype=np.intp)
-        num = node_sum(w * y, node, n_nodes, inbag)
-        den = node_sum(w * self.model_exp(full_f(f, offset)), node, n_nodes, inbag)
+        num = node_sum(w * y, node, n_nodes, bag)
+        den = node_sum(w * ctx.model_exp(full_f(f, offset)), node, n_nodes, bag)
         with np.errstate(divide="ignore", invalid="ignore"):
             est = log_r(num / den)
         out = np.where(num == 0.0, ZERO_COUNT_PRED, np.where(den == 0.0, 0.0, est))
@@ -83,8 +87,9 @@ class Poisson(Distribution):
             out = np.maximum(out, -F_CAP - fmin)
         return out
 
-    def bag_improvement(self, y, f, offset, w, misc, fadj, inbag, shrinkage):
+    def bag_improvement(self, t, f, fadj, bag, shrinkage, ctx):
+        y, offset, w = t.y, t.offset, t.w
         F = full_f(f, offset)
         y = np.asarray(y, dtype=float)
         step = shrinkage * np.asarray(fadj, dtype=float)
-        return oob_average(y * step - np.exp(F + step) + np.exp(F), w, inbag)
+        return oob_average(y * step - np.exp(F + step) + np.exp(F), w, bag)

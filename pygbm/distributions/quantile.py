@@ -2,10 +2,11 @@
 from __future__ import annotations
 
 import numbers
+from functools import partial
 
 import numpy as np
 
-from ._common import as_numeric_response, full_f, oob_average, residual
+from ._common import as_numeric_response, full_f, oob_average, refit_by_node, residual
 from ._weighted import grouped_weighted_quantile
 from .base import Distribution
 
@@ -55,33 +56,31 @@ class Quantile(Distribution):
     def check_response(self, y):
         return as_numeric_response(y, self.name)
 
-    def init_f(self, y, offset, w, misc):
+    def init_f(self, t, ctx):
+        y, offset, w = t.y, t.offset, t.w
         r = residual(y, 0.0, offset) if offset is not None else np.asarray(y, dtype=float)
         return float(grouped_weighted_quantile(r, self.alpha, w)[0])
 
-    def deviance(self, y, f, offset, w, misc):
+    def deviance(self, t, f, ctx):
+        y, offset, w = t.y, t.offset, t.w
         F = full_f(f, offset)
         w = np.asarray(w, dtype=float)
         return float(np.sum(w * _check_loss(np.asarray(y, dtype=float), F, self.alpha))
                      / np.sum(w))
 
-    def negative_gradient(self, y, f, offset, w, misc, inbag):
+    def negative_gradient(self, t, f, bag, ctx):
+        y, offset = t.y, t.offset
         F = full_f(f, offset)
         return np.where(np.asarray(y, dtype=float) > F, self.alpha, -(1.0 - self.alpha))
 
-    def fit_leaves(self, y, f, offset, w, misc, z, node, n_nodes, inbag,
-                   node_n, grow_pred, min_obs):
-        inbag = np.asarray(inbag, dtype=bool)
-        r = residual(y, f, offset)[inbag]
-        nd = np.asarray(node, dtype=np.intp)[inbag]
-        q = grouped_weighted_quantile(r, self.alpha, np.asarray(w, dtype=float)[inbag],
-                                      nd, n_nodes)
-        refit = np.asarray(node_n)[:n_nodes] >= min_obs
-        return np.where(refit, q, np.asarray(grow_pred, dtype=float)[:n_nodes])
+    def fit_leaves(self, t, f, z, leaves, bag, ctx):
+        return refit_by_node(t, f, leaves, bag,
+                             partial(grouped_weighted_quantile, alpha=self.alpha))
 
-    def bag_improvement(self, y, f, offset, w, misc, fadj, inbag, shrinkage):
+    def bag_improvement(self, t, f, fadj, bag, shrinkage, ctx):
+        y, offset, w = t.y, t.offset, t.w
         F = full_f(f, offset)
         y = np.asarray(y, dtype=float)
         step = shrinkage * np.asarray(fadj, dtype=float)
         gain = _check_loss(y, F, self.alpha) - _check_loss(y, F + step, self.alpha)
-        return oob_average(gain, w, inbag)
+        return oob_average(gain, w, bag)

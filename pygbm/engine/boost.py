@@ -13,7 +13,10 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..distributions._common import node_ratio
+from ..distributions.base import Distribution
+from ..distributions.inputs import FitContext, Leaves, Targets
 from ._memory import reuse_freed_memory
+from .binned import BinnedTrainingData
 from .data import TrainingData
 from .grow import grow_tree, route
 from .tree import ColumnView, Tree
@@ -41,14 +44,12 @@ class BoostProblem:
     """The fixed inputs of a fit (R's gbm.fit arguments after checking)."""
 
     x: np.ndarray                 # (n, p) coded predictors, training rows first
-    y: np.ndarray
-    offset: np.ndarray | None
-    misc: np.ndarray | None
-    w: np.ndarray                 # normalised weights
+    targets: Targets              # of all rows (normalised weights), training rows first
     n_train: int
     var_type: np.ndarray
     var_monotone: np.ndarray
-    distribution: object
+    distribution: Distribution
+    context: FitContext           # what the fit knows beyond the distribution's parameters
     interaction_depth: int
     n_minobsinnode: int
     shrinkage: float
@@ -56,28 +57,15 @@ class BoostProblem:
     max_bins: int | None = None   # None: R's exact search; else binned predictors
 
     def training_data(self):
-        """The engine's view of the training rows (exact or binned).
+        """The engine's view of the training rows (see :func:`training_data`)."""
+        return training_data(self.x[: self.n_train], self.var_type, self.var_monotone,
+                             self.max_bins)
 
-        In the exact mode, data whose continuous predictors all have few
-        distinct values (see :func:`few_values_limit`) go to the histogram
-        search with one bucket per value: the same splits as R's scan (with
-        R's sums and tie-breaking, see engine/binned.py), found faster.
-        """
-        from .binned import BinnedTrainingData
+    def train_targets(self) -> Targets:
+        return self.targets.rows(slice(None, self.n_train))
 
-        x = self.x[: self.n_train]
-        if self.max_bins is None:
-            limit = few_values_limit(x.shape[0])
-            if not _few_values(x, self.var_type, limit):
-                return TrainingData(x, self.var_type, self.var_monotone)
-            # at most ``limit`` values per predictor: one bucket each (exact_bins)
-            return BinnedTrainingData(x, self.var_type, self.var_monotone, limit)
-        return BinnedTrainingData(x, self.var_type, self.var_monotone, self.max_bins)
-
-    def part(self, a, train: bool):
-        if a is None:
-            return None
-        return a[: self.n_train] if train else a[self.n_train:]
+    def valid_targets(self) -> Targets:
+        return self.targets.rows(slice(self.n_train, None))
 
 
 #: exact mode: the histogram search (one bucket per value) takes over when no
@@ -91,6 +79,23 @@ MAX_VALUES = 65535
 #: rows looked at first when counting distinct values (most continuous data
 #: already shows too many in them)
 _PEEK_ROWS = 4096
+
+
+def training_data(x_train, var_type, var_monotone, max_bins=None):
+    """The engine's view of the training rows (exact or binned).
+
+    In the exact mode, data whose continuous predictors all have few
+    distinct values (see :func:`few_values_limit`) go to the histogram
+    search with one bucket per value: the same splits as R's scan (with
+    R's sums and tie-breaking, see engine/binned.py), found faster.
+    """
+    if max_bins is None:
+        limit = few_values_limit(x_train.shape[0])
+        if not _few_values(x_train, var_type, limit):
+            return TrainingData(x_train, var_type, var_monotone)
+        # at most ``limit`` values per predictor: one bucket each (exact_bins)
+        return BinnedTrainingData(x_train, var_type, var_monotone, limit)
+    return BinnedTrainingData(x_train, var_type, var_monotone, max_bins)
 
 
 def few_values_limit(n_train: int) -> int:
@@ -150,17 +155,6 @@ def run_boosting(problem: BoostProblem, state: BoostState, n_trees: int,
         return _run(problem, state, n_trees, rng, verbose, data, schedule)
 
 
-class _Rows:
-    """The training and validation parts of one fit's arrays."""
-
-    def __init__(self, P: BoostProblem):
-        self.y, self.y_va = P.part(P.y, True), P.part(P.y, False)
-        self.o, self.o_va = P.part(P.offset, True), P.part(P.offset, False)
-        self.m, self.m_va = P.part(P.misc, True), P.part(P.misc, False)
-        self.w, self.w_va = P.w[:P.n_train], P.w[P.n_train:]
-        self.x_va = P.x[P.n_train:]
-
-
 class SupportingModels:
     """CatBoost's Plain boosting mode with ordered target statistics
     (Prokhorenkova et al. 2018, section 5, "Building a tree" and "Choosing
@@ -196,19 +190,19 @@ class SupportingModels:
             self.f[v] += shrinkage * preds.take(node_of)
 
 
-def _leaf_inputs(grown, leaf_data, dist, rows, f_tr, bag, cls):
-    """Where the training rows fall when ``leaf_data`` routes them, with what
-    ``fit_leaves`` needs of them: working response at ``f_tr``, in-bag counts
-    and mean working response per terminal node."""
+def _leaf_inputs(grown, leaf_data, dist, t, f_tr, bag, ctx, min_obs, cls):
+    """Where the training rows fall when ``leaf_data`` routes them, with the
+    working response at ``f_tr``, in-bag counts and mean working response
+    per terminal node."""
     node_of = route(grown, leaf_data)
-    z = dist.negative_gradient(rows.y, f_tr, rows.o, rows.w, rows.m, bag, **cls)
+    z = dist.negative_gradient(t, f_tr, bag, ctx, **cls)
     n_t = grown.n_terminal
     counts = np.bincount(node_of.compress(bag), minlength=n_t)
-    mean_z = node_ratio(rows.w * z, rows.w, node_of, n_t, bag)
-    return node_of, z, counts, mean_z
+    mean_z = node_ratio(t.w * z, t.w, node_of, n_t, bag)
+    return Leaves(node_of, n_t, counts, mean_z, min_obs), z
 
 
-def _one_tree(P, dist, data, rows, f_tr, bag, unit, state, k, f_grow=None, leaf_data=None):
+def _one_tree(P, dist, data, t, f_tr, bag, unit, state, k, f_grow=None, leaf_data=None):
     """Grow and fit one tree on class ``k`` (None: single output); returns the
     tree, the grown tree, its training step ``fadj`` and its out-of-bag
     improvement.
@@ -218,23 +212,24 @@ def _one_tree(P, dist, data, rows, f_tr, bag, unit, state, k, f_grow=None, leaf_
     routes them (default: as grown). ``fadj`` is that routing's step.
     """
     cls = {} if k is None else {"k": k}
+    ctx = P.context
     f_grow = f_tr if f_grow is None else f_grow
-    z = dist.negative_gradient(rows.y, f_grow, rows.o, rows.w, rows.m, bag, **cls)
-    gz, gw = dist.growth_response(z, rows.w, rows.y, f_grow, rows.o, rows.m, **cls)
-    gunit = unit and gw is rows.w
+    z = dist.negative_gradient(t, f_grow, bag, ctx, **cls)
+    gz, gw = dist.growth_response(t, f_grow, z, ctx, **cls)
+    gunit = unit and gw is t.w
     searcher = data.searcher(gz, gw, gunit, P.n_minobsinnode)
     grown = grow_tree(data, searcher, gz, gw, bag, P.interaction_depth, gunit)
     if leaf_data is None:
-        node_of, counts, mean_z = grown.node_of, grown.terminal_counts(), grown.terminal_preds()
+        leaves = Leaves(grown.node_of, grown.n_terminal, grown.terminal_counts(),
+                        grown.terminal_preds(), P.n_minobsinnode)
     else:
-        node_of, z, counts, mean_z = _leaf_inputs(grown, leaf_data, dist, rows, f_tr, bag, cls)
-    values = dist.fit_leaves(rows.y, f_tr, rows.o, rows.w, rows.m, z, node_of,
-                             grown.n_terminal, bag, counts, mean_z, P.n_minobsinnode, **cls)
+        leaves, z = _leaf_inputs(grown, leaf_data, dist, t, f_tr, bag, ctx, P.n_minobsinnode,
+                                 cls)
+    values = dist.fit_leaves(t, f_tr, z, leaves, bag, ctx, **cls)
     grown.set_terminal_preds(values)
     grown.adjust(P.n_minobsinnode)
-    fadj = grown.terminal_preds()[node_of]
-    oob = dist.bag_improvement(rows.y, f_tr, rows.o, rows.w, rows.m, fadj, bag,
-                               P.shrinkage, **cls)
+    fadj = grown.terminal_preds()[leaves.node]
+    oob = dist.bag_improvement(t, f_tr, fadj, bag, P.shrinkage, ctx, **cls)
     tree: Tree = grown.to_r_tree(P.shrinkage, P.var_type, state.c_splits)
     return tree, grown, fadj, oob
 
@@ -244,17 +239,18 @@ def _run(P, state, n_trees, rng, verbose, data, schedule):
     n_train = P.n_train
     if data is None and schedule is None:
         data = P.training_data()
-    rows = _Rows(P)
+    t, t_va, ctx = P.train_targets(), P.valid_targets(), P.context
     f_tr = state.f[:n_train]            # views: updated in place
     support = None if schedule is None else SupportingModels(schedule, f_tr, state.support)
-    n_valid = rows.x_va.shape[0]
-    view_va = ColumnView(rows.x_va, P.var_type) if n_valid else None
+    x_va = P.x[n_train:]
+    n_valid = x_va.shape[0]
+    view_va = ColumnView(x_va, P.var_type) if n_valid else None
     f_va = state.f[n_train:]
-    n_out = int(getattr(dist, "n_outputs", 1))
+    n_out = ctx.n_outputs
     classes = [None] if n_out == 1 else list(range(n_out))
-    unit = bool(np.all(rows.w == 1.0))
+    unit = bool(np.all(t.w == 1.0))
     n_bag = bag_size(n_train, P.bag_fraction)
-    by_group = bool(getattr(dist, "bag_by_group", False))
+    by_group = dist.bag_by_group
     all_rows = np.ones(n_train, dtype=bool)
     if verbose:
         print("Iter   TrainDeviance   ValidDeviance   StepSize   Improve")
@@ -265,16 +261,16 @@ def _run(P, state, n_trees, rng, verbose, data, schedule):
             view = schedule.view_of(start + it)
             data, f_grow, leaf_data = schedule.data(view), support.f[view], support.leaf_data
         if n_out > 1:
-            dist.start_iteration(rows.y, f_tr, rows.o, rows.w, rows.m)
+            dist.start_iteration(t, f_tr, ctx)
         oob = 0.0
         for k in classes:
             # one bag per tree as R; a multi-output iteration shares one bag
             # (Friedman's K-class algorithm, as scikit-learn and LightGBM)
             if k is None or k == 0:
-                inbag = (draw_group_bag(rng, rows.m, P.bag_fraction) if by_group
+                inbag = (draw_group_bag(rng, t.misc, P.bag_fraction) if by_group
                          else draw_bag(rng, n_train, n_bag))
             bag = all_rows if inbag is None else inbag
-            tree, grown, fadj, tree_oob = _one_tree(P, dist, data, rows, f_tr, bag, unit,
+            tree, grown, fadj, tree_oob = _one_tree(P, dist, data, t, f_tr, bag, unit,
                                                     state, k, f_grow, leaf_data)
             oob += tree_oob
             if support is not None:
@@ -290,9 +286,8 @@ def _run(P, state, n_trees, rng, verbose, data, schedule):
                 else:
                     f_va[:, k] += step
             state.trees.append(tree)
-        train_err = dist.deviance(rows.y, f_tr, rows.o, rows.w, rows.m)
-        valid_err = (dist.deviance(rows.y_va, f_va, rows.o_va, rows.w_va, rows.m_va)
-                     if n_valid else np.nan)
+        train_err = dist.deviance(t, f_tr, ctx)
+        valid_err = dist.deviance(t_va, f_va, ctx) if n_valid else np.nan
         state.train_error.append(float(train_err))
         state.valid_error.append(float(valid_err))
         state.oobag_improve.append(float(oob))

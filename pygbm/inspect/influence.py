@@ -13,6 +13,7 @@ import warnings
 import numpy as np
 import pandas as pd
 
+from ..distributions.inputs import Targets
 from ..engine.tree import NO_NODE, predict_trees
 
 
@@ -194,13 +195,14 @@ def permutation_influence(fit, n_trees=None, random_state=None) -> pd.Series:
         x, y, w = x[rows], np.asarray(y)[rows], w[rows]
         offset = None if offset is None else np.asarray(offset)[rows]
         misc = np.asarray(misc)[rows]
+    targets = Targets(y, offset, w, misc)
     rng = np.random.default_rng(random_state)
     perm = rng.permutation(n)
 
     def loss(xm):
         f = predict_trees(fit.trees, xm, fit.var_type, fit.c_splits, fit.init_f, [n_trees],
                           n_outputs=K)[..., 0]
-        return float(dist.deviance(y, f, offset, w, misc))
+        return float(dist.deviance(targets, f, fit.context))
 
     baseline = loss(x)
     rel_inf = np.zeros(len(fit.var_names))

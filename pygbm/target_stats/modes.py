@@ -61,13 +61,13 @@ def resolve_modes(categorical, var_names, var_type) -> list[str]:
 def target_of(dist, y) -> np.ndarray:
     """The per-row target the statistics average (the response; see the
     module docstring), or a ``ValueError`` for the refused distributions."""
-    name = str(getattr(dist, "name", dist))
+    name = dist.name
     reason = _REFUSED.get(name)
-    if reason is None and getattr(dist, "survival_response", False):
+    if reason is None and dist.survival_response:
         reason = _REFUSED["coxph"]
-    if reason is None and getattr(dist, "bag_by_group", False):
+    if reason is None and dist.bag_by_group:
         reason = _REFUSED["pairwise"]
-    if reason is None and int(getattr(dist, "n_outputs", 1)) > 1:
+    if reason is None and dist.multi_output:
         reason = _REFUSED["multinomial"]
     if reason is not None:
         raise ValueError(f"categorical target statistics are not available for distribution "

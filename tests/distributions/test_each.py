@@ -19,12 +19,15 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from pygbm.distributions import available_distributions, get_distribution
+from pygbm.distributions import (FitContext, Leaves, Targets, available_distributions,
+                                 get_distribution)
 
 GRADIENT_SCALE = {"gaussian": 0.5, "bernoulli": 0.5, "poisson": 0.5, "coxph": 0.5,
                   "laplace": 1.0, "quantile": 1.0, "tdist": 1.0,
                   "adaboost": -1.0, "huberized": -1.0}
 SPECS = {"quantile": {"name": "quantile", "alpha": 0.3}}
+#: the fit these single-output checks belong to (R exact math; no state)
+CTX = FitContext()
 N = 60
 N_NODES = 3
 
@@ -73,11 +76,11 @@ def test_working_response_is_scaled_negative_derivative(name):
             continue  # R's deviance tests its linear part on f alone (see docstring)
         y, f, o, w, misc = data(name, seed=1, offset=offset)
         inbag = np.ones(N, dtype=bool)
-        z = d.negative_gradient(y, f, o, w, misc, inbag)
+        z = d.negative_gradient(Targets(y, o, w, misc), f, inbag, CTX)
         h = 1e-6
         eye = np.eye(N) * h
-        deriv = np.array([(d.deviance(y, f + eye[j], o, w, misc)
-                           - d.deviance(y, f - eye[j], o, w, misc)) / (2 * h)
+        deriv = np.array([(d.deviance(Targets(y, o, w, misc), f + eye[j], CTX)
+                           - d.deviance(Targets(y, o, w, misc), f - eye[j], CTX)) / (2 * h)
                           for j in range(N)])
         expected = GRADIENT_SCALE[name] * -(deviance_weight(name, w, misc) / w) * deriv
         assert np.allclose(z, expected, rtol=1e-5, atol=1e-6), name
@@ -91,18 +94,17 @@ def _nodes(seed=3):
 
 
 def _leaves(d, y, f, o, w, misc, node, inbag, min_obs=1):
-    z = d.negative_gradient(y, f, o, w, misc, inbag)
+    z = d.negative_gradient(Targets(y, o, w, misc), f, inbag, CTX)
     node_n = np.bincount(node[inbag], minlength=N_NODES)
     wz = np.bincount(node[inbag], weights=(w * z)[inbag], minlength=N_NODES)
     ws = np.bincount(node[inbag], weights=w[inbag], minlength=N_NODES)
     grow = wz / ws
-    return d.fit_leaves(y, f, o, w, misc, z, node, N_NODES, inbag, node_n, grow,
-                        min_obs), grow, node_n
+    leaves = Leaves(node, N_NODES, node_n, grow, min_obs)
+    return d.fit_leaves(Targets(y, o, w, misc), f, z, leaves, inbag, CTX), grow, node_n
 
 
 def _node_dev(d, y, f, o, w, misc, rows):
-    return d.deviance(y[rows], f[rows], None if o is None else o[rows], w[rows],
-                      None if misc is None else misc[rows])
+    return d.deviance(Targets(y, o, w, misc).rows(rows), f[rows], CTX)
 
 
 def test_fit_leaves_lowers_node_deviance(name):
@@ -173,8 +175,8 @@ def test_init_f_is_argmin_where_exact(name):
     d = make(name)
     for offset in (False, True):
         y, f, o, w, misc = data(name, seed=8, offset=offset)
-        f0 = d.init_f(y, o, w, misc)
-        dev = lambda c: d.deviance(y, np.full(N, c), o, w, misc)  # noqa: E731
+        f0 = d.init_f(Targets(y, o, w, misc), CTX)
+        dev = lambda c: d.deviance(Targets(y, o, w, misc), np.full(N, c), CTX)  # noqa: E731
         if name in ("huberized", "tdist") or (name == "bernoulli" and offset):
             # R's InitF is not the argmin here (a class-weight ratio / a
             # scaled M-estimate / one Newton step); it still beats 0 or is close
@@ -196,7 +198,7 @@ def test_bernoulli_offset_init_is_one_newton_step():
     p = 1 / (1 + np.exp(-o))
     step = np.sum(w * (y - p)) / np.sum(w * p * (1 - p))
     assert abs(step) < 1
-    assert d.init_f(y, o, w, misc) == pytest.approx(step, rel=1e-14)
+    assert d.init_f(Targets(y, o, w, misc), CTX) == pytest.approx(step, rel=1e-14)
 
 
 BAG_SCALE = {"gaussian": 1.0, "laplace": 1.0, "quantile": 1.0, "tdist": 1.0,
@@ -213,7 +215,7 @@ def test_bag_improvement_is_oob_deviance_decrease(dname):
     node, inbag = _nodes(11)
     fadj = np.array([0.3, -0.2, 0.1])[node]
     shrink = 0.5
-    imp = d.bag_improvement(y, f, o, w, misc, fadj, inbag, shrink)
+    imp = d.bag_improvement(Targets(y, o, w, misc), f, fadj, inbag, shrink, CTX)
     oob = ~inbag
     before = _node_dev(d, y, f, o, w, misc, oob)
     after = _node_dev(d, y, f + shrink * fadj, o, w, misc, oob)
@@ -228,11 +230,11 @@ def test_huberized_bag_improvement_r_denominator():
     f = np.full(N, 0.2)                       # all margins in (-1, 1)
     node, inbag = _nodes(13)
     fadj = np.array([0.3, -0.2, 0.1])[node]
-    imp = d.bag_improvement(y, f, None, w, None, fadj, inbag, 1.0)
+    imp = d.bag_improvement(Targets(y, None, w), f, fadj, inbag, 1.0, CTX)
     assert np.isinf(imp)
     f = f.copy()
     f[::3] = np.where(y[::3] == 1, -2.0, 2.0)  # some rows in the linear part
-    imp = d.bag_improvement(y, f, None, w, None, fadj, inbag, 1.0)
+    imp = d.bag_improvement(Targets(y, None, w), f, fadj, inbag, 1.0, CTX)
     assert np.isfinite(imp)
 
 
@@ -275,8 +277,8 @@ def test_quantile_accepts_unequal_weights():
     q = make("quantile")
     y = np.array([1.0, 2.0, 3.0, 4.0])
     # the weighted quantile moves towards the heavy rows
-    light = q.init_f(y, None, np.ones(4), None)
-    heavy = q.init_f(y, None, np.array([1.0, 1.0, 1.0, 10.0]), None)
+    light = q.init_f(Targets(y, None, np.ones(4)), CTX)
+    heavy = q.init_f(Targets(y, None, np.array([1.0, 1.0, 1.0, 10.0])), CTX)
     assert heavy > light
 
 

@@ -18,6 +18,7 @@ import pandas as pd
 import pytest
 
 import pygbm
+from pygbm.distributions import FitContext, Leaves, Targets
 from pygbm.distributions.multinomial import MAX_STEP, Multinomial, softmax
 
 DATA = Path(__file__).resolve().parents[2] / "data"
@@ -43,11 +44,17 @@ def small_fit(letter):
 # ----------------------------------------------------------------- the distribution
 def test_response_coding():
     d = Multinomial()
-    codes = d.check_response(np.array(["b", "a", "c", "a"]))
-    assert codes.tolist() == [1, 0, 2, 0] and d.n_outputs == 3
-    assert list(d.classes) == ["a", "b", "c"]
-    d.check_response(pd.Series(pd.Categorical(["x", "y"], categories=["z", "y", "x"])))
-    assert list(d.classes) == ["y", "x"]           # unused levels dropped, level order kept
+    y = np.array(["b", "a", "c", "a"])
+    codes = d.check_response(y)
+    ctx = FitContext(classes=d.response_classes(y))
+    assert codes.tolist() == [1, 0, 2, 0] and ctx.n_outputs == 3
+    assert list(ctx.classes) == ["a", "b", "c"]
+    y = pd.Series(pd.Categorical(["x", "y"], categories=["z", "y", "x"]))
+    assert d.check_response(y).tolist() == [1, 0]
+    assert list(d.response_classes(y)) == ["y", "x"]   # unused levels dropped, level order kept
+    # codes of a factor response: the classes are its labels
+    assert list(d.response_classes(np.array([2, 0, 2]), ["u", "v", "w"])) == ["u", "w"]
+    assert vars(d) == {"splits": "gradient"}           # the instance keeps no fit state
     with pytest.raises(ValueError, match="at least 2 classes"):
         Multinomial().check_response(np.array(["a", "a"]))
     with pytest.raises(ValueError, match="missing"):
@@ -56,45 +63,48 @@ def test_response_coding():
 
 def _started(rng, n, K):
     """A multinomial with random classes, link values and weights, after
-    ``start_iteration``: (distribution, y, F, w)."""
+    ``start_iteration``: (distribution, targets, F, fit context)."""
     d = Multinomial()
-    y = d.check_response(rng.integers(0, K, n))
+    codes = rng.integers(0, K, n)
+    y = d.check_response(codes)
+    ctx = FitContext(classes=d.response_classes(codes))
     F = rng.normal(size=(n, K))
-    w = rng.uniform(0.5, 2, n)
-    d.start_iteration(y, F, None, w, None)
-    return d, y, F, w
+    t = Targets(y, None, rng.uniform(0.5, 2, n))
+    d.start_iteration(t, F, ctx)
+    return d, t, F, ctx
 
 
 def test_gradient_is_minus_half_the_deviance_derivative():
     rng = np.random.default_rng(0)
     n, K = 30, 4
-    d, y, F, w = _started(rng, n, K)
+    d, t, F, ctx = _started(rng, n, K)
     eps = 1e-6
     for k in range(K):
-        z = d.negative_gradient(y, F, None, w, None, None, k=k)
+        z = d.negative_gradient(t, F, None, ctx, k=k)
         for i in (0, 7, 19):
             Fp, Fm = F.copy(), F.copy()
             Fp[i, k] += eps
             Fm[i, k] -= eps
-            one = lambda G: d.deviance(y[i:i + 1], G[i:i + 1], None, w[i:i + 1], None)  # noqa
+            one = lambda G: d.deviance(t.rows(slice(i, i + 1)), G[i:i + 1], ctx)  # noqa
             assert z[i] == pytest.approx(-0.5 * (one(Fp) - one(Fm)) / (2 * eps), rel=1e-6)
 
 
 def test_newton_leaves_and_oob_improvement():
     rng = np.random.default_rng(1)
     n, K = 40, 3
-    d, y, F, w = _started(rng, n, K)
+    d, t, F, ctx = _started(rng, n, K)
+    y, w = t.y, t.w
     p = softmax(F)
     node = rng.integers(0, 3, n)
     inbag = rng.random(n) < 0.6
-    z = d.negative_gradient(y, F, None, w, None, inbag, k=1)
-    leaves = d.fit_leaves(y, F, None, w, None, z, node, 3, inbag, None, None, 1, k=1)
+    z = d.negative_gradient(t, F, inbag, ctx, k=1)
+    leaves = d.fit_leaves(t, F, z, Leaves(node, 3, None, None, 1), inbag, ctx, k=1)
     for j in range(3):
         m = (node == j) & inbag
         want = (K - 1) / K * np.sum(w[m] * z[m]) / np.sum(w[m] * p[m, 1] * (1 - p[m, 1]))
         assert leaves[j] == pytest.approx(np.clip(want, -MAX_STEP, MAX_STEP))
     step = leaves[node]
-    gain = d.bag_improvement(y, F, None, w, None, step, inbag, 0.1, k=1)
+    gain = d.bag_improvement(t, F, step, inbag, 0.1, ctx, k=1)
     F2 = F.copy()
     F2[:, 1] += 0.1 * step
     ll = lambda G: np.log(softmax(G)[np.arange(n), y.astype(int)])  # noqa: E731
@@ -104,8 +114,9 @@ def test_newton_leaves_and_oob_improvement():
 
 def test_init_f_is_centred_log_share():
     d = Multinomial()
-    y = d.check_response(np.array([0, 0, 1, 2, 2, 2]))
-    f0 = d.init_f(y, None, np.ones(6), None)
+    codes = np.array([0, 0, 1, 2, 2, 2])
+    ctx = FitContext(classes=d.response_classes(codes))
+    f0 = d.init_f(Targets(d.check_response(codes), None, np.ones(6)), ctx)
     assert np.isclose(f0.sum(), 0) and np.allclose(softmax(f0[None, :])[0], [2 / 6, 1 / 6, 3 / 6])
 
 
@@ -258,20 +269,20 @@ def test_runaway_newton_steps_are_capped(monkeypatch):
     from pygbm.distributions import multinomial
 
     dist = pygbm.get_distribution("multinomial")
-    y = dist.check_response(np.array([0, 1, 2] * 4))
+    codes = np.array([0, 1, 2] * 4)
+    t = Targets(dist.check_response(codes), None, np.ones(12))
+    ctx = FitContext(classes=dist.response_classes(codes))
     f = np.zeros((12, 3))
     f[:, 1] = 32.0                      # every row: class 1 almost surely (p0 ~ 1e-14)
-    w = np.ones(12)
     node = np.zeros(12, dtype=np.intp)
     inbag = np.ones(12, dtype=bool)
-    dist.start_iteration(y, f, None, w, None)
-    z = dist.negative_gradient(y, f, None, w, None, inbag, k=0)
-    capped = dist.fit_leaves(y, f, None, w, None, z, node, 1, inbag, np.array([12]),
-                             np.array([z.mean()]), 5, k=0)
+    dist.start_iteration(t, f, ctx)
+    z = dist.negative_gradient(t, f, inbag, ctx, k=0)
+    leaves = Leaves(node, 1, np.array([12]), np.array([z.mean()]), 5)
+    capped = dist.fit_leaves(t, f, z, leaves, inbag, ctx, k=0)
     assert capped[0] == MAX_STEP
     monkeypatch.setattr(multinomial, "MAX_STEP", np.inf)
-    assert dist.fit_leaves(y, f, None, w, None, z, node, 1, inbag, np.array([12]),
-                           np.array([z.mean()]), 5, k=0)[0] > 1e6
+    assert dist.fit_leaves(t, f, z, leaves, inbag, ctx, k=0)[0] > 1e6
     monkeypatch.undo()
     data = pd.read_csv(DATA / "letter.csv").iloc[:3000]
     fit = pygbm.gbm("lettr ~ .", data, distribution="multinomial", n_trees=7,

@@ -24,7 +24,7 @@ import pandas as pd
 import pytest
 
 import pygbm
-from pygbm.distributions import get_distribution
+from pygbm.distributions import FitContext, Leaves, Targets, get_distribution
 from pygbm.distributions.pairwise import Pairwise
 from pygbm.ranking import group_runs, ir_measure_conc, ir_measure_map, ir_measure_ndcg
 
@@ -104,10 +104,15 @@ def _group_data(seed, n_groups=40, graded=True):
     return y[order], g[order], rng.normal(size=g.size)
 
 
+def _context():
+    """A fit's context with R's default tie-breaking noise generator."""
+    return FitContext(noise_rng=np.random.default_rng(0))
+
+
 def _brute_swap(dist, y, g, f):
     """|change of the measure| when each better/worse pair swaps ranks, by
     recomputing the measure after the swap."""
-    L = dist._layout(y, g)
+    L = dist._layout(Targets(y, None, np.ones_like(y), g), FitContext())
     from pygbm.ranking import ranks_within
 
     rank, order = ranks_within(f, L.runs)
@@ -140,7 +145,7 @@ def test_mrr_swap_cost_rule():
     g = np.ones(5)
     f = np.array([0.1, 0.5, 0.9, 0.3, 0.0])   # ranks: 4, 2, 1, 3, 5; top positive: 2
     dist = Pairwise(metric="mrr")
-    L = dist._layout(y, g)
+    L = dist._layout(Targets(y, None, np.ones_like(y), g), FitContext())
     from pygbm.ranking import ranks_within
 
     rank, order = ranks_within(f, L.runs)
@@ -150,7 +155,7 @@ def test_mrr_swap_cost_rule():
     assert got[(1, 3)] == pytest.approx(1 / 2 - 1 / 3)   # the top positive moves down
     assert got[(0, 3)] == 0.0 and got[(0, 4)] == 0.0
     cut = Pairwise(metric="mrr", max_rank=2)
-    L2 = cut._layout(y, g)
+    L2 = cut._layout(Targets(y, None, np.ones_like(y), g), FitContext())
     got2 = dict(zip(zip(L2.a, L2.b), cut._swap_cost(L2, rank, order, L2.a, L2.b)))
     assert got2[(1, 3)] == pytest.approx(1 / 2)          # rank 3 is below the cut-off
 
@@ -163,7 +168,7 @@ def test_deviance_is_one_minus_mean_ir_measure(metric, func, graded):
     dist = Pairwise(metric=metric)
     per_group = func(y, f, group=g).to_numpy()
     ok = per_group >= 0
-    assert dist.deviance(y, f, None, np.ones_like(y), g) == pytest.approx(
+    assert dist.deviance(Targets(y, None, np.ones_like(y), g), f, _context()) == pytest.approx(
         1 - per_group[ok].mean(), rel=1e-12)
 
 
@@ -172,8 +177,9 @@ def test_lambda_gradients():
     dist = Pairwise(metric="ndcg")
     runs = group_runs(g)
     inbag = np.isin(g, np.arange(1, 21))            # the first 20 groups
-    z = dist.negative_gradient(y, f, None, np.ones_like(y), g, inbag)
-    h = dist._last_gradient[1]
+    t, ctx = Targets(y, None, np.ones_like(y), g), _context()
+    z = dist.negative_gradient(t, f, inbag, ctx)
+    _, h = dist._gradient(t, f, inbag, _context())
     assert np.allclose(np.add.reduceat(z, runs.start), 0.0)    # lambdas cancel in a group
     assert np.all(h >= 0) and np.all(z[~inbag] == 0) and np.all(h[~inbag] == 0)
     # pushing up the better items: positive lambda for the best of every group with pairs
@@ -181,7 +187,7 @@ def test_lambda_gradients():
     assert np.all(z[best] > 0)
     # Newton leaf: sum(w z) / sum(w h)
     node = (f > 0).astype(int)
-    leaves = dist.fit_leaves(y, f, None, np.ones_like(y), g, z, node, 2, inbag, None, None, 1)
+    leaves = dist.fit_leaves(t, f, z, Leaves(node, 2, None, None, 1), inbag, ctx)
     for k in range(2):
         m = (node == k) & inbag
         assert leaves[k] == pytest.approx(z[m].sum() / h[m].sum())
@@ -216,10 +222,10 @@ def test_bags_hold_whole_groups(travel, monkeypatch):
     seen = []
     original = Pairwise.negative_gradient
 
-    def spy(self, y, f, offset, w, misc, inbag):
-        runs = group_runs(misc)
-        seen.append(np.add.reduceat(inbag.astype(int), runs.start) % runs.size)
-        return original(self, y, f, offset, w, misc, inbag)
+    def spy(self, t, f, bag, ctx):
+        runs = group_runs(t.misc)
+        seen.append(np.add.reduceat(bag.astype(int), runs.start) % runs.size)
+        return original(self, t, f, bag, ctx)
 
     monkeypatch.setattr(Pairwise, "negative_gradient", spy)
     _fit(travel, bag_fraction=0.5, n_trees=5)

@@ -26,12 +26,14 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from pygbm.distributions import get_distribution
+from pygbm.distributions import FitContext, Leaves, Targets, get_distribution
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "data"
 FIXTURE = Path(__file__).parent / "fixtures" / "r_stumps.json"
 RTOL = 1e-6
+#: the fit these single-output stumps belong to (R exact math; no state)
+CTX = FitContext()
 ATOL = 1e-9
 
 # terminal-node indices as R's C++ numbers them after one split
@@ -138,7 +140,7 @@ class Stump:
         return None if a is None else a[sl]
 
     def args(self, sl):
-        return self.y[sl], self.part(self.o, sl), self.w[sl], self.part(self.status, sl)
+        return Targets(self.y[sl], self.part(self.o, sl), self.w[sl], self.part(self.status, sl))
 
     def checksums(self):
         c = self.case["check"]
@@ -148,13 +150,13 @@ class Stump:
             assert close(self.o.sum(), c["sum_offset"])
 
     def init_f(self):
-        y, o, w, m = self.args(self.tr)
-        return self.dist.init_f(y, o, w, m)
+        return self.dist.init_f(self.args(self.tr), CTX)
 
     def leaves(self, init_f):
-        y, o, w, m = self.args(self.tr)
+        t = self.args(self.tr)
+        w = t.w
         f = np.full(self.n_train, init_f)
-        z = self.dist.negative_gradient(y, f, o, w, m, self.inbag)
+        z = self.dist.negative_gradient(t, f, self.inbag, CTX)
         node = self.node[self.tr]
         b = self.inbag
         node_n = np.bincount(node[b], minlength=self.n_nodes)
@@ -164,8 +166,8 @@ class Stump:
         root_mean = zsum.sum() / wsum.sum()
         # an empty node keeps its parent's mean working response (R)
         grow = np.where(wsum > 0, zsum / np.where(wsum > 0, wsum, 1), root_mean)
-        raw = self.dist.fit_leaves(y, f, o, w, m, z, node, self.n_nodes, b,
-                                   node_n, grow, self.case["n_minobsinnode"])
+        leaves = Leaves(node, self.n_nodes, node_n, grow, self.case["n_minobsinnode"])
+        raw = self.dist.fit_leaves(t, f, z, leaves, b, CTX)
         return raw, node_n, wsum
 
     def adjusted(self, raw, node_n, wsum):
@@ -223,19 +225,17 @@ def test_stump_matches_r(case):
         assert close(raw[0], pred[R_ROOT])
 
     fadj = adj[s.node]
-    y, o, w, m = s.args(s.tr)
-    dev = s.dist.deviance(y, f0 + fadj[s.tr], o, w, m)
+    t = s.args(s.tr)
+    dev = s.dist.deviance(t, f0 + fadj[s.tr], CTX)
     assert close(dev, case["train_error"]), (dev, case["train_error"])
 
     if s.n_train < s.n:
         va = slice(s.n_train, s.n)
-        yv, ov, wv, mv = s.args(va)
-        dev_v = s.dist.deviance(yv, f0 + fadj[va], ov, wv, mv)
+        dev_v = s.dist.deviance(s.args(va), f0 + fadj[va], CTX)
         assert close(dev_v, case["valid_error"]), (dev_v, case["valid_error"])
 
     if "inbag" in case:
-        imp = s.dist.bag_improvement(y, np.full(s.n_train, f0), o, w, m,
-                                     fadj[s.tr], s.inbag, 1.0)
+        imp = s.dist.bag_improvement(t, np.full(s.n_train, f0), fadj[s.tr], s.inbag, 1.0, CTX)
         assert close(imp, case["oobag_improve"]), (imp, case["oobag_improve"])
 
 
@@ -247,23 +247,22 @@ def test_coxph_any_row_order(case):
     s = Stump(case)
     f0 = s.init_f()
     raw, node_n, wsum = s.leaves(f0)
-    y, o, w, m = s.args(s.tr)
+    t = s.args(s.tr)
     # increasing time, ties kept in their order: R's stable order(-time)
     # of these rows is the original order again
-    p = np.lexsort((np.arange(s.n_train), y))
+    p = np.lexsort((np.arange(s.n_train), t.y))
+    tp = t.rows(p)
     node = s.node[s.tr]
     f = np.full(s.n_train, f0)
-    z = s.dist.negative_gradient(y, f, o, w, m, s.inbag)
-    zp = s.dist.negative_gradient(y[p], f, None if o is None else o[p], w[p], m[p],
-                                  s.inbag[p])
+    z = s.dist.negative_gradient(t, f, s.inbag, CTX)
+    zp = s.dist.negative_gradient(tp, f, s.inbag[p], CTX)
     assert np.allclose(zp, z[p], rtol=1e-12, atol=1e-12)
     grow = np.zeros(3)
-    rawp = s.dist.fit_leaves(y[p], f, None if o is None else o[p], w[p], m[p], zp,
-                             node[p], s.n_nodes, s.inbag[p], node_n, grow,
-                             case["n_minobsinnode"])
+    leaves = Leaves(node[p], s.n_nodes, node_n, grow, case["n_minobsinnode"])
+    rawp = s.dist.fit_leaves(tp, f, zp, leaves, s.inbag[p], CTX)
     assert np.allclose(rawp, raw, rtol=1e-10, atol=1e-12)
     fadj = s.adjusted(raw, node_n, wsum)[node]
-    dev = s.dist.deviance(y[p], (f0 + fadj)[p], None if o is None else o[p], w[p], m[p])
+    dev = s.dist.deviance(tp, (f0 + fadj)[p], CTX)
     assert close(dev, case["train_error"])
 
 
@@ -300,9 +299,8 @@ def test_live_r_boston():
         assert close(f0, r["init_f"])
         raw, node_n, wsum = s.leaves(f0)
         assert close(raw[:2], np.asarray(r["tree"]["Prediction"])[[R_LEFT, R_RIGHT]])
-        y, o, w, m = s.args(s.tr)
         fadj = s.adjusted(raw, node_n, wsum)[s.node]
-        assert close(s.dist.deviance(y, f0 + fadj, o, w, m), r["train_error"])
+        assert close(s.dist.deviance(s.args(s.tr), f0 + fadj, CTX), r["train_error"])
 
 
 MONOTONE = json.loads(FIXTURE.read_text()).get("monotone", []) if FIXTURE.exists() else []
@@ -321,9 +319,10 @@ def test_working_response_sign_matches_r(rec):
     y = d.diabetes.to_numpy(dtype=float)
     w = np.ones_like(y)
     dist = get_distribution(rec["distribution"])
-    f0 = dist.init_f(y, None, w, None)
+    t = Targets(y, None, w)
+    f0 = dist.init_f(t, CTX)
     f = np.full_like(y, f0)
-    z = dist.negative_gradient(y, f, None, w, None, np.ones(y.size, bool))
+    z = dist.negative_gradient(t, f, np.ones(y.size, bool), CTX)
     ok = ~np.isnan(x)
     split = 127.5
     left, right = z[ok & (x < split)].mean(), z[ok & (x >= split)].mean()
@@ -334,6 +333,6 @@ def test_working_response_sign_matches_r(rec):
     else:
         # no split: the root is the only terminal node, fitted by fit_leaves
         node = np.zeros(y.size, dtype=np.intp)
-        leaf = dist.fit_leaves(y, f, None, w, None, z, node, 1, np.ones(y.size, bool),
-                               np.array([y.size]), np.array([z.mean()]), 10)
+        leaves = Leaves(node, 1, np.array([y.size]), np.array([z.mean()]), 10)
+        leaf = dist.fit_leaves(t, f, z, leaves, np.ones(y.size, bool), CTX)
         assert close(leaf[0], rec["split_point"])

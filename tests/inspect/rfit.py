@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 
 from pygbm.distributions.base import Distribution
+from pygbm.distributions.inputs import FitContext
 from pygbm.engine.tree import Tree
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -32,14 +33,15 @@ class RDistribution:
         self.parameters = {k: v[0] for k, v in spec.items() if k != "name"}
         self.response_link = _RESPONSE_LINK.get(self.name, "identity")
         self.needs_time_order = self.name == "coxph"
+        self.display_name = self.name
 
     def inverse_link(self, f):
         return Distribution.inverse_link(self, f)
 
-    def deviance(self, y, f, offset, w, misc):
-        y, f, w = (np.asarray(a, dtype=float) for a in (y, f, w))
-        if offset is not None:
-            f = f + np.asarray(offset, dtype=float)
+    def deviance(self, t, f, ctx):
+        y, f, w = (np.asarray(a, dtype=float) for a in (t.y, f, t.w))
+        if t.offset is not None:
+            f = f + np.asarray(t.offset, dtype=float)
         if self.name == "gaussian":
             loss = (y - f) ** 2
         elif self.name == "bernoulli":
@@ -93,6 +95,7 @@ def build_fit(fixture: dict) -> SimpleNamespace:
         init_f=float(f["init_f"][0]),
         n_trees=int(f["n_trees"][0]),
         distribution=RDistribution(f["distribution"]),
+        context=FitContext(),
         data=data,
         shrinkage=float(f["shrinkage"][0]),
         bag_fraction=float(f["bag_fraction"][0]),
