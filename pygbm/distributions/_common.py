@@ -46,8 +46,9 @@ def node_ratio(numerator, denominator, node, n_nodes, inbag):
 def refit_by_node(t, f, leaves, bag, estimate):
     """R's terminal-node rule of laplace, quantile and tdist: a node with at
     least ``leaves.min_obs`` in-bag rows gets ``estimate(r, weights=,
-    groups=, n_groups=)`` (one of ``_weighted``'s estimators) of its in-bag residuals ``r = y - offset - f``; the others keep the mean
-    working response of growing time (``leaves.grow_pred``)."""
+    groups=, n_groups=)`` (one of ``_weighted``'s estimators) of its in-bag
+    residuals ``r = y - offset - f``; the others keep the mean working
+    response of growing time (``leaves.grow_pred``)."""
     bag = np.asarray(bag, dtype=bool)
     n_nodes = leaves.n_nodes
     r = residual(t.y, f, t.offset)[bag]
