@@ -182,7 +182,7 @@ def permutation_influence(fit, n_trees=None, random_state=None) -> pd.Series:
         raise ValueError("the permutation method needs the training data: fit the model "
                          "with keep_data=True")
     dist = fit.distribution
-    if getattr(dist, "needs_time_order", False) or getattr(dist, "name", "") == "coxph":
+    if dist.needs_time_order:
         raise ValueError("the permutation method is not available for coxph (as in R)")
     x = np.array(data["x"], dtype=float)  # a copy: columns are permuted in place
     y, w = data["y"], data.get("w")
@@ -190,7 +190,7 @@ def permutation_influence(fit, n_trees=None, random_state=None) -> pd.Series:
     n = x.shape[0]
     w = np.ones(n) if w is None else np.asarray(w, dtype=float)
     rows = getattr(fit, "_perm", None)
-    if rows is not None and getattr(dist, "bag_by_group", False):
+    if rows is not None and dist.bag_by_group:
         # pairwise: the deviance needs the rows sorted by group (the fit's order)
         x, y, w = x[rows], np.asarray(y)[rows], w[rows]
         offset = None if offset is None else np.asarray(offset)[rows]

@@ -33,6 +33,7 @@ class RDistribution:
         self.parameters = {k: v[0] for k, v in spec.items() if k != "name"}
         self.response_link = _RESPONSE_LINK.get(self.name, "identity")
         self.needs_time_order = self.name == "coxph"
+        self.bag_by_group = self.name == "pairwise"
         self.display_name = self.name
 
     def inverse_link(self, f):
