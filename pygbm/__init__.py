@@ -8,12 +8,13 @@ from .frontend import Surv
 from .model import GBMFit
 from .ranking import (ir_measure_auc, ir_measure_conc, ir_measure_map, ir_measure_mrr,
                       ir_measure_ndcg, perf_pairwise)
+from .rrandom import RRandom
 
 __version__ = "0.1.0"
 
 __all__ = ["gbm", "gbm_fit", "gbm_more", "GBMFit", "Surv", "available_distributions",
            "get_distribution", "ir_measure_auc", "ir_measure_conc", "ir_measure_map",
-           "ir_measure_mrr", "ir_measure_ndcg", "perf_pairwise", "__version__"]
+           "ir_measure_mrr", "ir_measure_ndcg", "perf_pairwise", "RRandom", "__version__"]
 
 
 def __getattr__(name):
