@@ -105,6 +105,14 @@ def test_stream_matches_live_r(tmp_path):
         _check_case(case)
 
 
+@pytest.mark.skipif(shutil.which("Rscript") is None, reason="Rscript not installed")
+def test_gbm_draw_facts_hold_in_live_r():
+    # the facts of docs/r_random_stream.md, checked against R gbm itself
+    run = subprocess.run(["Rscript", str(HERE / "gbm_draws.R")], capture_output=True, text=True)
+    assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-2000:]
+    assert "all facts confirmed" in run.stdout
+
+
 def test_exported_from_the_package():
     assert pygbm.RRandom is RRandom
 
