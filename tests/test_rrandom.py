@@ -54,6 +54,8 @@ def _replay(stream: RRandom, call: dict) -> np.ndarray:
         return stream.rnorm(int(call["n"]), call["mean"], call["sd"])
     if fn == "sample":
         return stream.sample(int(call["n"]), _size(call), call["replace"])
+    if fn == "sample_sum":
+        return np.array([float(stream.sample(int(call["n"]), _size(call)).sum())])
     if fn == "sample_x":
         return stream.sample(np.asarray(call["x"]), _size(call), call["replace"])
     if fn == "set_seed":

@@ -38,6 +38,7 @@ c_sample <- function(n, size = NULL, replace = FALSE)
 c_sample_x <- function(x, size = NULL, replace = FALSE)
   list(fn = "sample_x", x = x, size = size, replace = replace)
 c_set_seed <- function(seed) list(fn = "set_seed", seed = seed)
+c_sample_sum <- function(n, size) list(fn = "sample_sum", n = n, size = size)  # sum only
 
 run_call <- function(cl) {
   switch(cl$fn,
@@ -47,6 +48,7 @@ run_call <- function(cl) {
              else sample(cl$n, cl$size, replace = cl$replace),
     sample_x = if (is.null(cl$size)) sample(cl$x, replace = cl$replace)
                else sample(cl$x, cl$size, replace = cl$replace),
+    sample_sum = sum(as.numeric(sample(cl$n, cl$size))),
     set_seed = { set.seed(cl$seed); integer(0) },
     stop("unknown call ", cl$fn))
 }
@@ -94,6 +96,10 @@ for (n in c(32768, 32769, 65535, 65536, 65537, 1e6, 1e7, 2e7, 2^31 - 1))
   add(run_case(sprintf("sample_part_%.0f", n), 7L, list(c_sample(n, 200))))
 for (k in c(1, 2, 3, 7, 256, 65536, 65537, 2^31 - 1))
   add(run_case(sprintf("sample_replace_%.0f", k), 7L, list(c_sample(k, 200, TRUE))))
+# 20000 of 1e7 + 1 (hashed: a repeat is redrawn) and of 1e7 (shuffled: a repeated
+# position gives the value moved there); about 20 repeats tell the two apart
+add(run_case("sample_hashed_sum", 5L, list(c_sample_sum(1e7 + 1, 20000))))
+add(run_case("sample_shuffled_sum", 5L, list(c_sample_sum(1e7, 20000))))
 add(run_case("sample_x_strings", 3L, list(c_sample_x(letters[1:10]),
                                            c_sample_x(letters, 5, TRUE),
                                            c_sample_x(c(2.5, 7.5, 1.25), 1))))
