@@ -63,6 +63,15 @@ class Task:
 
 
 # ------------------------------------------------------------------ arguments
+def _listed(parser, option: str, text: str, allowed) -> list:
+    """The comma-separated values of an option, each one of ``allowed``."""
+    values = [v.strip() for v in text.split(",") if v.strip()]
+    bad = set(values) - set(allowed)
+    if bad:
+        parser.error(f"{option}: unknown {sorted(bad)}; choose from {','.join(allowed)}")
+    return values
+
+
 def parse_args(argv):
     """Command-line options of the two suites."""
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -83,17 +92,12 @@ def parse_args(argv):
                    help="results folder (default results/small or results/small/quick)")
     p.add_argument("--report-only", action="store_true", help="rewrite results.md from the CSV")
     a = p.parse_args(argv)
-    names = [w.strip() for w in a.workloads.split(",") if w.strip()]
-    names = [w["name"] for w in SW.WORKLOADS if w["in_issue"]] if names == ["issue"] else names
-    for opt, value, allowed in (("--workloads", names, SW.BY_NAME), ("--regimes", a.regimes,
-                                REGIMES), ("--cores", a.cores, CORES),
-                                ("--systems", a.systems, SYSTEMS)):
-        chosen = value if isinstance(value, list) else value.split(",")
-        bad = set(chosen) - set(allowed)
-        if bad:
-            p.error(f"{opt}: unknown {sorted(bad)}; choose from {','.join(allowed)}")
-    a.workloads, a.regimes, a.cores = names, a.regimes.split(","), a.cores.split(",")
-    a.systems = a.systems.split(",")
+    if a.workloads == "issue":
+        a.workloads = ",".join(w["name"] for w in SW.WORKLOADS if w["in_issue"])
+    a.workloads = _listed(p, "--workloads", a.workloads, SW.BY_NAME)
+    a.regimes = _listed(p, "--regimes", a.regimes, REGIMES)
+    a.cores = _listed(p, "--cores", a.cores, CORES)
+    a.systems = _listed(p, "--systems", a.systems, SYSTEMS)
     a.repeats = a.repeats or (1 if a.quick else 3)
     a.out = a.out or os.path.join(HERE, "results", "small", "quick" if a.quick else "")
     return a
@@ -157,7 +161,7 @@ def fit_once(a, task: Task, tmp: str, rnd: int) -> dict:
     done = run_worker(cmd, a.timeout, env)
     res = dict(process_wall=done.wall_s, process_cpu=done.tree_cpu_s, load=load)
     if done.code is None:
-        return dict(res, status="timeout", note=f"killed after {a.timeout:.0f} s")
+        return dict(res, status="timeout", note=f"killed after {a.timeout:g} s")
     if not os.path.exists(stem + ".json"):
         return dict(res, status="error",
                     note=f"exit {done.code}: {' '.join(done.err.split())[-300:]}")
@@ -190,13 +194,14 @@ def data_differs(py: dict, r: dict) -> str:
 
 
 def measure_group(a, group: list, tmp: str):
-    """The systems of one setting in interleaved rounds (cold start: after a warm-up
-    round, reported apart). Yields each finished CSV row."""
+    """The systems of one setting in interleaved rounds, the one that goes first
+    alternating (cold start: after a warm-up round, reported apart). Yields each
+    finished CSV row."""
     rows = {t: small_report.new_row(t, _trees(a, t), pygbm_fingerprint()) for t in group}
     rounds = {t: [] for t in group}
     first = 0 if group[0].regime == "cold" else 1        # round 0: the warm-up
     for rnd in range(first, a.repeats + 1):
-        for t in group:
+        for t in (group if rnd % 2 else group[::-1]):      # who goes first alternates
             done = rounds[t]
             if done and (done[-1]["status"] != "ok" or done[0]["process_wall"] > SLOW_FIT_S):
                 continue

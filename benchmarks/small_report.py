@@ -242,7 +242,8 @@ def _protocol(rows, meta) -> list:
     nproc = next(iter(meta.values()), {}).get("nproc", os.cpu_count())
     return [
         "Protocol: every fit runs in a fresh process (`small_worker.py` / `small_worker.R`); "
-        "pygbm and R take turns, round 1 of both, then round 2, ..., and the time is the "
+        "pygbm and R take turns, round 1 of both, then round 2, ..., the one that goes "
+        "first alternating, and the time is the "
         "minimum over the rounds (see each row's `repeats` in the CSV); *spread* = "
         "(max − min) / min of the wall times across rounds. Wall = the `gbm()` call (and "
         "`gbm_perf`) inside the process, reading the data excluded; CPU = user + system "
