@@ -22,10 +22,12 @@ from ._checks import as_generator, int_arg, offset_arg, weights_arg
 from .distributions import FitContext
 from .distributions import Targets as LossTargets
 from .engine.boost import BoostProblem, BoostState, run_boosting, training_data
+from .engine.schemes import PlainBoosting
 from .model import GBMFit
 from .options import FitOptions
 from .ranking import check_group_weights, sort_within_groups
 from .target_stats import fit_target_statistics
+from .target_stats.scheme import OrderedPlainBoosting
 
 
 def _take(a, rows):
@@ -244,8 +246,9 @@ def fit_coded(options: FitOptions, data: CodedData, random_state=None) -> GBMFit
     problem = boost_problem(engine.x, engine_targets, data.n_train, engine.var_type, options,
                             dist, context)
     state = _start(problem, dist)
-    run_boosting(problem, state, options.n_trees, rng, options.verbose, data=training,
-                 schedule=engine.schedule)
+    scheme = PlainBoosting(training) if engine.schedule is None else \
+        OrderedPlainBoosting(engine.schedule)
+    run_boosting(problem, state, options.n_trees, rng, options.verbose, scheme)
     return build_fit(data, options, problem, targets, state, engine, rng, perm)
 
 
@@ -294,7 +297,8 @@ def continue_fit(fit: GBMFit, x, targets: Targets, n_trees, verbose, rng) -> GBM
     state = BoostState(fit.init_f, f.copy(), list(fit.train_error), list(fit.valid_error),
                        list(fit.oobag_improve), list(fit.trees), list(fit.c_splits),
                        fit._ts_support)
-    run_boosting(problem, state, n_trees, rng, verbose, schedule=schedule)
+    scheme = None if schedule is None else OrderedPlainBoosting(schedule)
+    run_boosting(problem, state, n_trees, rng, verbose, scheme)
     new = GBMFit(**{**fit.__dict__})
     new.fit = restore_order(state.f, perm)
     new.train_error = np.asarray(state.train_error)

@@ -15,6 +15,7 @@ from pygbm import gbm, gbm_more
 from pygbm.distributions import Targets
 from pygbm.engine.boost import BoostProblem, BoostState, run_boosting
 from pygbm.engine.tree import predict_trees
+from pygbm.target_stats.scheme import OrderedPlainBoosting
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 SETTINGS = dict(distribution="bernoulli", n_trees=40, shrinkage=0.1, interaction_depth=2,
@@ -270,7 +271,8 @@ def _continue_with_engine_inputs(fit, n_new):
     state = BoostState(fit.init_f, fit.fit.copy(), list(fit.train_error),
                        list(fit.valid_error), list(fit.oobag_improve), list(fit.trees),
                        list(fit.c_splits), fit._ts_support)
-    run_boosting(problem, state, n_new, fit._rng, schedule=schedule)
+    run_boosting(problem, state, n_new, fit._rng,
+                 scheme=None if schedule is None else OrderedPlainBoosting(schedule))
     return state
 
 

@@ -5,10 +5,18 @@ gradient), grow a tree on it, let the distribution estimate the terminal
 values, smooth the missing children (R's Adjust), record the out-of-bag
 improvement, update the training predictions and deviance, and update the
 validation predictions and deviance.
+
+Its seams: the row sampler (``BoostProblem.sampler``, :mod:`.sampling`:
+each tree's rows and weights), the boosting scheme (``run_boosting(...,
+scheme=)``, :mod:`.schemes`: what each iteration's trees are grown and
+fitted on) and per-row state carried across trees (``BoostState.rows``, a
+:class:`RowState`). The distribution is reached only through its methods,
+with the fit's :class:`~pygbm.distributions.inputs.FitContext`.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Protocol
 
 import numpy as np
 
@@ -18,8 +26,20 @@ from ..distributions.inputs import FitContext, Leaves, Targets
 from ._memory import reuse_freed_memory
 from .binned import BinnedTrainingData
 from .data import TrainingData
-from .grow import grow_tree, route
+from .grow import GrownTree, grow_tree, route
+from .sampling import RowSampler, default_sampler
+from .schemes import BoostingScheme, PlainBoosting, TreeInputs
 from .tree import ColumnView, Tree
+
+
+class RowState(Protocol):
+    """Per-row state carried across trees by the boosting state (e.g. the
+    predictors each row's path has used so far, what cost-efficient boosting
+    charges for); ``gbm_more`` continues it with the state."""
+
+    def tree_added(self, grown: GrownTree, bag: np.ndarray) -> None:
+        """A tree was added: ``grown.node_of`` is each training row's terminal
+        node, ``bag`` the tree's in-bag rows (boolean mask)."""
 
 
 @dataclass
@@ -35,8 +55,11 @@ class BoostState:
     c_splits: list = field(default_factory=list)
     #: ordered target statistics (CatBoost's Plain mode): the training rows'
     #: link values of each structure permutation's supporting model,
-    #: (n_views, n_train); None without permutations (see SupportingModels)
+    #: (n_views, n_train); None without permutations (see
+    #: pygbm.target_stats.scheme.SupportingModels)
     support: np.ndarray | None = None
+    #: per-row state told of every tree (None: none kept)
+    rows: RowState | None = None
 
 
 @dataclass
@@ -55,6 +78,8 @@ class BoostProblem:
     shrinkage: float
     bag_fraction: float
     max_bins: int | None = None   # None: R's exact search; else binned predictors
+    #: draws each tree's rows and weights (None: R's bag, see sampling.default_sampler)
+    sampler: RowSampler | None = None
 
     def training_data(self):
         """The engine's view of the training rows (see :func:`training_data`)."""
@@ -115,79 +140,20 @@ def _few_values(x: np.ndarray, var_type: np.ndarray, limit: int) -> bool:
     return True
 
 
-def bag_size(n_train: int, bag_fraction: float) -> int:
-    """R's ``(unsigned long)(bag.fraction * nTrain)``."""
-    return int(np.floor(bag_fraction * n_train))
-
-
-def draw_bag(rng: np.random.Generator, n_train: int, n_bag: int) -> np.ndarray | None:
-    """A bag of ``n_bag`` training rows drawn without replacement (None = all)."""
-    if n_bag >= n_train:
-        return None
-    inbag = np.zeros(n_train, dtype=bool)
-    inbag[rng.choice(n_train, size=n_bag, replace=False)] = True
-    return inbag
-
-
-def draw_group_bag(rng: np.random.Generator, groups: np.ndarray,
-                   bag_fraction: float) -> np.ndarray | None:
-    """Whole groups in the bag (ranking): ``floor(bag_fraction * n_groups)``
-    groups, at least one, as R bags pairwise data."""
-    codes, inverse = np.unique(groups, return_inverse=True)
-    n_bag = max(1, int(np.floor(bag_fraction * codes.size)))
-    if n_bag >= codes.size:
-        return None
-    chosen = np.zeros(codes.size, dtype=bool)
-    chosen[rng.choice(codes.size, size=n_bag, replace=False)] = True
-    return chosen[inverse]
-
-
 def run_boosting(problem: BoostProblem, state: BoostState, n_trees: int,
                  rng: np.random.Generator, verbose: bool = False,
-                 data: TrainingData | None = None, schedule=None) -> BoostState:
+                 scheme: BoostingScheme | None = None) -> BoostState:
     """Add ``n_trees`` iterations to ``state`` (in place) and return it.
 
-    ``schedule``, when given, re-encodes the training rows per iteration
-    (ordered target statistics): see :class:`SupportingModels` for what it
-    provides. The validation rows always use ``problem.x``.
+    ``scheme`` says what each iteration's trees are grown and fitted on
+    (:mod:`.schemes`; None: R's, :class:`.schemes.PlainBoosting` on
+    ``problem.training_data()``). The validation rows always use
+    ``problem.x``.
     """
+    if scheme is None:
+        scheme = PlainBoosting(problem.training_data())
     with reuse_freed_memory():
-        return _run(problem, state, n_trees, rng, verbose, data, schedule)
-
-
-class SupportingModels:
-    """CatBoost's Plain boosting mode with ordered target statistics
-    (Prokhorenkova et al. 2018, section 5, "Building a tree" and "Choosing
-    leaf values").
-
-    The schedule encodes the training rows under ``n_views`` structure
-    permutations and one leaf permutation (``view_of(iteration)``,
-    ``data(view)``, ``leaf_data()``). Each structure permutation has its own
-    supporting model of the training rows (``f``, one row per view): an
-    iteration grows its tree on one permutation's encoding, from the gradient
-    of that permutation's model, so that the residuals agree with the
-    statistics the tree sees. The leaf values are then estimated on the rows
-    as the leaf permutation's encoding routes them, against the fit's own
-    training predictions (the model of the leaf permutation), and the tree
-    is added to every supporting model, each routing the rows by its own
-    encoding.
-    """
-
-    def __init__(self, schedule, f_tr: np.ndarray, support: np.ndarray | None):
-        if f_tr.ndim != 1:
-            raise ValueError("target statistics support single-output distributions only")
-        self.schedule = schedule
-        self.f = (np.tile(f_tr, (schedule.n_views, 1)) if support is None
-                  else np.array(support, dtype=float))
-        self.leaf_data = schedule.leaf_data()
-
-    def add(self, grown, view: int, shrinkage: float) -> None:
-        """Add the fitted tree to every model; ``view`` is the permutation it
-        was grown on (whose routing the tree already has)."""
-        preds = grown.terminal_preds()
-        for v in range(self.f.shape[0]):
-            node_of = grown.node_of if v == view else route(grown, self.schedule.data(v))
-            self.f[v] += shrinkage * preds.take(node_of)
+        return _run(problem, state, n_trees, rng, verbose, scheme)
 
 
 def _leaf_inputs(grown, leaf_data, dist, t, f_tr, bag, ctx, min_obs, cls):
@@ -202,29 +168,30 @@ def _leaf_inputs(grown, leaf_data, dist, t, f_tr, bag, ctx, min_obs, cls):
     return Leaves(node_of, n_t, counts, mean_z, min_obs), z
 
 
-def _one_tree(P, dist, data, t, f_tr, bag, unit, state, k, f_grow=None, leaf_data=None):
+def _one_tree(P, dist, inputs: TreeInputs, t, f_tr, bag, unit, state, k):
     """Grow and fit one tree on class ``k`` (None: single output); returns the
     tree, the grown tree, its training step ``fadj`` and its out-of-bag
     improvement.
 
-    The tree is grown from the gradient at ``f_grow`` (default ``f_tr``); its
-    terminal values are fitted against ``f_tr`` on the rows as ``leaf_data``
-    routes them (default: as grown). ``fadj`` is that routing's step.
+    The tree is grown on ``inputs.data`` from the gradient at
+    ``inputs.f_grow``; its terminal values are fitted against ``f_tr`` on the
+    rows as ``inputs.leaf_data`` routes them (None: as grown). ``fadj`` is
+    that routing's step. ``t`` are the tree's targets (its bag's weights),
+    ``unit`` whether those weights are all 1 (the integer fast path).
     """
     cls = {} if k is None else {"k": k}
     ctx = P.context
-    f_grow = f_tr if f_grow is None else f_grow
-    z = dist.negative_gradient(t, f_grow, bag, ctx, **cls)
-    gz, gw = dist.growth_response(t, f_grow, z, ctx, **cls)
+    z = dist.negative_gradient(t, inputs.f_grow, bag, ctx, **cls)
+    gz, gw = dist.growth_response(t, inputs.f_grow, z, ctx, **cls)
     gunit = unit and gw is t.w
-    searcher = data.searcher(gz, gw, gunit, P.n_minobsinnode)
-    grown = grow_tree(data, searcher, gz, gw, bag, P.interaction_depth, gunit)
-    if leaf_data is None:
+    searcher = inputs.data.searcher(gz, gw, gunit, P.n_minobsinnode)
+    grown = grow_tree(inputs.data, searcher, gz, gw, bag, P.interaction_depth, gunit)
+    if inputs.leaf_data is None:
         leaves = Leaves(grown.node_of, grown.n_terminal, grown.terminal_counts(),
                         grown.terminal_preds(), P.n_minobsinnode)
     else:
-        leaves, z = _leaf_inputs(grown, leaf_data, dist, t, f_tr, bag, ctx, P.n_minobsinnode,
-                                 cls)
+        leaves, z = _leaf_inputs(grown, inputs.leaf_data, dist, t, f_tr, bag, ctx,
+                                 P.n_minobsinnode, cls)
     values = dist.fit_leaves(t, f_tr, z, leaves, bag, ctx, **cls)
     grown.set_terminal_preds(values)
     grown.adjust(P.n_minobsinnode)
@@ -234,47 +201,43 @@ def _one_tree(P, dist, data, t, f_tr, bag, unit, state, k, f_grow=None, leaf_dat
     return tree, grown, fadj, oob
 
 
-def _run(P, state, n_trees, rng, verbose, data, schedule):
-    dist = P.distribution
-    n_train = P.n_train
-    if data is None and schedule is None:
-        data = P.training_data()
-    t, t_va, ctx = P.train_targets(), P.valid_targets(), P.context
+def _run(P: BoostProblem, state: BoostState, n_trees, rng, verbose, scheme: BoostingScheme):
+    dist, ctx, n_train = P.distribution, P.context, P.n_train
+    t, t_va = P.train_targets(), P.valid_targets()
     f_tr = state.f[:n_train]            # views: updated in place
-    support = None if schedule is None else SupportingModels(schedule, f_tr, state.support)
+    run = scheme.start(state, f_tr)
     x_va = P.x[n_train:]
     n_valid = x_va.shape[0]
     view_va = ColumnView(x_va, P.var_type) if n_valid else None
     f_va = state.f[n_train:]
     n_out = ctx.n_outputs
     classes = [None] if n_out == 1 else list(range(n_out))
-    unit = bool(np.all(t.w == 1.0))
-    n_bag = bag_size(n_train, P.bag_fraction)
-    by_group = dist.bag_by_group
+    sampler = P.sampler or default_sampler(t, P.bag_fraction, dist.bag_by_group)
+    unit_case_weights = bool(np.all(t.w == 1.0))
     all_rows = np.ones(n_train, dtype=bool)
     if verbose:
         print("Iter   TrainDeviance   ValidDeviance   StepSize   Improve")
     start = len(state.trees) // n_out
     for it in range(n_trees):
-        view, f_grow, leaf_data = None, None, None
-        if support is not None:
-            view = schedule.view_of(start + it)
-            data, f_grow, leaf_data = schedule.data(view), support.f[view], support.leaf_data
+        inputs = run.tree_inputs(start + it, f_tr)
         if n_out > 1:
             dist.start_iteration(t, f_tr, ctx)
+        # one bag per iteration: one per tree as R; a multi-output iteration
+        # shares one bag (Friedman's K-class algorithm, as scikit-learn and LightGBM)
+        drawn = sampler.draw(rng, t)
+        bag = all_rows if drawn.inbag is None else drawn.inbag
+        t_tree, unit = t, unit_case_weights
+        if drawn.weights is not None:      # the integer fast path is decided per tree
+            t_tree = t.with_weights(t.w * drawn.weights)
+            unit = bool(np.all(t_tree.w == 1.0))
         oob = 0.0
         for k in classes:
-            # one bag per tree as R; a multi-output iteration shares one bag
-            # (Friedman's K-class algorithm, as scikit-learn and LightGBM)
-            if k is None or k == 0:
-                inbag = (draw_group_bag(rng, t.misc, P.bag_fraction) if by_group
-                         else draw_bag(rng, n_train, n_bag))
-            bag = all_rows if inbag is None else inbag
-            tree, grown, fadj, tree_oob = _one_tree(P, dist, data, t, f_tr, bag, unit,
-                                                    state, k, f_grow, leaf_data)
+            tree, grown, fadj, tree_oob = _one_tree(P, dist, inputs, t_tree, f_tr, bag,
+                                                    unit, state, k)
             oob += tree_oob
-            if support is not None:
-                support.add(grown, view, P.shrinkage)
+            run.tree_added(grown, inputs, P.shrinkage)
+            if state.rows is not None:
+                state.rows.tree_added(grown, bag)
             if k is None:
                 f_tr += P.shrinkage * fadj
             else:
@@ -295,6 +258,5 @@ def _run(P, state, n_trees, rng, verbose, data, schedule):
         if verbose and (it < 10 or n_done % 20 == 0 or it == n_trees - 1):
             print(f"{n_done:6d} {train_err:13.4f} {valid_err:15.4f} {P.shrinkage:10.4f} "
                   f"{oob:9.4f}")
-    if support is not None:
-        state.support = support.f
+    run.finish(state)
     return state
