@@ -26,7 +26,7 @@ MIN_BINS, MAX_BINS = 2, 65535
 class FitOptions:
     """The checked arguments of a fit (R's names in snake_case)."""
 
-    #: the loss as asked; each fit works on its own copy of it
+    #: the loss as asked (stateless: what a fit learns is its FitContext)
     distribution: Distribution
     n_trees: int
     interaction_depth: int
