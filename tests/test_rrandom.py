@@ -187,6 +187,15 @@ def test_random_seed_round_trip():
                           .random_seed)
 
 
+def test_random_seed_positions_as_r_reads_them():
+    values = RRandom(3).random_seed
+    values[1] = 0                      # R treats a position <= 0 as 624 (a fresh block)
+    assert np.array_equal(RRandom.from_random_seed(values).runif(5), RRandom(3).runif(5))
+    values[1] = 625
+    with pytest.raises(ValueError, match="position must be in 1..624"):
+        RRandom.from_random_seed(values)
+
+
 @pytest.mark.parametrize("seed, error, words", [
     (1.5, TypeError, "float 1.5"),
     ("42", TypeError, "str '42'"),

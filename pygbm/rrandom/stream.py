@@ -113,12 +113,25 @@ class RRandom:
     def __init__(self, seed: int):
         self.seed(seed)
 
+    def _set(self, seed, origin: MersenneTwister, current: MersenneTwister) -> None:
+        # the one place the fields are set: the seed (None for a loaded state), the
+        # state reset() returns to, and the current state
+        self._seed = seed
+        self._origin = origin
+        self._mt = current
+
+    @classmethod
+    def _from_states(cls, seed, origin: MersenneTwister, current: MersenneTwister) -> "RRandom":
+        stream = cls.__new__(cls)
+        stream._set(seed, origin, current)
+        return stream
+
     # -- state -----------------------------------------------------------------
     def seed(self, seed: int) -> None:
         """R's ``set.seed(seed)``: restart the stream from ``seed``."""
-        self._seed = _seed_value(seed)
-        self._origin = MersenneTwister.from_seed(self._seed)
-        self._mt = self._origin.copy()
+        seed = _seed_value(seed)
+        origin = MersenneTwister.from_seed(seed)
+        self._set(seed, origin, origin.copy())
 
     def reset(self) -> None:
         """Back to the state after the last ``seed`` (or the loaded ``.Random.seed``)."""
@@ -145,16 +158,11 @@ class RRandom:
                              f"{KIND_CODE}); got {values.shape[0]} values starting with "
                              f"{values[:1].tolist()}")
         mti = int(values[1]) if values[1] > 0 else N   # R treats a position <= 0 as 624
-        stream = cls.__new__(cls)
-        stream._seed = None
-        stream._origin = MersenneTwister(values[2:].astype(np.uint32), mti)
-        stream._mt = stream._origin.copy()
-        return stream
+        origin = MersenneTwister(values[2:].astype(np.uint32), mti)
+        return cls._from_states(None, origin, origin.copy())
 
     def __copy__(self) -> "RRandom":
-        other = RRandom.__new__(RRandom)
-        other.__setstate__(self.__getstate__())
-        return other
+        return self._from_states(self._seed, self._origin.copy(), self._mt.copy())
 
     def __deepcopy__(self, memo) -> "RRandom":
         return self.__copy__()
@@ -165,9 +173,8 @@ class RRandom:
                 "state": (self._mt.mt.copy(), self._mt.mti)}
 
     def __setstate__(self, state: dict) -> None:
-        self._seed = state["seed"]
-        self._origin = MersenneTwister(*state["origin"])
-        self._mt = MersenneTwister(*state["state"])
+        self._set(state["seed"], MersenneTwister(*state["origin"]),
+                  MersenneTwister(*state["state"]))
 
     def __repr__(self) -> str:
         origin = f"seed={self._seed}" if self._seed is not None else "loaded state"
