@@ -156,19 +156,30 @@ def run_boosting(problem: BoostProblem, state: BoostState, n_trees: int,
         return _run(problem, state, n_trees, rng, verbose, scheme)
 
 
-def _leaf_inputs(grown, leaf_data, dist, t, f_tr, bag, ctx, min_obs, cls):
+@dataclass(frozen=True, eq=False)
+class _TreeRows:
+    """One iteration's rows: the targets with the bag's weights, the in-bag
+    mask, and whether those weights are all 1 (the integer fast path)."""
+
+    t: Targets
+    bag: np.ndarray
+    unit: bool
+
+
+def _leaf_inputs(P, grown, leaf_data, rows, f_tr, cls):
     """Where the training rows fall when ``leaf_data`` routes them, with the
     working response at ``f_tr``, in-bag counts and mean working response
     per terminal node."""
+    t, bag = rows.t, rows.bag
     node_of = route(grown, leaf_data)
-    z = dist.negative_gradient(t, f_tr, bag, ctx, **cls)
+    z = P.distribution.negative_gradient(t, f_tr, bag, P.context, **cls)
     n_t = grown.n_terminal
     counts = np.bincount(node_of.compress(bag), minlength=n_t)
     mean_z = node_ratio(t.w * z, t.w, node_of, n_t, bag)
-    return Leaves(node_of, n_t, counts, mean_z, min_obs), z
+    return Leaves(node_of, n_t, counts, mean_z, P.n_minobsinnode), z
 
 
-def _one_tree(P, dist, inputs: TreeInputs, t, f_tr, bag, unit, state, k):
+def _one_tree(P: BoostProblem, inputs: TreeInputs, rows: _TreeRows, f_tr, state, k):
     """Grow and fit one tree on class ``k`` (None: single output); returns the
     tree, the grown tree, its training step ``fadj`` and its out-of-bag
     improvement.
@@ -176,22 +187,20 @@ def _one_tree(P, dist, inputs: TreeInputs, t, f_tr, bag, unit, state, k):
     The tree is grown on ``inputs.data`` from the gradient at
     ``inputs.f_grow``; its terminal values are fitted against ``f_tr`` on the
     rows as ``inputs.leaf_data`` routes them (None: as grown). ``fadj`` is
-    that routing's step. ``t`` are the tree's targets (its bag's weights),
-    ``unit`` whether those weights are all 1 (the integer fast path).
+    that routing's step.
     """
     cls = {} if k is None else {"k": k}
-    ctx = P.context
+    dist, ctx, t, bag = P.distribution, P.context, rows.t, rows.bag
     z = dist.negative_gradient(t, inputs.f_grow, bag, ctx, **cls)
     gz, gw = dist.growth_response(t, inputs.f_grow, z, ctx, **cls)
-    gunit = unit and gw is t.w
+    gunit = rows.unit and gw is t.w
     searcher = inputs.data.searcher(gz, gw, gunit, P.n_minobsinnode)
     grown = grow_tree(inputs.data, searcher, gz, gw, bag, P.interaction_depth, gunit)
     if inputs.leaf_data is None:
         leaves = Leaves(grown.node_of, grown.n_terminal, grown.terminal_counts(),
                         grown.terminal_preds(), P.n_minobsinnode)
     else:
-        leaves, z = _leaf_inputs(grown, inputs.leaf_data, dist, t, f_tr, bag, ctx,
-                                 P.n_minobsinnode, cls)
+        leaves, z = _leaf_inputs(P, grown, inputs.leaf_data, rows, f_tr, cls)
     values = dist.fit_leaves(t, f_tr, z, leaves, bag, ctx, **cls)
     grown.set_terminal_preds(values)
     grown.adjust(P.n_minobsinnode)
@@ -226,14 +235,13 @@ def _run(P: BoostProblem, state: BoostState, n_trees, rng, verbose, scheme: Boos
         # shares one bag (Friedman's K-class algorithm, as scikit-learn and LightGBM)
         drawn = sampler.draw(rng, t)
         bag = all_rows if drawn.inbag is None else drawn.inbag
-        t_tree, unit = t, unit_case_weights
+        rows = _TreeRows(t, bag, unit_case_weights)
         if drawn.weights is not None:      # the integer fast path is decided per tree
             t_tree = t.with_weights(t.w * drawn.weights)
-            unit = bool(np.all(t_tree.w == 1.0))
+            rows = _TreeRows(t_tree, bag, bool(np.all(t_tree.w == 1.0)))
         oob = 0.0
         for k in classes:
-            tree, grown, fadj, tree_oob = _one_tree(P, dist, inputs, t_tree, f_tr, bag,
-                                                    unit, state, k)
+            tree, grown, fadj, tree_oob = _one_tree(P, inputs, rows, f_tr, state, k)
             oob += tree_oob
             run.tree_added(grown, inputs, P.shrinkage)
             if state.rows is not None:
