@@ -35,7 +35,8 @@ from .tree import ColumnView, Tree
 class RowState(Protocol):
     """Per-row state carried across trees by the boosting state (e.g. the
     predictors each row's path has used so far, what cost-efficient boosting
-    charges for); ``gbm_more`` continues it with the state."""
+    charges for; its split-gain adjustment reads the same object while a
+    tree grows); ``gbm_more`` continues it with the state."""
 
     def tree_added(self, grown: GrownTree, bag: np.ndarray) -> None:
         """A tree was added: ``grown.node_of`` is each training row's terminal
