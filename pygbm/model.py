@@ -158,7 +158,8 @@ class GBMFit:
                                   per_class=per_class)
 
     def summary(self, n_trees=None, method="relative_influence", plot_it=True, **kw):
-        """R's summary.gbm: relative influence table (and bar chart)."""
+        """R's summary.gbm: an :class:`~pygbm.inspect.InfluenceSummary` (prints as a
+        table, ``.to_frame()``, ``.plot(ax=)``); draws R's bar chart when ``plot_it``."""
         from .inspect import summary
 
         return summary(self, n_trees=n_trees, method=method, plot_it=plot_it, **kw)
