@@ -21,7 +21,8 @@ import numpy as np
 from ._checks import as_generator, int_arg, offset_arg, weights_arg
 from .distributions import FitContext
 from .distributions import Targets as LossTargets
-from .engine.boost import BoostProblem, BoostState, run_boosting, training_data
+from .engine.boost import BoostProblem, BoostState, run_boosting
+from .engine.factory import training_data
 from .engine.schemes import PlainBoosting
 from .model import GBMFit
 from .options import FitOptions

@@ -10,11 +10,11 @@ def force_bounded_search(monkeypatch):
     search (pygbm/engine/bounded.py) can handle goes through it, in blocks of
     ``block`` positions, for the rest of the test (test data are small: as
     configured, their nodes get the full computation)."""
-    from pygbm.engine import bounded, split
+    from pygbm.engine import bounded, exact
 
     def force(block: int) -> None:
-        monkeypatch.setattr(split, "BOUNDED_MIN_ELEMENTS", 0)
-        monkeypatch.setattr(split, "BOUNDED_MIN_ELEMENTS_MISSING_OR_TIED", 0)
+        monkeypatch.setattr(exact, "BOUNDED_MIN_ELEMENTS", 0)
+        monkeypatch.setattr(exact, "BOUNDED_MIN_ELEMENTS_MISSING_OR_TIED", 0)
         monkeypatch.setattr(bounded, "BLOCK", block)
 
     return force

@@ -24,8 +24,8 @@ from ..distributions._common import node_ratio
 from ..distributions.base import Distribution
 from ..distributions.inputs import FitContext, Leaves, Targets
 from ._memory import reuse_freed_memory
-from .binned import BinnedTrainingData
-from .data import TrainingData
+from .adjustment import GainAdjustment
+from .factory import training_data
 from .grow import GrownTree, grow_tree, route
 from .sampling import RowSampler, default_sampler
 from .schemes import BoostingScheme, PlainBoosting, TreeInputs
@@ -79,11 +79,14 @@ class BoostProblem:
     shrinkage: float
     bag_fraction: float
     max_bins: int | None = None   # None: R's exact search; else binned predictors
+    #: an optional split-gain adjustment given to every tree's search
+    #: (engine/adjustment.py); None: R's gains
+    gain_adjustment: GainAdjustment | None = None
     #: draws each tree's rows and weights (None: R's bag, see sampling.default_sampler)
     sampler: RowSampler | None = None
 
     def training_data(self):
-        """The engine's view of the training rows (see :func:`training_data`)."""
+        """The engine's view of the training rows (:func:`.factory.training_data`)."""
         return training_data(self.x[: self.n_train], self.var_type, self.var_monotone,
                              self.max_bins)
 
@@ -92,53 +95,6 @@ class BoostProblem:
 
     def valid_targets(self) -> Targets:
         return self.targets.rows(slice(self.n_train, None))
-
-
-#: exact mode: the histogram search (one bucket per value) takes over when no
-#: continuous predictor has more distinct values than FEW_VALUES or than
-#: 1/ROWS_PER_VALUE of the training rows: measured, one bucket per value is
-#: faster than the presorted scan up to about n/5 values (Friedman data,
-#: 10k and 100k rows), slower beyond
-FEW_VALUES, ROWS_PER_VALUE = 255, 8
-#: the histogram search's bucket codes are 16-bit
-MAX_VALUES = 65535
-#: rows looked at first when counting distinct values (most continuous data
-#: already shows too many in them)
-_PEEK_ROWS = 4096
-
-
-def training_data(x_train, var_type, var_monotone, max_bins=None):
-    """The engine's view of the training rows (exact or binned).
-
-    In the exact mode, data whose continuous predictors all have few
-    distinct values (see :func:`few_values_limit`) go to the histogram
-    search with one bucket per value: the same splits as R's scan (with
-    R's sums and tie-breaking, see engine/binned.py), found faster.
-    """
-    if max_bins is None:
-        limit = few_values_limit(x_train.shape[0])
-        if not _few_values(x_train, var_type, limit):
-            return TrainingData(x_train, var_type, var_monotone)
-        # at most ``limit`` values per predictor: one bucket each (exact_bins)
-        return BinnedTrainingData(x_train, var_type, var_monotone, limit)
-    return BinnedTrainingData(x_train, var_type, var_monotone, max_bins)
-
-
-def few_values_limit(n_train: int) -> int:
-    """Most distinct values per continuous predictor for the histogram search."""
-    return min(max(FEW_VALUES, n_train // ROWS_PER_VALUE), MAX_VALUES)
-
-
-def _few_values(x: np.ndarray, var_type: np.ndarray, limit: int) -> bool:
-    """Whether every continuous column of ``x`` has at most ``limit`` distinct values."""
-    cont = np.flatnonzero(np.asarray(var_type) == 0)
-    for peek in (True, False):
-        for j in cont:
-            col = x[:_PEEK_ROWS, j] if peek else x[:, j]
-            col = col[~np.isnan(col)]
-            if np.unique(col).size > limit:
-                return False
-    return True
 
 
 def run_boosting(problem: BoostProblem, state: BoostState, n_trees: int,
@@ -195,7 +151,7 @@ def _one_tree(P: BoostProblem, inputs: TreeInputs, rows: _TreeRows, f_tr, state,
     z = dist.negative_gradient(t, inputs.f_grow, bag, ctx, **cls)
     gz, gw = dist.growth_response(t, inputs.f_grow, z, ctx, **cls)
     gunit = rows.unit and gw is t.w
-    searcher = inputs.data.searcher(gz, gw, gunit, P.n_minobsinnode)
+    searcher = inputs.data.searcher(gz, gw, gunit, P.n_minobsinnode, P.gain_adjustment)
     grown = grow_tree(inputs.data, searcher, gz, gw, bag, P.interaction_depth, gunit)
     if inputs.leaf_data is None:
         leaves = Leaves(grown.node_of, grown.n_terminal, grown.terminal_counts(),

@@ -1,7 +1,7 @@
 """Bounded exact search: the gains of a large node's continuous predictors,
 computed in full only where they can reach the best.
 
-The exact search (:mod:`.split`) ranks every position of every continuous
+The exact search (:mod:`.exact`) ranks every position of every continuous
 predictor by an approximate gain from integer prefix sums, then re-evaluates
 the candidates within a proven error bound of the best with R's arithmetic.
 For that it only needs every position whose approximate gain reaches the
@@ -26,7 +26,7 @@ values are handled; monotone constraints are not (the caller checks).
 
 The gain at position k (left = sorted rows 0..k, the ``nm`` missing rows
 first) is the two-group gain of the non-missing rows plus a constant, the
-gain of non-missing against missing (see ``ExactSearch._gain_unit_missing``):
+gain of non-missing against missing (see ``kernels.reference.gain_unit_missing``):
 ``d**2 n / (lw rw) + const`` with lw = k + 1 - nm, rw = m - 1 - k, n = m - nm
 and ``d = L - t lw / n = ls - alpha - beta (k + 1)``, L (t) the non-missing
 left (total) sum, ls the prefix sum, beta = t / n, alpha = ms - beta nm.

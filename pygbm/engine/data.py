@@ -8,8 +8,11 @@ the arrays is one predictor.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import numpy as np
+
+from .exact import ExactSearch
 
 
 def level_codes(values: np.ndarray, n_levels: np.ndarray, var_ids: np.ndarray,
@@ -26,6 +29,20 @@ def level_codes(values: np.ndarray, n_levels: np.ndarray, var_ids: np.ndarray,
         raise ValueError(f"categorical predictor {int(var_ids[i])} has codes outside "
                          f"0..{int(n_levels[i]) - 1}")
     return codes
+
+
+class ExactLayout(NamedTuple):
+    """What the exact search needs to know of the predictors, the same for
+    every tree of a fit."""
+
+    xvars: np.ndarray     # continuous predictors whose sorted values the nodes carry
+    xrow: np.ndarray      # (p,) row of a predictor in NodeRows.X, -1 if none
+    look: np.ndarray      # rows (of the continuous block) with tied values
+    mono: np.ndarray      # monotone constraint per continuous predictor
+    mono_any: bool
+    cont_row: np.ndarray  # (p,) row of a predictor in NodeRows.S, -1 if categorical
+    cont_xrow: np.ndarray  # (continuous,) its row in NodeRows.X, -1 if none
+    counts: np.ndarray    # 1.0, 2.0, ..., n: row counts as floats
 
 
 @dataclass
@@ -56,9 +73,8 @@ class TrainingData:
     has_ties: np.ndarray = field(init=False, repr=False)
     category_cells: np.ndarray | None = field(init=False, repr=False)
     cell_width: int = field(init=False, repr=False)
+    layout: ExactLayout = field(init=False, repr=False)
     _sorted_values: dict = field(init=False, repr=False, default_factory=dict)
-    #: the exact search's per-fit constants (split._layout), made on first use
-    _exact_layout: object = field(init=False, repr=False, default=None)
 
     def __post_init__(self):
         x = np.asarray(self.x, dtype=float)
@@ -84,11 +100,27 @@ class TrainingData:
         sorted_x = np.take_along_axis(xc, self.order, axis=1)
         self.has_ties = np.zeros(self.p, dtype=bool)
         self.has_ties[self.cont] = (sorted_x[:, 1:] == sorted_x[:, :-1]).any(axis=1)
-        # kept for the predictors the exact search reads (ExactSearch.xvars)
+        # kept for the predictors the exact search reads (ExactLayout.xvars)
         read = np.flatnonzero(self.has_ties[self.cont])
         self._sorted_values[tuple(self.cont[read].tolist())] = sorted_x[read]
         self._category_cells()
+        self.layout = self._exact_layout()
         self.x = x
+
+    def _exact_layout(self) -> ExactLayout:
+        cont = self.cont
+        # continuous predictors whose sorted values the search reads, carried
+        # along the nodes: those with tied values (missing values need only
+        # their count per node, which comes first)
+        xvars = cont[self.has_ties[cont]]
+        xrow = np.full(self.p, -1)
+        xrow[xvars] = np.arange(xvars.size)
+        look = np.flatnonzero(self.has_ties[cont])
+        mono = self.var_monotone[cont]
+        cont_row = np.full(self.p, -1)
+        cont_row[cont] = np.arange(cont.size)
+        return ExactLayout(xvars, xrow, look, mono, bool(mono.any()), cont_row, xrow[cont],
+                           np.arange(1.0, self.n + 1.0))
 
     def _category_cells(self):
         """Every categorical predictor's level as a cell index: predictor ``i``
@@ -149,8 +181,7 @@ class TrainingData:
                                                           self.order[rows], axis=1)
         return self._sorted_values[key]
 
-    def searcher(self, z, w, unit_weights: bool, min_obs: int):
-        """The split search for one tree on this data (R's exact search)."""
-        from .split import ExactSearch
-
-        return ExactSearch(self, z, w, unit_weights, min_obs)
+    def searcher(self, z, w, unit_weights: bool, min_obs: int, adjustment=None):
+        """The split search for one tree on this data (R's exact search);
+        ``adjustment``: an optional split-gain adjustment (:mod:`.adjustment`)."""
+        return ExactSearch(self, z, w, unit_weights, min_obs, adjustment)

@@ -1,6 +1,9 @@
 """Best-first growth of one tree, with left, right and missing children.
 
-As in R gbm: the root holds the bag; ``interaction_depth`` times, every
+:class:`TreeGrower` grows a tree on one training data with one searcher (the
+exact search, :mod:`.exact`, or the histogram search, :mod:`.histogram_search`,
+as :mod:`.factory` chose), as scikit-learn's ``TreeGrower`` owns its
+histogram builder and splitter. As in R gbm: the root holds the bag; ``interaction_depth`` times, every
 terminal node knows its best split and the node with the largest gain is
 split (ties: the lowest terminal index). The left child keeps its parent's
 terminal index, the right and missing children take the next two. A missing
@@ -12,12 +15,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from . import kernels
 from .._rmath import sequential_sum
-from .data import TrainingData
-from .split import Side, Split
+from .split import LEFT, MISSING, RIGHT, Side, Split
 from .tree import GOES_LEFT, GOES_RIGHT, NO_NODE, Tree, walk
-
-LEFT, RIGHT, MISSING = 0, 1, 2
 
 
 @dataclass
@@ -119,20 +120,14 @@ class GrownTree:
         return Tree(split_var, code, kids[0], kids[1], kids[2], gain, weight, pred)
 
 
-def _directions(data: TrainingData, split: Split, rows: np.ndarray) -> np.ndarray:
-    """LEFT / RIGHT / MISSING (int8) for the given training rows."""
-    x = data.xt[split.var].take(rows)
-    nan = np.isnan(x)
-    if split.left_levels is None:
-        d = np.greater_equal(x, split.value).view(np.int8)     # NaN: False (0)
-    else:
-        codes = np.where(nan, -1, x).astype(np.intp)
+def _directions(data, split: Split, rows: np.ndarray) -> np.ndarray:
+    """LEFT / RIGHT / MISSING (int8) of the given training rows of ``data``."""
+    goes_right = None
+    if split.left_levels is not None:
         goes_right = np.ones(int(data.var_type[split.var]) + 1, dtype=np.int8)
         goes_right[split.left_levels] = LEFT
         goes_right[-1] = 0                         # the spare slot, hit by NaN (code -1)
-        d = goes_right.take(codes)
-    d += MISSING * nan.view(np.int8)               # NaN rows got 0 above
-    return d
+    return kernels.active().route(data.xt[split.var].take(rows), split.value, goes_right)
 
 
 def route(grown: GrownTree, data) -> np.ndarray:
@@ -148,74 +143,95 @@ def route(grown: GrownTree, data) -> np.ndarray:
     return node_of
 
 
-def grow_tree(data, searcher, z: np.ndarray, w: np.ndarray, inbag: np.ndarray,
-              depth: int, unit_weights: bool) -> GrownTree:
-    """Grow one tree on the working response ``z`` (training rows).
+class TreeGrower:
+    """Grows trees of ``depth`` splits on ``data`` with ``searcher``.
 
     ``searcher`` finds the best split of a node and hands each child its share
-    of the node's search state (see :class:`pygbm.engine.split.ExactSearch`);
-    ``data`` gives the predictor values that route rows to the children.
+    of the node's search state (see :class:`pygbm.engine.exact.ExactSearch`);
+    ``data`` gives the predictor values that route rows to the children. The
+    searcher's split-gain adjustment, if any, is told of every split made
+    (``on_split``, with the node's in-bag rows).
     """
-    n_train = data.n
-    bag_rows = inbag.nonzero()[0]
-    # R sums the bag in row order, one row at a time (a sequential sum, several
-    # times slower than NumPy's pairwise one: only where R's bits are kept)
-    total = sequential_sum if searcher.r_arithmetic else (lambda a: float(a.sum()))
-    total_z = total((w * z)[bag_rows])
-    total_w = float(bag_rows.size) if unit_weights else total(w[bag_rows])
-    root = Node(total_z / total_w, total_w, int(bag_rows.size))
-    nodes = [root]
-    terminals = [0]
-    totals = [Side(total_z, total_w, int(bag_rows.size))]
-    states = [searcher.root(inbag)]
-    best: list[Split | None] = [None]
-    searched = [False]
-    node_of = np.zeros(n_train, dtype=np.intp)
-    rows_of = [np.arange(n_train)]      # training rows of each terminal node
-    vars_used = []
 
-    for _ in range(depth):
-        for t in range(len(terminals)):
-            if not searched[t]:
-                best[t] = searcher.best(states[t], totals[t]) if totals[t].n > 0 else None
-                searched[t] = True
-        gains = [b.improvement if b is not None else 0.0 for b in best]
-        t = gains.index(max(gains))     # the first of the largest, as np.argmax
-        if not gains[t] > 0.0:
-            break
-        split = best[t]
-        parent = nodes[terminals[t]]
-        ids = []
-        for side in (split.left, split.right, split.missing):
-            # a node without weight (zero case weights) has no information: 0
-            nodes.append(Node(side.sum_z / side.w if side.w > 0 else 0.0, side.w, side.n))
-            ids.append(len(nodes) - 1)
-        parent.split = split
-        parent.children = tuple(ids)
-        vars_used.append(split.var)
-        t_right, t_missing = len(terminals), len(terminals) + 1
-        terminals[t] = ids[LEFT]
-        terminals.extend([ids[RIGHT], ids[MISSING]])
+    def __init__(self, data, searcher, depth: int):
+        self.data = data
+        self.searcher = searcher
+        self.depth = int(depth)
+        self.adjustment = searcher.adjustment
 
-        rows = rows_of[t]
-        d = _directions(data, split, rows)
-        go_right = rows.compress(d == RIGHT)
-        go_missing = rows.compress(d == MISSING)
-        node_of[go_right] = t_right
-        node_of[go_missing] = t_missing
-        rows_of[t] = rows.compress(d == LEFT)
-        rows_of.extend([go_right, go_missing])
+    def grow(self, z: np.ndarray, w: np.ndarray, inbag: np.ndarray,
+             unit_weights: bool) -> GrownTree:
+        """Grow one tree on the working response ``z`` with weights ``w``
+        (training rows) from the in-bag rows ``inbag``."""
+        data, searcher, depth = self.data, self.searcher, self.depth
+        n_train = data.n
+        bag_rows = inbag.nonzero()[0]
+        # R sums the bag in row order, one row at a time (a sequential sum, several
+        # times slower than NumPy's pairwise one: only where R's bits are kept)
+        total = sequential_sum if searcher.r_arithmetic else (lambda a: float(a.sum()))
+        total_z = total((w * z)[bag_rows])
+        total_w = float(bag_rows.size) if unit_weights else total(w[bag_rows])
+        root = Node(total_z / total_w, total_w, int(bag_rows.size))
+        nodes = [root]
+        terminals = [0]
+        totals = [Side(total_z, total_w, int(bag_rows.size))]
+        states = [searcher.root(inbag)]
+        best: list[Split | None] = [None]
+        searched = [False]
+        node_of = np.zeros(n_train, dtype=np.intp)
+        rows_of = [np.arange(n_train)]      # training rows of each terminal node
+        vars_used = []
 
-        if len(vars_used) < depth:        # the children will be searched
-            children = searcher.children(states[t], rows, d, split)
-        else:
-            children = (None, None, None)
-        states[t] = children[LEFT]
-        states.extend(children[1:])
-        totals[t] = split.left
-        totals.extend([split.right, split.missing])
-        best[t] = None
-        best.extend([None, None])
-        searched[t] = False
-        searched.extend([False, False])
-    return GrownTree(nodes, terminals, node_of, vars_used)
+        for _ in range(depth):
+            for t in range(len(terminals)):
+                if not searched[t]:
+                    best[t] = searcher.best(states[t], totals[t]) if totals[t].n > 0 else None
+                    searched[t] = True
+            gains = [b.score if b is not None else 0.0 for b in best]
+            t = gains.index(max(gains))     # the first of the largest, as np.argmax
+            if not gains[t] > 0.0:
+                break
+            split = best[t]
+            parent = nodes[terminals[t]]
+            ids = []
+            for side in (split.left, split.right, split.missing):
+                # a node without weight (zero case weights) has no information: 0
+                nodes.append(Node(side.sum_z / side.w if side.w > 0 else 0.0, side.w, side.n))
+                ids.append(len(nodes) - 1)
+            parent.split = split
+            parent.children = tuple(ids)
+            vars_used.append(split.var)
+            t_right, t_missing = len(terminals), len(terminals) + 1
+            terminals[t] = ids[LEFT]
+            terminals.extend([ids[RIGHT], ids[MISSING]])
+
+            rows = rows_of[t]
+            if self.adjustment is not None:
+                self.adjustment.on_split(totals[t], split, rows.compress(inbag.take(rows)))
+            d = _directions(data, split, rows)
+            go_right = rows.compress(d == RIGHT)
+            go_missing = rows.compress(d == MISSING)
+            node_of[go_right] = t_right
+            node_of[go_missing] = t_missing
+            rows_of[t] = rows.compress(d == LEFT)
+            rows_of.extend([go_right, go_missing])
+
+            if len(vars_used) < depth:        # the children will be searched
+                children = searcher.children(states[t], rows, d, split)
+            else:
+                children = (None, None, None)
+            states[t] = children[LEFT]
+            states.extend(children[1:])
+            totals[t] = split.left
+            totals.extend([split.right, split.missing])
+            best[t] = None
+            best.extend([None, None])
+            searched[t] = False
+            searched.extend([False, False])
+        return GrownTree(nodes, terminals, node_of, vars_used)
+
+
+def grow_tree(data, searcher, z: np.ndarray, w: np.ndarray, inbag: np.ndarray,
+              depth: int, unit_weights: bool) -> GrownTree:
+    """One tree grown by a :class:`TreeGrower` (see there)."""
+    return TreeGrower(data, searcher, depth).grow(z, w, inbag, unit_weights)

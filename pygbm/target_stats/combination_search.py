@@ -8,7 +8,7 @@ import dataclasses
 import numpy as np
 
 from ..engine.data import TrainingData
-from ..engine.split import ExactSearch
+from ..engine.exact import ExactSearch
 from .combinations import CombinationRegistry
 
 #: memory for the training columns of combinations (with their presorted
@@ -84,8 +84,9 @@ class CombinationData:
             cache.popitem(last=False)
         return data
 
-    def searcher(self, z, w, unit_weights: bool, min_obs: int):
-        return CombinationSearch(self, self.base.searcher(z, w, unit_weights, min_obs),
+    def searcher(self, z, w, unit_weights: bool, min_obs: int, adjustment=None):
+        return CombinationSearch(self, self.base.searcher(z, w, unit_weights, min_obs,
+                                                          adjustment),
                                  z, w, unit_weights, min_obs)
 
 
@@ -114,6 +115,12 @@ class CombinationSearch:
     def r_arithmetic(self) -> bool:
         """As the engine's searcher (see ExactSearch)."""
         return self.inner.r_arithmetic
+
+    @property
+    def adjustment(self):
+        """The engine searcher's split-gain adjustment (combinations are not
+        penalised)."""
+        return self.inner.adjustment
 
     def root(self, inbag: np.ndarray) -> _NodeState:
         return _NodeState(self.inner.root(inbag), np.flatnonzero(inbag))

@@ -19,8 +19,10 @@ import pandas as pd
 import pytest
 
 import pygbm
-from pygbm.engine import binned
-from pygbm.engine.binned import BinnedTrainingData, HistogramSearch, _continuous_bins
+from pygbm.engine import binned, factory
+from pygbm.engine.binned import BinnedTrainingData, _continuous_bins
+from pygbm.engine.histogram_search import HistogramSearch
+from pygbm.engine.kernels import reference
 from pygbm.engine.grow import _directions
 from pygbm.engine.split import Side, improvement
 
@@ -158,7 +160,7 @@ def test_histogram_kernels_and_subtraction_agree_with_direct_sums(monkeypatch):
     z, w = rng.normal(size=n), rng.uniform(0.5, 2, n)
     data, search = _search(x, np.array([0, 5]), z, w, max_bins=16)
     rows = np.flatnonzero(rng.random(n) < 0.7)
-    hist = search.histogram(rows)
+    hist = search.builder.build(rows).raw
     direct = np.zeros_like(hist)
     for j in range(2):
         c = data.codes[rows, j]
@@ -166,8 +168,8 @@ def test_histogram_kernels_and_subtraction_agree_with_direct_sums(monkeypatch):
         direct[:, 1] += np.bincount(c, w[rows], minlength=hist.shape[0])
         direct[:, 2] += np.bincount(c, minlength=hist.shape[0])
     np.testing.assert_allclose(hist, direct, rtol=1e-12, atol=1e-12)
-    monkeypatch.setattr(binned, "_csc_matvecs", None)          # the NumPy fallback
-    np.testing.assert_allclose(search.histogram(rows), direct, rtol=1e-12, atol=1e-12)
+    monkeypatch.setattr(reference, "_csc_matvecs", None)          # the NumPy fallback
+    np.testing.assert_allclose(search.builder.build(rows).raw, direct, rtol=1e-12, atol=1e-12)
     monkeypatch.undo()
     # children: the largest one's histogram comes from subtraction
     root = search.root(np.isin(np.arange(n), rows))
@@ -181,8 +183,9 @@ def test_histogram_kernels_and_subtraction_agree_with_direct_sums(monkeypatch):
     assert sum(not k.counted for k in kids) == 1
     for kid in kids:
         if kid.rows.size:
-            np.testing.assert_allclose(kid.raw, search.histogram(kid.rows), atol=1e-9)
-            np.testing.assert_array_equal(kid.raw[:, -1], search.histogram(kid.rows)[:, -1])
+            np.testing.assert_allclose(kid.raw.raw, search.builder.build(kid.rows).raw, atol=1e-9)
+            np.testing.assert_array_equal(kid.raw.raw[:, -1],
+                                          search.builder.build(kid.rows).raw[:, -1])
 
 
 def test_unit_weight_histograms_are_one_packed_integer_column():
@@ -198,7 +201,7 @@ def test_unit_weight_histograms_are_one_packed_integer_column():
     data, search = _search(x, np.array([0, 7, 0]), z, max_bins=32)
     assert search.packed and not data.exact_bins
     rows = np.flatnonzero(rng.random(n) < 0.5)
-    hist = search._float_hist(search.histogram(rows))
+    hist = search.builder.build(rows).sums()
     direct = np.zeros_like(hist)
     for j in range(3):
         c = data.codes[rows, j]
@@ -206,16 +209,17 @@ def test_unit_weight_histograms_are_one_packed_integer_column():
         direct[:, 1] += np.bincount(c, minlength=hist.shape[0])
     np.testing.assert_array_equal(hist[:, 1], direct[:, 1])
     # each row's w*z is off by at most half a unit of 1 / scale
-    tol = 0.5 * direct[:, 1] / search.scale
+    packing = search.builder.packing
+    tol = 0.5 * direct[:, 1] / packing.scale
     assert np.all(np.abs(hist[:, 0] - direct[:, 0]) <= tol + 1e-9 * np.abs(direct[:, 0]))
-    assert search.scale * np.abs(z).sum() <= 2.0 ** (62 - search.count_bits)
+    assert packing.scale * np.abs(z).sum() <= 2.0 ** (62 - packing.count_bits)
     root = search.root(np.isin(np.arange(n), rows))
     split = search.best(root, Side(float(z[rows].sum()), float(rows.size), rows.size))
     d = _directions(data, split, np.arange(n))           # the grower's routing
     kids = search.children(root, np.arange(n), d, split)
     for kid in kids:
         if kid.rows.size:
-            np.testing.assert_array_equal(kid.raw, search.histogram(kid.rows))
+            np.testing.assert_array_equal(kid.raw.raw, search.builder.build(kid.rows).raw)
     # weighted fits keep the floating columns
     assert not _search(x, np.array([0, 7, 0]), z, np.full(n, 2.0), max_bins=32)[1].packed
 
@@ -482,8 +486,6 @@ def test_exact_mode_searches_few_valued_data_by_histograms(kw, monkeypatch):
     """The default (exact) mode sends data whose continuous predictors have at
     most FEW_VALUES distinct values to the histogram search, one bucket per
     value: the fit is the presorted scan's, tree for tree."""
-    from pygbm.engine import boost
-
     rng = np.random.default_rng(8)
     n = 3000
     df = pd.DataFrame({"a": rng.integers(0, 16, n).astype(float),
@@ -497,22 +499,20 @@ def test_exact_mode_searches_few_valued_data_by_histograms(kw, monkeypatch):
     else:
         df["y"] = signal + rng.normal(size=n)
     formula = "y ~ a + b + c"
-    limit = boost.few_values_limit(len(df))
-    assert boost._few_values(df[["a", "b"]].to_numpy(), np.zeros(2, dtype=int), limit)
+    limit = factory.few_values_limit(len(df))
+    assert factory.few_values(df[["a", "b"]].to_numpy(), np.zeros(2, dtype=int), limit)
     fast = _fit(formula, df, interaction_depth=4, n_minobsinnode=5, **kw)
-    monkeypatch.setattr(boost, "few_values_limit", lambda n: 0)   # force the presorted scan
+    monkeypatch.setattr(factory, "few_values_limit", lambda n: 0)   # force the presorted scan
     assert_same_fit(_fit(formula, df, interaction_depth=4, n_minobsinnode=5, **kw), fast)
 
 
 def test_few_values_limit():
-    from pygbm.engine import boost
-
-    assert boost.few_values_limit(500) == boost.FEW_VALUES
-    assert boost.few_values_limit(80_000) == 10_000
-    assert boost.few_values_limit(10**7) == boost.MAX_VALUES
+    assert factory.few_values_limit(500) == factory.FEW_VALUES
+    assert factory.few_values_limit(80_000) == 10_000
+    assert factory.few_values_limit(10**7) == factory.MAX_VALUES
     x = np.repeat(np.arange(300.0), 4)[:, None]                 # 300 values, 1200 rows
-    assert not boost._few_values(x, np.zeros(1, dtype=int), 255)
-    assert boost._few_values(x, np.zeros(1, dtype=int), 300)
+    assert not factory.few_values(x, np.zeros(1, dtype=int), 255)
+    assert factory.few_values(x, np.zeros(1, dtype=int), 300)
 
 
 def test_zero_weight_node_has_no_split_and_no_warning():

@@ -15,7 +15,7 @@ import pytest
 
 from pygbm.engine import bounded
 from pygbm.engine.data import TrainingData
-from pygbm.engine.split import ExactSearch
+from pygbm.engine.exact import ExactSearch
 
 #: the bound must leave most blocks out: the point of the bounded search
 #: (a few per cent on the benchmark data, up to ~25% here in the "late" nodes
@@ -54,7 +54,7 @@ def test_bounded_gains_keep_every_candidate(missing, ties, late, min_obs, force_
     assert not partial
     found = search._bounded_gains(state)
     assert found.ok
-    cut = search._cut(m, float(full_best.max()))
+    cut = search.tolerance.cut(m, float(full_best.max()))
     for c in range(full_best.size):
         want, got = full_row(c), found.row(c)
         above = want >= cut

@@ -12,7 +12,8 @@ import numpy as np
 import pytest
 
 from pygbm.engine.data import TrainingData
-from pygbm.engine.split import ExactSearch, Side, improvement
+from pygbm.engine.exact import ExactSearch
+from pygbm.engine.split import Side, improvement
 
 
 @pytest.fixture(autouse=True, params=["as-configured", "bounded-4", "bounded-16"])

@@ -1,0 +1,112 @@
+"""R's arithmetic on a binned node's rows: what histograms cannot give.
+
+R chooses between equally good splits, and computes a child's sums, by
+adding the node's rows one at a time in the order of the split predictor
+(missing values first, ties in row order) and taking them from the node's
+totals one at a time. Bucket sums (histograms) add the same numbers in
+another order, so their last bits can differ. The histogram search
+(:mod:`.histogram_search`) therefore reaches back into the rows here, and
+only here:
+
+* a tie between predictors (gains within :data:`.split.NEAR_TIE`), and every
+  split with one bucket per value (``exact_bins``, where the fit must be R's):
+  the candidate splits re-evaluated on the rows (:meth:`RowSums.record`);
+* the node sums those re-evaluations start from, which R gets by the same
+  running subtractions down the tree (:meth:`RowSums.total`);
+* categorical levels whose means tie: R's Shell sort orders them on R's
+  sums, so a histogram made by subtraction has those levels counted again
+  from the rows (:meth:`RowSums.recount`).
+
+Everything else (every gain, every other split) comes from the histograms.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .._rmath import sequential_minus, sequential_sum
+from .split import Response, Side, Split, improvement
+
+
+class RowSums:
+    """R's sums of one tree's nodes from their rows (``data``: a
+    :class:`.binned.BinnedTrainingData`)."""
+
+    def __init__(self, data, response: Response):
+        self.data = data
+        self.wz, self.w, self.unit = response
+
+    def record(self, state, v: int, pos: int, levels) -> Split:
+        """The split of ``state`` on ``v`` (left: sorted positions up to ``pos``,
+        or the first ``pos + 1`` levels of ``levels``) with R's arithmetic: R
+        scans the node's rows sorted by ``v`` (missing values first, ties in
+        row order), adding each row to the left sums and taking it from the
+        node's totals one at a time."""
+        data, rows = self.data, state.rows
+        x = data.xt[v, rows]
+        nm = int(np.count_nonzero(np.isnan(x)))
+        if data.var_type[v] > 0 or data.exact_bins:
+            # one bucket per value: a stable sort of the (16-bit) bucket codes
+            # orders the rows as R does, missing values last
+            order = np.argsort(data.local_codes(rows, v), kind="stable")
+        else:
+            order = np.argsort(x, kind="stable")
+        order = np.roll(order, nm)                              # NaN first, as R
+        x, g = x[order], self.wz[rows[order]]
+        h = None if self.unit else self.w[rows[order]]
+        weights = (lambda a, b: float(b - a)) if h is None else \
+            (lambda a, b: sequential_sum(h[a:b]))
+        total = self.total(state)
+        ms, mw = sequential_sum(g[:nm]), weights(0, nm)
+        if levels is None:
+            k = int(pos)
+            value = 0.5 * (x[k] + x[k + 1])
+            ls, lw, n_left = sequential_sum(g[nm:k + 1]), weights(nm, k + 1), k + 1 - nm
+            rs = sequential_minus(total.sum_z, g[:k + 1])
+            rw = total.w - (k + 1) if h is None else sequential_minus(total.w, h[:k + 1])
+            left_levels = None
+        else:
+            K = int(data.var_type[v])
+            codes = x[nm:].astype(np.intp)
+            gs = np.bincount(codes, weights=g[nm:], minlength=K)   # sums in row order
+            gn = np.bincount(codes, minlength=K)
+            gw = gn.astype(float) if h is None else np.bincount(codes, h[nm:], minlength=K)
+            sel = levels[: int(pos) + 1]
+            ls, lw, n_left = sequential_sum(gs[sel]), sequential_sum(gw[sel]), int(gn[sel].sum())
+            start_z = sequential_minus(total.sum_z, g[:nm])
+            start_w = total.w - nm if h is None else sequential_minus(total.w, h[:nm])
+            rs, rw = sequential_minus(start_z, gs[sel]), sequential_minus(start_w, gw[sel])
+            value, left_levels = float(pos), np.sort(sel)
+        missing = Side(ms, mw, nm) if nm else Side(total.sum_z, total.w, 0)
+        return Split(float(improvement(lw, rw, mw, ls, rs, ms)), v, float(value), left_levels,
+                     Side(ls, lw, int(n_left)), Side(rs, rw, int(total.n - nm - n_left)),
+                     missing, nm == 0)
+
+    def total(self, state) -> Side:
+        """The node's sums as R has them (R subtracts row by row, so they can
+        differ in the last bits from bucket sums): those of the root, then of
+        each split on the way down, re-evaluated in R's arithmetic. Only ties
+        need them (R breaks ties on those last bits)."""
+        if state.r_total is None:
+            parent = state.parent
+            split = parent.split
+            if split.left_levels is None:          # missing rows come first
+                pos = split.missing.n + split.left.n - 1
+            else:
+                pos = split.left_levels.shape[0] - 1
+            rec = self.record(parent, split.var, pos, parent.levels)
+            state.r_total = (rec.left, rec.right, rec.missing)[state.side]
+        return state.r_total
+
+    def recount(self, state, i: int) -> None:
+        """Categorical ``i``'s cells of the node's histogram, summed again
+        from the node's rows (a histogram made by subtraction can differ
+        from them in the last bits)."""
+        v = self.data.cat[i]
+        K = int(self.data.var_type[v])
+        rows = state.rows
+        codes = self.data.local_codes(rows, v)
+        cells = slice(self.data.offset[v], self.data.offset[v] + K + 1)
+        sums = [self.wz[rows]] + ([] if self.unit else [self.w[rows]])
+        for j, weights in enumerate(sums):
+            state.hist[cells, j] = np.bincount(codes, weights, minlength=K + 1)
+        state.hist[cells, -1] = np.bincount(codes, minlength=K + 1)

@@ -1,0 +1,154 @@
+"""The exact search's decision: which candidates R's arithmetic must settle,
+and that arithmetic.
+
+The gains that rank the candidates (:mod:`.kernels`, from quantized sums with
+unit weights) are within a proven bound of R's (:class:`Tolerance`); every
+candidate within that bound of the best is re-evaluated here with R's own
+running sums: left sums accumulated row by row from the first non-missing
+row, right sums as the node total minus one row at a time
+(:func:`r_sums`, :func:`r_gains`, :func:`record`, :func:`unit_record`), so
+that the split chosen, its statistics and its gain are R's to the last bit.
+"""
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from .._rmath import running_minus, sequential_minus, sequential_sum
+from .split import NEAR_TIE, Side, Split, improvement
+
+#: double precision unit roundoff
+EPS = np.finfo(float).eps
+
+
+class Tolerance:
+    """The error bound of the approximate gains of one tree's search.
+
+    ``unit``: unit weights (quantized sums with ``scale``; ``zmax`` the
+    largest |w*z|); otherwise the sums are floating and differ from R's by
+    rounding only.
+    """
+
+    def __init__(self, unit: bool, scale: float, zmax: float):
+        self.unit, self.scale, self.zmax = unit, scale, zmax
+
+    def bound(self, m: int, top: float) -> float:
+        """Twice a bound on |approximate gain - R's gain| near the top gain ``top``.
+
+        Every gain is a between-group sum of squares, sum_g S_g^2 / W_g - S^2 / W,
+        over the left, right and missing groups and the node. With unit
+        weights each quantized sum S is off by at most eps_q = m / scale, so a
+        term moves by at most 2 |S_g / W_g| eps_q + eps_q^2 / W_g <=
+        2 zmax eps_q + eps_q^2 (four terms). The floating-point evaluation of
+        the formula (ours and R's) adds rounding of the order of eps m zmax
+        (sqrt(2 top) + zmax) and eps top. Weighted nodes use floating sums
+        whose only difference to R's is rounding: NEAR_TIE relative.
+        """
+        if not self.unit:
+            return NEAR_TIE * top
+        eps_q = m / self.scale
+        zmax = self.zmax
+        bound = (4.0 * (2.0 * zmax * eps_q + eps_q * eps_q)
+                 + 8.0 * EPS * m * zmax * (np.sqrt(2.0 * top) + zmax) + 16.0 * EPS * top)
+        return max(2.0 * bound, NEAR_TIE * top)
+
+    def cut(self, m: int, lower: float) -> float:
+        """The candidates' threshold (scaled units) were the top gain
+        ``lower`` (scaled): every candidate's approximate gain is above it
+        when ``lower`` is at most the top gain, since ``t - bound(t)`` grows
+        with t wherever it is positive (the bound grows like sqrt(t) and
+        EPS t)."""
+        s2 = self.scale * self.scale
+        return (lower / s2 - self.bound(m, lower / s2)) * s2
+
+
+class RSums(NamedTuple):
+    """R's running sums along a predictor's sorted rows (see :func:`r_sums`)."""
+
+    nm: int
+    ms: float
+    mw: float
+    left_z: np.ndarray
+    left_w: np.ndarray
+    right_z: np.ndarray
+    right_w: np.ndarray
+
+
+def missing_sums(g, h, nm: int) -> tuple[float, float]:
+    """Sum of w*z and weight of the ``nm`` missing rows (they come first),
+    added in R's order."""
+    if nm == 0:
+        return 0.0, 0.0
+    ms = sequential_sum(g[:nm])
+    mw = float(nm) if h is None else sequential_sum(h[:nm])
+    return ms, mw
+
+
+def r_sums(g, h, total: Side, nm: int) -> RSums:
+    """R's running sums along the sorted rows ``g`` (a prefix of the node's).
+
+    The missing group's count and sums, and, per position k (left = rows
+    nm..k), the left sums accumulated from the first non-missing row (index
+    k - nm) and the right sums as the node total minus every row up to k,
+    one row at a time (index k).
+    """
+    ms, mw = missing_sums(g, h, nm)
+    end = g.size
+    left_z = g[nm:].cumsum()
+    right_z = running_minus(total.sum_z, g)
+    if h is None:
+        left_w = np.arange(1, end - nm + 1, dtype=float)
+        right_w = total.w - np.arange(1, end + 1, dtype=float)
+    else:
+        left_w = h[nm:].cumsum()
+        right_w = running_minus(total.w, h)
+    return RSums(nm, ms, mw, left_z, left_w, right_z, right_w)
+
+
+def r_gains(sums: RSums, pos: np.ndarray, mono: int) -> np.ndarray:
+    """R's gain at the positions ``pos`` (each already admissible by size
+    and ties) from the predictor's :func:`r_sums`; 0 where its monotone
+    constraint ``mono`` fails."""
+    nm, ms, mw, left_z, left_w, right_z, right_w = sums
+    ls, lw = left_z[pos - nm], left_w[pos - nm]
+    rs, rw = right_z[pos], right_w[pos]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        gain = np.asarray(improvement(lw, rw, mw, ls, rs, ms), dtype=float)
+    if mono:
+        gain = np.where(mono * (rs * lw - ls * rw) > 0, gain, 0.0)
+    return gain
+
+
+def _split(v: int, value: float, left: Side, right: Side, total: Side,
+           missing: tuple[float, float, int]) -> Split:
+    """The split with these sides and R's gain of them (``missing``: the
+    missing group's sum of w*z, weight and rows)."""
+    ms, mw, nm = missing
+    miss = Side(ms, mw, nm) if nm else Side(total.sum_z, total.w, 0)
+    gain = improvement(left.w, right.w, mw, left.sum_z, right.sum_z, ms)
+    return Split(float(gain), int(v), float(value), None, left, right, miss, nm == 0)
+
+
+def record(v: int, x: np.ndarray, total: Side, pos: int, sums: RSums) -> Split:
+    """The chosen split of continuous predictor ``v`` after sorted position
+    ``pos`` (``x`` its sorted values), from its :func:`r_sums`."""
+    k = int(pos)
+    nm, ms, mw, left_z, left_w, right_z, right_w = sums
+    n_left = k + 1 - nm
+    left = Side(float(left_z[k - nm]), float(left_w[k - nm]), int(n_left))
+    right = Side(float(right_z[k]), float(right_w[k]), int(total.n - nm - n_left))
+    return _split(v, 0.5 * (x[k] + x[k + 1]), left, right, total, (ms, mw, nm))
+
+
+def unit_record(v: int, g: np.ndarray, nm: int, total: Side, value: float) -> Split:
+    """The split of continuous predictor ``v`` after sorted position
+    ``k = g.size - 1``, unit weights, ``g`` the w*z of the node's rows up to
+    ``k`` in the predictor's order (:func:`record` in fewer operations)."""
+    k = g.size - 1
+    rs = sequential_minus(total.sum_z, g)             # node total minus each row
+    ls = sequential_sum(g[nm:])
+    ms, mw = missing_sums(g, None, nm)
+    left = Side(ls, float(k + 1 - nm), k + 1 - nm)
+    right = Side(rs, total.w - (k + 1), total.n - (k + 1))
+    return _split(v, value, left, right, total, (ms, mw, nm))
