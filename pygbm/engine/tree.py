@@ -18,6 +18,8 @@ from typing import Callable, Iterator
 
 import numpy as np
 
+from .split import LEFT, MISSING, RIGHT
+
 #: marker for "no child" / "terminal node" in the integer vectors (R uses -1)
 NO_NODE = -1
 
@@ -25,9 +27,10 @@ NO_NODE = -1
 GOES_LEFT = -1
 GOES_RIGHT = 1
 
-#: where a split sends a row: to one of the three children, or (a categorical
-#: level whose ``c_splits`` entry is neither left nor right) to none
-LEFT, RIGHT, MISSING, NOWHERE = 0, 1, 2, 3
+#: where a split sends a row: to one of the three children (LEFT, RIGHT,
+#: MISSING, the split vocabulary's), or (a categorical level whose
+#: ``c_splits`` entry is neither left nor right) to none
+NOWHERE = 3
 
 
 @dataclass

@@ -5,7 +5,7 @@ the configured size.
 What the exact search needs of it: every position whose approximate gain can
 be a candidate (at or above the threshold of the top gain) is computed, with
 the same value, and no other position is claimed to be above it. The choice
-among candidates, with R's arithmetic, is tested in test_split.py (there with
+among candidates, with R's arithmetic, is tested in test_exact.py (there with
 the bounded search forced on small nodes) and in the R conformance tests.
 """
 from __future__ import annotations

@@ -1,16 +1,19 @@
 """The engine's kernels (engine/kernels/) on their own, every registered
 implementation against the formulas written out position by position, or a
-direct loop (test_split.py tests the search built on them against R's scan;
+direct loop (test_exact.py tests the search built on them against R's scan;
 a compiled implementation registered beside the NumPy reference is tested
 here too, position by position)."""
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 import pytest
 
+import pygbm
 from pygbm.engine import kernels
 from pygbm.engine.kernels import GainBlock, HistogramScratch
 from pygbm.engine.split import LEFT, MISSING, RIGHT, improvement
+from pygbm.engine.tree import ColumnView
 
 IMPLEMENTATIONS = kernels.names()
 
@@ -196,3 +199,24 @@ def test_kernels_are_selected_by_name():
         assert kernels.active() is k
     with pytest.raises(ValueError, match="unknown kernel"):
         kernels.get("no-such-kernels")
+
+
+def test_terminal_nodes_kernel_matches_the_reference_walk(K):
+    """Prediction: each row's terminal node, whatever the other rows."""
+    rng = np.random.default_rng(8)
+    n = 400
+    x = np.column_stack([rng.normal(size=n), rng.integers(0, 4, n).astype(float)])
+    x[rng.random(n) < 0.1, 0] = np.nan
+    var_type = np.array([0, 4])
+    df = pd.DataFrame({"a": x[:, 0], "b": pd.Categorical(x[:, 1].astype(int)),
+                       "y": np.nan_to_num(x[:, 0]) + x[:, 1] + rng.normal(size=n)})
+    fit = pygbm.gbm("y ~ a + b", df, distribution="gaussian", n_trees=5,
+                    interaction_depth=3, n_minobsinnode=5, random_state=1)
+    view = ColumnView(x, var_type)
+    rows = rng.permutation(n)[: n // 2]
+    for tree in fit.trees:
+        ref = kernels.REFERENCE.terminal_nodes(tree, view, fit.c_splits)
+        np.testing.assert_array_equal(K.terminal_nodes(tree, view, fit.c_splits), ref)
+        np.testing.assert_array_equal(K.terminal_nodes(tree, view, fit.c_splits, rows),
+                                      ref[rows])
+        assert np.all(tree.split_var[ref] == -1)

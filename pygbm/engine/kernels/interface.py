@@ -53,10 +53,11 @@ class Kernels:
       ``monotone(block, mono, unit, gain)``, R's monotone filter (the last
       four fill ``gain`` (predictors, m - 1) in place);
     * binned search: ``histogram(codes, cols, rows, n_cells, scratch)``;
-    * routing rows to a split's children: ``route(x, value, goes_right)``.
-
-    Prediction (engine/tree.py's predictor over trees) is the next kernel to
-    join the bundle.
+    * routing rows to a split's children: ``route(x, value, goes_right)``;
+    * prediction: ``terminal_nodes(tree, view, c_splits, rows)``, the terminal
+      node of each row (its reference is engine/tree.py's; the predictor
+      there calls it directly for now, so a compiled one is tested here
+      first and wired into ``TreePredictor`` next).
     """
 
     name: str
@@ -70,3 +71,4 @@ class Kernels:
     monotone: Callable
     histogram: Callable
     route: Callable
+    terminal_nodes: Callable

@@ -3,7 +3,8 @@
 Each function is what one engine stage computes over whole arrays: the gains
 of the exact search at every position of a block of continuous predictors
 (several layouts, see below), R's monotone filter, the histogram scatter-add
-of the binned search, and the routing of rows to a split's children. A
+of the binned search, and the routing of rows to a split's children (the
+prediction kernel, ``terminal_nodes``, is engine/tree.py's). A
 compiled implementation provides the same functions with the same outputs
 (:class:`.interface.Kernels`); ``tests/engine/test_kernels.py`` checks this
 one against the formulas written out position by position.
@@ -20,6 +21,7 @@ import numpy as np
 from ..bounded import missing_terms
 from ..fixed_point import MAGIC, MAGIC_BITS
 from ..split import MISSING, improvement
+from ..tree import terminal_nodes
 from .interface import GainBlock, HistogramScratch, Kernels
 
 try:  # SciPy's compiled sparse-times-dense kernel: a scatter-add of several
@@ -357,4 +359,5 @@ def route(x: np.ndarray, value: float, goes_right: np.ndarray | None) -> np.ndar
 KERNELS = Kernels(
     name="numpy", plain_terms=plain_terms, gain_plain=gain_plain, gain_missing=gain_missing,
     simple_terms=simple_terms, gain_simple=gain_simple, gain_unit_missing=gain_unit_missing,
-    gain_general=gain_general, monotone=monotone, histogram=histogram, route=route)
+    gain_general=gain_general, monotone=monotone, histogram=histogram, route=route,
+    terminal_nodes=terminal_nodes)
