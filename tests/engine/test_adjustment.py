@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from pygbm.distributions import get_distribution
+from pygbm.distributions import FitContext, Targets, get_distribution
 from pygbm.engine.binned import BinnedTrainingData
 from pygbm.engine.boost import BoostProblem, BoostState, run_boosting
 from pygbm.engine.data import TrainingData
@@ -141,11 +141,11 @@ def test_boosting_passes_the_adjustment_to_every_tree():
 
     def fit(xx, vt, adjustment):
         n = xx.shape[0]
-        problem = BoostProblem(x=xx, y=y, offset=None, misc=None, w=np.ones(n), n_train=n,
+        problem = BoostProblem(x=xx, targets=Targets(y, None, np.ones(n)), n_train=n,
                                var_type=vt, var_monotone=np.zeros(vt.size, dtype=int),
                                distribution=get_distribution("gaussian"),
-                               interaction_depth=3, n_minobsinnode=5, shrinkage=0.1,
-                               bag_fraction=0.5, gain_adjustment=adjustment)
+                               context=FitContext(), interaction_depth=3, n_minobsinnode=5,
+                               shrinkage=0.1, bag_fraction=0.5, gain_adjustment=adjustment)
         state = BoostState(float(y.mean()), np.full(n, float(y.mean())))
         return run_boosting(problem, state, 10, np.random.default_rng(0))
 
