@@ -6,6 +6,7 @@ its data into :class:`CodedData` and calls the fitting function
 """
 from __future__ import annotations
 
+import dataclasses
 import functools
 import warnings
 
@@ -164,12 +165,11 @@ def gbm(formula, data, distribution=None, weights=None, var_monotone=None, n_tre
                                         main_fit=main_fit)
     else:
         fit = main_fit()
-    fit.y_levels = mf.y_levels
     if result is not None:
-        fit.cv_error, fit.cv_fitted, fit.cv_folds, fit.fold_id = \
-            result.error, result.fitted, result.n_folds, result.fold_id
+        fit = dataclasses.replace(fit, cv_error=result.error, cv_fitted=result.fitted,
+                                  cv_folds=result.n_folds, fold_id=result.fold_id)
     if layout is not None:
-        restore_row_order(fit, layout)
+        fit = restore_row_order(fit, layout)
     return fit
 
 
@@ -220,6 +220,6 @@ def gbm_more(fit: GBMFit, n_new_trees=100, data=None, weights=None, offset=None,
     n = x.shape[0]
     if n != fit.fit.shape[0]:
         raise ValueError(f"data have {n} rows but the model was fitted on {fit.fit.shape[0]}")
-    rng = fit._rng if random_state is None else as_generator(random_state)
+    rng = fit.rng if random_state is None else as_generator(random_state)
     return continue_fit(fit, x, targets, n_new_trees, fit.verbose if verbose is None else verbose,
                         rng)

@@ -263,28 +263,24 @@ def build_fit(data: CodedData, options: FitOptions, problem: BoostProblem, targe
                 "w": targets.w, "w_raw": targets.w_raw}
     train_fraction = data.n_train / n if data.train_fraction is None else data.train_fraction
     return GBMFit(
-        init_f=state.init_f, fit=restore_order(state.f, perm),
-        train_error=np.asarray(state.train_error), valid_error=np.asarray(state.valid_error),
-        oobag_improve=np.asarray(state.oobag_improve), trees=state.trees,
-        c_splits=state.c_splits, bag_fraction=options.bag_fraction,
-        distribution=problem.distribution, context=problem.context,
-        interaction_depth=options.interaction_depth, n_minobsinnode=options.n_minobsinnode,
+        options=options, distribution=problem.distribution, context=problem.context,
+        init_f=state.init_f, trees=state.trees,
+        c_splits=state.c_splits, num_classes=problem.context.n_outputs,
+        classes=problem.context.classes, train_error=np.asarray(state.train_error),
+        valid_error=np.asarray(state.valid_error),
+        oobag_improve=np.asarray(state.oobag_improve), fit=restore_order(state.f, perm),
         n_train=data.n_train, train_fraction=train_fraction,
-        response_name=data.response_name, shrinkage=options.shrinkage,
-        var_levels=data.var_levels, var_monotone=options.var_monotone,
-        var_names=list(data.var_names), var_type=np.asarray(data.var_type),
-        verbose=options.verbose, data=kept, encoder=data.encoder, formula=options.formula,
-        call=options.call, max_bins=options.max_bins, num_classes=problem.context.n_outputs,
-        classes=problem.context.classes, engine_var_type=inputs.var_type,
-        ts_encoder=inputs.ts_encoder, categorical=options.categorical,
-        ts_options=options.ts_options, options=options, _rng=rng, _perm=perm, _ts_support=state.support,
-    )
+        response_name=data.response_name, var_names=list(data.var_names),
+        var_type=np.asarray(data.var_type), var_levels=data.var_levels,
+        encoder=data.encoder, data=kept, y_levels=data.y_levels,
+        engine_var_type=inputs.var_type, ts_encoder=inputs.ts_encoder, rng=rng,
+        row_order=perm, ts_support=state.support)
 
 
 def continue_fit(fit: GBMFit, x, targets: Targets, n_trees, verbose, rng) -> GBMFit:
     """gbm_more: ``n_trees`` more iterations of ``fit`` on its rows ``x`` and
     ``targets`` (the data's order), the engine set up as the first fit's."""
-    perm = fit._perm
+    perm = fit.row_order
     engine_targets = targets.take(perm)
     x_engine = x if perm is None else x[perm]
     schedule = None
@@ -297,16 +293,12 @@ def continue_fit(fit: GBMFit, x, targets: Targets, n_trees, verbose, rng) -> GBM
     f = fit.fit if perm is None else fit.fit[perm]
     state = BoostState(fit.init_f, f.copy(), list(fit.train_error), list(fit.valid_error),
                        list(fit.oobag_improve), list(fit.trees), list(fit.c_splits),
-                       fit._ts_support)
+                       fit.ts_support)
     scheme = None if schedule is None else OrderedPlainBoosting(schedule)
     run_boosting(problem, state, n_trees, rng, verbose, scheme)
-    new = GBMFit(**{**fit.__dict__})
-    new.fit = restore_order(state.f, perm)
-    new.train_error = np.asarray(state.train_error)
-    new.valid_error = np.asarray(state.valid_error)
-    new.oobag_improve = np.asarray(state.oobag_improve)
-    new.trees, new.c_splits = state.trees, state.c_splits
-    new._ts_support = state.support
-    new.cv_error = None          # cv errors describe the old number of trees
-    new.cv_fitted = None
-    return new
+    return dataclasses.replace(
+        fit, fit=restore_order(state.f, perm), train_error=np.asarray(state.train_error),
+        valid_error=np.asarray(state.valid_error),
+        oobag_improve=np.asarray(state.oobag_improve), trees=state.trees,
+        c_splits=state.c_splits, ts_support=state.support,
+        cv_error=None, cv_fitted=None)      # cv errors describe the old number of trees

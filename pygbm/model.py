@@ -2,45 +2,101 @@
 from __future__ import annotations
 
 import warnings
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
+from .distributions import Distribution
 from .distributions.inputs import FitContext
 from .engine._memory import reuse_freed_memory
 from .engine.tree import predict_trees
+from .options import FitOptions
 
 _PREDICT_TYPES = ("link", "response")
 
 
-class GBMFit:
-    """A fitted generalized boosted model.
+class _Option:
+    """A read-only attribute of the fit that is the option of the same name
+    (``fit.shrinkage`` is ``fit.options.shrinkage``)."""
 
-    Attributes follow R's ``gbm`` object with names in snake_case
-    (``init_f``, ``train_error``, ``valid_error``, ``oobag_improve``,
-    ``trees``, ``c_splits``, ``var_names``, ...; see docs/ARCHITECTURE.md).
+    def __set_name__(self, owner, name):
+        self.name = name
+
+    def __get__(self, fit, owner=None):
+        return self if fit is None else getattr(fit.options, self.name)
+
+
+@dataclass(frozen=True, eq=False, repr=False)
+class GBMFit:
+    """A fitted generalized boosted model (R's ``gbm`` object, names in snake_case).
+
+    Built once by the fitting function, never changed afterwards: gbm()
+    (cv results, pairwise row order) and gbm_more() make changed copies
+    (``dataclasses.replace``). R's tuning parameters (``shrinkage``,
+    ``bag_fraction``, ``interaction_depth``, ...) are read from ``options``.
     """
 
-    def __init__(self, **attrs):
-        self.cv_error = None
-        self.cv_fitted = None
-        self.cv_folds = 0
-        self.call = None
-        self.formula = None
-        self.encoder = None
-        self.num_classes = 1
-        self.classes = None
-        #: what the fit learned besides the distribution's parameters (classes,
-        #: the tie-breaking noise, the exp mode), for gbm_more and the loss
-        self.context = FitContext()
-        self.ts_encoder = None
-        self.categorical = "native"
-        #: ordered target statistics: the supporting models' training link
-        #: values (engine row order), for gbm_more to continue them
-        self._ts_support = None
-        self.__dict__.update(attrs)
-        if "engine_var_type" not in attrs:
-            self.engine_var_type = getattr(self, "var_type", None)
+    #: what the fit was asked for (checked arguments)
+    options: FitOptions
+    #: the loss (its parameters only)
+    distribution: Distribution
+    #: what the fit learned besides the distribution's parameters (classes, the
+    #: tie-breaking noise, the exp mode), for gbm_more and the loss
+    context: FitContext
+    # ---- the model
+    init_f: float | np.ndarray        # initial link value (one per class for multinomial)
+    trees: list                       # Tree per iteration (K per iteration: class-major)
+    c_splits: list                    # categorical splits: -1 left, 1 right, per level
+    num_classes: int                  # link columns (trees per iteration)
+    classes: np.ndarray | None        # multinomial: the class labels
+    # ---- per iteration
+    train_error: np.ndarray
+    valid_error: np.ndarray
+    oobag_improve: np.ndarray
+    # ---- per row (link values without offset, the data's row order)
+    fit: np.ndarray
+    # ---- the data
+    n_train: int
+    train_fraction: float
+    response_name: str
+    var_names: list
+    var_type: np.ndarray
+    var_levels: list
+    encoder: object                   # codes new data (PredictorEncoder), None for arrays
+    #: the kept training data (keep_data): x, y, offset, misc, w (normalised), w_raw
+    data: dict | None
+    y_levels: list | None = None      # levels of a categorical response
+    # ---- target statistics (categorical != "native")
+    engine_var_type: np.ndarray | None = None   # var_type as the trees see the predictors
+    ts_encoder: object = None
+    # ---- cross-validation (gbm(cv_folds=...))
+    cv_error: np.ndarray | None = None
+    cv_fitted: np.ndarray | None = None
+    cv_folds: int = 0
+    fold_id: np.ndarray | None = None
+    # ---- pairwise: R's ord.group (0-based) and the group labels in code order
+    ord_group: np.ndarray | None = None
+    group_levels: np.ndarray | None = None
+    # ---- what gbm_more continues
+    rng: np.random.Generator | None = None      # the bagging generator, where it stopped
+    row_order: np.ndarray | None = None         # the engine's row order (None: the data's)
+    #: ordered target statistics: the supporting models' training link values
+    #: (engine row order)
+    ts_support: np.ndarray | None = None
+
+    # ---- R's parameters, read from the options
+    shrinkage = _Option()
+    bag_fraction = _Option()
+    interaction_depth = _Option()
+    n_minobsinnode = _Option()
+    var_monotone = _Option()
+    max_bins = _Option()
+    categorical = _Option()
+    ts_options = _Option()
+    verbose = _Option()
+    formula = _Option()
+    call = _Option()
 
     # ------------------------------------------------------------------ sizes
     @property

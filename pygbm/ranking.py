@@ -18,7 +18,7 @@ folds are drawn per group.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
@@ -373,8 +373,6 @@ def check_folds_keep_groups(fold_id, group_train) -> None:
 def pairwise_mf(mf, data, dist, train_fraction, rng):
     """R's gbm() for pairwise: the model frame with its rows in R's order
     (see :func:`pairwise_layout`) and the layout."""
-    from dataclasses import replace
-
     if dist.group is None:
         raise ValueError("For pairwise regression, distribution must be a dict of the form "
                          "{'name': 'pairwise', 'group': ['date', 'session'], 'metric': "
@@ -405,30 +403,30 @@ def sorted_fold_id(fold_id, layout: PairwiseLayout) -> np.ndarray:
     return fold_id[layout.order][: layout.n_train]
 
 
-def restore_row_order(fit, layout: PairwiseLayout) -> None:
-    """Put a pairwise fit's per-row results back in the data's row order
+def restore_row_order(fit, layout: PairwiseLayout):
+    """A pairwise fit with its per-row results back in the data's row order
     (R: ``fit[order(ord.group)]``); kept data too, so predict() and
-    gbm_more() see the original rows. Sets ``fit.ord_group`` (R's
-    ``ord.group``, 0-based) and ``fit.group_levels``. ``cv_fitted`` and
+    gbm_more() see the original rows. Sets ``ord_group`` (R's
+    ``ord.group``, 0-based) and ``group_levels``. ``cv_fitted`` and
     ``fold_id`` get one entry per row (NaN / 0 for validation rows)."""
     order = layout.order
     n = order.shape[0]
     inv = np.empty(n, dtype=np.intp)
     inv[order] = np.arange(n)
-    fit.fit = np.asarray(fit.fit)[inv]
-    if fit.data:
-        for key, value in list(fit.data.items()):
-            if value is not None and np.ndim(value) >= 1 and np.shape(value)[0] == n:
-                fit.data[key] = np.asarray(value)[inv]
-    fit._perm = order if fit._perm is None else order[fit._perm]
-    fit.ord_group = order
-    fit.group_levels = layout.levels
+    data = fit.data
+    if data:
+        data = {key: np.asarray(value)[inv]
+                if value is not None and np.ndim(value) >= 1 and np.shape(value)[0] == n
+                else value for key, value in data.items()}
     train_rows = order[: layout.n_train]
-    if getattr(fit, "cv_fitted", None) is not None:
-        full = np.full(n, np.nan)
-        full[train_rows] = fit.cv_fitted
-        fit.cv_fitted = full
-    if getattr(fit, "fold_id", None) is not None:
-        full = np.zeros(n, dtype=int)
-        full[train_rows] = fit.fold_id
-        fit.fold_id = full
+    cv_fitted, fold_id = fit.cv_fitted, fit.fold_id
+    if cv_fitted is not None:
+        cv_fitted = np.full(n, np.nan)
+        cv_fitted[train_rows] = fit.cv_fitted
+    if fold_id is not None:
+        fold_id = np.zeros(n, dtype=int)
+        fold_id[train_rows] = fit.fold_id
+    row_order = order if fit.row_order is None else order[fit.row_order]
+    return replace(fit, fit=np.asarray(fit.fit)[inv], data=data, row_order=row_order,
+                   ord_group=order, group_levels=layout.levels, cv_fitted=cv_fitted,
+                   fold_id=fold_id)

@@ -129,7 +129,7 @@ def test_distribution_forms_and_guess(boston, pima):
                   n_trees=5)
     b = pygbm.gbm("medv ~ lstat", boston,
                   distribution=pygbm.get_distribution({"name": "quantile", "alpha": 0.25}),
-                  n_trees=5, random_state=a._rng)
+                  n_trees=5, random_state=a.rng)
     assert a.distribution == b.distribution
     with pytest.warns(UserWarning, match="assuming bernoulli"):
         g = pygbm.gbm("diabetes ~ glucose", pima, n_trees=5)

@@ -98,3 +98,39 @@ def test_cv_takes_the_fitting_function_as_a_callable(boston):
     assert sum(x.shape[0] - n_train for n_train, _, _ in calls) == x.shape[0]
     np.testing.assert_array_equal(result.error, ref.cv_error)
     np.testing.assert_array_equal(result.fitted, ref.cv_fitted)
+
+
+# ------------------------------------------------------------------ GBMFit
+def _field_names():
+    return {f.name for f in dataclasses.fields(pygbm.GBMFit)}
+
+
+def test_fit_has_only_declared_fields_and_is_never_changed(boston):
+    fit = pygbm.gbm("medv ~ .", boston, distribution="gaussian", n_trees=10, cv_folds=2,
+                    n_cores=1, train_fraction=0.8, random_state=2)
+    assert set(vars(fit)) == _field_names()
+    assert fit.cv_folds == 2 and fit.train_fraction == 0.8 and fit.cv_error.shape == (10,)
+    assert fit.shrinkage == fit.options.shrinkage == 0.1       # R's names read the options
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        fit.shrinkage = 0.5
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        fit.cv_error = None
+    trees, error = list(fit.trees), fit.train_error.copy()
+    more = pygbm.gbm_more(fit, 5)
+    assert more is not fit and set(vars(more)) == _field_names()
+    assert more.n_trees == 15 and more.cv_error is None
+    assert fit.n_trees == 10 and fit.trees == trees
+    np.testing.assert_array_equal(fit.train_error, error)
+
+
+def test_pairwise_fit_is_built_in_the_data_order(boston):
+    data = boston.assign(query=np.arange(len(boston)) % 25)
+    fit = pygbm.gbm("medv ~ . - query", data, n_trees=5, cv_folds=2, n_cores=1,
+                    distribution={"name": "pairwise", "group": "query", "metric": "ndcg"},
+                    train_fraction=0.8, random_state=1)
+    assert set(vars(fit)) == _field_names()
+    n = len(boston)
+    assert fit.ord_group.shape == (n,) and fit.row_order.shape == (n,)
+    assert fit.cv_fitted.shape == (n,) and fit.fold_id.shape == (n,)
+    np.testing.assert_array_equal(fit.data["y"], boston["medv"].to_numpy())
+    np.testing.assert_array_equal(fit.predict(data, n_trees=5), fit.fit)

@@ -270,8 +270,8 @@ def _continue_with_engine_inputs(fit, n_new):
                            bag_fraction=fit.bag_fraction, max_bins=fit.max_bins)
     state = BoostState(fit.init_f, fit.fit.copy(), list(fit.train_error),
                        list(fit.valid_error), list(fit.oobag_improve), list(fit.trees),
-                       list(fit.c_splits), fit._ts_support)
-    run_boosting(problem, state, n_new, fit._rng,
+                       list(fit.c_splits), fit.ts_support)
+    run_boosting(problem, state, n_new, fit.rng,
                  scheme=None if schedule is None else OrderedPlainBoosting(schedule))
     return state
 
@@ -300,7 +300,7 @@ def test_gbm_more_continues_the_supporting_models(lending):
     kw = dict(categorical="ordered_ts", train_fraction=0.8)
     whole = _fit(lending, n_trees=30, **kw)
     more = gbm_more(_fit(lending, n_trees=20, **kw), 10)
-    np.testing.assert_allclose(more._ts_support, whole._ts_support, rtol=1e-12)
+    np.testing.assert_allclose(more.ts_support, whole.ts_support, rtol=1e-12)
     np.testing.assert_allclose(more.fit, whole.fit, rtol=1e-12)
 
 
@@ -334,14 +334,14 @@ def test_supporting_models_are_the_trees_on_their_own_permutation(lending, combi
         return predict_trees(fit.trees, x, fit.engine_var_type, fit.c_splits, fit.init_f,
                              [fit.n_trees])[:, 0]
 
-    assert fit._ts_support.shape == (schedule.n_views, fit.n_train)
+    assert fit.ts_support.shape == (schedule.n_views, fit.n_train)
     for view in range(schedule.n_views):
-        np.testing.assert_allclose(fit._ts_support[view], trees_on(view), rtol=1e-10,
+        np.testing.assert_allclose(fit.ts_support[view], trees_on(view), rtol=1e-10,
                                    atol=1e-12)
     np.testing.assert_allclose(fit.fit[: fit.n_train], trees_on(schedule.n_views),
                                rtol=1e-10, atol=1e-12)
     for view in range(schedule.n_views):       # the permutations do route rows differently
-        assert not np.allclose(fit._ts_support[view], fit.fit[: fit.n_train])
+        assert not np.allclose(fit.ts_support[view], fit.fit[: fit.n_train])
 
 
 def test_leaf_values_are_fitted_on_the_leaf_permutation():

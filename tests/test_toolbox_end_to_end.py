@@ -16,6 +16,7 @@ against a fresh run of the script when ``Rscript`` is available.
 """
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import pickle
@@ -193,7 +194,7 @@ def test_predict_default_prefers_cv_then_test_then_oob():
     assert pygbm.gbm_perf(fit, plot_it=False) == best_test          # R's default
     with pytest.warns(UserWarning, match=rf"Using {best_cv} trees \(cv\)"):
         fit.predict(load("boston"))
-    fit.cv_error = None
+    fit = dataclasses.replace(fit, cv_error=None)     # a fit is never changed: a copy
     with pytest.warns(UserWarning, match=rf"Using {best_test} trees \(test\)"):
         fit.predict(load("boston"))
 

@@ -8,6 +8,7 @@ docs/ARCHITECTURE.md ("The fitted object"): ``trees``, ``var_names``,
 """
 from __future__ import annotations
 
+import dataclasses
 import warnings
 
 import numpy as np
@@ -25,27 +26,18 @@ def check_bool(value, arg: str) -> bool:
     return bool(value)
 
 
-def _num_classes(fit) -> int:
-    return int(getattr(fit, "num_classes", 1) or 1)
-
-
 def class_labels(fit) -> list:
     """Labels of a multi-class fit's classes (``fit.classes``, else 0..K-1)."""
-    classes = getattr(fit, "classes", None)
-    return list(classes) if classes is not None else list(range(_num_classes(fit)))
+    classes = fit.classes
+    return list(classes) if classes is not None else list(range(int(fit.num_classes)))
 
 
 def class_view(fit, k: int):
     """A single-output view of class ``k`` of a multi-class fit: its trees
     (R's layout: tree ``iteration * K + k``) and its initial value."""
-    import copy
-
-    K = _num_classes(fit)
-    view = copy.copy(fit)
-    view.trees = list(fit.trees[k::K])
-    view.init_f = float(np.asarray(fit.init_f, dtype=float).reshape(-1)[k])
-    view.num_classes = 1
-    return view
+    K = int(fit.num_classes)
+    return dataclasses.replace(fit, trees=list(fit.trees[k::K]), num_classes=1,
+                               init_f=float(np.asarray(fit.init_f, dtype=float).reshape(-1)[k]))
 
 
 def check_n_trees(fit, n_trees, *, cap: bool, arg: str = "n_trees") -> int:
@@ -73,11 +65,10 @@ def check_n_trees(fit, n_trees, *, cap: bool, arg: str = "n_trees") -> int:
 
 def _default_n_trees(fit) -> int:
     """R's choice when relative.influence is called without n.trees."""
-    train_fraction = getattr(fit, "train_fraction", 1.0)
     method = None
-    if train_fraction is not None and train_fraction < 1:
+    if fit.train_fraction < 1:
         method = "test"
-    elif getattr(fit, "cv_error", None) is not None:
+    elif fit.cv_error is not None:
         method = "cv"
     if method is None:
         return int(fit.n_trees)
@@ -116,7 +107,7 @@ def relative_influence(fit, n_trees=None, scale=False, sort=False, per_class=Fal
     """
     scale, sort = check_bool(scale, "scale"), check_bool(sort, "sort")
     if check_bool(per_class, "per_class"):
-        if _num_classes(fit) == 1:
+        if int(fit.num_classes) == 1:
             raise ValueError("per_class=True needs a multi-class (multinomial) fit")
         n_trees = _default_n_trees(fit) if n_trees is None else \
             check_n_trees(fit, n_trees, cap=False)
@@ -129,7 +120,7 @@ def relative_influence(fit, n_trees=None, scale=False, sort=False, per_class=Fal
             out = out.iloc[order]
         return out
     n_trees = _default_n_trees(fit) if n_trees is None else check_n_trees(fit, n_trees, cap=False)
-    n_used = n_trees * _num_classes(fit)
+    n_used = n_trees * int(fit.num_classes)
     var_names = list(fit.var_names)
     p = len(var_names)
     trees = fit.trees[:n_used]
@@ -137,7 +128,7 @@ def relative_influence(fit, n_trees=None, scale=False, sort=False, per_class=Fal
         split_var = np.concatenate([np.asarray(t.split_var) for t in trees])
         reduction = np.concatenate([np.asarray(t.error_reduction, dtype=float) for t in trees])
         keep = split_var != NO_NODE
-        ts = getattr(fit, "ts_encoder", None)
+        ts = fit.ts_encoder
         width = max(p, int(split_var[keep].max()) + 1) if keep.any() else p
         rel_inf = np.bincount(split_var[keep].astype(np.intp), weights=reduction[keep],
                               minlength=width)
@@ -156,7 +147,7 @@ def relative_influence(fit, n_trees=None, scale=False, sort=False, per_class=Fal
 
 def used_variables(fit, n_trees: int) -> np.ndarray:
     """Sorted 0-based indices of the variables split on in the first ``n_trees`` trees."""
-    used = [np.asarray(t.split_var) for t in fit.trees[:n_trees * _num_classes(fit)]]
+    used = [np.asarray(t.split_var) for t in fit.trees[:n_trees * int(fit.num_classes)]]
     if not used:
         return np.zeros(0, dtype=np.intp)
     allv = np.unique(np.concatenate(used))
@@ -176,8 +167,8 @@ def permutation_influence(fit, n_trees=None, random_state=None) -> pd.Series:
     with a ``deviance`` (not coxph, which needs the time order).
     """
     n_trees = check_n_trees(fit, n_trees, cap=False)
-    K = _num_classes(fit)
-    data = getattr(fit, "data", None)
+    K = int(fit.num_classes)
+    data = fit.data
     if data is None:
         raise ValueError("the permutation method needs the training data: fit the model "
                          "with keep_data=True")
@@ -189,7 +180,7 @@ def permutation_influence(fit, n_trees=None, random_state=None) -> pd.Series:
     offset, misc = data.get("offset"), data.get("misc")
     n = x.shape[0]
     w = np.ones(n) if w is None else np.asarray(w, dtype=float)
-    rows = getattr(fit, "_perm", None)
+    rows = fit.row_order
     if rows is not None and dist.bag_by_group:
         # pairwise: the deviance needs the rows sorted by group (the fit's order)
         x, y, w = x[rows], np.asarray(y)[rows], w[rows]

@@ -97,7 +97,7 @@ def interact_gbm(fit, data, i_var, n_trees=None) -> float:
 
     Multi-class fits: a pandas Series of H, one per class (R's interact.gbm).
     """
-    if int(getattr(fit, "num_classes", 1) or 1) > 1:     # R: one H per class
+    if fit.num_classes > 1:     # R: one H per class
         return pd.Series([interact_gbm(class_view(fit, c), data, i_var, n_trees)
                           for c in range(int(fit.num_classes))],
                          index=pd.Index(class_labels(fit), name="class"), name="H")

@@ -101,7 +101,7 @@ def weighted_traversal(fit, grid: np.ndarray, idx: list[int], n_trees: int) -> n
     """
     grid = np.asarray(grid, dtype=float)
     n = grid.shape[0]
-    ts = getattr(fit, "ts_encoder", None)
+    ts = fit.ts_encoder
     if ts is not None:
         # levels -> their target statistics (and combinations of the chosen variables)
         grid, idx = ts.grid_to_engine(grid, idx)
@@ -143,11 +143,11 @@ def weighted_traversal(fit, grid: np.ndarray, idx: list[int], n_trees: int) -> n
 
 
 def _training_rows(fit):
-    data = getattr(fit, "data", None)
+    data = fit.data
     if data is None or data.get("x") is None:
         raise ValueError("brute-force partial dependence and ICE need the training data: "
                          "fit the model with keep_data=True")
-    n_train = int(getattr(fit, "n_train", None) or np.asarray(data["x"]).shape[0])
+    n_train = int(fit.n_train)
     x = np.asarray(data["x"], dtype=float)[:n_train]
     w = data.get("w")
     w = np.ones(x.shape[0]) if w is None else np.asarray(w, dtype=float)[:n_train]
@@ -164,7 +164,7 @@ def brute_force_predictions(fit, grid, idx, n_trees, x) -> np.ndarray:
     grid = np.asarray(grid, dtype=float)
     n_rows = x.shape[0]
     trees = list(fit.trees[:n_trees])
-    ts = getattr(fit, "ts_encoder", None)
+    ts = fit.ts_encoder
     engine_idx = ts.engine_columns_of(idx) if ts is not None else idx
     to_engine = fit.to_engine if ts is not None else (lambda a: a)
     var_type = fit.engine_var_type if ts is not None else fit.var_type
@@ -223,14 +223,14 @@ def response_label(fit, type: str) -> str:
     """Axis label of the partial dependence: "f(x)" or the response scale."""
     if type == "link":
         return "f(x)"
-    link = getattr(fit.distribution, "response_link", "identity")
+    link = fit.distribution.response_link
     return {"logistic": "probability", "logistic2": "probability", "softmax": "probability",
             "exp": "exp(f(x))"}.get(link, "f(x)")
 
 
 def _class_index(fit, class_):
     """Position of ``class_`` among a multi-class fit's classes (None: all)."""
-    K = int(getattr(fit, "num_classes", 1) or 1)
+    K = int(fit.num_classes)
     if class_ is None:
         return None
     if K == 1:
@@ -275,7 +275,7 @@ def partial_dependence(fit, i_var, n_trees=None, continuous_resolution=100, type
     grid = expand_grid([grid_values(fit, j, continuous_resolution) for j in idx])
     inverse = fit.distribution.inverse_link if type == "response" else (lambda f: f)
     attrs = {"type": type, "n_trees": n_trees}
-    K = int(getattr(fit, "num_classes", 1) or 1)
+    K = int(fit.num_classes)
     if K > 1:
         return _multiclass(fit, idx, grid, n_trees, type, method, ice, ice_rows,
                            random_state, k_class, attrs)
@@ -294,7 +294,7 @@ def partial_dependence(fit, i_var, n_trees=None, continuous_resolution=100, type
         return _frame(fit, idx, long_grid,
                       {"row": np.repeat(rows, grid.shape[0]), "y": inverse(pred.T.ravel())},
                       {"method": "ice", **attrs})
-    ts = getattr(fit, "ts_encoder", None)
+    ts = fit.ts_encoder
     if method == "weighted_traversal" and ts is not None and ts.partial_combinations(idx):
         # a combination of a chosen and an unchosen predictor cannot be averaged
         # by the tree weights: average the model's predictions instead
@@ -397,7 +397,7 @@ def plot_gbm(fit, i_var=0, n_trees=None, continuous_resolution=100, return_grid=
         return_grid = True
     if ice and len(idx) != 1 and not return_grid:
         raise ValueError("ice=True draws curves for one variable; give a single i_var")
-    if int(getattr(fit, "num_classes", 1) or 1) > 1 and class_ is None and not return_grid:
+    if fit.num_classes > 1 and class_ is None and not return_grid:
         raise ValueError("plot_gbm draws one class of a multinomial fit: give class_= (one of "
                          f"{class_labels(fit)}), or return_grid=True for all classes")
     frame = partial_dependence(fit, i_var, n_trees, continuous_resolution, type, method,

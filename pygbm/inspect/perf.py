@@ -73,19 +73,13 @@ class BestIteration(int):
         return (BestIteration, (int(self), self.method, self.smoother, None))
 
 
-def _series(fit, name: str, required: bool = True):
-    value = _attr(fit, name)
+def _series(value, name: str, required: bool = True):
+    """``value`` (the fit's field ``name``) as a flat float array."""
     if value is None:
         if required:
             raise TypeError(f"fit.{name} is None; expected a numeric array")
         return None
     return np.asarray(value, dtype=float).ravel()
-
-
-def _attr(fit, name: str):
-    if not hasattr(fit, name):
-        raise TypeError(f"fit must be a fitted gbm object with attribute {name!r}")
-    return getattr(fit, name)
 
 
 def _check_method(method) -> str:
@@ -100,20 +94,19 @@ def _check_method(method) -> str:
 def guess_error_method(fit) -> str:
     """R's default method: "test" when ``train_fraction < 1``, else "cv" when the fit
     has ``cv_error``, else "OOB" (the same order as ``predict.gbm``'s choice)."""
-    if float(_attr(fit, "train_fraction")) < 1:
+    if float(fit.train_fraction) < 1:
         return "test"
-    if getattr(fit, "cv_error", None) is not None:
+    if fit.cv_error is not None:
         return "cv"
     return "OOB"
 
 
 def get_ylab(fit) -> str:
     """R's axis label for the loss of ``fit.distribution`` (R's ``get_ylab``)."""
-    dist = getattr(fit, "distribution", None)
-    name = getattr(dist, "name", dist if isinstance(dist, str) else "")
-    if name == "pairwise":
-        return _PAIRWISE_YLAB.get(getattr(dist, "metric", "ndcg"), "Pairwise loss")
-    return _YLAB.get(str(name)[:2], "Loss")
+    dist = fit.distribution
+    if dist.name == "pairwise":
+        return _PAIRWISE_YLAB.get(dist.metric, "Pairwise loss")
+    return _YLAB.get(str(dist.name)[:2], "Loss")
 
 
 def _first_argmin(values: np.ndarray, what: str) -> int:
@@ -124,16 +117,16 @@ def _first_argmin(values: np.ndarray, what: str) -> int:
 
 def best_iter_test(fit) -> int:
     """``which.min(valid_error)``; ValueError when the fit has no validation set."""
-    if float(_attr(fit, "train_fraction")) >= 1:
+    if float(fit.train_fraction) >= 1:
         raise ValueError('method="test" needs a validation set, but the model was fit '
                          "with train_fraction=1 (valid_error is undefined); refit with "
                          "train_fraction < 1 or use method='cv' / 'OOB'")
-    return _first_argmin(_series(fit, "valid_error"), "valid_error")
+    return _first_argmin(_series(fit.valid_error, "valid_error"), "valid_error")
 
 
 def best_iter_cv(fit) -> int:
     """``which.min(cv_error)``; ValueError without cross-validation."""
-    cv = _series(fit, "cv_error", required=False) if hasattr(fit, "cv_error") else None
+    cv = _series(fit.cv_error, "cv_error", required=False)
     if cv is None:
         raise ValueError('method="cv" needs cross-validation errors, but fit.cv_error is '
                          "missing: call gbm with cv_folds > 1")
@@ -147,12 +140,12 @@ def oob_smoother(fit) -> OOBSmoother:
     Non-finite improvements are left out of the fit, the smoother keeping the true
     iteration numbers (R's ``na.omit`` would drop them and shift the iterations).
     """
-    if float(_attr(fit, "bag_fraction")) >= 1:
+    if float(fit.bag_fraction) >= 1:
         raise ValueError('method="OOB" needs out-of-bag estimates, but the model was fit '
                          "with bag_fraction=1: cannot compute the OOB estimate or the OOB "
                          "curve; refit with bag_fraction < 1 or use method='test' / 'cv'")
-    improve = _series(fit, "oobag_improve")
-    n_trees = int(getattr(fit, "n_trees", len(improve)))
+    improve = _series(fit.oobag_improve, "oobag_improve")
+    n_trees = int(fit.n_trees)
     if len(improve) != n_trees:
         raise ValueError(f"fit.oobag_improve has {len(improve)} values but fit.n_trees is "
                          f"{n_trees}")

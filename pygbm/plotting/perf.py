@@ -60,7 +60,7 @@ def plot_perf(fit, best: int, method: str, smoother=None, oobag_curve: bool = Fa
     iters = np.arange(1, len(train) + 1)
     curves = [train]
     main.plot(iters, train, color=TRAIN_COLOR, label="training")
-    if float(fit.train_fraction) != 1 and getattr(fit, "valid_error", None) is not None:
+    if float(fit.train_fraction) != 1 and fit.valid_error is not None:
         valid = np.asarray(fit.valid_error, float)
         main.plot(np.arange(1, len(valid) + 1), valid, color=TEST_COLOR, label="validation")
         curves.append(valid)

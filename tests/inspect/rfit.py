@@ -107,6 +107,9 @@ def build_fit(fixture: dict) -> SimpleNamespace:
         train_error=_vec(f["train_error"]),
         cv_error=None,
         num_classes=1,
+        classes=None,
+        ts_encoder=None,
+        row_order=None,
     )
 
 

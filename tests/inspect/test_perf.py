@@ -150,9 +150,8 @@ def test_unknown_method():
         gbm_perf(as_fit(CASES["boston_30"]), method=3, plot_it=False)
 
 
-def test_missing_attribute():
-    fit = as_fit(CASES["boston_30"])
-    del fit.oobag_improve
+def test_missing_errors_name_the_field():
+    fit = as_fit(CASES["boston_30"], oobag_improve=None)
     with pytest.raises(TypeError, match="oobag_improve"):
         gbm_perf(fit, method="OOB", plot_it=False)
 
