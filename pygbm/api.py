@@ -13,11 +13,10 @@ import warnings
 import numpy as np
 import pandas as pd
 
-from . import cv
+from . import cv, frontend
 from ._checks import as_generator, fraction_arg, int_arg, offset_arg, weights_arg
 from .distributions import get_distribution, guess_distribution
 from .fitting import CodedData, Targets, continue_fit, fit_coded
-from .frontend import PredictorEncoder, model_frame, model_frame_newdata
 from .model import GBMFit
 from .options import fit_options
 from .ranking import pairwise_mf, restore_row_order, sorted_fold_id
@@ -25,7 +24,7 @@ from .ranking import pairwise_mf, restore_row_order, sorted_fold_id
 
 # ---------------------------------------------------------------- gbm_fit
 def _encode(x, var_names):
-    encoder = PredictorEncoder()
+    encoder = frontend.PredictorEncoder()
     if isinstance(x, np.ndarray) and var_names is not None:
         x = pd.DataFrame(x, columns=list(var_names))
     coded, names, var_type, var_levels = encoder.fit_transform(x)
@@ -116,8 +115,8 @@ def gbm(formula, data, distribution=None, weights=None, var_monotone=None, n_tre
     """
     native = isinstance(categorical, str) and categorical == "native"
     # R's 1024-level cap applies to native categoricals; target statistics have none
-    mf = model_frame(formula, data, weights) if native else \
-        model_frame(formula, data, weights, max_levels=None)
+    mf = frontend.model_frame(formula, data, weights) if native else \
+        frontend.model_frame(formula, data, weights, max_levels=None)
     if distribution is None:
         n_levels = len(mf.y_levels) if mf.y_levels is not None else None
         distribution = guess_distribution(mf.y, is_surv=mf.is_surv,
@@ -179,8 +178,8 @@ def _new_rows(fit, data, weights):
     (the same rows as the first fit's)."""
     if fit.formula is None:
         raise ValueError("data= is only supported for models fitted with a formula")
-    mf = model_frame(fit.formula, data, weights)
-    x = model_frame_newdata(fit.encoder, data)
+    mf = frontend.model_frame(fit.formula, data, weights)
+    x = frontend.model_frame_newdata(fit.encoder, data)
     y, off, status = mf.y, mf.offset, mf.status
     if fit.distribution.bag_by_group:                  # pairwise: the kept groups
         status = fit.data["misc"] if fit.data else None

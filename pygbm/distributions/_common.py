@@ -4,6 +4,22 @@ from __future__ import annotations
 import numpy as np
 
 
+# SciPy's special functions, imported on first use (``import pygbm`` does not
+# load SciPy: issue 21's fast import)
+def logsumexp(a, axis=None):
+    """:func:`scipy.special.logsumexp`."""
+    from scipy.special import logsumexp as scipy_logsumexp
+
+    return scipy_logsumexp(a, axis=axis)
+
+
+def expit(x):
+    """:func:`scipy.special.expit`: ``1 / (1 + exp(-x))``."""
+    from scipy.special import expit as scipy_expit
+
+    return scipy_expit(x)
+
+
 def full_f(f, offset):
     """The link value R uses: ``f + offset`` (``offset`` None = R's NA)."""
     f = np.asarray(f, dtype=float)

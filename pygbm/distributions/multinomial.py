@@ -27,9 +27,8 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-from scipy.special import logsumexp
 
-from ._common import node_sum, oob_average
+from ._common import logsumexp, node_sum, oob_average
 from .base import Distribution
 
 #: a node whose Hessian sum is below this gets 0 (no Newton step)

@@ -23,10 +23,9 @@ from __future__ import annotations
 import warnings
 
 import numpy as np
-from scipy.special import expit
 
 from ..ranking import METRICS, group_runs, pairs_within, ranks_within
-from ._common import as_numeric_response, full_f, node_sum
+from ._common import as_numeric_response, expit, full_f, node_sum
 from .base import Distribution
 
 #: R's CRanker: scores get dEPS * (U - 0.5) before ranking, to break ties

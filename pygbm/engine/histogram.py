@@ -27,7 +27,7 @@ import numpy as np
 from . import kernels
 from .fixed_point import quantize
 from .kernels import HistogramScratch
-from .kernels.reference import PACKED_HISTOGRAMS
+from .kernels.reference import packed_histograms
 from .split import Response
 
 #: rows per scatter-add call: bounds the temporaries of a histogram pass
@@ -91,7 +91,7 @@ class HistogramBuilder:
         # Unit weights outside the one-bucket-per-value search: one int64 per
         # row, w*z quantized (as in the exact search) and shifted left by
         # ``count_bits``, plus 1 (see the module's docstring).
-        self.packed = unit and not data.exact_bins and PACKED_HISTOGRAMS
+        self.packed = unit and not data.exact_bins and packed_histograms()
         if self.packed:
             count_bits = max(int(data.n).bit_length(), 1)
             q, scale = quantize(wz, INT64_BITS - 1 - count_bits)

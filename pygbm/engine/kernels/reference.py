@@ -16,6 +16,8 @@ few rows on a side, against the monotone constraint) get gain 0.
 """
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from ..bounded import missing_terms
@@ -24,16 +26,24 @@ from ..split import MISSING, improvement
 from ..tree import terminal_nodes
 from .interface import GainBlock, HistogramScratch, Kernels
 
-try:  # SciPy's compiled sparse-times-dense kernel: a scatter-add of several
-    # columns at once (scipy is a dependency; the import path is private, so
-    # the NumPy bincount loop below stands in if it ever moves)
-    from scipy.sparse._sparsetools import csc_matvec as _csc_matvec
-    from scipy.sparse._sparsetools import csc_matvecs as _csc_matvecs
-except ImportError:  # pragma: no cover
-    _csc_matvec = _csc_matvecs = None
 
-#: whether :func:`histogram` can sum one packed int64 column (SciPy's kernel)
-PACKED_HISTOGRAMS = _csc_matvecs is not None
+@functools.cache
+def scipy_kernels():
+    """SciPy's compiled sparse-times-dense kernels (csc_matvec, csc_matvecs): a
+    scatter-add of several columns at once, imported on the first histogram
+    (``import pygbm`` does not load SciPy). SciPy is a dependency; the import
+    path is private, so (None, None), the NumPy bincount loop of
+    :func:`histogram`, stands in if it ever moves."""
+    try:
+        from scipy.sparse._sparsetools import csc_matvec, csc_matvecs
+    except ImportError:  # pragma: no cover
+        return None, None
+    return csc_matvec, csc_matvecs
+
+
+def packed_histograms() -> bool:
+    """Whether :func:`histogram` can sum one packed int64 column (SciPy's kernel)."""
+    return scipy_kernels()[1] is not None
 
 
 def squared_deviation(ls, shift, weight, out=None):
@@ -321,22 +331,23 @@ def histogram(codes: np.ndarray, cols: np.ndarray, rows: np.ndarray, n_cells: in
     out = np.zeros((n_cells + 1,) + cols.shape[1:], dtype=cols.dtype)
     p = codes.shape[1]
     chunk = scratch.codes.shape[0]
+    csc_matvec, csc_matvecs = scipy_kernels()
     for start in range(0, rows.shape[0], chunk):
         r = rows[start:start + chunk]
         m = r.shape[0]
         # np.take into kept buffers: far faster than fancy indexing of rows
         c = codes.take(r, axis=0, out=scratch.codes[:m], mode="clip")
         vals = cols.take(r, axis=0, out=scratch.cols[:m], mode="clip")
-        if _csc_matvecs is None:            # NumPy fallback (never packed)
+        if csc_matvecs is None:             # NumPy fallback (never packed)
             flat = c.reshape(-1)
             for j in range(k):
                 out[:, j] += np.bincount(flat, np.repeat(vals[:, j], p),
                                          minlength=n_cells + 1)
         elif k == 1:    # the packed column: the one-vector kernel (faster than k = 1)
-            _csc_matvec(n_cells, m, scratch.indptr[:m + 1], c.reshape(-1),
+            csc_matvec(n_cells, m, scratch.indptr[:m + 1], c.reshape(-1),
                         scratch.ones[:m * p], vals, out)
         else:
-            _csc_matvecs(n_cells, m, k, scratch.indptr[:m + 1], c.reshape(-1),
+            csc_matvecs(n_cells, m, k, scratch.indptr[:m + 1], c.reshape(-1),
                          scratch.ones[:m * p], vals.reshape(-1), out.reshape(-1))
     return out
 
