@@ -2,9 +2,10 @@
 
 Same numbers as R gbm 2.1.8, faster, and beyond. Start with :func:`gbm`.
 """
+import importlib
+
 from .api import gbm, gbm_fit, gbm_more
 from .distributions import available_distributions, get_distribution
-from .frontend import Surv
 from .model import GBMFit
 from .ranking import (ir_measure_auc, ir_measure_conc, ir_measure_map, ir_measure_mrr,
                       ir_measure_ndcg, perf_pairwise)
@@ -18,10 +19,11 @@ __all__ = ["gbm", "gbm_fit", "gbm_more", "GBMFit", "Surv", "available_distributi
 
 
 def __getattr__(name):
-    # the toolbox (gbm_perf, relative_influence, plot_gbm, ...) is imported on
-    # first use: it is the part that reaches for matplotlib helpers
-    import importlib
-
+    # imported on first use: Surv (the front end needs pandas) and the toolbox
+    # (gbm_perf, relative_influence, plot_gbm, ...: it reaches for matplotlib
+    # helpers); ``import pygbm`` stays fast (issue 21)
+    if name == "Surv":
+        return importlib.import_module(".frontend", __name__).Surv
     inspect = importlib.import_module(".inspect", __name__)
     if name != "inspect" and hasattr(inspect, name):
         return getattr(inspect, name)

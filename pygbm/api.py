@@ -11,7 +11,6 @@ import functools
 import warnings
 
 import numpy as np
-import pandas as pd
 
 from . import cv, frontend
 from ._checks import as_generator, fraction_arg, int_arg, offset_arg, weights_arg
@@ -24,6 +23,7 @@ from .ranking import pairwise_mf, restore_row_order, sorted_fold_id
 
 # ---------------------------------------------------------------- gbm_fit
 def _encode(x, var_names):
+    import pandas as pd        # imported on first use: import pygbm stays fast
     encoder = frontend.PredictorEncoder()
     if isinstance(x, np.ndarray) and var_names is not None:
         x = pd.DataFrame(x, columns=list(var_names))

@@ -5,7 +5,6 @@ import warnings
 from dataclasses import dataclass
 
 import numpy as np
-import pandas as pd
 
 from .distributions import Distribution
 from .distributions.inputs import FitContext
@@ -187,6 +186,7 @@ class GBMFit:
         ``type="response"`` the class probabilities), a list of them an
         array (n, K, len(n_trees)).
         """
+        import pandas as pd        # imported on first use: import pygbm stays fast
         if type not in _PREDICT_TYPES:
             raise ValueError(f"type must be 'link' or 'response', got {type!r}")
         single = n_trees is None or np.ndim(n_trees) == 0
@@ -262,6 +262,7 @@ class GBMFit:
 
     def errors(self) -> pd.DataFrame:
         """Per-iteration train, validation, OOB improvement (and cv) errors."""
+        import pandas as pd        # imported on first use: import pygbm stays fast
         out = pd.DataFrame({"iteration": np.arange(1, self.n_trees + 1),
                             "train_error": self.train_error,
                             "valid_error": self.valid_error,

@@ -21,7 +21,6 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 import numpy as np
-import pandas as pd
 
 #: R's tie-breaking noise in perf.pairwise: f + NOISE * runif(-0.5, 0.5)
 PERF_NOISE = 1e-10
@@ -108,6 +107,7 @@ class _Sorted:
         self.pos = np.arange(y.shape[0]) - self.runs.start[self.runs.gid] + 1
 
     def per_group(self, values) -> float | pd.Series:
+        import pandas as pd        # imported on first use: import pygbm stays fast
         values = np.asarray(values, dtype=float)
         if self.labels is None:
             return float(values[0])
@@ -237,6 +237,7 @@ def perf_pairwise(y, f, group, metric="ndcg", w=None, max_rank=0, random_state=N
     As R, "conc" with 0/1 labels is the AUC, and ``f`` gets R's tiny noise
     ``1e-10 * U(-0.5, 0.5)`` (``random_state`` seeds it) to break ties.
     """
+    import pandas as pd        # imported on first use: import pygbm stays fast
     if metric not in _MEASURES:
         raise ValueError(f"metric must be one of {sorted(_MEASURES)}; got {metric!r}")
     y = np.asarray(y, dtype=float)
@@ -285,6 +286,7 @@ def group_labels(data: pd.DataFrame, columns) -> np.ndarray:
 
 def check_group_weights(w, codes) -> None:
     """R: all rows of a group must carry the same weight."""
+    import pandas as pd        # imported on first use: import pygbm stays fast
     w = np.asarray(w, dtype=float)
     lo = pd.Series(w).groupby(codes).min().to_numpy()
     hi = pd.Series(w).groupby(codes).max().to_numpy()
@@ -301,6 +303,7 @@ def pairwise_layout(labels, y, weights, train_fraction, rng) -> PairwiseLayout:
     first ``max(1, round(train_fraction * G))`` groups, weights (if any)
     checked constant within groups and rescaled by ``G / sum(group weights)``.
     """
+    import pandas as pd        # imported on first use: import pygbm stays fast
     labels = np.asarray(labels)
     y = np.asarray(y, dtype=float)
     levels, codes = np.unique(labels, return_inverse=True)
@@ -364,6 +367,7 @@ def group_folds(group_train, n_groups, n_folds, rng) -> np.ndarray:
 
 def check_folds_keep_groups(fold_id, group_train) -> None:
     """A ValueError when a group's rows fall into different folds."""
+    import pandas as pd        # imported on first use: import pygbm stays fast
     n_per = pd.Series(np.asarray(fold_id)).groupby(np.asarray(group_train)).nunique()
     if (n_per > 1).any():
         raise ValueError(f"fold_id splits {int((n_per > 1).sum())} group(s) across folds; "
@@ -373,6 +377,7 @@ def check_folds_keep_groups(fold_id, group_train) -> None:
 def pairwise_mf(mf, data, dist, train_fraction, rng):
     """R's gbm() for pairwise: the model frame with its rows in R's order
     (see :func:`pairwise_layout`) and the layout."""
+    import pandas as pd        # imported on first use: import pygbm stays fast
     if dist.group is None:
         raise ValueError("For pairwise regression, distribution must be a dict of the form "
                          "{'name': 'pairwise', 'group': ['date', 'session'], 'metric': "

@@ -26,7 +26,6 @@ fit (without bagging, where both draw the same rows).
 from __future__ import annotations
 
 import numpy as np
-import pandas as pd
 
 from ._common import logsumexp, node_sum, oob_average
 from .base import Distribution
@@ -85,6 +84,7 @@ class Multinomial(Distribution):
     def _classes_and_codes(y, labels=None):
         """Sorted classes (a categorical's used levels; ``labels``: the levels
         a numerically coded factor response stands for) and the codes 0..K-1."""
+        import pandas as pd        # imported on first use: import pygbm stays fast
         cat = getattr(y, "cat", None)
         if cat is not None or isinstance(y, pd.Categorical):
             c = pd.Categorical(y)

@@ -8,13 +8,14 @@
 
 import importlib
 
-from .encode import PredictorEncoder, r_collation_key, r_label, r_quantile7
-from .surv import Surv, SurvData
-
-#: the names of formula.py, which imports formulaic (about 0.1 s): loaded on
-#: first use, so that ``import pygbm`` stays fast (issue 21)
-_FORMULA_NAMES = frozenset({"ModelFrame", "TermSpec", "model_frame", "model_frame_newdata",
-                            "offset_newdata"})
+#: each name's module, imported on first use: the front end needs pandas (and
+#: formula.py formulaic), which ``import pygbm`` does not load (issue 21)
+_MODULES = {
+    "PredictorEncoder": ".encode", "r_collation_key": ".encode", "r_label": ".encode",
+    "r_quantile7": ".encode", "Surv": ".surv", "SurvData": ".surv",
+    "ModelFrame": ".formula", "TermSpec": ".formula", "model_frame": ".formula",
+    "model_frame_newdata": ".formula", "offset_newdata": ".formula",
+}
 
 __all__ = [
     "ModelFrame", "PredictorEncoder", "Surv", "SurvData", "TermSpec", "model_frame",
@@ -23,6 +24,6 @@ __all__ = [
 
 
 def __getattr__(name):
-    if name in _FORMULA_NAMES:
-        return getattr(importlib.import_module(".formula", __name__), name)
+    if name in _MODULES:
+        return getattr(importlib.import_module(_MODULES[name], __name__), name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -3,7 +3,6 @@ the permutations, and the engine's matrix of any rows (pickled with the model)."
 from __future__ import annotations
 
 import numpy as np
-import pandas as pd
 
 from .modes import GREEDY, LOO, NATIVE, ORDERED
 from .schedule import TargetStatisticsSchedule
@@ -149,6 +148,7 @@ class TargetStatisticsEncoder:
     def level_table(self, j) -> pd.DataFrame:
         """Per level of predictor ``j`` (index or name): training weight, sum of
         w*y and the prediction-time statistic (the last row is 'missing')."""
+        import pandas as pd        # imported on first use: import pygbm stays fast
         if isinstance(j, str):
             j = self.var_names.index(j)
         if j not in self.sums:
