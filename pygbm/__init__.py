@@ -6,6 +6,7 @@ import importlib
 
 from .api import gbm, gbm_fit, gbm_more
 from .distributions import available_distributions, get_distribution
+from .messages import GBMMessage
 from .model import GBMFit
 from .ranking import (ir_measure_auc, ir_measure_conc, ir_measure_map, ir_measure_mrr,
                       ir_measure_ndcg, perf_pairwise)
@@ -13,7 +14,7 @@ from .rrandom import RRandom
 
 __version__ = "0.1.0"
 
-__all__ = ["gbm", "gbm_fit", "gbm_more", "GBMFit", "Surv", "available_distributions",
+__all__ = ["gbm", "gbm_fit", "gbm_more", "GBMFit", "GBMMessage", "Surv", "available_distributions",
            "get_distribution", "ir_measure_auc", "ir_measure_conc", "ir_measure_map",
            "ir_measure_mrr", "ir_measure_ndcg", "perf_pairwise", "RRandom", "__version__"]
 

@@ -3,9 +3,10 @@ errors that name the argument and what was expected."""
 from __future__ import annotations
 
 import numbers
-import warnings
 
 import numpy as np
+
+from .messages import warn
 
 
 def int_arg(name, value, low, high=None):
@@ -34,8 +35,8 @@ def shrinkage_arg(value):
             or value <= 0:
         raise ValueError(f"shrinkage must be a positive number, got {value!r}")
     if value > 1:
-        warnings.warn(f"shrinkage={value} is above 1; values between 0.001 and 0.1 usually "
-                      "work best", UserWarning, stacklevel=4)
+        warn(f"shrinkage={value} is above 1; values between 0.001 and 0.1 usually "
+             "work best")
     return float(value)
 
 
@@ -59,8 +60,8 @@ def monotone_arg(var_monotone, var_names, var_type):
     cat = (mono != 0) & (np.asarray(var_type) > 0)
     if cat.any():
         names = [var_names[i] for i in np.flatnonzero(cat)]
-        warnings.warn(f"var_monotone is ignored for the unordered categorical predictors "
-                      f"{names} (as in R)", UserWarning, stacklevel=4)
+        warn(f"var_monotone is ignored for the unordered categorical predictors "
+             f"{names} (as in R)")
     return mono.astype(np.intp)
 
 

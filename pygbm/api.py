@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import warnings
 
 import numpy as np
 
@@ -16,6 +15,7 @@ from . import cv, frontend
 from ._checks import as_generator, fraction_arg, int_arg, offset_arg, weights_arg
 from .distributions import get_distribution, guess_distribution
 from .fitting import CodedData, Targets, continue_fit, fit_coded
+from .messages import GBMMessage, warn
 from .model import GBMFit
 from .options import fit_options
 from .ranking import pairwise_mf, restore_row_order, sorted_fold_id
@@ -122,8 +122,7 @@ def gbm(formula, data, distribution=None, weights=None, var_monotone=None, n_tre
         distribution = guess_distribution(mf.y, is_surv=mf.is_surv,
                                           is_categorical=mf.y_is_categorical,
                                           n_levels=n_levels)
-        warnings.warn(f"Distribution not specified, assuming {distribution} ...",
-                      UserWarning, stacklevel=2)
+        warn(f"Distribution not specified, assuming {distribution} ...", GBMMessage)
     n = mf.x.shape[0]
     train_fraction = fraction_arg("train_fraction", train_fraction)
     n_train = int(np.floor(train_fraction * n))
@@ -189,8 +188,7 @@ def _new_rows(fit, data, weights):
     w_raw = weights_arg(mf.weights, x.shape[0])
     w_norm = w_raw * x.shape[0] / np.sum(w_raw)
     if not np.allclose(y, fit.data["y"] if fit.data else y):
-        warnings.warn("gbm_more: data differ from the training data", UserWarning,
-                      stacklevel=3)
+        warn("gbm_more: data differ from the training data")
     return x, Targets(y=y, misc=status, offset=off, w=w_norm, w_raw=w_raw)
 
 

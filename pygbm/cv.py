@@ -17,12 +17,12 @@ rows when weights are given).
 """
 from __future__ import annotations
 
-import warnings
 from dataclasses import dataclass
 
 import numpy as np
 
 from .engine.tree import predict_trees
+from .messages import warn
 from .ranking import check_folds_keep_groups, group_folds
 
 #: upper bound of the per-fold seeds drawn from the caller's generator
@@ -42,8 +42,7 @@ def _stratify(class_stratify_cv, dist_name):
     if class_stratify_cv is None:
         return dist_name == "multinomial"
     if class_stratify_cv and dist_name not in ("bernoulli", "multinomial"):
-        warnings.warn("class_stratify_cv applies only to bernoulli and multinomial; ignored",
-                      UserWarning, stacklevel=4)
+        warn("class_stratify_cv applies only to bernoulli and multinomial; ignored")
         return False
     return bool(class_stratify_cv)
 

@@ -10,9 +10,13 @@ from .distributions import Distribution
 from .distributions.inputs import FitContext
 from .engine._memory import reuse_freed_memory
 from .engine.tree import predict_trees
+from .messages import GBMMessage, warn
 from .options import FitOptions
 
 _PREDICT_TYPES = ("link", "response")
+#: predict's message when the OOB rule chose n_trees: gbm_perf's caveat, said once
+_OOB_CAVEAT = ("; OOB generally underestimates the optimal number of iterations: "
+               "cv_folds > 1 usually does better")
 
 
 class _Option:
@@ -191,8 +195,9 @@ class GBMFit:
             raise ValueError(f"type must be 'link' or 'response', got {type!r}")
         single = n_trees is None or np.ndim(n_trees) == 0
         if n_trees is None:
-            n_trees, rule = self.best_iteration()
-            warnings.warn(f"Using {n_trees} trees ({rule}).", UserWarning, stacklevel=2)
+            n_trees, rule = self.best_iteration(quiet=True)
+            caveat = _OOB_CAVEAT if rule == "OOB" else ""
+            warn(f"Using {n_trees} trees... ({rule}{caveat})", GBMMessage)   # R's message
         counts = self._check_n_trees(n_trees)
         x = self._design(newdata)
         with reuse_freed_memory():

@@ -73,7 +73,7 @@ def test_predict_without_n_trees_uses_best_iteration(boston):
     fit = pygbm.gbm("medv ~ .", boston, distribution="gaussian", n_trees=60,
                     train_fraction=0.8, bag_fraction=1)
     best = int(np.argmin(fit.valid_error)) + 1
-    with pytest.warns(UserWarning, match=f"Using {best} trees \\(test\\)"):
+    with pytest.warns(pygbm.GBMMessage, match=f"Using {best} trees\\.\\.\\. \\(test\\)"):
         p = fit.predict(boston)
     np.testing.assert_allclose(p, fit.predict(boston, n_trees=best))
 

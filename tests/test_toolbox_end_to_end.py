@@ -170,13 +170,14 @@ def test_predict_without_n_trees_uses_best_iteration_and_says_which(fixture, rul
         warnings.simplefilter("ignore")             # the OOB rule's message
         best = int(pygbm.gbm_perf(fit, method=rule, plot_it=False))
     data = load("boston")
-    with pytest.warns(UserWarning, match=rf"Using {best} trees \({rule}"):
+    with pytest.warns(pygbm.GBMMessage, match=rf"Using {best} trees\.\.\. \({rule}"):
         pred = fit.predict(data)
     np.testing.assert_array_equal(pred, fit.predict(data, n_trees=best))
 
 
 def test_predict_without_n_trees_and_without_a_rule_uses_all_trees(boston_stumps):
-    with pytest.warns(UserWarning, match=rf"Using {boston_stumps.n_trees} trees \(all trees"):
+    with pytest.warns(pygbm.GBMMessage,
+                      match=rf"Using {boston_stumps.n_trees} trees\.\.\. \(all trees"):
         pred = boston_stumps.predict(load("boston"))
     np.testing.assert_array_equal(pred, boston_stumps.predict(load("boston"),
                                                               n_trees=boston_stumps.n_trees))
@@ -192,10 +193,10 @@ def test_predict_default_prefers_cv_then_test_then_oob():
     best_cv = int(pygbm.gbm_perf(fit, method="cv", plot_it=False))
     best_test = int(pygbm.gbm_perf(fit, method="test", plot_it=False))
     assert pygbm.gbm_perf(fit, plot_it=False) == best_test          # R's default
-    with pytest.warns(UserWarning, match=rf"Using {best_cv} trees \(cv\)"):
+    with pytest.warns(pygbm.GBMMessage, match=rf"Using {best_cv} trees\.\.\. \(cv\)"):
         fit.predict(load("boston"))
     fit = dataclasses.replace(fit, cv_error=None)     # a fit is never changed: a copy
-    with pytest.warns(UserWarning, match=rf"Using {best_test} trees \(test\)"):
+    with pytest.warns(pygbm.GBMMessage, match=rf"Using {best_test} trees\.\.\. \(test\)"):
         fit.predict(load("boston"))
 
 

@@ -20,10 +20,9 @@ The gbm vignette's "Pairwise" section, with R's C++ rules (src/pairwise.cpp):
 """
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
 
+from ..messages import warn
 from ..ranking import METRICS, group_runs, pairs_within, ranks_within
 from ._common import as_numeric_response, expit, full_f, node_sum
 from .base import Distribution
@@ -108,7 +107,7 @@ class Pairwise(Distribution):
             raise ValueError(f"distribution 'pairwise' takes group, metric and max_rank; got "
                              f"{sorted(other)}")
         if metric is None:
-            warnings.warn("No metric specified, using 'ndcg'", UserWarning, stacklevel=3)
+            warn("No metric specified, using 'ndcg'")
             metric = "ndcg"
         if not isinstance(metric, str) or metric.lower() not in METRICS:
             raise ValueError(f"Metric {metric!r} is not supported, use either 'conc', 'ndcg', "

@@ -15,10 +15,11 @@ Missing values (NaN, None, pd.NA) are missing (NaN in the coded matrix).
 from __future__ import annotations
 
 import unicodedata
-import warnings
 
 import numpy as np
 import pandas as pd
+
+from ..messages import warn
 
 __all__ = ["PredictorEncoder", "r_quantile7", "r_label", "r_collation_key", "QUANTILE_PROBS"]
 
@@ -234,8 +235,7 @@ class PredictorEncoder:
                 if kind == CATEGORICAL:
                     types[j] = len(labels)
             if np.unique(np.asarray(levels[-1])).size == 1:
-                warnings.warn(f"variable {j + 1}: {label} has no variation.", UserWarning,
-                              stacklevel=2)
+                warn(f"variable {j + 1}: {label} has no variation.")
             names.append(label)
             kinds.append(kind)
         self.var_names, self.var_type, self.var_levels = names, types, levels
@@ -293,9 +293,8 @@ class PredictorEncoder:
                 # statistics give it the prior) -- missing values stay NaN
                 x[(coded < 0) & ~missing, j] = float(len(lookup))
         if unseen:
-            warnings.warn(
-                "newdata has levels not seen in training, treated as missing: "
-                + "; ".join(unseen), UserWarning, stacklevel=2)
+            warn("newdata has levels not seen in training, treated as missing: "
+       + "; ".join(unseen))
         return x
 
     def _select(self, newdata) -> pd.DataFrame:

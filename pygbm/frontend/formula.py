@@ -20,7 +20,6 @@ from __future__ import annotations
 import ast
 import difflib
 import re
-import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
@@ -36,6 +35,7 @@ from formulaic.utils.code import sanitize_variable_names
 from formulaic.utils.layered_mapping import LayeredMapping
 from formulaic.utils.stateful_transforms import stateful_eval
 
+from ..messages import warn
 from .encode import (NUMERIC, R_MAX_CATEGORICAL_LEVELS, PredictorEncoder, _column_kind,
                      _numeric_values)
 from .surv import Surv, SurvData
@@ -403,17 +403,17 @@ def model_frame(formula: str, data, weights=None,
             continue
         spec = _term_spec(term, formula)
         if spec.label == response_term.label:
-            warnings.warn(f"the response {spec.label} appeared on the right-hand side and was "
-                          "dropped", UserWarning, stacklevel=2)
+            warn(f"the response {spec.label} appeared on the right-hand side and was "
+                 "dropped")
             continue
         predictors.append(spec)
     if not predictors:
         raise ValueError(f"formula {formula!r} has no predictors")
     used = sorted(shadowed & {p.label for p in predictors})
     if used and "." in _rhs_text(formula):
-        warnings.warn(f"'.' includes {used} as predictor(s) although they are used as "
-                      f"weights/offset; this is R's meaning of '.'; write '- {used[0]}' "
-                      "to leave a column out", UserWarning, stacklevel=2)
+        warn(f"'.' includes {used} as predictor(s) although they are used as "
+             f"weights/offset; this is R's meaning of '.'; write '- {used[0]}' "
+             "to leave a column out")
     for spec in [response_term, *offsets, *predictors]:
         if not spec.lookup and (missing := evaluator.check(spec.expr)):
             raise _missing_column_error(missing, columns, "data")

@@ -9,13 +9,13 @@ docs/ARCHITECTURE.md ("The fitted object"): ``trees``, ``var_names``,
 from __future__ import annotations
 
 import dataclasses
-import warnings
 
 import numpy as np
 import pandas as pd
 
 from ..distributions.inputs import Targets
 from ..engine.tree import NO_NODE, predict_trees
+from ..messages import warn
 
 
 
@@ -57,8 +57,8 @@ def check_n_trees(fit, n_trees, *, cap: bool, arg: str = "n_trees") -> int:
     if n_trees > total:
         if not cap:
             raise ValueError(f"{arg}={n_trees} exceeds the {total} trees of the fit")
-        warnings.warn(f"{arg}={n_trees} exceeds the number of trees in the model; "
-                      f"using {total} trees instead", stacklevel=3)
+        warn(f"{arg}={n_trees} exceeds the number of trees in the model; "
+             f"using {total} trees instead")
         n_trees = total
     return n_trees
 

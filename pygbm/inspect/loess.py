@@ -24,10 +24,11 @@ needs.  Everything is vectorised over vertices (chunked to bound memory).
 from __future__ import annotations
 
 import math
-import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
+
+from ..messages import warn
 
 #: R's loess.control() defaults
 DEFAULT_CELL = 0.2
@@ -248,8 +249,7 @@ def loess(x, y, weights=None, span: float | None = None, enp_target: float | Non
     parameters uses a pseudo-inverse (a ``UserWarning`` is issued).
     """
     if span is not None and enp_target is not None:
-        warnings.warn("both 'span' and 'enp_target' specified: 'span' will be used",
-                      UserWarning, stacklevel=2)
+        warn("both 'span' and 'enp_target' specified: 'span' will be used")
     if span is None:
         span = DEFAULT_SPAN if enp_target is None else span_from_enp(enp_target, degree)
     x, y, w = _check_inputs(x, y, weights, span, degree, surface, cell)
@@ -272,7 +272,6 @@ def loess(x, y, weights=None, span: float | None = None, enp_target: float | Non
         fit = LoessFit(fitted=kd.evaluate(x), span=float(span), degree=degree,
                        surface=surface, kd=kd, n_pseudoinverse=n_pinv)
     if fit.n_pseudoinverse:
-        warnings.warn(f"loess: pseudoinverse used at {fit.n_pseudoinverse} local fit(s) "
-                      "(span too small: fewer neighbours than parameters)",
-                      UserWarning, stacklevel=2)
+        warn(f"loess: pseudoinverse used at {fit.n_pseudoinverse} local fit(s) "
+             "(span too small: fewer neighbours than parameters)")
     return fit

@@ -22,6 +22,8 @@ import pandas as pd
 from scipy.interpolate import BSpline
 from scipy.stats import rankdata
 
+from ..messages import warn
+
 #: calibrate.plot evaluates the fitted curve at this many points
 CALIBRATION_POINTS = 200
 #: R's glm.control(): epsilon and maxit
@@ -94,7 +96,7 @@ def _glm(X, y, family: str):
                                                 tol=GLM_EPSILON * 0.1, rtol=GLM_EPSILON,
                                                 wls_method="qr")
     if not result.converged:
-        warnings.warn("glm.fit: algorithm did not converge", UserWarning, stacklevel=3)
+        warn("glm.fit: algorithm did not converge")
     return result
 
 
@@ -292,8 +294,8 @@ def supsmu(x, y, wt=None, span="cv", periodic: bool = False, bass: float = 0.0):
         raise ValueError("x, y and wt must be non-empty and of the same length")
     okay = np.isfinite(x + y + w)
     if not okay.all():
-        warnings.warn(f"{int((~okay).sum())} observations with NAs, NaNs and/or Infs "
-                      "deleted", UserWarning, stacklevel=2)
+        warn(f"{int((~okay).sum())} observations with NAs, NaNs and/or Infs "
+             "deleted")
         x, y, w = x[okay], y[okay], w[okay]
         if len(x) == 0:
             raise ValueError("no finite observations")

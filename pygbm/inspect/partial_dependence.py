@@ -18,13 +18,13 @@ at the points of a grid:
 """
 from __future__ import annotations
 
-import warnings
 
 import numpy as np
 import pandas as pd
 
 from ..engine.tree import (LEFT, MISSING, NO_NODE, NOWHERE, RIGHT, predict_trees,
                            split_directions)
+from ..messages import warn
 from .influence import check_bool, check_n_trees, class_labels, class_view
 
 TYPES = ("link", "response")
@@ -298,9 +298,8 @@ def partial_dependence(fit, i_var, n_trees=None, continuous_resolution=100, type
     if method == "weighted_traversal" and ts is not None and ts.partial_combinations(idx):
         # a combination of a chosen and an unchosen predictor cannot be averaged
         # by the tree weights: average the model's predictions instead
-        warnings.warn("partial dependence: the trees split on combinations that involve "
-                      "other predictors too; using method='brute_force'", UserWarning,
-                      stacklevel=3)
+        warn("partial dependence: the trees split on combinations that involve "
+             "other predictors too; using method='brute_force'")
         method = "brute_force"
         attrs = {**attrs, "method": method}
     if method == "weighted_traversal":
@@ -392,8 +391,7 @@ def plot_gbm(fit, i_var=0, n_trees=None, continuous_resolution=100, return_grid=
     idx = resolve_vars(fit, i_var)
     return_grid, ice = check_bool(return_grid, "return_grid"), check_bool(ice, "ice")
     if len(idx) > MAX_PLOT_VARS and not return_grid:
-        warnings.warn("plot_gbm draws up to 3 variables; returning the grid instead",
-                      stacklevel=2)
+        warn("plot_gbm draws up to 3 variables; returning the grid instead")
         return_grid = True
     if ice and len(idx) != 1 and not return_grid:
         raise ValueError("ice=True draws curves for one variable; give a single i_var")

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..messages import GBMMessage, warn
 from .loess import loess, span_from_enp
 
 #: R's message (a ``message()`` in R, a ``UserWarning`` here) for method "OOB"
@@ -165,7 +166,7 @@ def oob_smoother(fit) -> OOBSmoother:
 def best_iter_oob(fit) -> tuple[int, OOBSmoother]:
     """R's OOB rule: the iteration maximising the cumulative smoothed OOB improvement."""
     smoother = oob_smoother(fit)
-    warnings.warn(OOB_WARNING, UserWarning, stacklevel=3)
+    warn(OOB_WARNING, GBMMessage)                  # a message() in R
     best = smoother.x[int(np.argmin(-np.cumsum(smoother.y)))]
     return int(best), smoother
 

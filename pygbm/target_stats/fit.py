@@ -1,11 +1,11 @@
 """The entry point of ``gbm(..., categorical=...)``: fit the encoder and the schedule."""
 from __future__ import annotations
 
-import warnings
 
 import numpy as np
 
 from .._checks import int_arg
+from ..messages import warn
 from .combinations import CombinationRegistry
 from .encoder import TargetStatisticsEncoder
 from .modes import MAX_COMBINATION, NATIVE, ORDERED, check_number, resolve_modes, target_of
@@ -50,8 +50,8 @@ def fit_target_statistics(categorical, x, y, w, n_train, var_names, var_type, va
         prior = check_number("ts_prior", prior)
     if not any(m != NATIVE for m in modes):
         if not (isinstance(categorical, dict) or categorical == NATIVE):
-            warnings.warn(f"categorical={categorical!r} has no effect: there is no unordered "
-                          "categorical predictor", UserWarning, stacklevel=3)
+            warn(f"categorical={categorical!r} has no effect: there is no unordered "
+                 "categorical predictor")
     seed = int(rng.integers(_SEED_BOUND)) if isinstance(rng, np.random.Generator) \
         else int(np.random.default_rng(rng).integers(_SEED_BOUND))
     enc = TargetStatisticsEncoder(modes, var_names, var_type, prior, prior_weight,
@@ -63,7 +63,7 @@ def fit_target_statistics(categorical, x, y, w, n_train, var_names, var_type, va
             enc.combinations = CombinationRegistry.create(members, max_combination, x.shape[0])
             enc.combinations.register_all(enc, x[:n_train], y_tr, w_tr)
         else:
-            warnings.warn("ts_max_combination > 1 needs at least two predictors coded by "
-                          "'ordered_ts'; no combinations are made", UserWarning, stacklevel=3)
+            warn("ts_max_combination > 1 needs at least two predictors coded by "
+                 "'ordered_ts'; no combinations are made")
     x_engine, schedule = enc.engine_inputs(x, target, w, var_monotone, max_bins)
     return enc, x_engine, enc.engine_var_type(), schedule

@@ -1,0 +1,75 @@
+"""Warnings and R's messages (issue 21 item 4): each points at the caller's
+line (this file), is given once per call, and R's messages ("Using N trees...",
+the OOB rule's caveat, "Distribution not specified, assuming ...") have their
+own category, pygbm.GBMMessage."""
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import pygbm
+import pygbm.inspect  # noqa: F401  (pygbm.<toolbox> is resolved lazily)
+from pygbm.messages import warn
+
+
+def _caught(call):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = call()
+    return result, caught
+
+
+@pytest.fixture(scope="module")
+def data():
+    rng = np.random.default_rng(4)
+    x = rng.normal(size=(300, 3))
+    return pd.DataFrame({"y": x[:, 0] + rng.normal(size=300), "a": x[:, 0], "b": x[:, 1],
+                         "c": x[:, 2]})
+
+
+@pytest.fixture(scope="module")
+def bagged(data):
+    return pygbm.gbm("y ~ .", data, distribution="gaussian", n_trees=40, random_state=1)
+
+
+def test_warn_points_at_the_first_frame_outside_pygbm():
+    _, caught = _caught(lambda: warn("hello"))
+    assert len(caught) == 1 and caught[0].filename == __file__
+
+
+def test_predict_by_the_oob_rule_says_so_once_as_r_does(bagged, data):
+    _, caught = _caught(lambda: bagged.predict(data))
+    assert len(caught) == 1
+    w = caught[0]
+    assert w.category is pygbm.GBMMessage and issubclass(w.category, UserWarning)
+    assert str(w.message).startswith("Using ") and "trees... (OOB" in str(w.message)
+    assert "underestimates" in str(w.message)
+    assert w.filename == __file__
+
+
+@pytest.mark.parametrize("call, category, text", [
+    (lambda d: pygbm.gbm("y ~ .", d, n_trees=5), pygbm.GBMMessage,
+     "Distribution not specified, assuming gaussian ..."),
+    (lambda d: pygbm.gbm("y ~ .", d, distribution="gaussian", n_trees=5, shrinkage=2),
+     UserWarning, "shrinkage=2 is above 1"),
+    (lambda d: pygbm.gbm("y ~ .", d, distribution="gaussian", n_trees=5, cv_folds=2,
+                         class_stratify_cv=True, random_state=1),
+     UserWarning, "class_stratify_cv applies only"),
+])
+def test_fit_warnings_point_at_the_caller_once(data, call, category, text):
+    _, caught = _caught(lambda: call(data))
+    mine = [w for w in caught if text in str(w.message)]
+    assert len(mine) == 1
+    assert mine[0].category is category and mine[0].filename == __file__
+
+
+def test_toolbox_warnings_point_at_the_caller(bagged):
+    _, caught = _caught(lambda: pygbm.gbm_perf(bagged, method="OOB", plot_it=False))
+    assert [w.category for w in caught] == [pygbm.GBMMessage]
+    assert caught[0].filename == __file__
+    _, caught = _caught(lambda: bagged.summary(n_trees=1000, plot_it=False))
+    assert len(caught) == 1 and caught[0].filename == __file__
+    assert "exceeds the number of trees" in str(caught[0].message)
