@@ -243,7 +243,7 @@ def fit_coded(options: FitOptions, data: CodedData, random_state=None) -> GBMFit
     # binned data with a bucket per distinct value is R's exact search: keep
     # R's arithmetic there; other binned fits are not bit-identical anyway
     context = FitContext(classes=classes, noise_rng=noise_rng,
-                         r_exact_math=bool(getattr(training, "exact_bins", True)))
+                         r_exact_math=training is None or training.r_arithmetic)
     problem = boost_problem(engine.x, engine_targets, data.n_train, engine.var_type, options,
                             dist, context)
     state = _start(problem, dist)

@@ -130,6 +130,12 @@ class BinnedTrainingData:
         self._bin_all()
 
     @property
+    def r_arithmetic(self) -> bool:
+        """Fits on this layout are R's to the last bit: one bucket per value
+        (then the splits are R's; otherwise the buckets decide anyway)."""
+        return self.exact_bins
+
+    @property
     def n(self) -> int:
         return self.xt.shape[1]
 

@@ -8,7 +8,7 @@ the arrays is one predictor.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import ClassVar, NamedTuple
 
 import numpy as np
 
@@ -60,6 +60,9 @@ class TrainingData:
     R sums each level over its rows in row order, which a weighted count over
     the node's rows in row order reproduces (``category_cells``).
     """
+
+    #: fits on this layout are R's to the last bit (R's exact scan)
+    r_arithmetic: ClassVar[bool] = True
 
     x: np.ndarray
     var_type: np.ndarray

@@ -54,9 +54,8 @@ class HistogramSearch:
     def __init__(self, data, z, w, unit_weights: bool, min_obs: int, adjustment=None):
         self.data = data
         self.adjustment = adjustment
-        #: R's arithmetic for the node sums only with one bucket per value
-        #: (then the splits are R's; otherwise the buckets decide anyway)
-        self.r_arithmetic = bool(data.exact_bins)
+        #: R's arithmetic for the node sums only where the data's fits are R's
+        self.r_arithmetic = data.r_arithmetic
         self.unit = bool(unit_weights)
         self.min_obs = int(min_obs)
         response = Response(w * z, w, self.unit)
