@@ -8,6 +8,7 @@ import numpy as np
 
 from .distributions import Distribution
 from .distributions.inputs import FitContext
+from .display import fit_html
 from .engine._memory import reuse_freed_memory
 from .engine.tree import predict_trees
 from .messages import GBMMessage, warn
@@ -264,6 +265,12 @@ class GBMFit:
 
     def __str__(self) -> str:
         return self.__repr__()
+
+    def _repr_html_(self) -> str:
+        """R's print of the fit as a small HTML table (a notebook's display):
+        call, distribution, trees, the best iteration by each method the fit
+        supports, the five most influential predictors."""
+        return fit_html(self)
 
     def errors(self) -> pd.DataFrame:
         """Per-iteration train, validation, OOB improvement (and cv) errors."""

@@ -1,0 +1,73 @@
+"""A fit in a notebook: R's ``print.gbm`` as a small HTML table.
+
+:func:`fit_html` is what :meth:`pygbm.GBMFit._repr_html_` shows: the call,
+the distribution, the trees, the best iteration by each method the fit
+supports (cv, validation set, out-of-bag) and the five most influential
+predictors at the number of trees ``predict`` uses by default. The toolbox (gbm_perf, summary) is imported when a fit is first
+displayed.
+"""
+from __future__ import annotations
+
+import warnings
+from html import escape
+
+#: predictors listed in the display's influence table
+TOP_INFLUENCE = 5
+#: gbm_perf's method names and how the display labels them (R's print.gbm words)
+METHOD_LABELS = {"cv": "cross-validation", "test": "test set", "OOB": "out-of-bag"}
+
+_STYLE = ("<style>.pygbm-fit td, .pygbm-fit th {text-align: left; padding: 1px 8px;}"
+          ".pygbm-fit td.num {text-align: right;}</style>")
+
+
+def best_iterations(fit) -> dict[str, int]:
+    """The best number of trees by each method the fit supports (``gbm_perf``:
+    "cv" when cv was run, "test" with a validation set, "OOB" with bagging)."""
+    from .inspect.perf import gbm_perf
+
+    supported = {"cv": fit.cv_error is not None, "test": fit.train_fraction < 1,
+                 "OOB": fit.bag_fraction < 1}
+    out = {}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")          # the OOB caveat: not for a display
+        for method in (m for m, ok in supported.items() if ok):
+            try:
+                out[method] = int(gbm_perf(fit, method=method, plot_it=False))
+            except ValueError:                   # e.g. no finite OOB improvement
+                continue
+    return out
+
+
+def _row(key: str, value: str, numeric: bool = False) -> str:
+    cls = ' class="num"' if numeric else ""
+    return f"<tr><th>{escape(key)}</th><td{cls}>{escape(value)}</td></tr>"
+
+
+def fit_html(fit) -> str:
+    """R's print of ``fit`` as an HTML table, with the influence top five."""
+    from .inspect.summary import summary
+
+    rows = []
+    if fit.call:
+        rows.append(_row("Call", fit.call))
+    rows.append(_row("Distribution", fit.distribution.display_name))
+    trees = str(fit.n_trees)
+    if fit.num_classes > 1:
+        trees += f" iterations x {fit.num_classes} classes"
+    rows.append(_row("Trees", trees))
+    best = best_iterations(fit)
+    for method, n in best.items():
+        rows.append(_row(f"Best iteration ({METHOD_LABELS[method]})", str(n), numeric=True))
+    n_used, _ = fit.best_iteration(quiet=True)         # what predict uses by default
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        table = summary(fit, n_trees=n_used, plot_it=False).to_frame()
+    nonzero = int((table["rel_inf"] > 0).sum())
+    rows.append(_row("Predictors", f"{len(table)}, of which {nonzero} had non-zero influence"))
+    influence = "".join(
+        f"<tr><td>{escape(str(name))}</td><td class=\"num\">{value:.2f}</td></tr>"
+        for name, value in zip(table["var"][:TOP_INFLUENCE], table["rel_inf"][:TOP_INFLUENCE]))
+    return (f"{_STYLE}<div class=\"pygbm-fit\"><table><caption>GBMFit</caption>"
+            f"{''.join(rows)}</table>"
+            f"<table><caption>Relative influence (%), top {TOP_INFLUENCE}, at {n_used} trees"
+            f"</caption><tr><th>variable</th><th>rel_inf</th></tr>{influence}</table></div>")

@@ -1,0 +1,50 @@
+"""GBMFit's rich display (issue 21 item 2): R's print as a small HTML table."""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import pygbm
+from pygbm.display import TOP_INFLUENCE, best_iterations
+
+
+@pytest.fixture(scope="module")
+def data():
+    rng = np.random.default_rng(7)
+    x = rng.normal(size=(400, 7))
+    return pd.DataFrame({"y": 3 * x[:, 0] + x[:, 1] + rng.normal(size=400),
+                         **{f"x{j}": x[:, j] for j in range(7)}})
+
+
+def test_html_shows_call_distribution_trees_best_iterations_and_top_influence(data):
+    fit = pygbm.gbm("y ~ .", data, distribution="gaussian", n_trees=60, cv_folds=2,
+                    train_fraction=0.8, random_state=1)
+    html = fit._repr_html_()
+    best = best_iterations(fit)
+    assert set(best) == {"cv", "test", "OOB"}
+    assert "gbm(formula = &quot;y ~ .&quot;" in html and "<td>gaussian</td>" in html
+    assert "<th>Trees</th><td>60</td>" in html
+    for label, method in (("cross-validation", "cv"), ("test set", "test"),
+                          ("out-of-bag", "OOB")):
+        assert f"Best iteration ({label})</th><td class=\"num\">{best[method]}</td>" in html
+    n_used, _ = fit.best_iteration(quiet=True)
+    top = fit.summary(n_trees=n_used, plot_it=False).to_frame()
+    assert f"top {TOP_INFLUENCE}, at {n_used} trees" in html
+    assert html.index(">x0<") < html.index(">x1<")          # sorted by influence
+    assert html.count("<tr><td>") == TOP_INFLUENCE
+    assert top["var"].iloc[TOP_INFLUENCE] not in html.split("Relative influence")[1]
+
+
+def test_html_without_a_rule_lists_no_best_iteration(data):
+    fit = pygbm.gbm_fit(data.drop(columns="y"), data["y"], distribution="gaussian",
+                        n_trees=20, bag_fraction=1.0)
+    html = fit._repr_html_()
+    assert "Best iteration" not in html and "at 20 trees" in html
+
+
+def test_html_of_a_multinomial_fit_counts_classes(data):
+    y = pd.Categorical(np.digitize(data["y"], [-1, 1]).astype(str))
+    fit = pygbm.gbm_fit(data.drop(columns="y"), y, distribution="multinomial", n_trees=10,
+                        random_state=2)
+    assert "10 iterations x 3 classes" in fit._repr_html_()
