@@ -13,12 +13,13 @@ from report import fmt
 
 COLUMNS = ("regime", "workload", "cores", "system", "status", "note", "rows", "n_trees",
            "wall_s", "cpu_s", "process_wall_s", "spread", "wall_all", "cpu_all", "load_1min",
-           "load_all", "import_s", "fit_s", "import_all", "fit_all", "first_wall_s",
+           "load_all", "import_s", "read_s", "fit_s", "import_all", "read_all", "fit_all",
+           "first_wall_s",
            "best_iter", "cv_error_min", "train_error_last", "data", "repeats", "started",
            "pygbm_code")
 _INT = {"rows", "n_trees", "best_iter", "repeats"}
-_FLOAT = {"wall_s", "cpu_s", "process_wall_s", "spread", "load_1min", "import_s", "fit_s",
-          "first_wall_s", "cv_error_min", "train_error_last"}
+_FLOAT = {"wall_s", "cpu_s", "process_wall_s", "spread", "load_1min", "import_s", "read_s",
+          "fit_s", "first_wall_s", "cv_error_min", "train_error_last"}
 SYSTEM_LABEL = {"pygbm": "pygbm", "pygbm_fresh_cache": "pygbm, empty numba cache",
                 "r": "R gbm 2.1.8"}
 SETTINGS = (("cv", "1"), ("cv", "default"), ("fit", "1"), ("fit", "default"))
@@ -57,8 +58,8 @@ def progress(res: dict) -> str:
         return f"{res['status']}: {res.get('note', '')}"
     if "fit_wall" in res:
         return f"fit {res['fit_wall']:.2f}s (cpu {res['fit_cpu']:.2f}s, load {res['load']:.1f})"
-    return (f"process {res['process_wall']:.2f}s (import {res['import_s']:.2f}s, fit "
-            f"{res['fit_s']:.2f}s, load {res['load']:.1f})")
+    return (f"process {res['process_wall']:.2f}s (import {res['import_s']:.2f}s, read "
+            f"{res['read_s']:.2f}s, fit {res['fit_s']:.2f}s, load {res['load']:.1f})")
 
 
 def _joined(values) -> str:
@@ -85,9 +86,9 @@ def merge_rounds(row: dict, rounds: list) -> dict:
                wall_all=_joined(walls), cpu_all=_joined(cpus), load_1min=loads[walls.argmin()],
                load_all=";".join(f"{v:.2f}" for v in loads))
     if cold:
-        imports, fits = ([r[k] for r in rounds] for k in ("import_s", "fit_s"))
-        row.update(import_s=min(imports), fit_s=min(fits),
-                   import_all=_joined(imports), fit_all=_joined(fits))
+        for step in ("import", "read", "fit"):
+            times = [r[f"{step}_s"] for r in rounds]
+            row.update({f"{step}_s": min(times), f"{step}_all": _joined(times)})
     else:
         row.update(rows=first["data_check"]["n_rows"], best_iter=first.get("best_iter"),
                    cv_error_min=first.get("cv_error_min"),
@@ -193,11 +194,13 @@ def _cold(rows) -> list:
         return []
     trees = next(iter(got.values()))["n_trees"]
     out = [f"boston, {trees} trees:", "",
-           "| system | process s | spread | import s | fit s | CPU s | first run s | load |",
-           "|---|---:|---:|---:|---:|---:|---:|---:|"]
+           "| system | process s | spread | import s | read s | fit s | CPU s | first run s "
+           "| load |",
+           "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for system, r in got.items():
         out.append(f"| {SYSTEM_LABEL[system]} | **{fmt(r['wall_s'])}** | {_pct(r)} | "
-                   f"{fmt(r['import_s'])} | {fmt(r['fit_s'])} | {fmt(r['cpu_s'])} | "
+                   f"{fmt(r['import_s'])} | {fmt(r['read_s'])} | {fmt(r['fit_s'])} | "
+                   f"{fmt(r['cpu_s'])} | "
                    f"{fmt(r.get('first_wall_s'))} | {fmt(r['load_1min'], 2)} |")
     if "pygbm" in got and "r" in got:
         p, r = got["pygbm"]["wall_s"], got["r"]["wall_s"]
@@ -282,7 +285,10 @@ def write_report(rows: list, meta: dict, out_dir: str) -> None:
                "warm-up round of each (its time: *first run*; it fills the disk cache and "
                "the compilation cache). *pygbm, empty numba cache* runs with "
                "`NUMBA_CACHE_DIR` set to a new empty folder every time, so any compilation "
-               "is included; import and fit times are measured inside the process.", ""] + cold
+               "is included. Inside the process: *import* = `import pygbm` / `library(gbm)`, *read* "
+               "= reading the CSV (with pandas' import, unless `import pygbm` loaded it), "
+               "*fit* = the `gbm()` call; *process* adds the interpreter's start and exit.",
+               ""] + cold
     same = sorted({r["workload"] for r in rows if r.get("data") == "same"})
     if same:
         md += ["", "## Data set-up", "",
