@@ -9,6 +9,8 @@ values, train/valid errors, OOB improvements, cv error and fitted values, the
 trees' eight vectors, the categorical splits and predictions on new rows.
 ``python benchmarks/identity.py check FILE`` refits and compares every array
 bit for bit (``np.array_equal`` with NaN equal to NaN), naming what differs.
+``--engine numba|numpy`` fits with that engine (default: pygbm's default),
+so that both engines are checked against the same file.
 
 Used for refactorings that must not change behaviour: write the file on the
 commit before, check it on the commit after.
@@ -155,14 +157,14 @@ def _arrays(fit, newdata):
     return out
 
 
-def run(selected=None):
+def run(selected=None, engine=None):
     results = {}
     for name, formula, data, newdata, kw in cases():
         if selected and name not in selected:
             continue
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            fit = pygbm.gbm(formula, data=data, **kw)
+            fit = pygbm.gbm(formula, data=data, engine=engine, **kw)
             arrays = _arrays(fit, newdata)
             if name in ("friedman_exact", "friedman_cat_ordered_ts", "lung_coxph",
                         "letter_multinomial"):
@@ -186,8 +188,13 @@ def main(argv):
     if len(argv) < 2 or argv[0] not in ("write", "check"):
         print(__doc__)
         return 2
+    engine = None
+    if "--engine" in argv:
+        at = argv.index("--engine")
+        engine = argv[at + 1]
+        argv = argv[:at] + argv[at + 2:]
     mode, path, selected = argv[0], argv[1], argv[2:]
-    results = run(selected)
+    results = run(selected, engine)
     if mode == "write":
         with open(path, "wb") as fh:
             pickle.dump(results, fh)

@@ -6,6 +6,7 @@ import numbers
 
 import numpy as np
 
+from .engine.compiled import NUMBA_MISSING_NOTE, available
 from .messages import warn
 
 
@@ -38,6 +39,31 @@ def shrinkage_arg(value):
         warn(f"shrinkage={value} is above 1; values between 0.001 and 0.1 usually "
              "work best")
     return float(value)
+
+
+def engine_arg(engine) -> str:
+    """The fit's engine: "numba" (compiled) or "numpy" (the reference); None
+    is "numba" when numba can be imported, else "numpy" with a note once."""
+    if engine is None:
+        if available():
+            return "numba"
+        if not _NOTED:
+            _NOTED.append(True)
+            warn(NUMBA_MISSING_NOTE)
+        return "numpy"
+    if engine not in ENGINES:
+        raise ValueError(f"engine must be one of {', '.join(map(repr, ENGINES))} or None, "
+                         f"got {engine!r}")
+    if engine == "numba" and not available():
+        raise ValueError(f"engine='numba' needs numba, which cannot be imported here; "
+                         f"use engine='numpy' (the same results) or install numba")
+    return engine
+
+
+#: the engines a fit can run on (same numbers; see pygbm.engine.compiled)
+ENGINES = ("numba", "numpy")
+#: the note that numba is missing is given once per process
+_NOTED: list = []
 
 
 def monotone_arg(var_monotone, var_names, var_type):

@@ -46,7 +46,7 @@ def gbm_fit(x, y, offset=None, misc=None, distribution="bernoulli", w=None,
             var_monotone=None, n_trees=100, interaction_depth=1, n_minobsinnode=10,
             shrinkage=0.001, bag_fraction=0.5, n_train=None, train_fraction=None,
             keep_data=True, verbose=False, var_names=None, response_name="y",
-            random_state=None, max_bins=None, group=None):
+            random_state=None, max_bins=None, group=None, engine=None):
     """R's ``gbm.fit``: boosting on a predictor table or matrix, no formula.
 
     ``x`` is a DataFrame (numeric, categorical and ordered columns) or a 2-d
@@ -68,7 +68,7 @@ def gbm_fit(x, y, offset=None, misc=None, distribution="bernoulli", w=None,
                           n_minobsinnode=n_minobsinnode, shrinkage=shrinkage,
                           bag_fraction=bag_fraction, var_monotone=var_monotone,
                           var_names=names, var_type=var_type, max_bins=max_bins,
-                          keep_data=keep_data, verbose=verbose)
+                          keep_data=keep_data, verbose=verbose, engine=engine)
     n_train, train_fraction = _n_train_arg(n_train, train_fraction, coded.shape[0])
     data = CodedData(x=coded, var_names=names, var_type=var_type, var_levels=var_levels,
                      encoder=encoder, y=np.asarray(y), n_train=n_train,
@@ -91,7 +91,7 @@ def gbm(formula, data, distribution=None, weights=None, var_monotone=None, n_tre
         train_fraction=1.0, cv_folds=0, keep_data=True, verbose=False,
         class_stratify_cv=None, n_cores=None, random_state=None, fold_id=None,
         max_bins=None, categorical="native", ts_permutations=4, ts_prior=None,
-        ts_prior_weight=1.0, ts_max_combination=1):
+        ts_prior_weight=1.0, ts_max_combination=1, engine=None):
     """Fit a generalized boosted model from a formula (R's ``gbm()``).
 
     Parameters are R's, in snake_case, with R's defaults; see R's ``?gbm``.
@@ -112,6 +112,9 @@ def gbm(formula, data, distribution=None, weights=None, var_monotone=None, n_tre
     dict per column) replaces categorical predictors inside the engine by
     CatBoost-style ordered target statistics (``ts_*`` options; see
     :mod:`pygbm.target_stats`); "native" is R's behaviour.
+    ``engine``: "numba" (compiled loops, the default when numba can be
+    imported) or "numpy" (the reference implementation); both give the same
+    fit bit for bit.
     """
     native = isinstance(categorical, str) and categorical == "native"
     # R's 1024-level cap applies to native categoricals; target statistics have none
@@ -138,7 +141,7 @@ def gbm(formula, data, distribution=None, weights=None, var_monotone=None, n_tre
         max_bins=max_bins, categorical=categorical,
         ts_options=dict(n_permutations=ts_permutations, prior=ts_prior,
                         prior_weight=ts_prior_weight, max_combination=ts_max_combination),
-        keep_data=keep_data, verbose=verbose, formula=formula, call=call)
+        keep_data=keep_data, verbose=verbose, formula=formula, call=call, engine=engine)
     layout, group = None, None
     if dist.bag_by_group:
         mf, layout = pairwise_mf(mf, data, dist, train_fraction, rng)

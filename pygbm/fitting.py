@@ -208,7 +208,8 @@ def boost_problem(x, targets: Targets, n_train, var_type, options: FitOptions,
                         var_monotone=options.var_monotone, distribution=dist, context=context,
                         interaction_depth=options.interaction_depth,
                         n_minobsinnode=options.n_minobsinnode, shrinkage=options.shrinkage,
-                        bag_fraction=options.bag_fraction, max_bins=options.max_bins)
+                        bag_fraction=options.bag_fraction, max_bins=options.max_bins,
+                        engine=options.engine)
 
 
 def _start(problem: BoostProblem, dist) -> BoostState:

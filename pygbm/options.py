@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._checks import int_arg, monotone_arg, shrinkage_arg, fraction_arg
+from ._checks import engine_arg, int_arg, monotone_arg, shrinkage_arg, fraction_arg
 from .distributions import Distribution, get_distribution
 
 #: R's checkID: interaction.depth must be below 50
@@ -42,6 +42,8 @@ class FitOptions:
     #: keyword arguments of the target statistics (n_permutations, prior, ...)
     ts_options: dict | None = None
     keep_data: bool = True
+    #: "numba" (compiled) or "numpy" (the reference): the same numbers
+    engine: str = "numpy"
     verbose: bool = False
     #: the formula and R's call string of gbm() (None for gbm_fit)
     formula: str | None = None
@@ -54,7 +56,7 @@ class FitOptions:
 
 def fit_options(distribution, *, n_trees, interaction_depth, n_minobsinnode, shrinkage,
                 bag_fraction, var_monotone, var_names, var_type, max_bins=None,
-                categorical="native", ts_options=None, keep_data=True, verbose=False,
+                categorical="native", ts_options=None, keep_data=True, verbose=False, engine=None,
                 formula=None, call=None) -> FitOptions:
     """Check the arguments of gbm()/gbm_fit() (in R's order) into FitOptions.
 
@@ -74,4 +76,5 @@ def fit_options(distribution, *, n_trees, interaction_depth, n_minobsinnode, shr
                       n_minobsinnode=min_obs, shrinkage=shrinkage, bag_fraction=bag_fraction,
                       var_monotone=mono, max_bins=max_bins, categorical=categorical,
                       ts_options=ts_options, keep_data=bool(keep_data), verbose=verbose,
+                      engine=engine_arg(engine),
                       formula=formula, call=call)

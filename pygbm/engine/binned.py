@@ -15,6 +15,8 @@ routes raw values (training and new data) exactly as the buckets do.
 """
 from __future__ import annotations
 
+from typing import ClassVar
+
 import numpy as np
 
 from .data import level_codes
@@ -108,6 +110,10 @@ class BinnedTrainingData:
     predictors own a (pc, width) block (bucket ``width - 1`` holds missing
     values), each categorical predictor with K levels K + 1 cells after it.
     """
+
+    #: not the presorted rows of R's exact scan (see engine.data.TrainingData)
+    presorted: ClassVar[bool] = False
+
 
     def __init__(self, x, var_type, var_monotone, max_bins: int):
         x = np.asarray(x, dtype=float)

@@ -25,8 +25,8 @@ from ..distributions.base import Distribution
 from ..distributions.inputs import FitContext, Leaves, Targets
 from ._memory import reuse_freed_memory
 from .adjustment import GainAdjustment
-from .factory import training_data
-from .grow import GrownTree, grow_tree, route
+from .factory import TreeStage, training_data
+from .grow import GrownTree
 from .sampling import RowSampler, default_sampler
 from .schemes import BoostingScheme, PlainBoosting, TreeInputs
 from .tree import ColumnView, Tree
@@ -84,6 +84,8 @@ class BoostProblem:
     gain_adjustment: GainAdjustment | None = None
     #: draws each tree's rows and weights (None: R's bag, see sampling.default_sampler)
     sampler: RowSampler | None = None
+    #: "numba" (compiled tree stage, :mod:`.compiled`) or "numpy": the same trees
+    engine: str = "numpy"
 
     def training_data(self):
         """The engine's view of the training rows (:func:`.factory.training_data`)."""
@@ -128,7 +130,7 @@ def _leaf_inputs(P, grown, leaf_data, rows, f_tr, cls):
     working response at ``f_tr``, in-bag counts and mean working response
     per terminal node."""
     t, bag = rows.t, rows.bag
-    node_of = route(grown, leaf_data)
+    node_of = grown.route(leaf_data)
     z = P.distribution.negative_gradient(t, f_tr, bag, P.context, **cls)
     n_t = grown.n_terminal
     counts = np.bincount(node_of.compress(bag), minlength=n_t)
@@ -136,7 +138,8 @@ def _leaf_inputs(P, grown, leaf_data, rows, f_tr, cls):
     return Leaves(node_of, n_t, counts, mean_z, P.n_minobsinnode), z
 
 
-def _one_tree(P: BoostProblem, inputs: TreeInputs, rows: _TreeRows, f_tr, state, k):
+def _one_tree(P: BoostProblem, stage: TreeStage, inputs: TreeInputs, rows: _TreeRows, f_tr,
+              state, k):
     """Grow and fit one tree on class ``k`` (None: single output); returns the
     tree, the grown tree, its training step ``fadj`` and its out-of-bag
     improvement.
@@ -151,8 +154,7 @@ def _one_tree(P: BoostProblem, inputs: TreeInputs, rows: _TreeRows, f_tr, state,
     z = dist.negative_gradient(t, inputs.f_grow, bag, ctx, **cls)
     gz, gw = dist.growth_response(t, inputs.f_grow, z, ctx, **cls)
     gunit = rows.unit and gw is t.w
-    searcher = inputs.data.searcher(gz, gw, gunit, P.n_minobsinnode, P.gain_adjustment)
-    grown = grow_tree(inputs.data, searcher, gz, gw, bag, P.interaction_depth, gunit)
+    grown = stage.grower(inputs.data).grow(gz, gw, bag, gunit)
     if inputs.leaf_data is None:
         leaves = Leaves(grown.node_of, grown.n_terminal, grown.terminal_counts(),
                         grown.terminal_preds(), P.n_minobsinnode)
@@ -175,6 +177,7 @@ def _run(P: BoostProblem, state: BoostState, n_trees, rng, verbose, scheme: Boos
     x_va = P.x[n_train:]
     n_valid = x_va.shape[0]
     view_va = ColumnView(x_va, P.var_type) if n_valid else None
+    stage = TreeStage(P.engine, P.interaction_depth, P.n_minobsinnode, P.gain_adjustment)
     f_va = state.f[n_train:]
     n_out = ctx.n_outputs
     classes = [None] if n_out == 1 else list(range(n_out))
@@ -198,7 +201,7 @@ def _run(P: BoostProblem, state: BoostState, n_trees, rng, verbose, scheme: Boos
             rows = _TreeRows(t_tree, bag, bool(np.all(t_tree.w == 1.0)))
         oob = 0.0
         for k in classes:
-            tree, grown, fadj, tree_oob = _one_tree(P, inputs, rows, f_tr, state, k)
+            tree, grown, fadj, tree_oob = _one_tree(P, stage, inputs, rows, f_tr, state, k)
             oob += tree_oob
             run.tree_added(grown, inputs, P.shrinkage)
             if state.rows is not None:
@@ -208,7 +211,7 @@ def _run(P: BoostProblem, state: BoostState, n_trees, rng, verbose, scheme: Boos
             else:
                 f_tr[:, k] += P.shrinkage * fadj
             if n_valid:
-                step = tree.predict_view(view_va, state.c_splits)
+                step = stage.step(tree, view_va, state.c_splits)
                 if k is None:
                     f_va += step
                 else:

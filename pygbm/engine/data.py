@@ -63,6 +63,8 @@ class TrainingData:
 
     #: fits on this layout are R's to the last bit (R's exact scan)
     r_arithmetic: ClassVar[bool] = True
+    #: the presorted rows of R's exact scan (the compiled grower reads them)
+    presorted: ClassVar[bool] = True
 
     x: np.ndarray
     var_type: np.ndarray

@@ -11,6 +11,12 @@
   which the histogram search splits exactly as R's scan (with R's sums and
   tie-breaking) and faster;
 * otherwise the presorted data of R's exact scan.
+
+:class:`TreeStage` picks, per fit, how trees are grown on such data and how
+a fitted tree steps the validation rows: the NumPy engine's searcher and
+grower, or with ``engine="numba"`` the compiled grower of
+:mod:`.compiled` on presorted data without a split-gain adjustment (the
+other cases stay with the NumPy stages, which give the same trees).
 """
 from __future__ import annotations
 
@@ -18,6 +24,8 @@ import numpy as np
 
 from .binned import BinnedTrainingData
 from .data import TrainingData
+from .grow import SearchGrower
+from .tree import ColumnView, Tree
 
 #: exact mode: the histogram search (one bucket per value) takes over when no
 #: continuous predictor has more distinct values than FEW_VALUES or than
@@ -60,3 +68,44 @@ def training_data(x: np.ndarray, var_type: np.ndarray, var_monotone: np.ndarray,
         # at most ``limit`` values per predictor: one bucket each (exact_bins)
         return BinnedTrainingData(x, var_type, var_monotone, limit)
     return BinnedTrainingData(x, var_type, var_monotone, max_bins)
+
+
+#: the compiled grower wins below this many in-bag rows times predictors
+#: (measured: a whole tree in one compiled call against the NumPy search's
+#: whole-array passes; larger nodes amortise NumPy's calls)
+COMPILED_MAX_ELEMENTS = 1 << 19
+
+
+class TreeStage:
+    """How one fit grows trees and steps its validation rows (``engine``:
+    "numba" or "numpy"); one grower per training data, made on first use."""
+
+    def __init__(self, engine: str, depth: int, min_obs: int, adjustment=None):
+        self.compiled = engine == "numba"
+        self.depth, self.min_obs, self.adjustment = int(depth), int(min_obs), adjustment
+        self._growers: dict = {}
+        self._step = Tree.predict_view
+        if self.compiled:
+            # numba is imported with the compiled stage, on a fit's first use
+            from .compiled.grower import tree_step
+
+            self._step = tree_step
+
+    def grower(self, data):
+        """The grower of trees on ``data`` (a training data of the factory)."""
+        key = id(data)
+        if key not in self._growers:
+            self._growers[key] = (data, self._make(data))
+        return self._growers[key][1]
+
+    def _make(self, data):
+        if (self.compiled and data.presorted and self.adjustment is None
+                and data.n * data.p <= COMPILED_MAX_ELEMENTS):
+            from .compiled.grower import CompiledGrower
+
+            return CompiledGrower(data, self.depth, self.min_obs)
+        return SearchGrower(data, self.depth, self.min_obs, self.adjustment)
+
+    def step(self, tree: Tree, view: ColumnView, c_splits: list) -> np.ndarray:
+        """Shrunken prediction of ``tree`` for the rows of ``view``."""
+        return self._step(tree, view, c_splits)

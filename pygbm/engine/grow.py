@@ -77,6 +77,10 @@ class GrownTree:
             node.pred = ((left.w * left.pred + right.w * right.pred + miss.w * miss.pred)
                          / (left.w + right.w + miss.w))
 
+    def route(self, data) -> np.ndarray:
+        """Terminal index of every training row of ``data`` (see :func:`route`)."""
+        return route(self, data)
+
     def to_r_tree(self, shrinkage: float, var_type: np.ndarray, c_splits: list) -> Tree:
         """R's eight vectors in R's numbering; categorical splits are appended
         to ``c_splits`` (R's model-wide list)."""
@@ -235,3 +239,21 @@ def grow_tree(data, searcher, z: np.ndarray, w: np.ndarray, inbag: np.ndarray,
               depth: int, unit_weights: bool) -> GrownTree:
     """One tree grown by a :class:`TreeGrower` (see there)."""
     return TreeGrower(data, searcher, depth).grow(z, w, inbag, unit_weights)
+
+
+class SearchGrower:
+    """The NumPy engine's tree stage on one training data: each tree's
+    search made from its working response (``data.searcher``), grown by a
+    :class:`TreeGrower`."""
+
+    def __init__(self, data, depth: int, min_obs: int, adjustment=None):
+        self.data = data
+        self.depth = int(depth)
+        self.min_obs = int(min_obs)
+        self.adjustment = adjustment
+
+    def grow(self, z: np.ndarray, w: np.ndarray, inbag: np.ndarray,
+             unit_weights: bool) -> GrownTree:
+        """Grow one tree on the working response ``z`` with weights ``w``."""
+        searcher = self.data.searcher(z, w, unit_weights, self.min_obs, self.adjustment)
+        return TreeGrower(self.data, searcher, self.depth).grow(z, w, inbag, unit_weights)

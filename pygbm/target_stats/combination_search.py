@@ -3,6 +3,8 @@ serving combination columns on the fly, and the searcher that wraps the
 engine's own (see :mod:`pygbm.target_stats.combinations`)."""
 from __future__ import annotations
 
+from typing import ClassVar
+
 import dataclasses
 
 import numpy as np
@@ -41,6 +43,10 @@ class _Columns:
 
 class CombinationData:
     """One permutation's training data, with combination columns on the fly."""
+
+    #: not the presorted rows of R's exact scan (see engine.data.TrainingData)
+    presorted: ClassVar[bool] = False
+
 
     def __init__(self, base, schedule, r: int):
         self.base = base

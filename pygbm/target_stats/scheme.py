@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..engine.grow import route
 from ..engine.schemes import TreeInputs
 
 
@@ -56,7 +55,7 @@ class SupportingModels:
         preds = grown.terminal_preds()
         for v in range(self.f.shape[0]):
             data = self.schedule.data(v)
-            node_of = grown.node_of if data is inputs.data else route(grown, data)
+            node_of = grown.node_of if data is inputs.data else grown.route(data)
             self.f[v] += shrinkage * preds.take(node_of)
 
     def finish(self, state) -> None:

@@ -1,0 +1,136 @@
+"""The compiled engine's tree stage: R's exact growth in one compiled call.
+
+:class:`CompiledGrower` grows a tree on presorted training data
+(:class:`pygbm.engine.data.TrainingData`) with :func:`.exact_tree.grow_exact`
+and hands the loop a :class:`CompiledTree`, which offers what the loop,
+the schemes and the per-row state read of a grown tree
+(:class:`pygbm.engine.grow.GrownTree`'s interface) on node arrays, finished
+by the kernels of :mod:`.tree_arrays`. Same trees, same numbers as the NumPy
+engine's :class:`pygbm.engine.grow.TreeGrower` with
+:class:`pygbm.engine.exact.ExactSearch` (``tests/engine/test_compiled.py``).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..tree import ColumnView, Tree
+from .exact_tree import grow_exact
+from .tree_arrays import adjust, r_vectors, route_rows, tree_terminal_nodes
+
+
+class CompiledTree:
+    """A tree grown by :class:`CompiledGrower`: its nodes as arrays in
+    creation order (sums, weights and in-bag counts of the node's rows, split
+    predictor (-1: terminal), split point, gain, children, levels sent left),
+    the terminal nodes in R's terminal order and the terminal index of every
+    training row."""
+
+    def __init__(self, arrays, var_type: np.ndarray):
+        (self.node_z, self.node_w, self.node_n, self.node_var, self.node_value,
+         self.node_gain, self.node_kids, self.node_nlev, self.node_levels,
+         terminals, node_of) = arrays
+        self.terminals = terminals
+        self.node_of = node_of
+        self.var_type = var_type
+        w = self.node_w
+        # a node without weight (zero case weights) has no information: 0; the
+        # root keeps R's plain ratio
+        with np.errstate(divide="ignore", invalid="ignore"):
+            pred = np.where(w > 0, self.node_z / np.where(w > 0, w, 1.0), 0.0)
+            pred[0] = self.node_z[0] / w[0]
+        self.pred = pred
+
+    @property
+    def n_terminal(self) -> int:
+        return int(self.terminals.shape[0])
+
+    @property
+    def vars_used(self) -> list[int]:
+        """Split predictors in the order the splits were made (children are
+        numbered in that order)."""
+        split = np.flatnonzero(self.node_var >= 0)
+        order = np.argsort(self.node_kids[split, 0], kind="stable")
+        return self.node_var[split[order]].tolist()
+
+    def terminal_counts(self) -> np.ndarray:
+        return self.node_n.take(self.terminals)
+
+    def terminal_preds(self) -> np.ndarray:
+        return self.pred.take(self.terminals)
+
+    def set_terminal_preds(self, values: np.ndarray) -> None:
+        self.pred[self.terminals] = values
+
+    def adjust(self, min_obs: int) -> None:
+        """R's Adjust (see engine.grow.GrownTree.adjust)."""
+        adjust(self.pred, self.node_w, self.node_n, self.node_var, self.node_kids,
+               int(min_obs))
+
+    def to_r_tree(self, shrinkage: float, var_type: np.ndarray, c_splits: list) -> Tree:
+        """R's eight vectors in R's numbering; categorical splits are appended
+        to ``c_splits`` (R's model-wide list)."""
+        (split_var, code, kids, gain, weight, prediction, rows) = r_vectors(
+            self.pred, self.node_w, self.node_var, self.node_value, self.node_gain,
+            self.node_kids, self.node_nlev, self.node_levels, self.var_type,
+            float(shrinkage), len(c_splits))
+        splits = np.flatnonzero(split_var >= 0)         # increasing: R's pre-order
+        levels = self.var_type.take(split_var.take(splits))
+        for r, n_levels in enumerate(levels[levels > 0].tolist()):
+            c_splits.append(rows[r, :n_levels].astype(np.intp))
+        return Tree(split_var.astype(np.intp), code, kids[0].astype(np.intp),
+                    kids[1].astype(np.intp), kids[2].astype(np.intp), gain, weight,
+                    prediction)
+
+    def route(self, data) -> np.ndarray:
+        """Terminal index of every training row of ``data`` (another encoding
+        of the same rows) under this tree's splits."""
+        terminal_of = np.full(self.node_var.shape[0], -1, dtype=np.int64)
+        terminal_of[self.terminals] = np.arange(self.terminals.shape[0])
+        return route_rows(data.xt, data.var_type, self.node_var, self.node_value,
+                          self.node_kids, self.node_nlev, self.node_levels, terminal_of)
+
+
+class CompiledGrower:
+    """Grows trees of ``depth`` splits on presorted ``data`` (a
+    :class:`pygbm.engine.data.TrainingData`) with R's exact search, compiled;
+    what does not change from tree to tree is prepared once."""
+
+    def __init__(self, data, depth: int, min_obs: int):
+        self.data = data
+        self.depth = int(depth)
+        self.min_obs = int(min_obs)
+        self.cont_row = np.full(data.p, -1, dtype=np.int64)
+        self.cont_row[data.cont] = np.arange(data.cont.size)
+        self.max_levels = int(data.var_type.max()) if data.p else 0
+        self.var_type = data.var_type.astype(np.int64)
+        self.monotone = data.var_monotone.astype(np.int64)
+
+    def grow(self, z: np.ndarray, w: np.ndarray, inbag: np.ndarray,
+             unit_weights: bool) -> CompiledTree:
+        """Grow one tree on the working response ``z`` with weights ``w``
+        (training rows) from the in-bag rows ``inbag``."""
+        d = self.data
+        arrays = grow_exact(d.xt, d.order, d.n_nan, self.cont_row, self.var_type,
+                            self.monotone, w * z, w, inbag, bool(unit_weights), self.min_obs,
+                            self.depth, self.max_levels)
+        return CompiledTree(arrays, self.var_type)
+
+
+def tree_step(tree: Tree, view: ColumnView, c_splits: list) -> np.ndarray:
+    """Shrunken prediction of ``tree`` for every row of ``view`` (the
+    compiled :meth:`pygbm.engine.tree.Tree.predict_view`)."""
+    split_var = tree.split_var
+    cat = np.flatnonzero((split_var >= 0)
+                         & (view.var_type.take(np.maximum(split_var, 0)) > 0))
+    cat_row_of = np.zeros(split_var.shape[0], dtype=np.int64)
+    if cat.size:
+        rows = [np.asarray(c_splits[int(tree.split_code_pred[k])]) for k in cat]
+        table = np.zeros((cat.size, max(r.shape[0] for r in rows)), dtype=np.int64)
+        for r, row in enumerate(rows):
+            table[r, :row.shape[0]] = row
+        cat_row_of[cat] = np.arange(cat.size)
+    else:
+        table = np.zeros((1, 1), dtype=np.int64)
+    nodes = tree_terminal_nodes(split_var, tree.split_code_pred, tree.left, tree.right,
+                                tree.missing, view.cols, view.var_type, table, cat_row_of)
+    return tree.split_code_pred.take(nodes)

@@ -1,0 +1,161 @@
+"""Compiled kernels on a grown tree's node arrays and on R's tree vectors.
+
+A tree grown by :mod:`.exact_tree` is a set of node arrays in creation
+order (a parent is created before its children). These kernels finish it
+as the NumPy engine's :class:`pygbm.engine.grow.GrownTree` does, with the
+same arithmetic: R's Adjust of the node predictions, R's eight vectors in
+R's pre-order numbering, the routing of another encoding's rows; and they
+send rows down R's tree vectors for the per-tree step of the validation
+rows.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..split import LEFT, MISSING, RIGHT
+from ..tree import GOES_LEFT, GOES_RIGHT, NO_NODE
+
+
+@njit(cache=True, error_model="numpy")
+def adjust(pred, node_w, node_n, node_var, node_kids, min_obs):
+    """R's Adjust on ``pred`` (in place): a missing child with fewer than
+    ``min_obs`` rows takes its siblings' weighted average, a split node its
+    children's. Children are created after their parent, so decreasing ids
+    visit every node after all of its descendants."""
+    for k in range(pred.shape[0] - 1, -1, -1):
+        if node_var[k] < 0:
+            continue
+        li, ri, mi = node_kids[k, LEFT], node_kids[k, RIGHT], node_kids[k, MISSING]
+        if node_var[mi] < 0 and node_n[mi] < min_obs:
+            pred[k] = ((node_w[li] * pred[li] + node_w[ri] * pred[ri])
+                       / (node_w[li] + node_w[ri]))
+            pred[mi] = pred[k]
+        else:
+            pred[k] = ((node_w[li] * pred[li] + node_w[ri] * pred[ri] + node_w[mi] * pred[mi])
+                       / (node_w[li] + node_w[ri] + node_w[mi]))
+
+
+@njit(cache=True, error_model="numpy")
+def r_vectors(pred, node_w, node_var, node_value, node_gain, node_kids, node_nlev,
+              node_levels, var_type, shrinkage, n_csplits):
+    """R's eight vectors in R's numbering (pre-order: node, left, right and
+    missing subtrees) and the rows of the tree's categorical splits (in that
+    order, numbered from ``n_csplits``; padded with 0 to the widest)."""
+    n_nodes = pred.shape[0]
+    order = np.empty(n_nodes, dtype=np.int64)
+    number = np.empty(n_nodes, dtype=np.int64)
+    stack = np.empty(n_nodes, dtype=np.int64)
+    stack[0] = 0
+    top = 1
+    q = 0
+    while top:
+        top -= 1
+        k = stack[top]
+        number[k] = q
+        order[q] = k
+        q += 1
+        if node_var[k] >= 0:
+            stack[top] = node_kids[k, MISSING]
+            stack[top + 1] = node_kids[k, RIGHT]
+            stack[top + 2] = node_kids[k, LEFT]
+            top += 3
+    split_var = np.full(n_nodes, NO_NODE, dtype=np.int64)
+    code = np.zeros(n_nodes)
+    kids = np.full((3, n_nodes), NO_NODE, dtype=np.int64)
+    gain = np.zeros(n_nodes)
+    weight = np.empty(n_nodes)
+    prediction = np.empty(n_nodes)
+    n_cat = 0
+    width = 1
+    for k in range(n_nodes):
+        if node_var[k] >= 0 and var_type[node_var[k]] > 0:
+            n_cat += 1
+            width = max(width, var_type[node_var[k]])
+    csplits = np.zeros((n_cat, width), dtype=np.int64)
+    c = 0
+    for q in range(n_nodes):
+        k = order[q]
+        weight[q] = node_w[k]
+        prediction[q] = shrinkage * pred[k]
+        v = node_var[k]
+        if v < 0:
+            code[q] = prediction[q]
+            continue
+        split_var[q] = v
+        gain[q] = node_gain[k]
+        for side in range(3):
+            kids[side, q] = number[node_kids[k, side]]
+        if var_type[v] == 0:
+            code[q] = node_value[k]
+        else:
+            for lev in range(var_type[v]):
+                csplits[c, lev] = GOES_RIGHT
+            for j in range(node_nlev[k]):
+                csplits[c, node_levels[k, j]] = GOES_LEFT
+            code[q] = n_csplits + c
+            c += 1
+    return split_var, code, kids, gain, weight, prediction, csplits
+
+
+@njit(cache=True, error_model="numpy")
+def route_rows(xt, var_type, node_var, node_value, node_kids, node_nlev, node_levels,
+               terminal_of):
+    """Terminal index of every row of ``xt`` (predictors by rows) when the
+    grown tree's splits are replayed on it: continuous ``x >= value`` goes
+    right, a categorical level left when the split sent it left, NaN to the
+    missing child."""
+    n = xt.shape[1]
+    out = np.empty(n, dtype=np.int64)
+    for i in range(n):
+        k = 0
+        while node_var[k] >= 0:
+            v = node_var[k]
+            xv = xt[v, i]
+            if np.isnan(xv):
+                k = node_kids[k, MISSING]
+            elif var_type[v] == 0:
+                k = node_kids[k, RIGHT] if xv >= node_value[k] else node_kids[k, LEFT]
+            else:
+                side = RIGHT
+                for j in range(node_nlev[k]):
+                    if node_levels[k, j] == int(xv):
+                        side = LEFT
+                k = node_kids[k, side]
+        out[i] = terminal_of[k]
+    return out
+
+
+@njit(cache=True, error_model="numpy")
+def tree_terminal_nodes(split_var, code, left, right, missing, cols, var_type, cat_rows,
+                        cat_row_of):
+    """Terminal node (R's numbering) of every row of ``cols`` (predictors by
+    rows), as engine.tree.split_directions decides: continuous ``x < point``
+    left; categorical by the split's row of c_splits (``cat_rows[cat_row_of[k]]``),
+    a level outside it or marked neither way to the missing child; NaN missing."""
+    n = cols.shape[1]
+    out = np.empty(n, dtype=np.int64)
+    width = cat_rows.shape[1]
+    for i in range(n):
+        k = 0
+        while split_var[k] >= 0:
+            v = split_var[k]
+            xv = cols[v, i]
+            if np.isnan(xv):
+                k = missing[k]
+            elif var_type[v] == 0:
+                k = right[k] if xv >= code[k] else left[k]
+            else:
+                lev = int(xv)
+                r = cat_row_of[k]
+                entry = 0
+                if lev >= 0 and lev < width:
+                    entry = cat_rows[r, lev]
+                if entry == GOES_LEFT:
+                    k = left[k]
+                elif entry == GOES_RIGHT:
+                    k = right[k]
+                else:
+                    k = missing[k]
+        out[i] = k
+    return out

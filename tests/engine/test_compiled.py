@@ -1,0 +1,197 @@
+"""The compiled engine (numba) against the NumPy engine, the reference.
+
+Tree by tree on random nodes (ties, missing values, categoricals, weights,
+monotone constraints, bags, depths, minimum node sizes): the same nodes,
+splits, sums and gains, the same routing of every row; the finished trees
+(R's Adjust and R's eight vectors) and the validation step the same bit for
+bit. Then whole fits: every R reference case and random fits of every
+distribution give the same numbers under both engines.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+pytest.importorskip("numba")
+
+from pygbm import gbm  # noqa: E402
+from pygbm.engine.compiled.grower import CompiledGrower, tree_step  # noqa: E402
+from pygbm.engine.data import TrainingData  # noqa: E402
+from pygbm.engine.grow import SearchGrower  # noqa: E402
+from pygbm.engine.tree import ColumnView  # noqa: E402
+
+
+def random_node(seed, n=300, p=5, nan=True, weights=False, ties=False, cat=False,
+                mono=False, bag=0.5):
+    rng = np.random.default_rng(seed)
+    x = rng.normal(size=(n, p))
+    if ties:
+        x[:, 1] = np.round(x[:, 1] * 2)
+    if nan:
+        x[rng.random((n, p)) < 0.1] = np.nan
+    var_type = np.zeros(p, dtype=int)
+    if cat:
+        x[:, 3] = rng.integers(0, 6, n)
+        x[rng.random(n) < 0.05, 3] = np.nan
+        var_type[3] = 6
+        x[:, 4] = rng.integers(0, 3, n)
+        var_type[4] = 3
+    monotone = np.zeros(p, dtype=int)
+    if mono:
+        monotone[0], monotone[2] = 1, -1
+    z = np.nan_to_num(x[:, 0]) * 1.5 - np.nan_to_num(x[:, 2]) + rng.normal(size=n)
+    if ties:
+        z = np.round(z)          # equal sums: R's tie-breaks decide
+    w = rng.uniform(0.5, 2.0, n) if weights else np.ones(n)
+    inbag = rng.random(n) < bag
+    return TrainingData(x, var_type, monotone), z, w, inbag
+
+
+KINDS = [dict(), dict(nan=False), dict(weights=True), dict(ties=True), dict(cat=True),
+         dict(mono=True), dict(weights=True, ties=True, cat=True, mono=True),
+         dict(bag=1.0), dict(n=40, cat=True)]
+
+
+def _same_trees(a, b, data, shrinkage=0.1):
+    assert a.terminals == b.terminals.tolist()
+    np.testing.assert_array_equal(a.node_of, b.node_of)
+    assert a.vars_used == b.vars_used
+    np.testing.assert_array_equal(a.terminal_counts(), b.terminal_counts())
+    np.testing.assert_array_equal(a.terminal_preds(), b.terminal_preds())
+    for k, node in enumerate(a.nodes):
+        assert (node.w, node.n) == (b.node_w[k], b.node_n[k])
+        if node.split is not None:
+            s = node.split
+            assert (s.var, s.value, s.improvement) == (b.node_var[k], b.node_value[k],
+                                                       b.node_gain[k])
+            assert node.children == tuple(b.node_kids[k])
+    # finish both the same way: leaf values, Adjust, R's vectors, routing
+    values = np.random.default_rng(len(a.nodes)).normal(size=a.n_terminal)
+    for g in (a, b):
+        g.set_terminal_preds(values)
+        g.adjust(7)
+    np.testing.assert_array_equal(a.terminal_preds(), b.terminal_preds())
+    cs_a, cs_b = [np.array([1, -1])], [np.array([1, -1])]
+    ta = a.to_r_tree(shrinkage, data.var_type, cs_a)
+    tb = b.to_r_tree(shrinkage, data.var_type, cs_b)
+    for field in ("split_var", "split_code_pred", "left", "right", "missing",
+                  "error_reduction", "weight", "prediction"):
+        np.testing.assert_array_equal(getattr(ta, field), getattr(tb, field), err_msg=field)
+    assert len(cs_a) == len(cs_b)
+    for u, v in zip(cs_a, cs_b):
+        np.testing.assert_array_equal(u, v)
+    np.testing.assert_array_equal(a.route(data), b.route(data))
+    view = ColumnView(data.x, data.var_type)
+    np.testing.assert_array_equal(ta.predict_view(view, cs_a), tree_step(tb, view, cs_b))
+
+
+@pytest.mark.parametrize("kind", KINDS, ids=lambda k: "-".join(map(str, k)) or "plain")
+@pytest.mark.parametrize("seed", range(6))
+def test_compiled_tree_is_numpy_tree(kind, seed):
+    data, z, w, inbag = random_node(seed, **kind)
+    unit = bool(np.all(w == 1))
+    for depth in (1, 3, 6):
+        for min_obs in (1, 10):
+            a = SearchGrower(data, depth, min_obs).grow(z, w, inbag, unit)
+            b = CompiledGrower(data, depth, min_obs).grow(z, w, inbag, unit)
+            _same_trees(a, b, data)
+
+
+def test_tree_step_sends_unseen_levels_to_missing():
+    data, z, w, inbag = random_node(3, cat=True, nan=False)
+    tree = CompiledGrower(data, 4, 5).grow(z, w, inbag, True)
+    cs = []
+    r_tree = tree.to_r_tree(1.0, data.var_type, cs)
+    x = data.x.copy()
+    x[:, 3] = 9.0              # a level the fit never saw
+    x[:5, 4] = np.nan
+    view = ColumnView(x, data.var_type)
+    np.testing.assert_array_equal(r_tree.predict_view(view, cs), tree_step(r_tree, view, cs))
+
+
+# ------------------------------------------------------------------ whole fits
+def _fit_arrays(fit):
+    out = {"fit": fit.fit, "train_error": fit.train_error, "valid_error": fit.valid_error,
+           "oobag_improve": fit.oobag_improve}
+    for i, tree in enumerate(fit.trees):
+        for field in ("split_var", "split_code_pred", "left", "right", "missing",
+                      "error_reduction", "weight", "prediction"):
+            out[f"{i}.{field}"] = getattr(tree, field)
+    return out
+
+
+def assert_same_fit(a, b):
+    fa, fb = _fit_arrays(a), _fit_arrays(b)
+    assert fa.keys() == fb.keys()
+    for key in fa:
+        np.testing.assert_array_equal(np.asarray(fa[key]), np.asarray(fb[key]), err_msg=key)
+    assert len(a.c_splits) == len(b.c_splits)
+    for u, v in zip(a.c_splits, b.c_splits):
+        np.testing.assert_array_equal(u, v)
+
+
+def _conformance():
+    import test_conformance_r as conformance
+
+    return conformance
+
+
+def _r_case_names():
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    return list(_conformance().FIT_CASES)
+
+
+@pytest.mark.parametrize("name", _r_case_names())
+def test_every_r_case_same_under_both_engines(name):
+    conformance = _conformance()
+    case, fixture = conformance.CASES[name], conformance.prep.load_fixture(name)
+    data = conformance.prep.prepare(case, conformance.prep.REPO_ROOT)
+    kwargs = conformance.gbm_kwargs(case, fixture)
+    fits = [gbm(case["formula"], data, engine=e, **kwargs) for e in ("numpy", "numba")]
+    assert fits[1].options.engine == "numba"
+    assert_same_fit(*fits)
+
+
+DISTRIBUTIONS = ["gaussian", "laplace", "tdist", "bernoulli", "adaboost", "huberized",
+                 "poisson", {"name": "quantile", "alpha": 0.7}, "coxph", "multinomial"]
+
+
+@pytest.mark.parametrize("dist", DISTRIBUTIONS, ids=str)
+@pytest.mark.parametrize("seed", range(2))
+def test_random_fits_same_under_both_engines(dist, seed):
+    rng = np.random.default_rng(seed)
+    n = 400
+    df = pd.DataFrame({"a": rng.normal(size=n), "b": np.round(rng.normal(size=n), 1),
+                       "c": pd.Categorical(rng.choice(list("pqrst"), n)),
+                       "d": rng.uniform(size=n)})
+    df.loc[rng.random(n) < 0.1, "a"] = np.nan
+    eta = np.nan_to_num(df["a"].to_numpy()) + (df["c"] == "q") - df["d"]
+    name = dist if isinstance(dist, str) else dist["name"]
+    formula = "y ~ a + b + c + d"
+    if name in ("bernoulli", "adaboost", "huberized"):
+        df["y"] = (rng.random(n) < 1 / (1 + np.exp(-eta))).astype(int)
+    elif name == "poisson":
+        df["y"] = rng.poisson(np.exp(eta / 2))
+    elif name == "coxph":
+        df["time"], df["status"] = rng.exponential(np.exp(-eta)), rng.integers(0, 2, n)
+        formula = "Surv(time, status) ~ a + b + c + d"
+    elif name == "multinomial":
+        df["y"] = pd.Categorical(np.where(eta > 0.5, "hi", np.where(eta < -0.5, "lo", "mid")))
+    else:
+        df["y"] = eta + rng.normal(size=n)
+    df["wt"] = rng.uniform(0.5, 2, n) if seed else 1.0
+    kwargs = dict(distribution=dist, n_trees=15, interaction_depth=3, n_minobsinnode=5,
+                  shrinkage=0.1, train_fraction=0.8, random_state=seed,
+                  weights="wt")
+    fits = [gbm(formula, df, engine=e, **kwargs) for e in ("numpy", "numba")]
+    assert_same_fit(*fits)
+
+
+def test_engine_argument_checked():
+    df = pd.DataFrame({"y": np.arange(30.0), "x": np.arange(30.0) % 7})
+    with pytest.raises(ValueError, match="engine must be one of 'numba', 'numpy'"):
+        gbm("y ~ x", df, distribution="gaussian", engine="fortran")
