@@ -14,9 +14,12 @@ from .rrandom import RRandom
 
 __version__ = "0.1.0"
 
+#: early-exit prediction (QWYC), loaded on first use
+_EARLY_EXIT = ("qwyc", "qwyc_tradeoff", "EarlyExitPredictor")
+
 __all__ = ["gbm", "gbm_fit", "gbm_more", "GBMFit", "GBMMessage", "Surv", "available_distributions",
            "get_distribution", "ir_measure_auc", "ir_measure_conc", "ir_measure_map",
-           "ir_measure_mrr", "ir_measure_ndcg", "perf_pairwise", "RRandom", "__version__"]
+           "ir_measure_mrr", "ir_measure_ndcg", "perf_pairwise", "RRandom", "__version__", *_EARLY_EXIT]
 
 
 def __getattr__(name):
@@ -25,6 +28,8 @@ def __getattr__(name):
     # helpers); ``import pygbm`` stays fast (issue 21)
     if name == "Surv":
         return importlib.import_module(".frontend", __name__).Surv
+    if name in _EARLY_EXIT:
+        return getattr(importlib.import_module(".early_exit", __name__), name)
     inspect = importlib.import_module(".inspect", __name__)
     if name != "inspect" and hasattr(inspect, name):
         return getattr(inspect, name)

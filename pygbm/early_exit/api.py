@@ -1,0 +1,230 @@
+"""qwyc(): Quit When You Can (Wang, Gupta, You 2018) on a fitted binary gbm."""
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+
+from ..messages import warn
+from ..model import GBMFit
+from .build import ORDERS, THRESHOLD_RULES, AUTO_STEPS, Rows, Settings, optimise, report
+from .model_scores import BINARY_DISTRIBUTIONS, ModelScores, decision_threshold
+from .predictor import EarlyExitPredictor
+from .thresholds import MODES
+
+#: share of the rows found among the fit's training rows above which qwyc() warns
+TRAINING_ROWS_SHARE = 0.5
+
+TRAINING_ROWS_WARNING = (
+    "qwyc(): data are the fit's training rows. alpha holds exactly on the rows the "
+    "thresholds are set on and only there: on new rows the disagreement with the full "
+    "model is several times alpha, more so on rows the trees fit closely. Prefer held-out "
+    "rows with honest=True, and measure with validation= (or qwyc_tradeoff).")
+
+
+def _check_fit(fit):
+    if not isinstance(fit, GBMFit):
+        raise TypeError(f"fit must be a fitted gbm (GBMFit), got {type(fit).__name__}")
+    distribution = fit.distribution
+    if distribution.name not in BINARY_DISTRIBUTIONS:
+        raise ValueError(f"qwyc() needs a binary decision: fit's distribution must be one of "
+                         f"{', '.join(BINARY_DISTRIBUTIONS)}, got {distribution.name!r} "
+                         f"(multi-class and regression are not supported)")
+
+
+def _check_n_trees(fit, n_trees) -> int:
+    if n_trees is None:
+        return fit.best_iteration(quiet=True)[0]
+    if isinstance(n_trees, bool) or not isinstance(n_trees, (int, np.integer)) \
+            or not 2 <= n_trees <= fit.n_trees:
+        raise ValueError(f"n_trees must be a whole number from 2 to the {fit.n_trees} trees "
+                         f"fitted, got {n_trees!r}")
+    return int(n_trees)
+
+
+def _check_fraction(name, value, low_open=False):
+    ok = isinstance(value, (int, float, np.floating)) and not isinstance(value, bool) \
+        and (0 < value < 1 if low_open else 0 <= value < 1)
+    if not ok:
+        interval = "(0, 1)" if low_open else "[0, 1)"
+        raise ValueError(f"{name} must be a number in {interval}, got {value!r}")
+    return float(value)
+
+
+def _check_order(order, n_trees: int):
+    if isinstance(order, str):
+        if order not in ORDERS:
+            raise ValueError(f"order must be one of {', '.join(map(repr, ORDERS))} or a "
+                             f"permutation of the tree indices, got {order!r}")
+        return order
+    explicit = np.asarray(order)
+    if explicit.ndim != 1 or not np.issubdtype(explicit.dtype, np.integer) \
+            or not np.array_equal(np.sort(explicit), np.arange(n_trees)):
+        raise ValueError(f"order must be a permutation of 0..{n_trees - 1} (0-based tree "
+                         f"indices) when given explicitly")
+    return explicit.astype(np.intp)
+
+
+def _check_cost(cost, scores: ModelScores, view) -> np.ndarray:
+    if cost is None:
+        return np.ones(scores.n_trees)
+    if isinstance(cost, str):
+        if cost != "path":
+            raise ValueError(f"cost must be None, 'path' or an array of {scores.n_trees} "
+                             f"positive numbers, got {cost!r}")
+        return np.maximum(scores.path_cost(view), 1.0)
+    values = np.asarray(cost, dtype=float)
+    if values.shape != (scores.n_trees,) or not np.all(np.isfinite(values)) \
+            or np.any(values <= 0):
+        raise ValueError(f"cost must hold {scores.n_trees} positive finite numbers (one per "
+                         f"tree), got shape {values.shape}")
+    return values
+
+
+def _seed(random_state) -> int:
+    if random_state is None:
+        return int(np.random.SeedSequence().entropy % (1 << 63))
+    if isinstance(random_state, np.random.Generator):
+        return int(random_state.integers(1 << 62))
+    if isinstance(random_state, (int, np.integer)) and not isinstance(random_state, bool):
+        return int(random_state)
+    raise ValueError(f"random_state must be None, an int or a numpy Generator, "
+                     f"got {random_state!r}")
+
+
+def _training_share(fit, data, scores: ModelScores) -> float:
+    """Share of the rows of ``data`` that are rows the fit was trained on."""
+    if data is None:
+        return 1.0
+    if not fit.data:
+        return 0.0
+    def keys(x):
+        x = np.ascontiguousarray(x, dtype=float)
+        return x.view(np.dtype((np.void, x.dtype.itemsize * x.shape[1]))).ravel()
+    train = set(keys(fit.data["x"]).tolist())
+    rows = keys(scores.model._design(data)).tolist()
+    return sum(r in train for r in rows) / max(1, len(rows))
+
+
+def _scored(scores: ModelScores, fit, data, beta) -> Rows:
+    view, g0 = scores.coded(fit, data)
+    return Rows(scores.matrix(view), g0, beta)
+
+
+def qwyc(fit, data=None, n_trees=None, alpha=0.005, threshold=None, mode="both",
+         order="qwyc", cost=None, honest=False, validation=None, max_disagreement=None,
+         random_state=None, thresholds="qwyc", margin=None) -> EarlyExitPredictor:
+    """Early-exit prediction for a binary gbm: an evaluation order of the trees and
+    per-position exit thresholds (QWYC, Wang, Gupta and You 2018).
+
+    A row stops after r trees when its partial score (``init_f`` + offset + the
+    first r trees of the order) is below ``lower_[r]`` (decided negative) or above
+    ``upper_[r]`` (positive). The order (``order="qwyc"``: Algorithm 1, greedy by
+    cost per row stopped) and the thresholds (Algorithm 2) are chosen so that on
+    the optimisation rows at most floor(alpha N) rows get a decision different
+    from the full model's, at the least mean number of trees. No labels are needed.
+
+    **alpha holds on the optimisation rows only.** On new rows the disagreement is
+    typically several times alpha (on Adult 2-10x); rows the trees were trained on
+    are the worst choice (a warning says so). ``honest=True`` chooses the order on
+    one half of ``data`` and the thresholds on the other (cuts the test
+    disagreement several-fold, at more trees); ``validation=`` measures the
+    disagreement on held-out rows, and ``alpha="auto"`` with ``max_disagreement=``
+    searches the largest alpha whose validation disagreement stays within it.
+
+    Parameters
+    ----------
+    fit : a fitted gbm with distribution bernoulli, adaboost or huberized.
+    data : rows to optimise on (DataFrame; a matrix for gbm_fit models); None: the
+        fit's kept training rows.
+    n_trees : trees of the ensemble (default: ``fit.best_iteration()``).
+    alpha : the largest share of ``data`` whose early decision may differ from the
+        full model's, in [0, 1); or "auto" (needs ``validation`` and ``max_disagreement``).
+    threshold : the decision on the response scale (positive iff response >= it);
+        None: 0.5 (bernoulli, adaboost), 0 (huberized, whose response is the link).
+    mode : "both", "negative" (early negatives only: filter-and-score) or "positive".
+    order : "qwyc", "gbt" (training order), "random", or a permutation of 0..n_trees-1.
+    cost : None (every tree costs 1), "path" (mean split nodes a tree evaluates on
+        ``data``) or an array of costs.
+    thresholds : "qwyc" (Algorithm 2) or "margin": LightGBM's ``pred_early_stop``
+        (stop once 2|score - beta| > ``margin``, checked after every tree).
+    random_state : seeds the random order and the honest split.
+
+    Returns an :class:`EarlyExitPredictor` (``predict``, ``summary``); it holds the
+    trees, not the data.
+    """
+    _check_fit(fit)
+    n_trees = _check_n_trees(fit, n_trees)
+    if mode not in MODES:
+        raise ValueError(f"mode must be one of {', '.join(map(repr, MODES))}, got {mode!r}")
+    if thresholds not in THRESHOLD_RULES:
+        raise ValueError(f"thresholds must be 'qwyc' or 'margin', got {thresholds!r}")
+    if thresholds == "margin" and (margin is None or not np.isfinite(margin) or margin <= 0):
+        raise ValueError(f"margin must be a positive number with thresholds='margin', "
+                         f"got {margin!r}")
+    if not isinstance(honest, bool):
+        raise ValueError(f"honest must be True or False, got {honest!r}")
+    auto = isinstance(alpha, str)
+    if auto:
+        if alpha != "auto":
+            raise ValueError(f"alpha must be a number in [0, 1) or 'auto', got {alpha!r}")
+        if validation is None:
+            raise ValueError("validation is required with alpha='auto' (the rows on which "
+                             "the disagreement is measured)")
+        max_disagreement = _check_fraction("max_disagreement", max_disagreement, low_open=True)
+    else:
+        alpha = _check_fraction("alpha", alpha)
+        if max_disagreement is not None:
+            raise ValueError("max_disagreement is used with alpha='auto' only")
+    decision = decision_threshold(fit.distribution, threshold)
+    scores = ModelScores(fit, n_trees)
+    order = _check_order(order, n_trees)
+    seed = _seed(random_state)
+
+    view, g0 = scores.coded(fit, data)
+    rows = Rows(scores.matrix(view), g0, decision[1])
+    settings = Settings(mode, order, _check_cost(cost, scores, view), honest, seed,
+                        thresholds, 0.0 if margin is None else float(margin))
+    training = _training_share(fit, data, scores) > TRAINING_ROWS_SHARE
+    if training:
+        warn(TRAINING_ROWS_WARNING)
+    held_out = None if validation is None else _scored(scores, fit, validation, decision[1])
+
+    if auto:
+        alpha = _auto_alpha(rows, held_out, settings, max_disagreement)
+    schedule, threshold_rows = optimise(rows, alpha, settings)
+    on_validation = None if held_out is None else held_out.run(schedule)
+    if auto and on_validation.disagreement(held_out.full_decision) > max_disagreement:
+        warn(f"qwyc(): even alpha = 0 disagrees with the full model on "
+                      f"{100 * on_validation.disagreement(held_out.full_decision):.2f}% of the "
+                      f"validation rows, above max_disagreement = {max_disagreement:g}; try "
+                      f"honest=True, more optimisation rows, or fewer trees")
+    rep = report(schedule, threshold_rows, alpha, settings, training)
+    if held_out is not None:
+        rep = dataclasses.replace(
+            rep, validation_rows=held_out.n,
+            validation_disagreement=on_validation.disagreement(held_out.full_decision),
+            validation_mean_trees=float(on_validation.n_trees.mean()))
+    return EarlyExitPredictor(scores, schedule, decision, settings.cost, rep)
+
+
+def _auto_alpha(rows: Rows, held_out: Rows, settings: Settings, target: float) -> float:
+    """The largest alpha (a whole budget of rows) whose disagreement on the held-out
+    rows is at most ``target`` (bisection: the disagreement grows with alpha)."""
+    n_threshold_rows = rows.n - rows.n // 2 if settings.honest else rows.n
+    full = held_out.full_decision
+
+    def alpha_of(k):            # floor(alpha N) = k exactly
+        return (k + 0.5) / n_threshold_rows
+
+    def within(k):
+        schedule = optimise(rows, alpha_of(k), settings)[0]
+        return held_out.run(schedule).disagreement(full) <= target
+
+    low, high = 0, int(np.floor(target * n_threshold_rows)) + 1    # within(high) assumed false
+    for _ in range(AUTO_STEPS):
+        if high - low <= 1:
+            break
+        middle = (low + high) // 2
+        low, high = (middle, high) if within(middle) else (low, middle)
+    return alpha_of(low) if low > 0 else 0.0

@@ -1,0 +1,112 @@
+"""qwyc(): the argument checks and the optimisation on a fit's rows.
+
+The optimisation works on score matrices (:class:`Rows`), so the trade-off
+curves and the search for alpha reuse one scoring of the rows.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .evaluate import EXIT_NEGATIVE, EXIT_POSITIVE, Outcome, matrix_scores, run_schedule
+from .ordering import Problem, Schedule, place
+from .predictor import OptimisationReport
+from .thresholds import disagreement_budget
+
+ORDERS = ("qwyc", "gbt", "random")
+THRESHOLD_RULES = ("qwyc", "margin")
+#: bisection steps of alpha="auto" at most (the budget is a whole number of rows)
+AUTO_STEPS = 12
+
+
+@dataclass(frozen=True)
+class Rows:
+    """Scored rows: per-tree scores (rows x trees), starting scores, full decisions."""
+
+    F: np.ndarray
+    g0: np.ndarray
+    beta: float
+
+    @property
+    def n(self) -> int:
+        return self.F.shape[0]
+
+    def subset(self, index) -> "Rows":
+        return Rows(self.F[index], self.g0[index], self.beta)
+
+    def problem(self, alpha: float, mode: str, cost: np.ndarray) -> Problem:
+        return Problem(self.F, self.g0, self.beta, disagreement_budget(alpha, self.n), mode, cost)
+
+    def run(self, schedule: Schedule) -> Outcome:
+        return run_schedule(schedule, self.g0, matrix_scores(self.F), self.beta)
+
+    @property
+    def full_decision(self) -> np.ndarray:
+        return Problem(self.F, self.g0, self.beta, 0, "both", np.ones(0)).positive
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The checked options of one optimisation."""
+
+    mode: str
+    order: object                 # "qwyc", "gbt", "random" or an explicit permutation
+    cost: np.ndarray
+    honest: bool
+    seed: int                     # the random order and the honest split, the same every call
+    rule: str = "qwyc"            # thresholds: "qwyc" (Algorithm 2) or "margin"
+    margin: float = 0.0
+
+
+def _fixed_order(settings: Settings, n_trees: int, rng: np.random.Generator):
+    """The order to place the trees in (None: Algorithm 1)."""
+    if isinstance(settings.order, str):
+        if settings.order == "qwyc":
+            return None
+        if settings.order == "gbt":
+            return np.arange(n_trees)
+        return rng.permutation(n_trees)
+    return settings.order
+
+
+def margin_schedule(n_trees: int, beta: float, margin: float, order=None) -> Schedule:
+    """LightGBM's pred_early_stop rule: stop once 2|g - beta| > margin, every tree."""
+    order = np.arange(n_trees) if order is None else np.asarray(order)
+    lower = np.full(n_trees, beta - margin / 2)
+    upper = np.full(n_trees, beta + margin / 2)
+    lower[-1] = upper[-1] = beta
+    return Schedule(order, lower, upper)
+
+
+def optimise(rows: Rows, alpha: float, settings: Settings) -> tuple[Schedule, Rows]:
+    """The schedule and the rows its thresholds were set on (half of them when honest)."""
+    n_trees = rows.F.shape[1]
+    rng = np.random.default_rng(settings.seed)
+    order = _fixed_order(settings, n_trees, rng)
+    if settings.rule == "margin":
+        return margin_schedule(n_trees, rows.beta, settings.margin, order), rows
+    if not settings.honest:
+        return place(rows.problem(alpha, settings.mode, settings.cost), order), rows
+    shuffled = rng.permutation(rows.n)
+    half_a, half_b = rows.subset(shuffled[: rows.n // 2]), rows.subset(shuffled[rows.n // 2:])
+    if order is None:
+        order = place(half_a.problem(alpha, settings.mode, settings.cost)).order
+    return place(half_b.problem(alpha, settings.mode, settings.cost), order), half_b
+
+
+def report(schedule: Schedule, rows: Rows, alpha: float, settings: Settings,
+           training_rows: bool) -> OptimisationReport:
+    out = rows.run(schedule)
+    n_trees = schedule.order.size
+    position = out.n_trees - 1
+    cost_to = np.cumsum(settings.cost[schedule.order])
+    rule = settings.rule if settings.rule == "margin" else (
+        settings.order if isinstance(settings.order, str) else "explicit")
+    return OptimisationReport(
+        n_rows=rows.n, alpha=alpha, budget=disagreement_budget(alpha, rows.n),
+        disagreement=out.disagreement(rows.full_decision), mean_trees=float(out.n_trees.mean()),
+        mean_cost=float(cost_to[position].mean()),
+        exits_negative=np.bincount(position[out.exit == EXIT_NEGATIVE], minlength=n_trees),
+        exits_positive=np.bincount(position[out.exit == EXIT_POSITIVE], minlength=n_trees),
+        order_rule=rule, honest=settings.honest, training_rows=training_rows)

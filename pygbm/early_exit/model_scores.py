@@ -1,0 +1,94 @@
+"""The bridge from a fitted gbm to QWYC: coded rows, starting scores, tree scores.
+
+:class:`ModelScores` keeps what prediction needs of a fit (its trees, the
+encoders of new data, ``init_f``), not its data: a copy of the fit without
+the kept training rows and per-row values codes new data exactly as
+``GBMFit.predict`` does, and the predictor seam (``TreePredictor``) scores
+trees on any subset of the prepared rows.
+"""
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+
+from ..engine.tree import ColumnView, TreePredictor, terminal_nodes
+
+#: the distributions whose link gives a binary decision
+BINARY_DISTRIBUTIONS = ("bernoulli", "adaboost", "huberized")
+
+
+def decision_threshold(distribution, threshold) -> tuple[float, float]:
+    """(threshold on the response scale, beta on the link scale).
+
+    None: probability 0.5 (bernoulli, adaboost), link 0 (huberized, whose
+    response is its link).
+    """
+    link = distribution.response_link
+    if link == "identity":
+        value = 0.0 if threshold is None else float(threshold)
+        return value, value
+    value = 0.5 if threshold is None else threshold
+    if not isinstance(value, (int, float)) or not 0 < value < 1:
+        raise ValueError(f"threshold must be a probability strictly between 0 and 1, "
+                         f"got {threshold!r}")
+    logit = float(np.log(value) - np.log1p(-value))
+    return float(value), logit / 2 if link == "logistic2" else logit
+
+
+class ModelScores:
+    """A fit's first ``n_trees`` trees as per-tree scores on coded rows."""
+
+    def __init__(self, fit, n_trees: int):
+        self.model = dataclasses.replace(
+            fit, trees=list(fit.trees[:n_trees]), data=None, fit=np.empty(0),
+            cv_fitted=None, fold_id=None, ts_support=None, rng=None, row_order=None)
+        self.predictor = TreePredictor(self.model.trees, fit.c_splits, fit.engine_var_type)
+        self.init_f = float(fit.init_f)
+
+    @property
+    def n_trees(self) -> int:
+        return len(self.predictor)
+
+    def coded(self, fit, data, offset=None) -> tuple[ColumnView, np.ndarray]:
+        """The rows of ``data`` prepared for the trees, and their starting score
+        (``init_f`` plus the offset). ``data`` None: the fit's kept training rows."""
+        if data is None:
+            if not fit.data:
+                raise ValueError("data is required: the model was fitted with "
+                                 "keep_data=False, so the training data were not kept")
+            x, kept = fit.data["x"], fit.data.get("offset")
+            offset = kept if offset is None else offset
+        else:
+            x = self.model._design(data)
+            if offset is None and fit.encoder is not None and not isinstance(data, np.ndarray):
+                from ..frontend import offset_newdata   # loads pandas: on first use
+                offset = offset_newdata(fit.encoder, data)
+        view = self.predictor.prepare(self.model.to_engine(x))
+        g0 = np.full(view.n_rows, self.init_f)
+        if offset is not None:
+            g0 = g0 + np.asarray(offset, dtype=float)
+        return view, g0
+
+    def rows(self, data) -> ColumnView:
+        """New rows prepared (no kept data, so ``data`` is required)."""
+        return self.predictor.prepare(self.model.to_engine(self.model._design(data)))
+
+    def matrix(self, view: ColumnView) -> np.ndarray:
+        """Every tree's score on every row: (rows, trees), training order."""
+        F = np.empty((view.n_rows, self.n_trees))
+        for t in range(self.n_trees):
+            F[:, t] = self.predictor.tree_score(t, view)
+        return F
+
+    def path_cost(self, view: ColumnView) -> np.ndarray:
+        """Mean number of split nodes each tree evaluates on the rows of ``view``."""
+        cost = np.empty(self.n_trees)
+        for t, tree in enumerate(self.predictor.trees):
+            depth = np.zeros(tree.n_nodes)
+            for node in range(tree.n_nodes):     # pre-order: a parent comes first
+                for child in tree.children(node) or ():
+                    if child >= 0:
+                        depth[child] = depth[node] + 1
+            cost[t] = depth[terminal_nodes(tree, view, self.predictor.c_splits)].mean()
+        return cost

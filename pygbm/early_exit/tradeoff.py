@@ -1,0 +1,94 @@
+"""qwyc_tradeoff(): mean trees and disagreement on new rows against alpha.
+
+The paper's curves, for QWYC's order and the baselines: the training order
+("gbt") and a random order with thresholds by Algorithm 2, and the fixed-order
+margin rule (LightGBM's pred_early_stop) over a range of margins. The rows are
+scored once; every point is a replay of a schedule on the score matrices.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .api import _check_fit, _check_fraction, _check_n_trees, _scored, _seed
+from .build import ORDERS, Settings, optimise
+from .model_scores import ModelScores, decision_threshold
+from .thresholds import MODES
+
+DEFAULT_ALPHAS = (0.0, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.02)
+#: default margins: twice these quantiles of |full score - beta| on ``data``
+MARGIN_QUANTILES = (0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
+METHODS = ORDERS + ("margin",)
+
+
+def _labels(fit, newdata):
+    """The 0/1 response of ``newdata`` when it has one (else None)."""
+    try:
+        y = np.asarray(newdata[fit.response_name], dtype=float)
+    except (KeyError, TypeError, ValueError, IndexError):
+        return None
+    return y if np.all(np.isin(y, (0.0, 1.0))) else None
+
+
+def qwyc_tradeoff(fit, data, newdata, alphas=DEFAULT_ALPHAS, methods=("qwyc", "gbt", "margin"),
+                  n_trees=None, mode="both", honest=False, margins=None, threshold=None,
+                  random_state=None, plot_it=False, ax=None):
+    """The paper's trade-off curves: for each method and alpha (margin for the
+    margin rule), optimise on ``data`` and measure on ``newdata``.
+
+    Returns a DataFrame, one row per point: ``method``, ``alpha``, ``margin``,
+    ``mean_trees`` and ``disagreement`` (with the full model, on ``newdata``),
+    ``accuracy`` (when ``newdata`` has the 0/1 response), ``fit_mean_trees`` and
+    ``fit_disagreement`` (on the rows the thresholds were set on); a last row
+    "full" is the whole model. Compare methods at matched disagreement on
+    ``newdata``: alpha itself holds only on the optimisation rows.
+    ``plot_it``: draw the curves (:func:`pygbm.plotting.plot_qwyc_tradeoff`).
+    """
+    import pandas as pd
+    _check_fit(fit)
+    n_trees = _check_n_trees(fit, n_trees)
+    if mode not in MODES:
+        raise ValueError(f"mode must be one of {', '.join(map(repr, MODES))}, got {mode!r}")
+    unknown = [m for m in methods if m not in METHODS]
+    if unknown or not methods:
+        raise ValueError(f"methods must be a non-empty list of {', '.join(map(repr, METHODS))}"
+                         f", got {methods!r}")
+    alphas = [_check_fraction("alphas", a) for a in np.atleast_1d(alphas)]
+    decision = decision_threshold(fit.distribution, threshold)
+    scores = ModelScores(fit, n_trees)
+    rows = _scored(scores, fit, data, decision[1])
+    new = _scored(scores, fit, newdata, decision[1])
+    y = _labels(fit, newdata)
+    full_new = new.full_decision
+    seed = _seed(random_state)
+    cost = np.ones(n_trees)
+    if margins is None:
+        full_fit = rows.g0 + rows.F.sum(axis=1)
+        margins = 2 * np.quantile(np.abs(full_fit - decision[1]), MARGIN_QUANTILES)
+
+    points = []
+    for method in methods:
+        if method == "margin":
+            grid = [(np.nan, Settings(mode, "gbt", cost, False, seed, "margin", float(m)))
+                    for m in margins]
+        else:
+            grid = [(a, Settings(mode, method, cost, honest, seed)) for a in alphas]
+        for alpha, settings in grid:
+            schedule, threshold_rows = optimise(rows, 0.0 if np.isnan(alpha) else alpha,
+                                                settings)
+            on_new, on_fit = new.run(schedule), threshold_rows.run(schedule)
+            points.append({
+                "method": method, "alpha": alpha, "margin": settings.margin or np.nan,
+                "mean_trees": on_new.n_trees.mean(),
+                "disagreement": on_new.disagreement(full_new),
+                "accuracy": np.nan if y is None else np.mean(on_new.decision == y),
+                "fit_mean_trees": on_fit.n_trees.mean(),
+                "fit_disagreement": on_fit.disagreement(threshold_rows.full_decision)})
+    points.append({"method": "full", "alpha": np.nan, "margin": np.nan,
+                   "mean_trees": float(n_trees), "disagreement": 0.0,
+                   "accuracy": np.nan if y is None else np.mean(full_new == y),
+                   "fit_mean_trees": float(n_trees), "fit_disagreement": 0.0})
+    table = pd.DataFrame(points)
+    if plot_it:
+        from ..plotting.qwyc import plot_qwyc_tradeoff
+        plot_qwyc_tradeoff(table, ax=ax)
+    return table

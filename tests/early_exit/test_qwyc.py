@@ -1,0 +1,223 @@
+"""qwyc() on fitted models: the predictor seam, pickling, options, errors."""
+import pickle
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from pygbm import EarlyExitPredictor, gbm, qwyc, qwyc_tradeoff
+from pygbm.early_exit.ordering import Schedule
+
+N_TREES = 40
+
+
+def _data(n, seed):
+    rng = np.random.default_rng(seed)
+    x = rng.normal(size=(n, 4))
+    c = rng.choice(list("abcd"), size=n)
+    eta = 1.5 * x[:, 0] - x[:, 1] + 0.8 * (c == "a") + 0.5 * x[:, 2] * x[:, 3]
+    y = (rng.random(n) < 1 / (1 + np.exp(-eta))).astype(int)
+    return pd.DataFrame({"y": y, "x0": x[:, 0], "x1": x[:, 1], "x2": x[:, 2], "x3": x[:, 3],
+                         "c": c, "t": rng.uniform(0.5, 2, n)})
+
+
+@pytest.fixture(scope="module")
+def setting():
+    train, held, test = _data(600, 1), _data(500, 2), _data(400, 3)
+    fit = gbm("y ~ x0 + x1 + x2 + x3 + c", train, distribution="bernoulli", n_trees=N_TREES,
+              interaction_depth=3, shrinkage=0.1, bag_fraction=1)
+    return fit, train, held, test
+
+
+def _full_decision(fit, data):
+    return fit.predict(data, n_trees=N_TREES) >= 0
+
+
+@pytest.mark.parametrize("order", ["qwyc", "gbt", "random"])
+def test_alpha_holds_on_the_optimisation_rows_through_predict(setting, order):
+    fit, _, held, _ = setting
+    for alpha in (0.0, 0.01, 0.05):
+        ee = qwyc(fit, held, alpha=alpha, order=order, random_state=0)
+        res = ee.predict(held)
+        wrong = int(np.sum(res["decision"].to_numpy() != _full_decision(fit, held)))
+        assert wrong <= int(np.floor(alpha * len(held) + 1e-9))
+        assert ee.fit_disagreement_ == wrong / len(held)
+        assert ee.fit_mean_trees_ == res["n_trees"].mean()
+        if alpha == 0:
+            assert wrong == 0
+
+
+def test_infinite_thresholds_reproduce_predict(setting):
+    fit, _, _, test = setting
+    ee = qwyc(fit, test, alpha=0.0)
+    order = np.arange(N_TREES)
+    lower, upper = np.full(N_TREES, -np.inf), np.full(N_TREES, np.inf)
+    lower[-1] = upper[-1] = 0.0
+    everything = EarlyExitPredictor(ee._model, Schedule(order, lower, upper),
+                                    (ee.threshold, ee.beta), ee.cost_, ee.report_)
+    res = everything.predict(test, type="link")
+    link = fit.predict(test, n_trees=N_TREES)
+    np.testing.assert_array_equal(res["score"].to_numpy(), link)          # bit for bit
+    np.testing.assert_array_equal(res["decision"].to_numpy(), link >= 0)
+    assert np.all(res["n_trees"] == N_TREES) and np.all(res["exit"] == "full")
+    prob = everything.predict(test, type="response")["score"].to_numpy()
+    np.testing.assert_allclose(prob, fit.predict(test, n_trees=N_TREES, type="response"))
+
+
+def test_pickled_predictor_is_identical_and_holds_no_data(setting):
+    fit, train, held, test = setting
+    ee = qwyc(fit, held, alpha=0.02)
+    blob = pickle.dumps(ee)
+    again = pickle.loads(blob)
+    pd.testing.assert_frame_equal(ee.predict(test), again.predict(test))
+    assert len(blob) < len(pickle.dumps(fit))
+    assert again._model.model.data is None
+    np.testing.assert_array_equal(again.order_, ee.order_)
+
+
+def test_modes_and_exit_kinds(setting):
+    fit, _, held, test = setting
+    neg = qwyc(fit, held, alpha=0.02, mode="negative").predict(test)
+    pos = qwyc(fit, held, alpha=0.02, mode="positive").predict(test)
+    assert not (neg["exit"] == "pos").any() and (neg["exit"] == "neg").any()
+    assert not (pos["exit"] == "neg").any() and (pos["exit"] == "pos").any()
+    both = qwyc(fit, held, alpha=0.02).predict(test)
+    assert set(both["exit"]) <= {"neg", "pos", "full"}
+    assert np.all(both["decision"][both["exit"] == "pos"] == 1)
+    assert np.all(both["decision"][both["exit"] == "neg"] == 0)
+    assert both["n_trees"].between(1, N_TREES).all()
+
+
+def test_thresholds_and_summary(setting):
+    fit, _, held, _ = setting
+    ee = qwyc(fit, held, alpha=0.01)
+    assert ee.lower_[-1] == ee.upper_[-1] == ee.beta == 0.0
+    assert np.all(ee.lower_ <= ee.upper_)
+    assert sorted(ee.order_) == list(range(N_TREES))
+    s = ee.summary()
+    table = s.to_frame()
+    assert len(table) == N_TREES
+    assert table["exit_neg"].sum() + table["exit_pos"].sum() <= len(held)
+    text = repr(s)
+    assert "mean trees" in text and "alpha" in text and "several times" in text
+    assert s.speedup > 1
+
+
+def test_margin_rule_baseline(setting):
+    fit, _, held, test = setting
+    ee = qwyc(fit, held, thresholds="margin", margin=1.0)
+    np.testing.assert_array_equal(ee.order_, np.arange(N_TREES))
+    assert np.all(ee.upper_[:-1] - ee.lower_[:-1] == 1.0)
+    res = ee.predict(test)
+    early = res[res["exit"] != "full"]
+    assert np.all(2 * np.abs(early["score"]) > 1.0)        # LightGBM's 2|g - beta| > margin
+    wide = qwyc(fit, held, thresholds="margin", margin=50.0).predict(test)
+    assert np.all(wide["exit"] == "full")
+
+
+def test_training_rows_warn_and_held_out_rows_do_not(setting):
+    fit, train, held, _ = setting
+    with pytest.warns(UserWarning, match="training rows"):
+        qwyc(fit, alpha=0.01)
+    with pytest.warns(UserWarning, match="training rows"):
+        qwyc(fit, train, alpha=0.01)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        qwyc(fit, held, alpha=0.01)
+
+
+def test_honest_validation_and_auto_alpha(setting):
+    fit, _, held, test = setting
+    ee = qwyc(fit, held, alpha=0.02, honest=True, validation=test, random_state=3)
+    r = ee.report_
+    assert r.n_rows == len(held) - len(held) // 2 and r.honest
+    assert r.disagreement <= np.floor(0.02 * r.n_rows) / r.n_rows
+    res = ee.predict(test)
+    assert r.validation_disagreement == np.mean(res["decision"] != _full_decision(fit, test))
+    assert r.validation_mean_trees == res["n_trees"].mean()
+    auto = qwyc(fit, held, alpha="auto", max_disagreement=0.06, validation=test, honest=True,
+                random_state=3)
+    assert auto.report_.validation_disagreement <= 0.06
+    assert 0 < auto.alpha < 0.06
+    larger = qwyc(fit, held, alpha=auto.alpha + 2 / auto.report_.n_rows, validation=test,
+                  honest=True, random_state=3)
+    assert larger.report_.validation_disagreement >= auto.report_.validation_disagreement
+    with pytest.warns(UserWarning, match="even alpha = 0"):
+        qwyc(fit, held, alpha="auto", max_disagreement=0.001, validation=test)
+
+
+def test_offset_is_part_of_the_score():
+    train, held = _data(500, 4), _data(300, 5)
+    fit = gbm("y ~ x0 + x1 + offset(np.log(t))", train, distribution="bernoulli",
+              n_trees=20, interaction_depth=2, shrinkage=0.1, bag_fraction=1)
+    ee = qwyc(fit, held, alpha=0.0)
+    res = ee.predict(held, type="link")
+    full = fit.predict(held, n_trees=20) + np.log(held["t"].to_numpy())
+    assert np.all(res["decision"].to_numpy() == (full >= 0))
+    ran = res["exit"] == "full"
+    np.testing.assert_allclose(res["score"][ran], full[ran], rtol=0, atol=1e-12)
+
+
+def test_path_cost_and_explicit_order(setting):
+    fit, _, held, _ = setting
+    ee = qwyc(fit, held, alpha=0.01, cost="path")
+    assert ee.cost_.shape == (N_TREES,) and np.all((ee.cost_ >= 1) & (ee.cost_ <= 3))
+    order = np.arange(N_TREES)[::-1]
+    np.testing.assert_array_equal(qwyc(fit, held, order=order).order_, order)
+
+
+def test_other_distributions():
+    data = _data(300, 6)
+    for dist in ("adaboost", "huberized"):
+        fit = gbm("y ~ x0 + x1", data, distribution=dist, n_trees=15, shrinkage=0.1,
+                  bag_fraction=1)
+        with pytest.warns(UserWarning):
+            ee = qwyc(fit, alpha=0.0)
+        full = fit.predict(data, n_trees=15) >= 0
+        np.testing.assert_array_equal(ee.predict(data)["decision"].to_numpy(), full)
+    with pytest.raises(ValueError, match="distribution must be one of"):
+        qwyc(gbm("x0 ~ x1", data, distribution="gaussian", n_trees=5), data)
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    (dict(alpha=1.5), "alpha must be"), (dict(alpha=-0.1), "alpha must be"),
+    (dict(alpha="x"), "alpha must be"), (dict(alpha="auto"), "validation is required"),
+    (dict(alpha=0.01, max_disagreement=0.1), "max_disagreement"),
+    (dict(mode="up"), "mode must be"), (dict(order="best"), "order must be"),
+    (dict(order=[0, 1, 2]), "order must be a permutation"),
+    (dict(cost="time"), "cost must be"), (dict(cost=np.ones(3)), "cost must hold"),
+    (dict(cost=-np.ones(N_TREES)), "cost must hold"), (dict(n_trees=0), "n_trees must be"),
+    (dict(n_trees=N_TREES + 1), "n_trees must be"), (dict(threshold=1.5), "threshold must be"),
+    (dict(thresholds="fan"), "thresholds must be"), (dict(thresholds="margin"), "margin must"),
+    (dict(honest=1), "honest must be"), (dict(random_state="a"), "random_state must be"),
+])
+def test_bad_arguments_name_the_argument(setting, kwargs, message):
+    fit, _, held, _ = setting
+    with pytest.raises(ValueError, match=message):
+        qwyc(fit, held, **kwargs)
+
+
+def test_bad_fit_and_predict_type(setting):
+    fit, _, held, _ = setting
+    with pytest.raises(TypeError, match="fit must be a fitted gbm"):
+        qwyc("model", held)
+    with pytest.raises(ValueError, match="type must be"):
+        qwyc(fit, held).predict(held, type="probability")
+
+
+def test_tradeoff_table_and_plot(setting):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fit, _, held, test = setting
+    tab = qwyc_tradeoff(fit, held, test, alphas=(0, 0.01, 0.05), margins=(0.5, 2.0),
+                        plot_it=True)
+    assert list(tab["method"]) == ["qwyc"] * 3 + ["gbt"] * 3 + ["margin"] * 2 + ["full"]
+    qw = tab[tab["method"] == "qwyc"]
+    assert np.all(qw["fit_disagreement"] <= np.floor(qw["alpha"] * len(held)) / len(held))
+    assert tab["accuracy"].notna().all()
+    assert tab.iloc[-1]["mean_trees"] == N_TREES
+    plt.close("all")
+    with pytest.raises(ValueError, match="methods must be"):
+        qwyc_tradeoff(fit, held, test, methods=("fan",))
