@@ -18,6 +18,7 @@ from .fitting import CodedData, Targets, continue_fit, fit_coded
 from .messages import GBMMessage, warn
 from .model import GBMFit
 from .options import fit_options
+from .progress import check_progress, wanted
 from .ranking import pairwise_mf, restore_row_order, sorted_fold_id
 
 
@@ -46,7 +47,8 @@ def gbm_fit(x, y, offset=None, misc=None, distribution="bernoulli", w=None,
             var_monotone=None, n_trees=100, interaction_depth=1, n_minobsinnode=10,
             shrinkage=0.001, bag_fraction=0.5, n_train=None, train_fraction=None,
             keep_data=True, verbose=False, var_names=None, response_name="y",
-            random_state=None, max_bins=None, group=None, engine=None):
+            random_state=None, max_bins=None, group=None, engine=None,
+            progress=None):
     """R's ``gbm.fit``: boosting on a predictor table or matrix, no formula.
 
     ``x`` is a DataFrame (numeric, categorical and ordered columns) or a 2-d
@@ -68,7 +70,8 @@ def gbm_fit(x, y, offset=None, misc=None, distribution="bernoulli", w=None,
                           n_minobsinnode=n_minobsinnode, shrinkage=shrinkage,
                           bag_fraction=bag_fraction, var_monotone=var_monotone,
                           var_names=names, var_type=var_type, max_bins=max_bins,
-                          keep_data=keep_data, verbose=verbose, engine=engine)
+                          keep_data=keep_data, verbose=verbose, engine=engine,
+                          progress=progress)
     n_train, train_fraction = _n_train_arg(n_train, train_fraction, coded.shape[0])
     data = CodedData(x=coded, var_names=names, var_type=var_type, var_levels=var_levels,
                      encoder=encoder, y=np.asarray(y), n_train=n_train,
@@ -91,7 +94,8 @@ def gbm(formula, data, distribution=None, weights=None, var_monotone=None, n_tre
         train_fraction=1.0, cv_folds=0, keep_data=True, verbose=False,
         class_stratify_cv=None, n_cores=None, random_state=None, fold_id=None,
         max_bins=None, categorical="native", ts_permutations=4, ts_prior=None,
-        ts_prior_weight=1.0, ts_max_combination=1, engine=None):
+        ts_prior_weight=1.0, ts_max_combination=1, engine=None,
+        progress=None):
     """Fit a generalized boosted model from a formula (R's ``gbm()``).
 
     Parameters are R's, in snake_case, with R's defaults; see R's ``?gbm``.
@@ -141,7 +145,8 @@ def gbm(formula, data, distribution=None, weights=None, var_monotone=None, n_tre
         max_bins=max_bins, categorical=categorical,
         ts_options=dict(n_permutations=ts_permutations, prior=ts_prior,
                         prior_weight=ts_prior_weight, max_combination=ts_max_combination),
-        keep_data=keep_data, verbose=verbose, formula=formula, call=call, engine=engine)
+        keep_data=keep_data, verbose=verbose, progress=progress, formula=formula, call=call,
+        engine=engine)
     layout, group = None, None
     if dist.bag_by_group:
         mf, layout = pairwise_mf(mf, data, dist, train_fraction, rng)
@@ -160,8 +165,10 @@ def gbm(formula, data, distribution=None, weights=None, var_monotone=None, n_tre
     if cv_folds > 1 or fold_id is not None:
         # the folds draw their seeds from rng first; the main fit continues it
         fold_fit = functools.partial(
-            fit_coded, options.replace(keep_data=False, verbose=False, formula=None, call=None))
-        spec = cv.CVSpec(cv_folds, fold_id, class_stratify_cv, n_cores)
+            fit_coded, options.replace(keep_data=False, verbose=False, progress=False,
+                                       formula=None, call=None))
+        spec = cv.CVSpec(cv_folds, fold_id, class_stratify_cv, n_cores,
+                         progress=wanted(options.progress, options.verbose))
         result, fit = cv.cross_validate(coded, fold_fit, spec, dist.name, rng,
                                         main_fit=main_fit)
     else:
@@ -196,7 +203,7 @@ def _new_rows(fit, data, weights):
 
 
 def gbm_more(fit: GBMFit, n_new_trees=100, data=None, weights=None, offset=None,
-             verbose=None, random_state=None):
+             verbose=None, random_state=None, progress=None):
     """Add ``n_new_trees`` trees to a fitted model (R's ``gbm.more``).
 
     Uses the kept training data unless ``data`` (a DataFrame with the
@@ -221,5 +228,5 @@ def gbm_more(fit: GBMFit, n_new_trees=100, data=None, weights=None, offset=None,
     if n != fit.fit.shape[0]:
         raise ValueError(f"data have {n} rows but the model was fitted on {fit.fit.shape[0]}")
     rng = fit.rng if random_state is None else as_generator(random_state)
-    return continue_fit(fit, x, targets, n_new_trees, fit.verbose if verbose is None else verbose,
-                        rng)
+    report = (fit.verbose if verbose is None else verbose, check_progress(progress))
+    return continue_fit(fit, x, targets, n_new_trees, report, rng)

@@ -23,6 +23,7 @@ import numpy as np
 
 from .engine.tree import predict_trees
 from .messages import warn
+from .progress import progress_bar
 from .ranking import check_folds_keep_groups, group_folds
 
 #: upper bound of the per-fold seeds drawn from the caller's generator
@@ -83,6 +84,7 @@ class CVSpec:
     fold_id: np.ndarray | None = None     # given folds (one per training row), or None
     class_stratify_cv: bool | None = None
     n_cores: int | None = None
+    progress: bool = False                # a bar over the folds (pygbm.progress)
 
 
 def _fit_fold(k, fold_id, data, fit, seed):
@@ -91,6 +93,14 @@ def _fit_fold(k, fold_id, data, fit, seed):
     rows = np.arange(data.n_train)
     order = np.concatenate([rows[fold_id != k], rows[fold_id == k]])
     return fit(data.rows(order, int(np.sum(fold_id != k))), seed)
+
+
+def _told(items, bar):
+    """``items``, telling ``bar`` (if any) of each one done."""
+    for item in items:
+        yield item
+        if bar is not None:
+            bar.update(1)
 
 
 def cross_validate(data, fit, spec: CVSpec, dist_name, rng, main_fit=None):
@@ -125,19 +135,20 @@ def cross_validate(data, fit, spec: CVSpec, dist_name, rng, main_fit=None):
     jobs = [(k, int(seeds[k - 1])) for k in range(1, n_folds + 1)]
     main_fit = main_fit if main_fit is not None else (lambda: None)
     n_cores = spec.n_cores
-    if n_cores is None or n_cores == 1 or n_folds == 1:
-        models = [_fit_fold(k, fold_id, data, fit, s) for k, s in jobs]
-        main = main_fit()
-    else:
-        from concurrent.futures import ThreadPoolExecutor
+    with progress_bar(spec.progress, n_folds, "cv folds", "fold") as bar:
+        if n_cores is None or n_cores == 1 or n_folds == 1:
+            models = [_fit_fold(k, fold_id, data, fit, s) for k, s in _told(jobs, bar)]
+            main = main_fit()
+        else:
+            from concurrent.futures import ThreadPoolExecutor
 
-        from joblib import Parallel, delayed      # worker processes: imported when used
+            from joblib import Parallel, delayed      # worker processes: imported when used
 
-        with ThreadPoolExecutor(max_workers=1) as alongside:
-            running = alongside.submit(main_fit)
-            models = Parallel(n_jobs=n_cores)(
-                delayed(_fit_fold)(k, fold_id, data, fit, s) for k, s in jobs)
-            main = running.result()
+            with ThreadPoolExecutor(max_workers=1) as alongside:
+                running = alongside.submit(main_fit)
+                models = list(_told(Parallel(n_jobs=n_cores, return_as="generator")(
+                    delayed(_fit_fold)(k, fold_id, data, fit, s) for k, s in jobs), bar))
+                main = running.result()
     sizes = np.bincount(fold_id, minlength=n_folds + 1)[1:]
     errors = np.stack([m.valid_error for m in models], axis=1)      # (n_trees, K)
     cv_error = (errors * sizes).sum(axis=1) / n_train

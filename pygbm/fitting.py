@@ -26,6 +26,7 @@ from .engine.factory import training_data
 from .engine.schemes import PlainBoosting
 from .model import GBMFit
 from .options import FitOptions
+from .progress import progress_bar, wanted
 from .ranking import check_group_weights, sort_within_groups
 from .target_stats import fit_target_statistics
 from .target_stats.scheme import OrderedPlainBoosting
@@ -250,7 +251,9 @@ def fit_coded(options: FitOptions, data: CodedData, random_state=None) -> GBMFit
     state = _start(problem, dist)
     scheme = PlainBoosting(training) if engine.schedule is None else \
         OrderedPlainBoosting(engine.schedule)
-    run_boosting(problem, state, options.n_trees, rng, options.verbose, scheme)
+    with progress_bar(wanted(options.progress, options.verbose), options.n_trees, "gbm",
+                      "iteration") as bar:
+        run_boosting(problem, state, options.n_trees, rng, options.verbose, scheme, bar)
     return build_fit(data, options, problem, targets, state, engine, rng, perm)
 
 
@@ -278,9 +281,10 @@ def build_fit(data: CodedData, options: FitOptions, problem: BoostProblem, targe
         row_order=perm, ts_support=state.support)
 
 
-def continue_fit(fit: GBMFit, x, targets: Targets, n_trees, verbose, rng) -> GBMFit:
+def continue_fit(fit: GBMFit, x, targets: Targets, n_trees, report, rng) -> GBMFit:
     """gbm_more: ``n_trees`` more iterations of ``fit`` on its rows ``x`` and
-    ``targets`` (the data's order), the engine set up as the first fit's."""
+    ``targets`` (the data's order), the engine set up as the first fit's;
+    ``report``: (verbose, progress) as gbm_more was asked."""
     perm = fit.row_order
     engine_targets = targets.take(perm)
     x_engine = x if perm is None else x[perm]
@@ -296,7 +300,9 @@ def continue_fit(fit: GBMFit, x, targets: Targets, n_trees, verbose, rng) -> GBM
                        list(fit.oobag_improve), list(fit.trees), list(fit.c_splits),
                        fit.ts_support)
     scheme = None if schedule is None else OrderedPlainBoosting(schedule)
-    run_boosting(problem, state, n_trees, rng, verbose, scheme)
+    verbose, progress = report
+    with progress_bar(wanted(progress, verbose), n_trees, "gbm_more", "iteration") as bar:
+        run_boosting(problem, state, n_trees, rng, verbose, scheme, bar)
     return dataclasses.replace(
         fit, fit=restore_order(state.f, perm), train_error=np.asarray(state.train_error),
         valid_error=np.asarray(state.valid_error),

@@ -15,6 +15,7 @@ import numpy as np
 
 from ._checks import engine_arg, int_arg, monotone_arg, shrinkage_arg, fraction_arg
 from .distributions import Distribution, get_distribution
+from .progress import check_progress
 
 #: R's checkID: interaction.depth must be below 50
 MAX_INTERACTION_DEPTH = 49
@@ -45,6 +46,8 @@ class FitOptions:
     #: "numba" (compiled) or "numpy" (the reference): the same numbers
     engine: str = "numpy"
     verbose: bool = False
+    #: a progress bar: None = where someone watches, True, False (pygbm.progress)
+    progress: bool | None = None
     #: the formula and R's call string of gbm() (None for gbm_fit)
     formula: str | None = None
     call: str | None = None
@@ -57,7 +60,7 @@ class FitOptions:
 def fit_options(distribution, *, n_trees, interaction_depth, n_minobsinnode, shrinkage,
                 bag_fraction, var_monotone, var_names, var_type, max_bins=None,
                 categorical="native", ts_options=None, keep_data=True, verbose=False, engine=None,
-                formula=None, call=None) -> FitOptions:
+                progress=None, formula=None, call=None) -> FitOptions:
     """Check the arguments of gbm()/gbm_fit() (in R's order) into FitOptions.
 
     ``var_names``/``var_type`` (the coded predictors) are what ``var_monotone``
@@ -77,4 +80,4 @@ def fit_options(distribution, *, n_trees, interaction_depth, n_minobsinnode, shr
                       var_monotone=mono, max_bins=max_bins, categorical=categorical,
                       ts_options=ts_options, keep_data=bool(keep_data), verbose=verbose,
                       engine=engine_arg(engine),
-                      formula=formula, call=call)
+                      progress=check_progress(progress), formula=formula, call=call)

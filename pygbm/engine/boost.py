@@ -101,8 +101,11 @@ class BoostProblem:
 
 def run_boosting(problem: BoostProblem, state: BoostState, n_trees: int,
                  rng: np.random.Generator, verbose: bool = False,
-                 scheme: BoostingScheme | None = None) -> BoostState:
+                 scheme: BoostingScheme | None = None, progress=None) -> BoostState:
     """Add ``n_trees`` iterations to ``state`` (in place) and return it.
+
+    ``progress``: a hook told of every finished iteration (``update(1)``; a
+    :mod:`pygbm.progress` bar), or None.
 
     ``scheme`` says what each iteration's trees are grown and fitted on
     (:mod:`.schemes`; None: R's, :class:`.schemes.PlainBoosting` on
@@ -112,7 +115,7 @@ def run_boosting(problem: BoostProblem, state: BoostState, n_trees: int,
     if scheme is None:
         scheme = PlainBoosting(problem.training_data())
     with reuse_freed_memory():
-        return _run(problem, state, n_trees, rng, verbose, scheme)
+        return _run(problem, state, n_trees, rng, (verbose, progress), scheme)
 
 
 @dataclass(frozen=True, eq=False)
@@ -169,7 +172,8 @@ def _one_tree(P: BoostProblem, stage: TreeStage, inputs: TreeInputs, rows: _Tree
     return tree, grown, fadj, oob
 
 
-def _run(P: BoostProblem, state: BoostState, n_trees, rng, verbose, scheme: BoostingScheme):
+def _run(P: BoostProblem, state: BoostState, n_trees, rng, report, scheme: BoostingScheme):
+    verbose, progress = report          # R's iteration table; the progress hook
     dist, ctx, n_train = P.distribution, P.context, P.n_train
     t, t_va = P.train_targets(), P.valid_targets()
     f_tr = state.f[:n_train]            # views: updated in place
@@ -226,5 +230,7 @@ def _run(P: BoostProblem, state: BoostState, n_trees, rng, verbose, scheme: Boos
         if verbose and (it < 10 or n_done % 20 == 0 or it == n_trees - 1):
             print(f"{n_done:6d} {train_err:13.4f} {valid_err:15.4f} {P.shrinkage:10.4f} "
                   f"{oob:9.4f}")
+        if progress is not None:
+            progress.update(1)
     run.finish(state)
     return state

@@ -1,0 +1,87 @@
+"""Progress of long fits: a tqdm bar, the notebook widget in Jupyter.
+
+``progress=`` of :func:`pygbm.gbm`, :func:`pygbm.gbm_fit` and
+:func:`pygbm.gbm_more`:
+
+* ``None`` (the default): a bar where someone watches, that is when standard
+  error is a terminal or the code runs in a Jupyter kernel, and not in CI
+  (the ``CI`` environment variable set) nor under a test runner capturing
+  the output; it appears only once the fit has run :data:`DELAY_SECONDS`, so
+  short fits show nothing;
+* ``True``: a bar wherever the fit runs (after the same delay);
+* ``False``: never.
+
+``verbose=True`` prints R's iteration table instead (no bar). A cv fit
+shows one bar over its folds and one over the final fit. tqdm is imported
+only when a bar is made.
+
+The boosting loop (:func:`pygbm.engine.boost.run_boosting`) takes the bar
+as a hook (``progress``: anything with ``update(n)``) and calls it once per
+iteration; without one it calls nothing.
+"""
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+
+#: seconds a fit runs before its bar appears (tqdm's ``delay``): fits shorter
+#: than this show nothing
+DELAY_SECONDS = 3.0
+
+
+def check_progress(progress) -> bool | None:
+    """``progress=``: None, True or False."""
+    if progress is not None and not isinstance(progress, bool):
+        raise ValueError(f"progress must be None, True or False, got {progress!r}")
+    return progress
+
+
+def _in_jupyter() -> bool:
+    """Whether a Jupyter kernel runs this code (IPython is never imported here:
+    a kernel has imported it already)."""
+    ipython = sys.modules.get("IPython")
+    shell = ipython.get_ipython() if ipython is not None else None
+    return shell is not None and "IPKernelApp" in getattr(shell, "config", {})
+
+
+def _watched() -> bool:
+    """Whether someone watches the output: a terminal or a notebook, not CI."""
+    if os.environ.get("CI"):
+        return False
+    return _in_jupyter() or (hasattr(sys.stderr, "isatty") and sys.stderr.isatty())
+
+
+def wanted(progress: bool | None, verbose: bool) -> bool:
+    """Whether a fit shows a bar (see the module's docstring)."""
+    if verbose or progress is False:
+        return False
+    return True if progress else _watched()
+
+
+def _tqdm_class():
+    """tqdm's notebook widget in Jupyter (when ipywidgets is installed), else
+    the text bar (tqdm.auto's choice, without its warning when ipywidgets is
+    missing)."""
+    if _in_jupyter():
+        try:
+            import ipywidgets  # noqa: F401
+            from tqdm.notebook import tqdm
+            return tqdm
+        except ImportError:
+            pass
+    from tqdm.std import tqdm
+    return tqdm
+
+
+@contextlib.contextmanager
+def progress_bar(show: bool, total: int, desc: str, unit: str = "it"):
+    """A bar of ``total`` steps (None when ``show`` is false), closed on exit."""
+    if not show:
+        yield None
+        return
+    bar = _tqdm_class()(total=total, desc=desc, unit=unit, delay=DELAY_SECONDS)
+    try:
+        yield bar
+    finally:
+        bar.close()

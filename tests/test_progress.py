@@ -1,0 +1,79 @@
+"""Progress bars (issue 21 item 3): a tqdm bar per fit and one over cv folds,
+off with progress=False, never by default where nobody watches (CI, tests);
+verbose=True keeps R's iteration table instead; the numbers do not change."""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import pygbm
+from pygbm import progress
+
+
+@pytest.fixture(scope="module")
+def data():
+    rng = np.random.default_rng(3)
+    x = rng.normal(size=(200, 3))
+    return pd.DataFrame({"y": x[:, 0] + rng.normal(size=200), "a": x[:, 0], "b": x[:, 1],
+                         "c": x[:, 2]})
+
+
+@pytest.fixture
+def no_delay(monkeypatch):
+    monkeypatch.setattr(progress, "DELAY_SECONDS", 0.0)
+
+
+def _fit(data, **kw):
+    return pygbm.gbm("y ~ .", data, distribution="gaussian", n_trees=20, random_state=1, **kw)
+
+
+def test_default_shows_nothing_where_nobody_watches(data, capsys, no_delay):
+    fit = _fit(data)
+    assert capsys.readouterr().err == ""
+    np.testing.assert_array_equal(fit.train_error, _fit(data, progress=False).train_error)
+
+
+def test_progress_true_shows_a_bar_of_the_iterations_and_changes_no_number(data, capsys,
+                                                                           no_delay):
+    fit = _fit(data, progress=True)
+    err = capsys.readouterr().err
+    assert "gbm" in err and "20/20" in err
+    np.testing.assert_array_equal(fit.fit, _fit(data, progress=False).fit)
+    more = pygbm.gbm_more(fit, 5, progress=True)
+    assert "gbm_more" in capsys.readouterr().err and more.n_trees == 25
+
+
+def test_cv_shows_a_bar_over_the_folds(data, capsys, no_delay):
+    fit = _fit(data, cv_folds=3, progress=True)
+    err = capsys.readouterr().err
+    assert "cv folds" in err and "3/3" in err
+    np.testing.assert_array_equal(fit.cv_error, _fit(data, cv_folds=3).cv_error)
+
+
+def test_verbose_keeps_r_table_and_no_bar(data, capsys, no_delay):
+    _fit(data, verbose=True, progress=True)
+    out = capsys.readouterr()
+    assert out.out.startswith("Iter   TrainDeviance") and out.err == ""
+
+
+def test_progress_false_and_bad_values(data, capsys, no_delay):
+    _fit(data, progress=False)
+    assert capsys.readouterr().err == ""
+    with pytest.raises(ValueError, match="progress must be None, True or False"):
+        _fit(data, progress="yes")
+
+
+def test_watched_means_a_terminal_or_notebook_and_not_ci(monkeypatch):
+    class Tty:
+        def isatty(self):
+            return True
+
+    monkeypatch.setattr("sys.stderr", Tty())
+    monkeypatch.delenv("CI", raising=False)
+    assert progress.wanted(None, verbose=False)
+    assert not progress.wanted(None, verbose=True)
+    assert not progress.wanted(False, verbose=False)
+    monkeypatch.setenv("CI", "true")
+    assert not progress.wanted(None, verbose=False)
+    assert progress.wanted(True, verbose=False)
