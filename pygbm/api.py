@@ -48,7 +48,7 @@ def gbm_fit(x, y, offset=None, misc=None, distribution="bernoulli", w=None,
             shrinkage=0.001, bag_fraction=0.5, n_train=None, train_fraction=None,
             keep_data=True, verbose=False, var_names=None, response_name="y",
             random_state=None, max_bins=None, group=None, engine=None,
-            progress=None):
+            progress=None, zero_subsample=None, zero_weight="importance"):
     """R's ``gbm.fit``: boosting on a predictor table or matrix, no formula.
 
     ``x`` is a DataFrame (numeric, categorical and ordered columns) or a 2-d
@@ -58,7 +58,8 @@ def gbm_fit(x, y, offset=None, misc=None, distribution="bernoulli", w=None,
     ``group`` (R's ``group``): the group of every row for
     ``distribution="pairwise"``; unlike R, rows need not be sorted (they are
     sorted by group and decreasing ``y`` inside), but the first ``n_train``
-    rows must hold whole groups.
+    rows must hold whole groups. ``zero_subsample``/``zero_weight``: as
+    :func:`gbm`.
     """
     coded, names, var_type, var_levels, encoder = _encode(x, var_names)
     status = None
@@ -71,7 +72,8 @@ def gbm_fit(x, y, offset=None, misc=None, distribution="bernoulli", w=None,
                           bag_fraction=bag_fraction, var_monotone=var_monotone,
                           var_names=names, var_type=var_type, max_bins=max_bins,
                           keep_data=keep_data, verbose=verbose, engine=engine,
-                          progress=progress)
+                          progress=progress, zero_subsample=zero_subsample,
+                          zero_weight=zero_weight)
     n_train, train_fraction = _n_train_arg(n_train, train_fraction, coded.shape[0])
     data = CodedData(x=coded, var_names=names, var_type=var_type, var_levels=var_levels,
                      encoder=encoder, y=np.asarray(y), n_train=n_train,
@@ -95,7 +97,7 @@ def gbm(formula, data, distribution=None, weights=None, var_monotone=None, n_tre
         class_stratify_cv=None, n_cores=None, random_state=None, fold_id=None,
         max_bins=None, categorical="native", ts_permutations=4, ts_prior=None,
         ts_prior_weight=1.0, ts_max_combination=1, engine=None,
-        progress=None):
+        progress=None, zero_subsample=None, zero_weight="importance"):
     """Fit a generalized boosted model from a formula (R's ``gbm()``).
 
     Parameters are R's, in snake_case, with R's defaults; see R's ``?gbm``.
@@ -119,6 +121,13 @@ def gbm(formula, data, distribution=None, weights=None, var_monotone=None, n_tre
     ``engine``: "numba" (compiled loops, the default when numba can be
     imported) or "numpy" (the reference implementation); both give the same
     fit bit for bit.
+    ``zero_subsample`` (a keep rate l in (0, 1]; None or 1: off) keeps every
+    training row with a non-zero response and each zero row with probability
+    l, drawn once per fit from ``random_state`` (validation rows and the cv
+    folds' held-out rows are never subsampled); ``zero_weight``:
+    "importance" (kept zeros weighted 1/l), "none" (unweighted: follow with
+    :func:`pygbm.calibrate`) or "offset" (bernoulli: the unweighted fit with
+    its intercept corrected by log(l), exact). See :mod:`pygbm.zero_sampling`.
     """
     native = isinstance(categorical, str) and categorical == "native"
     # R's 1024-level cap applies to native categoricals; target statistics have none
@@ -146,7 +155,7 @@ def gbm(formula, data, distribution=None, weights=None, var_monotone=None, n_tre
         ts_options=dict(n_permutations=ts_permutations, prior=ts_prior,
                         prior_weight=ts_prior_weight, max_combination=ts_max_combination),
         keep_data=keep_data, verbose=verbose, progress=progress, formula=formula, call=call,
-        engine=engine)
+        engine=engine, zero_subsample=zero_subsample, zero_weight=zero_weight)
     layout, group = None, None
     if dist.bag_by_group:
         mf, layout = pairwise_mf(mf, data, dist, train_fraction, rng)
@@ -196,6 +205,10 @@ def _new_rows(fit, data, weights):
             raise ValueError("gbm_more(data=...) for pairwise needs the kept training "
                              "data (keep_data=True) and the same rows")
     w_raw = weights_arg(mf.weights, x.shape[0])
+    sample = fit.zero_sample
+    if sample is not None:          # the first fit's rows: kept training rows, validation
+        x, y, off, status = (sample.select(a) for a in (x, y, off, status))
+        w_raw = sample.raw_weights(sample.select(w_raw))
     w_norm = w_raw * x.shape[0] / np.sum(w_raw)
     if not np.allclose(y, fit.data["y"] if fit.data else y):
         warn("gbm_more: data differ from the training data")
@@ -208,6 +221,9 @@ def gbm_more(fit: GBMFit, n_new_trees=100, data=None, weights=None, offset=None,
 
     Uses the kept training data unless ``data`` (a DataFrame with the
     formula's columns) is given, in which case it must be the same rows.
+    A zero-subsampled fit continues on its kept rows with its weights
+    (``data``, ``weights`` and ``offset`` are then the original rows, before
+    subsampling).
     """
     if not isinstance(fit, GBMFit):
         raise TypeError(f"fit must be a GBMFit, got {type(fit).__name__}")
@@ -221,12 +237,18 @@ def gbm_more(fit: GBMFit, n_new_trees=100, data=None, weights=None, offset=None,
                           w_raw=d["w_raw"])
     else:
         x, targets = _new_rows(fit, data, weights)
+    sample = fit.zero_sample
     if offset is not None:
-        targets = Targets(y=targets.y, misc=targets.misc, offset=offset_arg(offset, x.shape[0]),
-                          w=targets.w, w_raw=targets.w_raw)
+        offset = offset_arg(offset, x.shape[0] if sample is None else
+                            x.shape[0] - sample.n_kept + sample.n_train_full)
+        targets = dataclasses.replace(targets, offset=offset if sample is None else
+                                      sample.select(offset))
     n = x.shape[0]
     if n != fit.fit.shape[0]:
         raise ValueError(f"data have {n} rows but the model was fitted on {fit.fit.shape[0]}")
+    if sample is not None:
+        targets = dataclasses.replace(targets,
+                                      offset=sample.continuing_offset(targets.offset, n))
     rng = fit.rng if random_state is None else as_generator(random_state)
     report = (fit.verbose if verbose is None else verbose, check_progress(progress))
     return continue_fit(fit, x, targets, n_new_trees, report, rng)

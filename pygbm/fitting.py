@@ -30,6 +30,7 @@ from .progress import progress_bar, wanted
 from .ranking import check_group_weights, sort_within_groups
 from .target_stats import fit_target_statistics
 from .target_stats.scheme import OrderedPlainBoosting
+from .zero_sampling import ZeroSample, draw_zero_sample
 
 
 def _take(a, rows):
@@ -221,6 +222,15 @@ def _start(problem: BoostProblem, dist) -> BoostState:
     return BoostState(init_f, f)
 
 
+def subsample_zeros(data: CodedData, options: FitOptions, rng) -> tuple[ZeroSample, CodedData]:
+    """Zero-response subsampling (:mod:`pygbm.zero_sampling`): the kept
+    training rows, drawn first from ``rng``, and the data restricted to them
+    (validation rows whole), before R's weight normalisation."""
+    y_train = check_targets(data, options.distribution).y[:data.n_train]
+    sample = draw_zero_sample(y_train, options, rng)
+    return sample, sample.apply(data)
+
+
 # ---------------------------------------------------------------- the fitting function
 def fit_coded(options: FitOptions, data: CodedData, random_state=None) -> GBMFit:
     """Fit ``options.n_trees`` iterations on ``data`` (R's gbm.fit).
@@ -230,11 +240,15 @@ def fit_coded(options: FitOptions, data: CodedData, random_state=None) -> GBMFit
     """
     check_rows(data, options)
     dist = options.distribution        # stateless: what the fit learns is its context
+    rng = as_generator(random_state)
+    sample = None
+    if options.zero_subsample is not None:
+        sample, data = subsample_zeros(data, options, rng)
+        check_rows(data, options)
     targets = check_targets(data, dist)
     classes = dist.response_classes(np.asarray(data.y), data.y_levels)
     perm, targets = row_order(data, targets, dist)
     engine_targets = targets.take(perm)
-    rng = as_generator(random_state)
     noise_rng = dist.noise_generator(rng)
     rows = data if perm is None else dataclasses.replace(data, x=data.x[perm])
     engine = engine_matrix(rows, engine_targets, options, dist, rng)
@@ -249,16 +263,21 @@ def fit_coded(options: FitOptions, data: CodedData, random_state=None) -> GBMFit
     problem = boost_problem(engine.x, engine_targets, data.n_train, engine.var_type, options,
                             dist, context)
     state = _start(problem, dist)
+    if sample is not None:
+        state = sample.start(state, data.n_train)
     scheme = PlainBoosting(training) if engine.schedule is None else \
         OrderedPlainBoosting(engine.schedule)
     with progress_bar(wanted(options.progress, options.verbose), options.n_trees, "gbm",
                       "iteration") as bar:
         run_boosting(problem, state, options.n_trees, rng, options.verbose, scheme, bar)
-    return build_fit(data, options, problem, targets, state, engine, rng, perm)
+    if sample is not None:
+        state = sample.finish(state, data.n_train)
+    return build_fit(data, options, problem, targets, state, engine, rng, perm, sample)
 
 
 def build_fit(data: CodedData, options: FitOptions, problem: BoostProblem, targets: Targets,
-              state: BoostState, inputs: EngineInputs, rng, perm) -> GBMFit:
+              state: BoostState, inputs: EngineInputs, rng, perm,
+              zero_sample: ZeroSample | None = None) -> GBMFit:
     """The fitted object of a finished fit (per-row values in the data's order)."""
     n = data.x.shape[0]
     kept = None
@@ -278,7 +297,7 @@ def build_fit(data: CodedData, options: FitOptions, problem: BoostProblem, targe
         var_type=np.asarray(data.var_type), var_levels=data.var_levels,
         encoder=data.encoder, data=kept, y_levels=data.y_levels,
         engine_var_type=inputs.var_type, ts_encoder=inputs.ts_encoder, rng=rng,
-        row_order=perm, ts_support=state.support)
+        row_order=perm, ts_support=state.support, zero_sample=zero_sample)
 
 
 def continue_fit(fit: GBMFit, x, targets: Targets, n_trees, report, rng) -> GBMFit:

@@ -13,6 +13,7 @@ from .engine._memory import reuse_freed_memory
 from .engine.tree import predict_trees
 from .messages import GBMMessage, warn
 from .options import FitOptions
+from .zero_sampling import ZeroSample
 
 _PREDICT_TYPES = ("link", "response")
 #: predict's message when the OOB rule chose n_trees: gbm_perf's caveat, said once
@@ -88,6 +89,9 @@ class GBMFit:
     #: ordered target statistics: the supporting models' training link values
     #: (engine row order)
     ts_support: np.ndarray | None = None
+    #: zero-response subsampling: the rate, the mode and the kept training
+    #: rows (pygbm.zero_sampling.ZeroSample); None without
+    zero_sample: ZeroSample | None = None
 
     # ---- R's parameters, read from the options
     shrinkage = _Option()
@@ -97,6 +101,8 @@ class GBMFit:
     var_monotone = _Option()
     max_bins = _Option()
     categorical = _Option()
+    zero_subsample = _Option()
+    zero_weight = _Option()
     ts_options = _Option()
     verbose = _Option()
     formula = _Option()
@@ -261,6 +267,8 @@ class GBMFit:
             used = {m for v in used for m in self.ts_encoder.originals_of(v)}
         lines.append(f"There were {self.n_features} predictors of which {len(used)} had "
                      "non-zero influence.")
+        if self.zero_sample is not None:
+            lines.append(self.zero_sample.describe())
         return "\n".join(lines)
 
     def __str__(self) -> str:

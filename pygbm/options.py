@@ -16,6 +16,7 @@ import numpy as np
 from ._checks import engine_arg, int_arg, monotone_arg, shrinkage_arg, fraction_arg
 from .distributions import Distribution, get_distribution
 from .progress import check_progress
+from .zero_sampling import zero_subsample_arg, zero_weight_arg
 
 #: R's checkID: interaction.depth must be below 50
 MAX_INTERACTION_DEPTH = 49
@@ -48,6 +49,10 @@ class FitOptions:
     verbose: bool = False
     #: a progress bar: None = where someone watches, True, False (pygbm.progress)
     progress: bool | None = None
+    #: zero-response subsampling's keep rate (None: off) and weighting mode
+    #: (pygbm.zero_sampling)
+    zero_subsample: float | None = None
+    zero_weight: str = "importance"
     #: the formula and R's call string of gbm() (None for gbm_fit)
     formula: str | None = None
     call: str | None = None
@@ -60,7 +65,8 @@ class FitOptions:
 def fit_options(distribution, *, n_trees, interaction_depth, n_minobsinnode, shrinkage,
                 bag_fraction, var_monotone, var_names, var_type, max_bins=None,
                 categorical="native", ts_options=None, keep_data=True, verbose=False, engine=None,
-                progress=None, formula=None, call=None) -> FitOptions:
+                progress=None, formula=None, call=None, zero_subsample=None,
+                zero_weight="importance") -> FitOptions:
     """Check the arguments of gbm()/gbm_fit() (in R's order) into FitOptions.
 
     ``var_names``/``var_type`` (the coded predictors) are what ``var_monotone``
@@ -75,9 +81,12 @@ def fit_options(distribution, *, n_trees, interaction_depth, n_minobsinnode, shr
     mono = monotone_arg(var_monotone, list(var_names), var_type)
     if max_bins is not None:
         max_bins = int_arg("max_bins", max_bins, MIN_BINS, MAX_BINS)
+    zero_subsample = zero_subsample_arg(zero_subsample)
+    zero_weight = zero_weight_arg(zero_weight, dist, zero_subsample)
     return FitOptions(distribution=dist, n_trees=n_trees, interaction_depth=depth,
                       n_minobsinnode=min_obs, shrinkage=shrinkage, bag_fraction=bag_fraction,
                       var_monotone=mono, max_bins=max_bins, categorical=categorical,
                       ts_options=ts_options, keep_data=bool(keep_data), verbose=verbose,
                       engine=engine_arg(engine),
-                      progress=check_progress(progress), formula=formula, call=call)
+                      progress=check_progress(progress), formula=formula, call=call,
+                      zero_subsample=zero_subsample, zero_weight=zero_weight)

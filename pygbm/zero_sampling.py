@@ -1,0 +1,174 @@
+"""Zero-response subsampling (Langford's "subsampling zero-reward examples").
+
+``gbm(..., zero_subsample=l, zero_weight=...)``: when zeros are common and
+non-zeros rare, every non-zero training row is kept and each zero training
+row independently with probability ``l``; the fit runs on the kept rows.
+
+Where it sits: **once per fit, in the front end**, between the rows a fit is
+given (:class:`pygbm.fitting.CodedData`) and R's weight normalisation, not
+in the engine's per-tree row sampler (``engine/sampling.py`` draws a bag per
+tree; this selection is drawn once and the dropped rows never reach the
+engine, which is where the time is saved). Only training rows are
+subsampled: validation rows (``train_fraction < 1``) and each cv fold's
+held-out rows (the fold's validation rows) are kept whole, so
+``valid_error`` and ``cv_error`` are full-distribution deviances. The draw
+is the first thing the fit's generator draws (``random_state``), so the same
+seed keeps the same rows; each cv fold draws its own from its seed.
+
+``zero_weight``:
+
+* ``"importance"``: kept zeros' case weights times ``1/l`` (before R's
+  normalisation): the weighted fit estimates the full-data one;
+* ``"none"``: weights as given (the fit is biased by a monotone map of the
+  mean, to be followed by :func:`pygbm.calibrate`);
+* ``"offset"`` (bernoulli): the unweighted fit, then ``log(l)`` added to the
+  initial value -- logit P = logit P~ + log(l) exactly for constant-rate
+  case-control sampling (King and Zeng's prior correction). The trees are the
+  ``"none"`` fit's bit for bit; the validation rows' link values start
+  shifted so that ``valid_error`` is the corrected model's deviance.
+
+``zero_subsample=None`` or ``1`` is no subsampling (today's fit, bit for bit).
+"""
+from __future__ import annotations
+
+import dataclasses
+import math
+import numbers
+from dataclasses import dataclass
+
+import numpy as np
+
+from .engine.boost import BoostState
+
+#: the modes of ``zero_weight``
+ZERO_WEIGHTS = ("importance", "none", "offset")
+
+
+def zero_subsample_arg(rate) -> float | None:
+    """The keep rate in (0, 1]; None (or 1) is off."""
+    if rate is None:
+        return None
+    if isinstance(rate, bool) or not isinstance(rate, numbers.Real) or not np.isfinite(rate):
+        raise TypeError(f"zero_subsample must be None or a keep rate in (0, 1], got {rate!r}")
+    if not 0 < rate <= 1:
+        raise ValueError(f"zero_subsample must be a keep rate in (0, 1], got {rate}")
+    return None if rate == 1 else float(rate)
+
+
+def zero_weight_arg(mode, dist, rate) -> str:
+    """``zero_weight`` checked against the distribution (refusals name it)."""
+    if not isinstance(mode, str) or mode not in ZERO_WEIGHTS:
+        raise ValueError(f"zero_weight must be one of {', '.join(map(repr, ZERO_WEIGHTS))}, "
+                         f"got {mode!r}")
+    if rate is None:
+        return mode
+    if dist.survival_response or dist.bag_by_group or dist.multi_output:
+        raise ValueError(f"zero_subsample: distribution {dist.name!r} has no zero response "
+                         "to subsample (coxph, pairwise and multinomial refuse it)")
+    if mode == "offset" and not (dist.response_link == "logistic" and dist.name == "bernoulli"):
+        raise ValueError(f"zero_weight='offset' (the exact log(l) correction of the logit) is "
+                         f"for distribution 'bernoulli', not {dist.name!r}: use 'importance', "
+                         "or 'none' followed by calibrate()")
+    return mode
+
+
+@dataclass(frozen=True, eq=False)
+class ZeroSample:
+    """What a fit's zero subsampling kept (recorded on the fit as ``zero_sample``)."""
+
+    rate: float
+    weight: str                 # the zero_weight mode
+    n_train_full: int           # training rows before subsampling
+    kept: np.ndarray            # indices of the kept training rows, increasing
+    kept_zero: np.ndarray       # per kept row: a zero response
+
+    @property
+    def n_kept(self) -> int:
+        return int(self.kept.shape[0])
+
+    @property
+    def shift(self) -> float:
+        """What ``"offset"`` adds to the link (log l), else 0."""
+        return math.log(self.rate) if self.weight == "offset" else 0.0
+
+    def factors(self) -> np.ndarray:
+        """The kept rows' case-weight factors (1/l for zeros under "importance")."""
+        out = np.ones(self.n_kept)
+        if self.weight == "importance":
+            out[self.kept_zero] = 1.0 / self.rate
+        return out
+
+    def index(self, n: int) -> np.ndarray:
+        """Rows of the original ``n`` rows the fit runs on: kept training rows,
+        then every validation row."""
+        return np.concatenate([self.kept, np.arange(self.n_train_full, n)])
+
+    def select(self, a):
+        """Per-row values of the original rows restricted to the fit's rows."""
+        if a is None:
+            return None
+        a = np.asarray(a)
+        return a[self.index(a.shape[0])]
+
+    def raw_weights(self, w_selected: np.ndarray) -> np.ndarray:
+        """The selected rows' raw case weights times the importance factors."""
+        w = np.array(w_selected, dtype=float)
+        w[:self.n_kept] *= self.factors()
+        return w
+
+    def apply(self, data):
+        """``data`` (a :class:`pygbm.fitting.CodedData`) restricted to the fit's
+        rows, the kept zeros' weights multiplied by 1/l under "importance"."""
+        n = data.x.shape[0]
+        rows = data.rows(self.index(n), self.n_kept)
+        weights = rows.weights
+        if self.weight == "importance":
+            weights = self.raw_weights(np.ones(rows.x.shape[0]) if weights is None else weights)
+        train_fraction = data.n_train / n if data.train_fraction is None else \
+            data.train_fraction
+        return dataclasses.replace(rows, weights=weights, train_fraction=train_fraction)
+
+    # ---- "offset": the link shift, exact on the trees of the unweighted fit
+    def start(self, state: BoostState, n_train: int) -> BoostState:
+        """The initial state with the validation rows' link values shifted."""
+        if not self.shift:
+            return state
+        f = state.f.copy()
+        f[n_train:] += self.shift
+        return dataclasses.replace(state, f=f)
+
+    def finish(self, state: BoostState, n_train: int) -> BoostState:
+        """The finished state corrected: initial value and training rows shifted."""
+        if not self.shift:
+            return state
+        f = state.f.copy()
+        f[:n_train] += self.shift
+        return dataclasses.replace(state, init_f=state.init_f + self.shift, f=f)
+
+    def continuing_offset(self, offset, n: int):
+        """gbm_more: the offsets that continue the corrected model on the kept
+        rows (training rows less the shift, so their gradients are the
+        unweighted fit's)."""
+        if not self.shift:
+            return offset
+        out = np.zeros(n) if offset is None else np.array(offset, dtype=float)
+        out[:self.n_kept] -= self.shift
+        return out
+
+    def describe(self) -> str:
+        how = {"importance": f"zeros weighted 1/{self.rate:g}", "none": "unweighted",
+               "offset": f"unweighted, link corrected by log({self.rate:g})"}[self.weight]
+        return (f"Zeros kept at rate {self.rate:g} ({how}): {self.n_kept:,} of "
+                f"{self.n_train_full:,} training rows.")
+
+
+def draw_zero_sample(y_train: np.ndarray, options, rng: np.random.Generator) -> ZeroSample:
+    """Draw the kept training rows (every non-zero, each zero with probability
+    ``options.zero_subsample``) from ``rng``; ``y_train`` is the checked
+    response of the training rows (a class-0 bernoulli row is a zero)."""
+    zero = np.asarray(y_train, dtype=float) == 0.0
+    keep = ~zero
+    keep[zero] = rng.random(int(zero.sum())) < options.zero_subsample
+    kept = np.flatnonzero(keep)
+    return ZeroSample(rate=options.zero_subsample, weight=options.zero_weight,
+                      n_train_full=int(zero.shape[0]), kept=kept, kept_zero=zero[kept])
