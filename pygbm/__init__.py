@@ -5,6 +5,7 @@ Same numbers as R gbm 2.1.8, faster, and beyond. Start with :func:`gbm`.
 import importlib
 
 from .api import gbm, gbm_fit, gbm_more
+from .calibration import CalibratedGBM, calibrate, calibration_report
 from .distributions import available_distributions, get_distribution
 from .messages import GBMMessage
 from .model import GBMFit
@@ -17,7 +18,8 @@ __version__ = "0.1.0"
 #: early-exit prediction (QWYC), loaded on first use
 _EARLY_EXIT = ("qwyc", "qwyc_tradeoff", "EarlyExitPredictor")
 
-__all__ = ["gbm", "gbm_fit", "gbm_more", "GBMFit", "GBMMessage", "Surv", "available_distributions",
+__all__ = ["gbm", "gbm_fit", "gbm_more", "GBMFit", "GBMMessage", "calibrate",
+           "calibration_report", "CalibratedGBM", "Surv", "available_distributions",
            "get_distribution", "ir_measure_auc", "ir_measure_conc", "ir_measure_map",
            "ir_measure_mrr", "ir_measure_ndcg", "perf_pairwise", "RRandom", "__version__", *_EARLY_EXIT]
 

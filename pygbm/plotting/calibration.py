@@ -1,0 +1,33 @@
+"""Reliability diagram of a calibrated fit (:func:`pygbm.calibrate`)."""
+from __future__ import annotations
+
+import numpy as np
+
+POINT_COLOR, MAP_COLOR, DIAGONAL_COLOR = "black", "red", "grey"
+#: points of the drawn calibration map between the knots' ends
+MAP_POINTS = 200
+
+
+def plot_reliability(calibrated, ax=None):
+    """The control points (mean prediction, mean response; area ~ weight),
+    the calibration map psi and the diagonal (a calibrated fit lies on it).
+    Returns the matplotlib Axes."""
+    import matplotlib.pyplot as plt
+
+    if ax is None:
+        _, ax = plt.subplots(figsize=(5.0, 5.0))
+    kx = calibrated.knots_x
+    lo, hi = float(kx.min()), float(kx.max())
+    grid = np.linspace(lo, hi, MAP_POINTS)
+    top = max(hi, float(np.max(calibrated.knots_y)))
+    ax.plot([0.0, top], [0.0, top], color=DIAGONAL_COLOR, linestyle="--", linewidth=1,
+            label="calibrated")
+    ax.plot(grid, calibrated.calibrate_values(grid), color=MAP_COLOR,
+            label=f"calibration map ({calibrated.ends} ends)")
+    size = 20 + 200 * calibrated.weight / calibrated.weight.max()
+    ax.scatter(calibrated.phi, calibrated.response, s=size, color=POINT_COLOR, zorder=3,
+               label="control points")
+    ax.set_xlabel("predicted expected response")
+    ax.set_ylabel("observed mean response")
+    ax.legend(loc="upper left")
+    return ax

@@ -1,0 +1,147 @@
+"""calibrate() and calibration_report() (issue 23): a hand example, end
+points, clamping, zeros counted 1/l, offsets, the report's measures."""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import pygbm
+from pygbm.calibration import control_points, knots
+
+# the 10-row hand example: 2 bins of 5 rows
+PHI = np.array([0.05, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8])
+Y = np.array([0, 0, 1, 0, 0, 1, 0, 1, 1, 1], dtype=float)
+
+
+def _map(ends, w=None, monotone=False, y=Y):
+    w = np.ones(10) if w is None else w
+    cx, cy, cw, rows = control_points(PHI, y, w, 2, monotone)
+    return cx, cy, cw, rows, knots(cx, cy, cw, PHI, y, ends, probability=True)
+
+
+def test_hand_example_control_points_and_interpolation():
+    cx, cy, cw, rows, (kx, ky) = _map("flat")
+    np.testing.assert_allclose(cx, [0.16, 0.6])
+    np.testing.assert_allclose(cy, [0.2, 0.8])
+    np.testing.assert_array_equal(cw, [5, 5])
+    np.testing.assert_array_equal(rows, [5, 5])
+    np.testing.assert_allclose(kx, cx) and np.testing.assert_allclose(ky, cy)
+    # interpolation, and flat beyond the outermost control points (clamped)
+    np.testing.assert_allclose(np.interp([0.38, 0.01, 0.95], kx, ky), [0.5, 0.2, 0.8])
+
+
+def test_hand_example_langford_end_points():
+    cx, cy, _, _, (kx, ky) = _map("langford")
+    np.testing.assert_allclose(kx, [0.0, 0.16, 0.6, 1.0])
+    np.testing.assert_allclose(ky, [0.0, 0.2, 0.8, 1.0])
+    np.testing.assert_allclose(np.interp([0.08, 0.8], kx, ky), [0.1, 0.9])
+    # not a probability: the sample's (min phi, min y) and (max phi, max y)
+    kx2, ky2 = knots(cx, cy, np.ones(2), PHI, Y * 3, "langford", probability=False)
+    np.testing.assert_allclose(kx2, [0.05, 0.16, 0.6, 0.8])
+    np.testing.assert_allclose(ky2, [0.0, 0.2, 0.8, 3.0])
+
+
+def test_hand_example_zeros_count_one_over_l():
+    l = 0.5
+    w = np.where(Y == 0, 1 / l, 1.0)
+    cx, cy, cw, _, _ = _map("flat", w=w)
+    np.testing.assert_allclose(cx, [1.45 / 9, 3.5 / 6])
+    np.testing.assert_allclose(cy, [1 / 9, 4 / 6])
+    np.testing.assert_allclose(cw, [9, 6])
+
+
+def test_monotone_pools_adjacent_violators():
+    y = np.array([0, 1, 1, 1, 1, 0, 0, 0, 1, 0], dtype=float)     # bins: 0.8 then 0.2
+    _, cy, _, _, _ = _map("flat", y=y)
+    np.testing.assert_allclose(cy, [0.8, 0.2])
+    _, cy, _, _, _ = _map("flat", y=y, monotone=True)
+    np.testing.assert_allclose(cy, [0.5, 0.5])
+
+
+@pytest.fixture(scope="module")
+def rare():
+    rng = np.random.default_rng(11)
+    n = 6000
+    x = rng.uniform(size=(n, 3))
+    p = 1 / (1 + np.exp(-(-3.5 + 3 * x[:, 0])))
+    df = pd.DataFrame(x, columns=["a", "b", "c"])
+    df["y"] = (rng.uniform(size=n) < p).astype(float)
+    df["expo"] = rng.uniform(0.5, 2, size=n)
+    df["k"] = rng.poisson(df["expo"] * np.exp(-2.5 + 2 * x[:, 1]))
+    return df
+
+
+def test_calibrate_fit_end_to_end(rare):
+    train, cal = rare.iloc[:3000], rare.iloc[3000:]
+    fit = pygbm.gbm("y ~ a + b + c", train, distribution="bernoulli", n_trees=40,
+                    interaction_depth=2, zero_subsample=0.1, zero_weight="none", random_state=1)
+    c = pygbm.calibrate(fit, cal, n_trees=40)
+    raw = fit.predict(cal, 40, type="response")
+    cx, cy, cw, rows = control_points(raw, cal["y"].to_numpy(), np.ones(3000), 20)
+    np.testing.assert_allclose(c.phi, cx, rtol=1e-12)
+    np.testing.assert_allclose(c.response, cy, rtol=1e-12)
+    assert c.control_points.shape == (20, 4) and c.ends == "flat" and c.rate is None
+    out = c.predict(cal)
+    np.testing.assert_allclose(out, np.interp(raw, cx, cy), rtol=1e-12)
+    np.testing.assert_allclose(c.predict(cal, type="link"), np.log(out / (1 - out)))
+    # the unweighted fit overestimates; the calibrated one is about right in the large
+    assert raw.mean() > 2 * cal["y"].mean()
+    assert pygbm.calibration_report(cal["y"], out)["in_the_large"] == pytest.approx(1, abs=0.02)
+    # subsampled=True uses the fit's rate
+    assert pygbm.calibrate(fit, cal, n_trees=40, subsampled=True).rate == 0.1
+
+
+def test_calibrate_poisson_on_the_expected_count(rare):
+    train, cal = rare.iloc[:3000], rare.iloc[3000:]
+    fit = pygbm.gbm("k ~ a + b + offset(np.log(expo))", train, distribution="poisson",
+                    n_trees=30, zero_subsample=0.3, zero_weight="none", random_state=2)
+    c = pygbm.calibrate(fit, cal, n_trees=30, ends="langford")
+    raw = cal["expo"].to_numpy() * np.exp(fit.predict(cal, 30))
+    np.testing.assert_allclose(c.raw(cal), raw, rtol=1e-12)
+    np.testing.assert_allclose(c.knots_x[[0, -1]], [raw.min(), raw.max()], rtol=1e-12)
+    assert c.knots_y[-1] == cal["k"].max()
+    np.testing.assert_allclose(c.predict(cal, offset=np.zeros(3000)),
+                               c.calibrate_values(np.exp(fit.predict(cal, 30))))
+
+
+def test_calibrate_gbm_fit_needs_y_and_bad_arguments(rare):
+    x = rare[["a", "b"]]
+    fit = pygbm.gbm_fit(x, rare["y"], n_trees=5, shrinkage=0.1)
+    with pytest.raises(ValueError, match="give y="):
+        pygbm.calibrate(fit, x, n_trees=5)
+    c = pygbm.calibrate(fit, x, n_trees=5, y=rare["y"], bins=4)
+    assert c.phi.size == 4
+    for bad, match in [(dict(bins=0), "bins"), (dict(ends="linear"), "ends"),
+                       (dict(subsampled=True), "not zero-subsampled"),
+                       (dict(subsampled=2.0), "zero_subsample")]:
+        with pytest.raises(ValueError, match=match):
+            pygbm.calibrate(fit, x, n_trees=5, y=rare["y"], **bad)
+    with pytest.raises(TypeError, match="fit must be a GBMFit"):
+        pygbm.calibrate("fit", x)
+
+
+def test_calibration_report_measures():
+    y = np.array([0, 0, 1, 1], dtype=float)
+    p = np.array([0.1, 0.2, 0.6, 0.9])
+    r = pygbm.calibration_report(y, p, bins=2)
+    assert r["in_the_large"] == pytest.approx(1.8 / 2)
+    assert r["ece"] == pytest.approx((abs(0.3 - 0) + abs(1.5 - 2)) / 4)
+    assert r["brier"] == pytest.approx((0.01 + 0.04 + 0.16 + 0.01) / 4)
+    dev = -2 * np.mean(np.log([0.9, 0.8, 0.6, 0.9]))
+    assert r["deviance"] == pytest.approx(dev) and r["n"] == 4
+    counts = pygbm.calibration_report([0, 2, 1], [0.5, 1.5, 1.0])
+    expect = 2 * np.mean([0.5, 2 * np.log(2 / 1.5) - 0.5, 0.0])
+    assert counts["deviance"] == pytest.approx(expect)
+    with pytest.raises(ValueError, match="same length"):
+        pygbm.calibration_report([0, 1], [0.5])
+    with pytest.raises(ValueError, match="distribution must be"):
+        pygbm.calibration_report(y, p, distribution="tweedie")
+
+
+def test_reliability_plot(rare):
+    import matplotlib
+    matplotlib.use("Agg")
+    fit = pygbm.gbm("y ~ a", rare, distribution="bernoulli", n_trees=10, random_state=1)
+    ax = pygbm.calibrate(fit, rare, n_trees=10, bins=5).plot()
+    assert len(ax.collections) == 1 and len(ax.lines) == 2
