@@ -55,6 +55,8 @@ def fit_html(fit) -> str:
     if fit.num_classes > 1:
         trees += f" iterations x {fit.num_classes} classes"
     rows.append(_row("Trees", trees))
+    if fit.zero_sample is not None:
+        rows.append(_row("Zero subsampling", fit.zero_sample.describe()))
     best = best_iterations(fit)
     for method, n in best.items():
         rows.append(_row(f"Best iteration ({METHOD_LABELS[method]})", str(n), numeric=True))

@@ -71,6 +71,7 @@ def test_kept_rows_all_nonzeros_zeros_binomial_same_seed_same_rows(bern):
     assert not np.array_equal(zs.kept, fits[2].zero_sample.kept)
     assert fits[0].n_train == zs.n_kept == fits[0].fit.shape[0]
     assert f"{zs.n_kept:,} of {N:,} training rows" in repr(fits[0])
+    assert f"{zs.n_kept:,} of {N:,} training rows" in fits[0]._repr_html_()
     assert fits[0].zero_subsample == l and fits[0].zero_weight == "importance"
 
 
