@@ -61,8 +61,8 @@ def _shell_order(values):
 
 
 @njit(cache=True, error_model="numpy")
-def _search(xt, cont_row, var_type, mono, wz, w, min_obs, S, nm, R, tot_z, tot_w, tot_n,
-            out_sums, levels_out):
+def _search(xt, cont_row, var_type, mono, wz, w, unit, min_obs, S, nm, R, tot_z, tot_w,
+            tot_n, out_sums, levels_out):
     """Best split of one node. Returns (gain, var, value, n_left_levels);
     ``out_sums`` gets (ls, lw, nl, rs, rw, nr, ms, mw, nmiss) and
     ``levels_out`` the levels sent left (categorical)."""
@@ -115,14 +115,19 @@ def _search(xt, cont_row, var_type, mono, wz, w, min_obs, S, nm, R, tot_z, tot_w
                             out_sums[6] = ms
                             out_sums[7] = mw
                             out_sums[8] = k_nm
+                zi = wz[i]
                 if nl == 0:
-                    ls = wz[i]
+                    ls = zi
                 else:
-                    ls += wz[i]
-                lw += w[i]
+                    ls += zi
+                rs -= zi
+                if unit:                  # 1.0 at a time: the counts, exactly
+                    lw += 1.0
+                    rw -= 1.0
+                else:
+                    lw += w[i]
+                    rw -= w[i]
                 nl += 1
-                rs -= wz[i]
-                rw -= w[i]
                 nr -= 1
                 last = xv
         else:
@@ -195,42 +200,60 @@ def _search(xt, cont_row, var_type, mono, wz, w, min_obs, S, nm, R, tot_z, tot_w
 
 
 @njit(cache=True, error_model="numpy")
-def _partition(S, nm, R, direction, side):
-    """The node's sorted rows (and row-order rows) that go to ``side``,
-    every predictor's order kept, and each predictor's leading missing count."""
+def _partition(S, nm, R, direction):
+    """The node's rows split among the three children in one pass: each
+    child's sorted rows (every predictor's order kept) with each predictor's
+    leading missing count, and its rows in row order."""
     pc = S.shape[0]
     m = S.shape[1]
-    count = 0
+    count = np.zeros(3, dtype=np.int64)
     if pc:
         for k in range(m):
-            if direction[S[0, k]] == side:
-                count += 1
+            count[direction[S[0, k]]] += 1
     else:
         for r in range(R.shape[0]):
-            if direction[R[r]] == side:
-                count += 1
-    S_out = np.empty((pc, count), dtype=np.int64)
-    nm_out = np.zeros(pc, dtype=np.int64)
+            count[direction[R[r]]] += 1
+    S_l = np.empty((pc, count[LEFT]), dtype=np.int64)
+    S_r = np.empty((pc, count[RIGHT]), dtype=np.int64)
+    S_m = np.empty((pc, count[MISSING]), dtype=np.int64)
+    nm_out = np.zeros((3, pc), dtype=np.int64)
     for c in range(pc):
-        q = 0
+        q0 = 0
+        q1 = 0
+        q2 = 0
+        lead = nm[c]
         for k in range(m):
             i = S[c, k]
-            if direction[i] == side:
-                S_out[c, q] = i
-                q += 1
-                if k < nm[c]:
-                    nm_out[c] += 1
-    n_r = 0
+            d = direction[i]
+            if d == LEFT:
+                S_l[c, q0] = i
+                q0 += 1
+            elif d == RIGHT:
+                S_r[c, q1] = i
+                q1 += 1
+            else:
+                S_m[c, q2] = i
+                q2 += 1
+            if k < lead:
+                nm_out[d, c] += 1
+    n_r = np.zeros(3, dtype=np.int64)
     for r in range(R.shape[0]):
-        if direction[R[r]] == side:
-            n_r += 1
-    R_out = np.empty(n_r, dtype=np.int64)
-    q = 0
+        n_r[direction[R[r]]] += 1
+    R_l = np.empty(n_r[LEFT], dtype=np.int64)
+    R_r = np.empty(n_r[RIGHT], dtype=np.int64)
+    R_m = np.empty(n_r[MISSING], dtype=np.int64)
+    q = np.zeros(3, dtype=np.int64)
     for r in range(R.shape[0]):
-        if direction[R[r]] == side:
-            R_out[q] = R[r]
-            q += 1
-    return S_out, nm_out, R_out
+        i = R[r]
+        d = direction[i]
+        if d == LEFT:
+            R_l[q[0]] = i
+        elif d == RIGHT:
+            R_r[q[1]] = i
+        else:
+            R_m[q[2]] = i
+        q[d] += 1
+    return S_l, S_r, S_m, nm_out, R_l, R_r, R_m
 
 
 @njit(cache=True, error_model="numpy")
@@ -319,7 +342,7 @@ def grow_exact(xt, order, n_nan, cont_row, var_type, mono, wz, w, inbag, unit, m
             t_gain[t] = 0.0
             t_var[t] = -1
             if node_n[nd] >= 2:
-                g, v, value, nlev = _search(xt, cont_row, var_type, mono, wz, w, min_obs,
+                g, v, value, nlev = _search(xt, cont_row, var_type, mono, wz, w, unit, min_obs,
                                             states_S[t], states_nm[t], states_R[t],
                                             node_z[nd], node_w[nd], node_n[nd], sums,
                                             levels)
@@ -387,17 +410,17 @@ def grow_exact(xt, order, n_nan, cont_row, var_type, mono, wz, w, inbag, unit, m
             elif d == MISSING:
                 node_of[i] = t_missing
         if n_split + 1 < depth:
-            S, nmv, R = states_S[t], states_nm[t], states_R[t]
-            for side in range(3):
-                S_c, nm_c, R_c = _partition(S, nmv, R, direction, side)
-                if side == LEFT:
-                    states_S[t] = S_c
-                    states_nm[t] = nm_c
-                    states_R[t] = R_c
-                else:
-                    states_S.append(S_c)
-                    states_nm.append(nm_c)
-                    states_R.append(R_c)
+            S_l, S_r, S_m, nm_c, R_l, R_r, R_m = _partition(states_S[t], states_nm[t],
+                                                            states_R[t], direction)
+            states_S[t] = S_l
+            states_nm[t] = nm_c[LEFT]
+            states_R[t] = R_l
+            states_S.append(S_r)
+            states_nm.append(nm_c[RIGHT])
+            states_R.append(R_r)
+            states_S.append(S_m)
+            states_nm.append(nm_c[MISSING])
+            states_R.append(R_m)
         else:
             for side in range(2):
                 states_S.append(states_S[t])
@@ -406,7 +429,12 @@ def grow_exact(xt, order, n_nan, cont_row, var_type, mono, wz, w, inbag, unit, m
         searched[t] = False
         searched[t_right] = False
         searched[t_missing] = False
-    return (node_z[:n_nodes], node_w[:n_nodes], node_n[:n_nodes], node_var[:n_nodes],
+    # each node's mean working response (a node without weight, from zero
+    # case weights, has no information: 0; the root keeps the plain ratio)
+    node_pred = np.empty(n_nodes)
+    for k in range(n_nodes):
+        node_pred[k] = node_z[k] / node_w[k] if (k == 0 or node_w[k] > 0) else 0.0
+    return (node_pred, node_z[:n_nodes], node_w[:n_nodes], node_n[:n_nodes], node_var[:n_nodes],
             node_value[:n_nodes], node_gain[:n_nodes], node_kids[:n_nodes],
             node_nlev[:n_nodes], node_levels[:n_nodes], term_node[:n_term], node_of)
 

@@ -26,19 +26,10 @@ class CompiledTree:
     training row."""
 
     def __init__(self, arrays, var_type: np.ndarray):
-        (self.node_z, self.node_w, self.node_n, self.node_var, self.node_value,
+        (self.pred, self.node_z, self.node_w, self.node_n, self.node_var, self.node_value,
          self.node_gain, self.node_kids, self.node_nlev, self.node_levels,
-         terminals, node_of) = arrays
-        self.terminals = terminals
-        self.node_of = node_of
+         self.terminals, self.node_of) = arrays
         self.var_type = var_type
-        w = self.node_w
-        # a node without weight (zero case weights) has no information: 0; the
-        # root keeps R's plain ratio
-        with np.errstate(divide="ignore", invalid="ignore"):
-            pred = np.where(w > 0, self.node_z / np.where(w > 0, w, 1.0), 0.0)
-            pred[0] = self.node_z[0] / w[0]
-        self.pred = pred
 
     @property
     def n_terminal(self) -> int:
@@ -77,9 +68,7 @@ class CompiledTree:
         levels = self.var_type.take(split_var.take(splits))
         for r, n_levels in enumerate(levels[levels > 0].tolist()):
             c_splits.append(rows[r, :n_levels].astype(np.intp))
-        return Tree(split_var.astype(np.intp), code, kids[0].astype(np.intp),
-                    kids[1].astype(np.intp), kids[2].astype(np.intp), gain, weight,
-                    prediction)
+        return Tree(split_var, code, kids[0], kids[1], kids[2], gain, weight, prediction)
 
     def route(self, data) -> np.ndarray:
         """Terminal index of every training row of ``data`` (another encoding
