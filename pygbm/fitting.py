@@ -255,7 +255,7 @@ def fit_coded(options: FitOptions, data: CodedData, random_state=None) -> GBMFit
     training = None
     if engine.schedule is None:
         training = training_data(engine.x[:data.n_train], engine.var_type,
-                                 options.var_monotone, options.max_bins)
+                                 options.var_monotone, options.max_bins, options.engine)
     # binned data with a bucket per distinct value is R's exact search: keep
     # R's arithmetic there; other binned fits are not bit-identical anyway
     context = FitContext(classes=classes, noise_rng=noise_rng,

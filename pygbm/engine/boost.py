@@ -90,7 +90,7 @@ class BoostProblem:
     def training_data(self):
         """The engine's view of the training rows (:func:`.factory.training_data`)."""
         return training_data(self.x[: self.n_train], self.var_type, self.var_monotone,
-                             self.max_bins)
+                             self.max_bins, self.engine)
 
     def train_targets(self) -> Targets:
         return self.targets.rows(slice(None, self.n_train))

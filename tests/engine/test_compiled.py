@@ -195,3 +195,31 @@ def test_engine_argument_checked():
     df = pd.DataFrame({"y": np.arange(30.0), "x": np.arange(30.0) % 7})
     with pytest.raises(ValueError, match="engine must be one of 'numba', 'numpy'"):
         gbm("y ~ x", df, distribution="gaussian", engine="fortran")
+
+
+def test_without_numba_the_numpy_engine_runs_with_one_note(monkeypatch):
+    import warnings
+
+    from pygbm import _checks
+    from pygbm.engine import compiled
+
+    monkeypatch.setitem(compiled._state, "ok", False)
+    monkeypatch.setattr(_checks, "_NOTED", [])
+    df = pd.DataFrame({"y": np.arange(60.0), "x": np.arange(60.0) % 7})
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        fits = [gbm("y ~ x", df, distribution="gaussian", n_trees=3) for _ in range(2)]
+    notes = [w for w in caught if "numba is not installed" in str(w.message)]
+    assert len(notes) == 1
+    assert all(f.options.engine == "numpy" for f in fits)
+    with pytest.raises(ValueError, match="engine='numba' needs numba"):
+        gbm("y ~ x", df, distribution="gaussian", n_trees=3, engine="numba")
+
+
+def test_few_valued_small_data_stay_presorted_for_the_compiled_grower():
+    from pygbm.engine.factory import training_data
+
+    x = np.tile(np.arange(5.0), (60, 2))
+    vt, mono = np.zeros(10, dtype=int), np.zeros(10, dtype=int)
+    assert training_data(x, vt, mono, engine="numba").presorted
+    assert not training_data(x, vt, mono, engine="numpy").presorted
