@@ -8,6 +8,7 @@ import numpy as np
 
 from .engine.compiled import NUMBA_MISSING_NOTE, available
 from .messages import warn
+from .rrandom import RRandom
 
 
 def int_arg(name, value, low, high=None):
@@ -121,8 +122,9 @@ def offset_arg(offset, n):
     return offset
 
 
-def as_generator(random_state) -> np.random.Generator:
-    """A numpy Generator (given, or seeded by ``random_state``)."""
-    if isinstance(random_state, np.random.Generator):
+def as_generator(random_state):
+    """A numpy Generator (given, or seeded by ``random_state``), or R's stream
+    (a :class:`pygbm.RRandom`, used as is: the fit continues it)."""
+    if isinstance(random_state, (np.random.Generator, RRandom)):
         return random_state
     return np.random.default_rng(random_state)

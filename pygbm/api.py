@@ -109,7 +109,10 @@ def gbm(formula, data, distribution=None, weights=None, var_monotone=None, n_tre
     (groups kept whole in the train/validation split and the cv folds; a
     ``fold_id`` then gives one fold per row of ``data``).
     ``weights``: a column name or an array.
-    ``random_state`` seeds the bagging (and the cv folds). ``fold_id`` gives
+    ``random_state`` seeds the bagging (and the cv folds): an int, a NumPy
+    Generator, or ``pygbm.RRandom(seed)``, R's stream after ``set.seed(seed)``,
+    with which the bags, folds and fold seeds are R's draws in R's order (R's
+    numbers for the same ``set.seed``; see :mod:`pygbm.draws`). ``fold_id`` gives
     cv folds explicitly (one fold number per training row). ``max_bins``
     (e.g. 255) switches to the fast binned mode: predictors are bucketed once
     by quantiles (categoricals stay native, missing values get their own
@@ -223,7 +226,8 @@ def gbm_more(fit: GBMFit, n_new_trees=100, data=None, weights=None, offset=None,
     formula's columns) is given, in which case it must be the same rows.
     A zero-subsampled fit continues on its kept rows with its weights
     (``data``, ``weights`` and ``offset`` are then the original rows, before
-    subsampling).
+    subsampling). ``random_state`` (None: the fit's own generator or R stream,
+    continued, as R's ``gbm.more`` continues R's global stream).
     """
     if not isinstance(fit, GBMFit):
         raise TypeError(f"fit must be a GBMFit, got {type(fit).__name__}")

@@ -11,6 +11,15 @@ generator after the folds' seeds, runs alongside them (a thread of this
 process next to the worker processes) instead of after them; R fits it after
 the folds.
 
+With R's stream (``random_state=pygbm.RRandom(seed)``) the draws are R's
+(:mod:`pygbm.draws`): the folds are ``getCVgroup``'s, the seeds
+``gbmCrossValModelBuild``'s ``as.integer(runif(K, -(2^31 - 1), 2^31))``, each
+fold fits on ``RRandom(seeds[k])`` (``gbmDoFold``'s ``set.seed``), and the
+main fit continues the stream right after the seeds' ``runif``: R's default
+``n.cores`` (a cluster of ``detectCores()``, whose folds draw nothing from the
+caller's stream). R with ``n.cores = 1`` would continue from the last fold's
+stream instead; pygbm follows the default whatever its own ``n_cores``.
+
 Unlike R, the case weights of each fold model are the weights of its own rows
 (R passes the full weight vector to every fold, which misaligns weights with
 rows when weights are given).
@@ -21,13 +30,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .draws import fold_seeds, shuffled
 from .engine.tree import predict_trees
 from .messages import warn
 from .progress import progress_bar
 from .ranking import check_folds_keep_groups, group_folds
-
-#: upper bound of the per-fold seeds drawn from the caller's generator
-_SEED_BOUND = 2**31 - 1
 
 
 @dataclass
@@ -49,11 +56,12 @@ def _stratify(class_stratify_cv, dist_name):
 
 
 def make_folds(y, n_folds, stratify, rng) -> np.ndarray:
-    """Fold numbers 1..n_folds: R's ``sample(rep(1:K, length = n))`` (per class
-    when stratified)."""
+    """Fold numbers 1..n_folds: R's ``getCVgroup``, ``sample(rep(1:K, length =
+    n))`` (stratified: per class in ``table(y)`` order, i.e. sorted, each
+    class's rows in row order). With R's stream these are R's draws."""
     n = y.shape[0]
     if not stratify:
-        return rng.permutation(np.resize(np.arange(1, n_folds + 1), n))
+        return shuffled(rng, np.resize(np.arange(1, n_folds + 1), n))
     folds = np.empty(n, dtype=int)
     classes, counts = np.unique(y, return_counts=True)
     if counts.min() < n_folds:
@@ -61,7 +69,7 @@ def make_folds(y, n_folds, stratify, rng) -> np.ndarray:
                          f"rows in the training set; can't do {n_folds}-fold cross-validation")
     for c in classes:
         rows = np.flatnonzero(y == c)
-        folds[rows] = rng.permutation(np.resize(np.arange(1, n_folds + 1), rows.size))
+        folds[rows] = shuffled(rng, np.resize(np.arange(1, n_folds + 1), rows.size))
     return folds
 
 
@@ -108,7 +116,8 @@ def cross_validate(data, fit, spec: CVSpec, dist_name, rng, main_fit=None):
 
     ``data`` (:class:`pygbm.fitting.CodedData`) holds all rows, training
     rows first; ``fit(fold_data, seed)`` is the fitting function a fold's
-    model comes from (it must be picklable for ``n_cores > 1``), ``dist_name``
+    model comes from (it must be picklable for ``n_cores > 1``; ``seed`` is an
+    int, or an RRandom with R's stream, see :func:`pygbm.draws.fold_seeds`), ``dist_name``
     the distribution's name (stratification and class checks). A pairwise
     ``data.group`` (group code 1..G of every row, rows sorted as R sorts
     them) makes the folds keep groups whole, as R's ``getCVgroup``.
@@ -131,8 +140,7 @@ def cross_validate(data, fit, spec: CVSpec, dist_name, rng, main_fit=None):
         fold_id = make_folds(data.y[:n_train], n_folds, stratify, rng)
     if dist_name == "multinomial":
         _check_classes_in_folds(data, fold_id, n_folds, stratify)
-    seeds = rng.integers(0, _SEED_BOUND, size=n_folds)
-    jobs = [(k, int(seeds[k - 1])) for k in range(1, n_folds + 1)]
+    jobs = list(enumerate(fold_seeds(rng, n_folds), start=1))
     main_fit = main_fit if main_fit is not None else (lambda: None)
     n_cores = spec.n_cores
     with progress_bar(spec.progress, n_folds, "cv folds", "fold") as bar:

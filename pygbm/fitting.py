@@ -20,6 +20,7 @@ import numpy as np
 
 from ._checks import as_generator, int_arg, offset_arg, weights_arg
 from .distributions import FitContext
+from .draws import is_r_stream
 from .distributions import Targets as LossTargets
 from .engine.boost import BoostProblem, BoostState, run_boosting
 from .engine.factory import training_data
@@ -177,6 +178,18 @@ def restore_order(values: np.ndarray, perm) -> np.ndarray:
 
 
 # ---------------------------------------------------------------- the engine
+def check_stream(options: FitOptions, rng) -> None:
+    """R's stream reproduces R's draws; R has no target statistics and no
+    zero-response subsampling."""
+    if not is_r_stream(rng):
+        return
+    native = isinstance(options.categorical, str) and options.categorical == "native"
+    if not native or options.zero_subsample is not None:
+        raise ValueError("random_state=RRandom(...) draws R's random numbers, and R gbm has "
+                         "no target statistics or zero subsampling: use categorical='native' "
+                         "and no zero_subsample with it, or a NumPy random_state")
+
+
 @dataclass(frozen=True, eq=False)
 class EngineInputs:
     """The predictors as the engine sees them (target statistics in place of
@@ -236,11 +249,14 @@ def fit_coded(options: FitOptions, data: CodedData, random_state=None) -> GBMFit
     """Fit ``options.n_trees`` iterations on ``data`` (R's gbm.fit).
 
     ``random_state``: a seed or a Generator (used as is, so the caller's
-    generator continues).
+    generator continues), or R's stream (:class:`pygbm.RRandom`, continued
+    likewise: the bags and pairwise's tie-breaking noise are R's draws, see
+    :mod:`pygbm.draws`).
     """
     check_rows(data, options)
     dist = options.distribution        # stateless: what the fit learns is its context
     rng = as_generator(random_state)
+    check_stream(options, rng)
     sample = None
     if options.zero_subsample is not None:
         sample, data = subsample_zeros(data, options, rng)
@@ -312,8 +328,12 @@ def continue_fit(fit: GBMFit, x, targets: Targets, n_trees, report, rng) -> GBMF
         # the same permutations and statistics as the first fit
         x_engine, schedule = fit.ts_encoder.engine_inputs(
             x_engine, engine_targets.y, engine_targets.w, fit.var_monotone, fit.max_bins)
+    context = fit.context
+    if is_r_stream(rng) and context.noise_rng is not None:
+        # R's one global stream: the new trees' noise comes from the stream they bag from
+        context = dataclasses.replace(context, noise_rng=fit.distribution.noise_generator(rng))
     problem = boost_problem(x_engine, engine_targets, fit.n_train, fit.engine_var_type,
-                            fit.options, fit.distribution, fit.context)
+                            fit.options, fit.distribution, context)
     f = fit.fit if perm is None else fit.fit[perm]
     state = BoostState(fit.init_f, f.copy(), list(fit.train_error), list(fit.valid_error),
                        list(fit.oobag_improve), list(fit.trees), list(fit.c_splits),

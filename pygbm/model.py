@@ -13,6 +13,7 @@ from .engine._memory import reuse_freed_memory
 from .engine.tree import predict_trees
 from .messages import GBMMessage, warn
 from .options import FitOptions
+from .rrandom import RRandom
 from .zero_sampling import ZeroSample
 
 _PREDICT_TYPES = ("link", "response")
@@ -84,7 +85,7 @@ class GBMFit:
     ord_group: np.ndarray | None = None
     group_levels: np.ndarray | None = None
     # ---- what gbm_more continues
-    rng: np.random.Generator | None = None      # the bagging generator, where it stopped
+    rng: np.random.Generator | RRandom | None = None   # the bagging generator, where it stopped
     row_order: np.ndarray | None = None         # the engine's row order (None: the data's)
     #: ordered target statistics: the supporting models' training link values
     #: (engine row order)

@@ -22,6 +22,8 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from .draws import shuffled
+
 #: R's tie-breaking noise in perf.pairwise: f + NOISE * runif(-0.5, 0.5)
 PERF_NOISE = 1e-10
 #: R's value for a group where a measure is undefined
@@ -298,7 +300,8 @@ def check_group_weights(w, codes) -> None:
 def pairwise_layout(labels, y, weights, train_fraction, rng) -> PairwiseLayout:
     """R's gbm() preparation of pairwise data.
 
-    Group levels in a random order (``rng``), rows sorted by group then by
+    Group levels in a random order (``rng``; R's ``sample(1:nlevels(group))``
+    with R's stream), rows sorted by group then by
     decreasing ``y`` (ties keep their order), ``n_train`` = the rows of the
     first ``max(1, round(train_fraction * G))`` groups, weights (if any)
     checked constant within groups and rescaled by ``G / sum(group weights)``.
@@ -315,7 +318,7 @@ def pairwise_layout(labels, y, weights, train_fraction, rng) -> PairwiseLayout:
         check_group_weights(w, codes)
         group_w = pd.Series(w).groupby(codes).min().to_numpy()
         w = w * n_groups / np.sum(group_w)
-    perm = rng.permutation(n_groups)           # perm[i]: level at position i
+    perm = shuffled(rng, n_groups)             # perm[i]: level at position i
     position = np.empty(n_groups, dtype=np.intp)
     position[perm] = np.arange(n_groups)
     code = position[codes] + 1
@@ -361,7 +364,7 @@ def sort_within_groups(group, y, n_train):
 def group_folds(group_train, n_groups, n_folds, rng) -> np.ndarray:
     """R's pairwise cv folds: ``sample(rep(1:K, length = G))`` over the G
     groups, then each training row gets its group's fold."""
-    s = rng.permutation(np.resize(np.arange(1, n_folds + 1), n_groups))
+    s = shuffled(rng, np.resize(np.arange(1, n_folds + 1), n_groups))
     return s[np.asarray(group_train, dtype=np.intp) - 1]
 
 

@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 import pygbm
-from pygbm.cv import _SEED_BOUND
+from pygbm.draws import FOLD_SEED_BOUND
 
 N = 4000
 KW = dict(n_trees=30, interaction_depth=2, shrinkage=0.1)
@@ -146,7 +146,7 @@ def test_cv_holds_out_every_row_of_a_fold(bern):
     fold_id = np.resize([1, 2, 3], N)
     kw = dict(distribution="bernoulli", zero_subsample=0.2, zero_weight="none", **KW)
     fit = pygbm.gbm("y ~ a + b", bern, cv_folds=3, fold_id=fold_id, random_state=9, **kw)
-    seeds = np.random.default_rng(9).integers(0, _SEED_BOUND, size=3)
+    seeds = np.random.default_rng(9).integers(0, FOLD_SEED_BOUND, size=3)
     x, y = bern[["a", "b"]], bern["y"].to_numpy()
     errs = []
     for k in (1, 2, 3):

@@ -105,9 +105,10 @@ class Distribution(ABC):
     def check_weights(self, w: np.ndarray) -> None:
         """Extra restrictions on weights (none by default)."""
 
-    def noise_generator(self, rng: np.random.Generator) -> np.random.Generator | None:
+    def noise_generator(self, rng):
         """The generator of a fit's tie-breaking noise, drawn from the fit's
-        ``rng`` (``random_ties``); None for distributions without noise."""
+        ``rng`` (a NumPy Generator or R's stream, :class:`pygbm.RRandom`;
+        ``random_ties``); None for distributions without noise."""
         return None
 
     # -- the vignette's table ----------------------------------------------------

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .._rmath import exp_r
+from ..rrandom import RRandom
 
 
 @dataclass(frozen=True, eq=False)
@@ -60,7 +61,8 @@ class FitContext:
     ``classes``: labels of the response codes 0..K-1 of a multi-output
     distribution (None otherwise; ``n_outputs`` follows from it);
     ``noise_rng``: the generator of a distribution that breaks ties at random
-    (pairwise's ranking noise); ``r_exact_math``: exp on the model path with
+    (pairwise's ranking noise; with R's stream, the fit's
+    :class:`pygbm.RRandom` itself); ``r_exact_math``: exp on the model path with
     the C library's rounding, as R computes it, so that R's tie-breaks between
     equally good splits are reproduced (the binned mode, not bit-identical to
     R anyway, uses numpy's faster exp); ``cache``: what a distribution keeps
@@ -69,7 +71,7 @@ class FitContext:
     """
 
     classes: np.ndarray | None = None
-    noise_rng: np.random.Generator | None = None
+    noise_rng: np.random.Generator | RRandom | None = None
     r_exact_math: bool = True
     cache: dict = field(default_factory=dict, repr=False)
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..draws import is_r_stream, tie_uniforms
 from ..messages import warn
 from ..ranking import METRICS, group_runs, pairs_within, ranks_within
 from ._common import as_numeric_response, expit, full_f, node_sum
@@ -135,8 +136,13 @@ class Pairwise(Distribution):
             return f"pairwise (metric={self.metric}, max.rank={self.max_rank})"
         return f"pairwise (metric={self.metric})"
 
-    def noise_generator(self, rng: np.random.Generator) -> np.random.Generator:
-        """The tie-breaking noise's generator, seeded from the fit's."""
+    def noise_generator(self, rng):
+        """The tie-breaking noise's generator, seeded from the fit's; with R's
+        stream (:class:`pygbm.RRandom`) the fit's stream itself, as R's
+        ``CRanker::SetGroupScores`` draws from the one global stream, between
+        the bags (see :meth:`_noisy`)."""
+        if is_r_stream(rng):
+            return rng
         return np.random.default_rng(rng.integers(0, _SEED_BOUND))
 
     # ------------------------------------------------------------------ checks
@@ -165,8 +171,14 @@ class Pairwise(Distribution):
         return layout
 
     @staticmethod
-    def _noisy(F, ctx):
-        return F + NOISE * (ctx.noise_rng.random(F.shape[0]) - 0.5)
+    def _noisy(F, ctx, runs, ranked):
+        """The scores with R's tie-breaking noise, for a ranking of the groups
+        ``ranked`` (a mask over ``runs``' groups). R's stream draws only for
+        those, as R's ranker does (pairwise.cpp): the in-bag training groups
+        with a positive weight and some pair (the gradient), the out-of-bag
+        training groups with pairs (the out-of-bag improvement), every group
+        with pairs (the deviances); see :func:`pygbm.draws.tie_uniforms`."""
+        return F + NOISE * (tie_uniforms(ctx.noise_rng, runs.gid, ranked) - 0.5)
 
     def _measure(self, L: _Layout, rank, order) -> np.ndarray:
         """The (unnormalised) IR measure of every group under ``rank``."""
@@ -258,7 +270,7 @@ class Pairwise(Distribution):
             active &= np.asarray(bag, dtype=bool)[runs.start]
         sel = active[L.pair_gid]
         a, b, gid = L.a[sel], L.b[sel], L.pair_gid[sel]
-        rank, order = ranks_within(self._noisy(F, ctx), runs)
+        rank, order = ranks_within(self._noisy(F, ctx, runs, active), runs)
         cost = self._swap_cost(L, rank, order, a, b)
         used = cost > 0
         a, b, gid, cost = a[used], b[used], gid[used], cost[used]
@@ -282,8 +294,8 @@ class Pairwise(Distribution):
     def deviance(self, t, f, ctx):
         L = self._layout(t, ctx)
         F = full_f(f, t.offset)
-        rank, order = ranks_within(self._noisy(F, ctx), L.runs)
         use = L.max_measure > 0
+        rank, order = ranks_within(self._noisy(F, ctx, L.runs, use), L.runs)
         wg = np.asarray(t.w, dtype=float)[L.runs.start][use]
         ratio = self._measure(L, rank, order)[use] / L.max_measure[use]
         with np.errstate(invalid="ignore", divide="ignore"):
@@ -313,7 +325,7 @@ class Pairwise(Distribution):
         L = self._layout(t, ctx)
         runs = L.runs
         use = (L.max_measure > 0) & ~np.asarray(bag, dtype=bool)[runs.start]
-        noisy = self._noisy(full_f(f, t.offset), ctx)
+        noisy = self._noisy(full_f(f, t.offset), ctx, runs, use)
         old = self._measure(L, *ranks_within(noisy, runs))
         new_scores = noisy + shrinkage * np.asarray(fadj, dtype=float)
         new = self._measure(L, *ranks_within(new_scores, runs))

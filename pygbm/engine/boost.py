@@ -185,7 +185,7 @@ def _run(P: BoostProblem, state: BoostState, n_trees, rng, report, scheme: Boost
     f_va = state.f[n_train:]
     n_out = ctx.n_outputs
     classes = [None] if n_out == 1 else list(range(n_out))
-    sampler = P.sampler or default_sampler(t, P.bag_fraction, dist.bag_by_group)
+    sampler = P.sampler or default_sampler(t, P.bag_fraction, dist.bag_by_group, rng)
     unit_case_weights = bool(np.all(t.w == 1.0))
     all_rows = np.ones(n_train, dtype=bool)
     if verbose:

@@ -9,7 +9,10 @@ decides the integer fast path (unit weights) per tree from the weights the
 tree is grown with.
 
 R's samplers: :class:`BagWithoutReplacement` (``bag_fraction`` of the rows)
-and :class:`GroupBag` (whole groups, pairwise ranking).
+and :class:`GroupBag` (whole groups, pairwise ranking), drawn from NumPy's
+generator; with R's stream (``random_state=pygbm.RRandom(seed)``) the same
+bags as R gbm's C++ draws them: :class:`RSelectionBag` and
+:class:`RGroupBag` (``docs/r_random_stream.md``).
 """
 from __future__ import annotations
 
@@ -19,6 +22,7 @@ from typing import Protocol
 import numpy as np
 
 from ..distributions.inputs import Targets
+from ..draws import is_r_stream
 
 
 @dataclass(frozen=True, eq=False)
@@ -82,9 +86,80 @@ class GroupBag:
         return Bag(chosen[self.inverse])
 
 
-def default_sampler(t: Targets, bag_fraction: float, by_group: bool) -> RowSampler:
+def selection_sample(u: np.ndarray, n_bag: int) -> np.ndarray:
+    """Knuth's selection sampling as R gbm's C++ does it (``CGBM::iterate``):
+    item ``i`` (0-based) of ``n = len(u)`` is taken iff ``u[i] * (n - i) <
+    n_bag - (items taken before it)``, in doubles; exactly ``n_bag`` items.
+
+    As ``p < r`` for a double ``p >= 0`` and an integer ``r`` is ``floor(p) <
+    r``, item ``i`` is taken iff the count so far is at most ``limit[i] =
+    n_bag - 1 - floor(u[i] * (n - i))``: one integer comparison per item.
+    """
+    n = u.shape[0]
+    limit = (n_bag - 1 - np.floor(u * (n - np.arange(n)))).tolist()
+    inbag = np.zeros(n, dtype=bool)
+    taken = 0
+    for i, lim in enumerate(limit):
+        if taken == n_bag:                 # full: the rest are out
+            break
+        if n - i == n_bag - taken:         # every remaining item is needed
+            inbag[i:] = True
+            break
+        if taken <= lim:
+            inbag[i] = True
+            taken += 1
+    return inbag
+
+
+class RSelectionBag:
+    """R gbm's row bag with R's stream (gbm_engine.cpp ``CGBM::iterate``): one
+    ``unif_rand`` per training row, in the engine's row order, every
+    iteration (also at ``bag_fraction`` 1), and R's selection rule
+    (:func:`selection_sample`) for ``floor(bag_fraction * n_train)`` rows.
+    A multi-output fit draws one bag per iteration, as R's first class does."""
+
+    def __init__(self, n_train: int, bag_fraction: float):
+        self.n_train = int(n_train)
+        self.n_bag = bag_size(n_train, bag_fraction)
+
+    def draw(self, rng, t: Targets) -> Bag:
+        return Bag(selection_sample(rng.unif_rand(self.n_train), self.n_bag))
+
+
+class RGroupBag:
+    """R gbm's pairwise bag with R's stream (``CGBM::iterate``): walking the
+    groups (runs of equal ``t.misc`` among the training rows) in row order,
+    while fewer than ``n_bag = max(1, floor(bag_fraction * n_groups))`` are
+    chosen, one ``unif_rand`` per group decides it (``u * (n_groups - seen) <
+    n_bag - chosen``); the walk stops at the first group after the
+    ``n_bag``-th choice, so the number of draws varies."""
+
+    def __init__(self, groups: np.ndarray, bag_fraction: float):
+        groups = np.asarray(groups)
+        new_group = np.concatenate([[True], groups[1:] != groups[:-1]])
+        self.group_of_row = np.cumsum(new_group) - 1
+        self.n_groups = int(self.group_of_row[-1]) + 1
+        self.n_bag = max(1, int(np.floor(bag_fraction * self.n_groups)))
+
+    def draw(self, rng, t: Targets) -> Bag:
+        chosen = np.zeros(self.n_groups, dtype=bool)
+        taken = 0
+        for g in range(self.n_groups):
+            if taken >= self.n_bag:
+                break
+            if float(rng.unif_rand(1)[0]) * (self.n_groups - g) < self.n_bag - taken:
+                chosen[g] = True
+                taken += 1
+        return Bag(chosen[self.group_of_row])
+
+
+def default_sampler(t: Targets, bag_fraction: float, by_group: bool, rng) -> RowSampler:
     """R's sampler of a fit: whole groups for a ``bag_by_group`` distribution,
-    else rows."""
+    else rows; R's own draws when ``rng`` is R's stream."""
+    r_stream = is_r_stream(rng)
     if by_group:
-        return GroupBag(t.misc, bag_fraction)
-    return BagWithoutReplacement(t.y.shape[0], bag_fraction)
+        return RGroupBag(t.misc, bag_fraction) if r_stream else GroupBag(t.misc, bag_fraction)
+    n_train = t.y.shape[0]
+    if r_stream:
+        return RSelectionBag(n_train, bag_fraction)
+    return BagWithoutReplacement(n_train, bag_fraction)

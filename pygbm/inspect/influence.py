@@ -13,7 +13,9 @@ import dataclasses
 import numpy as np
 import pandas as pd
 
+from .._checks import as_generator
 from ..distributions.inputs import Targets
+from ..draws import shuffled
 from ..engine.tree import NO_NODE, predict_trees
 from ..messages import warn
 
@@ -157,7 +159,9 @@ def used_variables(fit, n_trees: int) -> np.ndarray:
 def permutation_influence(fit, n_trees=None, random_state=None) -> pd.Series:
     """Permutation influence (R's ``permutation.test.gbm``).
 
-    One random permutation of the training rows is drawn; each variable used by
+    One random permutation of the kept rows is drawn (``random_state``: a
+    seed, a Generator, or R's stream, :class:`pygbm.RRandom`, which draws R's
+    ``sample(1:nrow(x))``); each variable used by
     the first ``n_trees`` trees in turn gets its column permuted, and its
     influence is the increase of the training loss (the distribution's
     deviance) over the loss of the unpermuted predictions on the same rows.
@@ -187,8 +191,7 @@ def permutation_influence(fit, n_trees=None, random_state=None) -> pd.Series:
         offset = None if offset is None else np.asarray(offset)[rows]
         misc = np.asarray(misc)[rows]
     targets = Targets(y, offset, w, misc)
-    rng = np.random.default_rng(random_state)
-    perm = rng.permutation(n)
+    perm = shuffled(as_generator(random_state), n)
 
     def loss(xm):
         f = predict_trees(fit.trees, xm, fit.var_type, fit.c_splits, fit.init_f, [n_trees],

@@ -107,8 +107,9 @@ def summary(fit, c_bars=None, n_trees=None, plot_it=True, order=True,
         Scale the influences to sum to 100 (negative ones are set to 0 first).
     ax : matplotlib Axes, optional
         Where to draw; a new figure when None.
-    random_state : int or numpy Generator, optional
-        Seed of the permutation method.
+    random_state : int, numpy Generator or pygbm.RRandom, optional
+        Seed of the permutation method (an RRandom draws R's
+        ``sample(1:nrow(x))`` of ``permutation.test.gbm``).
 
     Returns
     -------
