@@ -220,7 +220,8 @@ def _defaults(rows, nproc) -> str:
              == ("cv", "default", system) and r["status"] == "ok"]
         if x:
             parts.append(f"{call}: CPU ÷ wall of the cv fits {min(x):.2f}–{max(x):.2f}")
-    return "; ".join(parts) + " (1 = one core busy, " + f"{nproc} = all)." if parts else ""
+    return "; ".join(parts) + f" (1 = one core busy, {nproc} = all; only on a quiet " \
+        "machine: other jobs lower it)." if parts else ""
 
 
 def _header(rows, meta) -> list:
