@@ -14,6 +14,7 @@ import numpy as np
 from . import cv, frontend
 from ._checks import as_generator, fraction_arg, int_arg, offset_arg, weights_arg
 from .distributions import get_distribution, guess_distribution
+from .costs import cost_spec
 from .fitting import CodedData, Targets, continue_fit, fit_coded
 from .messages import GBMMessage, warn
 from .model import GBMFit
@@ -48,7 +49,8 @@ def gbm_fit(x, y, offset=None, misc=None, distribution="bernoulli", w=None,
             shrinkage=0.001, bag_fraction=0.5, n_train=None, train_fraction=None,
             keep_data=True, verbose=False, var_names=None, response_name="y",
             random_state=None, max_bins=None, group=None, engine=None,
-            progress=None, zero_subsample=None, zero_weight="importance"):
+            progress=None, zero_subsample=None, zero_weight="importance", feature_costs=None,
+            feature_costs_model=None, cost_split=0.0, cegb_tradeoff=1.0):
     """R's ``gbm.fit``: boosting on a predictor table or matrix, no formula.
 
     ``x`` is a DataFrame (numeric, categorical and ordered columns) or a 2-d
@@ -59,7 +61,8 @@ def gbm_fit(x, y, offset=None, misc=None, distribution="bernoulli", w=None,
     ``distribution="pairwise"``; unlike R, rows need not be sorted (they are
     sorted by group and decreasing ``y`` inside), but the first ``n_train``
     rows must hold whole groups. ``zero_subsample``/``zero_weight``: as
-    :func:`gbm`.
+    :func:`gbm`. ``feature_costs``, ``feature_costs_model``, ``cost_split``,
+    ``cegb_tradeoff``: cost-efficient boosting, as in :func:`gbm`.
     """
     coded, names, var_type, var_levels, encoder = _encode(x, var_names)
     status = None
@@ -73,7 +76,9 @@ def gbm_fit(x, y, offset=None, misc=None, distribution="bernoulli", w=None,
                           var_names=names, var_type=var_type, max_bins=max_bins,
                           keep_data=keep_data, verbose=verbose, engine=engine,
                           progress=progress, zero_subsample=zero_subsample,
-                          zero_weight=zero_weight)
+                          zero_weight=zero_weight,
+                          costs=cost_spec(feature_costs, feature_costs_model, cost_split,
+                                          cegb_tradeoff, names, response_name))
     n_train, train_fraction = _n_train_arg(n_train, train_fraction, coded.shape[0])
     data = CodedData(x=coded, var_names=names, var_type=var_type, var_levels=var_levels,
                      encoder=encoder, y=np.asarray(y), n_train=n_train,
@@ -97,7 +102,8 @@ def gbm(formula, data, distribution=None, weights=None, var_monotone=None, n_tre
         class_stratify_cv=None, n_cores=None, random_state=None, fold_id=None,
         max_bins=None, categorical="native", ts_permutations=4, ts_prior=None,
         ts_prior_weight=1.0, ts_max_combination=1, engine=None,
-        progress=None, zero_subsample=None, zero_weight="importance"):
+        progress=None, zero_subsample=None, zero_weight="importance", feature_costs=None,
+        feature_costs_model=None, cost_split=0.0, cegb_tradeoff=1.0):
     """Fit a generalized boosted model from a formula (R's ``gbm()``).
 
     Parameters are R's, in snake_case, with R's defaults; see R's ``?gbm``.
@@ -131,6 +137,17 @@ def gbm(formula, data, distribution=None, weights=None, var_monotone=None, n_tre
     "importance" (kept zeros weighted 1/l), "none" (unweighted: follow with
     :func:`pygbm.calibrate`) or "offset" (bernoulli: the unweighted fit with
     its intercept corrected by log(l), exact). See :mod:`pygbm.zero_sampling`.
+    Cost-efficient boosting (CEGB, Peter et al. 2017; docs/cegb.md):
+    ``feature_costs`` (a dict by predictor name, unlisted 0, or one value per
+    predictor) is the cost of reading a predictor for one row, paid the first
+    time any tree reads it for that row; ``feature_costs_model`` the same
+    forms, paid once when the model first uses the predictor; ``cost_split``
+    the cost of one split per row evaluating it; ``cegb_tradeoff`` (λ)
+    multiplies them all. Candidate splits are compared by their gain less λ
+    times their new cost; trees may stop before ``interaction_depth`` splits.
+    ``fit.predict_cost(newdata)`` gives each row's prediction cost. With no
+    costs the fit is R's, unchanged. Costs are searched by the NumPy engine
+    (the compiled one has no cost hook).
     """
     native = isinstance(categorical, str) and categorical == "native"
     # R's 1024-level cap applies to native categoricals; target statistics have none
@@ -158,7 +175,9 @@ def gbm(formula, data, distribution=None, weights=None, var_monotone=None, n_tre
         ts_options=dict(n_permutations=ts_permutations, prior=ts_prior,
                         prior_weight=ts_prior_weight, max_combination=ts_max_combination),
         keep_data=keep_data, verbose=verbose, progress=progress, formula=formula, call=call,
-        engine=engine, zero_subsample=zero_subsample, zero_weight=zero_weight)
+        engine=engine, zero_subsample=zero_subsample, zero_weight=zero_weight,
+        costs=cost_spec(feature_costs, feature_costs_model, cost_split, cegb_tradeoff,
+                        mf.var_names, mf.response_name))
     layout, group = None, None
     if dist.bag_by_group:
         mf, layout = pairwise_mf(mf, data, dist, train_fraction, rng)

@@ -22,6 +22,7 @@ from ._checks import as_generator, int_arg, offset_arg, weights_arg
 from .distributions import FitContext
 from .draws import is_r_stream
 from .distributions import Targets as LossTargets
+from .costs import cost_tracker
 from .engine.boost import BoostProblem, BoostState, run_boosting
 from .engine.factory import training_data
 from .engine.schemes import PlainBoosting
@@ -215,8 +216,9 @@ def engine_matrix(data: CodedData, targets: Targets, options: FitOptions, dist,
 
 
 def boost_problem(x, targets: Targets, n_train, var_type, options: FitOptions,
-                  dist, context: FitContext) -> BoostProblem:
-    """The engine's fixed inputs of a fit (rows in the engine's order)."""
+                  dist, context: FitContext, adjustment=None) -> BoostProblem:
+    """The engine's fixed inputs of a fit (rows in the engine's order);
+    ``adjustment``: the split-gain adjustment (a CEGB cost tracker) or None."""
     return BoostProblem(x=x, targets=LossTargets(targets.y, targets.offset, targets.w,
                                                  targets.misc),
                         n_train=n_train, var_type=var_type,
@@ -224,15 +226,15 @@ def boost_problem(x, targets: Targets, n_train, var_type, options: FitOptions,
                         interaction_depth=options.interaction_depth,
                         n_minobsinnode=options.n_minobsinnode, shrinkage=options.shrinkage,
                         bag_fraction=options.bag_fraction, max_bins=options.max_bins,
-                        engine=options.engine)
+                        gain_adjustment=adjustment, engine=options.engine)
 
 
-def _start(problem: BoostProblem, dist) -> BoostState:
+def _start(problem: BoostProblem, dist, tracker) -> BoostState:
     init_f = dist.init_f(problem.train_targets(), problem.context)
     init_f = float(init_f) if np.ndim(init_f) == 0 else np.asarray(init_f, dtype=float)
     n = problem.x.shape[0]
     f = np.full(n, init_f) if problem.context.n_outputs == 1 else np.tile(init_f, (n, 1))
-    return BoostState(init_f, f)
+    return BoostState(init_f, f, rows=tracker)
 
 
 def subsample_zeros(data: CodedData, options: FitOptions, rng) -> tuple[ZeroSample, CodedData]:
@@ -276,9 +278,11 @@ def fit_coded(options: FitOptions, data: CodedData, random_state=None) -> GBMFit
     # R's arithmetic there; other binned fits are not bit-identical anyway
     context = FitContext(classes=classes, noise_rng=noise_rng,
                          r_exact_math=training is None or training.r_arithmetic)
+    tracker = cost_tracker(options.costs, engine.x.shape[1], data.n_train,
+                           engine_targets.w[:data.n_train])
     problem = boost_problem(engine.x, engine_targets, data.n_train, engine.var_type, options,
-                            dist, context)
-    state = _start(problem, dist)
+                            dist, context, tracker)
+    state = _start(problem, dist, tracker)
     if sample is not None:
         state = sample.start(state, data.n_train)
     scheme = PlainBoosting(training) if engine.schedule is None else \
@@ -313,7 +317,8 @@ def build_fit(data: CodedData, options: FitOptions, problem: BoostProblem, targe
         var_type=np.asarray(data.var_type), var_levels=data.var_levels,
         encoder=data.encoder, data=kept, y_levels=data.y_levels,
         engine_var_type=inputs.var_type, ts_encoder=inputs.ts_encoder, rng=rng,
-        row_order=perm, ts_support=state.support, zero_sample=zero_sample)
+        row_order=perm, ts_support=state.support, zero_sample=zero_sample,
+        cost_tracker=state.rows)
 
 
 def continue_fit(fit: GBMFit, x, targets: Targets, n_trees, report, rng) -> GBMFit:
@@ -332,12 +337,14 @@ def continue_fit(fit: GBMFit, x, targets: Targets, n_trees, report, rng) -> GBMF
     if is_r_stream(rng) and context.noise_rng is not None:
         # R's one global stream: the new trees' noise comes from the stream they bag from
         context = dataclasses.replace(context, noise_rng=fit.distribution.noise_generator(rng))
+    # the feature-use marks continue (a copy: the first fit keeps its own)
+    tracker = None if fit.cost_tracker is None else fit.cost_tracker.copy()
     problem = boost_problem(x_engine, engine_targets, fit.n_train, fit.engine_var_type,
-                            fit.options, fit.distribution, context)
+                            fit.options, fit.distribution, context, tracker)
     f = fit.fit if perm is None else fit.fit[perm]
     state = BoostState(fit.init_f, f.copy(), list(fit.train_error), list(fit.valid_error),
                        list(fit.oobag_improve), list(fit.trees), list(fit.c_splits),
-                       fit.ts_support)
+                       fit.ts_support, tracker)
     scheme = None if schedule is None else OrderedPlainBoosting(schedule)
     verbose, progress = report
     with progress_bar(wanted(progress, verbose), n_trees, "gbm_more", "iteration") as bar:
@@ -346,5 +353,5 @@ def continue_fit(fit: GBMFit, x, targets: Targets, n_trees, report, rng) -> GBMF
         fit, fit=restore_order(state.f, perm), train_error=np.asarray(state.train_error),
         valid_error=np.asarray(state.valid_error),
         oobag_improve=np.asarray(state.oobag_improve), trees=state.trees,
-        c_splits=state.c_splits, ts_support=state.support,
+        c_splits=state.c_splits, ts_support=state.support, cost_tracker=state.rows,
         cv_error=None, cv_fitted=None)      # cv errors describe the old number of trees

@@ -8,8 +8,10 @@ import numpy as np
 
 from .distributions import Distribution
 from .distributions.inputs import FitContext
+from .costs import cost_lines, predict_cost
 from .display import fit_html
 from .engine._memory import reuse_freed_memory
+from .engine.cegb import CostTracker
 from .engine.tree import predict_trees
 from .messages import GBMMessage, warn
 from .options import FitOptions
@@ -93,6 +95,10 @@ class GBMFit:
     #: zero-response subsampling: the rate, the mode and the kept training
     #: rows (pygbm.zero_sampling.ZeroSample); None without
     zero_sample: ZeroSample | None = None
+    #: cost-efficient boosting: the training rows' feature-use marks, the
+    #: model's used predictors and each split's penalty (engine row order;
+    #: None without effective costs)
+    cost_tracker: CostTracker | None = None
 
     # ---- R's parameters, read from the options
     shrinkage = _Option()
@@ -108,6 +114,8 @@ class GBMFit:
     verbose = _Option()
     formula = _Option()
     call = _Option()
+    #: cost-efficient boosting's costs (a CostSpec; None: none)
+    costs = _Option()
 
     # ------------------------------------------------------------------ sizes
     @property
@@ -219,6 +227,16 @@ class GBMFit:
             f = pd.DataFrame(f, columns=pd.Index(list(labels), name="class"))
         return f
 
+    def predict_cost(self, newdata=None, n_trees=None):
+        """Cost-efficient boosting: each row's prediction cost with the first
+        ``n_trees`` iterations (None: all; a list: a dict of tables by count,
+        one pass): a DataFrame with ``feature_cost`` (the acquisition cost of
+        every distinct predictor on the row's paths), ``split_cost`` (the
+        split cost times the splits evaluated), ``model_cost`` (the
+        once-per-model costs of the predictors those trees use) and ``total``.
+        """
+        return predict_cost(self, newdata, n_trees)
+
     # ------------------------------------------------------------ inspection
     def relative_influence(self, n_trees=None, scale=False, sort=False, per_class=False):
         from .inspect import relative_influence
@@ -270,6 +288,7 @@ class GBMFit:
                      "non-zero influence.")
         if self.zero_sample is not None:
             lines.append(self.zero_sample.describe())
+        lines.extend(cost_lines(self))
         return "\n".join(lines)
 
     def __str__(self) -> str:

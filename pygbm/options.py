@@ -17,6 +17,7 @@ from ._checks import engine_arg, int_arg, monotone_arg, shrinkage_arg, fraction_
 from .distributions import Distribution, get_distribution
 from .progress import check_progress
 from .zero_sampling import zero_subsample_arg, zero_weight_arg
+from .engine.cegb import CostSpec
 
 #: R's checkID: interaction.depth must be below 50
 MAX_INTERACTION_DEPTH = 49
@@ -46,6 +47,8 @@ class FitOptions:
     keep_data: bool = True
     #: "numba" (compiled) or "numpy" (the reference): the same numbers
     engine: str = "numpy"
+    #: cost-efficient boosting's costs (pygbm.costs.cost_spec); None: no costs
+    costs: CostSpec | None = None
     verbose: bool = False
     #: a progress bar: None = where someone watches, True, False (pygbm.progress)
     progress: bool | None = None
@@ -66,11 +69,11 @@ def fit_options(distribution, *, n_trees, interaction_depth, n_minobsinnode, shr
                 bag_fraction, var_monotone, var_names, var_type, max_bins=None,
                 categorical="native", ts_options=None, keep_data=True, verbose=False, engine=None,
                 progress=None, formula=None, call=None, zero_subsample=None,
-                zero_weight="importance") -> FitOptions:
+                zero_weight="importance", costs=None) -> FitOptions:
     """Check the arguments of gbm()/gbm_fit() (in R's order) into FitOptions.
 
     ``var_names``/``var_type`` (the coded predictors) are what ``var_monotone``
-    is checked against.
+    is checked against; ``costs`` are checked already (pygbm.costs.cost_spec).
     """
     dist = get_distribution(distribution)
     n_trees = int_arg("n_trees", n_trees, 1)
@@ -87,6 +90,6 @@ def fit_options(distribution, *, n_trees, interaction_depth, n_minobsinnode, shr
                       n_minobsinnode=min_obs, shrinkage=shrinkage, bag_fraction=bag_fraction,
                       var_monotone=mono, max_bins=max_bins, categorical=categorical,
                       ts_options=ts_options, keep_data=bool(keep_data), verbose=verbose,
-                      engine=engine_arg(engine),
+                      engine=engine_arg(engine), costs=costs,
                       progress=check_progress(progress), formula=formula, call=call,
                       zero_subsample=zero_subsample, zero_weight=zero_weight)

@@ -8,7 +8,8 @@ by the gain less the penalty (:attr:`.split.Split.score`). The split keeps
 R's gain as its ``improvement`` and the penalty in ``penalty``. When a split
 is made, the grower tells the adjustment (``on_split``), which is where an
 adjustment with per-row state (the predictors already used for each row,
-say) updates it. Without an adjustment (None) the searches run exactly as
+say) updates it; its answer tells the grower whether the other terminal
+nodes' penalties changed (they are then searched again). Without an adjustment (None) the searches run exactly as
 R's, at no cost.
 
 This is the seam of cost-efficient gradient boosting (CEGB, Peter et al.
@@ -35,5 +36,7 @@ class GainAdjustment(Protocol):
         """(n_predictors,) penalties (>= 0; ``inf`` forbids a predictor),
         subtracted from each predictor's gains at this node."""
 
-    def on_split(self, node: Side, split: Split, rows: np.ndarray) -> None:
-        """Called when the grower splits the node with ``split``."""
+    def on_split(self, node: Side, split: Split, rows: np.ndarray) -> bool | None:
+        """Called when the grower splits the node with ``split``; a true
+        answer says the penalties of other nodes changed (the grower then
+        searches the tree's other terminal nodes again)."""

@@ -154,7 +154,8 @@ class TreeGrower:
     of the node's search state (see :class:`pygbm.engine.exact.ExactSearch`);
     ``data`` gives the predictor values that route rows to the children. The
     searcher's split-gain adjustment, if any, is told of every split made
-    (``on_split``, with the node's in-bag rows).
+    (``on_split``, with the node's in-bag rows); when it answers True, the
+    penalties of the other terminal nodes changed and they are searched again.
     """
 
     def __init__(self, data, searcher, depth: int):
@@ -210,8 +211,10 @@ class TreeGrower:
             terminals.extend([ids[RIGHT], ids[MISSING]])
 
             rows = rows_of[t]
-            if self.adjustment is not None:
-                self.adjustment.on_split(totals[t], split, rows.compress(inbag.take(rows)))
+            if self.adjustment is not None and self.adjustment.on_split(
+                    totals[t], split, rows.compress(inbag.take(rows))):
+                # the other terminal nodes' penalties changed: search them again
+                searched = [False] * len(searched)
             d = _directions(data, split, rows)
             go_right = rows.compress(d == RIGHT)
             go_missing = rows.compress(d == MISSING)

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from ..costs import cost_report
 from .influence import check_bool, check_n_trees, permutation_influence, relative_influence
 
 #: summary(method=...) spellings
@@ -38,6 +39,24 @@ class InfluenceSummary:
     method: str
     normalized: bool
     c_bars: int                # bars drawn by plot()
+    #: cost-efficient boosting: each variable's share of the mean prediction
+    #: cost per training row (percent, the table's order), the splits' share
+    #: and the mean cost; None without costs
+    cost_share: np.ndarray | None = None
+    split_share: float = 0.0
+    mean_cost: float = 0.0
+
+    def cost_frame(self) -> pd.DataFrame:
+        """Each variable's share of the mean prediction cost per training row
+        (percent; a last row ``(splits)`` when splits cost), in the table's order."""
+        if self.cost_share is None:
+            raise ValueError("the model was fitted without costs")
+        names, share = list(self.var), list(self.cost_share)
+        if self.split_share > 0:
+            names.append("(splits)")
+            share.append(self.split_share)
+        return pd.DataFrame({"cost_share": np.array(share, dtype=float)},
+                            index=pd.Index(names))
 
     def to_frame(self) -> pd.DataFrame:
         """R's ``summary.gbm`` data frame: columns ``var`` and ``rel_inf``, indexed
@@ -72,6 +91,12 @@ class InfluenceSummary:
                                     "header_align": "r"})
         out = Summary()
         out.tables.extend([head, body])
+        if self.cost_share is not None:
+            frame = self.cost_frame()
+            out.tables.append(SimpleTable(
+                [[forg(v, DIGITS)] for v in frame["cost_share"]], headers=["cost %"],
+                stubs=list(frame.index),
+                title=f"Share of the mean prediction cost per row ({forg(self.mean_cost, DIGITS)})"))
         return out
 
     def as_text(self) -> str:
@@ -141,8 +166,12 @@ def summary(fit, c_bars=None, n_trees=None, plot_it=True, order=True,
         with np.errstate(invalid="ignore", divide="ignore"):
             rel_inf = PERCENT * rel_inf / total
     names = np.asarray(fit.var_names, dtype=object)
+    costs = cost_report(fit)
+    extra = {} if costs is None else dict(cost_share=costs.share[idx],
+                                          split_share=costs.split_share,
+                                          mean_cost=costs.total)
     result = InfluenceSummary(tuple(names[idx]), rel_inf[idx], fit.distribution.name,
-                              n_trees, method, normalize, c_bars)
+                              n_trees, method, normalize, c_bars, **extra)
     if plot_it:
         result.plot(ax=ax)
     return result

@@ -110,6 +110,7 @@ def build_fit(fixture: dict) -> SimpleNamespace:
         classes=None,
         ts_encoder=None,
         row_order=None,
+        costs=None,                     # R's fits have no costs (cost-efficient boosting)
     )
 
 

@@ -1,0 +1,214 @@
+"""Cost-efficient gradient boosting (CEGB) in the front end: the cost
+arguments of gbm()/gbm_fit(), the prediction cost of rows, and the cost
+report of a fit.
+
+The engine side (penalties, feature-use marks) is :mod:`pygbm.engine.cegb`.
+A row's **prediction cost** under the first ``n`` trees is what the paper
+(Peter et al. 2017) plots on every x-axis: the acquisition cost β_m of every
+distinct predictor on the row's paths (``feature_cost``), α per split
+evaluated on them (``split_cost``), and the once-per-model cost γ_m of every
+predictor those trees use (``model_cost``, the same for every row).
+"""
+from __future__ import annotations
+
+import numbers
+from dataclasses import dataclass
+
+import numpy as np
+
+from .engine.cegb import CostSpec, CostTracker, path_masks
+from .engine.tree import ColumnView, terminal_nodes
+
+#: the columns of predict_cost's table
+COST_COLUMNS = ("feature_cost", "split_cost", "model_cost", "total")
+
+
+# ---------------------------------------------------------------- arguments
+def _cost_value(name, what, value):
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) \
+            or not np.isfinite(value) or value < 0:
+        raise ValueError(f"{name}: the cost of {what} must be a finite number >= 0, "
+                         f"got {value!r}")
+    return float(value)
+
+
+def _cost_vector(name, value, var_names, response_name) -> np.ndarray:
+    """A cost per predictor from a dict by name (unlisted: 0) or a vector."""
+    p = len(var_names)
+    out = np.zeros(p)
+    if value is None:
+        return out
+    if isinstance(value, dict):
+        index = {v: i for i, v in enumerate(var_names)}
+        for key, cost in value.items():
+            if key not in index:
+                if response_name is not None and key == response_name:
+                    raise ValueError(f"{name}: {key!r} is the response, not a predictor")
+                raise ValueError(f"{name}: {key!r} is not a predictor; the predictors are "
+                                 f"{', '.join(map(str, var_names))}")
+            out[index[key]] = _cost_value(name, repr(key), cost)
+        return out
+    arr = np.asarray(value, dtype=object)
+    if arr.ndim != 1 or arr.shape[0] != p:
+        raise ValueError(f"{name} must be a dict by predictor name or a vector of {p} "
+                         f"costs (one per predictor), got shape {arr.shape}")
+    for i, cost in enumerate(arr):
+        out[i] = _cost_value(name, repr(var_names[i]), cost)
+    return out
+
+
+def cost_spec(feature_costs, feature_costs_model, cost_split, cegb_tradeoff, var_names,
+              response_name=None) -> CostSpec | None:
+    """The checked costs of a fit; None when no cost is given (R's fit)."""
+    if feature_costs is None and feature_costs_model is None and cost_split == 0.0:
+        _cost_value("cegb_tradeoff", "the trade-off", cegb_tradeoff)
+        return None
+    names = [str(v) for v in var_names]
+    return CostSpec(
+        feature=_cost_vector("feature_costs", feature_costs, names, response_name),
+        model=_cost_vector("feature_costs_model", feature_costs_model, names, response_name),
+        split=_cost_value("cost_split", "a split", cost_split),
+        tradeoff=_cost_value("cegb_tradeoff", "the trade-off", cegb_tradeoff))
+
+
+def penalised(spec: CostSpec | None) -> bool:
+    """Whether the costs change the fit (some cost > 0 and λ > 0)."""
+    return spec is not None and spec.tradeoff > 0 and (
+        spec.split > 0 or bool(np.any(spec.feature > 0)) or bool(np.any(spec.model > 0)))
+
+
+def cost_tracker(spec: CostSpec | None, n_predictors: int, n_train: int,
+                 weights: np.ndarray) -> CostTracker | None:
+    """The engine's tracker of a fit (None when the costs change nothing:
+    R's code path). ``weights``: the training rows' normalised weights."""
+    if not penalised(spec):
+        return None
+    if n_predictors != spec.p:
+        raise ValueError("feature costs cannot be used with feature combinations "
+                         "(ts_max_combination > 1)")
+    unit = bool(np.all(weights == 1.0))
+    return CostTracker(spec, n_train, None if unit else np.asarray(weights, dtype=float))
+
+
+# ---------------------------------------------------------------- prediction cost
+class _Reads:
+    """What rows have read along their paths in the trees added so far."""
+
+    def __init__(self, n: int, p: int):
+        self.read = np.zeros((n, p), dtype=bool)
+        self.evaluated = np.zeros(n, dtype=np.int64)
+        self.used = np.zeros(p, dtype=bool)
+
+    def add(self, tree, view: ColumnView, c_splits) -> None:
+        if tree.n_nodes == 1:
+            return
+        mask, depth = path_masks(tree.n_nodes, self.used.shape[0], tree.children,
+                                 lambda i: tree.split_var[i])
+        node = terminal_nodes(tree, view, c_splits)
+        self.read |= mask[node]
+        self.evaluated += depth[node]
+        self.used[tree.split_var[tree.split_var >= 0]] = True
+
+    def table(self, spec: CostSpec):
+        import pandas as pd        # imported on first use: import pygbm stays fast
+        feature = self.read @ spec.feature
+        split = spec.split * self.evaluated
+        model = np.full(feature.shape[0], float(spec.model @ self.used))
+        return pd.DataFrame(dict(zip(COST_COLUMNS, (feature, split, model,
+                                                    feature + split + model))))
+
+
+def _spec_of(fit) -> CostSpec:
+    spec = fit.costs
+    if spec is None:
+        raise ValueError("the model was fitted without costs (feature_costs, "
+                         "feature_costs_model or cost_split)")
+    return spec
+
+
+def _walk(fit, newdata, counts, spec):
+    """{count: _Reads snapshot table} for the first ``count`` iterations."""
+    x = fit.to_engine(fit._design(newdata))
+    view = ColumnView(x, fit.engine_var_type)
+    reads = _Reads(x.shape[0], spec.p)
+    out, done, k = {}, 0, fit.num_classes
+    for count in sorted(set(int(c) for c in counts)):
+        for tree in fit.trees[done * k: count * k]:
+            reads.add(tree, view, fit.c_splits)
+        done = count
+        out[count] = reads.table(spec)
+    return out, reads
+
+
+def predict_cost(fit, newdata=None, n_trees=None):
+    """Per row, the cost of predicting it with the first ``n_trees``
+    iterations (None: all): a DataFrame with ``feature_cost``, ``split_cost``,
+    ``model_cost`` and ``total``; a list of counts gives a dict of them by
+    count (one pass over the trees)."""
+    spec = _spec_of(fit)
+    single = n_trees is None or np.ndim(n_trees) == 0
+    counts = fit._check_n_trees(fit.n_trees if n_trees is None else n_trees)
+    out, _ = _walk(fit, newdata, counts, spec)
+    if single:
+        return out[int(counts[0])]
+    return {int(c): out[int(c)] for c in counts}
+
+
+# ---------------------------------------------------------------- the report
+@dataclass(frozen=True)
+class CostReport:
+    """The mean prediction cost per training row of a fit (all trees) and
+    each predictor's share of it (percent; ``split_share``: the splits')."""
+
+    feature: float
+    split: float
+    model: float
+    share: np.ndarray
+    split_share: float
+
+    @property
+    def total(self) -> float:
+        return self.feature + self.split + self.model
+
+
+def cost_report(fit) -> CostReport | None:
+    """The training rows' mean cost (None: no costs, or the training rows
+    neither tracked nor kept)."""
+    spec = fit.costs
+    if spec is None:
+        return None
+    tracker = fit.cost_tracker
+    if tracker is not None:
+        read = tracker.read(np.arange(tracker.used_rows.shape[0])).astype(bool)
+        evaluated, used = tracker.evaluated, tracker.used_model
+    elif fit.data:
+        _, reads = _walk(fit, None, [fit.n_trees], spec)
+        read, evaluated, used = reads.read, reads.evaluated, reads.used
+    else:
+        return None
+    n = max(read.shape[0], 1)
+    per_var = read.sum(axis=0) * spec.feature / n + spec.model * used
+    split = spec.split * float(evaluated.sum()) / n
+    total = float(per_var.sum()) + split
+    scale = 100.0 / total if total > 0 else 0.0
+    return CostReport(feature=float(read.sum(axis=0) @ spec.feature) / n, split=split,
+                      model=float(spec.model @ used), share=per_var * scale,
+                      split_share=split * scale)
+
+
+#: predictors named in print(fit)'s cost line
+PRINTED_SHARES = 5
+
+
+def cost_lines(fit) -> list:
+    """print(fit)'s lines on the prediction cost (none without costs)."""
+    report = cost_report(fit)
+    if report is None:
+        return []
+    order = np.argsort(-report.share, kind="stable")[:PRINTED_SHARES]
+    shares = ", ".join(f"{fit.var_names[i]} {report.share[i]:.1f}%" for i in order
+                       if report.share[i] > 0)
+    return [f"Mean prediction cost per training row: {report.total:.4g} (features "
+            f"{report.feature:.4g}, splits {report.split:.4g}, model {report.model:.4g}).",
+            f"Share of the cost: {shares or 'none'}" + (
+                f", splits {report.split_share:.1f}%" if report.split_share > 0 else "") + "."]

@@ -1,0 +1,182 @@
+"""Cost-efficient gradient boosting (CEGB, Peter et al. 2017) in the engine.
+
+A :class:`CostTracker` is both the split-gain adjustment of every tree
+(:mod:`.adjustment`) and the per-row state carried across trees
+(``BoostState.rows``). It charges a candidate split of node ``t`` on
+predictor ``v``
+
+    λ · ( α·W_t + γ_v·[v not yet used by the model]
+              + β_v·Σ_{i in t} w_i·[row i has not yet read v] )
+
+(W_t the node's in-bag weight, w_i the rows' case weights, normalised as R
+normalises them: with unit weights these are row counts, LightGBM's units),
+which the searches subtract from each predictor's gains. What it keeps:
+
+* ``used_rows``: which predictors each training row has read (its path in
+  some tree went through a split on them), packed 8 predictors per byte.
+  While a tree grows, the in-bag rows of a split node are marked (every row
+  routed to the node, the missing child's included: they read the value to
+  find it missing). When the tree is finished **every** training row is
+  marked along its path, out-of-bag rows included, as the authors' code does
+  (their LightGBM fork replays each tree on all training rows); LightGBM's
+  own ``cegb_*`` marks only the in-bag rows of the split leaves.
+* ``used_model``: the predictors any split of the model has used; the first
+  split on ``v`` pays γ_v, and the grower then searches the other terminal
+  nodes again (their penalties for ``v`` dropped by λγ_v).
+* the penalty of every split made, per tree, in the order the splits were
+  made (the stored improvement stays R's gain; the penalised gain is the
+  improvement less the penalty).
+
+Costs do not change leaf values. Without costs no tracker exists and the
+engine runs R's code path.
+"""
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+
+from .split import Side, Split
+
+#: predictors per byte of the packed feature-use bits
+_BITS = 8
+
+
+@dataclass(frozen=True, eq=False)
+class CostSpec:
+    """The costs of a fit (checked): β per row and predictor (``feature``),
+    γ per model and predictor (``model``), α per split and row (``split``),
+    and the trade-off λ that multiplies them all."""
+
+    feature: np.ndarray
+    model: np.ndarray
+    split: float
+    tradeoff: float
+
+    @property
+    def p(self) -> int:
+        return int(self.feature.shape[0])
+
+
+def path_masks(n_nodes: int, p: int, children: Callable, var_of: Callable):
+    """For every node of a tree: the predictors split on between the root and
+    it ((n_nodes, p) bool) and the number of those splits ((n_nodes,) int).
+
+    ``children(k)`` gives a split node's (left, right, missing) children
+    (None for a terminal node), ``var_of(k)`` its predictor.
+    """
+    mask = np.zeros((n_nodes, p), dtype=bool)
+    depth = np.zeros(n_nodes, dtype=np.intp)
+    stack = [0]
+    while stack:
+        k = stack.pop()
+        kids = children(k)
+        if kids is None:
+            continue
+        v = int(var_of(k))
+        for c in kids:
+            mask[c] = mask[k]
+            mask[c, v] = True
+            depth[c] = depth[k] + 1
+            stack.append(c)
+    return mask, depth
+
+
+def grown_paths(grown, p: int):
+    """The predictors on the path to each terminal node of a grown tree
+    (:class:`.grow.GrownTree`), (n_terminal, p), and the splits on it."""
+    nodes = grown.nodes
+    mask, depth = path_masks(len(nodes), p, lambda i: nodes[i].children,
+                             lambda i: nodes[i].split.var)
+    return mask[grown.terminals], depth[grown.terminals]
+
+
+class CostTracker:
+    """The feature-use state and the penalties of a CEGB fit (see the module).
+
+    ``weights``: the training rows' case weights (None: all 1, the penalties
+    then count rows exactly).
+    """
+
+    def __init__(self, spec: CostSpec, n_train: int, weights: np.ndarray | None):
+        p = spec.p
+        self.spec = spec
+        self.used_rows = np.zeros((n_train, -(-p // _BITS)), dtype=np.uint8)
+        self.used_model = np.zeros(p, dtype=bool)
+        #: splits each training row's paths have evaluated (all trees so far)
+        self.evaluated = np.zeros(n_train, dtype=np.int64)
+        #: per tree: (var, improvement, penalty) of each split, in the order made
+        self.splits: list[np.ndarray] = []
+        self._current: list = []
+        self._weights = weights
+        lam = spec.tradeoff
+        self._split = lam * spec.split
+        self._model = lam * spec.model
+        self._feature = lam * spec.feature
+        self._lazy = bool(np.any(spec.feature > 0))
+
+    # ------------------------------------------------------------- state
+    def read(self, rows: np.ndarray) -> np.ndarray:
+        """(len(rows), p) uint8: 1 where the row has read the predictor."""
+        return np.unpackbits(self.used_rows[rows], axis=1, count=self.spec.p,
+                             bitorder="little")
+
+    def _mark(self, rows, v: int) -> None:
+        self.used_rows[rows, v // _BITS] |= np.uint8(1 << (v % _BITS))
+
+    def training_costs(self) -> tuple[np.ndarray, np.ndarray, float]:
+        """The training rows' costs so far (engine row order): feature cost
+        per row, split cost per row, and the model cost."""
+        spec = self.spec
+        feature = self.read(np.arange(self.used_rows.shape[0])) @ spec.feature
+        return feature, spec.split * self.evaluated, float(spec.model @ self.used_model)
+
+    def copy(self) -> CostTracker:
+        """An independent copy (gbm_more continues a copy: the first fit keeps its own)."""
+        other = copy.copy(self)
+        other.used_rows = self.used_rows.copy()
+        other.used_model = self.used_model.copy()
+        other.evaluated = self.evaluated.copy()
+        other.splits = list(self.splits)
+        other._current = []
+        return other
+
+    # ------------------------------------------------ the adjustment seam
+    def penalties(self, node: Side, rows: np.ndarray) -> np.ndarray:
+        """λ(α·W + γ_v·[v new to the model] + β_v·(weight of rows not having read v))."""
+        pen = self._model * ~self.used_model
+        if self._lazy:
+            if self._weights is None:
+                unread = rows.size - self.read(rows).sum(axis=0, dtype=np.intp)
+            else:
+                unread = self._weights[rows] @ (1 - self.read(rows))
+            pen = pen + self._feature * unread
+        if self._split:
+            pen = pen + self._split * node.w
+        return pen
+
+    def on_split(self, node: Side, split: Split, rows: np.ndarray) -> bool:
+        """Mark the node's in-bag rows as having read the split's predictor;
+        True when the model pays γ_v now (the other nodes are searched again)."""
+        v = split.var
+        self._current.append((v, split.improvement, split.penalty))
+        self._mark(rows, v)
+        if self.used_model[v]:
+            return False
+        self.used_model[v] = True
+        return bool(self._model[v] > 0)
+
+    # --------------------------------------------------- the row-state seam
+    def tree_added(self, grown, bag: np.ndarray) -> None:
+        """Mark every training row (in and out of the bag) along its path."""
+        self.splits.append(np.array(self._current, dtype=float).reshape(-1, 3))
+        self._current = []
+        if grown.n_terminal == 1:
+            return
+        paths, depth = grown_paths(grown, self.spec.p)
+        self.evaluated += depth[grown.node_of]
+        on_path = paths[grown.node_of]
+        for v in np.flatnonzero(on_path.any(axis=0)):
+            self._mark(on_path[:, v], int(v))

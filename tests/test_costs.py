@@ -1,0 +1,143 @@
+"""Cost-efficient boosting through gbm()/gbm_fit()/gbm_more()/cv: arguments
+and their errors, the marks continued by gbm_more, predict_cost against the
+engine's accounting, the print and summary reports."""
+from __future__ import annotations
+
+import pickle
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from pygbm import gbm, gbm_fit, gbm_more
+
+NAMES = ["c1", "c2", "e1", "e2"]
+COSTS = {"c1": 1.0, "c2": 1.0, "e1": 50.0, "e2": 50.0}
+
+
+def _frame(n=1200, seed=0):
+    rng = np.random.default_rng(seed)
+    x = rng.normal(size=(n, 4))
+    x[rng.random((n, 4)) < 0.05] = np.nan
+    band = np.abs(np.nan_to_num(x[:, 0])) < 0.5
+    y = np.where(band, np.nan_to_num(x[:, 2]) > 0, np.nan_to_num(x[:, 0]) > 0).astype(float)
+    df = pd.DataFrame(x, columns=NAMES)
+    df["y"] = y
+    return df
+
+
+def _fit(df, n_trees=30, **kw):
+    args = dict(distribution="bernoulli", n_trees=n_trees, interaction_depth=4,
+                random_state=3, engine="numpy")
+    args.update(kw)
+    return gbm("y ~ .", df, **args)
+
+
+def test_no_costs_is_the_fit_without_them():
+    df = _frame()
+    a = _fit(df)
+    b = _fit(df, feature_costs=None, cost_split=0.0, cegb_tradeoff=1.0)
+    np.testing.assert_array_equal(a.fit, b.fit)
+    assert a.cost_tracker is None and b.options.costs is None
+    # costs with lambda = 0: R's fit, the costs kept for reporting
+    c = _fit(df, feature_costs=COSTS, cegb_tradeoff=0.0)
+    np.testing.assert_array_equal(a.fit, c.fit)
+    assert c.cost_tracker is None
+    assert c.predict_cost(df)["total"].mean() > 0
+
+
+def test_costs_lower_the_prediction_cost():
+    df = _frame()
+    plain = _fit(df, feature_costs=COSTS, cegb_tradeoff=0.0)
+    cheap = _fit(df, feature_costs=COSTS, cegb_tradeoff=0.01)
+    assert cheap.predict_cost(df)["total"].mean() < 0.7 * plain.predict_cost(df)["total"].mean()
+
+
+def test_gbm_more_continues_the_marks():
+    df = _frame()
+    kw = dict(feature_costs=COSTS, feature_costs_model={"e2": 30.0}, cost_split=0.01,
+              cegb_tradeoff=0.01)
+    whole = _fit(df, n_trees=40, **kw)
+    first = _fit(df, n_trees=20, **kw)
+    again = pickle.loads(pickle.dumps(first))    # before gbm_more moves first's generator
+    more = gbm_more(first, 20)
+    np.testing.assert_array_equal(more.fit, whole.fit)
+    for s, t in zip(more.trees, whole.trees):
+        np.testing.assert_array_equal(s.split_var, t.split_var)
+    np.testing.assert_array_equal(more.cost_tracker.used_rows, whole.cost_tracker.used_rows)
+    assert len(first.cost_tracker.splits) == 20          # the first fit keeps its own
+    np.testing.assert_array_equal(gbm_more(again, 20).fit, whole.fit)
+
+
+@pytest.mark.parametrize("bag", [1.0, 0.5])
+def test_predict_cost_on_the_training_rows_is_the_trackers_accounting(bag):
+    df = _frame()
+    fit = _fit(df, bag_fraction=bag, feature_costs=COSTS, feature_costs_model={"c2": 7.0},
+               cost_split=0.5, cegb_tradeoff=0.005)
+    table = fit.predict_cost(df)
+    feature, split, model = fit.cost_tracker.training_costs()
+    np.testing.assert_allclose(table["feature_cost"], feature)
+    np.testing.assert_allclose(table["split_cost"], split)
+    assert np.all(table["model_cost"] == model)
+    np.testing.assert_allclose(table["total"], feature + split + model)
+    tables = fit.predict_cost(df, n_trees=[0, 5, fit.n_trees])
+    assert set(tables) == {0, 5, fit.n_trees}
+    assert tables[0]["total"].sum() == 0.0
+    pd.testing.assert_frame_equal(tables[fit.n_trees], table)
+    assert (tables[5]["total"] <= table["total"]).all()
+
+
+def test_print_and_summary_report_the_cost():
+    df = _frame()
+    fit = _fit(df, feature_costs=COSTS, cegb_tradeoff=0.01)
+    text = repr(fit)
+    assert "Mean prediction cost per training row" in text and "Share of the cost" in text
+    mean = fit.predict_cost(df)["total"].mean()
+    assert f"{mean:.4g}" in text
+    s = fit.summary(plot_it=False)
+    frame = s.cost_frame()
+    assert list(frame.columns) == ["cost_share"]
+    assert abs(frame["cost_share"].sum() - 100.0) < 1e-9
+    assert "cost" in str(s)
+    assert "cost" not in repr(_fit(df))
+
+
+def test_gbm_fit_takes_costs_by_vector():
+    df = _frame()
+    x = df[NAMES]
+    a = gbm_fit(x, df["y"], n_trees=10, interaction_depth=3, shrinkage=0.1, random_state=1,
+                feature_costs=[1, 1, 50, 50], cegb_tradeoff=0.01, engine="numpy")
+    b = gbm_fit(x, df["y"], n_trees=10, interaction_depth=3, shrinkage=0.1, random_state=1,
+                feature_costs=COSTS, cegb_tradeoff=0.01, engine="numpy")
+    np.testing.assert_array_equal(a.fit, b.fit)
+
+
+def test_cv_folds_use_the_costs():
+    df = _frame(600)
+    kw = dict(n_trees=10, cv_folds=3, n_cores=1)
+    plain = _fit(df, **kw)
+    costly = _fit(df, feature_costs=COSTS, cegb_tradeoff=0.05, **kw)
+    assert not np.array_equal(plain.cv_error, costly.cv_error)
+
+
+@pytest.mark.parametrize("kw,match", [
+    (dict(feature_costs={"c1": -1.0}), "feature_costs: the cost of 'c1'"),
+    (dict(feature_costs={"c1": np.nan}), "feature_costs"),
+    (dict(feature_costs_model={"e1": np.inf}), "feature_costs_model"),
+    (dict(feature_costs={"zz": 1.0}), "feature_costs: 'zz' is not a predictor; the "
+                                      "predictors are c1, c2, e1, e2"),
+    (dict(feature_costs={"y": 1.0}), "feature_costs: 'y' is the response"),
+    (dict(feature_costs=[1.0, 2.0]), "feature_costs must be a dict"),
+    (dict(cost_split=-0.5), "cost_split"),
+    (dict(feature_costs=COSTS, cegb_tradeoff=-1.0), "cegb_tradeoff"),
+    (dict(cegb_tradeoff=np.nan), "cegb_tradeoff"),
+])
+def test_bad_costs_name_the_argument(kw, match):
+    with pytest.raises(ValueError, match=match):
+        _fit(_frame(200), n_trees=2, **kw)
+
+
+def test_predict_cost_needs_costs():
+    df = _frame(200)
+    with pytest.raises(ValueError, match="without costs"):
+        _fit(df, n_trees=2).predict_cost(df)
