@@ -31,6 +31,8 @@ TYPES = ("link", "response")
 METHODS = ("weighted_traversal", "brute_force")
 #: R's plot.gbm draws up to this many variables, beyond it only returns the grid
 MAX_PLOT_VARS = 3
+#: R's stored quantiles of a numeric predictor (0, .1, ..., 1): the deciles and the ends
+DECILE_LEVELS = 11
 #: rows per block of the brute-force computation (bounds its memory)
 BRUTE_FORCE_BLOCK_ROWS = 200_000
 
@@ -356,7 +358,7 @@ def _multiclass(fit, idx, grid, n_trees, type, method, ice, ice_rows, random_sta
 
 def plot_gbm(fit, i_var=0, n_trees=None, continuous_resolution=100, return_grid=False,
              type="link", ax=None, method="weighted_traversal", ice=False, ice_rows=100,
-             random_state=None, class_=None):
+             random_state=None, class_=None, rug=False):
     """Partial dependence plot (R's ``plot.gbm``) or its grid.
 
     Parameters
@@ -382,6 +384,10 @@ def plot_gbm(fit, i_var=0, n_trees=None, continuous_resolution=100, return_grid=
     class_ : class label, optional
         Multi-class fits: the class drawn (required to draw; the grid of all
         classes is returned with ``return_grid=True``).
+    rug : bool
+        Mark where the data are: the deciles of each continuous variable drawn
+        (short ticks on its axis, as scikit-learn's display), from the fit's
+        quantiles of the training data (``fit.var_levels``). Not in R.
 
     Returns
     -------
@@ -406,5 +412,20 @@ def plot_gbm(fit, i_var=0, n_trees=None, continuous_resolution=100, return_grid=
 
     label = response_label(fit, type)
     if ice:
-        return pdp.plot_ice(frame, ax=ax, ylabel=label)
-    return pdp.plot_partial_dependence(frame, ax=ax, ylabel=label)
+        drawn = pdp.plot_ice(frame, ax=ax, ylabel=label)
+    else:
+        drawn = pdp.plot_partial_dependence(frame, ax=ax, ylabel=label)
+    if check_bool(rug, "rug") and len(idx) <= 2:
+        pdp.draw_deciles(drawn, [_deciles(fit, j) for j in idx])
+    return drawn
+
+
+def _deciles(fit, j):
+    """The training data's deciles of predictor ``j`` (R's stored quantiles at
+    0, .1, ..., 1 without the ends); None for a categorical or ordered one."""
+    if fit.var_type[j] != 0:
+        return None
+    levels = np.asarray(fit.var_levels[j])
+    if levels.dtype.kind not in "fi" or levels.shape[0] != DECILE_LEVELS:
+        return None                                   # ordered categorical: labels
+    return levels[1:-1].astype(float)

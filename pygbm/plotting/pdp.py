@@ -194,3 +194,20 @@ def plot_ice(frame: pd.DataFrame, ax=None, ylabel="f(x)"):
     ax.set_xlabel(name)
     ax.set_ylabel(ylabel)
     return ax
+
+
+#: height of the decile ticks, as a share of the axes
+DECILE_TICK = 0.04
+
+
+def draw_deciles(ax, deciles):
+    """Short ticks at the deciles of the data on the plot's axes (``deciles``:
+    one array or None per variable; the first on x, the second on y), as
+    scikit-learn's partial dependence display. Only on a single Axes."""
+    if not hasattr(ax, "transAxes"):
+        return
+    style = {"color": "k", "linewidth": 0.8}
+    if len(deciles) >= 1 and deciles[0] is not None:
+        ax.vlines(deciles[0], 0.0, DECILE_TICK, transform=ax.get_xaxis_transform(), **style)
+    if len(deciles) == 2 and deciles[1] is not None:
+        ax.hlines(deciles[1], 0.0, DECILE_TICK, transform=ax.get_yaxis_transform(), **style)

@@ -145,3 +145,19 @@ def test_matplotlib_imported_lazily():
                          text=True, env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "False"
+
+
+def test_rug_marks_the_deciles_of_the_data(boston):
+    """rug=True (issue 21 item 7): ticks at the training data's deciles (R's stored
+    quantiles 0.1..0.9) on each continuous axis; off by default; none for a categorical."""
+    j = boston.var_names.index("lstat")
+    deciles = np.asarray(boston.var_levels[j], dtype=float)[1:-1]
+    assert not plot_gbm(boston, "lstat").collections
+    ax = plot_gbm(boston, "lstat", rug=True)
+    (ticks,) = ax.collections
+    xs = [seg[0][0] for seg in ticks.get_segments()]
+    np.testing.assert_allclose(xs, deciles)
+    ax = plot_gbm(boston, ["lstat", "rm"], rug=True)
+    assert len(ax.collections) == 3                   # the image, x ticks, y ticks
+    ice = plot_gbm(boston, "lstat", ice=True, rug=True)
+    assert len(ice.collections) == 1
