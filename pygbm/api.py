@@ -53,16 +53,83 @@ def gbm_fit(x, y, offset=None, misc=None, distribution="bernoulli", w=None,
             feature_costs_model=None, cost_split=0.0, cegb_tradeoff=1.0):
     """R's ``gbm.fit``: boosting on a predictor table or matrix, no formula.
 
-    ``x`` is a DataFrame (numeric, categorical and ordered columns) or a 2-d
-    array; ``y`` the response (for coxph the times, with ``misc`` the 0/1
-    event indicator, or a :func:`pygbm.Surv` object). Defaults are R's
-    (note ``shrinkage=0.001`` and ``distribution="bernoulli"``, as in R).
-    ``group`` (R's ``group``): the group of every row for
-    ``distribution="pairwise"``; unlike R, rows need not be sorted (they are
-    sorted by group and decreasing ``y`` inside), but the first ``n_train``
-    rows must hold whole groups. ``zero_subsample``/``zero_weight``: as
-    :func:`gbm`. ``feature_costs``, ``feature_costs_model``, ``cost_split``,
-    ``cegb_tradeoff``: cost-efficient boosting, as in :func:`gbm`.
+    Parameters
+    ----------
+    x : pandas.DataFrame or numpy.ndarray
+        The predictors (R: ``x``): numeric, categorical and ordered columns, or
+        a 2-d array.
+    y : array-like or Surv
+        The response (R: ``y``); for coxph the times (with ``misc``) or a
+        :func:`Surv` object.
+    offset : array-like, optional
+        Offset per row (R: ``offset``).
+    misc : array-like, optional
+        coxph's 0/1 event indicator (R: ``misc``).
+    distribution : str, dict or Distribution, default "bernoulli"
+        The loss, as in :func:`gbm` (R's default).
+    w : array-like, optional
+        Row weights (R: ``w``).
+    var_monotone : sequence of {-1, 0, 1}, optional
+        Monotone constraint per predictor (R: ``var.monotone``).
+    n_trees : int, default 100
+        Boosting iterations (R: ``n.trees``).
+    interaction_depth : int, default 1
+        Splits per tree (R: ``interaction.depth``).
+    n_minobsinnode : int, default 10
+        Fewest training rows in a terminal node (R: ``n.minobsinnode``).
+    shrinkage : float, default 0.001
+        Learning rate (R: ``shrinkage``; R's gbm.fit default).
+    bag_fraction : float, default 0.5
+        Share of the training rows drawn for each tree (R: ``bag.fraction``).
+    n_train : int, optional
+        The first ``n_train`` rows train, the rest validate (R: ``nTrain``).
+    train_fraction : float, optional
+        Or the share of training rows (R: ``train.fraction``); default all.
+    keep_data : bool, default True
+        Keep the training data in the fit (R: ``keep.data``).
+    verbose : bool, default False
+        Print R's iteration table (R: ``verbose``).
+    var_names : sequence of str, optional
+        Predictor names of an array ``x`` (R: ``var.names``).
+    response_name : str, default "y"
+        The response's name (R: ``response.name``).
+    random_state : int, numpy.random.Generator or RRandom, optional
+        Seeds the bagging.
+    max_bins : int, optional
+        Fast binned mode (see :func:`gbm`).
+    group : array-like, optional
+        The group of every row for ``distribution="pairwise"`` (R: ``group``);
+        unlike R, rows need not be sorted, but the first ``n_train`` rows must
+        hold whole groups.
+    engine : {"numba", "numpy"}, optional
+        The engine's loops (see :func:`gbm`).
+    progress : bool, optional
+        A progress bar (see :func:`gbm`).
+    zero_subsample : float, optional
+        Zero-response subsampling (see :func:`gbm`).
+    zero_weight : {"importance", "none", "offset"}, default "importance"
+        How kept zeros count (see :func:`gbm`).
+    feature_costs : dict or sequence of float, optional
+        Cost-efficient boosting (see :func:`gbm`).
+    feature_costs_model : dict or sequence of float, optional
+        Model-level feature costs (see :func:`gbm`).
+    cost_split : float, default 0.0
+        Cost of one split per row (see :func:`gbm`).
+    cegb_tradeoff : float, default 1.0
+        λ, multiplying all costs (see :func:`gbm`).
+
+    Returns
+    -------
+    GBMFit
+        The fitted model.
+
+    Examples
+    --------
+    >>> import numpy as np, pygbm
+    >>> rng = np.random.default_rng(0)
+    >>> x = rng.normal(size=(200, 3))
+    >>> fit = pygbm.gbm_fit(x, x[:, 0] + rng.normal(size=200), distribution="gaussian",
+    ...                     n_trees=50, shrinkage=0.1)
     """
     coded, names, var_type, var_levels, encoder = _encode(x, var_names)
     status = None
@@ -106,48 +173,123 @@ def gbm(formula, data, distribution=None, weights=None, var_monotone=None, n_tre
         feature_costs_model=None, cost_split=0.0, cegb_tradeoff=1.0):
     """Fit a generalized boosted model from a formula (R's ``gbm()``).
 
-    Parameters are R's, in snake_case, with R's defaults; see R's ``?gbm``.
-    ``distribution``: a name ("gaussian", "bernoulli", ...), R's list form as a
-    dict (``{"name": "quantile", "alpha": 0.25}``) or a distribution instance;
-    None guesses as R does (a categorical response with more than two levels:
-    "multinomial"; ``fit.classes`` holds the class labels). Ranking:
-    ``{"name": "pairwise", "group": "query", "metric": "ndcg", "max_rank": 10}``
-    (groups kept whole in the train/validation split and the cv folds; a
-    ``fold_id`` then gives one fold per row of ``data``).
-    ``weights``: a column name or an array.
-    ``random_state`` seeds the bagging (and the cv folds): an int, a NumPy
-    Generator, or ``pygbm.RRandom(seed)``, R's stream after ``set.seed(seed)``,
-    with which the bags, folds and fold seeds are R's draws in R's order (R's
-    numbers for the same ``set.seed``; see :mod:`pygbm.draws`). ``fold_id`` gives
-    cv folds explicitly (one fold number per training row). ``max_bins``
-    (e.g. 255) switches to the fast binned mode: predictors are bucketed once
-    by quantiles (categoricals stay native, missing values get their own
-    bucket); it is close to, but not bit-identical with, R's exact search
-    (the default, ``max_bins=None``). ``categorical="ordered_ts"`` (or a
-    dict per column) replaces categorical predictors inside the engine by
-    CatBoost-style ordered target statistics (``ts_*`` options; see
-    :mod:`pygbm.target_stats`); "native" is R's behaviour.
-    ``engine``: "numba" (compiled loops, the default when numba can be
-    imported) or "numpy" (the reference implementation); both give the same
-    fit bit for bit.
-    ``zero_subsample`` (a keep rate l in (0, 1]; None or 1: off) keeps every
-    training row with a non-zero response and each zero row with probability
-    l, drawn once per fit from ``random_state`` (validation rows and the cv
-    folds' held-out rows are never subsampled); ``zero_weight``:
-    "importance" (kept zeros weighted 1/l), "none" (unweighted: follow with
-    :func:`pygbm.calibrate`) or "offset" (bernoulli: the unweighted fit with
-    its intercept corrected by log(l), exact). See :mod:`pygbm.zero_sampling`.
-    Cost-efficient boosting (CEGB, Peter et al. 2017; docs/cegb.md):
-    ``feature_costs`` (a dict by predictor name, unlisted 0, or one value per
-    predictor) is the cost of reading a predictor for one row, paid the first
-    time any tree reads it for that row; ``feature_costs_model`` the same
-    forms, paid once when the model first uses the predictor; ``cost_split``
-    the cost of one split per row evaluating it; ``cegb_tradeoff`` (λ)
-    multiplies them all. Candidate splits are compared by their gain less λ
-    times their new cost; trees may stop before ``interaction_depth`` splits.
-    ``fit.predict_cost(newdata)`` gives each row's prediction cost. With no
-    costs the fit is R's, unchanged. Costs are searched by the NumPy engine
-    (the compiled one has no cost hook).
+    Parameters
+    ----------
+    formula : str
+        R's model formula (R: ``formula``): ``"y ~ ."``, ``"y ~ a + log(b) - c"``,
+        ``"y ~ . + offset(log(t))"``, ``"Surv(time, status) ~ ."``.
+    data : pandas.DataFrame
+        The columns the formula names (R: ``data``). Categorical, string and
+        boolean columns are native categorical predictors; NaN is missing.
+    distribution : str, dict or Distribution, optional
+        The loss (R: ``distribution``): a name ("gaussian", "bernoulli", ...;
+        see :func:`available_distributions`), R's list form as a dict
+        (``{"name": "quantile", "alpha": 0.25}``; ranking:
+        ``{"name": "pairwise", "group": "query", "metric": "ndcg"}``) or an
+        instance. Default None: guessed as R does, with R's message.
+    weights : str or array-like, optional
+        Row weights: a column name or one value per row (R: ``weights``).
+    var_monotone : sequence of {-1, 0, 1}, optional
+        Monotone constraint per predictor (R: ``var.monotone``); default none.
+    n_trees : int, default 100
+        Boosting iterations (R: ``n.trees``).
+    interaction_depth : int, default 1
+        Splits per tree (R: ``interaction.depth``).
+    n_minobsinnode : int, default 10
+        Fewest training rows in a terminal node (R: ``n.minobsinnode``).
+    shrinkage : float, default 0.1
+        Learning rate (R: ``shrinkage``).
+    bag_fraction : float, default 0.5
+        Share of the training rows drawn for each tree (R: ``bag.fraction``).
+    train_fraction : float, default 1.0
+        The first ``floor(train_fraction * n)`` rows train, the rest are the
+        validation set (R: ``train.fraction``).
+    cv_folds : int, default 0
+        Cross-validation folds; above 1, ``fit.cv_error`` is filled (R: ``cv.folds``).
+    keep_data : bool, default True
+        Keep the training data in the fit (R: ``keep.data``).
+    verbose : bool, default False
+        Print R's iteration table (R: ``verbose``).
+    class_stratify_cv : bool, optional
+        Stratify the cv folds by class (R: ``class.stratify.cv``); default: for
+        multinomial only.
+    n_cores : int, optional
+        Worker processes for the cv folds (R: ``n.cores``); the result does
+        not depend on it.
+    random_state : int, numpy.random.Generator or RRandom, optional
+        Seeds the bagging and the cv folds. ``pygbm.RRandom(seed)`` is R's
+        stream after ``set.seed(seed)``: the bags, folds and fold seeds are
+        then R's draws in R's order (R's numbers for the same ``set.seed``;
+        see :mod:`pygbm.draws`).
+    fold_id : array-like of int, optional
+        The cv fold of every training row (1..K), instead of random folds.
+    max_bins : int, optional
+        Fast binned mode with at most this many buckets per predictor (e.g.
+        255); default None: R's exact search.
+    categorical : str or dict, default "native"
+        "native" (R's categoricals) or "ordered_ts" (CatBoost's ordered target
+        statistics), for all categoricals or per column as a dict.
+    ts_permutations : int, default 4
+        Permutations of the ordered target statistics.
+    ts_prior : float, optional
+        Their prior (default: the weighted mean response).
+    ts_prior_weight : float, default 1.0
+        Weight of the prior.
+    ts_max_combination : int, default 1
+        Largest feature combination of categoricals (1: none).
+    engine : {"numba", "numpy"}, optional
+        The engine's loops: compiled (the default when numba imports) or NumPy;
+        the same fit bit for bit.
+    progress : bool, optional
+        A progress bar: None (default) where someone watches (a terminal or a
+        notebook, not CI) and only once the fit has run a few seconds; True
+        always; False never.
+    zero_subsample : float, optional
+        Keep rate l in (0, 1] of the training rows with a zero response: every
+        non-zero row is kept and each zero row with probability l, drawn once
+        per fit from ``random_state`` (validation rows and the cv folds'
+        held-out rows are never subsampled); None or 1: off. Not in R.
+    zero_weight : {"importance", "none", "offset"}, default "importance"
+        How kept zeros count: weighted 1/l, unweighted (follow with
+        :func:`pygbm.calibrate`) or, for bernoulli, unweighted with the
+        intercept corrected by log(l) (exact). See :mod:`pygbm.zero_sampling`.
+    feature_costs : dict or sequence of float, optional
+        Cost-efficient boosting (CEGB, Peter et al. 2017; docs/cegb.md): the
+        cost of reading a predictor for one row (a dict by predictor name,
+        unlisted 0, or one value per predictor), paid the first time any tree
+        reads it for that row. Not in R.
+    feature_costs_model : dict or sequence of float, optional
+        The same forms, paid once when the model first uses the predictor.
+    cost_split : float, default 0.0
+        The cost of one split per row evaluating it.
+    cegb_tradeoff : float, default 1.0
+        λ, multiplying all costs: candidate splits are compared by their gain
+        less λ times their new cost; trees may stop before
+        ``interaction_depth`` splits. With no costs the fit is R's, unchanged;
+        costs are searched by the NumPy engine (the compiled one has no cost
+        hook). ``fit.predict_cost(newdata)`` gives each row's prediction cost.
+
+    Returns
+    -------
+    GBMFit
+        The fitted model (R's ``gbm`` object).
+
+    Notes
+    -----
+    The numbers are R's (``bag_fraction=1`` fits agree with R gbm 2.1.8 to
+    about 1e-14); bagged fits use numpy's generator, so they match R
+    statistically, not draw for draw. Unlike R, relative influence works for
+    every distribution, cv folds use their own rows' weights, quantile
+    regression takes weights and the multinomial is Friedman's K-class
+    algorithm.
+
+    Examples
+    --------
+    >>> import pandas as pd, pygbm
+    >>> boston = pd.read_csv("data/boston.csv")
+    >>> fit = pygbm.gbm("medv ~ .", boston, distribution="gaussian", n_trees=100,
+    ...                 cv_folds=3, random_state=1)
+    >>> best = pygbm.gbm_perf(fit, method="cv", plot_it=False)
     """
     native = isinstance(categorical, str) and categorical == "native"
     # R's 1024-level cap applies to native categoricals; target statistics have none
@@ -239,14 +381,48 @@ def _new_rows(fit, data, weights):
 
 def gbm_more(fit: GBMFit, n_new_trees=100, data=None, weights=None, offset=None,
              verbose=None, random_state=None, progress=None):
-    """Add ``n_new_trees`` trees to a fitted model (R's ``gbm.more``).
+    """Add trees to a fitted model (R's ``gbm.more``).
 
-    Uses the kept training data unless ``data`` (a DataFrame with the
-    formula's columns) is given, in which case it must be the same rows.
+    Parameters
+    ----------
+    fit : GBMFit
+        The model to continue (R: ``object``).
+    n_new_trees : int, default 100
+        Iterations to add (R: ``n.new.trees``).
+    data : pandas.DataFrame, optional
+        The training rows again (a formula fit), when the fit did not keep
+        them (R: ``data``); the same rows.
+    weights : str or array-like, optional
+        Row weights with ``data`` (R: ``weights``).
+    offset : array-like, optional
+        Offset per row (R: ``offset``).
+    verbose : bool, optional
+        Print R's iteration table; default: as the fit (R: ``verbose``).
+    random_state : int, numpy.random.Generator or RRandom, optional
+        Seeds the new trees' bagging; default None: the fit's own generator or
+        R stream continues (as R's ``gbm.more`` continues R's global stream).
+    progress : bool, optional
+        A progress bar (see :func:`gbm`).
+
+    Returns
+    -------
+    GBMFit
+        A new fit with ``fit.n_trees + n_new_trees`` trees (``fit`` is unchanged).
+
+    Notes
+    -----
     A zero-subsampled fit continues on its kept rows with its weights
     (``data``, ``weights`` and ``offset`` are then the original rows, before
-    subsampling). ``random_state`` (None: the fit's own generator or R stream,
-    continued, as R's ``gbm.more`` continues R's global stream).
+    subsampling).
+
+    Examples
+    --------
+    >>> import numpy as np, pygbm
+    >>> rng = np.random.default_rng(0)
+    >>> x = rng.normal(size=(200, 2))
+    >>> fit = pygbm.gbm_fit(x, x[:, 0], distribution="gaussian", n_trees=20)
+    >>> pygbm.gbm_more(fit, 30).n_trees
+    50
     """
     if not isinstance(fit, GBMFit):
         raise TypeError(f"fit must be a GBMFit, got {type(fit).__name__}")

@@ -80,7 +80,7 @@ def interact_gbm(fit, data, i_var, n_trees=None) -> float:
     (weighted tree traversal) is computed at the distinct observed
     combinations of the S columns of ``data`` and centred by its mean
     weighted by how often each combination occurs. With the full set F,
-    H^2 = mean_w[(sum_S (-1)^(|F|-|S|) f_S)^2] / mean_w[f_F^2] over the
+    ``H^2 = mean_w[(sum_S (-1)^(|F|-|S|) f_S)^2] / mean_w[f_F^2]`` over the
     distinct combinations of F; the result is sqrt(H^2), NaN when the ratio
     exceeds 1 or is 0/0 (as R; in particular when no tree splits on any of
     ``i_var``). Sums are R's (sequential, extended precision), so the result
