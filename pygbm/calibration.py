@@ -294,7 +294,7 @@ def calibration_report(y, p, bins: int = DEFAULT_BINS, weights=None, distributio
 
     Returns a dict: ``in_the_large`` (sum of w p / sum of w y: 1 is calibrated
     in the large), ``ece`` (expected calibration error: the weighted mean over
-    ``bins`` equal-count bins of |mean p - mean y|), ``brier`` (weighted mean
+    ``bins`` equal-count bins of ``|mean p - mean y|``), ``brier`` (weighted mean
     of (y - p)^2), ``deviance`` (per row, weighted; bernoulli, poisson -- with
     the saturated term, so 0 is a perfect fit -- or squared error; the
     ``distribution`` is guessed from ``y`` when None) and ``n``.
