@@ -32,7 +32,9 @@ source_suffix = {".rst": "restructuredtext", ".md": "myst-nb", ".ipynb": "myst-n
 exclude_patterns = ["_build", "img/**", "**/.ipynb_checkpoints"]
 nb_execution_mode = "off"                  # stored outputs; tests execute the notebooks
 myst_heading_anchors = 3
-suppress_warnings = ["myst.header"]
+# a design note added to docs/ without a toctree entry is built (not a CI failure);
+# list it under "Design notes" in index.rst to put it in the navigation
+suppress_warnings = ["myst.header", "toc.not_included"]
 autosummary_generate = True
 numpydoc_show_class_members = False
 numpydoc_class_members_toctree = False

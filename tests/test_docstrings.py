@@ -19,7 +19,7 @@ import pygbm.inspect
 #: public names whose docstrings are not numpydoc yet (issue 21: to write)
 NOT_YET = frozenset({
     "calibrate", "calibration_report", "CalibratedGBM", "CalibratedGBM.calibrate_values",
-    "CalibratedGBM.raw", "CalibratedGBM.predict", "CalibratedGBM.plot",
+    "CalibratedGBM.raw", "CalibratedGBM.predict", "CalibratedGBM.plot", "GBMFit.predict_cost",
     "EarlyExitPredictor", "EarlyExitPredictor.outcome", "EarlyExitPredictor.predict",
     "GBMFit", "GBMFit.best_iteration", "GBMFit.plot", "GBMFit.predict",
     "GBMFit.relative_influence", "GBMFit.summary", "GBMFit.to_engine", "InfluenceSummary",
