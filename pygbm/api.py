@@ -450,4 +450,7 @@ def gbm_more(fit: GBMFit, n_new_trees=100, data=None, weights=None, offset=None,
                                       offset=sample.continuing_offset(targets.offset, n))
     rng = fit.rng if random_state is None else as_generator(random_state)
     report = (fit.verbose if verbose is None else verbose, check_progress(progress))
-    return continue_fit(fit, x, targets, n_new_trees, report, rng)
+    more = continue_fit(fit, x, targets, n_new_trees, report, rng)
+    # R's gbm.more records its own call: print(fit) shows how the trees came to be
+    call = f"gbm_more({fit.call or 'fit'}, n_new_trees = {n_new_trees})  # {more.n_trees} trees"
+    return dataclasses.replace(more, options=dataclasses.replace(more.options, call=call))

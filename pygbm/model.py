@@ -19,9 +19,6 @@ from .rrandom import RRandom
 from .zero_sampling import ZeroSample
 
 _PREDICT_TYPES = ("link", "response")
-#: predict's message when the OOB rule chose n_trees: gbm_perf's caveat, said once
-_OOB_CAVEAT = ("; OOB generally underestimates the optimal number of iterations: "
-               "cv_folds > 1 usually does better")
 
 
 class _Option:
@@ -155,19 +152,18 @@ class GBMFit:
     def best_iteration(self, quiet: bool = False) -> tuple[int, str]:
         """The number of trees ``predict`` uses by default, and the rule used.
 
-        cv if cv was run, else the validation set if there is one, else the
-        out-of-bag estimate if there was bagging, else all trees.
+        R's predict.gbm: the validation set if there is one (even when cv was
+        run too), else cv if it was run, else all trees. The out-of-bag
+        estimate is never used by default (ask ``gbm_perf(fit, method="OOB")``).
         """
         from .inspect.perf import gbm_perf
 
-        if self.cv_error is not None:
-            method = "cv"
-        elif self.train_fraction < 1:
+        if self.train_fraction < 1:
             method = "test"
-        elif self.bag_fraction < 1:
-            method = "OOB"
+        elif self.cv_error is not None:
+            method = "cv"
         else:
-            return self.n_trees, "all trees (no cv, validation set or bagging to choose with)"
+            return self.n_trees, "all trees (no validation set or cv to choose with)"
         with warnings.catch_warnings():
             if quiet:
                 warnings.simplefilter("ignore")
@@ -175,18 +171,20 @@ class GBMFit:
         return int(best), method
 
     def _check_n_trees(self, n_trees) -> np.ndarray:
+        """Whole numbers >= 0; above the trees fitted: R's warning and the cap."""
         counts = np.atleast_1d(np.asarray(n_trees))
-        if counts.ndim != 1 or counts.size == 0 or not np.issubdtype(counts.dtype, np.number) \
+        if counts.ndim != 1 or counts.size == 0 or counts.dtype == bool \
+                or not np.issubdtype(counts.dtype, np.number) or not np.all(np.isfinite(counts)) \
                 or np.any(counts != np.round(counts)):
             raise ValueError(f"n_trees must be a whole number or a list of whole numbers, "
                              f"got {n_trees!r}")
-        counts = counts.astype(int)
         if np.any(counts < 0):
             raise ValueError(f"n_trees must be >= 0, got {n_trees!r}")
         if np.any(counts > self.n_trees):
-            raise ValueError(f"n_trees={counts.max()} exceeds the {self.n_trees} trees fitted; "
-                             f"use gbm_more() to fit more")
-        return counts
+            counts = np.minimum(counts, self.n_trees)
+            warn(f"n_trees exceeded the number fit so far ({self.n_trees}); "
+                 f"using {' '.join(str(int(c)) for c in counts)}")        # R's warning and cap
+        return counts.astype(int)
 
     def predict(self, newdata=None, n_trees=None, type: str = "link"):  # noqa: A002 (R's name)
         """Predictions on the link scale (or the response scale).
@@ -196,7 +194,9 @@ class GBMFit:
         newdata : DataFrame with the predictors (a matrix for gbm_fit models);
             None predicts the training data (when kept). Offsets are not added
             (as in R).
-        n_trees : int or list of ints; None uses :meth:`best_iteration`. A
+        n_trees : int or list of ints; None uses :meth:`best_iteration` (R's rule:
+            test, else cv, else all trees); above the trees fitted: a warning
+            and the cap (as R). A
             list gives one column per value, all computed in one pass.
         type : "link" or "response" (probabilities for bernoulli, counts for
             poisson, ...).
@@ -212,8 +212,7 @@ class GBMFit:
         single = n_trees is None or np.ndim(n_trees) == 0
         if n_trees is None:
             n_trees, rule = self.best_iteration(quiet=True)
-            caveat = _OOB_CAVEAT if rule == "OOB" else ""
-            warn(f"Using {n_trees} trees... ({rule}{caveat})", GBMMessage)   # R's message
+            warn(f"Using {n_trees} trees... ({rule})", GBMMessage)   # R's message
         counts = self._check_n_trees(n_trees)
         x = self._design(newdata)
         with reuse_freed_memory():
@@ -270,21 +269,22 @@ class GBMFit:
             more = ", ..." if self.num_classes > 10 else ""
             lines.append(f"{self.num_classes} classes ({self.num_classes} trees per "
                          f"iteration): {shown}{more}")
+        best = self.n_trees
+        from .inspect.influence import relative_influence
+        from .inspect.perf import gbm_perf
+
         try:
             if self.cv_error is not None:
-                best, _ = self.best_iteration(quiet=True)
+                best = int(gbm_perf(self, method="cv", plot_it=False))
                 lines.append(f"The best cross-validation iteration was {best}.")
             if self.train_fraction < 1:
-                best = int(np.nanargmin(self.valid_error)) + 1
+                best = int(gbm_perf(self, method="test", plot_it=False))
                 lines.append(f"The best test-set iteration was {best}.")
         except ImportError:
             pass
-        used = set()
-        for tree in self.trees:
-            used.update(int(v) for v in tree.split_var[tree.split_var >= 0])
-        if self.ts_encoder is not None:     # combination columns -> their members
-            used = {m for v in used for m in self.ts_encoder.originals_of(v)}
-        lines.append(f"There were {self.n_features} predictors of which {len(used)} had "
+        # R counts relative.influence > 0 at the best iteration (test, else cv, else all)
+        n_used = int((relative_influence(self, n_trees=max(best, 1)).to_numpy() > 0).sum())
+        lines.append(f"There were {self.n_features} predictors of which {n_used} had "
                      "non-zero influence.")
         if self.zero_sample is not None:
             lines.append(self.zero_sample.describe())

@@ -223,8 +223,9 @@ def test_too_many_levels_names_r_limit():
 
 def test_predict_errors(boston):
     fit = pygbm.gbm("medv ~ .", boston, distribution="gaussian", n_trees=10)
-    with pytest.raises(ValueError, match="n_trees=11 exceeds the 10 trees"):
-        fit.predict(boston, n_trees=11)
+    with pytest.warns(UserWarning, match=r"n_trees exceeded the number fit so far \(10\); using 10"):
+        capped = fit.predict(boston, n_trees=11)           # R warns and caps
+    np.testing.assert_array_equal(capped, fit.predict(boston, n_trees=10))
     with pytest.raises(ValueError, match="type"):
         fit.predict(boston, n_trees=5, type="probability")
     with pytest.raises(ValueError, match="lstat"):

@@ -40,13 +40,13 @@ def test_warn_points_at_the_first_frame_outside_pygbm():
     assert len(caught) == 1 and caught[0].filename == __file__
 
 
-def test_predict_by_the_oob_rule_says_so_once_as_r_does(bagged, data):
+def test_predict_without_n_trees_says_so_once_as_r_does(bagged, data):
+    """R's predict.gbm: no validation set or cv, so all trees (never OOB)."""
     _, caught = _caught(lambda: bagged.predict(data))
     assert len(caught) == 1
     w = caught[0]
     assert w.category is pygbm.GBMMessage and issubclass(w.category, UserWarning)
-    assert str(w.message).startswith("Using ") and "trees... (OOB" in str(w.message)
-    assert "underestimates" in str(w.message)
+    assert str(w.message).startswith(f"Using {bagged.n_trees} trees... (all trees")
     assert w.filename == __file__
 
 

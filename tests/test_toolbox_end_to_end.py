@@ -162,41 +162,39 @@ def test_gbm_perf_refuses_rules_the_fit_cannot_support(boston_oob, boston_fit):
 
 
 # --------------------------------------------------------------------------- predict default
-@pytest.mark.parametrize("fixture, rule", [("boston_cv", "cv"), ("boston_fit", "test"),
-                                           ("boston_oob", "OOB")])
+@pytest.mark.parametrize("fixture, rule", [("boston_cv", "cv"), ("boston_fit", "test")])
 def test_predict_without_n_trees_uses_best_iteration_and_says_which(fixture, rule, request):
     fit = request.getfixturevalue(fixture)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")             # the OOB rule's message
-        best = int(pygbm.gbm_perf(fit, method=rule, plot_it=False))
+    best = int(pygbm.gbm_perf(fit, method=rule, plot_it=False))
     data = load("boston")
     with pytest.warns(pygbm.GBMMessage, match=rf"Using {best} trees\.\.\. \({rule}"):
         pred = fit.predict(data)
     np.testing.assert_array_equal(pred, fit.predict(data, n_trees=best))
 
 
-def test_predict_without_n_trees_and_without_a_rule_uses_all_trees(boston_stumps):
-    with pytest.warns(pygbm.GBMMessage,
-                      match=rf"Using {boston_stumps.n_trees} trees\.\.\. \(all trees"):
-        pred = boston_stumps.predict(load("boston"))
-    np.testing.assert_array_equal(pred, boston_stumps.predict(load("boston"),
-                                                              n_trees=boston_stumps.n_trees))
+@pytest.mark.parametrize("fixture", ["boston_stumps", "boston_oob"])
+def test_predict_without_n_trees_and_without_test_or_cv_uses_all_trees(fixture, request):
+    """R's predict.gbm never uses the OOB estimate by default: all trees."""
+    fit = request.getfixturevalue(fixture)
+    with pytest.warns(pygbm.GBMMessage, match=rf"Using {fit.n_trees} trees\.\.\. \(all trees"):
+        pred = fit.predict(load("boston"))
+    np.testing.assert_array_equal(pred, fit.predict(load("boston"), n_trees=fit.n_trees))
 
 
-def test_predict_default_prefers_cv_then_test_then_oob():
-    """``predict(n_trees=None)`` uses cv when it was run, else the validation set,
-    else the out-of-bag estimate (the issue's rule; R's predict.gbm looks at the
-    validation set first). ``gbm_perf``'s own default keeps R's order."""
+def test_predict_default_prefers_test_then_cv_as_r():
+    """``predict(n_trees=None)`` follows R's predict.gbm: the validation set when
+    there is one (even with cv), else cv, else all trees (R 4.2.2, gbm 2.1.8.1:
+    with both, "Using <test best> trees...")."""
     fit = pygbm.gbm("medv ~ .", load("boston"), distribution="gaussian", n_trees=60,
                     shrinkage=0.1, interaction_depth=2, bag_fraction=1.0,
                     train_fraction=0.8, cv_folds=3, random_state=5)
     best_cv = int(pygbm.gbm_perf(fit, method="cv", plot_it=False))
     best_test = int(pygbm.gbm_perf(fit, method="test", plot_it=False))
     assert pygbm.gbm_perf(fit, plot_it=False) == best_test          # R's default
-    with pytest.warns(pygbm.GBMMessage, match=rf"Using {best_cv} trees\.\.\. \(cv\)"):
-        fit.predict(load("boston"))
-    fit = dataclasses.replace(fit, cv_error=None)     # a fit is never changed: a copy
     with pytest.warns(pygbm.GBMMessage, match=rf"Using {best_test} trees\.\.\. \(test\)"):
+        fit.predict(load("boston"))
+    fit = dataclasses.replace(fit, train_fraction=1.0)   # a fit is never changed: a copy
+    with pytest.warns(pygbm.GBMMessage, match=rf"Using {best_cv} trees\.\.\. \(cv\)"):
         fit.predict(load("boston"))
 
 
