@@ -19,8 +19,8 @@ from .fitting import CodedData, Targets, continue_fit, fit_coded
 from .messages import GBMMessage, warn
 from .model import GBMFit
 from .options import fit_options
+from .pairwise_rows import pairwise_mf, restore_row_order, sorted_fold_id
 from .progress import check_progress, wanted
-from .ranking import pairwise_mf, restore_row_order, sorted_fold_id
 
 
 # ---------------------------------------------------------------- gbm_fit

@@ -33,8 +33,8 @@ import numpy as np
 from .draws import fold_seeds, shuffled
 from .engine.tree import predict_trees
 from .messages import warn
+from .pairwise_rows import check_folds_keep_groups, group_folds
 from .progress import progress_bar
-from .ranking import check_folds_keep_groups, group_folds
 
 
 @dataclass

@@ -28,8 +28,8 @@ from .engine.factory import training_data
 from .engine.schemes import PlainBoosting
 from .model import GBMFit
 from .options import FitOptions
+from .pairwise_rows import check_group_weights, sort_within_groups
 from .progress import progress_bar, wanted
-from .ranking import check_group_weights, sort_within_groups
 from .target_stats import fit_target_statistics
 from .target_stats.scheme import OrderedPlainBoosting
 from .zero_sampling import ZeroSample, draw_zero_sample
