@@ -143,8 +143,19 @@ class GBMFit:
         return model_frame_newdata(self.encoder, newdata)
 
     def to_engine(self, x: np.ndarray) -> np.ndarray:
-        """The coded predictors as the trees see them (target statistics in
-        place of categoricals when ``categorical`` is not "native")."""
+        """The coded predictors as the trees see them.
+
+        Parameters
+        ----------
+        x : numpy.ndarray
+            Coded predictors (n, p), as the fit's encoder codes them.
+
+        Returns
+        -------
+        numpy.ndarray
+            ``x`` itself, or with target statistics in place of categoricals
+            when the fit's ``categorical`` is not "native".
+        """
         if self.ts_encoder is None:
             return x
         return self.ts_encoder.transform(x)
@@ -152,9 +163,18 @@ class GBMFit:
     def best_iteration(self, quiet: bool = False) -> tuple[int, str]:
         """The number of trees ``predict`` uses by default, and the rule used.
 
-        R's predict.gbm: the validation set if there is one (even when cv was
-        run too), else cv if it was run, else all trees. The out-of-bag
-        estimate is never used by default (ask ``gbm_perf(fit, method="OOB")``).
+        Parameters
+        ----------
+        quiet : bool, default False
+            Silence ``gbm_perf``'s messages (the OOB rule's caveat).
+
+        Returns
+        -------
+        tuple of (int, str)
+            The number of trees and the rule, R's ``predict.gbm``'s: "test" with
+            a validation set (even when cv was run too), else "cv" if it was
+            run, else all trees. The out-of-bag estimate is never used by
+            default (ask ``gbm_perf(fit, method="OOB")``).
         """
         from .inspect.perf import gbm_perf
 
@@ -187,24 +207,34 @@ class GBMFit:
         return counts.astype(int)
 
     def predict(self, newdata=None, n_trees=None, type: str = "link"):  # noqa: A002 (R's name)
-        """Predictions on the link scale (or the response scale).
+        """Predictions on the link or the response scale (R's ``predict.gbm``).
 
         Parameters
         ----------
-        newdata : DataFrame with the predictors (a matrix for gbm_fit models);
-            None predicts the training data (when kept). Offsets are not added
-            (as in R).
-        n_trees : int or list of ints; None uses :meth:`best_iteration` (R's rule:
-            test, else cv, else all trees); above the trees fitted: a warning
-            and the cap (as R). A
-            list gives one column per value, all computed in one pass.
-        type : "link" or "response" (probabilities for bernoulli, counts for
-            poisson, ...).
+        newdata : pandas.DataFrame or numpy.ndarray, optional
+            The predictors (R: ``newdata``; a matrix for ``gbm_fit`` models on
+            arrays). None predicts the training data (when kept). Offsets are
+            not added, as in R.
+        n_trees : int or list of int, optional
+            Trees used (R: ``n.trees``); a list gives one column per value,
+            all computed in one pass. None uses :meth:`best_iteration` (R's
+            rule: test, else cv, else all trees) and says so ("Using N
+            trees...", R's message, a :class:`pygbm.GBMMessage`); above the
+            trees fitted: a warning and the cap, as R.
+        type : {"link", "response"}, default "link"
+            The scale (R: ``type``): "response" gives probabilities for
+            bernoulli, counts for poisson, ...
 
-        multinomial: one column per class (``fit.classes``); a single
-        ``n_trees`` gives a DataFrame (n x K, columns = class labels; with
-        ``type="response"`` the class probabilities), a list of them an
-        array (n, K, len(n_trees)).
+        Returns
+        -------
+        numpy.ndarray or pandas.DataFrame
+            (n,) for one ``n_trees``, (n, len(n_trees)) for a list.
+            Multinomial: a DataFrame (n x K, columns the class labels) for one
+            ``n_trees``, an array (n, K, len(n_trees)) for a list.
+
+        Examples
+        --------
+        >>> fit.predict(newdata, n_trees=best, type="response")  # doctest: +SKIP
         """
         import pandas as pd        # imported on first use: import pygbm stays fast
         if type not in _PREDICT_TYPES:
@@ -238,20 +268,73 @@ class GBMFit:
 
     # ------------------------------------------------------------ inspection
     def relative_influence(self, n_trees=None, scale=False, sort=False, per_class=False):
+        """Relative influence of each predictor (R's ``relative.influence``).
+
+        Parameters
+        ----------
+        n_trees : int, optional
+            Trees used (default all).
+        scale : bool, default False
+            Scale to a maximum of 100 (R: ``scale.``).
+        sort : bool, default False
+            Sort by decreasing influence (R: ``sort.``).
+        per_class : bool, default False
+            Multinomial: one column per class.
+
+        Returns
+        -------
+        pandas.Series or pandas.DataFrame
+            See :func:`pygbm.relative_influence`.
+        """
         from .inspect import relative_influence
 
         return relative_influence(self, n_trees=n_trees, scale=scale, sort=sort,
                                   per_class=per_class)
 
     def summary(self, n_trees=None, method="relative_influence", plot_it=True, **kw):
-        """R's summary.gbm: an :class:`~pygbm.inspect.InfluenceSummary` (prints as a
-        table, ``.to_frame()``, ``.plot(ax=)``); draws R's bar chart when ``plot_it``."""
+        """R's ``summary.gbm``: the relative influence table (and R's bar chart).
+
+        Parameters
+        ----------
+        n_trees : int, optional
+            Trees used (default all).
+        method : {"relative_influence", "permutation"}, default "relative_influence"
+            How influence is measured.
+        plot_it : bool, default True
+            Draw R's bar chart (R: ``plotit``).
+        **kw
+            Other arguments of :func:`pygbm.summary` (``c_bars``, ``order``,
+            ``normalize``, ``ax``, ``random_state``).
+
+        Returns
+        -------
+        InfluenceSummary
+            Prints as a table (HTML in a notebook); ``.to_frame()`` is R's data
+            frame, ``.plot(ax=)`` the bar chart.
+        """
         from .inspect import summary
 
         return summary(self, n_trees=n_trees, method=method, plot_it=plot_it, **kw)
 
     def plot(self, i_var=0, n_trees=None, **kw):
-        """R's plot.gbm: partial dependence of one to three predictors."""
+        """R's ``plot.gbm``: partial dependence of one to three predictors.
+
+        Parameters
+        ----------
+        i_var : str, int or list of them, default 0
+            Predictors by name or 0-based position (R: ``i.var``, 1-based).
+        n_trees : int, optional
+            Trees used (default all).
+        **kw
+            Other arguments of :func:`pygbm.plot_gbm` (``ax``, ``ice``,
+            ``rug``, ``type``, ...).
+
+        Returns
+        -------
+        matplotlib.axes.Axes or matplotlib.figure.Figure
+            The axes (1-2 predictors) or the figure (3), or the grid with
+            ``return_grid=True``.
+        """
         from .inspect import plot_gbm
 
         return plot_gbm(self, i_var, n_trees=n_trees, **kw)
