@@ -141,3 +141,28 @@ def test_predict_cost_needs_costs():
     df = _frame(200)
     with pytest.raises(ValueError, match="without costs"):
         _fit(df, n_trees=2).predict_cost(df)
+
+
+def test_cost_tradeoff_traces_deviance_against_cost():
+    import matplotlib
+    matplotlib.use("Agg")
+    from pygbm import cost_tradeoff, plot_cost_tradeoff
+
+    train, test = _frame(800, seed=1), _frame(400, seed=2)
+    fits = [_fit(train, feature_costs=COSTS, cegb_tradeoff=lam) for lam in (0.0, 0.01)]
+    table = cost_tradeoff(fits, test, n_trees=[5, 30])
+    assert list(table["model"].unique()) == ["lambda=0", "lambda=0.01"]
+    assert list(table.columns) == ["model", "tradeoff", "n_trees", "deviance", "mean_cost",
+                                   "feature_cost", "split_cost", "model_cost"]
+    last = table[table["n_trees"] == 30]
+    # deviance as the fit's own: bernoulli's on the test rows at 30 trees
+    f = fits[1].predict(test, n_trees=30)
+    y = test["y"].to_numpy()
+    want = -2 * np.mean(y * f - np.logaddexp(0, f))
+    assert abs(last["deviance"].iloc[1] - want) < 1e-12
+    assert last["mean_cost"].iloc[1] < last["mean_cost"].iloc[0]
+    assert len(cost_tradeoff({"a": fits[1]}, test)) >= 5       # default counts
+    ax = plot_cost_tradeoff(table)
+    assert len(ax.lines) == 2
+    with pytest.raises(ValueError, match="without costs"):
+        cost_tradeoff([_fit(train, n_trees=2)], test)

@@ -1,6 +1,7 @@
 """Interpreting a fit: relative influence, partial dependence, interactions,
 tree tables, and the performance tools (gbm_perf, ROC area, calibration,
-baseline hazard)."""
+baseline hazard), and the cost-accuracy trade-off of cost-efficient boosting."""
+from .cost_tradeoff import cost_tradeoff, plot_cost_tradeoff
 from .influence import permutation_influence, relative_influence
 from .interaction import interact_gbm
 from .metrics import basehaz_gbm, calibrate_plot, gbm_roc_area
@@ -13,4 +14,5 @@ __all__ = [
     "relative_influence", "permutation_influence", "summary", "plot_gbm",
     "partial_dependence", "interact_gbm", "pretty_gbm_tree",
     "gbm_perf", "gbm_roc_area", "calibrate_plot", "basehaz_gbm", "InfluenceSummary",
+    "cost_tradeoff", "plot_cost_tradeoff",
 ]

@@ -96,7 +96,7 @@ class InfluenceSummary:
             out.tables.append(SimpleTable(
                 [[forg(v, DIGITS)] for v in frame["cost_share"]], headers=["cost %"],
                 stubs=list(frame.index),
-                title=f"Share of the mean prediction cost per row ({forg(self.mean_cost, DIGITS)})"))
+                title=f"Share of the mean prediction cost per row ({self.mean_cost:.{DIGITS}g})"))
         return out
 
     def as_text(self) -> str:

@@ -1,0 +1,251 @@
+"""Cost-efficient boosting (issue 22): pygbm's CEGB against LightGBM's
+``cegb_*`` on the gatekeeper simulation, the paper's shapes, and fit time.
+
+Run from the repository root (LightGBM is needed here only, never by pygbm):
+
+    PYTHONPATH=. python benchmarks/cegb_peers.py [--n 20000] [--trees 100] [--timing]
+
+Gatekeeper simulation (docs/cegb.md): five cheap predictors c1..c5 (cost 1),
+five expensive e1..e5 (cost 100); y = 1[c1 + 0.3 c2 > 0] outside the band
+|c1| <= 0.5, y = 1[e1 + 0.5 e2 > 0] inside it; 5% of labels flipped.
+Each library is judged against its own unpenalised fit: the relative cost
+(mean feature cost per test row over the unpenalised model's) at which its
+test log loss is within 1% of its own unpenalised one (at ``--trees``).
+
+Checks printed (issue 22, "How it is checked"):
+  C  pygbm's relative cost <= 1.5 x LightGBM's (bernoulli); gaussian units:
+     the same lambda grid gives relative costs within a factor 1.5 of LightGBM's
+  D1 some lambda reaches the unpenalised deviance (within 1%) at <= 30% of its cost
+  D2 cost non-increasing in lambda at fixed n_trees (one inversion within 2% allowed)
+  D3 deep trees (interaction_depth 15) dominate shallow ones (3) at matched cost
+  D4 the unpenalised model's cost saturates at the sum of the costs (505)
+  E  (--timing) fit time with costs over the unpenalised fit, 100k x 20, 300 trees, depth 6
+"""
+from __future__ import annotations
+
+import argparse
+import time
+import warnings
+
+import numpy as np
+import pandas as pd
+
+from pygbm import gbm
+
+CHEAP, EXPENSIVE = 1.0, 100.0
+NAMES = [f"c{i}" for i in range(1, 6)] + [f"e{i}" for i in range(1, 6)]
+COSTS = {v: (CHEAP if v.startswith("c") else EXPENSIVE) for v in NAMES}
+BETA = np.array([COSTS[v] for v in NAMES])
+#: within this relative deviance of the unpenalised fit counts as "as accurate"
+WITHIN = 0.01
+SHRINKAGE = 0.05
+MIN_OBS = 10
+PYGBM_GRID = [0.0, 1e-5, 3e-5, 1e-4, 3e-4, 1e-3, 3e-3, 1e-2]
+#: D3: deep against shallow trees (the issue's 15 against 3)
+DEEP, SHALLOW = 15, 3
+LGB_GRID = [0.0, 3e-5, 1e-4, 3e-4, 1e-3, 3e-3, 1e-2, 3e-2]
+
+
+def gatekeeper(n, seed):
+    rng = np.random.default_rng(seed)
+    x = rng.normal(size=(n, 10))
+    band = np.abs(x[:, 0]) <= 0.5
+    y = np.where(band, x[:, 5] + 0.5 * x[:, 6] > 0, x[:, 0] + 0.3 * x[:, 1] > 0)
+    flip = rng.random(n) < 0.05
+    y = np.where(flip, ~y, y).astype(float)
+    df = pd.DataFrame(x, columns=NAMES)
+    df["y"] = y
+    return df
+
+
+def logloss(y, p):
+    p = np.clip(p, 1e-15, 1 - 1e-15)
+    return float(-np.mean(y * np.log(p) + (1 - y) * np.log(1 - p)))
+
+
+def mse(y, f):
+    return float(np.mean((y - f) ** 2))
+
+
+# ---------------------------------------------------------------- pygbm
+def pygbm_curve(train, test, lam, depth, trees_list, dist="bernoulli"):
+    """Test loss and mean feature cost per test row at each count of trees
+    (lambda = 0: R's fit, its costs reported by predict_cost)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        fit = gbm("y ~ .", train, distribution=dist, n_trees=max(trees_list),
+                  interaction_depth=depth, shrinkage=SHRINKAGE, bag_fraction=1.0,
+                  n_minobsinnode=MIN_OBS, random_state=1, feature_costs=COSTS,
+                  cegb_tradeoff=lam)
+        f = fit.predict(test, n_trees=trees_list)
+    costs = fit.predict_cost(test, n_trees=trees_list)
+    y = test["y"].to_numpy()
+    rows = []
+    for j, t in enumerate(trees_list):
+        err = logloss(y, 1 / (1 + np.exp(-f[:, j]))) if dist == "bernoulli" else mse(y, f[:, j])
+        rows.append(dict(lib="pygbm", dist=dist, depth=depth, lam=lam, trees=t, loss=err,
+                         cost=float(costs[t]["feature_cost"].mean())))
+    return rows
+
+
+# ---------------------------------------------------------------- LightGBM
+def lgb_curve(train, test, lam, leaves, trees_list, dist="bernoulli"):
+    import lightgbm as lgb
+    params = dict(objective="binary" if dist == "bernoulli" else "regression",
+                  num_leaves=leaves, learning_rate=SHRINKAGE, min_data_in_leaf=MIN_OBS,
+                  min_sum_hessian_in_leaf=0.0, lambda_l2=0.0, verbose=-1, seed=1,
+                  num_threads=1, deterministic=True)
+    if lam:
+        params.update(cegb_tradeoff=lam, cegb_penalty_feature_lazy=list(BETA))
+    ds = lgb.Dataset(train[NAMES].to_numpy(), train["y"].to_numpy())
+    booster = lgb.train(params, ds, num_boost_round=max(trees_list))
+    x = test[NAMES].to_numpy()
+    y = test["y"].to_numpy()
+    leaf = booster.predict(x, pred_leaf=True)
+    paths = [_leaf_paths(t["tree_structure"]) for t in booster.dump_model()["tree_info"]]
+    rows = []
+    for t in trees_list:
+        read = np.zeros((x.shape[0], len(NAMES)), dtype=bool)
+        for k in range(t):
+            mask = paths[k]
+            if mask is not None:
+                read |= mask[leaf[:, k]]
+        p = booster.predict(x, num_iteration=t)
+        err = logloss(y, p) if dist == "bernoulli" else mse(y, p)
+        rows.append(dict(lib="lightgbm", dist=dist, depth=leaves - 1, lam=lam, trees=t,
+                         loss=err, cost=float((read @ BETA).mean())))
+    return rows
+
+
+def _leaf_paths(node):
+    """(n_leaves, p) predictors on the path to each leaf of a dumped tree."""
+    if "leaf_index" in node and "split_feature" not in node:
+        return None
+    out = {}
+
+    def go(nd, used):
+        if "split_feature" not in nd:
+            out[nd["leaf_index"]] = used
+            return
+        here = used | {nd["split_feature"]}
+        go(nd["left_child"], here)
+        go(nd["right_child"], here)
+
+    go(node, frozenset())
+    mask = np.zeros((len(out), len(NAMES)), dtype=bool)
+    for i, used in out.items():
+        mask[i, list(used)] = True
+    return mask
+
+
+# ---------------------------------------------------------------- the checks
+def relative_cost(rows, trees):
+    """Smallest relative cost within WITHIN of the lambda = 0 loss at ``trees``."""
+    at = [r for r in rows if r["trees"] == trees]
+    base = next(r for r in at if r["lam"] == 0)
+    ok = [r["cost"] / base["cost"] for r in at if r["loss"] <= (1 + WITHIN) * base["loss"]]
+    return min(ok), base
+
+
+def monotone(rows, trees):
+    at = sorted((r for r in rows if r["trees"] == trees), key=lambda r: r["lam"])
+    costs = [r["cost"] for r in at]
+    bad = [i for i in range(1, len(costs)) if costs[i] > costs[i - 1]]
+    return len(bad) == 0 or (len(bad) == 1 and costs[bad[0]] <= 1.02 * costs[bad[0] - 1])
+
+
+def undominated(deep, shallow):
+    """The shallow points no deep point matches: none at no more cost (1%
+    allowed) with no more loss (1% allowed)."""
+    return [s for s in shallow
+            if not any(d["cost"] <= s["cost"] * (1 + WITHIN)
+                       and d["loss"] <= s["loss"] * (1 + WITHIN) for d in deep)]
+
+
+def timing(n=100_000, p=20, trees=300, depth=6):
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(n, p))
+    y = (x[:, 0] + 0.5 * x[:, 1] - 0.3 * x[:, 2] + rng.normal(size=n) > 0).astype(float)
+    df = pd.DataFrame(x, columns=[f"x{i}" for i in range(p)])
+    df["y"] = y
+    costs = {f"x{i}": float(1 + i) for i in range(p)}
+    out = {}
+    for label, kw in (("numba, no costs", dict()), ("numpy, no costs", dict(engine="numpy")),
+                      ("costs", dict(feature_costs=costs, cegb_tradeoff=1e-3))):
+        t0 = time.process_time()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            gbm("y ~ .", df, distribution="bernoulli", n_trees=trees, interaction_depth=depth,
+                shrinkage=0.1, random_state=1, **kw)
+        out[label] = time.process_time() - t0
+        print(f"  {label:18s} {out[label]:7.1f} s CPU", flush=True)
+    print(f"  costs / numba: {out['costs'] / out['numba, no costs']:.2f}x;  "
+          f"costs / numpy: {out['costs'] / out['numpy, no costs']:.2f}x (target <= 1.3x)")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--n", type=int, default=20000)
+    ap.add_argument("--trees", type=int, default=100)
+    ap.add_argument("--timing", action="store_true")
+    args = ap.parse_args()
+    train, test = gatekeeper(args.n, 1), gatekeeper(args.n, 2)
+    trees_list = sorted({25, 50, args.trees})
+    rows = []
+    t0 = time.time()
+    for lam in PYGBM_GRID:
+        rows += pygbm_curve(train, test, lam, 31, trees_list)
+    print(f"pygbm bernoulli depth 31: {time.time() - t0:.0f} s", flush=True)
+    for lam in LGB_GRID:
+        rows += lgb_curve(train, test, lam, 32, trees_list)
+    for lam in PYGBM_GRID:
+        rows += pygbm_curve(train, test, lam, 31, [args.trees], dist="gaussian")
+        rows += lgb_curve(train, test, lam, 32, [args.trees], dist="gaussian")
+        rows += pygbm_curve(train, test, lam, DEEP, trees_list)
+        rows += pygbm_curve(train, test, lam, SHALLOW, trees_list)
+    table = pd.DataFrame(rows)
+    pd.set_option("display.width", 200)
+    print(table.to_string(index=False, float_format=lambda v: f"{v:.5g}"))
+
+    def sel(lib, dist, depth):
+        return [r for r in rows if r["lib"] == lib and r["dist"] == dist and r["depth"] == depth]
+
+    T = args.trees
+    rc_py, base_py = relative_cost(sel("pygbm", "bernoulli", 31), T)
+    rc_lgb, base_lgb = relative_cost(sel("lightgbm", "bernoulli", 31), T)
+    print(f"\nC  bernoulli: relative cost within 1% of its own unpenalised loss: pygbm "
+          f"{rc_py:.1%}, LightGBM {rc_lgb:.1%}: ratio {rc_py / rc_lgb:.2f} (target <= 1.5): "
+          f"{'met' if rc_py <= 1.5 * rc_lgb else 'MISSED'}")
+    gp, gl = sel("pygbm", "gaussian", 31), sel("lightgbm", "gaussian", 31)
+    base_gp = next(r for r in gp if r["lam"] == 0)["cost"]
+    base_gl = next(r for r in gl if r["lam"] == 0)["cost"]
+    ratios = []
+    for a, b in zip(sorted(gp, key=lambda r: r["lam"]), sorted(gl, key=lambda r: r["lam"])):
+        ra, rb = a["cost"] / base_gp, b["cost"] / base_gl
+        ratios.append((a["lam"], ra, rb))
+    ok = all(max(ra, 1e-9) / max(rb, 1e-9) <= 1.5 and max(rb, 1e-9) / max(ra, 1e-9) <= 1.5
+             for _, ra, rb in ratios if max(ra, rb) > 0.01)
+    print("C  gaussian, same lambda: relative cost pygbm / LightGBM: " + ", ".join(
+        f"{lam:g}: {ra:.1%}/{rb:.1%}" for lam, ra, rb in ratios)
+        + f" (within 1.5x at each lambda where either is above 1%): {'met' if ok else 'MISSED'}")
+    print(f"D1 pygbm reaches its unpenalised loss (+1%) at {rc_py:.1%} of its cost (target "
+          f"<= 30%): {'met' if rc_py <= 0.30 else 'MISSED'}")
+    mono = all(monotone(sel("pygbm", "bernoulli", 31), t) for t in trees_list)
+    print(f"D2 cost non-increasing in lambda at each n_trees: {'met' if mono else 'MISSED'}")
+    deep, shallow = sel("pygbm", "bernoulli", DEEP), sel("pygbm", "bernoulli", SHALLOW)
+    left = undominated(deep, shallow)
+    print(f"D3 deep (interaction_depth {DEEP}) front dominates shallow ({SHALLOW}) at matched "
+          f"cost: {len(shallow) - len(left)} of {len(shallow)} shallow points matched: "
+          f"{'met' if not left else 'MISSED'}")
+    for s in left:
+        print(f"   not matched: lambda {s['lam']:g}, {s['trees']} trees: loss {s['loss']:.4f} "
+              f"at cost {s['cost']:.2f}")
+    print(f"D4 unpenalised cost per test row at {T} trees: pygbm {base_py['cost']:.1f}, "
+          f"LightGBM {base_lgb['cost']:.1f} (sum of costs {BETA.sum():.0f})")
+    if args.timing:
+        print("\nE  fit time, 100k x 20, 300 trees, depth 6 (CPU seconds):")
+        timing()
+
+
+if __name__ == "__main__":
+    main()

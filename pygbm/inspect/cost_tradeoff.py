@@ -1,0 +1,65 @@
+"""The cost-accuracy trade-off of cost-efficient boosting (CEGB): test
+deviance against the mean prediction cost per row, traced over the number
+of trees for several fits (one per trade-off λ) — the figure every plot of
+Peter et al. (2017) is."""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from ..distributions import Targets
+from ..costs import COST_COLUMNS
+
+#: how many tree counts are traced by default (geometric steps up to all trees)
+DEFAULT_STEPS = 10
+
+
+def _counts(fit, n_trees) -> list:
+    if n_trees is not None:
+        return sorted(set(int(c) for c in np.atleast_1d(n_trees)))
+    grid = np.unique(np.round(np.geomspace(1, fit.n_trees, DEFAULT_STEPS)).astype(int))
+    return [int(c) for c in grid]
+
+
+def cost_tradeoff(fits, newdata, y=None, n_trees=None) -> pd.DataFrame:
+    """Deviance on ``newdata`` and mean prediction cost per row of each fit
+    at each number of trees.
+
+    ``fits``: fitted models with costs (e.g. one per ``cegb_tradeoff``; a
+    dict names them, else the trade-off λ does). ``y``: the response of
+    ``newdata`` (default: its column of the fit's response name).
+    ``n_trees``: counts to trace (default: 10 geometric steps up to each
+    fit's trees). Returns one row per (fit, count): ``model``,
+    ``tradeoff``, ``n_trees``, ``deviance``, ``mean_cost`` and the mean of
+    each cost part.
+    """
+    named = fits.items() if isinstance(fits, dict) else \
+        ((f"lambda={fit.costs.tradeoff:g}" if fit.costs is not None else "no costs", fit)
+         for fit in fits)
+    rows = []
+    for name, fit in named:
+        if fit.costs is None:
+            raise ValueError(f"cost_tradeoff: {name} was fitted without costs; give it the "
+                             "costs with cegb_tradeoff=0 to report them")
+        response = newdata[fit.response_name] if y is None else y
+        targets = Targets(fit.distribution.check_response(np.asarray(response)), None,
+                          np.ones(len(response)))
+        counts = _counts(fit, n_trees)
+        f = fit.predict(newdata, n_trees=counts)
+        costs = fit.predict_cost(newdata, n_trees=counts)
+        for j, count in enumerate(counts):
+            table = costs[count]
+            row = dict(model=name, tradeoff=fit.costs.tradeoff, n_trees=count,
+                       deviance=float(fit.distribution.deviance(targets, f[..., j], fit.context)),
+                       mean_cost=float(table["total"].mean()))
+            row.update({c: float(table[c].mean()) for c in COST_COLUMNS[:-1]})
+            rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def plot_cost_tradeoff(table: pd.DataFrame, ax=None):
+    """Deviance against mean cost per row, one line per model (points: the
+    traced tree counts). Returns the matplotlib Axes."""
+    from ..plotting.cost_tradeoff import plot_tradeoff
+
+    return plot_tradeoff(table, ax=ax)

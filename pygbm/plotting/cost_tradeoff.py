@@ -1,0 +1,17 @@
+"""The plot of :func:`pygbm.inspect.cost_tradeoff.cost_tradeoff`: test
+deviance against mean prediction cost per row (matplotlib imported here only)."""
+from __future__ import annotations
+
+
+def plot_tradeoff(table, ax=None):
+    import matplotlib.pyplot as plt
+
+    if ax is None:
+        _, ax = plt.subplots(figsize=(6.0, 4.5))
+    for name, part in table.groupby("model", sort=False):
+        part = part.sort_values("n_trees")
+        ax.plot(part["mean_cost"], part["deviance"], marker="o", markersize=3, label=name)
+    ax.set_xlabel("mean prediction cost per row")
+    ax.set_ylabel("test deviance")
+    ax.legend(fontsize="small")
+    return ax
