@@ -179,7 +179,7 @@ def cost_report(fit) -> CostReport | None:
         return None
     tracker = fit.cost_tracker
     if tracker is not None:
-        read = tracker.read(np.arange(tracker.used_rows.shape[0])).astype(bool)
+        read = tracker.read_all()
         evaluated, used = tracker.evaluated, tracker.used_model
     elif fit.data:
         _, reads = _walk(fit, None, [fit.n_trees], spec)

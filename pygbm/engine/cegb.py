@@ -42,6 +42,11 @@ from .split import Side, Split
 
 #: predictors per byte of the packed feature-use bits
 _BITS = 8
+#: the bits of every byte value, (256, 8): which of a byte's 8 predictors are
+#: NOT yet read (a byte histogram of a node's rows times this is the node's
+#: unread count of each predictor)
+_UNREAD = 1 - np.unpackbits(np.arange(256, dtype=np.uint8)[:, None], axis=1, bitorder="little")
+_BYTE_VALUES = 256
 
 
 @dataclass(frozen=True, eq=False)
@@ -103,7 +108,8 @@ class CostTracker:
     def __init__(self, spec: CostSpec, n_train: int, weights: np.ndarray | None):
         p = spec.p
         self.spec = spec
-        self.used_rows = np.zeros((n_train, -(-p // _BITS)), dtype=np.uint8)
+        #: one row of bytes per 8 predictors, one byte per training row
+        self.used_rows = np.zeros((-(-p // _BITS), n_train), dtype=np.uint8)
         self.used_model = np.zeros(p, dtype=bool)
         #: splits each training row's paths have evaluated (all trees so far)
         self.evaluated = np.zeros(n_train, dtype=np.int64)
@@ -120,17 +126,30 @@ class CostTracker:
     # ------------------------------------------------------------- state
     def read(self, rows: np.ndarray) -> np.ndarray:
         """(len(rows), p) uint8: 1 where the row has read the predictor."""
-        return np.unpackbits(self.used_rows[rows], axis=1, count=self.spec.p,
+        return np.unpackbits(self.used_rows[:, rows].T, axis=1, count=self.spec.p,
                              bitorder="little")
 
+    def read_all(self) -> np.ndarray:
+        """(n_train, p) bool: what every training row has read."""
+        return self.read(np.arange(self.used_rows.shape[1])).astype(bool)
+
+    def _unread(self, rows: np.ndarray) -> np.ndarray:
+        """(p,) the rows' weight (count with unit weights) not yet having read
+        each predictor: a histogram of each byte's values over the rows."""
+        w = None if self._weights is None else self._weights.take(rows)
+        out = np.concatenate([
+            np.bincount(byte.take(rows), weights=w, minlength=_BYTE_VALUES) @ _UNREAD
+            for byte in self.used_rows])
+        return out[: self.spec.p]
+
     def _mark(self, rows, v: int) -> None:
-        self.used_rows[rows, v // _BITS] |= np.uint8(1 << (v % _BITS))
+        self.used_rows[v // _BITS, rows] |= np.uint8(1 << (v % _BITS))
 
     def training_costs(self) -> tuple[np.ndarray, np.ndarray, float]:
         """The training rows' costs so far (engine row order): feature cost
         per row, split cost per row, and the model cost."""
         spec = self.spec
-        feature = self.read(np.arange(self.used_rows.shape[0])) @ spec.feature
+        feature = self.read_all() @ spec.feature
         return feature, spec.split * self.evaluated, float(spec.model @ self.used_model)
 
     def copy(self) -> CostTracker:
@@ -148,11 +167,7 @@ class CostTracker:
         """λ(α·W + γ_v·[v new to the model] + β_v·(weight of rows not having read v))."""
         pen = self._model * ~self.used_model
         if self._lazy:
-            if self._weights is None:
-                unread = rows.size - self.read(rows).sum(axis=0, dtype=np.intp)
-            else:
-                unread = self._weights[rows] @ (1 - self.read(rows))
-            pen = pen + self._feature * unread
+            pen = pen + self._feature * self._unread(rows)
         if self._split:
             pen = pen + self._split * node.w
         return pen
@@ -177,6 +192,7 @@ class CostTracker:
             return
         paths, depth = grown_paths(grown, self.spec.p)
         self.evaluated += depth[grown.node_of]
-        on_path = paths[grown.node_of]
-        for v in np.flatnonzero(on_path.any(axis=0)):
-            self._mark(on_path[:, v], int(v))
+        # each terminal node's bits, packed as used_rows packs them
+        packed = np.packbits(paths, axis=1, bitorder="little")
+        for b, byte in enumerate(self.used_rows):
+            byte |= packed[:, b].take(grown.node_of)

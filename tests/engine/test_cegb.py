@@ -120,6 +120,36 @@ def test_model_cost_is_paid_once_and_other_nodes_are_searched_again():
     assert tree.n_terminal > 1
 
 
+class _Always(CostTracker):
+    """Searches every terminal node again after every split (no cached bests)."""
+
+    def on_split(self, node, split, rows):
+        super().on_split(node, split, rows)
+        return True
+
+
+class _Never(CostTracker):
+    """Never searches again (stale bests after a model cost is paid)."""
+
+    def on_split(self, node, split, rows):
+        super().on_split(node, split, rows)
+        return False
+
+
+@pytest.mark.parametrize("seed", [0, 2, 6])
+def test_searching_again_after_a_model_cost_is_searching_everything_again(seed):
+    x, z = _case(seed, n=600)
+    spec = _spec(4, model={v: 50.0 for v in range(4)})
+
+    def splits(tracker):
+        tree = _grow(_data(x), z, tracker, depth=6)
+        return [(n.split.var, n.split.value) for n in tree.nodes if n.split is not None]
+
+    got = splits(CostTracker(spec, z.size, None))
+    assert got == splits(_Always(spec, z.size, None))
+    assert got != splits(_Never(spec, z.size, None))     # the re-search matters here
+
+
 def test_rows_marked_in_one_tree_do_not_pay_in_the_next():
     x, z = _case(3, missing=0.1)
     n = z.size
