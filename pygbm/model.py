@@ -257,12 +257,22 @@ class GBMFit:
         return f
 
     def predict_cost(self, newdata=None, n_trees=None):
-        """Cost-efficient boosting: each row's prediction cost with the first
-        ``n_trees`` iterations (None: all; a list: a dict of tables by count,
-        one pass): a DataFrame with ``feature_cost`` (the acquisition cost of
-        every distinct predictor on the row's paths), ``split_cost`` (the
-        split cost times the splits evaluated), ``model_cost`` (the
-        once-per-model costs of the predictors those trees use) and ``total``.
+        """Each row's prediction cost (cost-efficient boosting, docs/cegb.md).
+
+        Parameters
+        ----------
+        newdata : DataFrame with the predictors (a matrix for gbm_fit models);
+            None: the training data (when kept).
+        n_trees : int or list of ints; None uses all iterations. A list gives
+            a dict of tables by count, computed in one pass over the trees.
+
+        Returns
+        -------
+        DataFrame
+            One row per row of ``newdata``: ``feature_cost`` (the cost of every
+            distinct predictor on the row's paths), ``split_cost`` (the split
+            cost times the splits evaluated), ``model_cost`` (the once-per-model
+            costs of the predictors those trees use) and ``total``.
         """
         return predict_cost(self, newdata, n_trees)
 

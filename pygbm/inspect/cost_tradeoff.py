@@ -22,16 +22,28 @@ def _counts(fit, n_trees) -> list:
 
 
 def cost_tradeoff(fits, newdata, y=None, n_trees=None) -> pd.DataFrame:
-    """Deviance on ``newdata`` and mean prediction cost per row of each fit
-    at each number of trees.
+    """Deviance and mean prediction cost per row of each fit at each number of trees.
 
-    ``fits``: fitted models with costs (e.g. one per ``cegb_tradeoff``; a
-    dict names them, else the trade-off λ does). ``y``: the response of
-    ``newdata`` (default: its column of the fit's response name).
-    ``n_trees``: counts to trace (default: 10 geometric steps up to each
-    fit's trees). Returns one row per (fit, count): ``model``,
-    ``tradeoff``, ``n_trees``, ``deviance``, ``mean_cost`` and the mean of
-    each cost part.
+    Parameters
+    ----------
+    fits : list or dict of fitted models with costs
+        E.g. one per ``cegb_tradeoff``; a dict names them, else the trade-off
+        names them ("lambda=0.001").
+    newdata : DataFrame
+        The rows to evaluate on (a test set), with the response column.
+    y : array, optional
+        The response of ``newdata`` (default: its column of the fits'
+        response name).
+    n_trees : int or list of ints, optional
+        Counts to trace (default: 10 geometric steps up to each fit's trees).
+
+    Returns
+    -------
+    DataFrame
+        One row per (fit, count): ``model``, ``tradeoff``, ``n_trees``,
+        ``deviance`` (the distribution's, as ``fit.valid_error``),
+        ``mean_cost`` and the mean of each cost part (``feature_cost``,
+        ``split_cost``, ``model_cost``).
     """
     named = fits.items() if isinstance(fits, dict) else \
         ((f"lambda={fit.costs.tradeoff:g}" if fit.costs is not None else "no costs", fit)
@@ -58,8 +70,19 @@ def cost_tradeoff(fits, newdata, y=None, n_trees=None) -> pd.DataFrame:
 
 
 def plot_cost_tradeoff(table: pd.DataFrame, ax=None):
-    """Deviance against mean cost per row, one line per model (points: the
-    traced tree counts). Returns the matplotlib Axes."""
+    """Plot deviance against mean prediction cost per row, one line per model.
+
+    Parameters
+    ----------
+    table : DataFrame
+        What :func:`cost_tradeoff` returns (points: the traced tree counts).
+    ax : matplotlib Axes, optional
+        Where to draw; a new figure when None.
+
+    Returns
+    -------
+    matplotlib Axes
+    """
     from ..plotting.cost_tradeoff import plot_tradeoff
 
     return plot_tradeoff(table, ax=ax)
