@@ -13,7 +13,8 @@ from .rrandom import RRandom
 
 def int_arg(name, value, low, high=None):
     """``value`` as an int in [low, high]; TypeError/ValueError naming ``name``."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Real) or value != int(value):
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) \
+            or not np.isfinite(value) or value != int(value):
         raise TypeError(f"{name} must be a whole number, got {value!r}")
     value = int(value)
     if value < low or (high is not None and value > high):
@@ -127,4 +128,24 @@ def as_generator(random_state):
     (a :class:`pygbm.RRandom`, used as is: the fit continues it)."""
     if isinstance(random_state, (np.random.Generator, RRandom)):
         return random_state
+    if random_state is not None and not isinstance(random_state, np.random.SeedSequence):
+        if isinstance(random_state, (bool, np.bool_)) \
+                or not isinstance(random_state, numbers.Integral):
+            raise TypeError(f"random_state must be None, a non-negative whole number, a "
+                            f"numpy Generator or pygbm.RRandom, got {random_state!r}")
+        if random_state < 0:
+            raise ValueError(f"random_state must be non-negative, got {random_state}")
     return np.random.default_rng(random_state)
+
+
+def n_cores_arg(n_cores):
+    """cv's worker processes: None or a whole number >= 1."""
+    return None if n_cores is None else int_arg("n_cores", n_cores, 1)
+
+
+def bool_arg(value, name) -> bool:
+    """``value`` if it is True or False (or 0/1), else a ``TypeError`` naming ``name``."""
+    if isinstance(value, (bool, np.bool_)) or (isinstance(value, numbers.Integral)
+                                               and value in (0, 1)):
+        return bool(value)
+    raise TypeError(f"{name} must be True or False, got {value!r}")

@@ -12,7 +12,7 @@ import functools
 import numpy as np
 
 from . import cv, frontend
-from ._checks import as_generator, fraction_arg, int_arg, offset_arg, weights_arg
+from ._checks import as_generator, fraction_arg, int_arg, n_cores_arg, offset_arg, weights_arg
 from .distributions import get_distribution, guess_distribution
 from .costs import cost_spec
 from .fitting import CodedData, Targets, continue_fit, fit_coded
@@ -27,8 +27,14 @@ from .progress import check_progress, wanted
 def _encode(x, var_names):
     import pandas as pd        # imported on first use: import pygbm stays fast
     encoder = frontend.PredictorEncoder()
+    if var_names is not None:
+        var_names = list(var_names)
+        width = x.shape[1] if getattr(x, "ndim", 2) == 2 else 1
+        if len(var_names) != width:
+            raise ValueError(f"var_names must give one name per column of x ({width}), "
+                             f"got {len(var_names)}")
     if isinstance(x, np.ndarray) and var_names is not None:
-        x = pd.DataFrame(x, columns=list(var_names))
+        x = pd.DataFrame(x, columns=var_names)
     coded, names, var_type, var_levels = encoder.fit_transform(x)
     return coded, list(names), np.asarray(var_type), var_levels, encoder
 
@@ -303,6 +309,7 @@ def gbm(formula, data, distribution=None, weights=None, var_monotone=None, n_tre
         warn(f"Distribution not specified, assuming {distribution} ...", GBMMessage)
     n = mf.x.shape[0]
     train_fraction = fraction_arg("train_fraction", train_fraction)
+    cv_folds, n_cores = int_arg("cv_folds", cv_folds, 0), n_cores_arg(n_cores)
     n_train = int(np.floor(train_fraction * n))
     call = _call_string(formula, distribution, dict(
         n_trees=n_trees, interaction_depth=interaction_depth, shrinkage=shrinkage,
@@ -334,7 +341,6 @@ def gbm(formula, data, distribution=None, weights=None, var_monotone=None, n_tre
     main_fit = functools.partial(fit_coded, options, coded, rng)
 
     result = None
-    cv_folds = int_arg("cv_folds", cv_folds, 0)
     if cv_folds > 1 or fold_id is not None:
         # the folds draw their seeds from rng first; the main fit continues it
         fold_fit = functools.partial(
@@ -361,6 +367,11 @@ def _new_rows(fit, data, weights):
     if fit.formula is None:
         raise ValueError("data= is only supported for models fitted with a formula")
     mf = frontend.model_frame(fit.formula, data, weights)
+    n_first = fit.fit.shape[0] if fit.zero_sample is None else \
+        fit.fit.shape[0] - fit.zero_sample.n_kept + fit.zero_sample.n_train_full
+    if mf.x.shape[0] != n_first:
+        raise ValueError(f"data have {mf.x.shape[0]} rows but the model was fitted on "
+                         f"{n_first}; gbm_more continues on the same rows")
     x = frontend.model_frame_newdata(fit.encoder, data)
     y, off, status = mf.y, mf.offset, mf.status
     if fit.distribution.bag_by_group:                  # pairwise: the kept groups

@@ -73,8 +73,20 @@ def make_folds(y, n_folds, stratify, rng) -> np.ndarray:
     return folds
 
 
+def _missing(values: np.ndarray) -> np.ndarray:
+    """NaN or None entries of a fold label array."""
+    if values.dtype.kind in "fc":
+        return np.isnan(values)
+    if values.dtype == object:
+        return np.array([v is None or (isinstance(v, float) and v != v) for v in values.ravel()])
+    return np.zeros(values.shape, dtype=bool)
+
+
 def _check_fold_id(fold_id, n_train):
     fold_id = np.asarray(fold_id)
+    missing = int(_missing(fold_id).sum())
+    if missing:
+        raise ValueError(f"fold_id must not have missing values; {missing} are missing")
     if fold_id.ndim != 1 or fold_id.shape[0] != n_train:
         raise ValueError(f"fold_id must give one fold per training row ({n_train}), "
                          f"got shape {fold_id.shape}")
@@ -137,6 +149,9 @@ def cross_validate(data, fit, spec: CVSpec, dist_name, rng, main_fit=None):
     if fold_id is not None:
         fold_id, n_folds = _check_fold_id(fold_id, n_train)
     else:
+        if n_folds > n_train:
+            raise ValueError(f"cv_folds={n_folds} exceeds the {n_train} training rows; "
+                             "each fold needs at least one row")
         fold_id = make_folds(data.y[:n_train], n_folds, stratify, rng)
     if dist_name == "multinomial":
         _check_classes_in_folds(data, fold_id, n_folds, stratify)

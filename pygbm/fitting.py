@@ -101,6 +101,10 @@ def check_rows(data: CodedData, options: FitOptions) -> None:
             "bag_fraction)")
 
 
+#: distributions whose initial value is a log-odds: a response of one value gives +-inf
+_BINARY_RATE_FITS = ("bernoulli",)
+
+
 def _check_response(y, n, dist):
     y = np.asarray(y)
     if y.shape[0] != n:
@@ -125,11 +129,20 @@ def check_targets(data: CodedData, dist) -> Targets:
                              "Surv(time, status) ~ ... in the formula (or misc= with gbm_fit)")
         y = _check_response(data.y, n, dist)
         status = np.asarray(status, dtype=float)
+        if status.ndim != 1 or status.shape[0] != n:
+            raise ValueError(f"misc (the event status) must have one value per row ({n}), "
+                             f"got shape {status.shape}")
+        if not np.any(status[:data.n_train] != 0):
+            raise ValueError(f"{dist.name}: every training observation is censored (status "
+                             "all 0): there is no event to fit")
     else:
         if status is not None:
             raise ValueError(f"a Surv() response needs distribution='coxph', "
                              f"not {dist.name!r}")
         y = _check_response(data.y, n, dist)
+        if dist.name in _BINARY_RATE_FITS and np.unique(y[:data.n_train]).size < 2:
+            raise ValueError(f"{dist.name}: the response y has only the value "
+                             f"{float(y[0]):g} among the training rows; it needs both 0 and 1")
     return Targets(y=y, misc=status, offset=offset, w=w_raw * n / np.sum(w_raw), w_raw=w_raw)
 
 

@@ -13,7 +13,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._checks import engine_arg, int_arg, monotone_arg, shrinkage_arg, fraction_arg
+from ._checks import (bool_arg, engine_arg, int_arg, monotone_arg, shrinkage_arg,
+                      fraction_arg)
 from .distributions import Distribution, get_distribution
 from .progress import check_progress
 from .zero_sampling import zero_subsample_arg, zero_weight_arg
@@ -89,7 +90,8 @@ def fit_options(distribution, *, n_trees, interaction_depth, n_minobsinnode, shr
     return FitOptions(distribution=dist, n_trees=n_trees, interaction_depth=depth,
                       n_minobsinnode=min_obs, shrinkage=shrinkage, bag_fraction=bag_fraction,
                       var_monotone=mono, max_bins=max_bins, categorical=categorical,
-                      ts_options=ts_options, keep_data=bool(keep_data), verbose=verbose,
+                      ts_options=ts_options, keep_data=bool_arg(keep_data, "keep_data"),
+                      verbose=verbose,
                       engine=engine_arg(engine), costs=costs,
                       progress=check_progress(progress), formula=formula, call=call,
                       zero_subsample=zero_subsample, zero_weight=zero_weight)

@@ -22,6 +22,7 @@ import pandas as pd
 from scipy.interpolate import BSpline
 from scipy.stats import rankdata
 
+from ..distributions import available_distributions
 from ..messages import warn
 
 #: calibrate.plot evaluates the fitted curve at this many points
@@ -47,6 +48,10 @@ def gbm_roc_area(obs, pred) -> float:
                          f"{obs.shape} and {pred.shape}")
     if not (np.all(np.isfinite(obs)) and np.all(np.isfinite(pred))):
         raise ValueError("obs and pred must be finite (no NaN or inf)")
+    if not np.all(np.isin(obs, (0.0, 1.0))):
+        # R's gbm.roc.area computes a number from any obs; pygbm refuses (an AUC needs 0/1)
+        raise ValueError(f"obs must be 0 or 1 (a binary response); got "
+                         f"{np.unique(obs).size} distinct values, e.g. {np.unique(obs)[:3]}")
     n1 = obs.sum()
     n = len(obs)
     if n == n1:
@@ -120,6 +125,10 @@ def calibration_curve(y, p, distribution: str = "bernoulli", knots=None, df: int
         raise ValueError("p must be finite (no NaN or inf)")
     if not isinstance(distribution, str):
         raise TypeError(f"distribution must be a string; got {distribution!r}")
+    if distribution not in available_distributions():
+        # R's calibrate.plot takes any other name as gaussian; pygbm refuses a misspelling
+        raise ValueError(f"distribution must be one of {', '.join(available_distributions())}; "
+                         f"got {distribution!r}")
     if knots is None and df is None:
         raise ValueError("Either knots or df must be specified")
     if knots is None and (df != round(df) or df < 1):
@@ -129,6 +138,10 @@ def calibration_curve(y, p, distribution: str = "bernoulli", knots=None, df: int
     yk, pk = y[keep], p[keep]
     if family == "binomial" and np.any((yk < 0) | (yk > 1)):
         raise ValueError("y must be in [0, 1] for distribution='bernoulli'")
+    if family == "binomial" and np.any((pk < 0) | (pk > 1)):
+        raise ValueError(f"p must be probabilities in [0, 1] for distribution='bernoulli' "
+                         f"(predict(..., type='response')); got range [{pk.min():g}, "
+                         f"{pk.max():g}]")
     if family == "poisson" and np.any(yk < 0):
         raise ValueError("y must be non-negative for distribution='poisson'")
     boundary = np.array([pk.min(), pk.max()])
@@ -196,6 +209,11 @@ def basehaz_gbm(t, delta, f_x, t_eval=None, smooth: bool = False, cumulative: bo
     for name, arr in (("t", t), ("delta", delta), ("f_x", f_x)):
         if not np.all(np.isfinite(arr)):
             raise ValueError(f"{name} must be finite (no NaN or inf)")
+    if np.any(t < 0):
+        raise ValueError(f"t (survival times) must be non-negative; {int(np.sum(t < 0))} "
+                         "are negative")
+    if not np.all(np.isin(delta, (0.0, 1.0))):
+        raise ValueError("delta (the event indicator) must be 0 or 1")
     if not smooth and not cumulative:
         if t_eval is not None:
             raise ValueError("Cannot evaluate unsmoothed baseline hazard at t_eval.")
