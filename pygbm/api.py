@@ -161,6 +161,26 @@ def gbm_fit(x, y, offset=None, misc=None, distribution="bernoulli", w=None,
 
 
 # ---------------------------------------------------------------- gbm
+#: distributions that take a categorical (text) response, coded as its levels
+_CLASS_RESPONSES = ("bernoulli", "multinomial", "adaboost", "huberized")
+#: R's coding of a logical response (not text: no mapping to state)
+_LOGICAL_LEVELS = ["FALSE", "TRUE"]
+
+
+def _check_text_response(mf, dist):
+    """A text/categorical response: refused for distributions of numbers (R's
+    gbm would fit its codes); for a two-level class response the mapping is said."""
+    if not mf.y_is_categorical or list(mf.y_levels) == _LOGICAL_LEVELS:
+        return
+    if dist.name not in _CLASS_RESPONSES:
+        raise ValueError(f"the response {mf.response_name} is text/categorical (levels "
+                         f"{list(mf.y_levels)[:5]}...); distribution {dist.name!r} needs "
+                         "numbers: convert it (e.g. pd.to_numeric) or use a class distribution")
+    if len(mf.y_levels) == 2:
+        warn(f"the response {mf.response_name} is coded {mf.y_levels[0]!r} = 0, "
+             f"{mf.y_levels[1]!r} = 1 (the second level is modelled)", GBMMessage)
+
+
 def _call_string(formula, distribution, kwargs):
     parts = [f'formula = "{formula}"']
     if distribution is not None:
@@ -316,6 +336,7 @@ def gbm(formula, data, distribution=None, weights=None, var_monotone=None, n_tre
         bag_fraction=bag_fraction, train_fraction=train_fraction, cv_folds=cv_folds))
     rng = as_generator(random_state)
     dist = get_distribution(distribution)
+    _check_text_response(mf, dist)
     options = fit_options(
         dist, n_trees=n_trees, interaction_depth=interaction_depth,
         n_minobsinnode=n_minobsinnode, shrinkage=shrinkage, bag_fraction=bag_fraction,

@@ -335,6 +335,26 @@ def _response(value, name: str, n: int):
     return y, levels, levels is not None, status
 
 
+def _refuse_made_nan(frame: pd.DataFrame, predictors, evaluator: _Evaluator) -> None:
+    """R's "NaN found in predictor variables": a transform (``np.log(x)`` of a
+    negative x) that gives NaN where its inputs are not missing is refused."""
+    for spec in predictors:
+        column = frame[spec.label]
+        if spec.lookup or not pd.api.types.is_numeric_dtype(column.dtype):
+            continue
+        nan = column.isna().to_numpy()
+        if not nan.any():
+            continue
+        inputs = evaluator.variables(spec.expr)
+        given = ~evaluator.data[inputs].isna().any(axis=1).to_numpy() if inputs else \
+            np.ones(len(column), dtype=bool)
+        made = int((nan & given).sum())
+        if made:
+            raise ValueError(f"formula term {spec.label!r} gives NaN for {made} rows where "
+                             f"{', '.join(inputs)} is not missing (e.g. the log of a negative "
+                             "number); R: NaN found in predictor variables")
+
+
 def _offset_value(terms, evaluator: _Evaluator, n: int) -> np.ndarray | None:
     if not terms:
         return None
@@ -423,6 +443,7 @@ def model_frame(formula: str, data, weights=None,
     offset = _offset_value(offsets, evaluator, n)
     frame = pd.DataFrame({spec.label: _as_column(evaluator.evaluate(spec), spec.label, n)
                           for spec in predictors})
+    _refuse_made_nan(frame, predictors, evaluator)
     encoder = PredictorEncoder(max_levels=max_levels)
     x, var_names, var_type, var_levels = encoder.fit_transform(frame)
     encoder.terms, encoder.offset_terms = predictors, offsets

@@ -38,6 +38,9 @@ BRUTE_FORCE_BLOCK_ROWS = 200_000
 
 
 # --------------------------------------------------------------------------- variables
+#: the largest partial dependence grid computed (R allocates any size and may die)
+MAX_GRID_ROWS = 10**7
+
 def resolve_vars(fit, i_var, arg: str = "i_var") -> list[int]:
     """0-based column indices of ``i_var``: variable names, or 0-based
     positions in ``fit.var_names`` (R's ``i.var = 1`` is position 0 here)."""
@@ -274,7 +277,13 @@ def partial_dependence(fit, i_var, n_trees=None, continuous_resolution=100, type
     _check_choice(type, TYPES, "type")
     _check_choice(method, METHODS, "method")
     k_class = _class_index(fit, class_)
-    grid = expand_grid([grid_values(fit, j, continuous_resolution) for j in idx])
+    axes = [grid_values(fit, j, continuous_resolution) for j in idx]
+    size = int(np.prod([len(a) for a in axes], dtype=float))
+    if size > MAX_GRID_ROWS:
+        raise ValueError(f"the grid of {len(idx)} variables at continuous_resolution="
+                         f"{continuous_resolution} has {size:,} points (more than "
+                         f"{MAX_GRID_ROWS:,}); lower continuous_resolution")
+    grid = expand_grid(axes)
     inverse = fit.distribution.inverse_link if type == "response" else (lambda f: f)
     attrs = {"type": type, "n_trees": n_trees}
     K = int(fit.num_classes)

@@ -1,0 +1,342 @@
+"""Catalogue of bad and edge inputs (issue 20): every public function answers a
+wrong argument with pygbm's own error naming the argument (never a NumPy,
+pandas, formulaic or joblib traceback), or gives the documented result.
+
+Each row: (id, call on the shared namespace ``E``, error type, a regex the
+message must match -- the argument's name). ``R:`` notes what R gbm 2.1.8.1
+does where pygbm differs on purpose.
+"""
+from __future__ import annotations
+
+import pickle
+import types
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import pygbm
+
+N = 120
+
+
+@pytest.fixture(scope="module")
+def E():
+    rng = np.random.default_rng(0)
+    d = pd.DataFrame({"x1": rng.normal(size=N), "x2": rng.normal(size=N),
+                      "c": pd.Categorical(rng.choice(list("abc"), size=N))})
+    d["y"] = d["x1"] + rng.normal(size=N)
+    d["b"] = (d["y"] > 0).astype(int)
+    d["t"] = rng.exponential(size=N) + 0.1
+    d["s"] = (rng.random(N) < 0.7).astype(int)
+    d["k"] = rng.poisson(2, size=N)
+    x = d[["x1", "x2"]]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        kw = dict(n_trees=20, interaction_depth=2, random_state=1)
+        fit = pygbm.gbm("y ~ x1 + x2 + c", d, distribution="gaussian", **kw)
+        bfit = pygbm.gbm("b ~ x1 + x2", d, distribution="bernoulli", **kw)
+        mfit = pygbm.gbm("y ~ x1 + x2 + c", d, distribution="gaussian", keep_data=False, **kw)
+        ffit = pygbm.gbm_fit(x, d["y"], distribution="gaussian", n_trees=10, shrinkage=0.1)
+        d4 = d.assign(x3=rng.normal(size=N), x4=rng.normal(size=N))
+        fit4 = pygbm.gbm("y ~ x1 + x2 + x3 + x4", d4, distribution="gaussian", n_trees=10,
+                         interaction_depth=4, random_state=1)
+    return types.SimpleNamespace(d=d, x=x, fit=fit, bfit=bfit, mfit=mfit, ffit=ffit,
+                                 fit4=fit4, d4=d4)
+
+
+def g(E, **kw):
+    """gbm() on the shared data with a few trees and ``kw`` overriding."""
+    args = dict(formula="y ~ x1 + x2 + c", data=E.d, distribution="gaussian", n_trees=5)
+    args.update(kw)
+    return pygbm.gbm(**args)
+
+
+def gf(E, **kw):
+    """gbm_fit() on the shared predictors with ``kw`` overriding."""
+    args = dict(x=E.x, y=E.d["y"], distribution="gaussian", n_trees=5)
+    args.update(kw)
+    return pygbm.gbm_fit(**args)
+
+
+V, T = ValueError, TypeError
+
+# ----------------------------------------------------------------- gbm: scalar arguments
+_GBM_SCALARS = [
+    ("n_trees", 0, V), ("n_trees", -3, V), ("n_trees", 2.5, T), ("n_trees", "10", T),
+    ("n_trees", float("nan"), T), ("n_trees", float("inf"), T), ("n_trees", True, T),
+    ("n_trees", None, T),
+    ("interaction_depth", 0, V), ("interaction_depth", 1.5, T), ("interaction_depth", "2", T),
+    ("interaction_depth", float("nan"), T), ("interaction_depth", 10**6, V),
+    ("n_minobsinnode", 0, V), ("n_minobsinnode", -1, V), ("n_minobsinnode", 2.2, T),
+    ("n_minobsinnode", 10**6, V),
+    ("shrinkage", 0, V), ("shrinkage", -0.1, V), ("shrinkage", float("nan"), V),
+    ("shrinkage", "0.1", V), ("shrinkage", float("inf"), V),
+    ("bag_fraction", 0, V), ("bag_fraction", 1.5, V), ("bag_fraction", float("nan"), T),
+    ("bag_fraction", "half", T),
+    ("train_fraction", 0, V), ("train_fraction", 2, V), ("train_fraction", float("nan"), T),
+    ("train_fraction", None, T),
+    ("cv_folds", -1, V), ("cv_folds", 2.5, T), ("cv_folds", N + 1, V), ("cv_folds", "3", T),
+    ("cv_folds", float("inf"), T),
+    ("n_cores", 0, V), ("n_cores", -2, V), ("n_cores", 1.5, T), ("n_cores", "2", T),
+    ("random_state", "seed", T), ("random_state", 1.5, T), ("random_state", -1, V),
+    ("random_state", [1.5], T),
+    ("keep_data", "no", T), ("keep_data", 2, T), ("keep_data", None, T),
+    ("max_bins", 1, V), ("max_bins", 10**6, V), ("max_bins", 2.5, T),
+    ("engine", "fortran", V), ("engine", 3, V),
+    ("distribution", "gausian", V), ("distribution", 3, T), ("distribution", {"alpha": 1}, V),
+    ("distribution", {"name": "quantile", "alpha": 1.5}, V),
+    ("distribution", {"name": "quantile", "alpha": "x"}, T),
+    ("distribution", {"name": "tdist", "df": -1}, V),
+    ("distribution", {"name": "gaussian", "bogus": 1}, V),
+    ("distribution", {"name": "pairwise", "metric": "ndcg"}, V),
+]
+_GBM_SCALAR_MATCH = {"distribution": "distribution|alpha|df|bogus|group|quantile|tdist"}
+
+
+@pytest.mark.parametrize("arg, value, exc", _GBM_SCALARS,
+                         ids=[f"gbm-{a}={v!r}" for a, v, _ in _GBM_SCALARS])
+def test_gbm_scalar_arguments(E, arg, value, exc):
+    extra = {"cv_folds": 2} if arg == "n_cores" else {}
+    with pytest.raises(exc, match=_GBM_SCALAR_MATCH.get(arg, arg)):
+        g(E, **{arg: value}, **extra)
+
+
+# ----------------------------------------------------------------- every other bad input
+def _censored(E):
+    return E.d.assign(s=0)
+
+
+_CASES = [
+    # gbm: formula and data
+    ("gbm-formula-not-str", lambda E: g(E, formula=3), Exception, "formula"),
+    ("gbm-formula-no-tilde", lambda E: g(E, formula="y x1"), V, "formula|~"),
+    ("gbm-formula-unknown-col", lambda E: g(E, formula="y ~ x9"), V, "x9"),
+    ("gbm-formula-unknown-resp", lambda E: g(E, formula="yy ~ x1"), V, "yy"),
+    ("gbm-formula-no-predictors", lambda E: g(E, formula="y ~ 1"), V, "predictors"),
+    ("gbm-data-not-frame", lambda E: g(E, data=[1, 2, 3]), Exception, "data"),
+    ("gbm-data-empty", lambda E: g(E, data=E.d.iloc[:0]), V, "rows|small|data"),
+    ("gbm-too-few-rows", lambda E: g(E, data=E.d.iloc[:10]), V, "n_minobsinnode|small"),
+    # R: "NaN found in predictor variables"
+    ("gbm-log-negative", lambda E: g(E, formula="y ~ np.log(x1) + x2"), V, "x1|NaN"),
+    ("gbm-resp-missing", lambda E: g(E, data=E.d.assign(y=E.d.y.where(E.d.x1 > -1))), V,
+     "missing"),
+    ("gbm-resp-text-gaussian",
+     lambda E: g(E, data=E.d.assign(y=E.d.y.round(1).astype(str))), V, "y|response"),
+    ("gbm-weights-negative", lambda E: g(E, weights=-np.ones(N)), V, "weights"),
+    ("gbm-weights-nan", lambda E: g(E, weights=np.full(N, np.nan)), V, "weights"),
+    ("gbm-weights-zero", lambda E: g(E, weights=np.zeros(N)), V, "weights"),
+    ("gbm-weights-length", lambda E: g(E, weights=np.ones(5)), V, "weights"),
+    ("gbm-weights-unknown-col", lambda E: g(E, weights="w"), V, "w"),
+    ("gbm-monotone-length", lambda E: g(E, var_monotone=[1]), V, "var_monotone"),
+    ("gbm-monotone-values", lambda E: g(E, var_monotone=[2, 0, 0]), V, "var_monotone"),
+    ("gbm-monotone-unknown", lambda E: g(E, var_monotone={"zz": 1}), V, "var_monotone"),
+    ("gbm-fold_id-nan", lambda E: g(E, fold_id=np.r_[np.nan, np.arange(N - 1) % 3 + 1]), V,
+     "fold_id"),
+    ("gbm-fold_id-length", lambda E: g(E, fold_id=[1, 2]), V, "fold_id"),
+    ("gbm-fold_id-one-fold", lambda E: g(E, fold_id=np.ones(N)), V, "fold_id"),
+    ("gbm-categorical-unknown", lambda E: g(E, categorical="hashed"), V, "categorical"),
+    ("gbm-zero_subsample-bad", lambda E: g(E, distribution="poisson", formula="k ~ x1",
+                                           zero_subsample=2), V, "zero_subsample"),
+    ("gbm-zero_weight-bad", lambda E: g(E, distribution="poisson", formula="k ~ x1",
+                                        zero_subsample=0.5, zero_weight="x"), V, "zero_weight"),
+    ("gbm-feature_costs-length", lambda E: g(E, feature_costs=[1.0]), V, "feature_costs"),
+    ("gbm-feature_costs-negative", lambda E: g(E, feature_costs=[-1.0, 1, 1]), V,
+     "feature_costs"),
+    ("gbm-cost_split-negative", lambda E: g(E, cost_split=-1.0), V, "cost_split"),
+    # distributions and their responses
+    ("gbm-bernoulli-no-1", lambda E: g(E, formula="b ~ x1", data=E.d.assign(b=0),
+                                       distribution="bernoulli"), V, "y|0 and 1"),
+    ("gbm-bernoulli-three-values", lambda E: g(E, formula="k ~ x1", distribution="bernoulli"),
+     V, "0/1"),
+    ("gbm-poisson-negative", lambda E: g(E, formula="y ~ x1", distribution="poisson"), V,
+     "poisson"),
+    ("gbm-poisson-dict", lambda E: g(E, formula="y ~ x1", distribution={"name": "poisson"}),
+     V, "poisson"),
+    ("gbm-coxph-not-surv", lambda E: g(E, formula="t ~ x1", distribution="coxph"), V,
+     "Surv|survival"),
+    ("gbm-coxph-all-censored", lambda E: g(E, formula="Surv(t, s) ~ x1", data=_censored(E),
+                                           distribution="coxph"), V, "censored"),
+    ("gbm-surv-gaussian", lambda E: g(E, formula="Surv(t, s) ~ x1"), V, "coxph"),
+    ("gbm-multinomial-numeric-many", lambda E: g(E, formula="c ~ x1", distribution="gaussian"),
+     V, "c|response"),
+    ("gbm-adaboost-y", lambda E: g(E, formula="y ~ x1", distribution="adaboost"), V,
+     "adaboost|0/1"),
+    ("gbm-huberized-y", lambda E: g(E, formula="y ~ x1", distribution="huberized"), V,
+     "huberized|0/1"),
+    # binned mode and target statistics
+    ("gbm-binned-ok", lambda E: g(E, max_bins=16) and None, None, None),
+    ("gbm-ts-permutations", lambda E: g(E, categorical="ordered_ts", ts_permutations=0), V,
+     "ts_permutations|n_permutations"),
+    ("gbm-ts-prior-weight", lambda E: g(E, categorical="ordered_ts", ts_prior_weight=-1), V,
+     "prior_weight"),
+    # gbm_fit
+    ("gbm_fit-var_names-length", lambda E: gf(E, x=E.x.to_numpy(), var_names=["a"]), V,
+     "var_names"),
+    ("gbm_fit-var_names-length-frame", lambda E: gf(E, var_names=["a", "b", "c"]), V,
+     "var_names"),
+    ("gbm_fit-misc-length", lambda E: gf(E, y=E.d.t, distribution="coxph", misc=np.ones(3)),
+     V, "misc"),
+    ("gbm_fit-all-censored", lambda E: gf(E, y=E.d.t, distribution="coxph",
+                                          misc=np.zeros(N)), V, "censored"),
+    ("gbm_fit-y-length", lambda E: gf(E, y=np.ones(5)), V, "y"),
+    ("gbm_fit-y-nan", lambda E: gf(E, y=np.r_[np.nan, E.d.y[1:]]), V, "missing|y"),
+    ("gbm_fit-offset-length", lambda E: gf(E, offset=np.ones(3)), V, "offset"),
+    ("gbm_fit-offset-nan", lambda E: gf(E, offset=np.full(N, np.nan)), V, "offset"),
+    ("gbm_fit-w-negative", lambda E: gf(E, w=-np.ones(N)), V, "weights"),
+    ("gbm_fit-n_train-too-big", lambda E: gf(E, n_train=N + 1), V, "n_train"),
+    ("gbm_fit-n_train-and-fraction", lambda E: gf(E, n_train=50, train_fraction=0.5), V,
+     "n_train"),
+    ("gbm_fit-random_state", lambda E: gf(E, random_state="x"), T, "random_state"),
+    ("gbm_fit-keep_data", lambda E: gf(E, keep_data="yes"), T, "keep_data"),
+    ("gbm_fit-n_trees-nan", lambda E: gf(E, n_trees=float("nan")), T, "n_trees"),
+    ("gbm_fit-bernoulli-no-1", lambda E: gf(E, y=np.zeros(N), distribution="bernoulli"), V,
+     "0 and 1"),
+    ("gbm_fit-group-not-pairwise", lambda E: gf(E, group=np.arange(N)), V, "group"),
+    # gbm_more
+    ("gbm_more-not-fit", lambda E: pygbm.gbm_more("fit", 5), T, "fit"),
+    ("gbm_more-n_new_trees-0", lambda E: pygbm.gbm_more(E.fit, 0), V, "n_new_trees"),
+    ("gbm_more-n_new_trees-nan", lambda E: pygbm.gbm_more(E.fit, float("nan")), T,
+     "n_new_trees"),
+    ("gbm_more-n_new_trees-str", lambda E: pygbm.gbm_more(E.fit, "5"), T, "n_new_trees"),
+    ("gbm_more-data-length", lambda E: pygbm.gbm_more(E.fit, 5, data=E.d.iloc[:50]), V,
+     "rows"),
+    ("gbm_more-no-kept-data", lambda E: pygbm.gbm_more(E.mfit, 5), V, "keep_data"),
+    ("gbm_more-offset-length", lambda E: pygbm.gbm_more(E.fit, 5, offset=np.ones(3)), V,
+     "offset"),
+    ("gbm_more-random_state", lambda E: pygbm.gbm_more(E.fit, 5, random_state="x"), T,
+     "random_state"),
+    ("gbm_more-data-gbm_fit", lambda E: pygbm.gbm_more(E.ffit, 5, data=E.d), V, "formula"),
+    # predict
+    ("predict-n_trees-nan", lambda E: E.fit.predict(E.d, n_trees=float("nan")), V, "n_trees"),
+    ("predict-n_trees-inf", lambda E: E.fit.predict(E.d, n_trees=float("inf")), V, "n_trees"),
+    ("predict-n_trees-negative", lambda E: E.fit.predict(E.d, n_trees=-1), V, "n_trees"),
+    ("predict-n_trees-fraction", lambda E: E.fit.predict(E.d, n_trees=2.5), V, "n_trees"),
+    ("predict-n_trees-str", lambda E: E.fit.predict(E.d, n_trees="5"), V, "n_trees"),
+    ("predict-n_trees-empty", lambda E: E.fit.predict(E.d, n_trees=[]), V, "n_trees"),
+    ("predict-n_trees-2d", lambda E: E.fit.predict(E.d, n_trees=[[1, 2]]), V, "n_trees"),
+    ("predict-n_trees-bool", lambda E: E.fit.predict(E.d, n_trees=True), V, "n_trees"),
+    ("predict-type", lambda E: E.fit.predict(E.d, n_trees=5, type="prob"), V, "type"),
+    ("predict-missing-column", lambda E: E.fit.predict(E.d.drop(columns="x1"), n_trees=5), V,
+     "x1"),
+    ("predict-no-kept-data", lambda E: E.mfit.predict(n_trees=5), V, "newdata|keep_data"),
+    # toolbox
+    ("perf-method", lambda E: pygbm.gbm_perf(E.fit, method="best", plot_it=False), V,
+     "method"),
+    ("perf-test-without-validation", lambda E: pygbm.gbm_perf(E.fit, method="test",
+                                                              plot_it=False), V,
+     "train_fraction"),
+    ("perf-cv-without-cv", lambda E: pygbm.gbm_perf(E.fit, method="cv", plot_it=False), V,
+     "cv_folds"),
+    ("influence-n_trees-0", lambda E: pygbm.relative_influence(E.fit, n_trees=0), V, "n_trees"),
+    ("influence-n_trees-str", lambda E: pygbm.relative_influence(E.fit, n_trees="3"), T,
+     "n_trees"),
+    ("influence-scale-str", lambda E: pygbm.relative_influence(E.fit, scale="yes"), T, "scale"),
+    ("influence-per_class-single", lambda E: pygbm.relative_influence(E.fit, per_class=True),
+     V, "per_class"),
+    ("summary-n_trees-0", lambda E: pygbm.summary(E.fit, n_trees=0, plot_it=False), V,
+     "n_trees"),
+    ("summary-method", lambda E: pygbm.summary(E.fit, method="gain", plot_it=False), V,
+     "method"),
+    ("plot-i_var-unknown", lambda E: pygbm.plot_gbm(E.fit, "zz", return_grid=True), V, "zz"),
+    ("plot-i_var-range", lambda E: pygbm.plot_gbm(E.fit, 9, return_grid=True), V, "i_var"),
+    ("plot-n_trees-0", lambda E: pygbm.plot_gbm(E.fit, 0, n_trees=0, return_grid=True), V,
+     "n_trees"),
+    ("plot-resolution-0", lambda E: pygbm.plot_gbm(E.fit, 0, continuous_resolution=0,
+                                                   return_grid=True), V,
+     "continuous_resolution"),
+    ("plot-type", lambda E: pygbm.plot_gbm(E.fit, 0, type="prob", return_grid=True), V, "type"),
+    ("pd-method", lambda E: pygbm.partial_dependence(E.fit, 0, method="magic"), V, "method"),
+    ("pd-four-vars-default-grid", lambda E: pygbm.partial_dependence(E.fit4, [0, 1, 2, 3]), V,
+     "continuous_resolution|grid"),
+    ("interact-i_var-unknown", lambda E: pygbm.interact_gbm(E.fit, E.d, ["x1", "zz"]), V,
+     "zz"),
+    ("interact-depth-too-low", lambda E: pygbm.interact_gbm(E.fit, E.d, [0, 1, 2]), V,
+     "interaction_depth"),
+    ("interact-data-missing-col", lambda E: pygbm.interact_gbm(E.fit, E.d.drop(columns="x2"),
+                                                               [0, 1]), V, "x2"),
+    ("pretty-i_tree-0", lambda E: pygbm.pretty_gbm_tree(E.fit, 0), V, "i_tree"),
+    ("pretty-i_tree-big", lambda E: pygbm.pretty_gbm_tree(E.fit, 999), V, "i_tree"),
+    ("permutation-random_state", lambda E: pygbm.permutation_influence(E.fit,
+                                                                       random_state="x"), T,
+     "random_state"),
+    ("permutation-no-data", lambda E: pygbm.permutation_influence(E.mfit), V, "keep_data"),
+    # metrics (R computes numbers from these; pygbm refuses)
+    ("roc-non-binary", lambda E: pygbm.gbm_roc_area(E.d.y, E.d.x1), V, "obs"),
+    ("roc-length", lambda E: pygbm.gbm_roc_area([0, 1], [0.1]), V, "obs and pred"),
+    ("roc-nan", lambda E: pygbm.gbm_roc_area([0, 1], [np.nan, 1]), V, "pred"),
+    ("calibrate-p-outside", lambda E: pygbm.calibrate_plot(E.d.b, E.d.y), V, "p"),
+    ("calibrate-misspelt", lambda E: pygbm.calibrate_plot(E.d.b, np.full(N, 0.5),
+                                                          distribution="bernouli"), V,
+     "distribution"),
+    ("calibrate-y-outside", lambda E: pygbm.calibrate_plot(E.d.y, np.full(N, 0.5)), V, "y"),
+    ("calibrate-length", lambda E: pygbm.calibrate_plot([0, 1], [0.5]), V, "y and p"),
+    ("calibrate-df", lambda E: pygbm.calibrate_plot(E.d.b, np.linspace(0, 1, N), df=0), V,
+     "df"),
+    ("basehaz-negative-t", lambda E: pygbm.basehaz_gbm(-E.d.t, E.d.s, E.d.x1), V, "t"),
+    ("basehaz-delta", lambda E: pygbm.basehaz_gbm(E.d.t, E.d.s * 2, E.d.x1), V, "delta"),
+    ("basehaz-nan", lambda E: pygbm.basehaz_gbm(E.d.t.where(E.d.x1 > 0), E.d.s, E.d.x1), V,
+     "t"),
+    ("basehaz-length", lambda E: pygbm.basehaz_gbm(E.d.t[:5], E.d.s, E.d.x1), V,
+     "same length"),
+    # ranking measures
+    ("ir-ndcg-length", lambda E: pygbm.ir_measure_ndcg([1, 0], [0.1]), Exception, ""),
+    # calibrate (Platt / isotonic of a fit)
+    ("calibrate-fit-not-fit", lambda E: pygbm.calibrate("fit", E.d), Exception, "fit"),
+]
+
+
+@pytest.mark.parametrize("case", _CASES, ids=[c[0] for c in _CASES])
+def test_catalogue(E, case):
+    _, call, exc, match = case
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        if exc is None:
+            call(E)
+            return
+        with pytest.raises(exc, match=match) as info:
+            call(E)
+    # pygbm's own error, not one raised deep inside NumPy, pandas, formulaic or joblib
+    origin = info.traceback[-1].path
+    assert "pygbm" in str(origin), f"raised from {origin}: {info.value}"
+
+
+# ----------------------------------------------------------------- documented results
+def test_predict_caps_too_many_trees_with_a_warning_as_r(E):
+    with pytest.warns(UserWarning, match="n_trees"):
+        p = E.fit.predict(E.d, n_trees=[5, 500])
+    np.testing.assert_array_equal(p[:, 1], E.fit.predict(E.d, n_trees=E.fit.n_trees))
+
+
+@pytest.mark.parametrize("tool", ["summary", "plot", "interact"])
+def test_toolbox_caps_too_many_trees_with_a_warning_as_r(E, tool):
+    calls = {"summary": lambda: pygbm.summary(E.fit, n_trees=500, plot_it=False),
+             "plot": lambda: pygbm.plot_gbm(E.fit, 0, n_trees=500, return_grid=True),
+             "interact": lambda: pygbm.interact_gbm(E.fit, E.d, [0, 1], n_trees=500)}
+    with pytest.warns(UserWarning, match="n_trees"):
+        calls[tool]()
+
+
+def test_constant_predictors_give_the_constant_model(E):
+    const = pd.DataFrame({"a": np.ones(N), "b": np.zeros(N)})
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        fit = pygbm.gbm_fit(const, E.d["y"], distribution="gaussian", n_trees=5)
+    p = fit.predict(const, n_trees=5)
+    assert np.ptp(p) == 0                       # no split is possible: one value for all
+
+
+def test_gbm_more_records_its_call(E):
+    more = pygbm.gbm_more(E.fit, 5)
+    assert more.call.startswith("gbm_more(") and f"{E.fit.n_trees + 5} trees" in more.call
+    assert f"{E.fit.n_trees + 5} iterations were performed" in repr(more)
+
+
+def test_pickle_round_trip_of_a_catalogue_fit(E):
+    back = pickle.loads(pickle.dumps(E.fit))
+    np.testing.assert_array_equal(back.predict(E.d, n_trees=20), E.fit.predict(E.d, n_trees=20))
+
+
+def test_catalogue_size():
+    assert len(_GBM_SCALARS) + len(_CASES) >= 150
