@@ -56,7 +56,9 @@ def gbm_fit(x, y, offset=None, misc=None, distribution="bernoulli", w=None,
             keep_data=True, verbose=False, var_names=None, response_name="y",
             random_state=None, max_bins=None, group=None, engine=None,
             progress=None, zero_subsample=None, zero_weight="importance", feature_costs=None,
-            feature_costs_model=None, cost_split=0.0, cegb_tradeoff=1.0):
+            feature_costs_model=None, cost_split=0.0, cegb_tradeoff=1.0,
+            boosting_type="plain", n_permutations=4, fold_len_multiplier=2.0,
+            min_fold_size=None, full_history=False):
     """R's ``gbm.fit``: boosting on a predictor table or matrix, no formula.
 
     Parameters
@@ -123,6 +125,16 @@ def gbm_fit(x, y, offset=None, misc=None, distribution="bernoulli", w=None,
         Cost of one split per row (see :func:`gbm`).
     cegb_tradeoff : float, default 1.0
         λ, multiplying all costs (see :func:`gbm`).
+    boosting_type : {"plain", "ordered"}, default "plain"
+        Ordered boosting (see :func:`gbm`).
+    n_permutations : int, default 4
+        Ordered boosting's permutations (see :func:`gbm`).
+    fold_len_multiplier : float, default 2.0
+        Growth of ordered boosting's folds (see :func:`gbm`).
+    min_fold_size : int, optional
+        Ordered boosting's first fold (see :func:`gbm`).
+    full_history : bool, default False
+        Not implemented yet (see :func:`gbm`).
 
     Returns
     -------
@@ -151,7 +163,12 @@ def gbm_fit(x, y, offset=None, misc=None, distribution="bernoulli", w=None,
                           progress=progress, zero_subsample=zero_subsample,
                           zero_weight=zero_weight,
                           costs=cost_spec(feature_costs, feature_costs_model, cost_split,
-                                          cegb_tradeoff, names, response_name))
+                                          cegb_tradeoff, names, response_name),
+                          boosting=dict(boosting_type=boosting_type,
+                                        n_permutations=n_permutations,
+                                        fold_len_multiplier=fold_len_multiplier,
+                                        min_fold_size=min_fold_size,
+                                        full_history=full_history))
     n_train, train_fraction = _n_train_arg(n_train, train_fraction, coded.shape[0])
     data = CodedData(x=coded, var_names=names, var_type=var_type, var_levels=var_levels,
                      encoder=encoder, y=np.asarray(y), n_train=n_train,
@@ -181,6 +198,20 @@ def _check_text_response(mf, dist):
              f"{mf.y_levels[1]!r} = 1 (the second level is modelled)", GBMMessage)
 
 
+#: the number of permutations when neither n_permutations nor ts_permutations is given
+DEFAULT_PERMUTATIONS = 4
+
+
+def _permutations_arg(n_permutations, ts_permutations):
+    """``n_permutations``, or its alias ``ts_permutations`` (not both, differing)."""
+    if n_permutations is None:
+        return DEFAULT_PERMUTATIONS if ts_permutations is None else ts_permutations
+    if ts_permutations is not None and ts_permutations != n_permutations:
+        raise ValueError(f"n_permutations={n_permutations!r} and its alias "
+                         f"ts_permutations={ts_permutations!r} differ: give one")
+    return n_permutations
+
+
 def _call_string(formula, distribution, kwargs):
     parts = [f'formula = "{formula}"']
     if distribution is not None:
@@ -193,10 +224,12 @@ def gbm(formula, data, distribution=None, weights=None, var_monotone=None, n_tre
         interaction_depth=1, n_minobsinnode=10, shrinkage=0.1, bag_fraction=0.5,
         train_fraction=1.0, cv_folds=0, keep_data=True, verbose=False,
         class_stratify_cv=None, n_cores=None, random_state=None, fold_id=None,
-        max_bins=None, categorical="native", ts_permutations=4, ts_prior=None,
+        max_bins=None, categorical="native", ts_permutations=None, ts_prior=None,
         ts_prior_weight=1.0, ts_max_combination=1, engine=None,
         progress=None, zero_subsample=None, zero_weight="importance", feature_costs=None,
-        feature_costs_model=None, cost_split=0.0, cegb_tradeoff=1.0):
+        feature_costs_model=None, cost_split=0.0, cegb_tradeoff=1.0,
+        boosting_type="plain", n_permutations=None, fold_len_multiplier=2.0,
+        min_fold_size=None, full_history=False):
     """Fit a generalized boosted model from a formula (R's ``gbm()``).
 
     Parameters
@@ -255,8 +288,9 @@ def gbm(formula, data, distribution=None, weights=None, var_monotone=None, n_tre
     categorical : str or dict, default "native"
         "native" (R's categoricals) or "ordered_ts" (CatBoost's ordered target
         statistics), for all categoricals or per column as a dict.
-    ts_permutations : int, default 4
-        Permutations of the ordered target statistics.
+    ts_permutations : int, optional
+        Permutations of the ordered target statistics: an alias of
+        ``n_permutations`` (default 4).
     ts_prior : float, optional
         Their prior (default: the weighted mean response).
     ts_prior_weight : float, default 1.0
@@ -294,6 +328,24 @@ def gbm(formula, data, distribution=None, weights=None, var_monotone=None, n_tre
         ``interaction_depth`` splits. With no costs the fit is R's, unchanged;
         costs are searched by the NumPy engine (the compiled one has no cost
         hook). ``fit.predict_cost(newdata)`` gives each row's prediction cost.
+    boosting_type : {"plain", "ordered"}, default "plain"
+        "ordered": CatBoost's ordered boosting (Prokhorenkova et al. 2018,
+        :mod:`pygbm.ordered`, docs/ordered_boosting.md): each tree grown from
+        gradients of supporting models that never saw the row, its leaves
+        fitted as plain. It runs on the histogram search (``max_bins`` 255
+        unless given), where R's bit-exactness is not a goal; multinomial,
+        pairwise and coxph are refused. "plain" is R's boosting. Not in R.
+    n_permutations : int, optional
+        Random permutations of the training rows (CatBoost's
+        ``permutation_count``; default 4); with ``categorical="ordered_ts"``
+        they serve the target statistics too (``ts_permutations``: alias).
+    fold_len_multiplier : float, default 2.0
+        Ordered boosting: each body/tail fold is this many times the last (> 1).
+    min_fold_size : int, optional
+        Ordered boosting: the first fold's rows; default CatBoost's rule (1 up
+        to 500 rows, else min(100, n / 50)).
+    full_history : bool, default False
+        CatBoost's ``approx_on_full_history``; True is not implemented yet.
 
     Returns
     -------
@@ -317,6 +369,7 @@ def gbm(formula, data, distribution=None, weights=None, var_monotone=None, n_tre
     ...                 cv_folds=3, random_state=1)
     >>> best = pygbm.gbm_perf(fit, method="cv", plot_it=False)
     """
+    n_permutations = _permutations_arg(n_permutations, ts_permutations)
     native = isinstance(categorical, str) and categorical == "native"
     # R's 1024-level cap applies to native categoricals; target statistics have none
     mf = frontend.model_frame(formula, data, weights) if native else \
@@ -342,12 +395,15 @@ def gbm(formula, data, distribution=None, weights=None, var_monotone=None, n_tre
         n_minobsinnode=n_minobsinnode, shrinkage=shrinkage, bag_fraction=bag_fraction,
         var_monotone=var_monotone, var_names=mf.var_names, var_type=mf.var_type,
         max_bins=max_bins, categorical=categorical,
-        ts_options=dict(n_permutations=ts_permutations, prior=ts_prior,
+        ts_options=dict(n_permutations=n_permutations, prior=ts_prior,
                         prior_weight=ts_prior_weight, max_combination=ts_max_combination),
         keep_data=keep_data, verbose=verbose, progress=progress, formula=formula, call=call,
         engine=engine, zero_subsample=zero_subsample, zero_weight=zero_weight,
         costs=cost_spec(feature_costs, feature_costs_model, cost_split, cegb_tradeoff,
-                        mf.var_names, mf.response_name))
+                        mf.var_names, mf.response_name),
+        boosting=dict(boosting_type=boosting_type, n_permutations=n_permutations,
+                      fold_len_multiplier=fold_len_multiplier, min_fold_size=min_fold_size,
+                      full_history=full_history, max_combination=ts_max_combination))
     layout, group = None, None
     if dist.bag_by_group:
         mf, layout = pairwise_mf(mf, data, dist, train_fraction, rng)

@@ -29,6 +29,8 @@ from .engine.schemes import PlainBoosting
 from .model import GBMFit
 from .options import FitOptions
 from .pairwise_rows import check_group_weights, sort_within_groups
+from .ordered.scheme import (NativeViews, OrderedBoosting, OrderedModels, OrderedProblem,
+                             ScheduleViews)
 from .progress import progress_bar, wanted
 from .target_stats import fit_target_statistics
 from .target_stats.scheme import OrderedPlainBoosting
@@ -193,8 +195,8 @@ def restore_order(values: np.ndarray, perm) -> np.ndarray:
 
 # ---------------------------------------------------------------- the engine
 def check_stream(options: FitOptions, rng) -> None:
-    """R's stream reproduces R's draws; R has no target statistics and no
-    zero-response subsampling."""
+    """R's stream reproduces R's draws; R has no target statistics, no
+    zero-response subsampling and no ordered boosting."""
     if not is_r_stream(rng):
         return
     native = isinstance(options.categorical, str) and options.categorical == "native"
@@ -202,6 +204,10 @@ def check_stream(options: FitOptions, rng) -> None:
         raise ValueError("random_state=RRandom(...) draws R's random numbers, and R gbm has "
                          "no target statistics or zero subsampling: use categorical='native' "
                          "and no zero_subsample with it, or a NumPy random_state")
+    if options.ordered is not None:
+        raise ValueError("random_state=RRandom(...) draws R's random numbers, and R gbm has "
+                         "no ordered boosting: use a NumPy random_state with "
+                         "boosting_type='ordered'")
 
 
 @dataclass(frozen=True, eq=False)
@@ -259,6 +265,22 @@ def subsample_zeros(data: CodedData, options: FitOptions, rng) -> tuple[ZeroSamp
     return sample, sample.apply(data)
 
 
+#: bound of the ordered permutations' seed drawn from the fit's generator
+_SEED_BOUND = 2**63 - 1
+
+
+def ordered_scheme(problem: BoostProblem, options: FitOptions, training, schedule,
+                   seed) -> OrderedBoosting:
+    """Ordered boosting's scheme: on the target statistics' permutations
+    (``schedule``) or, native categoricals, on permutations of ``seed``."""
+    views = ScheduleViews(schedule) if schedule is not None else \
+        NativeViews(training, options.ordered.n_permutations, seed)
+    return OrderedBoosting(OrderedProblem(problem.train_targets(), problem.distribution,
+                                          problem.context, options.interaction_depth,
+                                          options.n_minobsinnode, options.ordered),
+                           views, seed)
+
+
 # ---------------------------------------------------------------- the fitting function
 def fit_coded(options: FitOptions, data: CodedData, random_state=None) -> GBMFit:
     """Fit ``options.n_trees`` iterations on ``data`` (R's gbm.fit).
@@ -298,8 +320,13 @@ def fit_coded(options: FitOptions, data: CodedData, random_state=None) -> GBMFit
     state = _start(problem, dist, tracker)
     if sample is not None:
         state = sample.start(state, data.n_train)
-    scheme = PlainBoosting(training) if engine.schedule is None else \
-        OrderedPlainBoosting(engine.schedule)
+    if options.ordered is None:
+        scheme = PlainBoosting(training) if engine.schedule is None else \
+            OrderedPlainBoosting(engine.schedule)
+    else:
+        seed = None if engine.schedule is not None else int(rng.integers(_SEED_BOUND))
+        scheme = ordered_scheme(problem, options, training, engine.schedule, seed)
+        state.support = OrderedModels(seed)
     with progress_bar(wanted(options.progress, options.verbose), options.n_trees, "gbm",
                       "iteration") as bar:
         run_boosting(problem, state, options.n_trees, rng, options.verbose, scheme, bar)
@@ -358,7 +385,11 @@ def continue_fit(fit: GBMFit, x, targets: Targets, n_trees, report, rng) -> GBMF
     state = BoostState(fit.init_f, f.copy(), list(fit.train_error), list(fit.valid_error),
                        list(fit.oobag_improve), list(fit.trees), list(fit.c_splits),
                        fit.ts_support, tracker)
-    scheme = None if schedule is None else OrderedPlainBoosting(schedule)
+    if fit.options.ordered is not None:
+        training = None if schedule is not None else problem.training_data()
+        scheme = ordered_scheme(problem, fit.options, training, schedule, fit.ts_support.seed)
+    else:
+        scheme = None if schedule is None else OrderedPlainBoosting(schedule)
     verbose, progress = report
     with progress_bar(wanted(progress, verbose), n_trees, "gbm_more", "iteration") as bar:
         run_boosting(problem, state, n_trees, rng, verbose, scheme, bar)

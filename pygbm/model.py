@@ -87,8 +87,9 @@ class GBMFit:
     rng: np.random.Generator | RRandom | None = None   # the bagging generator, where it stopped
     row_order: np.ndarray | None = None         # the engine's row order (None: the data's)
     #: ordered target statistics: the supporting models' training link values
-    #: (engine row order)
-    ts_support: np.ndarray | None = None
+    #: (engine row order); ordered boosting: its supporting models
+    #: (pygbm.ordered.scheme.OrderedModels)
+    ts_support: object | None = None
     #: zero-response subsampling: the rate, the mode and the kept training
     #: rows (pygbm.zero_sampling.ZeroSample); None without
     zero_sample: ZeroSample | None = None

@@ -16,6 +16,7 @@ import numpy as np
 from ._checks import (bool_arg, engine_arg, int_arg, monotone_arg, shrinkage_arg,
                       fraction_arg)
 from .distributions import Distribution, get_distribution
+from .ordered.spec import DEFAULT_MAX_BINS, OrderedSpec, ordered_spec
 from .progress import check_progress
 from .zero_sampling import zero_subsample_arg, zero_weight_arg
 from .engine.cegb import CostSpec
@@ -50,6 +51,8 @@ class FitOptions:
     engine: str = "numpy"
     #: cost-efficient boosting's costs (pygbm.costs.cost_spec); None: no costs
     costs: CostSpec | None = None
+    #: ordered boosting's parameters (None: plain boosting, R's)
+    ordered: OrderedSpec | None = None
     verbose: bool = False
     #: a progress bar: None = where someone watches, True, False (pygbm.progress)
     progress: bool | None = None
@@ -70,11 +73,14 @@ def fit_options(distribution, *, n_trees, interaction_depth, n_minobsinnode, shr
                 bag_fraction, var_monotone, var_names, var_type, max_bins=None,
                 categorical="native", ts_options=None, keep_data=True, verbose=False, engine=None,
                 progress=None, formula=None, call=None, zero_subsample=None,
-                zero_weight="importance", costs=None) -> FitOptions:
+                zero_weight="importance", costs=None, boosting=None) -> FitOptions:
     """Check the arguments of gbm()/gbm_fit() (in R's order) into FitOptions.
 
     ``var_names``/``var_type`` (the coded predictors) are what ``var_monotone``
     is checked against; ``costs`` are checked already (pygbm.costs.cost_spec).
+    ``boosting``: the keyword arguments of :func:`pygbm.ordered.ordered_spec`
+    (None: plain boosting); ordered boosting runs on the histogram search
+    (``max_bins`` 255 unless given).
     """
     dist = get_distribution(distribution)
     n_trees = int_arg("n_trees", n_trees, 1)
@@ -83,6 +89,11 @@ def fit_options(distribution, *, n_trees, interaction_depth, n_minobsinnode, shr
     shrinkage = shrinkage_arg(shrinkage)
     bag_fraction = fraction_arg("bag_fraction", bag_fraction)
     mono = monotone_arg(var_monotone, list(var_names), var_type)
+    ordered = None if boosting is None else ordered_spec(dist=dist, **boosting)
+    if ordered is not None and max_bins is None:
+        max_bins = DEFAULT_MAX_BINS
+    if ordered is not None and costs is not None:
+        raise ValueError("boosting_type='ordered' does not support feature costs (CEGB) yet")
     if max_bins is not None:
         max_bins = int_arg("max_bins", max_bins, MIN_BINS, MAX_BINS)
     zero_subsample = zero_subsample_arg(zero_subsample)
@@ -92,6 +103,6 @@ def fit_options(distribution, *, n_trees, interaction_depth, n_minobsinnode, shr
                       var_monotone=mono, max_bins=max_bins, categorical=categorical,
                       ts_options=ts_options, keep_data=bool_arg(keep_data, "keep_data"),
                       verbose=verbose,
-                      engine=engine_arg(engine), costs=costs,
+                      engine=engine_arg(engine), costs=costs, ordered=ordered,
                       progress=check_progress(progress), formula=formula, call=call,
                       zero_subsample=zero_subsample, zero_weight=zero_weight)

@@ -57,8 +57,9 @@ class BoostState:
     #: ordered target statistics (CatBoost's Plain mode): the training rows'
     #: link values of each structure permutation's supporting model,
     #: (n_views, n_train); None without permutations (see
-    #: pygbm.target_stats.scheme.SupportingModels)
-    support: np.ndarray | None = None
+    #: pygbm.target_stats.scheme.SupportingModels); ordered boosting's
+    #: supporting models (pygbm.ordered.scheme.OrderedModels)
+    support: object | None = None
     #: per-row state told of every tree (None: none kept)
     rows: RowState | None = None
 
@@ -157,7 +158,8 @@ def _one_tree(P: BoostProblem, stage: TreeStage, inputs: TreeInputs, rows: _Tree
     z = dist.negative_gradient(t, inputs.f_grow, bag, ctx, **cls)
     gz, gw = dist.growth_response(t, inputs.f_grow, z, ctx, **cls)
     gunit = rows.unit and gw is t.w
-    grown = stage.grower(inputs.data).grow(gz, gw, bag, gunit)
+    grower = stage.grower(inputs.data) if inputs.grower is None else inputs.grower
+    grown = grower.grow(gz, gw, bag, gunit)
     if inputs.leaf_data is None:
         leaves = Leaves(grown.node_of, grown.n_terminal, grown.terminal_counts(),
                         grown.terminal_preds(), P.n_minobsinnode)

@@ -7,7 +7,7 @@ it hears of every tree added, and hands the loop's state what a later
 ``gbm_more`` continues from. :class:`PlainBoosting` is R's (one encoding
 of the rows, the fit's own predictions); CatBoost's Plain mode with ordered
 target statistics is :class:`pygbm.target_stats.scheme.SupportingModels`;
-ordered boosting would be another scheme.
+CatBoost's Ordered mode is :class:`pygbm.ordered.scheme.OrderedBoosting`.
 """
 from __future__ import annotations
 
@@ -23,11 +23,14 @@ class TreeInputs:
     rows' encoding), ``f_grow`` (link values of the training rows whose
     gradient the trees follow) and ``leaf_data`` (the encoding whose routing
     the leaf values are fitted on, against the fit's own predictions; None:
-    the rows as the tree was grown)."""
+    the rows as the tree was grown) and ``grower`` (a grower of the scheme's
+    own for this tree, e.g. ordered boosting's; None: the fit's tree stage
+    on ``data``)."""
 
     data: object
     f_grow: np.ndarray
     leaf_data: object | None = None
+    grower: object | None = None
 
 
 class SchemeRun(Protocol):

@@ -1,0 +1,37 @@
+"""CatBoost's body/tail folds of ordered boosting (Prokhorenkova et al. 2018,
+section 5 "Complexity" and Appendix B; CatBoost's CPU folds).
+
+A permutation's positions 0..n-1 are cut at boundaries b_0 < b_1 < ... <
+b_K = n: b_0 is CatBoost's smallest batch (:func:`first_fold_size`, or
+``min_fold_size``), then b_{k+1} = min(ceil(b_k * multiplier), n). Fold k
+keeps a supporting model of the positions [0, b_{k+1}): its leaf values are
+estimated on the *body* [0, b_k) and its *tail* [b_k, b_{k+1}) takes its
+gradients from it, so no row's gradient comes from a model that saw it.
+Positions below b_0 are in no tail.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+#: CatBoost's SelectMinBatchSize: above this many rows the first body is
+#: n / ROWS_PER_FIRST_ROW rows, at most MAX_FIRST_BODY; else one row
+SMALL_DATA_ROWS = 500
+ROWS_PER_FIRST_ROW = 50
+MAX_FIRST_BODY = 100
+
+
+def first_fold_size(n: int) -> int:
+    """CatBoost's first body size for ``n`` rows (SelectMinBatchSize)."""
+    return min(MAX_FIRST_BODY, n // ROWS_PER_FIRST_ROW) if n > SMALL_DATA_ROWS else 1
+
+
+def fold_boundaries(n: int, multiplier: float = 2.0,
+                    min_fold_size: int | None = None) -> np.ndarray:
+    """The boundaries b_0 < ... < b_K = n of the folds (see the module)."""
+    b = first_fold_size(n) if min_fold_size is None else min(int(min_fold_size), n)
+    bounds = [b]
+    while bounds[-1] < n:
+        bounds.append(min(math.ceil(bounds[-1] * multiplier), n))
+    return np.asarray(bounds, dtype=np.intp)

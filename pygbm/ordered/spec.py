@@ -1,0 +1,54 @@
+"""The options of ``gbm(..., boosting_type=...)``: CatBoost's Plain (R's
+boosting, the default) or Ordered boosting, checked once."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .._checks import int_arg
+
+#: distributions ordered boosting refuses (several outputs, groups, risk sets)
+REFUSED = ("multinomial", "pairwise", "coxph")
+#: the histogram search's default number of buckets in ordered mode
+DEFAULT_MAX_BINS = 255
+
+
+@dataclass(frozen=True)
+class OrderedSpec:
+    """Ordered boosting's parameters (CatBoost's names in parentheses):
+    ``n_permutations`` (permutation_count), ``fold_len_multiplier``,
+    ``min_fold_size`` (None: CatBoost's first batch size) and
+    ``full_history`` (approx_on_full_history)."""
+
+    n_permutations: int = 4
+    fold_len_multiplier: float = 2.0
+    min_fold_size: int | None = None
+    full_history: bool = False
+
+
+def ordered_spec(boosting_type, dist, *, n_permutations=4, fold_len_multiplier=2.0,
+                 min_fold_size=None, full_history=False, max_combination=1):
+    """The checked :class:`OrderedSpec` of ``boosting_type="ordered"``; None
+    for "plain"."""
+    if boosting_type not in ("plain", "ordered"):
+        raise ValueError(f"boosting_type must be 'plain' or 'ordered', got {boosting_type!r}")
+    if boosting_type == "plain":
+        return None
+    if dist.name in REFUSED:
+        raise ValueError(f"boosting_type='ordered' does not support distribution "
+                         f"{dist.name!r} yet (use boosting_type='plain')")
+    if max_combination != 1:
+        raise ValueError("boosting_type='ordered' does not support ts_max_combination > 1 yet")
+    n_permutations = int_arg("n_permutations", n_permutations, 1)
+    try:
+        multiplier = float(fold_len_multiplier)
+    except (TypeError, ValueError):
+        multiplier = float("nan")
+    if not multiplier > 1.0:
+        raise ValueError(f"fold_len_multiplier must be a number > 1, got {fold_len_multiplier!r}")
+    if min_fold_size is not None:
+        min_fold_size = int_arg("min_fold_size", min_fold_size, 1)
+    if full_history:
+        raise ValueError("full_history=True is not implemented yet (the approximations "
+                         "are fold-based; a fold_len_multiplier close to 1 with "
+                         "min_fold_size=1 gives one-row folds)")
+    return OrderedSpec(n_permutations, multiplier, min_fold_size, bool(full_history))
