@@ -52,10 +52,11 @@ class OrderedGrower:
                     cands[t] = search.candidates(hists[t], totals[t])
             best, where = tree_score(n_sum, d_sum), None
             for t, cand in enumerate(cands):
+                if cand.dn.shape[0] == 0:
+                    continue
                 den = d_sum + cand.dd
                 with np.errstate(divide="ignore", invalid="ignore"):
                     s = np.where(den > 0.0, (n_sum + cand.dn) / np.sqrt(den), 0.0)
-                s = np.where(np.isfinite(cand.dn), s, -np.inf)
                 c = int(np.argmax(s))
                 if s[c] > best:
                     best, where = float(s[c]), (t, c)

@@ -39,7 +39,8 @@ FOLD_COLUMNS = 4
 def score_terms(sums: np.ndarray):
     """N and D of row sets with the column sums ``sums`` (..., C)."""
     f = sums[..., PLAIN_COLUMNS:]
-    f = f.reshape(f.shape[:-1] + (-1, FOLD_COLUMNS))
+    f = f.reshape(f.shape[:-1] + ((sums.shape[-1] - PLAIN_COLUMNS) // FOLD_COLUMNS,
+                                  FOLD_COLUMNS))
     bz, bw, tz, tw = f[..., 0], f[..., 1], f[..., 2], f[..., 3]
     has_body = bw > 0.0
     a = np.where(has_body, bz / np.where(has_body, bw, 1.0), 0.0)
@@ -53,10 +54,10 @@ def tree_score(n: float, d: float) -> float:
 
 @dataclass(frozen=True, eq=False)
 class Candidates:
-    """Every candidate split of one node: the changes ``dn``, ``dd`` of the
-    tree's N and D if the node were split so (-inf ``dn`` where a candidate
-    is not allowed), and what recovers the split (``left``, ``missing``
-    sums, predictor and position of each, level orders)."""
+    """The allowed candidate splits of one node: the changes ``dn``, ``dd``
+    of the tree's N and D if the node were split so, and what recovers the
+    split (``left``, ``missing`` sums, predictor and position of each, the
+    categoricals' level orders)."""
 
     dn: np.ndarray
     dd: np.ndarray
@@ -98,6 +99,8 @@ class OrderedSearch:
 
     # ------------------------------------------------------------ candidates
     def candidates(self, hist: np.ndarray, total: np.ndarray) -> Candidates:
+        """The node's allowed candidates (``n_minobsinnode`` in-bag rows
+        each side, weight on both sides, each partition once)."""
         parts = [p for p in (self._continuous(hist), self._categorical(hist)) if p is not None]
         left = np.concatenate([p[0] for p in parts])
         missing = np.concatenate([p[1] for p in parts])
@@ -106,33 +109,42 @@ class OrderedSearch:
         ok = np.concatenate([p[4] for p in parts])
         orders = parts[-1][5] if self.data.cat.size else None
         right = total - left - missing
+        ok &= (left[:, 2] >= self.min_obs) & (right[:, 2] >= self.min_obs)
+        ok &= (left[:, 1] > 0.0) & (right[:, 1] > 0.0)
+        keep = np.flatnonzero(ok)
+        left, missing, right = left.take(keep, axis=0), missing.take(keep, axis=0), \
+            right.take(keep, axis=0)
         n0, d0 = score_terms(total)
         dn, dd = -n0, -d0
         for side in (left, right, missing):
             n, d = score_terms(side)
             dn, dd = dn + n, dd + d
-        ok &= (left[:, 2] >= self.min_obs) & (right[:, 2] >= self.min_obs)
-        ok &= (left[:, 1] > 0.0) & (right[:, 1] > 0.0)
-        return Candidates(np.where(ok, dn, -np.inf), dd, left, missing, var, pos, orders)
+        return Candidates(dn, dd, left, missing, var.take(keep), pos.take(keep), orders)
 
     def _continuous(self, hist):
+        """Candidates of the continuous predictors at their buckets holding
+        rows of the node (each partition once): running sums over those
+        buckets only, each predictor's cut at its own start."""
         data = self.data
         pc, width = data.cont.shape[0], data.width
         if pc == 0:
             return None
-        block = hist[: pc * width].reshape(pc, width, -1)
-        left = block[:, :-1].cumsum(axis=1)
-        missing = np.broadcast_to(block[:, -1:], left.shape)
-        ok = block[:, :-1, 2] > 0.0            # the bucket holds rows: each partition once
-        mono = data.var_monotone[data.cont][:, None]
+        flat = hist[: pc * width]
+        cell = np.arange(pc * width)
+        idx = np.flatnonzero((flat[:, 2] > 0.0) & (cell % width != width - 1))
+        pred = idx // width
+        running = np.concatenate((np.zeros((1, flat.shape[1])), flat.take(idx, axis=0)))
+        running = running.cumsum(axis=0)
+        base = running.take(np.searchsorted(pred, pred), axis=0)
+        left = running[1:] - base
+        missing = flat.take(pred * width + width - 1, axis=0)
+        ok = np.ones(idx.shape[0], dtype=bool)
+        mono = data.var_monotone[data.cont].take(pred)
         if mono.any():
-            rest = left[:, -1:] - left
-            ok &= (mono == 0) | (mono * (rest[..., 0] * left[..., 1]
-                                         - left[..., 0] * rest[..., 1]) > 0.0)
-        var = np.repeat(data.cont, width - 1)
-        pos = np.tile(np.arange(width - 1), pc)
-        return (left.reshape(-1, left.shape[-1]), missing.reshape(-1, left.shape[-1]),
-                var, pos, ok.reshape(-1), None)
+            last = np.searchsorted(pred, pred, side="right")
+            rest = running.take(last, axis=0) - base - left
+            ok &= (mono == 0) | (mono * (rest[:, 0] * left[:, 1] - left[:, 0] * rest[:, 1]) > 0.0)
+        return left, missing, data.cont.take(pred), idx % width, ok, None
 
     def _categorical(self, hist):
         data = self.data
