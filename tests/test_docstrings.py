@@ -25,10 +25,10 @@ NOT_YET = frozenset({
     "InfluenceSummary.as_html", "InfluenceSummary.as_text", "InfluenceSummary.plot",
     "RRandom", "RRandom.rnorm", "RRandom.runif", "RRandom.sample", "RRandom.sample_int",
     "RRandom.seed", "RRandom.unif_index", "RRandom.unif_rand", "Surv", "basehaz_gbm",
-    "calibrate_plot", "gbm_roc_area", "get_distribution", "interact_gbm", "ir_measure_auc",
+    "calibrate_plot", "gbm_roc_area", "get_distribution", "ir_measure_auc",
     "ir_measure_conc", "ir_measure_map", "ir_measure_mrr", "ir_measure_ndcg",
-    "partial_dependence", "perf_pairwise", "permutation_influence", "plot_gbm",
-    "pretty_gbm_tree", "qwyc", "qwyc_tradeoff",
+    "perf_pairwise", "permutation_influence",
+    "qwyc", "qwyc_tradeoff",
 })
 
 

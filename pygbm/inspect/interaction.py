@@ -76,26 +76,46 @@ def _weighted_mean(x, w) -> float:
 def interact_gbm(fit, data, i_var, n_trees=None) -> float:
     """Friedman's H statistic for the variables ``i_var`` (R's ``interact.gbm``).
 
+    Parameters
+    ----------
+    fit : GBMFit
+        The fitted model (R: ``x``), with ``interaction_depth`` at least
+        ``len(i_var)``.
+    data : pandas.DataFrame or numpy.ndarray
+        The rows over which H is computed (R: ``data``; usually the training
+        data): a DataFrame with the predictor columns, or a coded matrix with
+        all the fit's columns.
+    i_var : list of str or int
+        Two or more variables, by name or by 0-based position in
+        ``fit.var_names`` (R: ``i.var``, 1-based there).
+    n_trees : int, optional
+        Trees used (R: ``n.trees``); default all. More than the fit has:
+        a warning, and all are used, as in R.
+
+    Returns
+    -------
+    float or pandas.Series
+        H, between 0 (no interaction) and 1; NaN when the ratio exceeds 1 or
+        is 0/0. Multi-class fits: a Series of H, one per class (indexed by
+        class label), as R's ``interact.gbm``.
+
+    Notes
+    -----
     For every non-empty subset S of ``i_var``, the partial dependence f_S
     (weighted tree traversal) is computed at the distinct observed
     combinations of the S columns of ``data`` and centred by its mean
     weighted by how often each combination occurs. With the full set F,
     ``H^2 = mean_w[(sum_S (-1)^(|F|-|S|) f_S)^2] / mean_w[f_F^2]`` over the
-    distinct combinations of F; the result is sqrt(H^2), NaN when the ratio
-    exceeds 1 or is 0/0 (as R; in particular when no tree splits on any of
-    ``i_var``). Sums are R's (sequential, extended precision), so the result
-    is R's to the last digit.
+    distinct combinations of F, and the result is sqrt(H^2). Sums are R's
+    (sequential, extended precision), so the result is R's to the last
+    digit. When no tree splits on any of ``i_var``, f_F is constant and H is
+    NaN directly (R computes 0/0 or a ratio of rounding errors).
 
-    Parameters
-    ----------
-    fit : fitted gbm object (``interaction_depth >= len(i_var)``)
-    data : pandas DataFrame with the predictor columns (usually the training
-        data), or a coded matrix with all the fit's columns.
-    i_var : list of 2 or more variable names or 0-based positions.
-    n_trees : int, optional
-        Trees used (default all; more: warning and capped, as R).
-
-    Multi-class fits: a pandas Series of H, one per class (R's interact.gbm).
+    Examples
+    --------
+    >>> h = pygbm.interact_gbm(fit, boston, ["lstat", "rm"])
+    >>> 0 <= h <= 1
+    True
     """
     if fit.num_classes > 1:     # R: one H per class
         return pd.Series([interact_gbm(class_view(fit, c), data, i_var, n_trees)

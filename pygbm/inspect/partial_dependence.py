@@ -252,23 +252,67 @@ def partial_dependence(fit, i_var, n_trees=None, continuous_resolution=100, type
                        random_state=None, class_=None) -> pd.DataFrame:
     """Partial dependence of the fit on ``i_var`` over R's grid, as a DataFrame.
 
-    Columns: one per variable (categoricals as pandas Categorical with the
-    fit's levels), then ``y``; the grid is R's ``expand.grid`` order (first
-    variable fastest). With ``ice=True`` the frame is long: the grid repeated
-    for every training row used, with a ``row`` column (0-based training row)
-    before ``y``. ``frame.attrs`` records ``method`` ("weighted_traversal",
-    "brute_force" or "ice"), ``type`` and ``n_trees``.
+    Parameters
+    ----------
+    fit : GBMFit
+        The fitted model (R: ``object``).
+    i_var : str, int or list of them
+        The variables, by name or by 0-based position in ``fit.var_names``
+        (R: ``i.var``, 1-based there).
+    n_trees : int, optional
+        Trees used (R: ``n.trees``); default all. More than the fit has:
+        a warning, and all are used.
+    continuous_resolution : int, default 100
+        Grid points of a continuous variable, equally spaced from its
+        minimum to its maximum (R: ``continuous.resolution``).
+    type : {"link", "response"}, default "link"
+        The scale (R: ``type``): "response" applies the distribution's
+        inverse link to the link-scale partial dependence (for brute force:
+        to the weighted mean of the link predictions; for ICE: to each curve).
+    method : {"weighted_traversal", "brute_force"}, default "weighted_traversal"
+        "weighted_traversal" is R's algorithm (Friedman's: the trees' node
+        weights average the other variables out); "brute_force" averages the
+        model's predictions over the training rows, with their weights. Not
+        in R.
+    ice : bool, default False
+        Individual conditional expectation: one curve per training row
+        instead of their average. Not in R.
+    ice_rows : int, optional
+        ICE only: draw that many training rows at random; default None, all.
+    random_state : int or numpy.random.Generator, optional
+        Seeds the draw of ``ice_rows``.
+    class_ : class label, optional
+        Multi-class fits: keep this class only, as the ``y`` column; default
+        None, one column per class.
 
-    ``type="response"`` applies the distribution's inverse link to the link
-    scale partial dependence (for brute force: to the weighted mean of the
-    link predictions; for ICE: to each curve). ``ice_rows`` (int) draws that
-    many training rows at random (``random_state``) for ICE; None uses all.
+    Returns
+    -------
+    pandas.DataFrame
+        One column per variable (categoricals as pandas Categorical with the
+        fit's levels), then ``y``; the rows are R's ``expand.grid`` order
+        (first variable fastest). With ``ice=True`` the frame is long: the
+        grid repeated for every training row used, with a ``row`` column
+        (0-based training row) before ``y``. ``frame.attrs`` records
+        ``method`` ("weighted_traversal", "brute_force" or "ice"), ``type``
+        and ``n_trees`` (and ``classes`` for multi-class fits).
 
-    Multi-class (multinomial) fits: the partial dependence of every class's
-    link f_k (R's plot.gbm), one column per class label in place of ``y``;
-    ``type="response"`` turns them into class probabilities (softmax over
-    the classes, at each grid point or, for ICE, each curve). ``class_``
-    (a class label) keeps that class only, as ``y``.
+    Notes
+    -----
+    R returns this grid from ``plot.gbm(..., return.grid=TRUE)``; here it is
+    a function of its own, and :func:`plot_gbm` draws it. Multi-class
+    (multinomial) fits give the partial dependence of every class's link
+    f_k, as R's ``plot.gbm``; ``type="response"`` turns them into class
+    probabilities (softmax over the classes, at each grid point or, for
+    ICE, each curve). When ordered target statistics combine a chosen
+    predictor with an unchosen one, the tree weights cannot average them
+    out: a warning, and ``method="brute_force"`` is used.
+
+    Examples
+    --------
+    >>> grid = pygbm.partial_dependence(fit, "lstat")
+    >>> grid.columns.tolist()
+    ['lstat', 'y']
+    >>> both = pygbm.partial_dependence(fit, ["lstat", "rm"], continuous_resolution=20)
     """
     idx = resolve_vars(fit, i_var)
     n_trees = check_n_trees(fit, n_trees, cap=True)
@@ -372,36 +416,64 @@ def plot_gbm(fit, i_var=0, n_trees=None, continuous_resolution=100, return_grid=
 
     Parameters
     ----------
-    fit : fitted gbm object
-    i_var : str, int or list of them
+    fit : GBMFit
+        The fitted model (R: ``x``).
+    i_var : str, int or list of them, default 0
         Variables by name or by 0-based position in ``fit.var_names``
-        (R's default ``i.var = 1`` is 0 here).
+        (R: ``i.var``; R's default ``i.var = 1`` is 0 here).
     n_trees : int, optional
-        Trees used (default all; more than the fit has: warning, capped).
-    continuous_resolution : int
-        Grid points of a continuous variable (from its min to its max).
-    return_grid : bool
+        Trees used (R: ``n.trees``); default all. More than the fit has:
+        a warning, and all are used.
+    continuous_resolution : int, default 100
+        Grid points of a continuous variable, from its minimum to its maximum
+        (R: ``continuous.resolution``).
+    return_grid : bool, default False
         Return the DataFrame of :func:`partial_dependence` instead of drawing
-        (forced, with a warning, for more than 3 variables, as R).
-    type : {"link", "response"}
-    ax : matplotlib Axes (1 or 2 variables) or Figure (3 variables), optional
-    method : {"weighted_traversal", "brute_force"}
-    ice : bool
-        Individual conditional expectation curves (one variable): one thin line
-        per training row (``ice_rows`` drawn at random, None = all) and their
-        partial dependence in bold.
+        (R: ``return.grid``); forced, with a warning, for more than 3
+        variables, as in R.
+    type : {"link", "response"}, default "link"
+        The scale drawn (R: ``type``).
+    ax : matplotlib Axes or Figure, optional
+        Where to draw: an Axes for 1 or 2 variables, a Figure for 3 (panels);
+        default a new one. Not in R.
+    method : {"weighted_traversal", "brute_force"}, default "weighted_traversal"
+        How the other variables are averaged out (see
+        :func:`partial_dependence`). Not in R.
+    ice : bool, default False
+        Individual conditional expectation curves (one variable only): one
+        thin line per training row and their partial dependence in bold.
+        Not in R.
+    ice_rows : int, default 100
+        ICE only: the training rows drawn at random for the curves; None:
+        all of them.
+    random_state : int or numpy.random.Generator, optional
+        Seeds the draw of ``ice_rows``.
     class_ : class label, optional
         Multi-class fits: the class drawn (required to draw; the grid of all
         classes is returned with ``return_grid=True``).
-    rug : bool
-        Mark where the data are: the deciles of each continuous variable drawn
-        (short ticks on its axis, as scikit-learn's display), from the fit's
-        quantiles of the training data (``fit.var_levels``). Not in R.
+    rug : bool, default False
+        Mark where the data are: the deciles of each continuous variable
+        drawn as short ticks on its axis (as scikit-learn's display), from
+        the fit's stored quantiles of the training data
+        (``fit.var_levels``). Not in R.
 
     Returns
     -------
-    The grid DataFrame when ``return_grid``, else the Axes (1-2 variables) or
-    the Figure (3 variables: panels).
+    pandas.DataFrame or matplotlib Axes or Figure
+        The grid DataFrame when ``return_grid``, else the Axes (1-2
+        variables) or the Figure (3 variables: panels).
+
+    Notes
+    -----
+    R draws with lattice and returns nothing useful; here the drawing is
+    matplotlib's and the Axes (or Figure) is returned so that it can be
+    changed. A multinomial fit needs ``class_`` to draw (R draws all
+    classes' links together).
+
+    Examples
+    --------
+    >>> ax = pygbm.plot_gbm(fit, "lstat", rug=True)
+    >>> grid = pygbm.plot_gbm(fit, ["lstat", "rm"], return_grid=True)
     """
     idx = resolve_vars(fit, i_var)
     return_grid, ice = check_bool(return_grid, "return_grid"), check_bool(ice, "ice")

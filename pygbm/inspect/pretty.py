@@ -12,11 +12,37 @@ COLUMNS = ("SplitVar", "SplitCodePred", "LeftNode", "RightNode", "MissingNode",
 def pretty_gbm_tree(fit, i_tree=1) -> pd.DataFrame:
     """The ``i_tree``-th tree (1-based, as R) as R's ``pretty.gbm.tree`` table.
 
-    Rows are the nodes in R's numbering (index 0, 1, ...: a node, then its
-    left, right and missing subtrees). ``SplitVar`` is the 0-based predictor
-    index (-1 for a terminal node); ``SplitCodePred`` is the split point, the
-    index into ``fit.c_splits`` for a categorical split, or the (shrunken)
-    prediction of a terminal node; child columns are -1 for terminal nodes.
+    Parameters
+    ----------
+    fit : GBMFit
+        The fitted model (R: ``object``).
+    i_tree : int, default 1
+        Which tree, numbered from 1 as in R (R: ``i.tree``), up to
+        ``len(fit.trees)``.
+
+    Returns
+    -------
+    pandas.DataFrame
+        R's columns in R's order: ``SplitVar``, ``SplitCodePred``,
+        ``LeftNode``, ``RightNode``, ``MissingNode``, ``ErrorReduction``,
+        ``Weight``, ``Prediction``. Rows are the nodes in R's numbering
+        (index 0, 1, ...: a node, then its left, right and missing
+        subtrees). ``SplitCodePred`` is the split point, the index into
+        ``fit.c_splits`` for a categorical split, or the (shrunken)
+        prediction of a terminal node; the child columns are -1 for
+        terminal nodes.
+
+    Notes
+    -----
+    ``SplitVar`` is the 0-based predictor index (R's is 0-based too), -1
+    for a terminal node. An ``i_tree`` outside 1..``len(fit.trees)`` raises
+    an error, as in R.
+
+    Examples
+    --------
+    >>> tree = pygbm.pretty_gbm_tree(fit, i_tree=1)
+    >>> list(tree.columns[:3])
+    ['SplitVar', 'SplitCodePred', 'LeftNode']
     """
     n_total = len(fit.trees)
     if isinstance(i_tree, (bool, np.bool_)) or not isinstance(i_tree, (int, np.integer)):
