@@ -1,0 +1,92 @@
+"""Many trees on a few rows at once: the early-exit predictor's tail.
+
+The predictor seam scores one tree on the active rows; its cost is per node
+of the tree, whatever the number of rows. Once few rows are left, QWYC's
+predictor scores them on all the trees still to come at once:
+:class:`FlatForest` holds the trees' nodes in flat arrays and sends every
+(row, tree) pair down its tree level by level. It follows the engine's split
+rule (``engine.tree.split_directions``): continuous ``x < point`` goes left,
+NaN to the missing child, a categorical level by its ``c_splits`` entry, a
+level outside the entry (never seen in training) to the missing child. A
+terminal node's value is the tree's own number, so the scores are the seam's
+bit for bit (tests/early_exit/test_forest.py).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..engine.split import LEFT, MISSING, RIGHT
+from ..engine.tree import GOES_LEFT, GOES_RIGHT, ColumnView, NO_NODE
+
+
+class FlatForest:
+    """The nodes of ``trees`` in flat arrays (node ids offset per tree)."""
+
+    def __init__(self, trees, c_splits, var_type):
+        sizes = np.array([t.n_nodes for t in trees], dtype=np.intp)
+        self.root = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.intp)
+        self.var = np.concatenate([t.split_var for t in trees]).astype(np.intp)
+        self.code = np.concatenate([t.split_code_pred for t in trees]).astype(float)
+        offset = np.repeat(self.root, sizes)
+        children = np.zeros((3, self.var.size), dtype=np.intp)
+        for side, name in ((LEFT, "left"), (RIGHT, "right"), (MISSING, "missing")):
+            child = np.concatenate([getattr(t, name) for t in trees]).astype(np.intp)
+            children[side] = np.where(child == NO_NODE, 0, child + offset)
+        self.children = children
+        var_type = np.asarray(var_type)
+        self.categorical = (self.var >= 0) & (var_type[np.maximum(self.var, 0)] > 0)
+        width = 1 + max((len(row) for row in c_splits), default=0)
+        table = np.full((max(1, len(c_splits)), width), MISSING, dtype=np.int8)
+        for k, row in enumerate(c_splits):
+            row = np.asarray(row)
+            table[k, :row.size][row == GOES_LEFT] = LEFT
+            table[k, :row.size][row == GOES_RIGHT] = RIGHT
+        self.table = table
+
+    def scores(self, view: ColumnView, rows: np.ndarray, trees: np.ndarray) -> np.ndarray:
+        """(len(rows), len(trees)): tree ``trees[j]``'s score on row ``rows[i]``."""
+        pair_row = np.repeat(rows, trees.size)
+        node = np.tile(self.root[trees], rows.size)
+        walking = np.flatnonzero(self.var[node] != NO_NODE)
+        width = self.table.shape[1]
+        while walking.size:
+            at = node[walking]
+            x = view.cols[self.var[at], pair_row[walking]]
+            nan = np.isnan(x)
+            side = np.greater_equal(x, self.code[at]).view(np.int8)
+            cat = self.categorical[at]
+            if cat.any():
+                level = np.where(nan[cat], -1.0, x[cat]).astype(np.intp)
+                level = np.where((level >= 0) & (level < width - 1), level, width - 1)
+                side[cat] = self.table[self.code[at[cat]].astype(np.intp), level]
+            side[nan] = MISSING
+            node[walking] = self.children[side, at]
+            walking = walking[self.var[node[walking]] != NO_NODE]
+        return self.code[node].reshape(rows.size, trees.size)
+
+
+class CompiledTrees:
+    """The trees for the compiled engine's tree walk (numba): c_splits as one
+    padded table (0 beyond a row: the missing child), each tree's categorical
+    nodes pointing at their row, prepared once instead of at every call."""
+
+    def __init__(self, trees, c_splits, var_type):
+        self.trees = trees
+        self.var_type = np.asarray(var_type)
+        width = max((len(row) for row in c_splits), default=1)
+        self.c_table = np.zeros((max(1, len(c_splits)), max(1, width)), dtype=np.int64)
+        for k, row in enumerate(c_splits):
+            self.c_table[k, :len(row)] = row
+        self.row_of = []
+        for tree in trees:
+            var = tree.split_var
+            cat = (var >= 0) & (self.var_type[np.maximum(var, 0)] > 0)
+            self.row_of.append(np.where(cat, tree.split_code_pred, 0).astype(np.int64))
+
+    def score(self, kernel, t: int, cols: np.ndarray) -> np.ndarray:
+        """Tree ``t``'s score on the rows of ``cols`` (predictors by rows) by the
+        compiled walk ``kernel`` (engine.compiled.tree_arrays.tree_terminal_nodes)."""
+        tree = self.trees[t]
+        nodes = kernel(tree.split_var, tree.split_code_pred, tree.left, tree.right,
+                            tree.missing, cols, self.var_type, self.c_table, self.row_of[t])
+        return tree.split_code_pred.take(nodes)

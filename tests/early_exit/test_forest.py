@@ -1,0 +1,55 @@
+"""The flat forest (the early-exit predictor's tail) against the predictor seam."""
+import numpy as np
+import pandas as pd
+
+from pygbm import gbm
+from pygbm.early_exit.forest import FlatForest
+from pygbm.early_exit.model_scores import ModelScores
+
+
+def test_flat_forest_scores_are_the_seams_bit_for_bit():
+    rng = np.random.default_rng(11)
+    n = 800
+    df = pd.DataFrame({"x0": rng.normal(size=n), "x1": rng.normal(size=n),
+                       "c": rng.choice(list("abcdefg"), size=n),
+                       "o": pd.Categorical(rng.choice(["lo", "mid", "hi"], size=n),
+                                           categories=["lo", "mid", "hi"], ordered=True)})
+    df.loc[rng.random(n) < 0.1, "x1"] = np.nan
+    df.loc[rng.random(n) < 0.1, "c"] = None
+    eta = df["x0"] + np.nan_to_num(df["x1"]) * (df["c"] == "a") + (df["o"] == "hi")
+    df["y"] = (rng.random(n) < 1 / (1 + np.exp(-eta))).astype(int)
+    fit = gbm("y ~ .", df, distribution="bernoulli", n_trees=30, interaction_depth=6,
+              shrinkage=0.1, bag_fraction=1)
+    scores = ModelScores(fit, 30)
+    new = df.copy()
+    new["c"] = rng.choice(list("abcdefgz"), size=n)          # "z": a level never seen
+    new.loc[rng.random(n) < 0.2, "x0"] = np.nan
+    view, _ = scores.coded(fit, new)
+    p = scores.predictor
+    forest = FlatForest(p.trees, p.c_splits, p.var_type)
+    rows = np.sort(rng.choice(n, size=97, replace=False))
+    trees = rng.permutation(30)[:17]
+    assert forest.categorical.any() and np.isnan(view.cols).any()
+    got = forest.scores(view, rows, trees)
+    for j, t in enumerate(trees):
+        np.testing.assert_array_equal(got[:, j], p.tree_score(int(t), view, rows))
+
+
+def test_compiled_and_numpy_paths_predict_the_same(monkeypatch):
+    import pygbm.early_exit.predictor as predictor
+    from pygbm import qwyc
+    rng = np.random.default_rng(5)
+    n = 3000
+    df = pd.DataFrame({"x0": rng.normal(size=n), "x1": rng.normal(size=n),
+                       "c": rng.choice(list("abcde"), size=n)})
+    df["y"] = (rng.random(n) < 1 / (1 + np.exp(-df["x0"] - (df["c"] == "a")))).astype(int)
+    fit = gbm("y ~ .", df.iloc[:1500], distribution="bernoulli", n_trees=60,
+              interaction_depth=4, shrinkage=0.1, bag_fraction=1)
+    ee = qwyc(fit, df.iloc[1500:], alpha=0.01)
+    monkeypatch.setattr(predictor, "SEAM_MIN_ROWS", 700)     # seam, then blocks
+    first = ee.predict(df)
+    monkeypatch.setattr(predictor, "_compiled_kernel", lambda: None)
+    pd.testing.assert_frame_equal(first, ee.predict(df))
+    link = fit.predict(df, n_trees=60)
+    np.testing.assert_array_equal(first["decision"][first["exit"] == "full"],
+                                  (link >= 0)[first["exit"] == "full"])
