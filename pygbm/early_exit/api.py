@@ -146,12 +146,21 @@ def qwyc(fit, data=None, n_trees=None, alpha=0.005, threshold=None, mode="both",
     order : "qwyc", "gbt" (training order), "random", or a permutation of 0..n_trees-1.
     cost : None (every tree costs 1), "path" (mean split nodes a tree evaluates on
         ``data``) or an array of costs.
+    honest : choose the order on one half of ``data`` (Algorithm 1) and the
+        thresholds on the other (Algorithm 2); alpha then holds on the second half.
+    validation : rows (DataFrame) on which to report the disagreement and mean
+        trees (``summary()``, ``report_``).
+    max_disagreement : with ``alpha="auto"``: the largest disagreement allowed on
+        the ``validation`` rows.
+    random_state : seeds the random order and the honest split.
     thresholds : "qwyc" (Algorithm 2) or "margin": LightGBM's ``pred_early_stop``
         (stop once 2|score - beta| > ``margin``, checked after every tree).
-    random_state : seeds the random order and the honest split.
+    margin : the margin of ``thresholds="margin"``.
 
-    Returns an :class:`EarlyExitPredictor` (``predict``, ``summary``); it holds the
-    trees, not the data.
+    Returns
+    -------
+    EarlyExitPredictor
+        ``predict``, ``summary``; it holds the trees, not the data.
     """
     _check_fit(fit)
     n_trees = _check_n_trees(fit, n_trees)

@@ -171,7 +171,19 @@ class EarlyExitPredictor:
         score, the full score for rows that ran every tree; on the link scale for
         ``type`` "class" and "link", the response scale for "response") and
         ``exit`` ("neg", "pos" or "full"). The formula's offset is added (as
-        during the optimisation); ``offset=`` gives one for matrix models.
+        during the optimisation).
+
+        Parameters
+        ----------
+        newdata : the rows to predict.
+        type : "class", "link" or "response": the scale of ``score``.
+        offset : an offset per row (matrix models; formula offsets are found in
+            ``newdata``).
+
+        Returns
+        -------
+        pandas.DataFrame
+            decision, n_trees, score, exit.
         """
         import pandas as pd
         if type not in PREDICT_TYPES:

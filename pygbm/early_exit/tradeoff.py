@@ -41,7 +41,29 @@ def qwyc_tradeoff(fit, data, newdata, alphas=DEFAULT_ALPHAS, methods=("qwyc", "g
     ``fit_disagreement`` (on the rows the thresholds were set on); a last row
     "full" is the whole model. Compare methods at matched disagreement on
     ``newdata``: alpha itself holds only on the optimisation rows.
-    ``plot_it``: draw the curves (:func:`pygbm.plotting.plot_qwyc_tradeoff`).
+
+    Parameters
+    ----------
+    fit : a fitted binary gbm (bernoulli, adaboost, huberized).
+    data : rows to optimise on (None: the fit's kept training rows).
+    newdata : rows to measure on (with the response, accuracy is reported too).
+    alphas : the alphas of the QWYC and fixed-order curves.
+    methods : any of "qwyc", "gbt", "random" (orders with Algorithm 2's thresholds)
+        and "margin" (LightGBM's fixed-order margin rule).
+    n_trees : trees of the ensemble (default: ``fit.best_iteration()``).
+    mode : "both", "negative" or "positive" (see :func:`qwyc`).
+    honest : order and thresholds on the two halves of ``data`` (see :func:`qwyc`).
+    margins : the margin rule's margins (default: twice quantiles of
+        |full score - beta| on ``data``).
+    threshold : the decision on the response scale (see :func:`qwyc`).
+    random_state : seeds the random order and the honest split.
+    plot_it : draw the curves (:func:`pygbm.plotting.plot_qwyc_tradeoff`).
+    ax : matplotlib axes to draw on.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per point, as above.
     """
     import pandas as pd
     _check_fit(fit)
