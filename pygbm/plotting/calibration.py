@@ -6,6 +6,8 @@ import numpy as np
 POINT_COLOR, MAP_COLOR, DIAGONAL_COLOR = "black", "red", "grey"
 #: points of the drawn calibration map between the knots' ends
 MAP_POINTS = 200
+#: control points' marker area: MIN_POINT + SPREAD_POINT * weight / largest weight
+MIN_POINT, SPREAD_POINT = 10.0, 60.0
 
 
 def plot_reliability(calibrated, ax=None):
@@ -21,10 +23,10 @@ def plot_reliability(calibrated, ax=None):
     grid = np.linspace(lo, hi, MAP_POINTS)
     top = max(hi, float(np.max(calibrated.knots_y)))
     ax.plot([0.0, top], [0.0, top], color=DIAGONAL_COLOR, linestyle="--", linewidth=1,
-            label="calibrated")
+            label="y = x (calibrated)")
     ax.plot(grid, calibrated.calibrate_values(grid), color=MAP_COLOR,
             label=f"calibration map ({calibrated.ends} ends)")
-    size = 20 + 200 * calibrated.weight / calibrated.weight.max()
+    size = MIN_POINT + SPREAD_POINT * calibrated.weight / calibrated.weight.max()
     ax.scatter(calibrated.phi, calibrated.response, s=size, color=POINT_COLOR, zorder=3,
                label="control points")
     ax.set_xlabel("predicted expected response")
