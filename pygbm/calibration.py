@@ -82,7 +82,33 @@ def _pava(values: np.ndarray, weights: np.ndarray) -> np.ndarray:
 # ---------------------------------------------------------------- the calibrated model
 @dataclass(frozen=True, eq=False)
 class CalibratedGBM:
-    """A fit with its predictions calibrated (:func:`calibrate`)."""
+    """A fit with its predictions calibrated (made by :func:`calibrate`).
+
+    Parameters
+    ----------
+    fit : GBMFit
+        The calibrated fit.
+    n_trees : int
+        The trees its predictions use.
+    phi : numpy.ndarray
+        Per control point: the fit's mean expected response.
+    response : numpy.ndarray
+        Per control point: the mean response.
+    weight : numpy.ndarray
+        Per control point: the total weight of its rows.
+    rows : numpy.ndarray
+        Per control point: the number of calibration rows.
+    knots_x : numpy.ndarray
+        The interpolation's knots, x (the control points, plus Langford's end
+        points with ``ends="langford"``).
+    knots_y : numpy.ndarray
+        The interpolation's knots, y.
+    ends : str
+        "flat" or "langford".
+    rate : float or None
+        The keep rate the calibration sample's zeros were counted at (1/rate
+        each), None if it was not subsampled.
+    """
 
     fit: GBMFit
     n_trees: int
@@ -105,11 +131,36 @@ class CalibratedGBM:
                              "weight": self.weight, "rows": self.rows})
 
     def calibrate_values(self, phi) -> np.ndarray:
-        """psi(phi): the calibrated expected response of raw expected responses."""
+        """psi(phi): the calibrated expected response of raw expected responses.
+
+        Parameters
+        ----------
+        phi : array_like
+            Expected responses of the fit (offsets included).
+
+        Returns
+        -------
+        numpy.ndarray
+            The linear interpolation between the knots, constant beyond them.
+        """
         return np.interp(np.asarray(phi, dtype=float), self.knots_x, self.knots_y)
 
     def raw(self, newdata, n_trees=None, offset=None) -> np.ndarray:
-        """The fit's expected response of ``newdata`` (offsets added)."""
+        """The fit's (uncalibrated) expected response of ``newdata``, offsets added.
+
+        Parameters
+        ----------
+        newdata : pandas.DataFrame
+            Rows to predict (a matrix for gbm_fit models).
+        n_trees : int, optional
+            Trees used (None: the calibration's).
+        offset : array_like, optional
+            Link-scale offsets (None: the formula's ``offset()`` terms).
+
+        Returns
+        -------
+        numpy.ndarray
+        """
         return _expected_response(self.fit, newdata, self.n_trees if n_trees is None else
                                   n_trees, offset)
 
@@ -117,9 +168,21 @@ class CalibratedGBM:
                 offset=None) -> np.ndarray:
         """Calibrated predictions of ``newdata``.
 
-        ``offset``: link-scale offsets of the rows (None: the formula's
-        ``offset()`` terms evaluated on ``newdata``, if any). ``type="link"``
-        gives the link of the calibrated expected response (offset included).
+        Parameters
+        ----------
+        newdata : pandas.DataFrame
+            Rows to predict (a matrix for gbm_fit models).
+        n_trees : int, optional
+            Trees used (None: the calibration's).
+        type : {"response", "link"}
+            The calibrated expected response, or its link (offset included).
+        offset : array_like, optional
+            Link-scale offsets of the rows (None: the formula's ``offset()``
+            terms evaluated on ``newdata``, if any).
+
+        Returns
+        -------
+        numpy.ndarray
         """
         if type not in ("response", "link"):
             raise ValueError(f"type must be 'response' or 'link', got {type!r}")
@@ -127,7 +190,17 @@ class CalibratedGBM:
         return out if type == "response" else _link(self.fit.distribution, out)
 
     def plot(self, ax=None):
-        """Reliability diagram: the control points, the calibration map and the diagonal."""
+        """Reliability diagram: the control points, the calibration map and the diagonal.
+
+        Parameters
+        ----------
+        ax : matplotlib.axes.Axes, optional
+            Where to draw (None: a new figure).
+
+        Returns
+        -------
+        matplotlib.axes.Axes
+        """
         from .plotting.calibration import plot_reliability
 
         return plot_reliability(self, ax=ax)
@@ -195,17 +268,33 @@ def calibrate(fit: GBMFit, data, n_trees=None, bins: int = DEFAULT_BINS, ends: s
 
     Parameters
     ----------
-    fit : a fitted model (not multinomial, pairwise or coxph).
-    data : the calibration sample (a DataFrame with the formula's columns, or
-        the predictors of a gbm_fit model with ``y=``).
-    n_trees : trees used (None: the fit's best iteration, as ``predict``).
-    bins : equal-count groups of the calibration rows (default 20).
-    ends : "flat" (default) or "langford" (the post's end points; see the module).
-    subsampled : False; True if ``data``'s zeros were kept at the fit's
-        ``zero_subsample`` rate; or that rate: zeros count 1/l in both means.
-    monotone : pool adjacent violators among the control points.
-    y, weights, offset : the response, case weights and link offsets of
-        ``data`` (default: from the formula; weights a column name or array).
+    fit : GBMFit
+        A fitted model (not multinomial, pairwise or coxph).
+    data : pandas.DataFrame
+        The calibration sample (the formula's columns, or the predictors of a
+        gbm_fit model with ``y=``).
+    n_trees : int, optional
+        Trees used (None: the fit's best iteration, as ``predict``).
+    bins : int
+        Equal-count groups of the calibration rows (default 20).
+    ends : {"flat", "langford"}
+        No end points (default), or the post's end points (see the module).
+    subsampled : bool or float
+        True if ``data``'s zeros were kept at the fit's ``zero_subsample``
+        rate, or that rate: zeros count 1/l in both means.
+    monotone : bool
+        Pool adjacent violators among the control points.
+    y : array_like, optional
+        The response of ``data`` (default: from the formula).
+    weights : str or array_like, optional
+        Case weights (a column name or an array; default: the formula fit's
+        none).
+    offset : array_like, optional
+        Link-scale offsets of ``data`` (default: the formula's ``offset()`` terms).
+
+    Returns
+    -------
+    CalibratedGBM
     """
     if not isinstance(fit, GBMFit):
         raise TypeError(f"fit must be a GBMFit, got {type(fit).__name__}")
@@ -292,7 +381,23 @@ def _guess_family(y):
 def calibration_report(y, p, bins: int = DEFAULT_BINS, weights=None, distribution=None) -> dict:
     """How well the expected responses ``p`` match the responses ``y``.
 
-    Returns a dict: ``in_the_large`` (sum of w p / sum of w y: 1 is calibrated
+    Parameters
+    ----------
+    y : array_like
+        Responses.
+    p : array_like
+        Expected responses (probabilities, expected counts, means).
+    bins : int
+        Equal-count bins of ``p`` for the expected calibration error.
+    weights : array_like, optional
+        Case weights.
+    distribution : {"bernoulli", "poisson", "gaussian"}, optional
+        The deviance's family (None: guessed from ``y``).
+
+    Returns
+    -------
+    dict
+        ``in_the_large`` (sum of w p / sum of w y: 1 is calibrated
     in the large), ``ece`` (expected calibration error: the weighted mean over
     ``bins`` equal-count bins of ``|mean p - mean y|``), ``brier`` (weighted mean
     of (y - p)^2), ``deviance`` (per row, weighted; bernoulli, poisson -- with

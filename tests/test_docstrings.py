@@ -18,8 +18,6 @@ import pygbm.inspect
 
 #: public names whose docstrings are not numpydoc yet (issue 21: to write)
 NOT_YET = frozenset({
-    "calibrate", "calibration_report", "CalibratedGBM", "CalibratedGBM.calibrate_values",
-    "CalibratedGBM.raw", "CalibratedGBM.predict", "CalibratedGBM.plot",
     "EarlyExitPredictor", "EarlyExitPredictor.outcome",
     "GBMFit", "InfluenceSummary",
     "InfluenceSummary.as_html", "InfluenceSummary.as_text", "InfluenceSummary.plot",
