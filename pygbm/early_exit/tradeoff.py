@@ -54,7 +54,7 @@ def qwyc_tradeoff(fit, data, newdata, alphas=DEFAULT_ALPHAS, methods=("qwyc", "g
     mode : "both", "negative" or "positive" (see :func:`qwyc`).
     honest : order and thresholds on the two halves of ``data`` (see :func:`qwyc`).
     margins : the margin rule's margins (default: twice quantiles of
-        |full score - beta| on ``data``).
+        ``|full score - beta|`` on ``data``).
     threshold : the decision on the response scale (see :func:`qwyc`).
     random_state : seeds the random order and the honest split.
     plot_it : draw the curves (:func:`pygbm.plotting.plot_qwyc_tradeoff`).
