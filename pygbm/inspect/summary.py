@@ -12,6 +12,7 @@ import numpy as np
 import pandas as pd
 
 from ..costs import cost_report
+from ..messages import warn
 from .influence import check_bool, check_n_trees, permutation_influence, relative_influence
 
 #: summary(method=...) spellings
@@ -163,8 +164,13 @@ def summary(fit, c_bars=None, n_trees=None, plot_it=True, order=True,
     idx = np.argsort(-rel_inf, kind="stable") if order else np.arange(p)
     if normalize:
         total = rel_inf.sum()
-        with np.errstate(invalid="ignore", divide="ignore"):
+        if total > 0:
             rel_inf = PERCENT * rel_inf / total
+        else:
+            # R divides 0 by 0 here and shows NaN for every predictor
+            warn(f"no split in the first {n_trees} trees reduces the loss (every "
+                 "predictor's influence is 0): the relative influences are 0, where "
+                 "R's summary.gbm shows NaN")
     names = np.asarray(fit.var_names, dtype=object)
     costs = cost_report(fit)
     extra = {} if costs is None else dict(cost_share=costs.share[idx],

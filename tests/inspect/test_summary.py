@@ -70,3 +70,14 @@ def test_normalize_false_shows_raw_influence(boston):
     pd.testing.assert_series_equal(result.to_frame()["rel_inf"],
                                    relative_influence(boston, 100).rename("rel_inf"),
                                    check_names=False, check_index_type=False)
+
+
+def test_no_split_gives_zero_influence_with_a_warning_not_nan():
+    import pygbm
+
+    df = pd.DataFrame({"y": np.random.default_rng(0).normal(size=60), "a": 1.0, "b": 2.0})
+    with pytest.warns(UserWarning, match="no variation"):
+        fit = pygbm.gbm("y ~ a + b", df, distribution="gaussian", n_trees=5)
+    with pytest.warns(UserWarning, match="relative influences are 0, where R's"):
+        table = fit.summary(plot_it=False).to_frame()
+    assert table["rel_inf"].tolist() == [0.0, 0.0]
