@@ -36,10 +36,111 @@ class _Option:
 class GBMFit:
     """A fitted generalized boosted model (R's ``gbm`` object, names in snake_case).
 
-    Built once by the fitting function, never changed afterwards: gbm()
-    (cv results, pairwise row order) and gbm_more() make changed copies
-    (``dataclasses.replace``). R's tuning parameters (``shrinkage``,
-    ``bag_fraction``, ``interaction_depth``, ...) are read from ``options``.
+    Built once by the fitting functions (:func:`gbm`, :func:`gbm_fit`),
+    never changed afterwards: gbm() (cv results, pairwise row order) and
+    :func:`gbm_more` make changed copies (``dataclasses.replace``). Users
+    read its fields; they do not construct it.
+
+    Parameters
+    ----------
+    options : FitOptions
+        What the fit was asked for (the checked arguments). R's tuning
+        parameters are read from it as attributes: ``fit.shrinkage``,
+        ``fit.bag_fraction``, ``fit.interaction_depth``,
+        ``fit.n_minobsinnode``, ``fit.var_monotone``, ``fit.verbose``,
+        ``fit.formula``, ``fit.call``, ...
+    distribution : Distribution
+        The loss, with its parameters (R: ``distribution``).
+    context : FitContext
+        What the fit learned besides the distribution's parameters (classes,
+        tie-breaking noise, the exp mode), for gbm_more and the loss.
+    init_f : float or numpy.ndarray
+        The initial link value (R: ``initF``); one per class for multinomial.
+    trees : list of Tree
+        The trees (R: ``trees``): one per iteration, K per iteration for a
+        K-class fit (class-major).
+    c_splits : list
+        Categorical splits (R: ``c.splits``): per level -1 left, 1 right.
+    num_classes : int
+        Link columns, i.e. trees per iteration (R: ``num.classes``).
+    classes : numpy.ndarray or None
+        Multinomial: the class labels.
+    train_error : numpy.ndarray
+        Training loss per iteration (R: ``train.error``).
+    valid_error : numpy.ndarray
+        Validation loss per iteration (R: ``valid.error``; NaN without a
+        validation set).
+    oobag_improve : numpy.ndarray
+        Out-of-bag improvement per iteration (R: ``oobag.improve``).
+    fit : numpy.ndarray
+        The training rows' link values, without offset, in the data's row
+        order (R: ``fit``).
+    n_train : int
+        Training rows (R: ``nTrain``).
+    train_fraction : float
+        Share of the rows that trained (R: ``train.fraction``).
+    response_name : str
+        The response's name (R: ``response.name``).
+    var_names : list of str
+        The predictors' names (R: ``var.names``).
+    var_type : numpy.ndarray
+        0 for a continuous predictor, else its number of levels (R:
+        ``var.type``).
+    var_levels : list
+        Per predictor: its quantiles (continuous) or levels (categorical)
+        (R: ``var.levels``).
+    encoder : object
+        Codes new data for prediction (None for a fit on arrays).
+    data : dict or None
+        The kept training data (``keep_data``; R: ``data``): x, y, offset,
+        misc, w (normalised), w_raw.
+    y_levels : list, optional
+        The levels of a categorical response.
+    engine_var_type : numpy.ndarray, optional
+        ``var_type`` as the trees see the predictors (ordered target
+        statistics only).
+    ts_encoder : object, optional
+        The ordered target statistics' encoder (``categorical != "native"``).
+    cv_error : numpy.ndarray, optional
+        Cross-validation loss per iteration (R: ``cv.error``).
+    cv_fitted : numpy.ndarray, optional
+        Each row's held-out link value from the cv fold models (R:
+        ``cv.fitted``).
+    cv_folds : int, default 0
+        The number of cv folds (R: ``cv.folds``).
+    fold_id : numpy.ndarray, optional
+        The cv fold of every training row.
+    ord_group : numpy.ndarray, optional
+        Pairwise: R's ``ord.group`` (0-based).
+    group_levels : numpy.ndarray, optional
+        Pairwise: the group labels in code order.
+    rng : numpy.random.Generator or RRandom, optional
+        The bagging generator where it stopped, for :func:`gbm_more`.
+    row_order : numpy.ndarray, optional
+        The engine's row order (None: the data's).
+    ts_support : numpy.ndarray, optional
+        Ordered target statistics: the supporting models' training link
+        values (engine row order).
+    zero_sample : ZeroSample, optional
+        Zero-response subsampling: the rate, the mode and the kept training
+        rows; None without. Not in R.
+    cost_tracker : CostTracker, optional
+        Cost-efficient boosting: the training rows' feature-use marks, the
+        model's used predictors and each split's penalty; None without
+        effective costs. Not in R.
+
+    Notes
+    -----
+    R's object is a mutable list; this one is frozen so that a fit cannot
+    drift from the trees that made it, and R's dotted names are snake_case
+    (``n.trees`` is ``fit.n_trees``, the number of iterations).
+
+    Examples
+    --------
+    >>> fit = pygbm.gbm("medv ~ .", boston, distribution="gaussian", n_trees=100)
+    >>> fit.n_trees, fit.shrinkage
+    (100, 0.1)
+    >>> pred = fit.predict(boston, n_trees=50)
     """
 
     #: what the fit was asked for (checked arguments)

@@ -19,10 +19,10 @@ import pygbm.inspect
 #: public names whose docstrings are not numpydoc yet (issue 21: to write)
 NOT_YET = frozenset({
     "EarlyExitPredictor", "EarlyExitPredictor.outcome",
-    "GBMFit", "InfluenceSummary",
+    "InfluenceSummary",
     "InfluenceSummary.as_html", "InfluenceSummary.as_text", "InfluenceSummary.plot",
     "RRandom", "RRandom.rnorm", "RRandom.runif", "RRandom.sample", "RRandom.sample_int",
-    "RRandom.seed", "RRandom.unif_index", "RRandom.unif_rand", "Surv", "basehaz_gbm",
+    "RRandom.seed", "RRandom.unif_index", "RRandom.unif_rand", "basehaz_gbm",
     "calibrate_plot", "gbm_roc_area", "get_distribution", "ir_measure_auc",
     "ir_measure_conc", "ir_measure_map", "ir_measure_mrr", "ir_measure_ndcg",
     "perf_pairwise", "permutation_influence",

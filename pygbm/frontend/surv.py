@@ -147,14 +147,36 @@ def Surv(time, event=None, *args, type: str = "right") -> SurvData:  # noqa: N80
 
     Parameters
     ----------
-    time : numeric vector of follow-up times.
-    event : status indicator: 0/1 (1 = event), 1/2 (2 = event, e.g. ``lung$status``)
-        or bool (True = event).  Omitted: every time is an event (status 1).
-    type : only ``"right"`` (right censoring) is supported, as in R's gbm.
+    time : array-like of float
+        Follow-up times (R: ``time``); NaN is missing.
+    event : array-like, optional
+        The status indicator (R: ``event``): 0/1 (1 = event), 1/2 (2 =
+        event, e.g. ``lung$status``) or bool (True = event). Default None:
+        every time is an event (status 1).
+    *args
+        Refused: R's three-argument form (start, stop, event) describes
+        counting-process data, which gbm does not handle.
+    type : {"right"}, default "right"
+        The censoring (R: ``type``); only right censoring is supported, as
+        in R's gbm.
 
     Returns
     -------
-    SurvData with ``time`` and 0/1 ``status`` float arrays (NaN = missing).
+    SurvData
+        ``time`` and 0/1 ``status`` float arrays (NaN = missing).
+
+    Notes
+    -----
+    In a formula (``"Surv(time, status) ~ ."``) the columns are looked up in
+    the data, as in R; called directly it builds the response for
+    :func:`gbm_fit`. Types other than "right" and counting-process data
+    raise an error here, when the response is built.
+
+    Examples
+    --------
+    >>> y = pygbm.Surv([5.0, 8.0, 12.0], [1, 0, 1])
+    >>> y
+    Surv([5, 8+, 12], n=3)
     """
     if args:
         raise ValueError(
