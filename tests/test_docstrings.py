@@ -22,8 +22,8 @@ NOT_YET = frozenset({
     "InfluenceSummary",
     "InfluenceSummary.as_html", "InfluenceSummary.as_text", "InfluenceSummary.plot",
     "RRandom", "RRandom.rnorm", "RRandom.runif", "RRandom.sample", "RRandom.sample_int",
-    "RRandom.seed", "RRandom.unif_index", "RRandom.unif_rand", "basehaz_gbm",
-    "calibrate_plot", "gbm_roc_area", "get_distribution", "ir_measure_auc",
+    "RRandom.seed", "RRandom.unif_index", "RRandom.unif_rand",
+    "calibrate_plot", "ir_measure_auc",
     "ir_measure_conc", "ir_measure_map", "ir_measure_mrr", "ir_measure_ndcg",
     "perf_pairwise", "permutation_influence",
 })

@@ -53,9 +53,30 @@ def _unknown(name) -> ValueError:
 def get_distribution(spec) -> Distribution:
     """A Distribution instance from a name, an R-style dict or an instance.
 
-    Examples: ``get_distribution("bernoulli")``,
-    ``get_distribution({"name": "quantile", "alpha": 0.9})``,
-    ``get_distribution({"name": "tdist", "df": 4})``.
+    Parameters
+    ----------
+    spec : str, dict or Distribution
+        The loss (R: ``distribution``): a name (see
+        :func:`available_distributions`), R's list form as a dict with a
+        ``"name"`` entry and the distribution's parameters (``alpha`` for
+        quantile, ``df`` for tdist, ``group``/``metric``/``max_rank`` for
+        pairwise), or an instance, returned as it is.
+
+    Returns
+    -------
+    Distribution
+        The distribution with its parameters.
+
+    Notes
+    -----
+    R's ``gbm`` takes the name or the list; pygbm also takes an instance.
+    An unknown name or a dict without ``"name"`` raises an error.
+
+    Examples
+    --------
+    >>> pygbm.get_distribution("bernoulli")
+    >>> pygbm.get_distribution({"name": "quantile", "alpha": 0.9})
+    >>> pygbm.get_distribution({"name": "tdist", "df": 4})
     """
     if isinstance(spec, Distribution):
         return spec

@@ -38,8 +38,29 @@ SUPSMU_BIG, SUPSMU_SML, SUPSMU_EPS = (float(np.float32(v)) for v in (1e20, 1e-7,
 def gbm_roc_area(obs, pred) -> float:
     """Area under the ROC curve, as R's ``gbm.roc.area(obs, pred)``.
 
-    ``(mean(rank(pred)[obs > 0]) - (n1 + 1) / 2) / (n - n1)`` with ``n1 = sum(obs)``
-    and average ranks for ties; 1 when every observation is positive, NaN when none is.
+    Parameters
+    ----------
+    obs : array-like of {0, 1}
+        The observed outcomes (R: ``obs``).
+    pred : array-like of float
+        The predictions, any monotone scale (R: ``pred``); same length.
+
+    Returns
+    -------
+    float
+        ``(mean(rank(pred)[obs > 0]) - (n1 + 1) / 2) / (n - n1)`` with
+        ``n1 = sum(obs)`` and average ranks for ties; 1 when every
+        observation is positive, NaN when none is.
+
+    Notes
+    -----
+    R computes a number from any ``obs``; pygbm refuses ``obs`` other than
+    0/1 (an AUC needs a binary response), and NaN or infinite values.
+
+    Examples
+    --------
+    >>> pygbm.gbm_roc_area([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+    0.75
     """
     obs = np.asarray(obs, dtype=float).ravel()
     pred = np.asarray(pred, dtype=float).ravel()
@@ -192,13 +213,43 @@ def calibrate_plot(y, p, distribution: str = "bernoulli", replace: bool = True,
 def basehaz_gbm(t, delta, f_x, t_eval=None, smooth: bool = False, cumulative: bool = True):
     """Breslow's baseline hazard, as R's ``basehaz.gbm``.
 
-    At each distinct event time ``s`` (``delta == 1``) the hazard increment is
-    ``d(s) / sum(exp(f_x[t >= s]))``.  Returns the cumulative hazard (or, with
-    ``smooth=True, cumulative=False``, the :func:`supsmu`-smoothed increments)
-    linearly interpolated (R's ``approx``) at ``t_eval``, or at ``t`` when
-    ``t_eval`` is None; NaN outside the range of the event times.
-    ``smooth=True`` smooths with :func:`supsmu` first.  ``smooth=False,
-    cumulative=False`` is an error (R stops there too).
+    Parameters
+    ----------
+    t : array-like of float
+        Survival times, non-negative (R: ``t``).
+    delta : array-like of {0, 1}
+        Event indicators, 1 = event (R: ``delta``).
+    f_x : array-like of float
+        The fitted link values, e.g. ``fit.predict(data, type="link")``
+        (R: ``f.x``).
+    t_eval : array-like of float, optional
+        Times at which the hazard is returned (R: ``t.eval``); default None:
+        at ``t``.
+    smooth : bool, default False
+        Smooth the hazard increments with :func:`supsmu` first (R:
+        ``smooth``).
+    cumulative : bool, default True
+        The cumulative hazard (R: ``cumulative``); False (with
+        ``smooth=True``) returns the smoothed increments.
+
+    Returns
+    -------
+    numpy.ndarray
+        The hazard linearly interpolated (R's ``approx``) at ``t_eval``;
+        NaN outside the range of the event times.
+
+    Notes
+    -----
+    At each distinct event time ``s`` (``delta == 1``) the hazard increment
+    is ``d(s) / sum(exp(f_x[t >= s]))``. ``smooth=False,
+    cumulative=False`` is an error (R stops there too). Unlike R, NaN or
+    infinite inputs, negative times and ``delta`` other than 0/1 are
+    refused.
+
+    Examples
+    --------
+    >>> f = fit.predict(lung, type="link")
+    >>> H = pygbm.basehaz_gbm(lung["time"], lung["status"] - 1, f, t_eval=[100, 200, 300])
     """
     t = np.asarray(t, dtype=float).ravel()
     delta = np.asarray(delta, dtype=float).ravel()
