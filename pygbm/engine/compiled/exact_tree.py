@@ -37,6 +37,20 @@ def _gain(lw, rw, mw, ls, rs, ms):
 
 
 @njit(cache=True, error_model="numpy")
+def _keep_sums(out, ls, lw, nl, rs, rw, nr, ms, mw, nm):
+    """Store the best split's sides: (ls, lw, nl, rs, rw, nr, ms, mw, nm)."""
+    out[0] = ls
+    out[1] = lw
+    out[2] = nl
+    out[3] = rs
+    out[4] = rw
+    out[5] = nr
+    out[6] = ms
+    out[7] = mw
+    out[8] = nm
+
+
+@njit(cache=True, error_model="numpy")
 def _shell_order(values):
     """The permutation R's rsort_with_index (Shell sort) gives ``values``."""
     n = values.shape[0]
@@ -106,15 +120,7 @@ def _search(xt, cont_row, var_type, mono, wz, w, unit, min_obs, S, nm, R, tot_z,
                             best_var = v
                             best_value = 0.5 * (last + xv)
                             best_nlev = 0
-                            out_sums[0] = ls
-                            out_sums[1] = lw
-                            out_sums[2] = nl
-                            out_sums[3] = rs
-                            out_sums[4] = rw
-                            out_sums[5] = nr
-                            out_sums[6] = ms
-                            out_sums[7] = mw
-                            out_sums[8] = k_nm
+                            _keep_sums(out_sums, ls, lw, nl, rs, rw, nr, ms, mw, k_nm)
                 zi = wz[i]
                 if nl == 0:
                     ls = zi
@@ -187,15 +193,7 @@ def _search(xt, cont_row, var_type, mono, wz, w, unit, min_obs, S, nm, R, tot_z,
                         best_nlev = j + 1
                         for q in range(j + 1):
                             levels_out[q] = order[q]
-                        out_sums[0] = ls
-                        out_sums[1] = lw
-                        out_sums[2] = nl
-                        out_sums[3] = rs
-                        out_sums[4] = rw
-                        out_sums[5] = nr
-                        out_sums[6] = ms
-                        out_sums[7] = mw
-                        out_sums[8] = k_nm
+                        _keep_sums(out_sums, ls, lw, nl, rs, rw, nr, ms, mw, k_nm)
     return best, best_var, best_value, best_nlev
 
 
