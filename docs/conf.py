@@ -36,9 +36,12 @@ myst_heading_anchors = 3
 # list it under "Design notes" in index.rst to put it in the navigation
 suppress_warnings = ["myst.header", "toc.not_included"]
 autosummary_generate = True
+# the class page (_templates/autosummary/class.rst): the docstring, a table of the
+# public methods, then every public method and documented property in full
+templates_path = ["_templates"]
+autodoc_member_order = "groupwise"
 numpydoc_show_class_members = False
 numpydoc_class_members_toctree = False
-autodoc_default_options = {"members": False}
 html_theme = "alabaster"
 html_title = f"pygbm {release}"
 intersphinx_mapping = {}
@@ -53,5 +56,15 @@ def _copy_vignettes(app):
         shutil.copy2(nb, out / nb.name)
 
 
+def _methods_and_properties_only(app, what, name, obj, skip, options):
+    """A class page shows its methods and properties; its fields are documented
+    in the class docstring (a dataclass's Parameters), not twice."""
+    # Sphinx 9 passes the member's own kind ("attribute"), earlier ones the parent's
+    if what in ("class", "attribute") and not (callable(obj) or isinstance(obj, property)):
+        return True
+    return None
+
+
 def setup(app):
     app.connect("builder-inited", _copy_vignettes)
+    app.connect("autodoc-skip-member", _methods_and_properties_only)
