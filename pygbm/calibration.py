@@ -80,7 +80,7 @@ def _pava(values: np.ndarray, weights: np.ndarray) -> np.ndarray:
 
 
 # ---------------------------------------------------------------- the calibrated model
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, repr=False)
 class CalibratedGBM:
     """A fit with its predictions calibrated (made by :func:`calibrate`).
 
@@ -108,6 +108,24 @@ class CalibratedGBM:
     rate : float or None
         The keep rate the calibration sample's zeros were counted at (1/rate
         each), None if it was not subsampled.
+
+    Notes
+    -----
+    Not in R (R's ``calibrate.plot`` only draws a calibration curve; see
+    :func:`pygbm.calibrate_plot`). The calibrated prediction is the linear
+    interpolation between the control points, constant beyond them with
+    ``ends="flat"``.
+
+    Examples
+    --------
+    >>> pima = pd.read_csv("data/pima2.csv")
+    >>> bfit = pygbm.gbm("diabetes ~ .", data=pima.iloc[:500], distribution="bernoulli",
+    ...                  n_trees=100, interaction_depth=2, random_state=1)
+    >>> cal = pygbm.calibrate(bfit, pima.iloc[500:], n_trees=100, bins=10)
+    >>> cal
+    CalibratedGBM(bernoulli fit, 100 trees, 10 control points, flat ends)
+    >>> cal.control_points.columns.tolist()
+    ['phi', 'response', 'weight', 'rows']
     """
 
     fit: GBMFit
@@ -122,6 +140,11 @@ class CalibratedGBM:
     knots_y: np.ndarray
     ends: str
     rate: float | None             # zeros counted 1/rate (None: not subsampled)
+
+    def __repr__(self) -> str:
+        rate = "" if self.rate is None else f", zeros kept at rate {self.rate:g}"
+        return (f"CalibratedGBM({self.fit.distribution.name} fit, {self.n_trees} trees, "
+                f"{len(self.phi)} control points, {self.ends} ends{rate})")
 
     @property
     def control_points(self):
@@ -142,6 +165,15 @@ class CalibratedGBM:
         -------
         numpy.ndarray
             The linear interpolation between the knots, constant beyond them.
+
+        Examples
+        --------
+        >>> pima = pd.read_csv("data/pima2.csv")
+        >>> bfit = pygbm.gbm("diabetes ~ .", data=pima.iloc[:500], distribution="bernoulli",
+        ...                  n_trees=100, interaction_depth=2, random_state=1)
+        >>> cal = pygbm.calibrate(bfit, pima.iloc[500:], n_trees=100, bins=10)
+        >>> cal.calibrate_values([0.0, 1.0])        # flat beyond the control points
+        array([0.        , 0.88461538])
         """
         return np.interp(np.asarray(phi, dtype=float), self.knots_x, self.knots_y)
 
@@ -160,6 +192,8 @@ class CalibratedGBM:
         Returns
         -------
         numpy.ndarray
+            The fit's expected response per row (probabilities, expected
+            counts, means), before calibration.
         """
         return _expected_response(self.fit, newdata, self.n_trees if n_trees is None else
                                   n_trees, offset)
@@ -183,6 +217,7 @@ class CalibratedGBM:
         Returns
         -------
         numpy.ndarray
+            One calibrated value per row of ``newdata``.
         """
         if type not in ("response", "link"):
             raise ValueError(f"type must be 'response' or 'link', got {type!r}")
@@ -200,6 +235,7 @@ class CalibratedGBM:
         Returns
         -------
         matplotlib.axes.Axes
+            The axes drawn on.
         """
         from .plotting.calibration import plot_reliability
 
@@ -295,6 +331,26 @@ def calibrate(fit: GBMFit, data, n_trees=None, bins: int = DEFAULT_BINS, ends: s
     Returns
     -------
     CalibratedGBM
+        ``predict(newdata)`` gives calibrated predictions, ``plot()`` the
+        reliability diagram, ``control_points`` the table.
+
+    Notes
+    -----
+    Not in R. Calibrate on rows the fit did not train on (a held-out
+    sample): on the training rows the fit's predictions look better
+    calibrated than they are. See the design note on zero-response
+    subsampling (docs/zero_subsampling.md) for the measured effect of the
+    ends and of ``subsampled``.
+
+    Examples
+    --------
+    >>> pima = pd.read_csv("data/pima2.csv")
+    >>> bfit = pygbm.gbm("diabetes ~ .", data=pima.iloc[:500], distribution="bernoulli",
+    ...                  n_trees=100, interaction_depth=2, random_state=1)
+    >>> cal = pygbm.calibrate(bfit, pima.iloc[500:], n_trees=100, bins=10)
+    >>> p = cal.predict(pima.iloc[500:])
+    >>> bool(((p >= 0) & (p <= 1)).all())
+    True
     """
     if not isinstance(fit, GBMFit):
         raise TypeError(f"fit must be a GBMFit, got {type(fit).__name__}")
@@ -397,12 +453,24 @@ def calibration_report(y, p, bins: int = DEFAULT_BINS, weights=None, distributio
     Returns
     -------
     dict
-        ``in_the_large`` (sum of w p / sum of w y: 1 is calibrated
-    in the large), ``ece`` (expected calibration error: the weighted mean over
-    ``bins`` equal-count bins of ``|mean p - mean y|``), ``brier`` (weighted mean
-    of (y - p)^2), ``deviance`` (per row, weighted; bernoulli, poisson -- with
-    the saturated term, so 0 is a perfect fit -- or squared error; the
-    ``distribution`` is guessed from ``y`` when None) and ``n``.
+        ``in_the_large`` (sum of w p / sum of w y: 1 is calibrated in the
+        large), ``ece`` (expected calibration error: the weighted mean over
+        ``bins`` equal-count bins of ``|mean p - mean y|``), ``brier``
+        (weighted mean of (y - p)^2), ``deviance`` (per row, weighted;
+        bernoulli, poisson -- with the saturated term, so 0 is a perfect fit
+        -- or squared error; the ``distribution`` is guessed from ``y`` when
+        None) and ``n``.
+
+    Notes
+    -----
+    Not in R. The expected calibration error depends on ``bins``; compare
+    models at the same number of bins.
+
+    Examples
+    --------
+    >>> r = pygbm.calibration_report([0, 1, 1, 0], [0.2, 0.7, 0.6, 0.4], bins=2)
+    >>> round(r["in_the_large"], 2), round(r["brier"], 4), r["n"]
+    (0.95, 0.1125, 4)
     """
     y = np.asarray(y, dtype=float).ravel()
     p = np.asarray(p, dtype=float).ravel()

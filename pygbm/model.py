@@ -224,6 +224,7 @@ class GBMFit:
 
     @property
     def n_features(self) -> int:
+        """Number of predictors (R: ``length(var.names)``)."""
         return len(self.var_names)
 
     # ---------------------------------------------------------------- predict
@@ -385,9 +386,10 @@ class GBMFit:
         Parameters
         ----------
         n_trees : int, optional
-            Trees used (default all).
+            Trees used (R: ``n.trees``); default None: R's choice (test, else
+            cv, else all trees), which pygbm then states as R does.
         scale : bool, default False
-            Scale to a maximum of 100 (R: ``scale.``).
+            Divide by the largest influence (R: ``scale.``).
         sort : bool, default False
             Sort by decreasing influence (R: ``sort.``).
         per_class : bool, default False
@@ -496,7 +498,21 @@ class GBMFit:
         return fit_html(self)
 
     def errors(self) -> pd.DataFrame:
-        """Per-iteration train, validation, OOB improvement (and cv) errors."""
+        """The error curves per iteration as one table.
+
+        Returns
+        -------
+        pandas.DataFrame
+            One row per iteration: ``iteration`` (1-based), ``train_error``
+            (R: ``train.error``), ``valid_error`` (``valid.error``; NaN
+            without a validation set), ``oobag_improve`` (``oobag.improve``)
+            and, when cv was run, ``cv_error`` (``cv.error``).
+
+        Examples
+        --------
+        >>> fit.errors().columns.tolist()
+        ['iteration', 'train_error', 'valid_error', 'oobag_improve', 'cv_error']
+        """
         import pandas as pd        # imported on first use: import pygbm stays fast
         out = pd.DataFrame({"iteration": np.arange(1, self.n_trees + 1),
                             "train_error": self.train_error,

@@ -18,6 +18,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ._checks import as_generator
+from .draws import is_r_stream
 
 #: R's tie-breaking noise in perf.pairwise: f + NOISE * runif(-0.5, 0.5)
 PERF_NOISE = 1e-10
@@ -132,10 +134,46 @@ def _binary_undefined(s: _Sorted) -> np.ndarray:
 
 
 def ir_measure_conc(y, f, max_rank=None, group=None):
-    """Fraction of concordant pairs (R's ``ir.measure.conc``): among pairs of
-    items with different labels, the share ranked in label order by
-    decreasing ``f``. -1 when there is no such pair. ``max_rank`` is ignored
-    (as in R). Cost grows with the sum of squared group sizes."""
+    """Fraction of concordant pairs (R's ``ir.measure.conc``).
+
+    Among the pairs of items of a group with different labels, the share
+    that the scores rank in label order (the higher label ranked first).
+
+    Parameters
+    ----------
+    y : array-like of float
+        The labels (R: the first column of ``y.f``); any numbers (graded
+        relevance).
+    f : array-like of float
+        The scores ranking the items, largest first (R: the second column of
+        ``y.f``); same length as ``y``.
+    max_rank : int, optional
+        Ignored, as in R (R: ``max.rank``; accepted so that every IR measure
+        takes the same arguments).
+    group : array-like, optional
+        The group (query) of each row; default None: one group. Rows of a
+        group need not be contiguous. Not in R (R's function takes one
+        group; :func:`perf_pairwise` loops over them).
+
+    Returns
+    -------
+    float or pandas.Series
+        One group: a float. With ``group``: a Series indexed by group label
+        (sorted). -1 (R's value) where the measure is undefined.
+        -1 when a group has no pair with different labels.
+
+    Notes
+    -----
+    R takes ``y.f``, a data frame of one group's labels and scores; pygbm
+    takes them as two arrays and computes many groups at once. Ties in ``f`` are broken by position, as R's ``order(f, decreasing =
+    TRUE)``; R's :func:`perf_pairwise` adds tiny noise first.
+    The cost grows with the sum of the squared group sizes.
+
+    Examples
+    --------
+    >>> pygbm.ir_measure_conc([3, 2, 0, 1], [0.9, 0.1, 0.5, 0.3])
+    0.5
+    """
     s = _Sorted(y, f, group)
     a, b = pairs_within(s.runs)
     later = b > a
@@ -150,9 +188,44 @@ def ir_measure_conc(y, f, max_rank=None, group=None):
 
 
 def ir_measure_auc(y, f, max_rank=None, group=None):
-    """Area under the ROC curve per group (R's ``ir.measure.auc``, which is
-    ``gbm.roc.area``: average ranks for tied scores). -1 when a group has
-    one item, or no or only positive items."""
+    """Area under the ROC curve of each group (R's ``ir.measure.auc``).
+
+    R's ``gbm.roc.area`` per group: the Mann-Whitney statistic from average
+    ranks (tied scores share their rank).
+
+    Parameters
+    ----------
+    y : array-like of float
+        The labels (R: the first column of ``y.f``); for this measure only
+        ``y > 0`` counts (a positive, relevant item).
+    f : array-like of float
+        The scores ranking the items, largest first (R: the second column of
+        ``y.f``); same length as ``y``.
+    max_rank : int, optional
+        Ignored, as in R (R: ``max.rank``; accepted so that every IR measure
+        takes the same arguments).
+    group : array-like, optional
+        The group (query) of each row; default None: one group. Rows of a
+        group need not be contiguous. Not in R (R's function takes one
+        group; :func:`perf_pairwise` loops over them).
+
+    Returns
+    -------
+    float or pandas.Series
+        One group: a float. With ``group``: a Series indexed by group label
+        (sorted). -1 (R's value) where the measure is undefined.
+        -1 when a group has one item, or no or only positive items.
+
+    Notes
+    -----
+    R takes ``y.f``, a data frame of one group's labels and scores; pygbm
+    takes them as two arrays and computes many groups at once.
+
+    Examples
+    --------
+    >>> pygbm.ir_measure_auc([1, 0, 0, 1], [0.9, 0.1, 0.5, 0.3])
+    0.75
+    """
     s = _Sorted(y, f, group)
     # average rank of every score inside its group (ascending scores)
     asc = np.lexsort((s.f, s.codes))
@@ -175,9 +248,48 @@ def ir_measure_auc(y, f, max_rank=None, group=None):
 
 
 def ir_measure_mrr(y, f, max_rank=None, group=None):
-    """Reciprocal rank of the best-ranked positive item (R's
-    ``ir.measure.mrr``); 0 when it is ranked below ``max_rank``; -1 when a
-    group has one item, or no or only positive items."""
+    """Reciprocal rank of the best-ranked positive item (R's ``ir.measure.mrr``).
+
+    Parameters
+    ----------
+    y : array-like of float
+        The labels (R: the first column of ``y.f``); for this measure only
+        ``y > 0`` counts (a positive, relevant item).
+    f : array-like of float
+        The scores ranking the items, largest first (R: the second column of
+        ``y.f``); same length as ``y``.
+    max_rank : int, optional
+        The cut-off rank (R: ``max.rank``, required there): a first
+        positive ranked below it scores 0. Default None (or a value <= 0):
+        no cut-off.
+    group : array-like, optional
+        The group (query) of each row; default None: one group. Rows of a
+        group need not be contiguous. Not in R (R's function takes one
+        group; :func:`perf_pairwise` loops over them).
+
+    Returns
+    -------
+    float or pandas.Series
+        One group: a float. With ``group``: a Series indexed by group label
+        (sorted). -1 (R's value) where the measure is undefined.
+        1/rank of the first positive item; -1 when a group has one item,
+        or no or only positive items.
+
+    Notes
+    -----
+    R takes ``y.f``, a data frame of one group's labels and scores, and
+    requires ``max.rank``; pygbm takes two arrays, computes many groups at
+    once, and reads None as no cut-off (as R's :func:`perf_pairwise` does
+    with ``max.rank = 0``). Ties in ``f`` are broken by position, as R's ``order(f, decreasing =
+    TRUE)``; R's :func:`perf_pairwise` adds tiny noise first.
+
+    Examples
+    --------
+    >>> pygbm.ir_measure_mrr([0, 1, 0, 1], [0.9, 0.1, 0.5, 0.3])
+    0.3333333333333333
+    >>> pygbm.ir_measure_mrr([0, 1, 0, 1], [0.9, 0.1, 0.5, 0.3], max_rank=2)
+    0.0
+    """
     s = _Sorted(y, f, group)
     big = np.iinfo(np.intp).max
     top = np.full(s.runs.n_groups, big)
@@ -189,9 +301,46 @@ def ir_measure_mrr(y, f, max_rank=None, group=None):
 
 
 def ir_measure_map(y, f, max_rank=None, group=None):
-    """Average precision (R's ``ir.measure.map``): the mean over positive
-    items of (positives ranked at or above it) / (its rank). -1 when a group
-    has one item, or no or only positive items. ``max_rank`` is ignored."""
+    """Average precision (R's ``ir.measure.map``).
+
+    The mean, over the positive items, of the precision at each one's rank:
+    (positives ranked at or above it) / (its rank). The mean over groups
+    (:func:`perf_pairwise`) is the mean average precision.
+
+    Parameters
+    ----------
+    y : array-like of float
+        The labels (R: the first column of ``y.f``); for this measure only
+        ``y > 0`` counts (a positive, relevant item).
+    f : array-like of float
+        The scores ranking the items, largest first (R: the second column of
+        ``y.f``); same length as ``y``.
+    max_rank : int, optional
+        Ignored, as in R (R: ``max.rank``; accepted so that every IR measure
+        takes the same arguments).
+    group : array-like, optional
+        The group (query) of each row; default None: one group. Rows of a
+        group need not be contiguous. Not in R (R's function takes one
+        group; :func:`perf_pairwise` loops over them).
+
+    Returns
+    -------
+    float or pandas.Series
+        One group: a float. With ``group``: a Series indexed by group label
+        (sorted). -1 (R's value) where the measure is undefined.
+        -1 when a group has one item, or no or only positive items.
+
+    Notes
+    -----
+    R takes ``y.f``, a data frame of one group's labels and scores; pygbm
+    takes them as two arrays and computes many groups at once. Ties in ``f`` are broken by position, as R's ``order(f, decreasing =
+    TRUE)``; R's :func:`perf_pairwise` adds tiny noise first.
+
+    Examples
+    --------
+    >>> pygbm.ir_measure_map([1, 0, 0, 1], [0.9, 0.1, 0.5, 0.3])   # (1/1 + 2/3) / 2
+    0.8333333333333333
+    """
     s = _Sorted(y, f, group)
     pos = s.y > 0
     n_before = np.cumsum(pos) - np.repeat(np.cumsum(pos)[s.runs.start] - pos[s.runs.start],
@@ -204,11 +353,52 @@ def ir_measure_map(y, f, max_rank=None, group=None):
 
 
 def ir_measure_ndcg(y, f, max_rank=None, group=None):
-    """Normalised discounted cumulative gain (R's ``ir.measure.ndcg``): the
-    sum of labels over the top ``max_rank`` ranks weighted by
-    1/log2(rank + 1), divided by its largest possible value. Labels are used
-    as gains as they are (no 2^y - 1). -1 when a group has one item or all
-    labels equal."""
+    """Normalised discounted cumulative gain (R's ``ir.measure.ndcg``).
+
+    The sum of the labels of the top ``max_rank`` ranked items weighted by
+    1 / log2(rank + 1), divided by the largest value any order could reach.
+
+    Parameters
+    ----------
+    y : array-like of float
+        The labels, used as the gains (graded relevance; R: the first
+        column of ``y.f``).
+    f : array-like of float
+        The scores ranking the items, largest first (R: the second column of
+        ``y.f``); same length as ``y``.
+    max_rank : int, optional
+        Only the top ``max_rank`` ranks count (R: ``max.rank``, required
+        there). Default None (or a value <= 0): every rank.
+    group : array-like, optional
+        The group (query) of each row; default None: one group. Not in R.
+
+    Returns
+    -------
+    float or pandas.Series
+        One group: a float. With ``group``: a Series indexed by group label
+        (sorted). -1 (R's value) where the measure is undefined.
+        -1 when a group has one item or all its labels are equal.
+
+    Notes
+    -----
+    As R, the labels are the gains as they are (not ``2^y - 1``, the other
+    common definition). R takes ``y.f``, a data frame of one group's labels
+    and scores, and requires ``max.rank``; pygbm takes two arrays, computes
+    many groups at once, and reads None as no cut-off. Ties in ``f`` are broken by position, as R's ``order(f, decreasing =
+    TRUE)``; R's :func:`perf_pairwise` adds tiny noise first.
+
+    Examples
+    --------
+    >>> y, f = [3, 2, 0, 1], [0.9, 0.1, 0.5, 0.3]
+    >>> round(pygbm.ir_measure_ndcg(y, f), 6)
+    0.915893
+    >>> pygbm.ir_measure_ndcg([2, 0, 1, 1, 0, 0], [0.3, 0.2, 0.1, 0.1, 0.5, 0.2],
+    ...                       group=["a", "a", "a", "b", "b", "b"]).round(4)
+    group
+    a    0.9502
+    b    0.5000
+    dtype: float64
+    """
     s = _Sorted(y, f, group)
     cut = _cutoff(max_rank, s.runs.size)
     inside = s.pos <= cut[s.runs.gid]
@@ -228,26 +418,78 @@ _MEASURES = {"conc": ir_measure_conc, "mrr": ir_measure_mrr, "map": ir_measure_m
 
 
 def perf_pairwise(y, f, group, metric="ndcg", w=None, max_rank=0, random_state=None):
-    """R's ``perf.pairwise``: the mean IR measure over the groups where it is
-    defined, weighted by the groups' mean case weight when ``w`` is given.
+    """The mean IR measure over the groups (R's ``perf.pairwise``).
 
-    As R, "conc" with 0/1 labels is the AUC, and ``f`` gets R's tiny noise
-    ``1e-10 * U(-0.5, 0.5)`` (``random_state`` seeds it) to break ties.
+    What ``distribution="pairwise"`` optimises and reports: the measure of
+    each group (query) where it is defined, averaged over the groups.
+
+    Parameters
+    ----------
+    y : array-like of float
+        The labels (R: ``y``).
+    f : array-like of float
+        The scores, e.g. ``fit.predict(data)`` (R: ``f``); same length.
+    group : array-like
+        The group (query) of each row (R: ``group``); same length.
+    metric : {"ndcg", "conc", "map", "mrr"}, default "ndcg"
+        The measure (R: ``metric``): :func:`ir_measure_ndcg`,
+        :func:`ir_measure_conc`, :func:`ir_measure_map`,
+        :func:`ir_measure_mrr`.
+    w : array-like of float, optional
+        Case weights (R: ``w``): the groups' measures are averaged weighted
+        by each group's mean weight. Default None: a plain mean.
+    max_rank : int, default 0
+        Cut-off rank of "ndcg" and "mrr" (R: ``max.rank``); 0 (or less, or
+        None): no cut-off.
+    random_state : int, numpy.random.Generator or RRandom, optional
+        Seeds the tie-breaking noise; a :class:`pygbm.RRandom` draws R's
+        ``runif`` (so ``RRandom(s)`` gives R's value after ``set.seed(s)``).
+        Not in R (R draws from its global stream).
+
+    Returns
+    -------
+    float
+        The mean measure over the groups where it is defined (R's -1 groups
+        left out); NaN when it is defined for no group (R's mean of nothing).
+
+    Notes
+    -----
+    As R: "conc" with 0/1 labels is computed as the AUC
+    (:func:`ir_measure_auc`), and ``f`` gets R's tiny noise
+    ``1e-10 * U(-0.5, 0.5)`` to break ties at random, so tied scores can
+    give slightly different values from run to run unless
+    ``random_state`` is fixed.
+
+    Examples
+    --------
+    >>> y = [2, 0, 1, 1, 0, 0]
+    >>> f = [0.3, 0.2, 0.1, 0.1, 0.5, 0.2]
+    >>> g = ["a", "a", "a", "b", "b", "b"]
+    >>> round(pygbm.perf_pairwise(y, f, g, metric="ndcg", random_state=0), 4)
+    0.7251
     """
     import pandas as pd        # imported on first use: import pygbm stays fast
     if metric not in _MEASURES:
         raise ValueError(f"metric must be one of {sorted(_MEASURES)}; got {metric!r}")
+    if group is None:
+        raise ValueError("group must give the group (query) of every row: perf_pairwise "
+                         "averages a measure over groups (for one group call "
+                         "ir_measure_* without group)")
     y = np.asarray(y, dtype=float)
     func = _MEASURES[metric]
     if metric == "conc" and np.all(np.isin(y, (0.0, 1.0))):
         func = ir_measure_auc
     f = np.asarray(f, dtype=float)
-    rng = np.random.default_rng(random_state)
-    f = f + PERF_NOISE * rng.uniform(-0.5, 0.5, size=f.shape[0])
+    rng = as_generator(random_state)
+    n = f.shape[0]
+    noise = rng.runif(n, -0.5, 0.5) if is_r_stream(rng) else rng.uniform(-0.5, 0.5, size=n)
+    f = f + PERF_NOISE * noise
     cut = None if max_rank is None or max_rank <= 0 else max_rank
     by_group = func(y, f, max_rank=cut, group=group)
     ok = by_group.to_numpy() >= 0
     values = by_group.to_numpy()[ok]
+    if not ok.any():
+        return float("nan")                  # R: the mean of no values, NaN
     if w is None:
         return float(np.mean(values))
     w_group = pd.Series(np.asarray(w, dtype=float)).groupby(np.asarray(group)).mean()

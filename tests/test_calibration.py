@@ -90,6 +90,10 @@ def test_calibrate_fit_end_to_end(rare):
     assert pygbm.calibration_report(cal["y"], out)["in_the_large"] == pytest.approx(1, abs=0.02)
     # subsampled=True uses the fit's rate
     assert pygbm.calibrate(fit, cal, n_trees=40, subsampled=True).rate == 0.1
+    # the repr is one line (not the fit's print and every array)
+    assert repr(c) == "CalibratedGBM(bernoulli fit, 40 trees, 20 control points, flat ends)"
+    assert repr(pygbm.calibrate(fit, cal, n_trees=40, subsampled=True)).endswith(
+        ", zeros kept at rate 0.1)")
 
 
 def test_calibrate_poisson_on_the_expected_count(rare):

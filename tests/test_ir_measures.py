@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -142,3 +143,34 @@ def test_live_r_random_vectors():
     got = [ir_measure_conc(y, f), ir_measure_ndcg(y, f, 4), ir_measure_mrr(click, f, 2),
            ir_measure_map(click, f)]
     np.testing.assert_allclose(got, r, rtol=1e-12)
+
+
+def test_perf_pairwise_refuses_no_group_and_gives_nan_when_nothing_is_defined():
+    with pytest.raises(ValueError, match="group"):
+        perf_pairwise([1, 0], [1, 2], None)
+    with pytest.raises(TypeError, match="random_state"):
+        perf_pairwise([1, 0], [1, 2], [1, 1], random_state="seed")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")          # no NumPy "mean of empty slice" warning
+        assert np.isnan(perf_pairwise([1, 1, 0, 0], [1, 2, 3, 4], [1, 1, 2, 2], "map"))
+
+
+@pytest.mark.skipif(shutil.which("Rscript") is None, reason="R is not installed")
+def test_perf_pairwise_with_r_stream_breaks_ties_as_r():
+    """With RRandom(s), the tie-breaking noise is R's runif after set.seed(s):
+    tied scores get R's order and R's value."""
+    from pygbm import RRandom
+
+    y = [2.0, 0.0, 1.0, 1.0, 0.0, 0.0, 1.0, 0.0]
+    f = [0.3, 0.3, 0.3, 0.1, 0.1, 0.1, 0.2, 0.2]           # ties in every group
+    g = [1, 1, 1, 2, 2, 2, 3, 3]
+    vec = lambda a: "c(" + ",".join(repr(float(v)) for v in a) + ")"  # noqa: E731
+    code = (f"y <- {vec(y)}; f <- {vec(f)}; g <- {vec(g)}; out <- c();"
+            "for (s in 1:5) { set.seed(s); out <- c(out, gbm:::perf.pairwise(y, f, g, 'ndcg', "
+            "max.rank = 2)) }; cat(sprintf('%.17g', out), sep='\\n')")
+    out = subprocess.run(["Rscript", "-e", code], capture_output=True, text=True, check=True)
+    r = [float(v) for v in out.stdout.split()]
+    got = [perf_pairwise(y, f, g, "ndcg", max_rank=2, random_state=RRandom(s))
+           for s in range(1, 6)]
+    np.testing.assert_allclose(got, r, rtol=1e-12)
+    assert len(set(np.round(r, 12))) > 1          # the seeds do break the ties differently

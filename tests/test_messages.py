@@ -73,3 +73,15 @@ def test_toolbox_warnings_point_at_the_caller(bagged):
     _, caught = _caught(lambda: bagged.summary(n_trees=1000, plot_it=False))
     assert len(caught) == 1 and caught[0].filename == __file__
     assert "exceeds the number of trees" in str(caught[0].message)
+
+
+def test_relative_influence_without_n_trees_says_which_as_r_does(bagged, data):
+    """R's relative.influence prints "n.trees not given. Using N trees."."""
+    _, caught = _caught(lambda: pygbm.relative_influence(bagged))
+    assert [str(w.message) for w in caught] == \
+        [f"n_trees not given. Using {bagged.n_trees} trees."]
+    assert caught[0].category is pygbm.GBMMessage and caught[0].filename == __file__
+    _, caught = _caught(lambda: bagged.relative_influence())
+    assert len(caught) == 1 and caught[0].filename == __file__
+    _, caught = _caught(lambda: pygbm.relative_influence(bagged, n_trees=10))
+    assert caught == []                               # R says nothing when given

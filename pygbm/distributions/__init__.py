@@ -32,7 +32,20 @@ _REGISTRY: dict[str, type[Distribution]] = {
 
 
 def available_distributions() -> list[str]:
-    """Names accepted by :func:`get_distribution` (R's spelling), sorted."""
+    """The distribution names :func:`gbm` and :func:`get_distribution` accept.
+
+    Returns
+    -------
+    list of str
+        R's spellings, sorted; "multinomial" is Friedman's K-class
+        algorithm (R's is broken), and pygbm adds none of its own names.
+
+    Examples
+    --------
+    >>> pygbm.available_distributions()            # doctest: +NORMALIZE_WHITESPACE
+    ['adaboost', 'bernoulli', 'coxph', 'gaussian', 'huberized', 'laplace',
+     'multinomial', 'pairwise', 'poisson', 'quantile', 'tdist']
+    """
     return sorted(_REGISTRY)
 
 
@@ -75,8 +88,11 @@ def get_distribution(spec) -> Distribution:
     Examples
     --------
     >>> pygbm.get_distribution("bernoulli")
+    Bernoulli()
     >>> pygbm.get_distribution({"name": "quantile", "alpha": 0.9})
+    Quantile(alpha=0.9)
     >>> pygbm.get_distribution({"name": "tdist", "df": 4})
+    TDist(df=4.0)
     """
     if isinstance(spec, Distribution):
         return spec

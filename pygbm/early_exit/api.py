@@ -134,33 +134,72 @@ def qwyc(fit, data=None, n_trees=None, alpha=0.005, threshold=None, mode="both",
 
     Parameters
     ----------
-    fit : a fitted gbm with distribution bernoulli, adaboost or huberized.
-    data : rows to optimise on (DataFrame; a matrix for gbm_fit models); None: the
-        fit's kept training rows.
-    n_trees : trees of the ensemble (default: ``fit.best_iteration()``).
-    alpha : the largest share of ``data`` whose early decision may differ from the
-        full model's, in [0, 1); or "auto" (needs ``validation`` and ``max_disagreement``).
-    threshold : the decision on the response scale (positive iff response >= it);
-        None: 0.5 (bernoulli, adaboost), 0 (huberized, whose response is the link).
-    mode : "both", "negative" (early negatives only: filter-and-score) or "positive".
-    order : "qwyc", "gbt" (training order), "random", or a permutation of 0..n_trees-1.
-    cost : None (every tree costs 1), "path" (mean split nodes a tree evaluates on
-        ``data``) or an array of costs.
-    honest : choose the order on one half of ``data`` (Algorithm 1) and the
-        thresholds on the other (Algorithm 2); alpha then holds on the second half.
-    validation : rows (DataFrame) on which to report the disagreement and mean
-        trees (``summary()``, ``report_``).
-    max_disagreement : with ``alpha="auto"``: the largest disagreement allowed on
-        the ``validation`` rows.
-    random_state : seeds the random order and the honest split.
-    thresholds : "qwyc" (Algorithm 2) or "margin": LightGBM's ``pred_early_stop``
+    fit : GBMFit
+        A fitted binary gbm: distribution bernoulli, adaboost or huberized.
+    data : pandas.DataFrame or numpy.ndarray, optional
+        The rows to optimise on (a matrix for ``gbm_fit`` models); no labels
+        needed. Default None: the fit's kept training rows (the worst
+        choice, see above).
+    n_trees : int, optional
+        The trees of the ensemble, 2 to ``fit.n_trees``; default None:
+        ``fit.best_iteration()`` (the number ``predict`` uses).
+    alpha : float or "auto", default 0.005
+        The largest share of ``data`` whose early decision may differ from
+        the full model's, in [0, 1); "auto" needs ``validation`` and
+        ``max_disagreement``.
+    threshold : float, optional
+        The decision on the response scale (positive iff response >= it);
+        default None: 0.5 (bernoulli, adaboost), 0 (huberized, whose
+        response is the link).
+    mode : {"both", "negative", "positive"}, default "both"
+        Which early exits are allowed ("negative": early negatives only, a
+        filter-and-score cascade).
+    order : {"qwyc", "gbt", "random"} or array-like of int, default "qwyc"
+        The evaluation order: Algorithm 1's greedy order, the training
+        order, a random one, or a permutation of 0..n_trees-1.
+    cost : None, "path" or array-like of float, default None
+        The cost of each tree: 1 each (None), the mean number of split
+        nodes a tree evaluates on ``data`` ("path"), or given.
+    honest : bool, default False
+        Choose the order on one half of ``data`` (Algorithm 1) and the
+        thresholds on the other (Algorithm 2); alpha then holds on the
+        second half.
+    validation : pandas.DataFrame, optional
+        Rows on which to report the disagreement and the mean trees
+        (``summary()``, ``report_``).
+    max_disagreement : float, optional
+        With ``alpha="auto"``: the largest disagreement allowed on the
+        ``validation`` rows, in (0, 1).
+    random_state : int or numpy.random.Generator, optional
+        Seeds the random order and the honest split.
+    thresholds : {"qwyc", "margin"}, default "qwyc"
+        Algorithm 2's thresholds, or LightGBM's ``pred_early_stop`` rule
         (stop once 2|score - beta| > ``margin``, checked after every tree).
-    margin : the margin of ``thresholds="margin"``.
+    margin : float, optional
+        The margin of ``thresholds="margin"`` (required there).
 
     Returns
     -------
     EarlyExitPredictor
-        ``predict``, ``summary``; it holds the trees, not the data.
+        With ``predict``, ``outcome`` and ``summary``; it holds the trees,
+        not the data.
+
+    Notes
+    -----
+    Not in R. The algorithms are reconstructed from the paper; see the
+    design note "Early-exit prediction" (docs/qwyc.md) for what is measured
+    and how alpha behaves on new rows.
+
+    Examples
+    --------
+    >>> pima = pd.read_csv("data/pima2.csv")
+    >>> train, held_out = pima.iloc[:500], pima.iloc[500:]
+    >>> bfit = pygbm.gbm("diabetes ~ .", data=train, distribution="bernoulli",
+    ...                  n_trees=100, interaction_depth=2, random_state=1)
+    >>> early = pygbm.qwyc(bfit, held_out, n_trees=100, alpha=0.01, random_state=1)
+    >>> early.fit_disagreement_ <= 0.01
+    True
+    >>> pred = early.predict(held_out)          # decision, n_trees, score, exit
     """
     _check_fit(fit)
     n_trees = _check_n_trees(fit, n_trees)

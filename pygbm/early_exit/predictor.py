@@ -123,14 +123,60 @@ class OptimisationReport:
 
 
 class EarlyExitPredictor:
-    """A gbm evaluated tree by tree in an optimised order, each row stopping
-    as soon as its partial score passes a threshold (QWYC; see :func:`qwyc`).
+    """A binary gbm evaluated tree by tree in an optimised order, each row
+    stopping as soon as its partial score passes a threshold (QWYC).
 
-    Attributes: ``order_`` (trees in evaluation order, 0-based training
-    indices), ``lower_``, ``upper_`` (exit thresholds per position on the
-    link scale; the last position is ``beta``), ``beta``, ``threshold``,
-    ``n_trees``, ``alpha``, ``cost_``, ``fit_disagreement_``,
-    ``fit_mean_trees_``, ``report_`` (:class:`OptimisationReport`).
+    Made by :func:`pygbm.qwyc`, not by hand. It holds the trees, the order
+    and the thresholds, not the rows it was optimised on. Not in R.
+
+    Parameters
+    ----------
+    model : ModelScores
+        The fit's first ``n_trees`` trees, scored through the predictor.
+    schedule : Schedule
+        The evaluation order and the exit thresholds per position.
+    decision : tuple of float
+        ``(threshold, beta)``: the decision on the response scale and its
+        value on the link scale.
+    cost : numpy.ndarray
+        The cost of each tree, in training order.
+    report : OptimisationReport
+        What the optimisation measured on its rows.
+
+    Attributes
+    ----------
+    order_ : numpy.ndarray
+        The trees in evaluation order (0-based training indices).
+    lower_, upper_ : numpy.ndarray
+        The exit thresholds per position, on the link scale: a row whose
+        partial score is below ``lower_[r]`` (above ``upper_[r]``) after
+        ``r + 1`` trees is decided negative (positive); -inf (inf) where
+        no row may exit; the last position is ``beta``.
+    threshold, beta : float
+        The decision (positive iff response >= ``threshold``; link ``beta``).
+    n_trees : int
+        The trees of the full ensemble.
+    alpha : float
+        The largest share of the optimisation rows allowed to disagree.
+    cost_ : numpy.ndarray
+        Each tree's cost (training order).
+    fit_disagreement_, fit_mean_trees_ : float
+        The disagreement with the full model and the mean number of trees
+        on the optimisation rows.
+    report_ : OptimisationReport
+        All the optimisation's numbers (:meth:`summary` shows them).
+
+    Examples
+    --------
+    >>> pima = pd.read_csv("data/pima2.csv")
+    >>> train, held_out = pima.iloc[:500], pima.iloc[500:]
+    >>> bfit = pygbm.gbm("diabetes ~ .", data=train, distribution="bernoulli",
+    ...                  n_trees=100, interaction_depth=2, random_state=1)
+    >>> early = pygbm.qwyc(bfit, held_out, n_trees=100, alpha=0.01, random_state=1)
+    >>> early.n_trees, early.fit_mean_trees_ < 100
+    (100, True)
+    >>> early.predict(held_out).columns.tolist()
+    ['decision', 'n_trees', 'score', 'exit']
     """
 
     def __init__(self, model: ModelScores, schedule: Schedule, decision: tuple[float, float],
@@ -146,17 +192,41 @@ class EarlyExitPredictor:
         self.report_ = report
 
     # ------------------------------------------------------------ attributes
-    order_ = property(lambda self: self._schedule.order)
-    lower_ = property(lambda self: self._schedule.lower)
-    upper_ = property(lambda self: self._schedule.upper)
-    n_trees = property(lambda self: self._model.n_trees)
-    alpha = property(lambda self: self.report_.alpha)
-    fit_disagreement_ = property(lambda self: self.report_.disagreement)
-    fit_mean_trees_ = property(lambda self: self.report_.mean_trees)
+    order_ = property(lambda self: self._schedule.order,
+                      doc="The trees in evaluation order (0-based training indices).")
+    lower_ = property(lambda self: self._schedule.lower,
+                      doc="Negative-exit threshold per position (link scale; -inf: none).")
+    upper_ = property(lambda self: self._schedule.upper,
+                      doc="Positive-exit threshold per position (link scale; inf: none).")
+    n_trees = property(lambda self: self._model.n_trees,
+                       doc="The number of trees of the full ensemble.")
+    alpha = property(lambda self: self.report_.alpha,
+                     doc="The largest share of the optimisation rows allowed to disagree.")
+    fit_disagreement_ = property(lambda self: self.report_.disagreement,
+                                 doc="Disagreement with the full model on the "
+                                     "optimisation rows.")
+    fit_mean_trees_ = property(lambda self: self.report_.mean_trees,
+                               doc="Mean number of trees evaluated on the optimisation rows.")
 
     # --------------------------------------------------------------- predict
     def outcome(self, newdata, offset=None) -> Outcome:
-        """Per row: decision, trees evaluated, link score at exit, exit kind (codes)."""
+        """The early-exit evaluation of ``newdata`` as arrays (what :meth:`predict` tabulates).
+
+        Parameters
+        ----------
+        newdata : pandas.DataFrame or numpy.ndarray
+            The rows (a matrix for ``gbm_fit`` models).
+        offset : array-like of float, optional
+            An offset per row (matrix models; a formula's offset is found in
+            ``newdata``).
+
+        Returns
+        -------
+        Outcome
+            Arrays per row: ``decision`` (bool), ``n_trees`` (trees
+            evaluated), ``score`` (link score at exit) and ``exit`` (codes
+            0 "neg", 1 "pos", 2 "full").
+        """
         view, g0 = self._model.coded(self._model.model, newdata, offset)
         kernel = _compiled_kernel()
         trees = self._forest if kernel is None else self._compiled
@@ -175,15 +245,18 @@ class EarlyExitPredictor:
 
         Parameters
         ----------
-        newdata : the rows to predict.
-        type : "class", "link" or "response": the scale of ``score``.
-        offset : an offset per row (matrix models; formula offsets are found in
+        newdata : pandas.DataFrame or numpy.ndarray
+            The rows to predict (a matrix for ``gbm_fit`` models).
+        type : {"class", "link", "response"}, default "class"
+            The scale of ``score``.
+        offset : array-like of float, optional
+            An offset per row (matrix models; a formula's offset is found in
             ``newdata``).
 
         Returns
         -------
         pandas.DataFrame
-            decision, n_trees, score, exit.
+            Columns ``decision``, ``n_trees``, ``score``, ``exit``.
         """
         import pandas as pd
         if type not in PREDICT_TYPES:
@@ -198,7 +271,15 @@ class EarlyExitPredictor:
 
     # --------------------------------------------------------------- summary
     def summary(self) -> "QWYCSummary":
-        """On the optimisation rows: mean trees, disagreement, speed-up, thresholds."""
+        """The optimisation's numbers: mean trees, disagreement, speed-up, thresholds.
+
+        Returns
+        -------
+        QWYCSummary
+            Prints as a report (on the optimisation rows, and on the
+            ``validation`` rows when given); ``to_frame()`` has one row per
+            position: tree, cost, thresholds, rows exiting there.
+        """
         return QWYCSummary(self)
 
     def __repr__(self) -> str:

@@ -44,26 +44,56 @@ def qwyc_tradeoff(fit, data, newdata, alphas=DEFAULT_ALPHAS, methods=("qwyc", "g
 
     Parameters
     ----------
-    fit : a fitted binary gbm (bernoulli, adaboost, huberized).
-    data : rows to optimise on (None: the fit's kept training rows).
-    newdata : rows to measure on (with the response, accuracy is reported too).
-    alphas : the alphas of the QWYC and fixed-order curves.
-    methods : any of "qwyc", "gbt", "random" (orders with Algorithm 2's thresholds)
-        and "margin" (LightGBM's fixed-order margin rule).
-    n_trees : trees of the ensemble (default: ``fit.best_iteration()``).
-    mode : "both", "negative" or "positive" (see :func:`qwyc`).
-    honest : order and thresholds on the two halves of ``data`` (see :func:`qwyc`).
-    margins : the margin rule's margins (default: twice quantiles of
+    fit : GBMFit
+        A fitted binary gbm (bernoulli, adaboost, huberized).
+    data : pandas.DataFrame or numpy.ndarray, optional
+        The rows to optimise on; None: the fit's kept training rows.
+    newdata : pandas.DataFrame or numpy.ndarray
+        The rows to measure on (with the 0/1 response, accuracy is
+        reported too).
+    alphas : sequence of float, optional
+        The alphas of the QWYC and fixed-order curves (default: 0, 0.0005,
+        0.001, 0.0025, 0.005, 0.01, 0.02).
+    methods : sequence of str, default ("qwyc", "gbt", "margin")
+        Any of "qwyc", "gbt", "random" (orders with Algorithm 2's
+        thresholds) and "margin" (LightGBM's fixed-order margin rule).
+    n_trees : int, optional
+        The trees of the ensemble; default None: ``fit.best_iteration()``.
+    mode : {"both", "negative", "positive"}, default "both"
+        Which early exits are allowed (see :func:`qwyc`).
+    honest : bool, default False
+        Order and thresholds on the two halves of ``data`` (see :func:`qwyc`).
+    margins : sequence of float, optional
+        The margin rule's margins (default: twice quantiles of
         ``|full score - beta|`` on ``data``).
-    threshold : the decision on the response scale (see :func:`qwyc`).
-    random_state : seeds the random order and the honest split.
-    plot_it : draw the curves (:func:`pygbm.plotting.plot_qwyc_tradeoff`).
-    ax : matplotlib axes to draw on.
+    threshold : float, optional
+        The decision on the response scale (see :func:`qwyc`).
+    random_state : int or numpy.random.Generator, optional
+        Seeds the random order and the honest split.
+    plot_it : bool, default False
+        Draw the curves: mean trees against disagreement on ``newdata``.
+    ax : matplotlib.axes.Axes, optional
+        Where to draw; None makes a new figure.
 
     Returns
     -------
     pandas.DataFrame
         One row per point, as above.
+
+    Notes
+    -----
+    Not in R. Compare the methods at matched disagreement on ``newdata``
+    (the paper's Figure 2); alpha holds only on the optimisation rows.
+
+    Examples
+    --------
+    >>> pima = pd.read_csv("data/pima2.csv")
+    >>> bfit = pygbm.gbm("diabetes ~ .", data=pima.iloc[:500], distribution="bernoulli",
+    ...                  n_trees=100, interaction_depth=2, random_state=1)
+    >>> curves = pygbm.qwyc_tradeoff(bfit, pima.iloc[500:630], pima.iloc[630:],
+    ...                              alphas=[0.0, 0.01, 0.05], n_trees=100)
+    >>> curves["method"].unique().tolist()
+    ['qwyc', 'gbt', 'margin', 'full']
     """
     import pandas as pd
     _check_fit(fit)

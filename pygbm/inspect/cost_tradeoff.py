@@ -44,6 +44,23 @@ def cost_tradeoff(fits, newdata, y=None, n_trees=None) -> pd.DataFrame:
         ``deviance`` (the distribution's, as ``fit.valid_error``),
         ``mean_cost`` and the mean of each cost part (``feature_cost``,
         ``split_cost``, ``model_cost``).
+
+    Notes
+    -----
+    Not in R (cost-efficient boosting, Peter et al. 2017; see the design
+    note docs/cegb.md). Each fit is traced in one pass over its trees.
+
+    Examples
+    --------
+    >>> costs = {name: 1.0 for name in boston.columns if name != "medv"}
+    >>> costs["tax"] = 10.0                            # one expensive predictor
+    >>> fits = {lam: pygbm.gbm("medv ~ .", data=boston.iloc[:400], n_trees=100,
+    ...                        distribution="gaussian", feature_costs=costs,
+    ...                        cegb_tradeoff=lam, random_state=1)
+    ...         for lam in (0.0, 1.0)}
+    >>> table = pygbm.cost_tradeoff(fits, boston.iloc[400:], n_trees=[50, 100])
+    >>> table["n_trees"].tolist()
+    [50, 100, 50, 100]
     """
     named = fits.items() if isinstance(fits, dict) else \
         ((f"lambda={fit.costs.tradeoff:g}" if fit.costs is not None else "no costs", fit)
@@ -74,14 +91,27 @@ def plot_cost_tradeoff(table: pd.DataFrame, ax=None):
 
     Parameters
     ----------
-    table : DataFrame
+    table : pandas.DataFrame
         What :func:`cost_tradeoff` returns (points: the traced tree counts).
-    ax : matplotlib Axes, optional
+    ax : matplotlib.axes.Axes, optional
         Where to draw; a new figure when None.
 
     Returns
     -------
-    matplotlib Axes
+    matplotlib.axes.Axes
+        The axes drawn on.
+
+    Notes
+    -----
+    Not in R. The lower left is better: less deviance at less cost.
+
+    Examples
+    --------
+    >>> costs = {name: 1.0 for name in boston.columns if name != "medv"}
+    >>> fits = [pygbm.gbm("medv ~ .", data=boston.iloc[:400], n_trees=100,
+    ...                   distribution="gaussian", feature_costs=costs,
+    ...                   cegb_tradeoff=lam, random_state=1) for lam in (0.0, 1.0)]
+    >>> ax = pygbm.plot_cost_tradeoff(pygbm.cost_tradeoff(fits, boston.iloc[400:]))
     """
     from ..plotting.cost_tradeoff import plot_tradeoff
 

@@ -17,7 +17,7 @@ from .._checks import as_generator
 from ..distributions.inputs import Targets
 from ..draws import shuffled
 from ..engine.tree import NO_NODE, predict_trees
-from ..messages import warn
+from ..messages import GBMMessage, warn
 
 
 
@@ -82,37 +82,60 @@ def _default_n_trees(fit) -> int:
 def relative_influence(fit, n_trees=None, scale=False, sort=False, per_class=False):
     """Friedman's relative influence of every predictor (R's ``relative.influence``).
 
-    The influence of a variable is the sum of the ``ErrorReduction`` of all
-    splits on it over the first ``n_trees`` trees (not divided by the number of
-    trees, as R). Works for every distribution (R's own function fails for
-    distributions with a parameter such as quantile and tdist).
+    The influence of a predictor is the sum of the improvements (the
+    trees' ``ErrorReduction``) of all splits on it over the first
+    ``n_trees`` trees, not divided by the number of trees, as R.
 
     Parameters
     ----------
-    fit : fitted gbm object
+    fit : GBMFit
+        A fitted model (R: ``object``).
     n_trees : int, optional
-        Number of trees; by default R's choice: the best iteration on the test
-        set when ``train_fraction < 1``, else the cross-validation best when
-        cv was run, else all trees.
-    scale : bool
-        Divide by the largest influence (R's ``scale.``).
-    sort : bool
-        Sort decreasingly (R's ``rev(sort(.))``: ties in reverse variable order).
-    per_class : bool
+        Number of trees (R: ``n.trees``). Default None: R's choice, the best
+        iteration on the validation set when ``train_fraction < 1``, else
+        the cross-validation best when cv was run, else all trees; pygbm
+        then says so, as R does ("n_trees not given. Using N trees.", a
+        :class:`pygbm.GBMMessage`).
+    scale : bool, default False
+        Divide by the largest influence (R: ``scale.``).
+    sort : bool, default False
+        Sort decreasingly (R: ``sort.``; R's ``rev(sort(.))``, so ties come
+        in reverse variable order).
+    per_class : bool, default False
         Multi-class fits: one column per class (the trees of that class)
-        instead of the overall influence (all trees, as R).
+        instead of the overall influence (all trees, as R). Not in R.
 
     Returns
     -------
-    pandas.Series indexed by variable name (a DataFrame with one column per
-    class when ``per_class``).
+    pandas.Series
+        Indexed by predictor name (R: a named vector), unnormalised; a
+        DataFrame with one column per class when ``per_class``.
+
+    Notes
+    -----
+    R's function fails for distributions whose object carries a parameter
+    (quantile, tdist) when ``n.trees`` is missing; pygbm's works for every
+    distribution. For a fit with ordered target statistics, a combination
+    column's influence is shared among its member predictors. Use
+    :func:`summary` for the normalised table (percent) and the chart.
+
+    Examples
+    --------
+    >>> ri = pygbm.relative_influence(fit, n_trees=100, sort=True)
+    >>> ri.index[0]
+    'lstat'
+    >>> float((ri / ri.sum()).sum())
+    1.0
     """
     scale, sort = check_bool(scale, "scale"), check_bool(sort, "sort")
     if check_bool(per_class, "per_class"):
         if int(fit.num_classes) == 1:
             raise ValueError("per_class=True needs a multi-class (multinomial) fit")
-        n_trees = _default_n_trees(fit) if n_trees is None else \
-            check_n_trees(fit, n_trees, cap=False)
+        if n_trees is None:
+            n_trees = _default_n_trees(fit)
+            warn(f"n_trees not given. Using {n_trees} trees.", GBMMessage)  # R's message
+        else:
+            n_trees = check_n_trees(fit, n_trees, cap=False)
         cols = {c: relative_influence(class_view(fit, k), n_trees, scale=scale)
                 for k, c in enumerate(class_labels(fit))}
         out = pd.DataFrame(cols)
@@ -121,7 +144,11 @@ def relative_influence(fit, n_trees=None, scale=False, sort=False, per_class=Fal
             order = np.argsort(out.sum(axis=1).to_numpy(), kind="stable")[::-1]
             out = out.iloc[order]
         return out
-    n_trees = _default_n_trees(fit) if n_trees is None else check_n_trees(fit, n_trees, cap=False)
+    if n_trees is None:
+        n_trees = _default_n_trees(fit)
+        warn(f"n_trees not given. Using {n_trees} trees.", GBMMessage)    # R's message
+    else:
+        n_trees = check_n_trees(fit, n_trees, cap=False)
     n_used = n_trees * int(fit.num_classes)
     var_names = list(fit.var_names)
     p = len(var_names)
@@ -157,18 +184,53 @@ def used_variables(fit, n_trees: int) -> np.ndarray:
 
 
 def permutation_influence(fit, n_trees=None, random_state=None) -> pd.Series:
-    """Permutation influence (R's ``permutation.test.gbm``).
+    """Permutation influence of every predictor (R's ``permutation.test.gbm``).
 
-    One random permutation of the kept rows is drawn (``random_state``: a
-    seed, a Generator, or R's stream, :class:`pygbm.RRandom`, which draws R's
-    ``sample(1:nrow(x))``); each variable used by
-    the first ``n_trees`` trees in turn gets its column permuted, and its
-    influence is the increase of the training loss (the distribution's
-    deviance) over the loss of the unpermuted predictions on the same rows.
-    Variables never used get 0. R's baseline is ``train.error[n.trees]``, the
-    same number when the fit used all rows for training; R supports only
-    gaussian, bernoulli, laplace, adaboost and poisson, this any distribution
-    with a ``deviance`` (not coxph, which needs the time order).
+    Each predictor used by the first ``n_trees`` trees in turn has its
+    column permuted (one random permutation of the kept rows, the same for
+    every predictor); its influence is the increase of the training loss
+    (the distribution's deviance) over the loss of the unpermuted
+    predictions on the same rows. Predictors never used get 0. This is
+    ``summary(fit, method="permutation")`` before normalisation.
+
+    Parameters
+    ----------
+    fit : GBMFit
+        A fitted model with its training data (``keep_data=True``, the
+        default; R: ``object``).
+    n_trees : int, optional
+        Number of trees (R: ``n.trees``, required there); default None: all.
+    random_state : int, numpy.random.Generator or RRandom, optional
+        The permutation's seed; a :class:`pygbm.RRandom` draws R's
+        ``sample(1:nrow(x))``. Default None: a fresh random permutation.
+        Not in R (R uses its global stream).
+
+    Returns
+    -------
+    pandas.Series
+        The increase of the training loss per predictor, indexed by
+        predictor name (``rel_inf``), unnormalised.
+
+    Raises
+    ------
+    ValueError
+        When the fit kept no data (as R) or the distribution is coxph.
+
+    Notes
+    -----
+    R's baseline is ``train.error[n.trees]``, the in-bag training loss; pygbm's
+    is the loss of the unpermuted predictions on all kept rows, the same
+    number when every row trained (``bag_fraction=1``), and the right
+    comparison otherwise. R supports only gaussian, bernoulli, laplace,
+    adaboost and poisson; pygbm every distribution with a deviance (not
+    coxph, whose loss needs the time order, as in R). As R, it uses the
+    training rows, not out-of-bag rows (Breiman's forests use those).
+
+    Examples
+    --------
+    >>> pi = pygbm.permutation_influence(fit, n_trees=100, random_state=1)
+    >>> pi.idxmax()
+    'lstat'
     """
     n_trees = check_n_trees(fit, n_trees, cap=False)
     K = int(fit.num_classes)

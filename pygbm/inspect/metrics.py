@@ -192,13 +192,82 @@ def calibrate_plot(y, p, distribution: str = "bernoulli", replace: bool = True,
                    rug_par: dict | None = None, xlab: str = "Predicted value",
                    ylab: str = "Observed average", xlim=None, ylim=None, knots=None,
                    df: int | None = 6, ax=None):
-    """R's ``calibrate.plot``: observed average against predicted value.
+    """Observed average against predicted value (R's ``calibrate.plot``).
 
-    Draws the :func:`calibration_curve` (``line_par``, default black) with its
-    +-2 se band (``shade_col``; None = no band), the deciles of ``p`` as a rug
-    (``rug_par={"side": 1}``) and the line y = x (red).  ``xlim``/``ylim`` default
-    to R's ranges.  ``replace=False`` draws on the existing axes.  Returns the axes;
-    the curve itself is ``calibration_curve(y, p, distribution, knots, df)``.
+    A calibration diagnostic: the mean of ``y`` given ``p``, estimated by a
+    GLM on a natural spline of ``p``, drawn with its +-2 standard error band
+    against the line y = x (where well calibrated predictions lie).
+
+    Parameters
+    ----------
+    y : array-like of float
+        The observed outcomes (R: ``y``): 0/1 for "bernoulli", counts for
+        "poisson". Missing values (NaN) are dropped, as R's ``na.omit``.
+    p : array-like of float
+        The predictions of E(y | x) on the response scale, e.g.
+        ``fit.predict(data, type="response")`` (R: ``p``); same length.
+    distribution : str, default "bernoulli"
+        The loss that made ``p`` (R: ``distribution``): "bernoulli" fits a
+        binomial GLM, "poisson" a Poisson GLM, any other pygbm distribution a
+        gaussian one.
+    replace : bool, default True
+        Draw a new plot (R: ``replace``); False adds the curve to ``ax`` (or
+        the current axes), to compare several models.
+    line_par : dict, optional
+        matplotlib line keywords of the curve (R: ``line.par``; R's ``col``
+        is accepted for ``color``). Default None: black.
+    shade_col : str or None, default "lightyellow"
+        Colour of the +-2 se band (R: ``shade.col``); None, "none" or "NA"
+        (R's ``NA``): no band.
+    shade_density : float, optional
+        Hatch the band instead of filling it (R: ``shade.density``, the
+        ``density`` of ``polygon``). Default None: filled.
+    rug_par : dict, optional
+        The rug of the deciles of ``p`` (R: ``rug.par``): ``{"side": 1}``
+        (bottom, the default) or ``{"side": 3}`` (top).
+    xlab : str, default "Predicted value"
+        x-axis label (R: ``xlab``).
+    ylab : str, default "Observed average"
+        y-axis label (R: ``ylab``).
+    xlim : tuple of float, optional
+        x-axis limits (R: ``xlim``); default None: R's choice, the range of
+        the curve (and band) and of y = x.
+    ylim : tuple of float, optional
+        y-axis limits (R: ``ylim``); default None as ``xlim``.
+    knots : array-like of float, optional
+        Interior knots of the natural spline (R: ``knots``, passed to
+        ``splines::ns``); they must lie inside the range of ``p``. Default
+        None: the quantiles of ``p`` that ``df`` implies.
+    df : int, default 6
+        Degrees of freedom of the spline (R: ``df``): ``df - 1`` interior
+        knots at the quantiles of ``p``; used when ``knots`` is None.
+    ax : matplotlib.axes.Axes, optional
+        Where to draw; None makes a new figure. Not in R.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        The axes drawn on (R returns nothing). The numbers of the curve are
+        ``pygbm.inspect.metrics.calibration_curve(y, p, distribution, knots, df)``.
+
+    Notes
+    -----
+    The spline basis is R's ``ns(p, df = df, knots = knots)`` and the GLM
+    is fitted by IRLS started and stopped as R's ``glm.fit``, so the curve
+    and band are R's to rounding; the curve is evaluated at 200 points from
+    ``min(p)`` to ``max(p)``. R jitters tied deciles in the rug; pygbm draws
+    them as they are. Where R takes a misspelt ``distribution`` as gaussian,
+    or draws probabilities outside [0, 1] for bernoulli, pygbm raises
+    ValueError.
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(1)
+    >>> p = rng.uniform(0.05, 0.95, size=500)
+    >>> y = rng.binomial(1, p)                   # calibrated by construction
+    >>> ax = pygbm.calibrate_plot(y, p)
+    >>> ax.get_xlabel(), ax.get_ylabel()
+    ('Predicted value', 'Observed average')
     """
     from ..plotting.perf import plot_calibration
 
@@ -248,8 +317,14 @@ def basehaz_gbm(t, delta, f_x, t_eval=None, smooth: bool = False, cumulative: bo
 
     Examples
     --------
-    >>> f = fit.predict(lung, type="link")
-    >>> H = pygbm.basehaz_gbm(lung["time"], lung["status"] - 1, f, t_eval=[100, 200, 300])
+    >>> lung = pd.read_csv("data/lung.csv")
+    >>> lung["event"] = lung["status"] - 1              # R's lung: 1 censored, 2 dead
+    >>> cox = pygbm.gbm("Surv(time, event) ~ age + sex", data=lung, distribution="coxph",
+    ...                 n_trees=100, random_state=1)
+    >>> f = cox.predict(lung, n_trees=100)               # the link, as R's f.x
+    >>> H = pygbm.basehaz_gbm(lung["time"], lung["event"], f, t_eval=[100, 200, 300])
+    >>> bool(np.all(np.diff(H) > 0))                     # a cumulative hazard grows
+    True
     """
     t = np.asarray(t, dtype=float).ravel()
     delta = np.asarray(delta, dtype=float).ravel()

@@ -177,27 +177,54 @@ def gbm_perf(fit, method: str | None = None, plot_it: bool = True, oobag_curve: 
 
     Parameters
     ----------
-    fit : fitted gbm object (duck-typed; see the module docstring).
-    method : ``"OOB"``, ``"test"`` or ``"cv"`` (case-insensitive).  ``None`` (R's
-        missing ``method``) picks "test" if ``train_fraction < 1``, else "cv" if the
-        fit has ``cv_error``, else "OOB".
-    plot_it : draw training (black), validation (red, when ``train_fraction < 1``)
-        and cv (green, method "cv") error curves with a blue dashed line at the
-        chosen iteration.
-    oobag_curve : also draw the OOB curves: with ``overlay`` the cumulative
-        smoothed OOB improvement on a right-hand axis of the main plot, and in a
-        second panel the OOB improvements with their loess smooth (red).  (R
-        errors here unless method is "OOB"; pygbm computes the smoother anyway.)
-    overlay : see ``oobag_curve``.
-    ax : matplotlib Axes for the main plot, or a pair of Axes (main, OOB panel)
-        when ``oobag_curve``; ``None`` makes a new figure.
+    fit : GBMFit
+        A fitted model (R: ``object``).
+    method : {"cv", "test", "OOB"}, optional
+        The rule (R: ``method``; case-insensitive): "cv" the minimum of the
+        cross-validation error (needs ``cv_folds > 1``), "test" the minimum
+        of the validation error (needs ``train_fraction < 1``), "OOB" the
+        out-of-bag estimate (needs ``bag_fraction < 1``). Default None (R's
+        missing ``method``): "test" if ``train_fraction < 1``, else "cv" if
+        the fit has ``cv_error``, else "OOB".
+    plot_it : bool, default True
+        Draw the training error (black), the validation error (red, when
+        ``train_fraction < 1``) and the cv error (green, method "cv")
+        against the iteration, with a blue dashed line at the chosen
+        iteration (R: ``plot.it``).
+    oobag_curve : bool, default False
+        Also draw the out-of-bag curves (R: ``oobag.curve``): a second panel
+        with the OOB improvements and their loess smooth (red).
+    overlay : bool, default True
+        With ``oobag_curve``: add the cumulative smoothed OOB improvement on
+        a right-hand axis of the main plot (R: ``overlay``).
+    ax : matplotlib.axes.Axes or pair of Axes, optional
+        Where to draw: the main plot's axes, or (main, OOB panel) with
+        ``oobag_curve``; None makes a new figure. Not in R.
 
     Returns
     -------
     BestIteration
-        An ``int`` (1-based, as R) with attributes ``method``, ``smoother`` and
-        ``axes`` (the axes drawn on, or None).  Method "OOB" issues R's
-        ``UserWarning`` that OOB underestimates the optimal number of iterations.
+        An ``int``, the best number of trees (1-based, as R), with the
+        attributes ``method`` (the rule used), ``smoother`` (the OOB loess
+        fit: ``x``, ``y``, ``span``; R's ``attr(, "smoother")``) and ``axes``
+        (the axes drawn on, or None).
+
+    Notes
+    -----
+    The OOB rule smooths ``oobag_improve`` with R's own loess
+    (``enp.target = min(max(4, n / 10), 50)``) and takes the iteration that
+    maximises the cumulative smoothed improvement, so its answer is R's. R's
+    caveat that OOB underestimates the best number of iterations is a
+    :class:`pygbm.GBMMessage` (a ``message()`` in R). R stops when
+    ``oobag.curve = TRUE`` with another method; pygbm computes the smoother
+    anyway.
+
+    Examples
+    --------
+    >>> best = pygbm.gbm_perf(fit, method="cv", plot_it=False)
+    >>> 1 <= best <= fit.n_trees, best.method
+    (True, 'cv')
+    >>> ax = pygbm.gbm_perf(fit, method="cv").axes       # R's plot
     """
     if method is None:
         method = guess_error_method(fit)

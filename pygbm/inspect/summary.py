@@ -25,12 +25,61 @@ DIGITS = 4
 MIN_WIDTH = 10
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, repr=False)
 class InfluenceSummary:
     """The relative influence table of a fit (what R's ``summary.gbm`` returns).
 
-    Prints as text, displays as HTML in a notebook (statsmodels' summary
-    tables), :meth:`to_frame` gives R's data frame and :meth:`plot` R's bar chart.
+    Made by :func:`pygbm.summary` and :meth:`GBMFit.summary`, not by hand.
+    It prints as a text table (``print(s)``, ``repr``), displays as an HTML
+    table in a notebook (statsmodels' summary tables, the house style), gives
+    R's data frame with :meth:`to_frame` and draws R's bar chart with
+    :meth:`plot`.
+
+    Parameters
+    ----------
+    var : tuple of str
+        The predictors' names, in the table's order (by decreasing influence
+        when the summary was ordered; R: column ``var``).
+    rel_inf : numpy.ndarray
+        Their influences, in the same order (R: column ``rel.inf``): percent
+        of the total when ``normalized``, else the sums of the splits'
+        improvements.
+    distribution : str
+        The fit's distribution name.
+    n_trees : int
+        The number of trees the influences were computed from.
+    method : {"relative_influence", "permutation"}
+        How influence was measured (R: ``method``, ``relative.influence`` or
+        ``permutation.test.gbm``).
+    normalized : bool
+        Whether ``rel_inf`` is scaled to sum to 100 (R: ``normalize``).
+    c_bars : int
+        The number of bars :meth:`plot` draws, the first ``c_bars`` rows
+        (R: ``cBars``).
+    cost_share : numpy.ndarray, optional
+        Cost-efficient boosting only: each predictor's share (percent) of the
+        mean prediction cost per training row, in the table's order; None
+        for a fit without costs.
+    split_share : float, default 0.0
+        Cost-efficient boosting: the share of the split costs.
+    mean_cost : float, default 0.0
+        Cost-efficient boosting: the mean prediction cost per training row.
+
+    Notes
+    -----
+    R's ``summary.gbm`` returns a bare data frame with row names; here the
+    table carries how it was computed (distribution, trees, method, scale),
+    which the text and HTML tables show above the influences.
+
+    Examples
+    --------
+    >>> s = fit.summary(n_trees=100, plot_it=False)
+    >>> s.to_frame().index[0]
+    'lstat'
+    >>> print(s)                                       # doctest: +ELLIPSIS
+        Relative influence
+    ...
+    lstat  ...
     """
 
     var: tuple                 # variable names, in the table's order
@@ -48,8 +97,21 @@ class InfluenceSummary:
     mean_cost: float = 0.0
 
     def cost_frame(self) -> pd.DataFrame:
-        """Each variable's share of the mean prediction cost per training row
-        (percent; a last row ``(splits)`` when splits cost), in the table's order."""
+        """Each predictor's share of the mean prediction cost per training row.
+
+        Cost-efficient boosting only (a fit with ``feature_costs``); not in R.
+
+        Returns
+        -------
+        pandas.DataFrame
+            One column ``cost_share`` (percent), indexed by predictor in the
+            table's order, with a last row ``(splits)`` when splits cost.
+
+        Raises
+        ------
+        ValueError
+            When the model was fitted without costs.
+        """
         if self.cost_share is None:
             raise ValueError("the model was fitted without costs")
         names, share = list(self.var), list(self.cost_share)
@@ -60,21 +122,63 @@ class InfluenceSummary:
                             index=pd.Index(names))
 
     def to_frame(self) -> pd.DataFrame:
-        """R's ``summary.gbm`` data frame: columns ``var`` and ``rel_inf``, indexed
-        by variable name (R's row names), in the summary's order."""
+        """The table as R's ``summary.gbm`` data frame.
+
+        Returns
+        -------
+        pandas.DataFrame
+            Columns ``var`` and ``rel_inf`` (R: ``rel.inf``), indexed by
+            predictor name (R's row names), in the summary's order.
+
+        Examples
+        --------
+        >>> fit.summary(n_trees=100, plot_it=False).to_frame().columns.tolist()
+        ['var', 'rel_inf']
+        """
         names = list(self.var)
         return pd.DataFrame({"var": names, "rel_inf": np.array(self.rel_inf, dtype=float)},
                             index=pd.Index(names))
 
     def plot(self, ax=None):
-        """R's horizontal bar chart of the first ``c_bars`` variables, largest on
-        top (into ``ax``; a new figure when None). Returns the matplotlib Axes."""
+        """R's horizontal bar chart of the first ``c_bars`` predictors.
+
+        Parameters
+        ----------
+        ax : matplotlib.axes.Axes, optional
+            Where to draw; None makes a new figure, its height growing with
+            the number of bars.
+
+        Returns
+        -------
+        matplotlib.axes.Axes
+            The axes drawn on.
+
+        Notes
+        -----
+        As R: one bar per row, the first row on top, coloured with R's
+        ``rainbow(cBars, start = 3/6, end = 4/6)`` (cyan to blue) and the
+        x axis labelled "Relative influence".
+
+        Examples
+        --------
+        >>> import matplotlib.pyplot as plt
+        >>> fig, ax = plt.subplots()
+        >>> fit.summary(n_trees=100, plot_it=False).plot(ax=ax) is ax
+        True
+        """
         from ..plotting.influence import plot_relative_influence
 
         return plot_relative_influence(self.to_frame().iloc[:self.c_bars], ax=ax)
 
     def tables(self):
-        """The statsmodels ``Summary`` shown by ``str`` and in notebooks."""
+        """The statsmodels summary tables that ``str`` and notebooks show.
+
+        Returns
+        -------
+        statsmodels.iolib.summary.Summary
+            A header table (distribution, trees, method, scale), the
+            influences and, for a fit with costs, the cost shares.
+        """
         from statsmodels.iolib.summary import Summary, forg
         from statsmodels.iolib.table import SimpleTable
 
@@ -101,12 +205,30 @@ class InfluenceSummary:
         return out
 
     def as_text(self) -> str:
+        """The table as plain text (what ``print`` shows).
+
+        Returns
+        -------
+        str
+            statsmodels' text layout of :meth:`tables`.
+        """
         return self.tables().as_text()
 
     def as_html(self) -> str:
+        """The table as HTML (what a notebook shows).
+
+        Returns
+        -------
+        str
+            statsmodels' HTML tables of :meth:`tables`.
+        """
         return self.tables().as_html()
 
     def __str__(self) -> str:
+        return self.as_text()
+
+    def __repr__(self) -> str:
+        # the table at a Python prompt too (a notebook shows _repr_html_)
         return self.as_text()
 
     def _repr_html_(self) -> str:
@@ -119,23 +241,33 @@ def summary(fit, c_bars=None, n_trees=None, plot_it=True, order=True,
 
     Parameters
     ----------
-    fit : fitted gbm object
+    fit : GBMFit
+        A fitted model (R: ``object``).
     c_bars : int, optional
-        Number of bars drawn (R's ``cBars``; ``None``: all, 0: up to 10).
+        Number of bars drawn (R: ``cBars``): the first ``c_bars`` rows of the
+        table. Default None: every predictor (R's default); 0: up to 10.
     n_trees : int, optional
-        Trees used (default all; more than the fit has: warning and capped).
-    plot_it : bool
-        Draw R's horizontal bar chart (largest on top) into ``ax``.
-    order : bool
-        Sort the table by decreasing influence (ties keep variable order).
-    method : {"relative_influence", "permutation"}
-    normalize : bool
-        Scale the influences to sum to 100 (negative ones are set to 0 first).
-    ax : matplotlib Axes, optional
-        Where to draw; a new figure when None.
-    random_state : int, numpy Generator or pygbm.RRandom, optional
-        Seed of the permutation method (an RRandom draws R's
-        ``sample(1:nrow(x))`` of ``permutation.test.gbm``).
+        Trees used (R: ``n.trees``); default None: all trees (R's default).
+        More than the fit has: a warning and the cap, as R.
+    plot_it : bool, default True
+        Draw R's horizontal bar chart, largest on top, into ``ax`` (R:
+        ``plotit``).
+    order : bool, default True
+        Sort the table by decreasing influence, ties in variable order (R:
+        ``order``).
+    method : {"relative_influence", "permutation"}, default "relative_influence"
+        Friedman's relative influence (R's ``relative.influence``) or the
+        permutation influence (R's ``permutation.test.gbm``; needs the kept
+        data). R passes the function; pygbm takes its name.
+    normalize : bool, default True
+        Scale the influences to sum to 100, negative ones set to 0 first (R:
+        ``normalize``).
+    ax : matplotlib.axes.Axes, optional
+        Where to draw; None makes a new figure. Not in R.
+    random_state : int, numpy.random.Generator or RRandom, optional
+        Seed of the permutation method; a :class:`pygbm.RRandom` draws R's
+        ``sample(1:nrow(x))`` of ``permutation.test.gbm``. Not in R (R uses
+        its global stream).
 
     Returns
     -------
@@ -143,6 +275,22 @@ def summary(fit, c_bars=None, n_trees=None, plot_it=True, order=True,
         Prints as a table (HTML in a notebook); ``.to_frame()`` is R's data
         frame (columns ``var`` and ``rel_inf``, indexed by variable name) and
         ``.plot(ax=)`` draws the bar chart.
+
+    Notes
+    -----
+    R returns a data frame and draws as a side effect; pygbm returns a
+    summary object that shows itself as a table, so a notebook cell ending
+    in ``fit.summary()`` shows the table and the chart. When no split of the
+    first ``n_trees`` trees reduces the loss, R's normalised influences are
+    NaN (0 / 0); pygbm gives 0 with a warning.
+
+    Examples
+    --------
+    >>> s = pygbm.summary(fit, n_trees=100, plot_it=False)
+    >>> s.to_frame().head(3)                            # doctest: +ELLIPSIS
+             var    rel_inf
+    lstat  lstat  ...
+    >>> ax = s.plot()                                   # R's bar chart
     """
     for value, arg in ((plot_it, "plot_it"), (order, "order"), (normalize, "normalize")):
         check_bool(value, arg)

@@ -101,13 +101,40 @@ class _IndexDrawer:
 class RRandom:
     """R's random stream after ``set.seed(seed)`` (R >= 3.6 defaults).
 
-    ``RRandom(42).runif(3)`` is R's ``set.seed(42); runif(3)``, bit for bit; the
-    object carries its state on, as R's global stream does, so a sequence of
-    calls gives R's sequence. ``reset()`` returns to the seed (or to the state a
-    stream was loaded in), ``seed(s)`` is ``set.seed(s)``; ``copy.copy`` and
-    ``copy.deepcopy`` give independent streams in the same state, and the
-    object pickles. ``random_seed`` is R's ``.Random.seed`` of the current state
-    and ``RRandom.from_random_seed`` loads one.
+    ``RRandom(42).runif(3)`` is R's ``set.seed(42); runif(3)``, bit for bit.
+    Passed as ``random_state`` to :func:`pygbm.gbm` (and ``gbm_fit``,
+    ``gbm_more``, ``summary(method="permutation")``), it makes every random
+    step of gbm take R's draws in R's order: bagged fits and cross-validation
+    then give R's numbers (see "The same numbers as R" in the README).
+
+    Parameters
+    ----------
+    seed : int
+        R's ``set.seed(seed)``: an R integer, -(2^31 - 1) to 2^31 - 1.
+
+    Notes
+    -----
+    R's default kinds, ``RNGkind("Mersenne-Twister", "Inversion",
+    "Rejection")`` (R >= 3.6): uniforms from the Mersenne-Twister, normals
+    by inversion, ``sample`` by rejection sampling. Other kinds and R's
+    ``sample.kind = "Rounding"`` (R < 3.6) are not provided.
+
+    The object carries its state on, as R's global stream does, so a
+    sequence of calls gives R's sequence; :meth:`reset` returns to the seed,
+    :meth:`seed` is ``set.seed``. ``copy.copy`` and ``copy.deepcopy`` give
+    independent streams in the same state, and the object pickles.
+    :attr:`random_seed` is R's ``.Random.seed`` of the current state and
+    :meth:`from_random_seed` loads one. A fit that bags keeps its stream,
+    where it stopped, in ``fit.rng`` (for :func:`pygbm.gbm_more`), as R's
+    global stream moves on during ``gbm``.
+
+    Examples
+    --------
+    >>> r = pygbm.RRandom(42)                 # set.seed(42)
+    >>> r.runif(3)                            # runif(3)
+    array([0.91480604, 0.93707541, 0.28613953])
+    >>> r.sample(10)                          # sample(10), continuing the stream
+    array([ 9,  4,  2,  8,  1, 10,  6,  5,  7,  3])
     """
 
     def __init__(self, seed: int):
@@ -128,29 +155,77 @@ class RRandom:
 
     # -- state -----------------------------------------------------------------
     def seed(self, seed: int) -> None:
-        """R's ``set.seed(seed)``: restart the stream from ``seed``."""
+        """Restart the stream from ``seed`` (R's ``set.seed(seed)``).
+
+        Parameters
+        ----------
+        seed : int
+            An R integer, -(2^31 - 1) to 2^31 - 1 (R: ``seed``).
+
+        Examples
+        --------
+        >>> r = pygbm.RRandom(42)
+        >>> r.seed(1)                              # set.seed(1)
+        >>> r.runif(1)
+        array([0.26550866])
+        """
         seed = _seed_value(seed)
         origin = MersenneTwister.from_seed(seed)
         self._set(seed, origin, origin.copy())
 
     def reset(self) -> None:
-        """Back to the state after the last ``seed`` (or the loaded ``.Random.seed``)."""
+        """Go back to the state after the last :meth:`seed`.
+
+        For a stream made by :meth:`from_random_seed`: back to the loaded
+        state. Not in R (there: ``set.seed`` again).
+
+        Examples
+        --------
+        >>> r = pygbm.RRandom(1)
+        >>> first = r.runif(2)
+        >>> r.reset()
+        >>> bool((r.runif(2) == first).all())
+        True
+        """
         self._mt = self._origin.copy()
 
     @property
     def seed_value(self):
-        """The seed of the last ``seed`` call (None for a stream loaded from a state)."""
+        """The seed of the last :meth:`seed` call (None for a stream loaded
+        by :meth:`from_random_seed`)."""
         return self._seed
 
     @property
     def random_seed(self) -> np.ndarray:
-        """R's ``.Random.seed`` of the current state (int32, 626 values)."""
+        """R's ``.Random.seed`` of the current state (int32, 626 values: the
+        kind code 10403, the position, the 624 Mersenne-Twister words)."""
         words = np.concatenate([[self._mt.mti], self._mt.mt]).astype(np.uint32)
         return np.concatenate([[KIND_CODE], words.view(np.int32)]).astype(np.int32)
 
     @classmethod
     def from_random_seed(cls, values: Sequence[int]) -> "RRandom":
-        """A stream in the state of R's ``.Random.seed`` ``values`` (R's default kinds)."""
+        """A stream in the state R's ``.Random.seed`` describes.
+
+        Parameters
+        ----------
+        values : sequence of int
+            R's ``.Random.seed`` of the default kinds: 626 integers, the
+            first 10403 (e.g. read from R with ``dput(.Random.seed)``).
+
+        Returns
+        -------
+        RRandom
+            A stream that continues from that state; :meth:`reset` returns
+            to it.
+
+        Examples
+        --------
+        >>> r = pygbm.RRandom(7)
+        >>> state = r.random_seed
+        >>> copy = pygbm.RRandom.from_random_seed(state)
+        >>> bool((copy.runif(3) == r.runif(3)).all())
+        True
+        """
         values = np.asarray(values, dtype=np.int64)
         if values.shape != (SEED_WORDS + 1,) or values[0] != KIND_CODE:
             raise ValueError(f"RRandom.from_random_seed: expected R's .Random.seed of the "
@@ -182,11 +257,53 @@ class RRandom:
 
     # -- draws -----------------------------------------------------------------
     def unif_rand(self, n: int) -> np.ndarray:
-        """The next ``n`` values of R's ``unif_rand()`` (what ``runif(n)`` returns)."""
+        """The next ``n`` values of R's C-level ``unif_rand()``.
+
+        Parameters
+        ----------
+        n : int
+            How many, >= 0.
+
+        Returns
+        -------
+        numpy.ndarray
+            ``n`` floats in (0, 1): what ``runif(n)`` returns.
+
+        Examples
+        --------
+        >>> pygbm.RRandom(42).unif_rand(2)
+        array([0.91480604, 0.93707541])
+        """
         return _uniforms(self._mt.raw(_count("n", n)))
 
     def runif(self, n: int, min: float = 0.0, max: float = 1.0) -> np.ndarray:
-        """R's ``runif(n, min, max)``: ``min + (max - min) * u``."""
+        """Uniform draws (R's ``runif(n, min, max)``).
+
+        Parameters
+        ----------
+        n : int
+            How many, >= 0 (R: ``n``; R also takes a vector's length).
+        min : float, default 0.0
+            Lower end (R: ``min``), finite.
+        max : float, default 1.0
+            Upper end (R: ``max``), finite and >= ``min``.
+
+        Returns
+        -------
+        numpy.ndarray
+            ``min + (max - min) * u`` for ``n`` uniforms ``u``; ``n`` copies
+            of ``min`` without a draw when ``min == max``, as R.
+
+        Notes
+        -----
+        Where R returns NaN with a warning (infinite ends, ``min > max``),
+        pygbm raises ValueError.
+
+        Examples
+        --------
+        >>> pygbm.RRandom(42).runif(2, 10, 20)         # set.seed(42); runif(2, 10, 20)
+        array([19.14806043, 19.37075413])
+        """
         n = _count("n", n)
         if not (math.isfinite(min) and math.isfinite(max) and min <= max):
             raise ValueError(f"RRandom.runif: needs finite min <= max; got min={min}, "
@@ -196,7 +313,34 @@ class RRandom:
         return min + (max - min) * self.unif_rand(n)
 
     def rnorm(self, n: int, mean: float = 0.0, sd: float = 1.0) -> np.ndarray:
-        """R's ``rnorm(n, mean, sd)`` by inversion: two uniforms per value."""
+        """Normal draws by inversion (R's ``rnorm(n, mean, sd)``).
+
+        Parameters
+        ----------
+        n : int
+            How many, >= 0 (R: ``n``).
+        mean : float, default 0.0
+            The mean (R: ``mean``), finite.
+        sd : float, default 1.0
+            The standard deviation (R: ``sd``), finite and >= 0.
+
+        Returns
+        -------
+        numpy.ndarray
+            ``mean + sd * z``; each ``z`` is ``qnorm`` of a 2^-27 grid point
+            plus a second uniform (two uniforms per value, R's "Inversion").
+            ``n`` copies of ``mean`` without a draw when ``sd == 0``.
+
+        Notes
+        -----
+        Where R returns NaN with a warning (infinite arguments, ``sd < 0``),
+        pygbm raises ValueError.
+
+        Examples
+        --------
+        >>> pygbm.RRandom(1).rnorm(2)                    # set.seed(1); rnorm(2)
+        array([-0.62645381,  0.18364332])
+        """
         n = _count("n", n)
         if not (math.isfinite(mean) and math.isfinite(sd) and sd >= 0):
             raise ValueError(f"RRandom.rnorm: needs a finite mean and a finite sd >= 0; "
@@ -208,14 +352,59 @@ class RRandom:
         return mean + sd * (0.0 + qnorm(p))       # qnorm(p, 0, 1), then mean + sd * z
 
     def unif_index(self, n: int) -> int:
-        """R's ``R_unif_index(n)``: a uniform integer in 0..n-1 by rejection."""
+        """One uniform integer in 0..n-1 (R's C-level ``R_unif_index(n)``).
+
+        Parameters
+        ----------
+        n : int
+            The number of values, >= 0.
+
+        Returns
+        -------
+        int
+            Drawn by rejection sampling of ``ceil(log2(n))``-bit integers
+            built 16 bits per uniform, as every draw of R's ``sample``; 0
+            without a draw for ``n == 0``.
+
+        Examples
+        --------
+        >>> pygbm.RRandom(42).unif_index(10) + 1    # set.seed(42); sample(10, 1)
+        1
+        """
         drawer = _IndexDrawer(self._mt)
         value = drawer.index(_count("n", n))
         self._mt.skip(drawer.used)
         return value
 
     def sample_int(self, n: int, size: int | None = None, replace: bool = False) -> np.ndarray:
-        """R's ``sample.int(n, size, replace)``: values in 1..n (int64), as R returns."""
+        """A random sample of 1..n (R's ``sample.int(n, size, replace)``).
+
+        Parameters
+        ----------
+        n : int
+            The population 1..n, n >= 0 (R: ``n``).
+        size : int, optional
+            How many to draw (R: ``size``); default None: ``n`` (a permutation).
+        replace : bool, default False
+            Draw with replacement (R: ``replace``).
+
+        Returns
+        -------
+        numpy.ndarray
+            ``size`` values in 1..n (int64), 1-based as R returns them.
+
+        Notes
+        -----
+        Without replacement R's partial Fisher-Yates shuffle (for n > 1e7
+        and size <= n / 2 R's hashed variant); with replacement one
+        ``R_unif_index`` per value. R's ``prob`` (weighted sampling) is not
+        provided.
+
+        Examples
+        --------
+        >>> pygbm.RRandom(1).sample_int(100, 5)          # set.seed(1); sample.int(100, 5)
+        array([68, 39,  1, 34, 87])
+        """
         n = _count("n", n)
         size = n if size is None else _count("size", size)
         if not replace and size > n:
@@ -232,9 +421,35 @@ class RRandom:
         return np.asarray(values, dtype=np.int64) + 1
 
     def sample(self, x, size: int | None = None, replace: bool = False) -> np.ndarray:
-        """R's ``sample(x, size, replace)``: an integer ``x >= 1`` is ``sample.int(x)``,
-        a sequence has its elements sampled (unlike R, a one-element sequence is
-        never read as n: pass an int for that)."""
+        """A random sample of ``x``'s elements, or of 1..x (R's ``sample(x, size, replace)``).
+
+        Parameters
+        ----------
+        x : int or one-dimensional array-like
+            An integer ``x >= 1`` samples 1..x (R's ``sample.int(x)``); a
+            sequence has its elements sampled (R: ``x``).
+        size : int, optional
+            How many to draw (R: ``size``); default None: all of them.
+        replace : bool, default False
+            Draw with replacement (R: ``replace``).
+
+        Returns
+        -------
+        numpy.ndarray
+            The sampled values (1-based integers for an integer ``x``).
+
+        Notes
+        -----
+        Unlike R, a one-element sequence is never read as ``n`` (R's
+        ``sample(5)`` and ``sample(c(5))`` are the same call; here
+        ``sample([5])`` returns ``[5]``): pass an int for 1..n.
+
+        Examples
+        --------
+        >>> r = pygbm.RRandom(1)
+        >>> r.sample(["a", "b", "c"])                  # set.seed(1); sample(c("a", "b", "c"))
+        array(['a', 'b', 'c'], dtype='<U1')
+        """
         if isinstance(x, numbers.Integral) and not isinstance(x, bool) and x >= 1:
             return self.sample_int(int(x), size, replace)
         x = np.asarray(x)

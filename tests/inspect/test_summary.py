@@ -44,6 +44,14 @@ def test_text_and_html_show_every_variable(boston):
     assert html.startswith("<table") and "rel_inf" in html
 
 
+def test_repr_is_the_text_table_not_the_fields(boston):
+    """At a Python prompt (and as a notebook's text/plain) the summary shows
+    its table, as print does, not the dataclass's arrays."""
+    result = summary(boston, n_trees=50, plot_it=False)
+    assert repr(result) == str(result)
+    assert "InfluenceSummary(" not in repr(result) and "array(" not in repr(result)
+
+
 def test_plot_draws_the_bars_and_returns_the_axes(boston):
     plt = pytest.importorskip("matplotlib.pyplot")
     result = summary(boston, c_bars=4, plot_it=False)
