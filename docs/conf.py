@@ -43,6 +43,8 @@ autodoc_member_order = "groupwise"
 numpydoc_show_class_members = False
 numpydoc_class_members_toctree = False
 html_theme = "alabaster"
+# wide enough for the examples' 90-column code lines without a scroll bar
+html_theme_options = {"page_width": "1180px", "sidebar_width": "240px"}
 html_title = f"pygbm {release}"
 intersphinx_mapping = {}
 
@@ -65,6 +67,19 @@ def _methods_and_properties_only(app, what, name, obj, skip, options):
     return None
 
 
+#: classes users get from a function and never construct: their pages show no
+#: constructor signature (a screenful of fields before the methods)
+MADE_BY_FUNCTIONS = {"pygbm.GBMFit", "pygbm.InfluenceSummary", "pygbm.CalibratedGBM",
+                     "pygbm.EarlyExitPredictor"}
+
+
+def _no_constructor_signature(app, what, name, obj, options, signature, return_annotation):
+    if what == "class" and name in MADE_BY_FUNCTIONS:
+        return "", None
+    return None
+
+
 def setup(app):
     app.connect("builder-inited", _copy_vignettes)
     app.connect("autodoc-skip-member", _methods_and_properties_only)
+    app.connect("autodoc-process-signature", _no_constructor_signature)
