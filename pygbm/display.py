@@ -2,9 +2,11 @@
 
 :func:`fit_html` is what :meth:`pygbm.GBMFit._repr_html_` shows: the call,
 the distribution, the trees, the best iteration by each method the fit
-supports (cv, validation set, out-of-bag) and the five most influential
-predictors at the number of trees ``predict`` uses by default. The toolbox (gbm_perf, summary) is imported when a fit is first
-displayed.
+supports (cv, validation set, out-of-bag), a note when the cv or validation
+error was still falling at the last tree (not in R's print: a new user's
+first fit often stops too early), and the five most influential predictors
+at the number of trees ``predict`` uses by default. The toolbox (gbm_perf,
+summary) is imported when a fit is first displayed.
 """
 from __future__ import annotations
 
@@ -16,8 +18,18 @@ TOP_INFLUENCE = 5
 #: gbm_perf's method names and how the display labels them (R's print.gbm words)
 METHOD_LABELS = {"cv": "cross-validation", "test": "test set", "OOB": "out-of-bag"}
 
-_STYLE = ("<style>.pygbm-fit td, .pygbm-fit th {text-align: left; padding: 1px 8px;}"
-          ".pygbm-fit td.num {text-align: right;}</style>")
+#: the tables' style; selectors specific enough to win over JupyterLab's
+#: (``:not(.jp-RenderedMarkdown).jp-RenderedHTMLCommon td``: right-aligned cells
+#: in equal-width columns)
+_T = "div.pygbm-fit table.pygbm-table"
+_STYLE = ("<style>"
+          f"{_T} {{table-layout: auto; margin: 0 0 0.8em 0; border-collapse: collapse;}}"
+          f"{_T} caption {{text-align: left; font-weight: bold; white-space: nowrap;}}"
+          f"{_T} th, {_T} td {{text-align: left; padding: 1px 8px; vertical-align: top;}}"
+          f"{_T} th {{white-space: nowrap;}}"
+          f"{_T} td.num {{text-align: right;}}"
+          f"{_T} td.call {{max-width: 50em; font-family: monospace;}}"
+          "</style>")
 
 
 def best_iterations(fit) -> dict[str, int]:
@@ -38,8 +50,8 @@ def best_iterations(fit) -> dict[str, int]:
     return out
 
 
-def _row(key: str, value: str, numeric: bool = False) -> str:
-    cls = ' class="num"' if numeric else ""
+def _row(key: str, value: str, css: str | None = None) -> str:
+    cls = f' class="{css}"' if css else ""
     return f"<tr><th>{escape(key)}</th><td{cls}>{escape(value)}</td></tr>"
 
 
@@ -49,7 +61,7 @@ def fit_html(fit) -> str:
 
     rows = []
     if fit.call:
-        rows.append(_row("Call", fit.call))
+        rows.append(_row("Call", fit.call, css="call"))
     rows.append(_row("Distribution", fit.distribution.display_name))
     trees = str(fit.n_trees)
     if fit.num_classes > 1:
@@ -59,7 +71,12 @@ def fit_html(fit) -> str:
         rows.append(_row("Zero subsampling", fit.zero_sample.describe()))
     best = best_iterations(fit)
     for method, n in best.items():
-        rows.append(_row(f"Best iteration ({METHOD_LABELS[method]})", str(n), numeric=True))
+        rows.append(_row(f"Best iteration ({METHOD_LABELS[method]})", str(n)))
+    at_end = [METHOD_LABELS[m] for m in ("cv", "test") if best.get(m) == fit.n_trees]
+    if at_end:
+        rows.append(_row("Note", f"the {' and '.join(at_end)} error was still falling at the "
+                                 f"last tree: more trees (pygbm.gbm_more) or a larger "
+                                 f"shrinkage may fit better"))
     n_used, _ = fit.best_iteration(quiet=True)         # what predict uses by default
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -69,7 +86,8 @@ def fit_html(fit) -> str:
     influence = "".join(
         f"<tr><td>{escape(str(name))}</td><td class=\"num\">{value:.2f}</td></tr>"
         for name, value in zip(table["var"][:TOP_INFLUENCE], table["rel_inf"][:TOP_INFLUENCE]))
-    return (f"{_STYLE}<div class=\"pygbm-fit\"><table><caption>GBMFit</caption>"
-            f"{''.join(rows)}</table>"
-            f"<table><caption>Relative influence (%), top {TOP_INFLUENCE}, at {n_used} trees"
+    return (f"{_STYLE}<div class=\"pygbm-fit\"><table class=\"pygbm-table\">"
+            f"<caption>GBMFit</caption>{''.join(rows)}</table>"
+            f"<table class=\"pygbm-table\"><caption>Relative influence (%), top "
+            f"{TOP_INFLUENCE}, at {n_used} trees"
             f"</caption><tr><th>variable</th><th>rel_inf</th></tr>{influence}</table></div>")

@@ -27,13 +27,26 @@ def test_html_shows_call_distribution_trees_best_iterations_and_top_influence(da
     assert "<th>Trees</th><td>60</td>" in html
     for label, method in (("cross-validation", "cv"), ("test set", "test"),
                           ("out-of-bag", "OOB")):
-        assert f"Best iteration ({label})</th><td class=\"num\">{best[method]}</td>" in html
+        assert f"Best iteration ({label})</th><td>{best[method]}</td>" in html
     n_used, _ = fit.best_iteration(quiet=True)
     top = fit.summary(n_trees=n_used, plot_it=False).to_frame()
     assert f"top {TOP_INFLUENCE}, at {n_used} trees" in html
     assert html.index(">x0<") < html.index(">x1<")          # sorted by influence
     assert html.count("<tr><td>") == TOP_INFLUENCE
     assert top["var"].iloc[TOP_INFLUENCE] not in html.split("Relative influence")[1]
+
+
+def test_html_notes_a_best_iteration_at_the_last_tree(data):
+    """A first fit that stops too early (cv error still falling at the last
+    tree) gets a note; one whose cv error has turned does not."""
+    short = pygbm.gbm("y ~ .", data, distribution="gaussian", n_trees=30, shrinkage=0.01,
+                      cv_folds=2, random_state=1)
+    assert best_iterations(short)["cv"] == 30
+    assert "cross-validation error was still falling at the last tree" in short._repr_html_()
+    turned = pygbm.gbm("y ~ .", data, distribution="gaussian", n_trees=300, shrinkage=0.3,
+                       cv_folds=2, random_state=1)
+    assert best_iterations(turned)["cv"] < 300
+    assert "still falling" not in turned._repr_html_()
 
 
 def test_html_without_a_rule_lists_no_best_iteration(data):
