@@ -14,8 +14,9 @@
 
 :class:`TreeStage` picks, per fit, how trees are grown on such data and how
 a fitted tree steps the validation rows: the NumPy engine's searcher and
-grower, or with ``engine="numba"`` the compiled grower of
-:mod:`.compiled` on presorted data without a split-gain adjustment (the
+grower, or with ``engine="numba"`` the compiled growers of :mod:`.compiled`
+without a split-gain adjustment: R's exact scan on presorted data up to
+:data:`COMPILED_MAX_ELEMENTS`, the histogram search on binned data (the
 other cases stay with the NumPy stages, which give the same trees).
 """
 from __future__ import annotations
@@ -104,11 +105,15 @@ class TreeStage:
         return self._growers[key][1]
 
     def _make(self, data):
-        if (self.compiled and data.presorted and self.adjustment is None
-                and data.n * data.p <= COMPILED_MAX_ELEMENTS):
-            from .compiled.grower import CompiledGrower
+        if self.compiled and self.adjustment is None:
+            if data.presorted and data.n * data.p <= COMPILED_MAX_ELEMENTS:
+                from .compiled.grower import CompiledGrower
 
-            return CompiledGrower(data, self.depth, self.min_obs)
+                return CompiledGrower(data, self.depth, self.min_obs)
+            if isinstance(data, BinnedTrainingData):
+                from .compiled.grower import CompiledBinnedGrower
+
+                return CompiledBinnedGrower(data, self.depth, self.min_obs)
         return SearchGrower(data, self.depth, self.min_obs, self.adjustment)
 
     def step(self, tree: Tree, view: ColumnView, c_splits: list) -> np.ndarray:

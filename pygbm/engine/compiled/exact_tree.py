@@ -20,20 +20,7 @@ import numpy as np
 from numba import njit
 
 from ..split import LEFT, MISSING, RIGHT
-
-
-@njit(cache=True, error_model="numpy")
-def _gain(lw, rw, mw, ls, rs, ms):
-    """R's split gain (engine.split.improvement for scalars)."""
-    t = ls / lw - rs / rw
-    if mw == 0.0:
-        return lw * rw * t * t / (lw + rw)
-    three = lw * rw * t * t
-    t = ls / lw - ms / mw
-    three = three + lw * mw * t * t
-    t = rs / rw - ms / mw
-    three = three + rw * mw * t * t
-    return three / (lw + rw + mw)
+from .arith import shell_order, split_gain
 
 
 @njit(cache=True, error_model="numpy")
@@ -48,30 +35,6 @@ def _keep_sums(out, ls, lw, nl, rs, rw, nr, ms, mw, nm):
     out[6] = ms
     out[7] = mw
     out[8] = nm
-
-
-@njit(cache=True, error_model="numpy")
-def _shell_order(values):
-    """The permutation R's rsort_with_index (Shell sort) gives ``values``."""
-    n = values.shape[0]
-    x = values.copy()
-    ix = np.arange(n)
-    h = 1
-    while h <= n // 9:
-        h = 3 * h + 1
-    while h > 0:
-        for i in range(h, n):
-            v = x[i]
-            iv = ix[i]
-            j = i
-            while j >= h and x[j - h] > v:
-                x[j] = x[j - h]
-                ix[j] = ix[j - h]
-                j -= h
-            x[j] = v
-            ix[j] = iv
-        h //= 3
-    return ix
 
 
 @njit(cache=True, error_model="numpy")
@@ -114,7 +77,7 @@ def _search(xt, cont_row, var_type, mono, wz, w, unit, min_obs, S, nm, R, tot_z,
                     if mv != 0:
                         ok = mv * (rs * lw - ls * rw) > 0
                     if ok:
-                        g = _gain(lw, rw, mw, ls, rs, ms)
+                        g = split_gain(lw, rw, mw, ls, rs, ms)
                         if g > best:
                             best = g
                             best_var = v
@@ -168,7 +131,7 @@ def _search(xt, cont_row, var_type, mono, wz, w, unit, min_obs, S, nm, R, tot_z,
                     n_finite += 1
                 else:
                     means[lev] = np.inf
-            order = _shell_order(means)
+            order = shell_order(means)
             ls = 0.0
             lw = 0.0
             nl = 0
@@ -185,7 +148,7 @@ def _search(xt, cont_row, var_type, mono, wz, w, unit, min_obs, S, nm, R, tot_z,
                 rw -= gw[lev]
                 nr = m - k_nm - nl
                 if nl >= min_obs and nr >= min_obs:
-                    g = _gain(lw, rw, mw, ls, rs, ms)
+                    g = split_gain(lw, rw, mw, ls, rs, ms)
                     if g > best:
                         best = g
                         best_var = v

@@ -14,6 +14,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..tree import ColumnView, Tree
+from .binned_layout import binned_layout
+from .binned_tree import grow_binned
 from .exact_tree import grow_exact
 from .tree_arrays import adjust, r_vectors, route_rows, tree_terminal_nodes
 
@@ -102,6 +104,27 @@ class CompiledGrower:
         arrays = grow_exact(d.xt, d.order, d.n_nan, self.cont_row, self.var_type,
                             self.monotone, w * z, w, inbag, bool(unit_weights), self.min_obs,
                             self.depth, self.max_levels)
+        return CompiledTree(arrays, self.var_type)
+
+
+class CompiledBinnedGrower:
+    """Grows trees of ``depth`` splits on binned ``data`` (a
+    :class:`pygbm.engine.binned.BinnedTrainingData`) with the histogram
+    search, compiled (:func:`.binned_tree.grow_binned`); the layout is made
+    once."""
+
+    def __init__(self, data, depth: int, min_obs: int):
+        self.layout = binned_layout(data)
+        self.depth = int(depth)
+        self.min_obs = int(min_obs)
+        self.var_type = self.layout.var_type
+
+    def grow(self, z: np.ndarray, w: np.ndarray, inbag: np.ndarray,
+             unit_weights: bool) -> CompiledTree:
+        """Grow one tree on the working response ``z`` with weights ``w``
+        (training rows) from the in-bag rows ``inbag``."""
+        arrays = grow_binned(self.layout, w * z, np.asarray(w, dtype=float), inbag,
+                             bool(unit_weights), self.min_obs, self.depth)
         return CompiledTree(arrays, self.var_type)
 
 

@@ -1,0 +1,450 @@
+"""The binned mode's tree growth as one compiled call (numba).
+
+:func:`grow_binned` grows the tree that the NumPy engine's
+:class:`pygbm.engine.grow.TreeGrower` grows with
+:class:`pygbm.engine.histogram_search.HistogramSearch` on the same binned
+data, bit for bit: the root's histogram counted from the bag, each split's
+smaller children counted and the largest one its parent's histogram less
+theirs; the search on every node's histogram (:mod:`.binned_search`);
+R's arithmetic on the rows where the NumPy search reaches for it
+(:mod:`.binned_rows`: ties between predictors, every split with one bucket
+per value, and the R sums of the nodes above such a split); best-first
+growth with left, right and missing children; every training row routed by
+its raw value.
+
+The in-bag rows live in one buffer, each node a segment of it in
+increasing row order (a split partitions its segment stably), so a node's
+rows are always at hand. The result is the node arrays of
+:func:`.exact_tree.grow_exact`, which :class:`.grower.CompiledTree` finishes.
+The function takes arrays, scalars and the layout tuple only, so that
+compiled code (a whole boosting loop) can call it.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..split import LEFT, MISSING, NEAR_TIE, RIGHT
+from .arith import numpy_sum_at
+from .binned_rows import row_record
+from .binned_search import categorical_best, continuous_best, record, split_point
+from .histograms import build_float, build_packed, clear_empty, pack, subtract, unpack
+
+#: (ls, lw, nl, rs, rw, nr, ms, mw, nm): a split's three sides
+_N_SUMS = 9
+
+
+@njit(cache=True, error_model="numpy")
+def _bag_rows(inbag):
+    """The in-bag rows, increasing (without a branch per row: the bag is random)."""
+    n_bag = 0
+    for i in range(inbag.shape[0]):
+        n_bag += inbag[i]
+    rows = np.empty(n_bag + 1, dtype=np.int64)
+    q = 0
+    for i in range(inbag.shape[0]):
+        rows[q] = i
+        q += inbag[i]
+    return rows[:n_bag]
+
+
+@njit(cache=True, error_model="numpy")
+def _root_totals(L, rows, resp, unit):
+    """The bag's sums as the NumPy grower adds them: R's order with one
+    bucket per value, NumPy's pairwise sum otherwise."""
+    wz, w = resp
+    if L.exact_bins:
+        tz = 0.0
+        tw = 0.0
+        for k in range(rows.shape[0]):
+            tz += wz[rows[k]]
+            tw += w[rows[k]]
+    else:
+        tz = numpy_sum_at(wz, rows)
+        tw = numpy_sum_at(w, rows)
+    if unit:
+        tw = float(rows.shape[0])
+    return tz, tw
+
+
+@njit(cache=True, error_model="numpy")
+def _partition(rows, vals, lo, hi, direction, scratch, scratch_vals, packed):
+    """Rows ``lo:hi`` split stably into left, right, missing segments (and
+    their packed values); returns the segment ends (left, right)."""
+    count = np.zeros(3, dtype=np.int64)
+    for k in range(lo, hi):
+        count[direction[rows[k]]] += 1
+    at = np.empty(3, dtype=np.int64)
+    at[0] = lo
+    at[1] = lo + count[0]
+    at[2] = at[1] + count[1]
+    ends = (at[1], at[2])
+    for k in range(lo, hi):
+        d = direction[rows[k]]
+        scratch[at[d]] = rows[k]
+        if packed:
+            scratch_vals[at[d]] = vals[k]
+        at[d] += 1
+    rows[lo:hi] = scratch[lo:hi]
+    if packed:
+        vals[lo:hi] = scratch_vals[lo:hi]
+    return ends
+
+
+@njit(cache=True, error_model="numpy")
+def _route(L, node_of, direction, t, v, value, left_levels, n_lev, t_right, t_missing):
+    """Every training row of terminal ``t``: its direction under the split
+    (raw value ``x >= value`` right; a level left when sent left; NaN
+    missing) and its new terminal."""
+    K = L.var_type[v]
+    goes_right = np.ones(max(K, 1), dtype=np.int8)
+    for q in range(n_lev):
+        goes_right[left_levels[q]] = LEFT
+    xv_row = L.xt[v]
+    for i in range(node_of.shape[0]):
+        if node_of[i] != t:
+            continue
+        xv = xv_row[i]
+        if np.isnan(xv):
+            d = MISSING
+        elif K == 0:
+            d = RIGHT if xv >= value else LEFT
+        else:
+            d = goes_right[int(xv)]
+        direction[i] = d
+        if d == RIGHT:
+            node_of[i] = t_right
+        elif d == MISSING:
+            node_of[i] = t_missing
+
+
+@njit(cache=True, error_model="numpy")
+def _histogram_best(L, H, unit, counted, rows, resp, min_obs, gains, pos, orders):
+    """Every predictor's best gain and position on the node's histogram;
+    returns the best predictor (first of the largest) and how many are
+    within NEAR_TIE of it."""
+    pc = L.cont.shape[0]
+    pcat = L.cat.shape[0]
+    g = np.empty(max(pc, pcat))
+    b = np.empty(max(pc, pcat), dtype=np.int64)
+    if pc:
+        continuous_best(L, H, unit, min_obs, g, b)
+        for i in range(pc):
+            gains[L.cont[i]] = g[i]
+            pos[L.cont[i]] = b[i]
+    if pcat:
+        categorical_best(L, H, unit, counted, rows, resp, min_obs, g, b, orders)
+        for i in range(pcat):
+            gains[L.cat[i]] = g[i]
+            pos[L.cat[i]] = b[i]
+    v = 0
+    for u in range(1, gains.shape[0]):
+        if gains[u] > gains[v]:
+            v = u
+    tied = 0
+    if gains[v] > 0.0:
+        floor = gains[v] * (1.0 - NEAR_TIE)
+        for u in range(gains.shape[0]):
+            if gains[u] >= floor:
+                tied += 1
+    return v, tied
+
+
+@njit(cache=True, error_model="numpy")
+def _sorted_position(L, H, v, b):
+    """Position in R's scan (missing rows first) of the last row of bucket
+    ``b`` of continuous ``v`` in the node."""
+    ccol = H.shape[1] - 1
+    first = L.offset[v]
+    n = H[first + L.width - 1, ccol]
+    for c in range(b + 1):
+        n += H[first + c, ccol]
+    return int(n) - 1
+
+
+@njit(cache=True, error_model="numpy")
+def _ensure_r_total(L, nd, rows, resp, unit, nodes):
+    """Node ``nd``'s sums in R's arithmetic: each split above it without
+    them re-evaluated on its rows, from the nearest node that has them."""
+    node_n, node_var, node_kids, node_nlev, node_order, seg, parent, r_tot, r_ok = nodes
+    chain = np.empty(node_n.shape[0], dtype=np.int64)
+    m = 0
+    x = nd
+    while not r_ok[x]:
+        chain[m] = x
+        m += 1
+        x = parent[x]
+    sums = np.empty(_N_SUMS)
+    for q in range(m - 1, -1, -1):
+        up = parent[chain[q]]
+        if r_ok[chain[q]]:
+            continue
+        prow = np.sort(rows[seg[up, 0]:seg[up, 1]])
+        v = node_var[up]
+        if L.var_type[v] == 0:
+            at = node_n[node_kids[up, MISSING]] + node_n[node_kids[up, LEFT]] - 1
+        else:
+            at = node_nlev[up] - 1
+        total = (r_tot[up, 0], r_tot[up, 1], np.int64(r_tot[up, 2]))
+        row_record(L, prow, v, at, node_order[up], total, resp, unit, sums)
+        for side in range(3):
+            kid = node_kids[up, side]
+            r_tot[kid, 0] = sums[3 * side]
+            r_tot[kid, 1] = sums[3 * side + 1]
+            r_tot[kid, 2] = sums[3 * side + 2]
+            r_ok[kid] = True
+
+
+@njit(cache=True, error_model="numpy")
+def _tie_break(L, H, rows, resp, unit, total, gains, pos, orders, best_v, out):
+    """As R: of the predictors within NEAR_TIE of the best, the first whose
+    split is strictly better in R's arithmetic on the node's rows. ``out`` =
+    (sums, left level order): filled; returns (gain, var, split point,
+    levels sent left)."""
+    sums, order = out
+    trial = np.empty(_N_SUMS)
+    floor = gains[best_v] * (1.0 - NEAR_TIE)
+    best_g = 0.0
+    var = -1
+    value = 0.0
+    n_lev = 0
+    for v in range(gains.shape[0]):
+        if not gains[v] >= floor:
+            continue
+        if L.var_type[v] == 0:
+            at = _sorted_position(L, H, v, pos[v])
+            levels = order[:0]
+        else:
+            at = pos[v]
+            levels = orders[np.searchsorted(L.cat, v)]
+        g, x = row_record(L, rows, v, at, levels, total, resp, unit, trial)
+        if var < 0 or g > best_g:
+            best_g = g
+            var = v
+            value = x
+            sums[:] = trial
+            if L.var_type[v] > 0:
+                n_lev = at + 1
+                order[:] = levels
+    if L.var_type[var] == 0 and not L.exact_bins:
+        value = split_point(L, H, var, pos[var])       # the bucket rule's point
+    return best_g, var, value, n_lev
+
+
+@njit(cache=True, error_model="numpy")
+def grow_binned(L, wz, w, inbag, unit, min_obs, depth):
+    """The binned tree of at most ``depth`` splits on the working response
+    (``wz`` = w*z and ``w`` of the training rows) from the in-bag rows
+    ``inbag`` (see the module docstring). ``L``: a
+    :class:`.binned_layout.BinnedLayout`; ``unit``: every weight is 1.
+
+    Returns the node arrays of :func:`.exact_tree.grow_exact`: each node's
+    mean, sums, weight and in-bag count, split predictor (-1: terminal),
+    split point, gain, children, levels sent left; the terminal nodes in R's
+    terminal order; every training row's terminal index.
+    """
+    n = wz.shape[0]
+    p = L.var_type.shape[0]
+    resp = (wz, w)
+    packed = unit and L.packable and not L.exact_bins
+    rows = _bag_rows(inbag)
+    n_bag = rows.shape[0]
+    vals = np.empty(n_bag if packed else 0, dtype=np.int64)
+    bits, scale = 1, 1.0
+    if packed:
+        bits, scale = pack(wz, rows, vals)
+    tot_z, tot_w = _root_totals(L, rows, resp, unit)
+
+    lev_w = max(L.cat_cells.shape[1], 1)
+    max_nodes = 1 + 3 * depth
+    node_z = np.zeros(max_nodes)
+    node_w = np.zeros(max_nodes)
+    node_n = np.zeros(max_nodes, dtype=np.int64)
+    node_var = np.full(max_nodes, -1, dtype=np.int64)
+    node_value = np.zeros(max_nodes)
+    node_gain = np.zeros(max_nodes)
+    node_kids = np.full((max_nodes, 3), -1, dtype=np.int64)
+    node_nlev = np.zeros(max_nodes, dtype=np.int64)
+    node_levels = np.zeros((max_nodes, lev_w), dtype=np.int64)
+    node_order = np.zeros((max_nodes, lev_w), dtype=np.int64)
+    seg = np.zeros((max_nodes, 2), dtype=np.int64)      # the node's rows: rows[lo:hi]
+    parent = np.full(max_nodes, -1, dtype=np.int64)
+    r_tot = np.zeros((max_nodes, 3))                    # R's sums (w*z, w, count)
+    r_ok = np.zeros(max_nodes, dtype=np.bool_)
+    nodes = (node_n, node_var, node_kids, node_nlev, node_order, seg, parent, r_tot, r_ok)
+    node_z[0] = tot_z
+    node_w[0] = tot_w
+    node_n[0] = n_bag
+    seg[0, 1] = n_bag
+    r_tot[0, 0] = tot_z
+    r_tot[0, 1] = tot_w
+    r_tot[0, 2] = n_bag
+    r_ok[0] = True
+    n_nodes = 1
+
+    max_term = 1 + 2 * depth
+    term_node = np.zeros(max_term, dtype=np.int64)
+    searched = np.zeros(max_term, dtype=np.bool_)
+    counted = np.ones(max_term, dtype=np.bool_)         # histogram counted from rows
+    slot = np.zeros(max_term, dtype=np.int64)           # its place in the pool
+    t_gain = np.zeros(max_term)
+    t_var = np.full(max_term, -1, dtype=np.int64)
+    t_value = np.zeros(max_term)
+    t_nlev = np.zeros(max_term, dtype=np.int64)
+    t_sums = np.zeros((max_term, _N_SUMS))
+    t_levels = np.zeros((max_term, lev_w), dtype=np.int64)
+    t_order = np.zeros((max_term, lev_w), dtype=np.int64)
+    t_exact = np.zeros(max_term, dtype=np.bool_)       # split made in R's arithmetic
+    n_term = 1
+
+    cells = L.n_cells + 1
+    k_cols = 2 if unit else 3
+    pool_packed = np.zeros((max_term if packed else 0, cells), dtype=np.int64)
+    pool_float = np.zeros((0 if packed else max_term, cells, k_cols))
+    H_unpacked = np.zeros((cells if packed else 0, 2))
+    if packed:
+        build_packed(L, rows, vals, 0, n_bag, pool_packed[0])
+    else:
+        build_float(L, rows, 0, n_bag, wz, w, pool_float[0])
+
+    gains = np.zeros(p)
+    pos = np.zeros(p, dtype=np.int64)
+    orders = np.zeros((L.cat.shape[0], lev_w), dtype=np.int64)
+    node_of = np.zeros(n, dtype=np.int64)
+    direction = np.zeros(n, dtype=np.int8)
+    scratch = np.empty(n_bag, dtype=np.int64)
+    scratch_vals = np.empty(vals.shape[0], dtype=np.int64)
+    built = np.zeros(3, dtype=np.int64)
+
+    for n_split in range(depth):
+        for t in range(n_term):
+            if searched[t]:
+                continue
+            searched[t] = True
+            t_gain[t] = 0.0
+            t_var[t] = -1
+            nd = term_node[t]
+            lo, hi = seg[nd, 0], seg[nd, 1]
+            if node_n[nd] <= 0 or hi - lo < 2:
+                continue
+            if packed:
+                unpack(pool_packed[slot[t]], bits, scale, H_unpacked)
+                H = H_unpacked
+            else:
+                H = pool_float[slot[t]]
+            node_rows = rows[lo:hi]
+            v, tied = _histogram_best(L, H, unit, counted[t], node_rows, resp, min_obs,
+                                      gains, pos, orders)
+            if not gains[v] > 0.0:
+                continue
+            if tied > 1 or L.exact_bins:
+                _ensure_r_total(L, nd, rows, resp, unit, nodes)
+                total = (r_tot[nd, 0], r_tot[nd, 1], np.int64(r_tot[nd, 2]))
+                g, v, value, n_lev = _tie_break(L, H, node_rows, resp, unit, total, gains,
+                                                pos, orders, v, (t_sums[t], t_order[t]))
+                t_exact[t] = True
+            else:
+                total = (node_z[nd], node_w[nd], node_n[nd])
+                if L.var_type[v] > 0:
+                    t_order[t, :] = orders[np.searchsorted(L.cat, v)]
+                g = gains[v]
+                value, n_lev = record(L, H, unit, v, pos[v], t_order[t], total, t_sums[t],
+                                      t_levels[t])
+                t_exact[t] = False
+            t_gain[t] = g
+            t_var[t] = v
+            t_value[t] = value
+            t_nlev[t] = n_lev
+            if t_exact[t] and n_lev:
+                t_levels[t, :n_lev] = np.sort(t_order[t, :n_lev])
+
+        t = 0
+        for u in range(1, n_term):
+            if t_gain[u] > t_gain[t]:
+                t = u
+        if not t_gain[t] > 0.0:
+            break
+        nd = term_node[t]
+        v = t_var[t]
+        n_lev = t_nlev[t]
+        node_var[nd] = v
+        node_value[nd] = t_value[t]
+        node_gain[nd] = t_gain[t]
+        node_nlev[nd] = n_lev
+        node_levels[nd, :n_lev] = t_levels[t, :n_lev]
+        node_order[nd, :] = t_order[t]
+        s = t_sums[t]
+        for side in range(3):
+            kid = n_nodes
+            node_z[kid] = s[3 * side]
+            node_w[kid] = s[3 * side + 1]
+            node_n[kid] = np.int64(s[3 * side + 2])
+            node_kids[nd, side] = kid
+            parent[kid] = nd
+            if t_exact[t]:
+                r_tot[kid, 0] = s[3 * side]
+                r_tot[kid, 1] = s[3 * side + 1]
+                r_tot[kid, 2] = s[3 * side + 2]
+                r_ok[kid] = True
+            n_nodes += 1
+        kids = node_kids[nd]
+        t_right = n_term
+        t_missing = n_term + 1
+        term_node[t] = kids[LEFT]
+        term_node[t_right] = kids[RIGHT]
+        term_node[t_missing] = kids[MISSING]
+        n_term += 2
+        _route(L, node_of, direction, t, v, t_value[t], t_levels[t], n_lev, t_right,
+               t_missing)
+        searched[t] = False
+        searched[t_right] = False
+        searched[t_missing] = False
+        if n_split + 1 == depth:
+            break
+        # the children's rows and histograms
+        lo, hi = seg[nd, 0], seg[nd, 1]
+        end_l, end_r = _partition(rows, vals, lo, hi, direction, scratch, scratch_vals, packed)
+        bounds = (lo, end_l, end_r, hi)
+        terms = (t, t_right, t_missing)
+        big = 0
+        for side in range(3):
+            seg[kids[side], 0] = bounds[side]
+            seg[kids[side], 1] = bounds[side + 1]
+            if bounds[side + 1] - bounds[side] > bounds[big + 1] - bounds[big]:
+                big = side
+        parent_slot = slot[t]
+        fresh = n_term - 2
+        n_built = 0
+        for side in range(3):
+            u = terms[side]
+            counted[u] = side != big
+            if side == big:
+                slot[u] = parent_slot
+                continue
+            slot[u] = fresh
+            fresh += 1
+            a, b = bounds[side], bounds[side + 1]
+            if b > a:
+                if packed:
+                    build_packed(L, rows, vals, a, b, pool_packed[slot[u]])
+                else:
+                    build_float(L, rows, a, b, wz, w, pool_float[slot[u]])
+                built[n_built] = slot[u]
+                n_built += 1
+        for q in range(n_built):
+            if packed:
+                subtract(pool_packed[parent_slot], pool_packed[built[q]])
+            else:
+                subtract(pool_float[parent_slot], pool_float[built[q]])
+        if not packed:
+            clear_empty(pool_float[parent_slot])
+
+    # each node's mean working response (a node without weight, from zero
+    # case weights, has no information: 0; the root keeps the plain ratio)
+    node_pred = np.empty(n_nodes)
+    for k in range(n_nodes):
+        node_pred[k] = node_z[k] / node_w[k] if (k == 0 or node_w[k] > 0) else 0.0
+    return (node_pred, node_z[:n_nodes], node_w[:n_nodes], node_n[:n_nodes],
+            node_var[:n_nodes], node_value[:n_nodes], node_gain[:n_nodes],
+            node_kids[:n_nodes], node_nlev[:n_nodes], node_levels[:n_nodes],
+            term_node[:n_term], node_of)
