@@ -33,7 +33,8 @@ exclude_patterns = ["_build", "img/**", "**/.ipynb_checkpoints"]
 nb_execution_mode = "off"                  # stored outputs; tests execute the notebooks
 myst_heading_anchors = 3
 # a design note added to docs/ without a toctree entry is built (not a CI failure);
-# list it under "Design notes" in index.rst to put it in the navigation
+# list it in index.rst to put it in the navigation ("Beyond R": a capability's page;
+# "Design notes": how the code works)
 suppress_warnings = ["myst.header", "toc.not_included"]
 autosummary_generate = True
 # the class page (_templates/autosummary/class.rst): the docstring, a table of the
