@@ -37,8 +37,8 @@ myst_heading_anchors = 3
 # "Design notes": how the code works)
 suppress_warnings = ["myst.header", "toc.not_included"]
 autosummary_generate = True
-# the class page (_templates/autosummary/class.rst): the docstring, a table of the
-# public methods, then every public method and documented property in full
+# the class page (_templates/autosummary/class.rst): a table of the public methods,
+# the docstring, then every public method and documented property in full
 templates_path = ["_templates"]
 autodoc_member_order = "groupwise"
 numpydoc_show_class_members = False
