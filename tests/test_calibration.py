@@ -69,6 +69,7 @@ def rare():
     df["y"] = (rng.uniform(size=n) < p).astype(float)
     df["expo"] = rng.uniform(0.5, 2, size=n)
     df["k"] = rng.poisson(df["expo"] * np.exp(-2.5 + 2 * x[:, 1]))
+    df["w"] = rng.uniform(0.2, 3.0, size=n)
     return df
 
 
@@ -107,6 +108,45 @@ def test_calibrate_poisson_on_the_expected_count(rare):
     assert c.knots_y[-1] == cal["k"].max()
     np.testing.assert_allclose(c.predict(cal, offset=np.zeros(3000)),
                                c.calibrate_values(np.exp(fit.predict(cal, 30))))
+
+
+def test_calibrate_weights_exposure_and_subsampled_zeros(rare):
+    """Case weights, an exposure offset and a zero-subsampled calibration
+    sample together: each row counts its weight, a zero its weight / l, and
+    phi is the row's expected count."""
+    train, cal = rare.iloc[:3000], rare.iloc[3000:]
+    l = 0.3
+    fit = pygbm.gbm("k ~ a + b + offset(np.log(expo))", train, distribution="poisson",
+                    weights="w", n_trees=30, zero_subsample=l, random_state=2)
+    keep = (cal["k"] != 0) | (np.random.default_rng(3).uniform(size=3000) < l)
+    sample = cal[keep.to_numpy()]
+    c = pygbm.calibrate(fit, sample, n_trees=30, bins=5, weights="w", subsampled=True)
+    phi = sample["expo"].to_numpy() * np.exp(fit.predict(sample, 30))
+    k, w = sample["k"].to_numpy(float), sample["w"].to_numpy()
+    cx, cy, cw, rows = control_points(phi, k, np.where(k == 0, w / l, w), 5)
+    np.testing.assert_allclose(c.phi, cx, rtol=1e-12)
+    np.testing.assert_allclose(c.response, cy, rtol=1e-12)
+    np.testing.assert_allclose(c.weight, cw, rtol=1e-12)
+    assert c.rate == l and rows.sum() == keep.sum()
+    # the weighted control points differ from the unweighted ones
+    assert not np.allclose(pygbm.calibrate(fit, sample, n_trees=30, bins=5).response, cy)
+
+
+def test_calibrate_warns_of_certain_control_points(rare):
+    """A bin whose rows are all positives (or all zeros) makes the calibrated
+    probability exactly 1 (or 0) there: calibrate says so."""
+    fit = pygbm.gbm("y ~ a", rare, distribution="bernoulli", n_trees=10, random_state=1)
+    sample = rare.iloc[:400].copy()
+    phi = fit.predict(sample, 10)
+    sample["y"] = (phi > np.median(phi)).astype(float)  # the lower bins hold no positive
+    with pytest.warns(UserWarning, match=r"control points have a mean response of exactly "
+                                         r"0 or 1.*fewer bins"):
+        c = pygbm.calibrate(fit, sample, n_trees=10, bins=10)
+    assert np.any(c.response == 0)
+    counts = pygbm.gbm("k ~ a + offset(np.log(expo))", rare, distribution="poisson",
+                       n_trees=10, random_state=1)
+    with pytest.warns(UserWarning, match=r"mean response of exactly 0 \("):
+        pygbm.calibrate(counts, rare.assign(k=0).iloc[:100], n_trees=10, bins=2)
 
 
 def test_calibrate_gbm_fit_needs_y_and_bad_arguments(rare):

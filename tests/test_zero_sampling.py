@@ -158,6 +158,37 @@ def test_cv_holds_out_every_row_of_a_fold(bern):
     np.testing.assert_allclose(fit.cv_error, np.sum(errs, axis=0) / N, rtol=1e-12)
 
 
+def test_cv_importance_with_case_weights_and_exposure(pois):
+    """cv with importance weights, case weights and an exposure offset: each
+    fold's kept zeros weigh w/l, its held-out rows are evaluated whole with
+    their own weights (a manual loop gives the same cv_error; R weighs the
+    folds' validation errors by their numbers of rows)."""
+    fold_id = np.resize([1, 2, 3], N)
+    l = 0.25
+    kw = dict(distribution="poisson", zero_subsample=l, zero_weight="importance", **KW)
+    fit = pygbm.gbm("y ~ a + b + offset(np.log(expo))", pois, weights="w", cv_folds=3,
+                    fold_id=fold_id, random_state=7, **kw)
+    seeds = np.random.default_rng(7).integers(0, FOLD_SEED_BOUND, size=3)
+    x, y = pois[["a", "b"]], pois["y"].to_numpy()
+    w, off = pois["w"].to_numpy(), np.log(pois["expo"].to_numpy())
+    errs = []
+    for k in (1, 2, 3):
+        order = np.concatenate([np.flatnonzero(fold_id != k), np.flatnonzero(fold_id == k)])
+        n_tr = int(np.sum(fold_id != k))
+        m = pygbm.gbm_fit(x.iloc[order], y[order], offset=off[order], w=w[order], n_train=n_tr,
+                          bag_fraction=0.5, random_state=int(seeds[k - 1]), keep_data=True, **kw)
+        zs = m.zero_sample
+        assert zs.n_train_full == n_tr and m.fit.shape[0] - m.n_train == N - n_tr
+        kept_w = w[order][zs.kept]
+        np.testing.assert_allclose(m.data["w_raw"][:zs.n_kept],
+                                   np.where(zs.kept_zero, kept_w / l, kept_w), rtol=1e-15)
+        np.testing.assert_array_equal(m.data["w_raw"][zs.n_kept:], w[order][n_tr:])
+        errs.append(m.valid_error * np.sum(fold_id == k))      # R: fold sizes in rows
+    np.testing.assert_allclose(fit.cv_error, np.sum(errs, axis=0) / N, rtol=1e-12)
+    assert 1 <= pygbm.gbm_perf(fit, method="cv", plot_it=False) <= KW["n_trees"]
+    assert "Zeros kept at rate 0.25 (zeros weighted 1/0.25)" in repr(fit)
+
+
 @pytest.mark.parametrize("mode", ["importance", "none"])
 def test_gbm_more_continues_on_kept_rows(bern, mode):
     kw = dict(distribution="bernoulli", random_state=5, zero_subsample=0.3, zero_weight=mode,
