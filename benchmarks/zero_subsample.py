@@ -1,29 +1,51 @@
-"""Zero-response subsampling and calibration (issue 23) on simulations with known truth.
+"""Zero-response subsampling and calibration (issue 23): simulations with known truth
+and a real rare-response data set, in the exact and the binned mode.
 
-A Friedman-#1-type signal on 10 uniform predictors (5 carry signal) with a
-bernoulli response of about 2% positives and a poisson response of about 93%
-zeros; ``--n-train`` training rows (200k), a 50k calibration stream drawn the
-same way (its zeros kept at the same rate l, so it is calibrated with
-``subsampled=True``) and 200k fresh test rows from the full distribution.
-Per distribution: the full fit (l = 1), then for l in (0.1, 0.01) and
-``--seeds`` subsampling seeds: "importance", "none" (raw, + calibrate with
-flat ends, + calibrate with Langford's end points) and, for bernoulli,
-"offset". Metrics: test deviance (per row; bernoulli's, and for poisson R's
-deviance without the saturated term, as gbm reports it, plus the proper one),
-excess over the true model, mean(prediction)/mean(truth), fit time.
+Data (``--data``):
 
-    python benchmarks/zero_subsample.py                 # 200k rows, 400 trees, 3 seeds
-    python benchmarks/zero_subsample.py --quick         # 20k rows, 100 trees, 1 seed
+* ``sim``: a Friedman-#1-type signal on 10 uniform predictors (5 carry signal)
+  with a bernoulli response of about 2% positives and a poisson response of
+  about 93% zeros; ``--n-train`` training rows (200k), a 50k calibration
+  stream drawn the same way (its zeros kept at the same rate l, so it is
+  calibrated with ``subsampled=True``) and 200k fresh test rows from the full
+  distribution. Fitted with ``gbm_fit(x, y)``.
+* ``flights``: ``data/flights_cancelled.csv.gz`` (every flight out of New York
+  City in 2013, 336,776 rows, ``cancelled`` 2.45%; made by
+  ``benchmarks/flights_data.py``; skipped when absent), fitted as a
+  statistician would, ``gbm("cancelled ~ .", data)`` with its categoricals.
+  A fixed random split: 65% training, 10% calibration (zeros kept at l), 25%
+  test.
 
-Writes ``benchmarks/results/zero_subsample{,_quick}.csv`` and ``.md``. Timings
-are of a shared 2-core machine: indicative.
+Mode (``--mode``): ``exact`` (pygbm's default, no ``max_bins``) and/or
+``binned`` (``max_bins=255``). Per data set and mode, for each of ``--seeds``
+seeds (the fit's ``random_state``, so also the subsample's), interleaved: the
+full fit (l = 1), then for l in (0.1, 0.01) "importance", "none" (raw, +
+calibrate with flat ends, + calibrate with Langford's end points) and, for
+bernoulli, "offset". Metrics: test deviance (per row; bernoulli's, and for
+poisson R's deviance without the saturated term, as gbm reports it, plus the
+proper one), the best test deviance over the number of trees (every
+``n_trees / 20``), excess over the true model and mean(prediction) /
+mean(truth) (simulations; on real data mean(prediction) / mean(y)), fit
+time, wall and CPU, and the 1-minute load average before each fit.
+
+    python benchmarks/zero_subsample.py                        # all: sim and flights, both modes
+    python benchmarks/zero_subsample.py --data flights --mode exact
+    python benchmarks/zero_subsample.py --quick                # 20k rows, 100 trees, 1 seed
+
+Each (data, mode) writes ``benchmarks/results/zero_subsample_{data}_{mode}{_quick}.csv``;
+``benchmarks/results/zero_subsample{_quick}.md`` is then written from every such
+CSV present (so parts may be run one at a time). Timings are of a shared
+2-core machine: the load is recorded; the time ratios are means over the
+interleaved seeds.
 """
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 import warnings
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -32,16 +54,51 @@ import pandas as pd
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import pygbm  # noqa: E402
 
-RESULTS = Path(__file__).resolve().parent / "results"
+ROOT = Path(__file__).resolve().parents[1]
+RESULTS = ROOT / "benchmarks" / "results"
+FLIGHTS = ROOT / "data" / "flights_cancelled.csv.gz"
 N_PRED, N_CAL, N_TEST = 10, 50_000, 200_000
-#: the fit's settings (design note 4.5 B)
-FIT = dict(interaction_depth=3, shrinkage=0.05, bag_fraction=0.5, max_bins=255)
+#: the fits' settings (``--settings``): the design note's (4.5 B: 400 trees,
+#: depth 3, shrinkage 0.05, bag 0.5) and R gbm's defaults (100 trees, depth 1,
+#: shrinkage 0.1, bag 0.5); the binned mode adds MAX_BINS
+SETTINGS = {"design": dict(n_trees=400, interaction_depth=3, shrinkage=0.05, bag_fraction=0.5),
+            "gbm-defaults": dict(n_trees=100, interaction_depth=1, shrinkage=0.1,
+                                 bag_fraction=0.5)}
+MAX_BINS = 255
+MODES = ("exact", "binned")
 RATES = (0.1, 0.01)
 #: target shares: bernoulli positives, poisson zeros
 P_POSITIVE, P_ZERO = 0.02, 0.93
 SLOPE_BERNOULLI, SLOPE_POISSON = 1.5, 1.0
+#: flights: shares of the rows held out for calibration and test
+FLIGHTS_CAL, FLIGHTS_TEST = 0.10, 0.25
+#: the best test deviance is looked for at every n_trees / GRID_STEPS trees
+GRID_STEPS = 20
+#: targets: (relative deviance, time ratio) of importance weights at l = 0.1
+SIM_TARGET, REAL_TARGET = (0.02, 0.30), (0.01, 0.35)
 
 
+@dataclass(frozen=True)
+class Problem:
+    """One data set: training, calibration stream (all rows) and test rows."""
+
+    name: str                   # "bernoulli", "poisson" (simulations) or "flights"
+    kind: str                   # the distribution
+    x: pd.DataFrame
+    y: np.ndarray
+    x_cal: pd.DataFrame
+    y_cal: np.ndarray
+    x_test: pd.DataFrame
+    y_test: np.ndarray
+    mu_test: np.ndarray | None  # the truth (simulations), else None
+    formula: str | None         # fitted with gbm(formula, data) when given, else gbm_fit
+
+    @property
+    def real(self) -> bool:
+        return self.mu_test is None
+
+
+# ---------------------------------------------------------------- simulations
 def _signal(x):
     s = 10 * np.sin(np.pi * x[:, 0] * x[:, 1]) + 20 * (x[:, 2] - 0.5) ** 2 + 10 * x[:, 3] \
         + 5 * x[:, 4]
@@ -78,6 +135,36 @@ def simulate(kind, n, rng, intercepts):
     return pd.DataFrame(x, columns=[f"x{i + 1}" for i in range(N_PRED)]), y, mu
 
 
+def simulation(kind, n_train, intercepts) -> Problem:
+    rng = np.random.default_rng(2026 if kind == "bernoulli" else 2027)
+    x, y, _ = simulate(kind, n_train, rng, intercepts)
+    xc, yc, _ = simulate(kind, N_CAL, rng, intercepts)
+    xt, yt, mut = simulate(kind, N_TEST, rng, intercepts)
+    return Problem(kind, kind, x, y, xc, yc, xt, yt, mut, None)
+
+
+# ---------------------------------------------------------------- real data
+def flights(n_train=None) -> Problem | None:
+    """The flights data, split at random (fixed seed); None when the file is absent.
+    ``n_train``: keep only the first so many training rows (``--quick``)."""
+    if not FLIGHTS.exists():
+        return None
+    d = pd.read_csv(FLIGHTS)
+    for c in ("weekday", "carrier", "origin", "dest"):
+        d[c] = d[c].astype("category")
+    u = np.random.default_rng(2013).uniform(size=len(d))
+    test, cal = u < FLIGHTS_TEST, (u >= FLIGHTS_TEST) & (u < FLIGHTS_TEST + FLIGHTS_CAL)
+    train = d[~test & ~cal].reset_index(drop=True)
+    if n_train is not None:
+        train = train.iloc[:n_train]
+    cal_rows, test_rows = d[cal].reset_index(drop=True), d[test].reset_index(drop=True)
+    y = "cancelled"
+    return Problem("flights", "bernoulli", train, train[y].to_numpy(float), cal_rows,
+                   cal_rows[y].to_numpy(float), test_rows, test_rows[y].to_numpy(float), None,
+                   f"{y} ~ .")
+
+
+# ---------------------------------------------------------------- measuring
 def deviance(kind, y, mu):
     """Per-row test deviance: bernoulli's; poisson as R gbm reports it
     (no saturated term)."""
@@ -87,117 +174,234 @@ def deviance(kind, y, mu):
     return float(-2 * np.mean(y * np.log(np.maximum(mu, 1e-300)) - mu))
 
 
-def run(kind, args, intercepts):
-    rng = np.random.default_rng(2026 if kind == "bernoulli" else 2027)
-    x, y, _ = simulate(kind, args.n_train, rng, intercepts)
-    xc_full, yc_full, _ = simulate(kind, N_CAL, rng, intercepts)
-    xt, yt, mut = simulate(kind, N_TEST, rng, intercepts)
-    true_dev = deviance(kind, yt, mut)
+def fit_model(problem: Problem, mode: str, fit: dict, seed: int, **kw):
+    """One fit (``fit``: the settings): the model, wall and CPU seconds, the
+    load before it."""
+    settings = dict(fit, random_state=seed, **kw)
+    if mode == "binned":
+        settings["max_bins"] = MAX_BINS
+    load = os.getloadavg()[0]
+    t0, c0 = time.perf_counter(), time.process_time()
+    if problem.formula is None:
+        m = pygbm.gbm_fit(problem.x, problem.y, distribution=problem.kind, **settings)
+    else:
+        m = pygbm.gbm(problem.formula, problem.x, distribution=problem.kind, **settings)
+    return m, time.perf_counter() - t0, time.process_time() - c0, load
+
+
+def run(problem: Problem, mode: str, args) -> pd.DataFrame:
+    kind, yt = problem.kind, problem.y_test
+    fit = SETTINGS[args.settings]
+    n_trees = fit["n_trees"]
+    truth = problem.y_test if problem.real else problem.mu_test
+    true_dev = np.nan if problem.real else deviance(kind, yt, problem.mu_test)
+    grid = sorted({max(1, n_trees * k // GRID_STEPS) for k in range(1, GRID_STEPS + 1)})
     rows = []
 
-    def record(method, l, seed, fit_time, n_rows, mu):
+    def record(method, l, seed, timing, n_rows, model, calibrated=None):
+        if calibrated is None:
+            curve = model.predict(problem.x_test, grid, type="response")
+            mu = curve[:, -1]
+            best = min(deviance(kind, yt, curve[:, i]) for i in range(len(grid)))
+        else:
+            mu, best = calibrated.predict(problem.x_test), np.nan
         rep = pygbm.calibration_report(yt, mu, distribution=kind)
-        rows.append(dict(data=kind, method=method, l=l, seed=seed, rows=n_rows,
-                         fit_time=fit_time, deviance=deviance(kind, yt, mu),
-                         proper_deviance=rep["deviance"],
-                         excess=deviance(kind, yt, mu) - true_dev,
-                         mean_ratio=float(np.mean(mu) / np.mean(mut)), ece=rep["ece"]))
-        print(f"  {kind:9s} {method:22s} l={l:<5g} seed={seed} rows={n_rows:7d} "
-              f"time={fit_time:6.1f}s dev={rows[-1]['deviance']:.5f} "
-              f"ratio={rows[-1]['mean_ratio']:.3f}", flush=True)
+        dev = deviance(kind, yt, mu)
+        wall, cpu, load = timing
+        rows.append(dict(data=problem.name, settings=args.settings, mode=mode, method=method,
+                         l=l, seed=seed,
+                         rows=n_rows, wall=wall, cpu=cpu, load=load, deviance=dev,
+                         best_deviance=best, proper_deviance=rep["deviance"],
+                         excess=dev - true_dev, mean_ratio=float(np.mean(mu) / np.mean(truth)),
+                         ece=rep["ece"]))
+        print(f"  {problem.name:9s} {mode:6s} {method:25s} l={l:<5g} seed={seed} "
+              f"rows={n_rows:7d} wall={wall:6.1f}s cpu={cpu:6.1f}s load={load:4.2f} "
+              f"dev={dev:.5f} best={best:.5f}", flush=True)
 
-    def fit(**kw):
-        t0 = time.perf_counter()
-        m = pygbm.gbm_fit(x, y, distribution=kind, n_trees=args.n_trees, **FIT, **kw)
-        return m, time.perf_counter() - t0
+    def subsampled(seed, l, weight):
+        m, *timing = fit_model(problem, mode, fit, seed, zero_subsample=l, zero_weight=weight)
+        return m, timing
 
-    full, t_full = fit(random_state=1)
-    record("full data", 1.0, 0, t_full, args.n_train,
-           full.predict(xt, args.n_trees, type="response"))
-    for l in RATES:
-        for seed in range(1, args.seeds + 1):
+    for seed in range(1, args.seeds + 1):
+        full, *timing = fit_model(problem, mode, fit, seed)
+        record("full data", 1.0, seed, timing, full.n_train, full)
+        for l in RATES:
             srng = np.random.default_rng(1000 * seed + int(1 / l))
-            keep = (yc_full != 0) | (srng.uniform(size=N_CAL) < l)
-            xc, yc = xc_full[keep], yc_full[keep]
-            imp, t = fit(random_state=seed, zero_subsample=l, zero_weight="importance")
-            record("importance", l, seed, t, imp.n_train,
-                   imp.predict(xt, args.n_trees, type="response"))
-            none, t = fit(random_state=seed, zero_subsample=l, zero_weight="none")
-            record("none (raw)", l, seed, t, none.n_train,
-                   none.predict(xt, args.n_trees, type="response"))
+            keep = (problem.y_cal != 0) | (srng.uniform(size=problem.y_cal.shape[0]) < l)
+            xc, yc = problem.x_cal[keep], problem.y_cal[keep]
+            imp, timing = subsampled(seed, l, "importance")
+            record("importance", l, seed, timing, imp.n_train, imp)
+            none, timing = subsampled(seed, l, "none")
+            record("none (raw)", l, seed, timing, none.n_train, none)
             for ends in ("flat", "langford"):
-                cal = pygbm.calibrate(none, xc, n_trees=args.n_trees, y=yc, ends=ends,
-                                      subsampled=True)
-                record(f"none + calibrate {ends}", l, seed, t, none.n_train, cal.predict(xt))
+                cal = pygbm.calibrate(none, xc, n_trees=n_trees, ends=ends,
+                                      subsampled=True,
+                                      **({"y": yc} if problem.formula is None else {}))
+                record(f"none + calibrate {ends}", l, seed, timing, none.n_train, none, cal)
             if kind == "bernoulli":
-                off, t = fit(random_state=seed, zero_subsample=l, zero_weight="offset")
-                record("offset", l, seed, t, off.n_train,
-                       off.predict(xt, args.n_trees, type="response"))
+                off, timing = subsampled(seed, l, "offset")
+                record("offset", l, seed, timing, off.n_train, off)
     return pd.DataFrame(rows)
 
 
+# ---------------------------------------------------------------- report
+#: what identifies one comparison with its full fit
+GROUP = ["data", "settings", "mode"]
+
+
+def summarise(raw: pd.DataFrame) -> pd.DataFrame:
+    """Per (data, settings, mode, method, l): means over the seeds, relative to
+    the full fit."""
+    keys = [*GROUP, "method", "l"]
+    summary = raw.groupby(keys, sort=False).mean(numeric_only=True).drop(columns="seed") \
+        .reset_index()
+    summary["seeds"] = raw.groupby(keys, sort=False).size().to_numpy()
+    full = summary[summary.method == "full data"].set_index(GROUP)
+    at = pd.MultiIndex.from_frame(summary[GROUP])
+    for col, ref in (("rel", "deviance"), ("rel_best", "best_deviance")):
+        summary[col] = summary[ref].to_numpy() / full[ref].reindex(at).to_numpy() - 1
+    for col, ref in (("wall_ratio", "wall"), ("cpu_ratio", "cpu")):
+        summary[col] = summary[ref].to_numpy() / full[ref].reindex(at).to_numpy()
+    return summary
+
+
+def _label(data, settings, mode) -> str:
+    return f"{data} ({settings}, {mode})"
+
+
 def gates(summary: pd.DataFrame) -> list[str]:
-    """The issue's targets, met or missed, from the per-method means."""
+    """The issue's targets, met or missed, from the per-method means: l = 0.1
+    importance everywhere (the simulations' target, or on real data the
+    independent check's); the simulations' other targets with the design
+    settings; the other lines reported as measured."""
     out = []
 
-    def get(kind, method, l, col="rel"):
-        row = summary[(summary.data == kind) & (summary.method == method) & (summary.l == l)]
+    def get(key, method, l, col="rel"):
+        data, settings, mode = key
+        row = summary[(summary.data == data) & (summary.settings == settings)
+                      & (summary["mode"] == mode) & (summary.method == method)
+                      & (summary.l == l)]
         return float(row[col].iloc[0])
 
     def line(ok, text):
-        out.append(f"- {'MET' if ok else 'MISSED'}: {text}")
+        out.append(f"- {'MET' if ok else 'MISSED' if ok is not None else 'measured'}: {text}")
 
-    for kind in ("bernoulli", "poisson"):
-        rel, tr = get(kind, "importance", 0.1), get(kind, "importance", 0.1, "time_ratio")
-        line(rel <= 0.02 and tr <= 0.3, f"{kind}, l = 0.1 importance: deviance {rel:+.2%} of "
-             f"the full fit (target <= +2%) at {tr:.2f}x its fit time (target <= 0.3x)")
-        cal, imp = get(kind, "none + calibrate flat", 0.01), get(kind, "importance", 0.01)
-        line(cal < imp and cal <= 0.03, f"{kind}, l = 0.01: none + calibrate {cal:+.2%} vs "
-             f"importance {imp:+.2%} (target: calibrate better, and <= +3%)")
-        cal1 = get(kind, "none + calibrate flat", 0.1)
-        line(cal1 <= 0.005, f"{kind}, l = 0.1 none + calibrate: {cal1:+.2%} (design target "
-             "<= +0.5%)")
-        flat = get(kind, "none + calibrate flat", 0.1, "excess")
-        lang = get(kind, "none + calibrate langford", 0.1, "excess")
-        line(flat < lang, f"{kind}, l = 0.1: flat ends excess deviance {flat:.5f} vs "
-             f"Langford's end points {lang:.5f} (target: flat better)")
-    for l in RATES:
-        rel = get("bernoulli", "offset", l)
-        line(rel <= 0.005, f"bernoulli offset, l = {l:g}: {rel:+.2%} (target <= +0.5%)")
+    for key, part in summary.groupby(GROUP, sort=False):
+        name = _label(*key)
+        real = bool(np.isnan(part.excess).all())
+        dev_t, time_t = REAL_TARGET if real else SIM_TARGET
+        # the simulations' other targets are the design settings'; elsewhere: measured
+        other = real or key[1] != "design"
+        rel, wall, cpu = (get(key, "importance", 0.1, c)
+                          for c in ("rel", "wall_ratio", "cpu_ratio"))
+        line(rel <= dev_t and max(wall, cpu) <= time_t,
+             f"{name}, l = 0.1 importance: deviance {rel:+.2%} of the full fit "
+             f"(target <= +{dev_t:.0%}) at {wall:.2f}x its wall time, {cpu:.2f}x its CPU time "
+             f"(target <= {time_t}x)")
+        cal, imp = (get(key, m, 0.01) for m in ("none + calibrate flat", "importance"))
+        line(None if other else cal < imp and cal <= 0.03,
+             f"{name}, l = 0.01: none + calibrate {cal:+.2%} vs importance {imp:+.2%} "
+             "(simulation target: calibrate better, and <= +3%)")
+        cal1 = get(key, "none + calibrate flat", 0.1)
+        line(None if other else cal1 <= 0.005, f"{name}, l = 0.1 none + calibrate: "
+             f"{cal1:+.2%} (design target on the simulations <= +0.5%)")
+        flat, lang = (get(key, f"none + calibrate {e}", 0.1, "deviance")
+                      for e in ("flat", "langford"))
+        line(None if other else flat < lang, f"{name}, l = 0.1: flat ends test deviance "
+             f"{flat:.5f} vs Langford's end points {lang:.5f} (simulation target: flat better)")
+        if (part.method == "offset").any():
+            for l in RATES:
+                rel = get(key, "offset", l)
+                line(None if other else rel <= 0.005, f"{name} offset, l = {l:g}: {rel:+.2%} "
+                     "(simulation target <= +0.5%)")
     return out
+
+
+COLUMNS = [*GROUP, "method", "l", "seeds", "rows", "wall", "cpu", "load", "deviance",
+           "best_deviance", "proper_deviance", "excess", "mean_ratio", "ece", "rel",
+           "rel_best", "wall_ratio", "cpu_ratio"]
+
+
+def _stem(name: str, settings: str, mode: str, quick: bool) -> str:
+    tail = "" if settings == "design" else f"_{settings.replace('-', '_')}"
+    return f"zero_subsample_{name}_{mode}{tail}{'_quick' * quick}"
+
+
+def write_report(quick: bool, n_train: int) -> str:
+    parts = sorted(p for p in RESULTS.glob("zero_subsample_*.csv")
+                   if p.stem.endswith("_quick") == quick)
+    raw = pd.concat([pd.read_csv(p) for p in parts])
+    summary = summarise(raw)
+    settings = "; ".join(
+        f"{name}: {s['n_trees']} trees, depth {s['interaction_depth']}, shrinkage "
+        f"{s['shrinkage']}, bag {s['bag_fraction']}" for name, s in SETTINGS.items())
+    lines = [f"# Zero-response subsampling: simulations with known truth and real data"
+             f"{' (quick)' * quick}", "",
+             f"Settings ({settings}); exact mode = pygbm's default (no max_bins), binned mode "
+             f"= max_bins={MAX_BINS}. Simulations: {n_train:,} training rows, {N_CAL:,}-row "
+             f"calibration stream (zeros kept at l), {N_TEST:,} test rows. flights: "
+             f"{FLIGHTS.name} (336,776 flights out of NYC in 2013, 2.45% cancelled), 65% "
+             "training / 10% calibration (zeros kept at l) / 25% test, fitted as "
+             "gbm('cancelled ~ .', data). Means over the seeds (the fit's random_state, so "
+             "also the subsample); the full fit is repeated per seed, interleaved with the "
+             "subsampled fits. Test deviance per row (poisson: R's, without the saturated "
+             "term; `proper_deviance` with it); `best_deviance`: the best over the number of "
+             f"trees (every 1/{GRID_STEPS} of them). rel, rel_best = relative to the full fit; "
+             "wall_ratio, cpu_ratio = fit time / the full fit's; load = 1-minute load average "
+             "before the fit (2-core machine shared with other work). Source files: "
+             + ", ".join(f"`{p.name}`" for p in parts) + ".", "",
+             summary[COLUMNS].to_markdown(index=False, floatfmt=".5g"), "",
+             "## Targets (issue 23)", "",
+             "Simulations: l = 0.1 importance within +2% at <= 0.3x the time, and the "
+             "simulation targets below. Real data (the independent check): l = 0.1 importance "
+             "within +1% at <= 0.35x; the other lines are reported as measured.", "",
+             *gates(summary), "",
+             "Why importance weights miss on flights with the design settings, and where "
+             "the exact mode's time goes: `docs/zero_subsampling.md`.", ""]
+    text = "\n".join(lines)
+    (RESULTS / f"zero_subsample{'_quick' * quick}.md").write_text(text)
+    return text
 
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--data", choices=("sim", "flights", "all"), default="all")
+    ap.add_argument("--mode", choices=(*MODES, "both"), default="both")
+    ap.add_argument("--settings", choices=tuple(SETTINGS), default="design")
     ap.add_argument("--n-train", type=int, default=200_000)
-    ap.add_argument("--n-trees", type=int, default=400)
     ap.add_argument("--seeds", type=int, default=3)
-    ap.add_argument("--quick", action="store_true", help="20k rows, 100 trees, 1 seed")
+    ap.add_argument("--quick", action="store_true",
+                    help="20k training rows (flights: its first 20k), 1 seed")
     args = ap.parse_args(argv)
     if args.quick:
-        args.n_train, args.n_trees, args.seeds = 20_000, 100, 1
+        args.n_train, args.seeds = 20_000, 1
     warnings.simplefilter("ignore")
-    intercepts = _intercepts()
-    raw = pd.concat([run(kind, args, intercepts) for kind in ("bernoulli", "poisson")])
-    summary = raw.groupby(["data", "method", "l"], sort=False).mean(numeric_only=True) \
-        .drop(columns="seed").reset_index()
-    full = summary[summary.method == "full data"].set_index("data")
-    summary["rel"] = summary.deviance / summary.data.map(full.deviance) - 1
-    summary["time_ratio"] = summary.fit_time / summary.data.map(full.fit_time)
-    tag = "_quick" if args.quick else ""
+    modes = MODES if args.mode == "both" else (args.mode,)
+    problems = {}
+    if args.data in ("sim", "all"):
+        intercepts = _intercepts()
+        problems["sim"] = [simulation(k, args.n_train, intercepts)
+                           for k in ("bernoulli", "poisson")]
+    if args.data in ("flights", "all"):
+        real = flights(args.n_train if args.quick else None)
+        if real is None:
+            print(f"{FLIGHTS} is absent (python benchmarks/flights_data.py makes it): "
+                  "flights skipped")
+        else:
+            problems["flights"] = [real]
+    if not problems:
+        return
     RESULTS.mkdir(exist_ok=True)
-    raw.to_csv(RESULTS / f"zero_subsample{tag}.csv", index=False)
-    lines = [f"# Zero-response subsampling: simulations with known truth{' (quick)' * args.quick}",
-             "", f"{args.n_train:,} training rows, {N_CAL:,}-row calibration stream (zeros kept "
-             f"at l), {N_TEST:,} test rows; {args.n_trees} trees, depth 3, shrinkage 0.05, "
-             f"bag 0.5, max_bins=255; mean over {args.seeds} subsampling seed(s). Test deviance "
-             "per row (poisson: R's, without the saturated term; `proper_deviance` with it). "
-             "rel = relative to the full fit; time_ratio = fit time / the full fit's "
-             "(shared 2-core machine: indicative).", "",
-             summary.to_markdown(index=False, floatfmt=".5g"), "", "## Targets (issue 23)", "",
-             *gates(summary), ""]
-    (RESULTS / f"zero_subsample{tag}.md").write_text("\n".join(lines))
-    print("\n".join(lines))
+    for mode in modes:
+        # load (or compile) the compiled engine before anything is timed
+        pygbm.gbm_fit(np.random.default_rng(0).uniform(size=(200, 3)),
+                      np.arange(200) % 2, distribution="bernoulli", n_trees=2,
+                      **({"max_bins": MAX_BINS} if mode == "binned" else {}))
+        for name, group in problems.items():
+            raw = pd.concat([run(p, mode, args) for p in group])
+            raw.to_csv(RESULTS / f"{_stem(name, args.settings, mode, args.quick)}.csv",
+                       index=False)
+    print(write_report(args.quick, args.n_train))
 
 
 if __name__ == "__main__":
