@@ -19,9 +19,10 @@ _UINT8_CODES, _UINT16_CODES = 1 << 8, 1 << 16
 class BinnedLayout(NamedTuple):
     """The binned data of one fit (see :mod:`pygbm.engine.binned`)."""
 
-    #: (n, p) every row's bucket of every predictor, counted from the
-    #: predictor's first cell (``offset``): 8 bits where they fit (a row's
-    #: codes in one cache line: the histograms' memory traffic)
+    #: (p, n) every predictor's bucket of every row, counted from the
+    #: predictor's first cell (``offset``): 8 bits where they fit, one row of
+    #: codes per predictor (a node's histogram is counted predictor by
+    #: predictor, each predictor's cells staying in the first-level cache)
     local: np.ndarray
     #: (p, n) raw predictor values (NaN missing): rows are routed by them
     xt: np.ndarray
@@ -63,8 +64,9 @@ def binned_layout(data) -> BinnedLayout:
     widest = max(int(data.width), int(data.var_type.max(initial=0)) + 1)
     dtype = np.uint8 if widest <= _UINT8_CODES else np.uint16 if widest <= _UINT16_CODES \
         else np.int32
-    local = np.empty(data.codes.shape, dtype=dtype)
-    np.subtract(data.codes, offset.astype(data.codes.dtype), out=local, casting="unsafe")
+    local = np.empty(data.codes.shape[::-1], dtype=dtype)
+    for j in range(data.p):
+        np.subtract(data.codes[:, j], offset[j], out=local[j], casting="unsafe")
     return BinnedLayout(
         local=local, xt=data.xt, var_type=var_type,
         mono=data.var_monotone.astype(np.int64), cont=data.cont.astype(np.int64),

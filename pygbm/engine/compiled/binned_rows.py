@@ -28,7 +28,7 @@ def recount(L, H, i, rows, resp, unit):
         H[c, :] = 0.0
     for k in range(rows.shape[0]):
         r = rows[k]
-        c = first + L.local[r, v]
+        c = first + L.local[v, r]
         H[c, 0] += wz[r]
         if not unit:
             H[c, 1] += w[r]
@@ -56,11 +56,11 @@ def _sorted_rows(L, rows, v):
     if L.exact_bins:                          # a counting sort of the buckets
         start = np.zeros(L.width + 1, dtype=np.int64)
         for k in range(rest.shape[0]):
-            start[L.local[rest[k], v] + 1] += 1
+            start[L.local[v, rest[k]] + 1] += 1
         for b in range(L.width):
             start[b + 1] += start[b]
         for k in range(rest.shape[0]):
-            b = L.local[rest[k], v]
+            b = L.local[v, rest[k]]
             out[nm + start[b]] = rest[k]
             start[b] += 1
     else:

@@ -68,39 +68,45 @@ def _root_totals(L, rows, resp, unit):
 
 
 @njit(cache=True, error_model="numpy")
-def _partition(rows, vals, lo, hi, direction, scratch, scratch_vals, packed):
+def _partition(rows, vals, lo, hi, direction, n_bag, scratch, packed):
     """Rows ``lo:hi`` split stably into left, right, missing segments (and
-    their packed values); returns the segment ends (left, right)."""
-    count = np.zeros(3, dtype=np.int64)
-    for k in range(lo, hi):
-        count[direction[rows[k]]] += 1
+    their packed values; ``n_bag``: how many go each way); returns the
+    segment ends (left, right)."""
+    scratch_rows, scratch_vals = scratch
     at = np.empty(3, dtype=np.int64)
     at[0] = lo
-    at[1] = lo + count[0]
-    at[2] = at[1] + count[1]
+    at[1] = lo + n_bag[0]
+    at[2] = at[1] + n_bag[1]
     ends = (at[1], at[2])
     for k in range(lo, hi):
         d = direction[rows[k]]
-        scratch[at[d]] = rows[k]
+        scratch_rows[at[d]] = rows[k]
         if packed:
             scratch_vals[at[d]] = vals[k]
         at[d] += 1
-    rows[lo:hi] = scratch[lo:hi]
+    rows[lo:hi] = scratch_rows[lo:hi]
     if packed:
         vals[lo:hi] = scratch_vals[lo:hi]
     return ends
 
 
 @njit(cache=True, error_model="numpy")
-def _route(L, node_of, direction, t, v, value, left_levels, n_lev, t_right, t_missing):
-    """Every training row of terminal ``t``: its direction under the split
-    (raw value ``x >= value`` right; a level left when sent left; NaN
-    missing) and its new terminal."""
+def _route(L, node_of, inbag, direction, t, split, terminals, n_bag):
+    """Every training row of terminal ``t``: its direction under ``split`` =
+    (predictor, split point, levels sent left, their number) (raw value
+    ``x >= value`` right; a level left when sent left; NaN missing), its new
+    terminal (``terminals``: right, missing; left keeps ``t``) and, for the
+    in-bag rows, how many go each way (``n_bag``)."""
+    v, value, left_levels, n_lev = split
+    t_right, t_missing = terminals
     K = L.var_type[v]
     goes_right = np.ones(max(K, 1), dtype=np.int8)
     for q in range(n_lev):
         goes_right[left_levels[q]] = LEFT
     xv_row = L.xt[v]
+    n_in = 0
+    n_right = 0
+    n_missing = 0
     for i in range(node_of.shape[0]):
         if node_of[i] != t:
             continue
@@ -112,10 +118,17 @@ def _route(L, node_of, direction, t, v, value, left_levels, n_lev, t_right, t_mi
         else:
             d = goes_right[int(xv)]
         direction[i] = d
+        b = np.int64(inbag[i])            # counted without a branch: the bag is random
+        n_in += b
+        n_right += b * (d == RIGHT)
+        n_missing += b * (d == MISSING)
         if d == RIGHT:
             node_of[i] = t_right
         elif d == MISSING:
             node_of[i] = t_missing
+    n_bag[LEFT] = n_in - n_right - n_missing
+    n_bag[RIGHT] = n_right
+    n_bag[MISSING] = n_missing
 
 
 @njit(cache=True, error_model="numpy")
@@ -312,8 +325,8 @@ def grow_binned(L, wz, w, inbag, unit, min_obs, depth):
     orders = np.zeros((L.cat.shape[0], lev_w), dtype=np.int64)
     node_of = np.zeros(n, dtype=np.int64)
     direction = np.zeros(n, dtype=np.int8)
-    scratch = np.empty(n_bag, dtype=np.int64)
-    scratch_vals = np.empty(vals.shape[0], dtype=np.int64)
+    scratch = (np.empty(n_bag, dtype=np.int64), np.empty(vals.shape[0], dtype=np.int64))
+    n_bag_kids = np.zeros(3, dtype=np.int64)
     built = np.zeros(3, dtype=np.int64)
 
     for n_split in range(depth):
@@ -394,8 +407,8 @@ def grow_binned(L, wz, w, inbag, unit, min_obs, depth):
         term_node[t_right] = kids[RIGHT]
         term_node[t_missing] = kids[MISSING]
         n_term += 2
-        _route(L, node_of, direction, t, v, t_value[t], t_levels[t], n_lev, t_right,
-               t_missing)
+        _route(L, node_of, inbag, direction, t, (v, t_value[t], t_levels[t], n_lev),
+               (t_right, t_missing), n_bag_kids)
         searched[t] = False
         searched[t_right] = False
         searched[t_missing] = False
@@ -403,7 +416,7 @@ def grow_binned(L, wz, w, inbag, unit, min_obs, depth):
             break
         # the children's rows and histograms
         lo, hi = seg[nd, 0], seg[nd, 1]
-        end_l, end_r = _partition(rows, vals, lo, hi, direction, scratch, scratch_vals, packed)
+        end_l, end_r = _partition(rows, vals, lo, hi, direction, n_bag_kids, scratch, packed)
         bounds = (lo, end_l, end_r, hi)
         terms = (t, t_right, t_missing)
         big = 0

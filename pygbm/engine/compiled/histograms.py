@@ -46,38 +46,48 @@ def pack(wz, rows, out):
 
 @njit(cache=True, error_model="numpy")
 def build_packed(L, rows, vals, lo, hi, hist):
-    """``hist`` (zeroed here): the packed histogram of ``rows[lo:hi]``."""
+    """``hist`` (zeroed here): the packed histogram of ``rows[lo:hi]``, two
+    predictors per pass over the rows."""
     hist[:] = 0
     local = L.local
     offset = L.offset
-    p = local.shape[1]
-    for k in range(lo, hi):
-        r = rows[k]
-        val = vals[k]
-        for j in range(p):
-            hist[offset[j] + local[r, j]] += val
+    p = local.shape[0]
+    for j in range(0, p - 1, 2):
+        codes_a = local[j]
+        codes_b = local[j + 1]
+        hist_a = hist[offset[j]:]
+        hist_b = hist[offset[j + 1]:]
+        for k in range(lo, hi):
+            r = rows[k]
+            val = vals[k]
+            hist_a[codes_a[r]] += val
+            hist_b[codes_b[r]] += val
+    if p % 2:
+        codes_a = local[p - 1]
+        hist_a = hist[offset[p - 1]:]
+        for k in range(lo, hi):
+            hist_a[codes_a[rows[k]]] += vals[k]
 
 
 @njit(cache=True, error_model="numpy")
 def build_float(L, rows, lo, hi, wz, w, hist):
     """``hist`` (zeroed here): the float histogram of ``rows[lo:hi]``, columns
-    w*z, [w (3 columns),] count, summed in row order."""
+    w*z, [w (3 columns),] count, each cell summing its rows in row order."""
     hist[:, :] = 0.0
     local = L.local
     offset = L.offset
-    p = local.shape[1]
     weighted = hist.shape[1] == 3
     last = hist.shape[1] - 1
-    for k in range(lo, hi):
-        r = rows[k]
-        g = wz[r]
-        h = w[r]
-        for j in range(p):
-            c = offset[j] + local[r, j]
-            hist[c, 0] += g
+    for j in range(local.shape[0]):
+        codes = local[j]
+        cells = hist[offset[j]:]
+        for k in range(lo, hi):
+            r = rows[k]
+            c = codes[r]
+            cells[c, 0] += wz[r]
             if weighted:
-                hist[c, 1] += h
-            hist[c, last] += 1.0
+                cells[c, 1] += w[r]
+            cells[c, last] += 1.0
 
 
 @njit(cache=True, error_model="numpy")
