@@ -67,12 +67,11 @@ def _continuous_bins(values: np.ndarray, max_bins: int, missing_code: int):
     value (``missing_code`` for NaN) and whether each distinct value has a
     bucket of its own.
     """
-    order = np.argsort(values)                  # NaN last
-    ordered = values[order]
+    ordered = np.sort(values)                   # NaN last
     nf = int(np.searchsorted(np.isnan(ordered), True))   # number of non-missing values
     finite = ordered[:nf]
+    missing = np.isnan(values)
     codes = np.full(values.shape[0], missing_code, dtype=np.intp)
-    codes[order[:nf]] = 0
     if nf == 0:
         return np.empty(0), np.full(1, np.inf), np.full(1, -np.inf), codes, True
     starts = np.flatnonzero(np.concatenate(([True], finite[1:] != finite[:-1])))
@@ -83,11 +82,12 @@ def _continuous_bins(values: np.ndarray, max_bins: int, missing_code: int):
     else:
         ends = _bin_ends(np.diff(np.append(starts, nf)), max_bins)
     cuts = midpoints(u[ends[:-1]], u[ends[:-1] + 1])
-    # buckets as the routing rule x < cut defines them: finite[first:stop]
+    # buckets as the routing rule x < cut defines them: a value's bucket is
+    # the number of split points at or below it; finite[first:stop] each
+    codes[~missing] = np.searchsorted(cuts, values[~missing], side="right")
     bounds = np.searchsorted(finite, cuts, side="left")
     first = np.concatenate(([0], bounds))
     stop = np.append(bounds, nf)
-    codes[order[:nf]] = np.repeat(np.arange(first.shape[0]), stop - first)
     empty = stop <= first
     bin_min = np.where(empty, np.inf, finite[np.minimum(first, nf - 1)])
     bin_max = np.where(empty, -np.inf, finite[np.maximum(stop - 1, 0)])

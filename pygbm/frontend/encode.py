@@ -36,15 +36,19 @@ _GROUP_SYMBOL, _GROUP_DIGIT, _GROUP_LETTER = 0, 1, 2
 
 # --------------------------------------------------------------------- helpers
 def r_quantile7(values: np.ndarray, probs: np.ndarray = QUANTILE_PROBS) -> np.ndarray:
-    """R's ``quantile(x, probs, na.rm = TRUE)`` with the default type 7, bit for bit."""
-    xs = np.sort(np.asarray(values, dtype=float))
-    xs = xs[~np.isnan(xs)]
-    n = xs.size
+    """R's ``quantile(x, probs, na.rm = TRUE)`` with the default type 7, bit for bit.
+
+    Only the order statistics the quantiles read are put in place (a partial
+    sort: the same values as a full sort, several times faster on large data).
+    """
+    values = np.asarray(values, dtype=float)
+    n = values.size - int(np.count_nonzero(np.isnan(values)))
     if n == 0:
         return np.full(len(probs), np.nan)
     index = 1 + max(n - 1, 0) * np.asarray(probs, dtype=float)
     lo = np.floor(index).astype(np.intp)
     hi = np.ceil(index).astype(np.intp)
+    xs = np.partition(values, np.unique(np.concatenate((lo, hi))) - 1)   # NaN last
     qs = xs[lo - 1]
     upper = xs[hi - 1]
     interp = (index > lo) & (upper != qs)
