@@ -134,7 +134,7 @@ def gbm_fit(x, y, offset=None, misc=None, distribution="bernoulli", w=None,
     min_fold_size : int, optional
         Ordered boosting's first fold (see :func:`gbm`).
     full_history : bool, default False
-        Not implemented yet (see :func:`gbm`).
+        Ordered boosting's supporting values from all earlier rows (see :func:`gbm`).
 
     Returns
     -------
@@ -345,7 +345,10 @@ def gbm(formula, data, distribution=None, weights=None, var_monotone=None, n_tre
         Ordered boosting: the first fold's rows; default CatBoost's rule (1 up
         to 500 rows, else min(100, n / 50)).
     full_history : bool, default False
-        CatBoost's ``approx_on_full_history``; True is not implemented yet.
+        CatBoost's ``approx_on_full_history``: ordered boosting gives every row
+        of a fold's tail the leaf values of all the rows before it (not only
+        the fold's body); slower. Not for laplace, quantile and tdist (their
+        leaf values are medians and M-estimates).
 
     Returns
     -------

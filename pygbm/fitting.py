@@ -277,7 +277,8 @@ def ordered_scheme(problem: BoostProblem, options: FitOptions, training, schedul
         NativeViews(training, options.ordered.n_permutations, seed)
     return OrderedBoosting(OrderedProblem(problem.train_targets(), problem.distribution,
                                           problem.context, options.interaction_depth,
-                                          options.n_minobsinnode, options.ordered),
+                                          options.n_minobsinnode, options.ordered,
+                                          options.engine),
                            views, seed)
 
 

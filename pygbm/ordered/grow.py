@@ -1,4 +1,5 @@
-"""Best-first growth on the ordered split score.
+"""Best-first growth on the ordered split score (the NumPy reference; the
+compiled grower, :mod:`.compiled.grower`, grows the same trees).
 
 The tree's score is N / sqrt(D) summed over its terminal nodes
 (:mod:`.search`). ``interaction_depth`` times, the (terminal node,
@@ -16,34 +17,36 @@ import numpy as np
 
 from ..engine.grow import GrownTree, Node, _directions
 from ..engine.split import LEFT, MISSING, RIGHT
-from .search import OrderedSearch, score_terms, tree_score
+from .columns import FoldColumns
+from .search import OrderedSearch, tree_score
 
 
 class OrderedGrower:
     """Grows one tree of ``depth`` splits on binned ``data`` with the fold
-    columns ``fold_cols`` of the iteration's permutation (a grower of the
+    columns ``folds`` of the iteration's permutation (a grower of the
     loop: ``grow(z, w, inbag, unit_weights)``, ``z`` the plain working
     response the nodes' predictions and R's improvements are read from)."""
 
-    def __init__(self, data, fold_cols: np.ndarray, depth: int, min_obs: int):
+    def __init__(self, data, folds: FoldColumns, depth: int, min_obs: int):
         self.data = data
-        self.fold_cols = fold_cols
+        self.folds = folds
         self.depth = int(depth)
         self.min_obs = int(min_obs)
 
     def grow(self, z: np.ndarray, w: np.ndarray, inbag: np.ndarray,
              unit_weights: bool) -> GrownTree:
         data = self.data
-        search = OrderedSearch(data, self.fold_cols, z, w, self.min_obs)
+        search = OrderedSearch(data, self.folds, z, w, inbag, unit_weights, self.min_obs)
         rows = inbag.nonzero()[0]
-        total = search.totals(rows)
-        n_sum, d_sum = (float(v) for v in score_terms(total))
-        w_root = float(total[1])
-        nodes = [Node(float(total[0]) / w_root if w_root > 0 else 0.0, w_root, int(total[2]))]
+        root = search.histogram(rows)
+        total = search.node_total(root)
+        n_sum, d_sum = (float(v) for v in search.terms(total))
+        tz, tw, tn = (v.item() for v in search.plain(total))
+        nodes = [Node(tz / tw if tw > 0 else 0.0, tw, int(tn))]
         terminals = [0]
         rows_of = [np.arange(data.n)]       # training rows of each terminal node
         bag_of = [rows]                     # in-bag rows of each terminal node
-        totals, hists, cands = [total], [search.histogram(rows)], [None]
+        totals, hists, cands = [total], [root], [None]
         node_of = np.zeros(data.n, dtype=np.intp)
         vars_used = []
         for _ in range(self.depth):
@@ -57,6 +60,7 @@ class OrderedGrower:
                 den = d_sum + cand.dd
                 with np.errstate(divide="ignore", invalid="ignore"):
                     s = np.where(den > 0.0, (n_sum + cand.dn) / np.sqrt(den), 0.0)
+                s[np.isnan(s)] = -np.inf            # never chosen (the compiled loop's >)
                 c = int(np.argmax(s))
                 if s[c] > best:
                     best, where = float(s[c]), (t, c)
@@ -103,7 +107,7 @@ class OrderedGrower:
 
 def _child_histograms(search: OrderedSearch, parent: np.ndarray, bags) -> list:
     """The children's histograms: counted for all but the largest child,
-    whose histogram is the parent's minus the others'."""
+    whose histogram is the parent's minus the others' (exact: integers)."""
     largest = int(np.argmax([b.shape[0] for b in bags]))
     hists = [None if i == largest else search.histogram(b) for i, b in enumerate(bags)]
     rest = parent.copy()

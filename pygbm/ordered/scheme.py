@@ -18,12 +18,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..distributions._common import node_ratio
-from ..distributions.inputs import Leaves
 from ..engine.schemes import TreeInputs
 from .folds import fold_boundaries
 from .grow import OrderedGrower
-from .search import FOLD_COLUMNS
+from .support import SupportingModels
 
 #: sub-stream tags of the native permutations' seed (permutations, per-iteration choice)
 _PERMUTATION_STREAM, _CHOICE_STREAM = 11, 12
@@ -84,7 +82,9 @@ class ScheduleViews:
 @dataclass(frozen=True, eq=False)
 class OrderedProblem:
     """What the scheme needs of the fit: the training targets, the
-    distribution and its context, the trees' size and the folds' rule."""
+    distribution and its context, the trees' size, the folds' rule and the
+    engine ("numba": compiled growers and supporting models; "numpy": the
+    reference, the same numbers)."""
 
     targets: object
     distribution: object
@@ -92,6 +92,7 @@ class OrderedProblem:
     depth: int
     min_obs: int
     spec: object
+    engine: str = "numpy"
 
 
 class OrderedBoosting:
@@ -107,7 +108,7 @@ class OrderedBoosting:
 
 class OrderedSupport:
     """One run of :class:`OrderedBoosting`: the supporting models per
-    permutation and fold (see the module)."""
+    permutation and fold (:mod:`.support`), a grower per tree."""
 
     def __init__(self, scheme: OrderedBoosting, f_tr: np.ndarray, kept: OrderedModels | None):
         P, views = scheme.problem, scheme.views
@@ -115,64 +116,45 @@ class OrderedSupport:
         n = f_tr.shape[0]
         spec = P.spec
         self.bounds = fold_boundaries(n, spec.fold_len_multiplier, spec.min_fold_size)
-        ends = self.bounds[1:]
-        self.start_of = np.concatenate(([0], np.cumsum(ends)))
-        self.orders = [views.order(r) for r in range(views.n_views)]
-        self.targets = [[P.targets.rows(o[:m]) for m in ends] for o in self.orders]
-        self.bodies = [np.arange(m) < b for b, m in zip(self.bounds[:-1], ends)]
+        orders = [views.order(r) for r in range(views.n_views)]
         if kept is None or kept.approx is None:
-            self.approx = np.stack([np.concatenate([f_tr.take(o[:m]) for m in ends])
-                                    for o in self.orders])
+            ends = self.bounds[1:]
+            approx = np.stack([np.concatenate([f_tr.take(o[:m]) for m in ends])
+                               for o in orders])
         else:
-            self.approx = np.array(kept.approx, dtype=float)
-        self.growers: dict = {}
+            approx = np.array(kept.approx, dtype=float)
+        self.compiled = P.engine == "numba"
+        self._arrays: dict = {}         # the compiled grower's view of each data
+        if self.compiled:
+            # numba is imported with the compiled engine, on a fit's first use
+            from .compiled.support import CompiledSupportingModels
 
-    def _fold(self, r: int, k: int) -> np.ndarray:
-        """Fold ``k``'s link values of permutation ``r`` (a view, by position)."""
-        return self.approx[r, self.start_of[k]: self.start_of[k + 1]]
-
-    def fold_columns(self, r: int) -> np.ndarray:
-        """(n, 4 K): every row's body and tail columns per fold under permutation ``r``."""
-        P, order, b = self.P, self.orders[r], self.bounds
-        dist, ctx = P.distribution, P.context
-        n_folds = b.shape[0] - 1
-        cols = np.zeros((order.shape[0], FOLD_COLUMNS * n_folds))
-        for k in range(n_folds):
-            t, f = self.targets[r][k], self._fold(r, k)
-            everything = np.ones(f.shape[0], dtype=bool)
-            z = dist.negative_gradient(t, f, everything, ctx)
-            gz, gw = dist.growth_response(t, f, z, ctx)
-            wz = gw * gz
-            body, tail = order[: b[k]], order[b[k]: b[k + 1]]
-            c = FOLD_COLUMNS * k
-            cols[body, c], cols[body, c + 1] = wz[: b[k]], gw[: b[k]]
-            cols[tail, c + 2], cols[tail, c + 3] = wz[b[k]:], gw[b[k]:]
-        return cols
+            self.models = CompiledSupportingModels(P, orders, self.bounds, approx)
+        else:
+            self.models = SupportingModels(P, orders, self.bounds, approx)
 
     def tree_inputs(self, iteration: int, f_tr: np.ndarray) -> TreeInputs:
         r = self.views.view_of(iteration)
         data = self.views.data(r)
-        grower = OrderedGrower(data, self.fold_columns(r), self.P.depth, self.P.min_obs)
+        folds = self.models.fold_columns(r)
+        if self.compiled:
+            from .compiled.grower import BinnedArrays, CompiledOrderedGrower
+
+            if id(data) not in self._arrays:        # the data are kept by the views
+                self._arrays[id(data)] = BinnedArrays.of(data)
+            grower = CompiledOrderedGrower(data, self._arrays[id(data)], folds, self.P.depth,
+                                           self.P.min_obs)
+        else:
+            grower = OrderedGrower(data, folds, self.P.depth, self.P.min_obs)
         return TreeInputs(data, f_tr, self.views.leaf_data, grower)
 
     def tree_added(self, grown, inputs: TreeInputs, shrinkage: float) -> None:
-        """Every supporting model adds the tree, its leaves estimated on each
-        fold's body rows at the fold's model."""
-        P = self.P
-        dist, ctx = P.distribution, P.context
-        n_t = grown.n_terminal
-        for r, order in enumerate(self.orders):
+        """Every supporting model adds the tree (:meth:`.support.SupportingModels.add_tree`),
+        each permutation routing the rows by its own encoding."""
+        for r in range(self.views.n_views):
             data = self.views.data(r)
             node_of = grown.node_of if data is inputs.data else grown.route(data)
-            for k, body in enumerate(self.bodies):
-                t, f = self.targets[r][k], self._fold(r, k)
-                nodes = node_of.take(order[: f.shape[0]])
-                z = dist.negative_gradient(t, f, body, ctx)
-                counts = np.bincount(nodes.compress(body), minlength=n_t)
-                mean_z = node_ratio(t.w * z, t.w, nodes, n_t, body)
-                leaves = Leaves(nodes, n_t, counts, mean_z, P.min_obs)
-                values = dist.fit_leaves(t, f, z, leaves, body, ctx)
-                f += shrinkage * np.asarray(values).take(nodes)
+            self.models.add_tree(r, np.asarray(node_of), grown.n_terminal, shrinkage)
 
     def finish(self, state) -> None:
-        state.support = OrderedModels(self.seed, self.approx)
+        state.support = OrderedModels(self.seed, self.models.approx)

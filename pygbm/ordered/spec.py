@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .._checks import int_arg
+from .._checks import bool_arg, int_arg
 
 #: distributions ordered boosting refuses (several outputs, groups, risk sets)
 REFUSED = ("multinomial", "pairwise", "coxph")
+#: distributions whose leaf values are not functions of running sums
+#: (full_history=True refuses them, see leaf_terms)
+MEDIAN_LEAVES = ("laplace", "quantile", "tdist")
 #: the histogram search's default number of buckets in ordered mode
 DEFAULT_MAX_BINS = 255
 
@@ -47,8 +50,11 @@ def ordered_spec(boosting_type, dist, *, n_permutations=4, fold_len_multiplier=2
         raise ValueError(f"fold_len_multiplier must be a number > 1, got {fold_len_multiplier!r}")
     if min_fold_size is not None:
         min_fold_size = int_arg("min_fold_size", min_fold_size, 1)
-    if full_history:
-        raise ValueError("full_history=True is not implemented yet (the approximations "
-                         "are fold-based; a fold_len_multiplier close to 1 with "
-                         "min_fold_size=1 gives one-row folds)")
-    return OrderedSpec(n_permutations, multiplier, min_fold_size, bool(full_history))
+    full_history = bool_arg(full_history, "full_history")
+    if full_history and dist.name in MEDIAN_LEAVES:
+        raise ValueError(f"full_history=True is not available for distribution "
+                         f"{dist.name!r}: its leaf values are medians or M-estimates of "
+                         f"the rows, and every row would need its own estimate over the "
+                         f"rows before it (running sums serve gaussian, bernoulli, "
+                         f"poisson, adaboost and huberized); use full_history=False")
+    return OrderedSpec(n_permutations, multiplier, min_fold_size, full_history)

@@ -10,6 +10,7 @@ import pytest
 from pygbm.distributions import FitContext, Gaussian, Targets
 from pygbm.engine.binned import BinnedTrainingData
 from pygbm.engine.grow import SearchGrower
+from pygbm.ordered.columns import fold_columns, tail_folds
 from pygbm.ordered.folds import fold_boundaries
 from pygbm.ordered.grow import OrderedGrower
 from pygbm.ordered.scheme import NativeViews, OrderedBoosting, OrderedProblem
@@ -48,19 +49,25 @@ def _binned(n=600, p=4, seed=3):
     var_type = np.array([0] * (p - 1) + [5])
     y = np.nan_to_num(x[:, 0]) + np.sin(3 * np.nan_to_num(x[:, 1])) + (x[:, -1] == 2) \
         + rng.normal(size=n)
-    return BinnedTrainingData(x, var_type, np.zeros(p, dtype=int), 32), y
+    return BinnedTrainingData(x, var_type, np.zeros(p, dtype=int), 32), x, var_type, y
 
 
 @pytest.mark.parametrize("depth", [1, 3, 6])
-def test_one_fold_body_equal_tail_gives_the_plain_trees(depth):
-    """With one fold whose body and tail are all rows the tree's score is
-    sqrt(sum over leaves of S^2/W), monotone in R's improvement: the plain trees."""
-    data, y = _binned()
-    z = y - y.mean()
+def test_body_equal_tail_gives_the_plain_trees(depth):
+    """Every row twice, one copy in the body and one in the tail of a single
+    fold: each leaf's body average is its tail's, so the tree's score is
+    sqrt(sum over leaves of S^2/W), monotone in R's improvement: the plain
+    histogram search's trees."""
+    _, x, var_type, y = _binned()
+    n = x.shape[0]
+    data = BinnedTrainingData(np.vstack([x, x]), var_type, np.zeros(x.shape[1], dtype=int), 32)
+    z = np.tile(y - y.mean(), 2)
     w = np.ones_like(z)
-    inbag = np.random.default_rng(0).random(data.n) < 0.7
-    cols = np.column_stack([w * z, w, w * z, w])
-    ordered = OrderedGrower(data, cols, depth, 5).grow(z, w, inbag, True)
+    inbag = np.tile(np.random.default_rng(0).random(n) < 0.7, 2)
+    order = np.arange(2 * n)                    # copies 0..n-1 first: the body
+    bounds = np.array([n, 2 * n])
+    folds = fold_columns(z[order], None, order, bounds, tail_folds(order, bounds))
+    ordered = OrderedGrower(data, folds, depth, 5).grow(z, w, inbag, True)
     plain = SearchGrower(data, depth, 5).grow(z, w, inbag, True)
     assert ordered.n_terminal == plain.n_terminal
     np.testing.assert_array_equal(ordered.node_of, plain.node_of)
@@ -73,9 +80,9 @@ def test_one_fold_body_equal_tail_gives_the_plain_trees(depth):
         assert a.pred == pytest.approx(b.pred, rel=1e-9, abs=1e-12)
 
 
-def _support(y, data, spec, f0, seed=5):
+def _support(y, data, spec, f0, seed=5, dist=None):
     t = Targets(y, None, np.ones_like(y))
-    problem = OrderedProblem(t, Gaussian(), FitContext(), 3, 5, spec)
+    problem = OrderedProblem(t, dist or Gaussian(), FitContext(), 3, 5, spec)
     scheme = OrderedBoosting(problem, NativeViews(data, 2, seed), seed)
     return scheme.start(_NoState(), f0)
 
@@ -84,15 +91,16 @@ class _NoState:
     support = None
 
 
-def test_no_leakage():
+@pytest.mark.parametrize("full_history", [False, True])
+def test_no_leakage(full_history):
     """A row's supporting values never change with its own response, and a
     fold's model depends on no response at or after its tail."""
-    data, y = _binned()
-    spec = OrderedSpec(2, 2.0, None, False)
+    data, _, _, y = _binned()
+    spec = OrderedSpec(2, 2.0, None, full_history)
     f0 = np.zeros_like(y)           # a start that does not depend on y
     run = _support(y, data, spec, f0)
     r = 0
-    order = run.orders[r]
+    order = run.models.perms[r].order
     pos = np.empty_like(order)
     pos[order] = np.arange(order.shape[0])
     inputs = run.tree_inputs(0, f0)
@@ -105,16 +113,19 @@ def test_no_leakage():
         a.tree_added(grown, inputs, 0.1)
     b = run.bounds
     for k in range(b.shape[0] - 1):
-        same = np.array_equal(run._fold(r, k), run2._fold(r, k))
+        f1, f2 = run.models.fold(r, k), run2.models.fold(r, k)
         if b[k] <= pos[row]:
-            assert same, k      # the fold's body is before the row: nothing of y[row]
-        f1, f2 = run._fold(r, k), run2._fold(r, k)
+            # the fold's body is before the row: nothing of y[row] before the row
+            cut = pos[row] + 1 if full_history else f1.shape[0]
+            np.testing.assert_array_equal(f1[:cut], f2[:cut])
         # the row's own value in any fold never moves with its response unless
         # the row is in that fold's body
         if pos[row] < f1.shape[0] and pos[row] >= b[k]:
             assert f1[pos[row]] == f2[pos[row]]
-    c1, c2 = run.fold_columns(r), run2.fold_columns(r)
+    c1, c2 = run.models.fold_columns(r), run2.models.fold_columns(r)
     k_tail = int(np.searchsorted(b, pos[row], side="right")) - 1
-    tail = slice(4 * k_tail + 2, 4 * k_tail + 3)
+    assert c1.tail_fold[row] == c2.tail_fold[row] == k_tail
     # gaussian: the working response moves by exactly the response's change
-    np.testing.assert_allclose(c2[row, tail] - c1[row, tail], 10.0)
+    moved = (c2.values[row, k_tail] >> c2.count_bits) * c2.unit[k_tail, 0] \
+        - (c1.values[row, k_tail] >> c1.count_bits) * c1.unit[k_tail, 0]
+    assert moved == pytest.approx(10.0, abs=1e-6)

@@ -1,0 +1,276 @@
+"""Ordered boosting's tree in one compiled call: best-first growth on the
+ordered score N / sqrt(D), as :class:`pygbm.ordered.grow.OrderedGrower`
+grows it (the same splits, node sums and gains, bit for bit).
+
+The in-bag rows of each terminal node are kept as a segment of one array
+(partitioned stably at each split); every terminal node keeps its integer
+histogram, and a split counts the two smaller children's and takes the
+largest child's as its parent's minus theirs (exact: integers). The grown
+tree is a :class:`.tree.OrderedTree`, the compiled engine's tree (its node
+arrays, R's Adjust, R's vectors) routed split by split.
+"""
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit
+
+from ...engine.split import LEFT, MISSING, RIGHT
+from ..columns import FoldColumns, plain_columns
+from .search import add_rows, level_order, plain_of, scan_node, scan_work, terms_of
+from .tree import OrderedTree, route_by_node
+
+
+class BinnedArrays(NamedTuple):
+    """What the compiled search reads of a
+    :class:`pygbm.engine.binned.BinnedTrainingData` (made once per data)."""
+
+    codes: np.ndarray
+    xt: np.ndarray
+    var_type: np.ndarray
+    n_cells: int
+    search: tuple          # (cont, cat, width, cat_cells, cat_missing, var_monotone)
+    bin_min: np.ndarray
+    bin_max: np.ndarray
+    first_cells: int       # cells of the first predictor (its node total)
+
+    @classmethod
+    def of(cls, data) -> BinnedArrays:
+        i64 = np.int64
+        first = data.width if data.var_type[0] == 0 else int(data.var_type[0]) + 1
+        search = (data.cont.astype(i64), data.cat.astype(i64), int(data.width),
+                  data.cat_cells.astype(i64), data.cat_missing.astype(i64),
+                  data.var_monotone.astype(i64))
+        return cls(data.codes, data.xt, data.var_type.astype(i64), int(data.n_cells), search,
+                   data.bin_min, data.bin_max, first)
+
+
+@njit(cache=True, error_model="numpy")
+def _gain(lw, rw, mw, ls, rs, ms):
+    """R's split gain (engine.split.improvement for scalars)."""
+    t = ls / lw - rs / rw
+    if mw == 0.0:
+        return lw * rw * t * t / (lw + rw)
+    three = lw * rw * t * t
+    t = ls / lw - ms / mw
+    three = three + lw * mw * t * t
+    t = rs / rw - ms / mw
+    three = three + rw * mw * t * t
+    return three / (lw + rw + mw)
+
+
+@njit(cache=True, error_model="numpy")
+def _direction(xt, var_type, v, value, levels, nlev, i):
+    x = xt[v, i]
+    if np.isnan(x):
+        return MISSING
+    if var_type[v] == 0:
+        return RIGHT if x >= value else LEFT
+    for q in range(nlev):
+        if levels[q] == int(x):
+            return LEFT
+    return RIGHT
+
+
+@njit(cache=True, error_model="numpy")
+def _histogram(hist, codes, cols, rows):
+    plain, values, tail_fold, lay = cols
+    hist[:] = 0
+    add_rows(hist, codes, plain, values, tail_fold, rows, lay)
+
+
+@njit(cache=True, error_model="numpy")
+def grow_ordered(arrays, cols, units, bag_rows, depth, min_obs):
+    """The tree's node arrays (see the module) from the in-bag rows
+    ``bag_rows`` (ascending); ``cols`` = (plain (n, P), fold values (n, K
+    width), tail folds (n,), layout tuple), ``units`` as
+    :func:`.search.scan_node`."""
+    codes, xt, var_type, n_cells, data, bin_min, bin_max, first_cells = arrays
+    cont, cat, width, cat_cells, cat_missing, var_monotone = data
+    lay = cols[3]
+    unit_plain, unit_folds = units
+    n_cols = lay[0] + 2 * lay[1] * lay[2]
+    max_term = 1 + 2 * depth
+    max_nodes = 1 + 3 * depth
+    max_levels = max(cat_cells.shape[1], 1)
+    hists = np.empty((max_term, n_cells + 1, n_cols), dtype=np.int64)
+    slot_of = np.zeros(max_term, dtype=np.int64)      # each terminal's histogram
+    free = np.arange(max_term - 1, 0, -1)                # histograms not in use
+    n_free = max_term - 1
+    totals = np.zeros((max_term, n_cols), dtype=np.int64)
+    c_dn = np.empty((max_term, n_cells))
+    c_dd = np.empty((max_term, n_cells))
+    c_var = np.empty((max_term, n_cells), dtype=np.int64)
+    c_pos = np.empty((max_term, n_cells), dtype=np.int64)
+    n_cand = np.full(max_term, -1, dtype=np.int64)          # -1: not searched yet
+    work = scan_work(n_cols, max(width - 1, cat_cells.shape[1], 1))
+    rows = bag_rows.copy()
+    seg_lo = np.zeros(max_term, dtype=np.int64)
+    seg_hi = np.zeros(max_term, dtype=np.int64)
+    seg_hi[0] = rows.shape[0]
+    buf = np.empty(rows.shape[0], dtype=np.int64)
+    side_of = np.empty(rows.shape[0], dtype=np.int8)
+
+    node_z = np.zeros(max_nodes)
+    node_w = np.zeros(max_nodes)
+    node_n = np.zeros(max_nodes, dtype=np.int64)
+    node_var = np.full(max_nodes, -1, dtype=np.int64)
+    node_value = np.zeros(max_nodes)
+    node_gain = np.zeros(max_nodes)
+    node_kids = np.full((max_nodes, 3), -1, dtype=np.int64)
+    node_nlev = np.zeros(max_nodes, dtype=np.int64)
+    node_levels = np.zeros((max_nodes, max_levels), dtype=np.int64)
+    term_node = np.zeros(max_term, dtype=np.int64)
+
+    _histogram(hists[0], codes, cols, rows)
+    for c in range(first_cells):
+        totals[0] += hists[0, c]
+    node_z[0], node_w[0], node_n[0] = plain_of(totals[0], lay, unit_plain)
+    n_sum, d_sum = terms_of(totals[0], lay, unit_folds)
+    n_term = 1
+    n_nodes = 1
+    left = np.empty(n_cols, dtype=np.int64)
+    for n_split in range(depth):
+        for t in range(n_term):
+            if n_cand[t] < 0 and node_n[term_node[t]] < 2 * min_obs:
+                n_cand[t] = 0                       # no split leaves min_obs rows each side
+            elif n_cand[t] < 0:
+                n_cand[t] = scan_node(hists[slot_of[t]], totals[t], lay, units, data, min_obs,
+                                      (c_dn[t], c_dd[t], c_var[t], c_pos[t]), work)
+        best = n_sum / np.sqrt(d_sum) if d_sum > 0.0 else 0.0
+        bt = -1
+        bc = -1
+        for t in range(n_term):
+            for c in range(n_cand[t]):
+                den = d_sum + c_dd[t, c]
+                s = (n_sum + c_dn[t, c]) / np.sqrt(den) if den > 0.0 else 0.0
+                if s > best:
+                    best, bt, bc = s, t, c
+        if bt < 0:
+            break
+        t, v, pos = bt, c_var[bt, bc], c_pos[bt, bc]
+        hist = hists[slot_of[t]]
+        nd = term_node[t]
+        # the split's left and missing sums, as the candidate had them
+        left[:] = 0
+        nlev = 0
+        if var_type[v] == 0:
+            i = 0
+            while cont[i] != v:
+                i += 1
+            first = i * width
+            for b in range(pos + 1):
+                left += hist[first + b]
+            missing = hist[first + width - 1]
+            nxt = pos + 1
+            while plain_of(hist[first + nxt], lay, unit_plain)[2] <= 0:
+                nxt += 1
+            lo, hi = bin_max[i, pos], bin_min[i, nxt]
+            mid = 0.5 * (lo + hi)
+            value = mid if mid > lo else hi
+        else:
+            i = 0
+            while cat[i] != v:
+                i += 1
+            order = level_order(hist, cat_cells[i], lay, unit_plain)[0]
+            for q in range(pos + 1):
+                left += hist[cat_cells[i, order[q]]]
+            missing = hist[cat_missing[i]]
+            nlev = pos + 1
+            node_levels[nd, :nlev] = np.sort(order[:nlev])
+            value = float(pos)
+        right = totals[t] - left - missing
+        lz, lw, ln = plain_of(left, lay, unit_plain)
+        rz, rw, rn = plain_of(right, lay, unit_plain)
+        mz, mw, mn = plain_of(missing, lay, unit_plain)
+        node_var[nd] = v
+        node_value[nd] = value
+        node_gain[nd] = _gain(lw, rw, mw, lz, rz, mz)
+        node_nlev[nd] = nlev
+        n_sum += c_dn[t, bc]
+        d_sum += c_dd[t, bc]
+        ids = (n_nodes, n_nodes + 1, n_nodes + 2)
+        node_z[ids[0]], node_w[ids[0]], node_n[ids[0]] = lz, lw, ln
+        node_z[ids[1]], node_w[ids[1]], node_n[ids[1]] = rz, rw, rn
+        if mn > 0:
+            node_z[ids[2]], node_w[ids[2]], node_n[ids[2]] = mz, mw, mn
+        else:                   # as R's grower: an empty missing child has its parent's sums
+            node_z[ids[2]], node_w[ids[2]], node_n[ids[2]] = node_z[nd], node_w[nd], 0
+        for side in range(3):
+            node_kids[nd, side] = ids[side]
+        n_nodes += 3
+        t_right, t_missing = n_term, n_term + 1
+        term_node[t], term_node[t_right], term_node[t_missing] = ids[0], ids[1], ids[2]
+        n_term += 2
+        # the in-bag rows, partitioned stably: left, right, missing
+        lo_t, hi_t = seg_lo[t], seg_hi[t]
+        counts = np.zeros(3, dtype=np.int64)
+        for q in range(lo_t, hi_t):
+            d = _direction(xt, var_type, v, value, node_levels[nd], nlev, rows[q])
+            side_of[q] = d
+            counts[d] += 1
+        at = np.array([lo_t, lo_t + counts[LEFT], lo_t + counts[LEFT] + counts[RIGHT]])
+        for q in range(lo_t, hi_t):
+            d = side_of[q]
+            buf[at[d]] = rows[q]
+            at[d] += 1
+        rows[lo_t:hi_t] = buf[lo_t:hi_t]
+        seg_hi[t] = lo_t + counts[LEFT]
+        seg_lo[t_right], seg_hi[t_right] = seg_hi[t], seg_hi[t] + counts[RIGHT]
+        seg_lo[t_missing], seg_hi[t_missing] = seg_hi[t_right], hi_t
+        totals[t_right] = right
+        totals[t_missing] = missing
+        totals[t] = left
+        n_cand[t] = -1
+        n_cand[t_right] = -1
+        n_cand[t_missing] = -1
+        if n_split + 1 < depth:     # the children will be searched: their histograms
+            kids = (t, t_right, t_missing)
+            largest = 0
+            for s_ in range(1, 3):
+                if counts[s_] > counts[largest]:
+                    largest = s_
+            parent_slot = slot_of[t]
+            for s_ in range(3):
+                if s_ == largest:
+                    continue
+                n_free -= 1
+                slot = free[n_free]
+                slot_of[kids[s_]] = slot
+                if counts[s_] == 0:
+                    continue                        # never searched, nothing to subtract
+                _histogram(hists[slot], codes, cols, rows[seg_lo[kids[s_]]:seg_hi[kids[s_]]])
+                hists[parent_slot] -= hists[slot]
+            slot_of[kids[largest]] = parent_slot
+    node_pred = np.empty(n_nodes)
+    for k in range(n_nodes):
+        node_pred[k] = node_z[k] / node_w[k] if node_w[k] > 0 else 0.0
+    return (node_pred, node_z[:n_nodes], node_w[:n_nodes], node_n[:n_nodes],
+            node_var[:n_nodes], node_value[:n_nodes], node_gain[:n_nodes],
+            node_kids[:n_nodes], node_nlev[:n_nodes], node_levels[:n_nodes],
+            term_node[:n_term])
+
+
+class CompiledOrderedGrower:
+    """The compiled :class:`pygbm.ordered.grow.OrderedGrower`: grows one tree
+    of ``depth`` splits on binned data (``arrays``: its :class:`BinnedArrays`;
+    ``data``: the data, for routing) with the permutation's ``folds``."""
+
+    def __init__(self, data, arrays: BinnedArrays, folds: FoldColumns, depth: int,
+                 min_obs: int):
+        self.data, self.arrays, self.folds = data, arrays, folds
+        self.depth = int(depth)
+        self.min_obs = int(min_obs)
+
+    def grow(self, z: np.ndarray, w: np.ndarray, inbag: np.ndarray,
+             unit_weights: bool) -> OrderedTree:
+        folds = self.folds
+        plain, unit_plain = plain_columns(w * z, w, inbag, unit_weights, folds.count_bits)
+        lay = (plain.shape[1], folds.width, folds.n_folds, folds.count_bits)
+        cols = (plain, folds.values, folds.tail_fold, lay)
+        nodes = grow_ordered(self.arrays, cols, (unit_plain, folds.unit),
+                             inbag.nonzero()[0].astype(np.int64), self.depth, self.min_obs)
+        split_arrays = (nodes[4], nodes[5], nodes[7], nodes[8], nodes[9])
+        node_of = route_by_node(self.data.xt, self.arrays.var_type, split_arrays, nodes[10])
+        return OrderedTree(nodes + (node_of,), self.arrays.var_type)

@@ -1,0 +1,308 @@
+"""Compiled histograms and candidate scores of the ordered split search.
+
+The columns are integers (:mod:`pygbm.ordered.columns`): a row adds its
+plain columns, its tail entry and its body entries to its bucket of every
+predictor, and only those (the NumPy reference adds the zeros between
+them too: integer sums, the same). Sums become floats exactly as
+:func:`pygbm.ordered.search.plain_sums` and
+:func:`pygbm.ordered.search.score_terms` make them, and every candidate's
+change of N and D is formed in the reference's order.
+
+``lay`` is the column layout as a tuple (plain columns, entry width, folds,
+count bits); ``units`` = (plain units (2,), fold units (K, width)).
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+
+@njit(cache=True, error_model="numpy")
+def _tail_column(lay, k):
+    """First column of fold ``k``'s tail entry (:meth:`pygbm.ordered.columns.Layout.tail_column`)."""
+    return lay[0] + 2 * lay[1] * (lay[2] - 1 - k)
+
+
+@njit(cache=True, error_model="numpy")
+def add_rows(hist, codes, plain, values, tail_fold, rows, lay):
+    """Add the columns of ``rows`` (training rows) to ``hist`` (n_cells + 1,
+    C): each row's entries (column, value) listed once, then added to its
+    bucket of every predictor."""
+    n_plain, width, n_folds = lay[0], lay[1], lay[2]
+    n_cols = hist.shape[1]
+    flat = hist.reshape(-1)
+    col = np.empty(n_plain + width * (n_folds + 1), dtype=np.int64)
+    val = np.empty(n_plain + width * (n_folds + 1), dtype=np.int64)
+    for q in range(rows.shape[0]):
+        i = rows[q]
+        j = tail_fold[i]
+        ne = 0
+        for a in range(n_plain):
+            col[ne] = a
+            val[ne] = plain[i, a]
+            ne += 1
+        for k in range(max(j, 0), n_folds):
+            at = _tail_column(lay, k) + (0 if k == j else width)
+            for g in range(width):
+                col[ne] = at + g
+                val[ne] = values[i, width * k + g]
+                ne += 1
+        _add_entries(flat, codes[i], n_cols, col, val, ne)
+
+
+@njit(cache=True, error_model="numpy")
+def _add_entries(flat, cells, n_cols, col, val, ne):
+    """Add a row's ``ne`` entries to each of its ``cells``; the usual
+    counts (a tail and one or two bodies, unit weights) written out."""
+    if ne == 3:
+        c1, c2 = col[1], col[2]
+        v0, v1, v2 = val[0], val[1], val[2]
+        for v in range(cells.shape[0]):
+            base = cells[v] * n_cols
+            flat[base + col[0]] += v0
+            flat[base + c1] += v1
+            flat[base + c2] += v2
+    elif ne == 4:
+        c1, c2, c3 = col[1], col[2], col[3]
+        v0, v1, v2, v3 = val[0], val[1], val[2], val[3]
+        for v in range(cells.shape[0]):
+            base = cells[v] * n_cols
+            flat[base + col[0]] += v0
+            flat[base + c1] += v1
+            flat[base + c2] += v2
+            flat[base + c3] += v3
+    else:
+        for v in range(cells.shape[0]):
+            base = cells[v] * n_cols
+            for e in range(ne):
+                flat[base + col[e]] += val[e]
+
+
+@njit(cache=True, error_model="numpy")
+def plain_of(s, lay, unit_plain):
+    """w*z, w and the row count of integer sums ``s`` (C,)."""
+    if lay[0] == 1:
+        h = s[0]
+        count = h & ((1 << lay[3]) - 1)
+        return float(h >> lay[3]) * unit_plain[0], float(count), count
+    return float(s[0]) * unit_plain[0], float(s[1]) * unit_plain[1], s[2]
+
+
+@njit(cache=True, error_model="numpy")
+def _entry(s, at, k, lay, unit_folds):
+    """w*z and w of the entry of fold ``k`` starting at column ``at``."""
+    if lay[1] == 1:
+        h = s[at]
+        return float(h >> lay[3]) * unit_folds[k, 0], float(h & ((1 << lay[3]) - 1))
+    return float(s[at]) * unit_folds[k, 0], float(s[at + 1]) * unit_folds[k, 1]
+
+
+@njit(cache=True, error_model="numpy")
+def terms_of(s, lay, unit_folds):
+    """N and D of integer sums ``s`` (C,), the folds added in turn."""
+    n = 0.0
+    d = 0.0
+    for k in range(lay[2]):
+        at = _tail_column(lay, k)
+        tz, tw = _entry(s, at, k, lay, unit_folds)
+        bz, bw = _entry(s, at + lay[1], k, lay, unit_folds)
+        a = bz / bw if bw > 0.0 else 0.0
+        n = n + a * tz
+        d = d + a * a * tw
+    return n, d
+
+
+@njit(cache=True, error_model="numpy")
+def _before(a, b):
+    """NumPy's sort order: a before b (NaN last)."""
+    return a < b or (b != b and a == a)
+
+
+@njit(cache=True, error_model="numpy")
+def stable_order(keys):
+    """The stable ascending order of ``keys`` (NaN last), as NumPy's stable
+    argsort: a bottom-up merge sort."""
+    n = keys.shape[0]
+    idx = np.arange(n)
+    tmp = np.empty(n, dtype=np.int64)
+    run = 1
+    while run < n:
+        for lo in range(0, n, 2 * run):
+            mid = min(lo + run, n)
+            hi = min(lo + 2 * run, n)
+            a, b, out = lo, mid, lo
+            while a < mid and b < hi:
+                if _before(keys[idx[b]], keys[idx[a]]):
+                    tmp[out] = idx[b]
+                    b += 1
+                else:
+                    tmp[out] = idx[a]
+                    a += 1
+                out += 1
+            while a < mid:
+                tmp[out] = idx[a]
+                a += 1
+                out += 1
+            while b < hi:
+                tmp[out] = idx[b]
+                b += 1
+                out += 1
+        idx, tmp = tmp, idx
+        run *= 2
+    return idx
+
+
+@njit(cache=True, error_model="numpy")
+def level_order(hist, cells, lay, unit_plain):
+    """The levels (cells) of one categorical predictor ordered by mean plain
+    working response (levels without rows last) and how many hold rows."""
+    k = cells.shape[0]
+    means = np.empty(k)
+    n_occupied = 0
+    for lev in range(k):
+        z, w, count = plain_of(hist[cells[lev]], lay, unit_plain)
+        if count > 0:
+            means[lev] = z / w
+            n_occupied += 1
+        else:
+            means[lev] = np.inf
+    return stable_order(means), n_occupied
+
+
+@njit(cache=True, error_model="numpy")
+def _plain_column(block, c, lay, unit_plain):
+    """:func:`plain_of` of column ``c`` of a column-major ``block`` (C, m)."""
+    if lay[0] == 1:
+        h = block[0, c]
+        count = h & ((1 << lay[3]) - 1)
+        return float(h >> lay[3]) * unit_plain[0], float(count), count
+    return float(block[0, c]) * unit_plain[0], float(block[1, c]) * unit_plain[1], block[2, c]
+
+
+@njit(cache=True, error_model="numpy")
+def _terms_block(block, m, lay, unit_folds, n_out, d_out):
+    """:func:`terms_of` of the first ``m`` columns of a column-major
+    ``block`` (C, m): fold by fold over all of them (the same arithmetic,
+    in vector registers)."""
+    mask = (1 << lay[3]) - 1
+    cb = lay[3]
+    for c in range(m):
+        n_out[c] = 0.0
+        d_out[c] = 0.0
+    for k in range(lay[2]):
+        at = _tail_column(lay, k)
+        u = unit_folds[k, 0]
+        tail = block[at]
+        if lay[1] == 1:
+            body = block[at + 1]
+            for c in range(m):
+                bw = float(body[c] & mask)
+                a = float(body[c] >> cb) * u / bw if bw > 0.0 else 0.0
+                n_out[c] = n_out[c] + a * (float(tail[c] >> cb) * u)
+                d_out[c] = d_out[c] + a * a * float(tail[c] & mask)
+        else:
+            uw = unit_folds[k, 1]
+            tail_w, body, body_w = block[at + 1], block[at + 2], block[at + 3]
+            for c in range(m):
+                bw = float(body_w[c]) * uw
+                a = float(body[c]) * u / bw if bw > 0.0 else 0.0
+                n_out[c] = n_out[c] + a * (float(tail[c]) * u)
+                d_out[c] = d_out[c] + a * a * (float(tail_w[c]) * uw)
+
+
+@njit(cache=True, error_model="numpy")
+def _emit(work, m, n0, d0, missing, lay, unit_folds, var, out, at):
+    """The changes of N and D of the candidates among the first ``m``
+    columns of the work blocks whose ``keep`` flag is set, written to
+    ``out`` = (dn, dd, var, pos) from index ``at``; returns the next index."""
+    left, right, n_l, d_l, n_r, d_r, pos, keep = work
+    n_m, d_m = terms_of(missing, lay, unit_folds)
+    _terms_block(left, m, lay, unit_folds, n_l, d_l)
+    _terms_block(right, m, lay, unit_folds, n_r, d_r)
+    out_dn, out_dd, out_var, out_pos = out
+    for c in range(m):
+        if keep[c]:
+            out_dn[at] = -n0 + n_l[c] + n_r[c] + n_m
+            out_dd[at] = -d0 + d_l[c] + d_r[c] + d_m
+            out_var[at] = var
+            out_pos[at] = pos[c]
+            at += 1
+    return at
+
+
+@njit(cache=True, error_model="numpy")
+def _continuous_block(hist, first, width, total, missing, mono, min_obs, lay, unit_plain,
+                      work):
+    """Every bucket of one continuous predictor as a candidate in the work
+    blocks (left: the buckets up to it; kept: it holds rows and the split is
+    allowed); returns the number of buckets."""
+    left, right, pos, keep = work[0], work[1], work[6], work[7]
+    m = width - 1
+    for a in range(total.shape[0]):
+        acc = 0
+        for b in range(m):
+            acc += hist[first + b, a]
+            left[a, b] = acc
+            right[a, b] = total[a] - acc - missing[a]
+    for b in range(m):
+        pos[b] = b
+        keep[b] = plain_of(hist[first + b], lay, unit_plain)[2] > 0 and _allowed(
+            left, right, b, mono, min_obs, lay, unit_plain)
+    return m
+
+
+@njit(cache=True, error_model="numpy")
+def _allowed(left, right, c, mono, min_obs, lay, unit_plain):
+    """Whether candidate ``c`` of the work blocks leaves ``min_obs`` in-bag
+    rows and some weight on each side and keeps a monotone constraint."""
+    lz, lw, ln = _plain_column(left, c, lay, unit_plain)
+    rz, rw, rn = _plain_column(right, c, lay, unit_plain)
+    if not (ln >= min_obs and rn >= min_obs and lw > 0.0 and rw > 0.0):
+        return False
+    return mono == 0 or mono * (rz * lw - lz * rw) > 0.0
+
+
+@njit(cache=True, error_model="numpy")
+def scan_work(n_columns, capacity):
+    """The work blocks of :func:`scan_node` for ``capacity`` candidates of
+    one predictor: left and right sums (column-major), their N and D,
+    positions and whether each is kept."""
+    return (np.empty((n_columns, capacity), dtype=np.int64),
+            np.empty((n_columns, capacity), dtype=np.int64), np.empty(capacity),
+            np.empty(capacity), np.empty(capacity), np.empty(capacity),
+            np.empty(capacity, dtype=np.int64), np.empty(capacity, dtype=np.bool_))
+
+
+@njit(cache=True, error_model="numpy")
+def scan_node(hist, total, lay, units, data, min_obs, out, work):
+    """Every allowed candidate of a node (histogram ``hist``, sums ``total``)
+    in the reference's order: its change of N and D, predictor and
+    position, written to ``out`` = (dn, dd, var, pos); returns their number.
+    ``data`` = (cont, cat, width, cat_cells, cat_missing, var_monotone);
+    ``work``: :func:`scan_work` blocks for the most candidates of a predictor."""
+    cont, cat, width, cat_cells, cat_missing, var_monotone = data
+    unit_plain, unit_folds = units
+    n0, d0 = terms_of(total, lay, unit_folds)
+    left, right, pos, keep = work[0], work[1], work[6], work[7]
+    at = 0
+    for i in range(cont.shape[0]):
+        first = i * width
+        missing = hist[first + width - 1]
+        m = _continuous_block(hist, first, width, total, missing, var_monotone[cont[i]],
+                              min_obs, lay, unit_plain, work)
+        at = _emit(work, m, n0, d0, missing, lay, unit_folds, cont[i], out, at)
+    for c in range(cat.shape[0]):
+        order, n_occupied = level_order(hist, cat_cells[c], lay, unit_plain)
+        missing = hist[cat_missing[c]]
+        m = max(n_occupied - 1, 0)
+        for a in range(total.shape[0]):
+            acc = 0
+            for q in range(m):
+                acc += hist[cat_cells[c, order[q]], a]
+                left[a, q] = acc
+                right[a, q] = total[a] - acc - missing[a]
+        for q in range(m):
+            pos[q] = q
+            keep[q] = _allowed(left, right, q, 0, min_obs, lay, unit_plain)
+        at = _emit(work, m, n0, d0, missing, lay, unit_folds, cat[c], out, at)
+    return at

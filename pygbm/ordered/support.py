@@ -1,0 +1,166 @@
+"""Ordered boosting's supporting models (the NumPy reference; the compiled
+kernels of :mod:`.compiled.support` compute the same numbers).
+
+Every structure permutation keeps, per fold k (:mod:`.folds`), the link
+values of a model of the positions [0, b_{k+1}): ``approx[r]`` holds them
+fold after fold (``FoldSegments``). Per tree, the permutation the tree is
+grown on gives each row its working responses of every fold
+(:meth:`SupportingModels.gradients`); once grown, the tree is added to
+every model: each leaf's value is the distribution's own estimate on the
+fold's *body* rows at the fold's model (``fit_leaves``), added to all the
+fold's rows. A leaf without body rows adds nothing (no information; R's
+poisson would give -19 there). With ``full_history`` a row of the tail
+takes instead the estimate over all the rows before it in its leaf (the
+body and the earlier tail rows), from running sums (:mod:`.leaf_terms`):
+CatBoost's ``approx_on_full_history``.
+
+The models' arithmetic uses the C library's ``exp`` (``r_exact_math``)
+whatever the fit's, so that compiled kernels reproduce it bit for bit.
+"""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..distributions._common import node_ratio
+from ..distributions.inputs import Leaves
+from .columns import FoldColumns, fold_columns, tail_folds
+from .leaf_terms import POISSON, code_of, leaf_values, row_terms
+
+
+@dataclass(frozen=True, eq=False)
+class FoldSegments:
+    """The folds' positions laid out fold after fold: ``bounds`` (b_0 ..
+    b_K), each position's fold (``fold``) and whether it is in its fold's
+    body (``body``)."""
+
+    bounds: np.ndarray
+    fold: np.ndarray
+    body: np.ndarray
+    position: np.ndarray
+
+    @classmethod
+    def of(cls, bounds: np.ndarray) -> FoldSegments:
+        ends = bounds[1:]
+        fold = np.repeat(np.arange(ends.shape[0]), ends)
+        position = np.concatenate([np.arange(m) for m in ends])
+        return cls(bounds, fold, position < bounds[fold], position)
+
+    @property
+    def n_folds(self) -> int:
+        return self.bounds.shape[0] - 1
+
+    @property
+    def size(self) -> int:
+        return self.fold.shape[0]
+
+
+@dataclass(frozen=True, eq=False)
+class PermutationRows:
+    """One permutation's rows: its order (row at each position), the row of
+    every fold position (``rows``), their targets, each row's tail fold."""
+
+    order: np.ndarray
+    rows: np.ndarray
+    targets: object
+    tail_fold: np.ndarray
+
+
+class SupportingModels:
+    """The supporting models of ``orders`` (one permutation each) for the
+    training ``targets``, distribution ``dist`` and fit context ``ctx``;
+    ``approx`` (n_permutations, segments.size) their link values."""
+
+    def __init__(self, problem, orders: list, bounds: np.ndarray, approx: np.ndarray):
+        self.dist = problem.distribution
+        self.ctx = dataclasses.replace(problem.context, r_exact_math=True)
+        self.min_obs = problem.min_obs
+        self.full_history = problem.spec.full_history
+        self.segments = FoldSegments.of(bounds)
+        self.perms = []
+        for order in orders:
+            rows = order[self.segments.position]
+            self.perms.append(PermutationRows(order, rows, problem.targets.rows(rows),
+                                              tail_folds(order, bounds)))
+        self.unit = bool(np.all(problem.targets.w == 1.0))
+        self.approx = approx
+
+    def fold(self, r: int, k: int) -> np.ndarray:
+        """Fold ``k``'s link values of permutation ``r``, by position (a view)."""
+        start = int(np.searchsorted(self.segments.fold, k))
+        return self.approx[r, start:start + int(self.segments.bounds[k + 1])]
+
+    def gradients(self, r: int) -> tuple[np.ndarray, np.ndarray]:
+        """w*z and w of every fold position of permutation ``r`` at its
+        fold's model (the distribution's growth response)."""
+        t, f = self.perms[r].targets, self.approx[r]
+        z = self.dist.negative_gradient(t, f, np.ones(f.shape[0], bool), self.ctx)
+        gz, gw = self.dist.growth_response(t, f, z, self.ctx)
+        return gw * gz, gw
+
+    def fold_columns(self, r: int) -> FoldColumns:
+        """Permutation ``r``'s :class:`~.columns.FoldColumns` for the next tree."""
+        wz, w = self.gradients(r)
+        p = self.perms[r]
+        return fold_columns(wz, None if self.unit else w, p.order, self.segments.bounds,
+                            p.tail_fold)
+
+    def add_tree(self, r: int, node_of: np.ndarray, n_t: int, shrinkage: float) -> None:
+        """Add a tree to permutation ``r``'s models: ``node_of`` the terminal
+        node of every training row under its encoding, ``n_t`` nodes."""
+        p, seg = self.perms[r], self.segments
+        f, t = self.approx[r], p.targets
+        nodes = node_of.take(p.rows) + seg.fold * n_t
+        n_nodes = seg.n_folds * n_t
+        body = seg.body
+        counts = np.bincount(nodes.compress(body), minlength=n_nodes)
+        if self.full_history:
+            step = self._history_values(t, f, nodes, n_nodes)
+        else:
+            z = self.dist.negative_gradient(t, f, body, self.ctx)
+            mean_z = node_ratio(t.w * z, t.w, nodes, n_nodes, body)
+            values = self.dist.fit_leaves(t, f, z, Leaves(nodes, n_nodes, counts, mean_z,
+                                                          self.min_obs), body, self.ctx)
+            step = np.where(counts > 0, values, 0.0).take(nodes)
+        f += shrinkage * step
+
+    def _history_values(self, t, f, nodes, n_nodes) -> np.ndarray:
+        """Each position's leaf value: body rows the leaf's body estimate,
+        tail rows the estimate over the rows before them in their leaf."""
+        seg = self.segments
+        num, den = row_terms(self.dist, t, f, self.ctx)
+        body = seg.body
+        b_num = np.bincount(nodes.compress(body), num.compress(body), n_nodes)
+        b_den = np.bincount(nodes.compress(body), den.compress(body), n_nodes)
+        b_cnt = np.bincount(nodes.compress(body), minlength=n_nodes)
+        # running sums from the body's, tail row after tail row, leaf by leaf
+        tail = np.flatnonzero(~body)
+        by_leaf = tail[np.argsort(nodes.take(tail), kind="stable")]
+        leaf = nodes.take(by_leaf)
+        first = np.flatnonzero(np.concatenate(([True], leaf[1:] != leaf[:-1])))
+        p_num, p_den, p_cnt = np.empty(tail.size), np.empty(tail.size), np.empty(tail.size)
+        for a, b in zip(first, np.append(first[1:], tail.size)):
+            node, rows = leaf[a], by_leaf[a:b]
+            p_num[a:b] = np.cumsum(np.concatenate(([b_num[node]], num.take(rows[:-1]))))
+            p_den[a:b] = np.cumsum(np.concatenate(([b_den[node]], den.take(rows[:-1]))))
+            p_cnt[a:b] = b_cnt[node] + np.arange(b - a)
+        f_range = self._f_range(t, f, nodes, n_nodes)
+        out = np.empty(seg.size)
+        leaf_value = leaf_values(self.dist, b_num, b_den, f_range)
+        out[body] = np.where(b_cnt > 0, leaf_value, 0.0).take(nodes.compress(body))
+        ranges = None if f_range is None else (f_range[0].take(leaf), f_range[1].take(leaf))
+        tail_value = leaf_values(self.dist, p_num, p_den, ranges)
+        out[by_leaf] = np.where(p_cnt > 0, tail_value, 0.0)
+        return out
+
+    def _f_range(self, t, f, nodes, n_nodes):
+        """Poisson's clipping range per leaf (min f, max f over the fold's
+        rows in it), None when it does not clip (an offset, or not poisson)."""
+        if code_of(self.dist) != POISSON or t.offset is not None:
+            return None
+        lo, hi = np.full(n_nodes, np.inf), np.full(n_nodes, -np.inf)
+        np.minimum.at(lo, nodes, f)
+        np.maximum.at(hi, nodes, f)
+        return lo, hi
