@@ -67,14 +67,17 @@ def exp_r(x):
 
 
 def log_r(x):
-    """log with the C library's rounding, for scalars and short arrays."""
+    """log with the C library's rounding (numpy's SIMD log differs from it in
+    the last place for a fraction of inputs; Python's ``math.log`` is the C
+    library's). Arrays: -inf at 0, NaN below 0 or at NaN, as numpy's log."""
     if np.ndim(x) == 0:
         return math.log(float(x))
     x = np.asarray(x, dtype=float)
-    out = np.empty_like(x)
-    flat = out.reshape(-1)
-    for i, v in enumerate(x.reshape(-1).tolist()):
-        flat[i] = math.log(v) if v > 0 else (-np.inf if v == 0 else np.nan)
+    out = np.full(x.shape, np.nan)
+    pos = x > 0
+    values = x[pos].tolist()
+    out[pos] = np.fromiter(map(math.log, values), dtype=float, count=len(values))
+    out[x == 0] = -np.inf
     return out
 
 

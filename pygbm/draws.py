@@ -7,8 +7,9 @@ R's draws in R's order, so that ``random_state=RRandom(seed)`` gives what
 lists the draws and the experiments that confirm them). The functions here
 are the steps drawn outside the boosting loop; the loop's are the row
 samplers of :mod:`pygbm.engine.sampling` and pairwise's tie-breaking noise
-(:func:`tie_uniforms`). With a Generator each step draws exactly what it
-drew before R's stream existed (the same calls, the same numbers).
+(:func:`tie_uniforms`). With a Generator each step draws NumPy's numbers
+in the same way (the row bag: R's selection rule on ``Generator.random``
+uniforms, see :class:`pygbm.engine.sampling.SelectionBag`).
 """
 from __future__ import annotations
 
@@ -25,6 +26,17 @@ R_FOLD_SEED_MIN, R_FOLD_SEED_MAX = -(2.0**31 - 1), 2.0**31
 def is_r_stream(rng) -> bool:
     """True when ``rng`` is R's stream (draws must follow R's order)."""
     return isinstance(rng, RRandom)
+
+
+def uniforms(rng, shape) -> np.ndarray:
+    """Uniforms on [0, 1) of the given shape, in row-major order: R's
+    ``unif_rand()`` with R's stream, ``Generator.random`` otherwise (either
+    way one draw of ``shape`` is the same stream as its rows drawn one after
+    the other)."""
+    shape = tuple(int(s) for s in np.atleast_1d(shape))
+    if is_r_stream(rng):
+        return rng.unif_rand(int(np.prod(shape))).reshape(shape)
+    return rng.random(shape)
 
 
 def shuffled(rng, x) -> np.ndarray:

@@ -51,7 +51,7 @@ class AdaBoost(Distribution):
         F = full_f(f, offset)
         s = 2.0 * np.asarray(y, dtype=float) - 1.0
         w = np.asarray(w, dtype=float)
-        return float(np.sum(w * np.exp(-s * F)) / np.sum(w))
+        return float(np.sum(w * ctx.model_exp(-s * F)) / np.sum(w))
 
     def negative_gradient(self, t, f, bag, ctx):
         y, offset = t.y, t.offset
@@ -73,4 +73,4 @@ class AdaBoost(Distribution):
         F = full_f(f, offset)
         s = 2.0 * np.asarray(y, dtype=float) - 1.0
         step = shrinkage * np.asarray(fadj, dtype=float)
-        return oob_average(np.exp(-s * F) - np.exp(-s * (F + step)), w, bag)
+        return oob_average(ctx.model_exp(-s * F) - ctx.model_exp(-s * (F + step)), w, bag)

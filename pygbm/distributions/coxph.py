@@ -49,6 +49,13 @@ def _status(misc, n):
     return d
 
 
+def _column_sums(m):
+    """Each column's sum, added row by row from the first (R's order)."""
+    if m.shape[0] == 0:
+        return np.zeros(m.shape[1])
+    return np.cumsum(m, axis=0)[-1]
+
+
 def _inverse_no_pivot(h):
     """Inverse by Gauss-Jordan elimination without pivoting (as R's matrix.h).
 
@@ -132,9 +139,9 @@ class CoxPH(Distribution):
         d = _status(_take(misc, o), np.asarray(y).shape[0])
         F = full_f(_take(f, o), _take(offset, o))
         w = np.asarray(_take(w, o), dtype=float)
-        risk = np.cumsum(w * np.exp(F))
+        risk = np.cumsum(w * ctx.model_exp(F))
         ev = d == 1.0
-        dl = np.sum(w[ev] * (F[ev] - np.log(risk[ev])))
+        dl = np.sum(w[ev] * (F[ev] - ctx.model_log(risk[ev])))
         with np.errstate(divide="ignore", invalid="ignore"):  # no event: NaN, as R
             return float(np.float64(-2.0 * dl) / np.float64(np.sum(w[ev])))
 
@@ -186,22 +193,22 @@ class CoxPH(Distribution):
             q[:, k] = np.cumsum(np.where(node == k2node[k], e, 0.0))[ev]
         q /= risk[ev][:, None]
         member = (node[ev][:, None] == k2node[None, :K - 1]).astype(float)
-        g = we @ member - we @ q
-        h = (q * we[:, None]).T @ q
-        h[np.diag_indices(K - 1)] -= we @ q
+        # every sum over the events in their (time) order, as R adds them
+        wq = q * we[:, None]
+        g = _column_sums(we[:, None] * member) - _column_sums(wq)
+        h = np.stack([_column_sums(wq[:, [k]] * q) for k in range(K - 1)])
+        h[np.diag_indices(K - 1)] -= _column_sums(wq)
         hinv = _inverse_no_pivot(h)
+        # R's update loop, column by column: a non-finite inverse entry zeroes
+        # its node and skips the nodes after it in that column
         pred = np.zeros(K - 1)
-        # R's update loop: a non-finite inverse entry zeroes that node
         finite = np.isfinite(hinv)
-        if finite.all():
-            pred = -(hinv @ g)
-        else:
-            for m in range(K - 1):
-                for k in range(K - 1):
-                    if not finite[k, m]:
-                        pred[k] = 0.0
-                        break
-                    pred[k] -= hinv[k, m] * g[m]
+        for m in range(K - 1):
+            for k in range(K - 1):
+                if not finite[k, m]:
+                    pred[k] = 0.0
+                    break
+                pred[k] -= hinv[k, m] * g[m]
         out[k2node[:K - 1]] = pred
         return out
 
@@ -214,9 +221,9 @@ class CoxPH(Distribution):
         F = np.zeros_like(w)  # R's BagImprovement leaves F at 0
         oob = ~np.asarray(_take(bag, o), dtype=bool)
         step = shrinkage * np.asarray(_take(fadj, o), dtype=float)
-        num = np.cumsum(np.where(oob, w * np.exp(F + step), 0.0))
-        den = np.cumsum(np.where(oob, w * np.exp(F), 0.0))
+        num = np.cumsum(np.where(oob, w * ctx.model_exp(F + step), 0.0))
+        den = np.cumsum(np.where(oob, w * ctx.model_exp(F), 0.0))
         ev = oob & (d == 1.0)
-        gain = np.sum(w[ev] * (step[ev] - np.log(num[ev]) + np.log(den[ev])))
+        gain = np.sum(w[ev] * (step[ev] - ctx.model_log(num[ev]) + ctx.model_log(den[ev])))
         with np.errstate(divide="ignore", invalid="ignore"):  # no oob row: NaN, as R
             return float(np.float64(gain) / np.float64(np.sum(w[ev])))

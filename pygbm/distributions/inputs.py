@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .._rmath import exp_r
+from .._rmath import exp_r, log_r
 from ..rrandom import RRandom
 
 
@@ -62,10 +62,13 @@ class FitContext:
     distribution (None otherwise; ``n_outputs`` follows from it);
     ``noise_rng``: the generator of a distribution that breaks ties at random
     (pairwise's ranking noise; with R's stream, the fit's
-    :class:`pygbm.RRandom` itself); ``r_exact_math``: exp on the model path with
-    the C library's rounding, as R computes it, so that R's tie-breaks between
-    equally good splits are reproduced (the binned mode, not bit-identical to
-    R anyway, uses numpy's faster exp); ``cache``: what a distribution keeps
+    :class:`pygbm.RRandom` itself); ``r_exact_math``: exp and log on the fit's
+    path (working responses, leaf values, deviances, out-of-bag improvements)
+    with the C library's rounding, as R computes them, so that R's tie-breaks
+    between equally good splits are reproduced and the compiled engine, whose
+    exp and log are the C library's, gives the same numbers bit for bit (the
+    binned mode, not bit-identical to R anyway, uses numpy's faster SIMD
+    functions); ``cache``: what a distribution keeps
     between calls of one fit (per-iteration probabilities, group layouts),
     dropped when pickled.
     """
@@ -81,10 +84,16 @@ class FitContext:
         return 1 if self.classes is None else int(len(self.classes))
 
     def model_exp(self, x):
-        """exp for values that feed the trees (see ``r_exact_math``)."""
+        """exp on the fit's path (see ``r_exact_math``)."""
         if self.r_exact_math:
             return exp_r(x)
         return np.exp(np.asarray(x, dtype=float))
+
+    def model_log(self, x):
+        """log on the fit's path (see ``r_exact_math``)."""
+        if self.r_exact_math:
+            return log_r(x)
+        return np.log(np.asarray(x, dtype=float))
 
     def __getstate__(self):
         state = dict(self.__dict__)

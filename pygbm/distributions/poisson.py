@@ -60,7 +60,7 @@ class Poisson(Distribution):
         F = full_f(f, offset)
         y = np.asarray(y, dtype=float)
         w = np.asarray(w, dtype=float)
-        return float(-2.0 * np.sum(w * (y * F - np.exp(F))) / np.sum(w))
+        return float(-2.0 * np.sum(w * (y * F - ctx.model_exp(F))) / np.sum(w))
 
     def negative_gradient(self, t, f, bag, ctx):
         y, offset = t.y, t.offset
@@ -92,4 +92,4 @@ class Poisson(Distribution):
         F = full_f(f, offset)
         y = np.asarray(y, dtype=float)
         step = shrinkage * np.asarray(fadj, dtype=float)
-        return oob_average(y * step - np.exp(F + step) + np.exp(F), w, bag)
+        return oob_average(y * step - ctx.model_exp(F + step) + ctx.model_exp(F), w, bag)

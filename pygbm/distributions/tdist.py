@@ -56,7 +56,7 @@ class TDist(Distribution):
         y, offset, w = t.y, t.offset, t.w
         u = residual(y, f, offset)
         w = np.asarray(w, dtype=float)
-        return float(np.sum(w * np.log(self.df + u * u)) / np.sum(w))
+        return float(np.sum(w * ctx.model_log(self.df + u * u)) / np.sum(w))
 
     def negative_gradient(self, t, f, bag, ctx):
         y, offset = t.y, t.offset
@@ -70,5 +70,5 @@ class TDist(Distribution):
         y, offset, w = t.y, t.offset, t.w
         u = residual(y, f, offset)
         step = shrinkage * np.asarray(fadj, dtype=float)
-        gain = np.log(self.df + u * u) - np.log(self.df + (u - step) ** 2)
+        gain = ctx.model_log(self.df + u * u) - ctx.model_log(self.df + (u - step) ** 2)
         return oob_average(gain, w, bag)

@@ -8,11 +8,11 @@ sampling scheme such as Langford's zero-response subsampling). The loop
 decides the integer fast path (unit weights) per tree from the weights the
 tree is grown with.
 
-R's samplers: :class:`BagWithoutReplacement` (``bag_fraction`` of the rows)
-and :class:`GroupBag` (whole groups, pairwise ranking), drawn from NumPy's
-generator; with R's stream (``random_state=pygbm.RRandom(seed)``) the same
-bags as R gbm's C++ draws them: :class:`RSelectionBag` and
-:class:`RGroupBag` (``docs/r_random_stream.md``).
+R's samplers: :class:`SelectionBag` (``bag_fraction`` of the rows by R's
+selection rule, from NumPy's generator or, with R's stream
+``random_state=pygbm.RRandom(seed)``, R's own draws: R gbm's bags exactly)
+and, for pairwise ranking, whole groups: :class:`GroupBag` (NumPy's
+generator) and :class:`RGroupBag` (R's stream; ``docs/r_random_stream.md``).
 """
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ from typing import Protocol
 import numpy as np
 
 from ..distributions.inputs import Targets
-from ..draws import is_r_stream
+from ..draws import is_r_stream, uniforms
 
 
 @dataclass(frozen=True, eq=False)
@@ -45,27 +45,6 @@ class RowSampler(Protocol):
 def bag_size(n_train: int, bag_fraction: float) -> int:
     """R's ``(unsigned long)(bag.fraction * nTrain)``."""
     return int(np.floor(bag_fraction * n_train))
-
-
-def draw_bag(rng: np.random.Generator, n_train: int, n_bag: int) -> np.ndarray | None:
-    """A bag of ``n_bag`` training rows drawn without replacement (None = all)."""
-    if n_bag >= n_train:
-        return None
-    inbag = np.zeros(n_train, dtype=bool)
-    inbag[rng.choice(n_train, size=n_bag, replace=False)] = True
-    return inbag
-
-
-class BagWithoutReplacement:
-    """R's bag: ``floor(bag_fraction * n_train)`` rows drawn without
-    replacement for every tree (all rows, drawing nothing, at fraction 1)."""
-
-    def __init__(self, n_train: int, bag_fraction: float):
-        self.n_train = int(n_train)
-        self.n_bag = bag_size(n_train, bag_fraction)
-
-    def draw(self, rng: np.random.Generator, t: Targets) -> Bag:
-        return Bag(draw_bag(rng, self.n_train, self.n_bag))
 
 
 class GroupBag:
@@ -111,19 +90,45 @@ def selection_sample(u: np.ndarray, n_bag: int) -> np.ndarray:
     return inbag
 
 
-class RSelectionBag:
-    """R gbm's row bag with R's stream (gbm_engine.cpp ``CGBM::iterate``): one
-    ``unif_rand`` per training row, in the engine's row order, every
-    iteration (also at ``bag_fraction`` 1), and R's selection rule
+class SelectionBag:
+    """R gbm's row bag (gbm_engine.cpp ``CGBM::iterate``): one uniform per
+    training row, in the engine's row order, and R's selection rule
     (:func:`selection_sample`) for ``floor(bag_fraction * n_train)`` rows.
-    A multi-output fit draws one bag per iteration, as R's first class does."""
 
-    def __init__(self, n_train: int, bag_fraction: float):
+    The uniforms are the fit's stream's (:func:`pygbm.draws.uniforms`): with
+    R's stream R's ``unif_rand``, drawn every iteration as R does (also at
+    ``bag_fraction`` 1); with a NumPy generator ``Generator.random``, and
+    nothing at all when every row is in the bag. A multi-output fit draws one
+    bag per iteration, as R's first class does.
+
+    The compiled boosting loop draws the uniforms of many trees at once
+    (:meth:`uniforms`: the same stream, in the same order, as one
+    :meth:`draw` per tree) and applies the same rule.
+    """
+
+    def __init__(self, n_train: int, bag_fraction: float, r_stream: bool):
         self.n_train = int(n_train)
         self.n_bag = bag_size(n_train, bag_fraction)
+        #: whether the stream is drawn when every row is in the bag (R's stream)
+        self.draws_all_rows = bool(r_stream)
+
+    @property
+    def draws(self) -> bool:
+        """Whether a tree's bag takes uniforms from the stream."""
+        return self.n_bag < self.n_train or self.draws_all_rows
+
+    def uniforms(self, rng, n_trees: int) -> np.ndarray | None:
+        """The uniforms of the next ``n_trees`` bags, (n_trees, n_train), or
+        None when the bags draw nothing (every row, NumPy's generator)."""
+        if not self.draws:
+            return None
+        return uniforms(rng, (int(n_trees), self.n_train))
 
     def draw(self, rng, t: Targets) -> Bag:
-        return Bag(selection_sample(rng.unif_rand(self.n_train), self.n_bag))
+        u = self.uniforms(rng, 1)
+        if u is None:
+            return Bag(None)
+        return Bag(selection_sample(u[0], self.n_bag))
 
 
 class RGroupBag:
@@ -159,7 +164,4 @@ def default_sampler(t: Targets, bag_fraction: float, by_group: bool, rng) -> Row
     r_stream = is_r_stream(rng)
     if by_group:
         return RGroupBag(t.misc, bag_fraction) if r_stream else GroupBag(t.misc, bag_fraction)
-    n_train = t.y.shape[0]
-    if r_stream:
-        return RSelectionBag(n_train, bag_fraction)
-    return BagWithoutReplacement(n_train, bag_fraction)
+    return SelectionBag(t.y.shape[0], bag_fraction, r_stream)

@@ -28,7 +28,11 @@ DATA = Path(__file__).resolve().parents[2] / "data"
 REF = Path(__file__).resolve().parents[1] / "r_reference"
 #: largest allowed max_bins (api.MAX_BINS): one bucket per value on any test data
 ALL_VALUES = 65535
-#: binned vs exact validation deviance at 255 buckets
+#: binned vs exact validation deviance at 255 buckets: the binned mode may
+#: not lose more than this (it may do better: on diamonds, whose carat has
+#: many ties, 255 quantile buckets give about 1% lower deviance than the
+#: exact search over 30 seeds, 0.013596 +- 0.00004 against 0.013730 +-
+#: 0.00004)
 DEVIANCE_REL_TOL = 0.01
 
 
@@ -218,7 +222,7 @@ def test_255_buckets_validation_deviance_close_to_exact_diamonds():
                                  np.zeros(3, int), 255)
     assert not binning.exact_bins                 # the quantile regime is tested
     exact, fast = _mean_valid_error(f, df, None, **kw), _mean_valid_error(f, df, 255, **kw)
-    assert abs(fast / exact - 1.0) < DEVIANCE_REL_TOL, (fast, exact)
+    assert fast / exact - 1.0 < DEVIANCE_REL_TOL, (fast, exact)
 
 
 def test_255_buckets_validation_deviance_close_to_exact_cps1988():
@@ -227,7 +231,7 @@ def test_255_buckets_validation_deviance_close_to_exact_cps1988():
     f = "lwage ~ education + experience + ethnicity + smsa + region + parttime"
     kw = dict(distribution="gaussian", n_trees=100, train_fraction=0.8)
     exact, fast = _mean_valid_error(f, df, None, **kw), _mean_valid_error(f, df, 255, **kw)
-    assert abs(fast / exact - 1.0) < DEVIANCE_REL_TOL, (fast, exact)
+    assert fast / exact - 1.0 < DEVIANCE_REL_TOL, (fast, exact)
 
 
 # ------------------------------------------------------------------ fits in the quantile regime

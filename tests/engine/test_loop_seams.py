@@ -8,7 +8,7 @@ import pytest
 from pygbm.distributions import Bernoulli, FitContext, Gaussian, Targets
 from pygbm.engine.boost import BoostProblem, BoostState, run_boosting
 from pygbm.engine.data import TrainingData
-from pygbm.engine.sampling import Bag, BagWithoutReplacement
+from pygbm.engine.sampling import Bag, SelectionBag
 from pygbm.engine.schemes import PlainBoosting, TreeInputs
 
 N, N_TRAIN, P = 400, 300, 4
@@ -71,7 +71,7 @@ def test_a_sampler_of_every_row_with_weight_one_is_bag_fraction_one(weighted, di
 
 
 def test_r_bag_as_an_explicit_sampler_is_the_default():
-    explicit = _fit(_problem(0.5, BagWithoutReplacement(N_TRAIN, 0.5)))
+    explicit = _fit(_problem(0.5, SelectionBag(N_TRAIN, 0.5, r_stream=False)))
     _assert_same_fit(explicit, _fit(_problem(0.5)))
 
 
@@ -79,7 +79,7 @@ class DoubledWeights:
     """R's bag, with every in-bag row's weight doubled (not unit weights)."""
 
     def __init__(self):
-        self.inner = BagWithoutReplacement(N_TRAIN, 0.5)
+        self.inner = SelectionBag(N_TRAIN, 0.5, r_stream=False)
 
     def draw(self, rng, t):
         return Bag(self.inner.draw(rng, t).inbag, np.full(t.y.shape[0], 2.0))
@@ -111,7 +111,7 @@ class InBagCount:
 
 class RecordingSampler:
     def __init__(self):
-        self.inner = BagWithoutReplacement(N_TRAIN, 0.5)
+        self.inner = SelectionBag(N_TRAIN, 0.5, r_stream=False)
         self.total = np.zeros(N_TRAIN, dtype=int)
 
     def draw(self, rng, t):
