@@ -27,6 +27,7 @@ from ._memory import reuse_freed_memory
 from .adjustment import GainAdjustment
 from .factory import TreeStage, training_data
 from .grow import GrownTree
+from .report import IterationReport
 from .sampling import RowSampler, default_sampler
 from .schemes import BoostingScheme, PlainBoosting, TreeInputs
 from .tree import ColumnView, Tree
@@ -115,8 +116,16 @@ def run_boosting(problem: BoostProblem, state: BoostState, n_trees: int,
     """
     if scheme is None:
         scheme = PlainBoosting(problem.training_data())
+    report = IterationReport(verbose, progress, problem.shrinkage, n_trees)
     with reuse_freed_memory():
-        return _run(problem, state, n_trees, rng, (verbose, progress), scheme)
+        if problem.engine == "numba":
+            # numba is imported with the compiled loop, on a fit's first use
+            from .compiled.boosting import compiled_loop
+
+            loop = compiled_loop(problem, state, scheme)
+            if loop is not None:
+                return loop.run(state, n_trees, rng, report)
+        return _run(problem, state, n_trees, rng, report, scheme)
 
 
 @dataclass(frozen=True, eq=False)
@@ -174,8 +183,8 @@ def _one_tree(P: BoostProblem, stage: TreeStage, inputs: TreeInputs, rows: _Tree
     return tree, grown, fadj, oob
 
 
-def _run(P: BoostProblem, state: BoostState, n_trees, rng, report, scheme: BoostingScheme):
-    verbose, progress = report          # R's iteration table; the progress hook
+def _run(P: BoostProblem, state: BoostState, n_trees, rng, report: IterationReport,
+         scheme: BoostingScheme):
     dist, ctx, n_train = P.distribution, P.context, P.n_train
     t, t_va = P.train_targets(), P.valid_targets()
     f_tr = state.f[:n_train]            # views: updated in place
@@ -190,8 +199,7 @@ def _run(P: BoostProblem, state: BoostState, n_trees, rng, report, scheme: Boost
     sampler = P.sampler or default_sampler(t, P.bag_fraction, dist.bag_by_group, rng)
     unit_case_weights = bool(np.all(t.w == 1.0))
     all_rows = np.ones(n_train, dtype=bool)
-    if verbose:
-        print("Iter   TrainDeviance   ValidDeviance   StepSize   Improve")
+    report.header()
     start = len(state.trees) // n_out
     for it in range(n_trees):
         inputs = run.tree_inputs(start + it, f_tr)
@@ -228,11 +236,7 @@ def _run(P: BoostProblem, state: BoostState, n_trees, rng, report, scheme: Boost
         state.train_error.append(float(train_err))
         state.valid_error.append(float(valid_err))
         state.oobag_improve.append(float(oob))
-        n_done = start + it + 1
-        if verbose and (it < 10 or n_done % 20 == 0 or it == n_trees - 1):
-            print(f"{n_done:6d} {train_err:13.4f} {valid_err:15.4f} {P.shrinkage:10.4f} "
-                  f"{oob:9.4f}")
-        if progress is not None:
-            progress.update(1)
+        report.iteration(it, start + it + 1, train_err, valid_err, oob)
+        report.advance(1)
     run.finish(state)
     return state

@@ -82,6 +82,15 @@ def training_data(x: np.ndarray, var_type: np.ndarray, var_monotone: np.ndarray,
 
 
 
+def compiled_exact(data, adjustment) -> bool:
+    """Whether the compiled engine grows the trees on ``data`` by R's exact
+    scan (presorted data up to :data:`COMPILED_MAX_ELEMENTS`, without a
+    split-gain adjustment); its boosting loop runs there too
+    (:mod:`.compiled.boosting`)."""
+    return (data.presorted and adjustment is None
+            and data.n * data.p <= COMPILED_MAX_ELEMENTS)
+
+
 class TreeStage:
     """How one fit grows trees and steps its validation rows (``engine``:
     "numba" or "numpy"); one grower per training data, made on first use."""
@@ -106,7 +115,7 @@ class TreeStage:
 
     def _make(self, data):
         if self.compiled and self.adjustment is None:
-            if data.presorted and data.n * data.p <= COMPILED_MAX_ELEMENTS:
+            if compiled_exact(data, self.adjustment):
                 from .compiled.grower import CompiledGrower
 
                 return CompiledGrower(data, self.depth, self.min_obs)

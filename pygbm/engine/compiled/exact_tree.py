@@ -16,11 +16,44 @@ NumPy engine's tree bit for bit (``tests/engine/test_compiled.py``).
 """
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
 from ..split import LEFT, MISSING, RIGHT
 from .arith import shell_order, split_gain
+
+
+class ExactData(NamedTuple):
+    """The presorted training data as :func:`.exact_tree.grow_exact` reads it."""
+
+    xt: np.ndarray              # (p, n) predictors by rows
+    order: np.ndarray           # (continuous predictors, n) sorted rows, missing first
+    n_nan: np.ndarray           # missing rows per continuous predictor
+    cont_row: np.ndarray        # predictor -> its row of ``order`` (-1: categorical)
+    var_type: np.ndarray        # 0 continuous, else the number of levels
+    monotone: np.ndarray        # R's var.monotone
+    max_levels: int             # the most levels of a categorical predictor (0: none)
+    tied: np.ndarray            # per continuous predictor: long runs of tied values
+
+
+#: a continuous predictor is scanned as ``tied`` when fewer than this share of
+#: its sorted non-missing values differ from the one before (measured: below
+#: it the branch on a new value is well predicted and saves the screen)
+TIED_BELOW = 0.5
+
+
+def tied_predictors(xt: np.ndarray, order: np.ndarray, n_nan: np.ndarray,
+                    cont: np.ndarray) -> np.ndarray:
+    """Which continuous predictors (rows of ``order``) have long runs of ties."""
+    out = np.zeros(order.shape[0], dtype=np.bool_)
+    for c, v in enumerate(cont):
+        x = xt[v].take(order[c, n_nan[c]:])
+        if x.size > 1:
+            out[c] = np.count_nonzero(x[1:] != x[:-1]) < TIED_BELOW * (x.size - 1)
+    return out
+
 
 
 @njit(cache=True, error_model="numpy")
@@ -37,18 +70,143 @@ def _keep_sums(out, ls, lw, nl, rs, rw, nr, ms, mw, nm):
     out[8] = nm
 
 
+class GrowthSpace(NamedTuple):
+    """The scratch arrays of :func:`grow_exact`, made once per fit
+    (:func:`growth_space`) and reused by every tree."""
+
+    S: np.ndarray               # (continuous predictors, n) the in-bag rows, sorted
+    R: np.ndarray               # (n,) the in-bag rows in row order (categoricals)
+    tmp: np.ndarray             # (n,) partition scratch
+    direction: np.ndarray       # (n,) where the current split sends each row
+    node_of: np.ndarray         # (n,) each training row's terminal node
+    left_sums: np.ndarray       # (n + 1,) a scan's running sums (see _scan_unit)
+    right_sums: np.ndarray
+    values: np.ndarray          # (n + 1,) the scanned rows' predictor values
+    screened: np.ndarray        # (n + 1,) bool: positions whose gain may beat the best
+
+
+def growth_space(data: ExactData) -> GrowthSpace:
+    """The scratch arrays of trees grown on ``data``."""
+    p, n = data.xt.shape
+    pc = data.order.shape[0]
+    needs_rows = bool(np.any(data.var_type > 0)) or pc == 0
+    return GrowthSpace(np.empty((pc, n), dtype=np.int32),
+                       np.empty(n if needs_rows else 0, dtype=np.int32),
+                       np.empty(n, dtype=np.int32), np.empty(n, dtype=np.int8),
+                       np.empty(n, dtype=np.int64), np.empty(n + 1), np.empty(n + 1),
+                       np.empty(n + 1), np.empty(n + 1, dtype=np.bool_))
+
+
+#: the screen of a candidate's gain (see :func:`_may_beat`): the rounding of
+#: the sums' cross differences, in units of their magnitude (a few ulps,
+#: generously), and the relative margin kept below the best gain
+SCREEN_ULPS = 8.0 * 2.0 ** -53
+SCREEN_KEEP = 1.0 - 1e-9
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def _may_beat(best, lw, rw, mw, ls, rs, ms):
+    """False only when R's gain of these sums is certainly below ``best``.
+
+    The gain lw rw (ls/lw - rs/rw)^2 / (lw + rw) is (ls rw - rs lw)^2 /
+    (lw rw (lw + rw)) exactly; computed without divisions, the cross
+    difference is within a few ulps of |ls| rw + |rs| lw of the exact one, and
+    R's computed gain within the same of the exact gain, so a bound of R's
+    gain costs a few multiplications where the gain costs three divisions.
+    Likewise with a missing side (three cross differences). NaN or a zero
+    weight never screens a candidate out."""
+    if mw == 0.0:
+        d = ls * rw - rs * lw
+        e = abs(d) + SCREEN_ULPS * (abs(ls) * rw + abs(rs) * lw)
+        return not (e * e < best * (lw * rw * (lw + rw)) * SCREEN_KEEP)
+    d1 = ls * rw - rs * lw
+    d2 = ls * mw - ms * lw
+    d3 = rs * mw - ms * rw
+    e1 = abs(d1) + SCREEN_ULPS * (abs(ls) * rw + abs(rs) * lw)
+    e2 = abs(d2) + SCREEN_ULPS * (abs(ls) * mw + abs(ms) * lw)
+    e3 = abs(d3) + SCREEN_ULPS * (abs(rs) * mw + abs(ms) * rw)
+    bound = mw * e1 * e1 + rw * e2 * e2 + lw * e3 * e3
+    return not (bound < best * (lw * rw * mw * (lw + rw + mw)) * SCREEN_KEEP)
+
+
 @njit(cache=True, error_model="numpy")
-def _search(xt, cont_row, var_type, mono, wz, w, unit, min_obs, S, nm, R, tot_z, tot_w,
-            tot_n, out_sums, levels_out):
-    """Best split of one node. Returns (gain, var, value, n_left_levels);
-    ``out_sums`` gets (ls, lw, nl, rs, rw, nr, ms, mw, nmiss) and
-    ``levels_out`` the levels sent left (categorical)."""
+def _scan_unit(space, xrow, wz, S_row, lo, hi, min_obs, mono, tied, rs, mw, ms, k_nm, best,
+               out_sums):
+    """R's scan of one continuous predictor of a node with unit weights (R's
+    weight sums are then the counts, exactly): the running sums in R's order
+    (``ls`` from the first row, ``rs`` the node total less one row at a
+    time); the screen (:func:`_may_beat`) at every new value (``tied``: the
+    predictor has long runs of tied values, skipped by a branch; else the
+    screen is computed at every position, without a branch, as a mispredicted
+    branch costs more) and R's gain only where it cannot rule the candidate
+    out, keeping the first of the largest. Returns (gain, split value,
+    found); ``out_sums`` gets the best candidate's nine sums."""
+    n_rows = hi - lo
+    found = False
+    value = 0.0
+    if n_rows == 0:
+        return best, value, found
+    i = S_row[lo]
+    last = xrow[i]
+    ls = wz[i]
+    rs -= wz[i]
+    if tied:                 # long runs of ties: skipped by a (predictable) branch
+        for j in range(1, n_rows):
+            i = S_row[lo + j]
+            xv = xrow[i]
+            if last != xv and j >= min_obs and n_rows - j >= min_obs:
+                lw = float(j)
+                rw = float(n_rows - j)
+                if (_may_beat(best, lw, rw, mw, ls, rs, ms)
+                        and (mono == 0 or mono * (rs * lw - ls * rw) > 0)):
+                    g = split_gain(lw, rw, mw, ls, rs, ms)
+                    if g > best:
+                        best = g
+                        value = 0.5 * (last + xv)
+                        found = True
+                        _keep_sums(out_sums, ls, lw, j, rs, rw, n_rows - j, ms, mw, k_nm)
+            zi = wz[i]
+            ls += zi
+            rs -= zi
+            last = xv
+        return best, value, found
+    for j in range(1, n_rows):     # few ties: the screen everywhere, no branch
+        i = S_row[lo + j]
+        xv = xrow[i]
+        lw = float(j)
+        rw = float(n_rows - j)
+        cand = ((last != xv) & (j >= min_obs) & (n_rows - j >= min_obs)
+                & _may_beat(best, lw, rw, mw, ls, rs, ms))
+        if cand and (mono == 0 or mono * (rs * lw - ls * rw) > 0):
+            g = split_gain(lw, rw, mw, ls, rs, ms)
+            if g > best:
+                best = g
+                value = 0.5 * (last + xv)
+                found = True
+                _keep_sums(out_sums, ls, lw, j, rs, rw, n_rows - j, ms, mw, k_nm)
+        zi = wz[i]
+        ls += zi
+        rs -= zi
+        last = xv
+    return best, value, found
+
+
+@njit(cache=True, error_model="numpy")
+def _search(data, space, wz, w, unit, min_obs, lo, hi, nm, tot_z, tot_w, out_sums,
+            levels_out):
+    """Best split of one node: its in-bag rows are ``S[c, lo:hi]`` in each
+    continuous predictor's order (``nm[c]`` missing first) and ``R[lo:hi]``
+    in row order, with totals ``tot_z``, ``tot_w``. Returns (gain, var,
+    value, n_left_levels); ``out_sums`` gets (ls, lw, nl, rs, rw, nr, ms,
+    mw, nmiss) and ``levels_out`` the levels sent left (categorical)."""
+    xt, cont_row, var_type, mono = data.xt, data.cont_row, data.var_type, data.monotone
+    S, R = space.S, space.R
     p = xt.shape[0]
     best = 0.0
     best_var = -1
     best_value = 0.0
     best_nlev = 0
-    m = tot_n
+    m = hi - lo
     for v in range(p):
         if var_type[v] == 0:
             c = cont_row[v]
@@ -57,7 +215,7 @@ def _search(xt, cont_row, var_type, mono, wz, w, unit, min_obs, S, nm, R, tot_z,
             mw = 0.0
             rs = tot_z
             rw = tot_w
-            for k in range(k_nm):
+            for k in range(lo, lo + k_nm):
                 i = S[c, k]
                 ms += wz[i]
                 mw += w[i]
@@ -69,10 +227,20 @@ def _search(xt, cont_row, var_type, mono, wz, w, unit, min_obs, S, nm, R, tot_z,
             nr = m - k_nm
             last = -np.inf
             mv = mono[v]
-            for k in range(k_nm, m):
+            if unit:
+                best, value, found = _scan_unit(space, xt[v], wz, S[c], lo + k_nm, hi, min_obs,
+                                                mv, data.tied[c], rs, mw, ms, k_nm, best,
+                                                out_sums)
+                if found:
+                    best_var = v
+                    best_value = value
+                    best_nlev = 0
+                continue
+            for k in range(lo + k_nm, hi):
                 i = S[c, k]
                 xv = xt[v, i]
-                if last != xv and nl >= min_obs and nr >= min_obs:
+                if (last != xv and nl >= min_obs and nr >= min_obs
+                        and _may_beat(best, lw, rw, mw, ls, rs, ms)):
                     ok = True
                     if mv != 0:
                         ok = mv * (rs * lw - ls * rw) > 0
@@ -90,12 +258,8 @@ def _search(xt, cont_row, var_type, mono, wz, w, unit, min_obs, S, nm, R, tot_z,
                 else:
                     ls += zi
                 rs -= zi
-                if unit:                  # 1.0 at a time: the counts, exactly
-                    lw += 1.0
-                    rw -= 1.0
-                else:
-                    lw += w[i]
-                    rw -= w[i]
+                lw += w[i]
+                rw -= w[i]
                 nl += 1
                 nr -= 1
                 last = xv
@@ -109,7 +273,7 @@ def _search(xt, cont_row, var_type, mono, wz, w, unit, min_obs, S, nm, R, tot_z,
             rs = tot_z
             rw = tot_w
             k_nm = 0
-            for r in range(R.shape[0]):
+            for r in range(lo, hi):
                 i = R[r]
                 xv = xt[v, i]
                 if np.isnan(xv):
@@ -160,94 +324,86 @@ def _search(xt, cont_row, var_type, mono, wz, w, unit, min_obs, S, nm, R, tot_z,
     return best, best_var, best_value, best_nlev
 
 
-@njit(cache=True, error_model="numpy")
-def _partition(S, nm, R, direction):
-    """The node's rows split among the three children in one pass: each
-    child's sorted rows (every predictor's order kept) with each predictor's
-    leading missing count, and its rows in row order."""
-    pc = S.shape[0]
-    m = S.shape[1]
-    count = np.zeros(3, dtype=np.int64)
-    if pc:
-        for k in range(m):
-            count[direction[S[0, k]]] += 1
-    else:
-        for r in range(R.shape[0]):
-            count[direction[R[r]]] += 1
-    S_l = np.empty((pc, count[LEFT]), dtype=np.int64)
-    S_r = np.empty((pc, count[RIGHT]), dtype=np.int64)
-    S_m = np.empty((pc, count[MISSING]), dtype=np.int64)
-    nm_out = np.zeros((3, pc), dtype=np.int64)
-    for c in range(pc):
-        q0 = 0
-        q1 = 0
-        q2 = 0
-        lead = nm[c]
-        for k in range(m):
-            i = S[c, k]
-            d = direction[i]
-            if d == LEFT:
-                S_l[c, q0] = i
-                q0 += 1
-            elif d == RIGHT:
-                S_r[c, q1] = i
-                q1 += 1
-            else:
-                S_m[c, q2] = i
-                q2 += 1
-            if k < lead:
-                nm_out[d, c] += 1
-    n_r = np.zeros(3, dtype=np.int64)
-    for r in range(R.shape[0]):
-        n_r[direction[R[r]]] += 1
-    R_l = np.empty(n_r[LEFT], dtype=np.int64)
-    R_r = np.empty(n_r[RIGHT], dtype=np.int64)
-    R_m = np.empty(n_r[MISSING], dtype=np.int64)
-    q = np.zeros(3, dtype=np.int64)
-    for r in range(R.shape[0]):
-        i = R[r]
+@njit(cache=True, error_model="numpy", inline="always")
+def _scatter(src, dst, lo, hi, direction, f0, f1, f2):
+    """Rows ``src[lo:hi]`` into ``dst`` at the three children's next places
+    (``f0``, ``f1``, ``f2``); returns the places after them. The places live
+    in registers and are chosen without a branch on the direction."""
+    for k in range(lo, hi):
+        i = src[k]
         d = direction[i]
-        if d == LEFT:
-            R_l[q[0]] = i
-        elif d == RIGHT:
-            R_r[q[1]] = i
-        else:
-            R_m[q[2]] = i
-        q[d] += 1
-    return S_l, S_r, S_m, nm_out, R_l, R_r, R_m
+        pos = f0 if d == LEFT else (f1 if d == RIGHT else f2)
+        dst[pos] = i
+        f0 += d == LEFT
+        f1 += d == RIGHT
+        f2 += d == MISSING
+    return f0, f1, f2
 
 
 @njit(cache=True, error_model="numpy")
-def grow_exact(xt, order, n_nan, cont_row, var_type, mono, wz, w, inbag, unit, min_obs,
-               depth, max_levels):
-    """R's best-first tree of at most ``depth`` splits (see the module docstring).
+def _partition(space, lo, hi, nm, counts, nm_children):
+    """Split the node's segment ``lo:hi`` of ``space.S`` (every predictor's
+    order) and of ``space.R`` (row order) among its children in place, as
+    ``space.direction`` sends the rows: left, right, then missing rows
+    (``counts`` of each), each in its parent's order; each child's leading
+    missing rows per predictor into ``nm_children`` (3, pc)."""
+    S, R, tmp, direction = space.S, space.R, space.tmp, space.direction
+    m = hi - lo
+    s1 = counts[LEFT]
+    s2 = s1 + counts[RIGHT]
+    for c in range(S.shape[0]):
+        row = S[c]
+        lead = lo + nm[c]
+        f0, f1, f2 = _scatter(row, tmp, lo, lead, direction, 0, s1, s2)
+        nm_children[LEFT, c] = f0
+        nm_children[RIGHT, c] = f1 - s1
+        nm_children[MISSING, c] = f2 - s2
+        _scatter(row, tmp, lead, hi, direction, f0, f1, f2)
+        row[lo:hi] = tmp[:m]
+    if R.shape[0]:
+        _scatter(R, tmp, lo, hi, direction, 0, s1, s2)
+        R[lo:hi] = tmp[:m]
+
+
+@njit(cache=True, error_model="numpy")
+def grow_exact(data, space, wz, w, inbag, unit, min_obs, depth):
+    """R's best-first tree of at most ``depth`` splits (see the module docstring)
+    on ``data`` (an :class:`ExactData`) from the in-bag rows' ``w * z`` and
+    ``w`` (``unit``: every weight is 1), in the scratch arrays ``space`` (a
+    :class:`GrowthSpace`).
 
     Returns the nodes (sums, weights, counts, split variable, value, gain,
     children, levels sent left) in creation order, the terminal nodes in R's
-    terminal order and every training row's terminal index.
+    terminal order and every training row's terminal index (``space.node_of``:
+    the next tree overwrites it).
+
+    The in-bag rows are kept in one table (every continuous predictor's
+    sorted rows, and the rows in row order when categorical predictors need
+    them); a terminal node owns a segment of it, which a split divides in
+    place among the children.
     """
+    xt, order, n_nan, var_type = data.xt, data.order, data.n_nan, data.var_type
+    max_levels = data.max_levels
     p, n = xt.shape
     pc = order.shape[0]
-    has_cat = False
-    for v in range(p):
-        if var_type[v] > 0:
-            has_cat = True
     n_bag = 0
     for i in range(n):
-        if inbag[i]:
-            n_bag += 1
-    S0 = np.empty((pc, n_bag), dtype=np.int64)
-    nm0 = np.zeros(pc, dtype=np.int64)
-    for c in range(pc):
-        q = 0
-        for k in range(n):
+        n_bag += inbag[i]
+    S, R = space.S, space.R
+    max_term = 1 + 2 * depth
+    term_nm = np.zeros((max_term, max(pc, 1)), dtype=np.int64)
+    for c in range(pc):               # every predictor's in-bag rows, in its order
+        q = 0                         # (written at q, kept by moving q: no branch)
+        row = S[c]
+        for k in range(n_nan[c]):
             i = order[c, k]
-            if inbag[i]:
-                S0[c, q] = i
-                q += 1
-                if k < n_nan[c]:
-                    nm0[c] += 1
-    R0 = np.empty(n_bag if (has_cat or pc == 0) else 0, dtype=np.int64)
+            row[q] = i
+            q += inbag[i]
+        term_nm[0, c] = q
+        for k in range(n_nan[c], n):
+            i = order[c, k]
+            row[q] = i
+            q += inbag[i]
     tot_z = 0.0
     tot_w = 0.0
     q = 0
@@ -255,8 +411,8 @@ def grow_exact(xt, order, n_nan, cont_row, var_type, mono, wz, w, inbag, unit, m
         if inbag[i]:
             tot_z += wz[i]
             tot_w += w[i]
-            if R0.shape[0]:
-                R0[q] = i
+            if R.shape[0]:
+                R[q] = i
                 q += 1
     if unit:
         tot_w = float(n_bag)
@@ -276,8 +432,10 @@ def grow_exact(xt, order, n_nan, cont_row, var_type, mono, wz, w, inbag, unit, m
     node_n[0] = n_bag
     n_nodes = 1
 
-    max_term = 1 + 2 * depth
     term_node = np.zeros(max_term, dtype=np.int64)
+    term_lo = np.zeros(max_term, dtype=np.int64)
+    term_hi = np.zeros(max_term, dtype=np.int64)
+    term_hi[0] = n_bag
     searched = np.zeros(max_term, dtype=np.bool_)
     t_gain = np.zeros(max_term)
     t_var = np.full(max_term, -1, dtype=np.int64)
@@ -286,13 +444,14 @@ def grow_exact(xt, order, n_nan, cont_row, var_type, mono, wz, w, inbag, unit, m
     t_sums = np.zeros((max_term, 9))
     t_levels = np.zeros((max_term, max(max_levels, 1)), dtype=np.int64)
     n_term = 1
-    states_S = [S0]
-    states_nm = [nm0]
-    states_R = [R0]
-    node_of = np.zeros(n, dtype=np.int64)
-    direction = np.zeros(n, dtype=np.int8)
+    node_of = space.node_of
+    node_of[:] = 0
+    direction = space.direction
     sums = np.zeros(9)
     levels = np.zeros(max(max_levels, 1), dtype=np.int64)
+    nm_children = np.zeros((3, max(pc, 1)), dtype=np.int64)
+    counts = np.zeros(3, dtype=np.int64)
+    goes = np.empty(3, dtype=np.int64)
 
     for n_split in range(depth):
         for t in range(n_term):
@@ -303,10 +462,9 @@ def grow_exact(xt, order, n_nan, cont_row, var_type, mono, wz, w, inbag, unit, m
             t_gain[t] = 0.0
             t_var[t] = -1
             if node_n[nd] >= 2:
-                g, v, value, nlev = _search(xt, cont_row, var_type, mono, wz, w, unit, min_obs,
-                                            states_S[t], states_nm[t], states_R[t],
-                                            node_z[nd], node_w[nd], node_n[nd], sums,
-                                            levels)
+                g, v, value, nlev = _search(data, space, wz, w, unit, min_obs, term_lo[t],
+                                            term_hi[t], term_nm[t], node_z[nd], node_w[nd],
+                                            sums, levels)
                 if v >= 0:
                     t_gain[t] = g
                     t_var[t] = v
@@ -352,41 +510,39 @@ def grow_exact(xt, order, n_nan, cont_row, var_type, mono, wz, w, inbag, unit, m
         term_node[t_missing] = ids[MISSING]
         n_term += 2
         # route the node's training rows (in and out of the bag)
-        goes_right = np.ones(max(var_type[v], 1), dtype=np.int8)
+        goes_right = np.ones(max(var_type[v], 1), dtype=np.int64)
         for q in range(nlev):
             goes_right[node_levels[nd, q]] = 0
+        goes[LEFT] = t
+        goes[RIGHT] = t_right
+        goes[MISSING] = t_missing
+        split_value = t_value[t]
+        categorical = var_type[v] > 0
         for i in range(n):
-            if node_of[i] != t:
-                continue
             xv = xt[v, i]
             if np.isnan(xv):
                 d = MISSING
-            elif var_type[v] == 0:
-                d = RIGHT if xv >= t_value[t] else LEFT
-            else:
+            elif categorical:
                 d = goes_right[int(xv)]
+            else:
+                d = RIGHT if xv >= split_value else LEFT
+            here = node_of[i] == t
             direction[i] = d
-            if d == RIGHT:
-                node_of[i] = t_right
-            elif d == MISSING:
-                node_of[i] = t_missing
+            node_of[i] = goes[d] if here else node_of[i]
         if n_split + 1 < depth:
-            S_l, S_r, S_m, nm_c, R_l, R_r, R_m = _partition(states_S[t], states_nm[t],
-                                                            states_R[t], direction)
-            states_S[t] = S_l
-            states_nm[t] = nm_c[LEFT]
-            states_R[t] = R_l
-            states_S.append(S_r)
-            states_nm.append(nm_c[RIGHT])
-            states_R.append(R_r)
-            states_S.append(S_m)
-            states_nm.append(nm_c[MISSING])
-            states_R.append(R_m)
-        else:
-            for side in range(2):
-                states_S.append(states_S[t])
-                states_nm.append(states_nm[t])
-                states_R.append(states_R[t])
+            lo, hi = term_lo[t], term_hi[t]
+            counts[LEFT] = int(s[2])
+            counts[RIGHT] = int(s[5])
+            counts[MISSING] = (hi - lo) - counts[LEFT] - counts[RIGHT]
+            _partition(space, lo, hi, term_nm[t], counts, nm_children)
+            term_lo[t_right] = lo + counts[LEFT]
+            term_hi[t] = lo + counts[LEFT]
+            term_lo[t_missing] = term_lo[t_right] + counts[RIGHT]
+            term_hi[t_right] = term_lo[t_missing]
+            term_hi[t_missing] = hi
+            term_nm[t, :] = nm_children[LEFT]
+            term_nm[t_right, :] = nm_children[RIGHT]
+            term_nm[t_missing, :] = nm_children[MISSING]
         searched[t] = False
         searched[t_right] = False
         searched[t_missing] = False
@@ -398,4 +554,3 @@ def grow_exact(xt, order, n_nan, cont_row, var_type, mono, wz, w, inbag, unit, m
     return (node_pred, node_z[:n_nodes], node_w[:n_nodes], node_n[:n_nodes], node_var[:n_nodes],
             node_value[:n_nodes], node_gain[:n_nodes], node_kids[:n_nodes],
             node_nlev[:n_nodes], node_levels[:n_nodes], term_node[:n_term], node_of)
-

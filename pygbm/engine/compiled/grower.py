@@ -16,7 +16,7 @@ import numpy as np
 from ..tree import ColumnView, Tree
 from .binned_layout import binned_layout
 from .binned_tree import grow_binned
-from .exact_tree import grow_exact
+from .exact_tree import ExactData, grow_exact, growth_space, tied_predictors
 from .tree_arrays import adjust, r_vectors, route_rows, tree_terminal_nodes
 
 
@@ -84,27 +84,31 @@ class CompiledTree:
 class CompiledGrower:
     """Grows trees of ``depth`` splits on presorted ``data`` (a
     :class:`pygbm.engine.data.TrainingData`) with R's exact search, compiled;
-    what does not change from tree to tree is prepared once."""
+    what does not change from tree to tree is prepared once
+    (:attr:`inputs` and the scratch :attr:`space`, which the compiled loop
+    uses too)."""
 
     def __init__(self, data, depth: int, min_obs: int):
         self.data = data
         self.depth = int(depth)
         self.min_obs = int(min_obs)
-        self.cont_row = np.full(data.p, -1, dtype=np.int64)
-        self.cont_row[data.cont] = np.arange(data.cont.size)
-        self.max_levels = int(data.var_type.max()) if data.p else 0
+        cont_row = np.full(data.p, -1, dtype=np.int64)
+        cont_row[data.cont] = np.arange(data.cont.size)
         self.var_type = data.var_type.astype(np.int64)
-        self.monotone = data.var_monotone.astype(np.int64)
+        self.inputs = ExactData(data.xt, data.order, data.n_nan, cont_row, self.var_type,
+                                data.var_monotone.astype(np.int64),
+                                int(data.var_type.max()) if data.p else 0,
+                                tied_predictors(data.xt, data.order, data.n_nan, data.cont))
+        self.space = growth_space(self.inputs)
 
     def grow(self, z: np.ndarray, w: np.ndarray, inbag: np.ndarray,
              unit_weights: bool) -> CompiledTree:
         """Grow one tree on the working response ``z`` with weights ``w``
         (training rows) from the in-bag rows ``inbag``."""
-        d = self.data
-        arrays = grow_exact(d.xt, d.order, d.n_nan, self.cont_row, self.var_type,
-                            self.monotone, w * z, w, inbag, bool(unit_weights), self.min_obs,
-                            self.depth, self.max_levels)
-        return CompiledTree(arrays, self.var_type)
+        arrays = grow_exact(self.inputs, self.space, w * z, w, inbag, bool(unit_weights),
+                            self.min_obs, self.depth)
+        # the rows' terminal nodes live in the grower's scratch: the tree keeps a copy
+        return CompiledTree(arrays[:-1] + (arrays[-1].copy(),), self.var_type)
 
 
 class CompiledBinnedGrower:

@@ -1,0 +1,110 @@
+"""The compiled boosting loop's Python side: which fits it runs, and their trees
+back into the fit's state.
+
+:func:`compiled_loop` says whether a ``run_boosting`` call can run in
+:func:`.loop.boost_exact`: the compiled engine, R's plain boosting on
+presorted data small enough for the compiled grower, one output, a
+distribution with compiled kernels (:data:`.losses.KINDS`), R's bag, and
+none of the loop's seams in use (a split-gain adjustment, per-row state, a
+sampler of one's own, another scheme), which need Python between trees.
+Otherwise the NumPy loop runs (with the compiled grower where it applies);
+both give the same fit bit for bit.
+
+:class:`CompiledLoop` draws the bags' uniforms of a chunk of iterations
+from the fit's stream (the same draws, in the same order, as one bag per
+iteration), runs the chunk in one compiled call and turns its tables into
+the state's :class:`pygbm.engine.tree.Tree` objects, categorical splits and
+errors; R's iteration table and the progress bar hear of every chunk.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..factory import compiled_exact
+from ..report import IterationReport
+from ..sampling import SelectionBag, default_sampler
+from ..schemes import PlainBoosting
+from ..tree import ColumnView, Tree
+from .grower import CompiledGrower
+from .losses import kind_of, loss_params, loss_rows
+from .loop import Forest, Growth, Loss, ValidRows, boost_exact, empty_forest
+
+#: a chunk's bag uniforms (iterations x training rows) stay under this many
+CHUNK_ELEMENTS = 1 << 20
+#: and a chunk has at most this many iterations (the progress bar's step)
+MAX_CHUNK_TREES = 250
+
+
+def compiled_loop(problem, state, scheme) -> CompiledLoop | None:
+    """The compiled loop of this ``run_boosting`` call, or None when the fit
+    needs the NumPy loop (see the module docstring)."""
+    kind = kind_of(problem.distribution)
+    data = scheme.data if isinstance(scheme, PlainBoosting) else None
+    if (kind is None or data is None or problem.engine != "numba"
+            or problem.context.n_outputs != 1 or not problem.context.r_exact_math
+            or problem.sampler is not None or state.rows is not None
+            or problem.distribution.bag_by_group
+            or not compiled_exact(data, problem.gain_adjustment)):
+        return None
+    return CompiledLoop(problem, data, kind)
+
+
+class CompiledLoop:
+    """Runs a fit's iterations in compiled chunks (:func:`.loop.boost_exact`)."""
+
+    def __init__(self, problem, data, kind: int):
+        self.problem = problem
+        grower = CompiledGrower(data, problem.interaction_depth, problem.n_minobsinnode)
+        self.data = grower.inputs
+        self.space = grower.space
+        train, valid = problem.train_targets(), problem.valid_targets()
+        self.train = loss_rows(train)
+        x_va = problem.x[problem.n_train:]
+        self.valid = ValidRows(ColumnView(x_va, problem.var_type).cols, loss_rows(valid))
+        self.loss = Loss(kind, loss_params(problem.distribution))
+        self.growth = Growth(int(problem.interaction_depth), int(problem.n_minobsinnode),
+                             float(problem.shrinkage), 0, bool(np.all(train.w == 1.0)))
+
+    def run(self, state, n_trees: int, rng, report: IterationReport):
+        """Add ``n_trees`` iterations to ``state`` (in place) and return it."""
+        P = self.problem
+        sampler: SelectionBag = default_sampler(P.train_targets(), P.bag_fraction, False, rng)
+        growth = self.growth._replace(n_bag=sampler.n_bag)
+        f_tr, f_va = state.f[:P.n_train], state.f[P.n_train:]
+        report.header()
+        start = len(state.trees)
+        per_chunk = max(1, min(MAX_CHUNK_TREES, CHUNK_ELEMENTS // max(P.n_train, 1)))
+        done = 0
+        while done < n_trees:
+            count = min(per_chunk, n_trees - done)
+            u = sampler.uniforms(rng, count)
+            if u is None:
+                u = np.zeros((0, P.n_train))
+            out = empty_forest(count, growth.depth, self.data.max_levels)
+            boost_exact(self.loss, self.train, self.data, self.space, self.valid, growth, u, f_tr,
+                        f_va, len(state.c_splits), out)
+            self._keep(state, out)
+            for k in range(count):
+                report.iteration(done + k, start + done + k + 1, out.train_error[k],
+                                 out.valid_error[k], out.oobag_improve[k])
+            report.advance(count)
+            done += count
+        return state
+
+    def _keep(self, state, out: Forest) -> None:
+        """The chunk's trees, categorical splits and errors into ``state``."""
+        var_type = self.data.var_type
+        for t in range(out.n_nodes.shape[0]):
+            m = int(out.n_nodes[t])
+            split_var = out.split_var[t, :m]
+            state.trees.append(Tree(split_var, out.code[t, :m], out.left[t, :m],
+                                    out.right[t, :m], out.missing[t, :m], out.gain[t, :m],
+                                    out.weight[t, :m], out.prediction[t, :m]))
+            if out.n_cat[t]:
+                split = split_var[split_var >= 0]
+                levels = var_type[split]
+                for r, n_levels in enumerate(levels[levels > 0].tolist()):
+                    state.c_splits.append(out.csplits[t, r, :n_levels].astype(np.intp))
+        state.train_error.extend(out.train_error.tolist())
+        state.valid_error.extend(out.valid_error.tolist())
+        state.oobag_improve.extend(out.oobag_improve.tolist())

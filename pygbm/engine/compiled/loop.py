@@ -1,0 +1,191 @@
+"""R's boosting loop, compiled: many iterations in one call, no Python between trees.
+
+On small data the NumPy engine's cost is its number of calls: a few hundred
+rows cost the same per tree as a few thousand, about a millisecond of
+bookkeeping (bag, working response, leaf values, errors, R's tree vectors)
+around the tree. :func:`boost_exact` runs ``T`` iterations of
+:func:`pygbm.engine.boost.run_boosting`'s loop for one output on R's exact
+(presorted) search: per iteration the bag (R's selection rule on the
+iteration's uniforms), the working response, the tree
+(:func:`.exact_tree.grow_exact`), the terminal values, R's Adjust, the
+out-of-bag improvement, R's eight vectors, the training and validation
+updates and errors, every number as the NumPy loop computes it
+(:mod:`.losses`).
+
+The inputs are grouped in named tuples (numba reads their fields): the
+distribution (:class:`Loss`), the training rows' targets and the validation
+rows' (:class:`.losses.LossRows`, :class:`ValidRows`), the presorted data
+(:class:`.exact_tree.ExactData`) and the fit's settings (:class:`Growth`); the trees
+come back in a :class:`Forest` of fixed-width node tables, one row per
+iteration. The Python side is :mod:`.boosting`.
+"""
+from __future__ import annotations
+
+import math
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit
+
+from .exact_tree import grow_exact
+from .losses import bag_improvement, deviance, leaf_values, working_response
+from .tree_arrays import adjust, r_vectors, tree_terminal_nodes
+
+
+class Loss(NamedTuple):
+    """A distribution as the kernels name it (:data:`.losses.KINDS`)."""
+
+    kind: int
+    params: np.ndarray
+
+
+class ValidRows(NamedTuple):
+    """The validation rows: predictors by rows and their targets."""
+
+    cols: np.ndarray            # (p, n_valid)
+    rows: object                # a losses.LossRows
+
+
+class Growth(NamedTuple):
+    """The fit's settings the loop reads."""
+
+    depth: int                  # interaction_depth
+    min_obs: int                # n_minobsinnode
+    shrinkage: float
+    n_bag: int                  # rows per bag (R's floor(bag_fraction * n_train))
+    unit: bool                  # every case weight is 1 (the integer fast path)
+
+
+class Forest(NamedTuple):
+    """``T`` iterations' trees (R's eight vectors, padded to the widest tree)
+    and errors; written by :func:`boost_exact`."""
+
+    n_nodes: np.ndarray         # (T,)
+    split_var: np.ndarray       # (T, max_nodes), and so on
+    code: np.ndarray
+    left: np.ndarray
+    right: np.ndarray
+    missing: np.ndarray
+    gain: np.ndarray
+    weight: np.ndarray
+    prediction: np.ndarray
+    n_cat: np.ndarray           # (T,) categorical splits per tree
+    csplits: np.ndarray         # (T, depth, max(max_levels, 1)) their c_splits rows
+    train_error: np.ndarray     # (T,)
+    valid_error: np.ndarray
+    oobag_improve: np.ndarray
+
+
+def max_nodes(depth: int) -> int:
+    """Nodes of a tree of ``depth`` splits (each split adds three)."""
+    return 1 + 3 * int(depth)
+
+
+def empty_forest(n_trees: int, depth: int, max_levels: int) -> Forest:
+    """The output tables of ``n_trees`` iterations."""
+    m = max_nodes(depth)
+    ints = [np.full((n_trees, m), -1, dtype=np.int64) for _ in range(4)]
+    floats = [np.zeros((n_trees, m)) for _ in range(4)]
+    return Forest(np.zeros(n_trees, dtype=np.int64), ints[0], floats[0], ints[1], ints[2],
+                  ints[3], floats[1], floats[2], floats[3],
+                  np.zeros(n_trees, dtype=np.int64),
+                  np.zeros((n_trees, max(int(depth), 1), max(int(max_levels), 1)),
+                           dtype=np.int64),
+                  np.zeros(n_trees), np.zeros(n_trees), np.zeros(n_trees))
+
+
+@njit(cache=True, error_model="numpy")
+def select_bag(u, n_bag, inbag):
+    """R's selection rule (pygbm.engine.sampling.selection_sample) into ``inbag``."""
+    n = u.shape[0]
+    taken = 0
+    for i in range(n):
+        if taken == n_bag:
+            inbag[i:] = False
+            return
+        if n - i == n_bag - taken:
+            inbag[i:] = True
+            return
+        limit = float(n_bag - 1) - math.floor(u[i] * float(n - i))
+        if taken <= limit:
+            inbag[i] = True
+            taken += 1
+        else:
+            inbag[i] = False
+
+
+@njit(cache=True, error_model="numpy", nogil=True)
+def boost_exact(loss, train, data, space, valid, growth, uniforms, f_tr, f_va, n_csplits,
+                out):
+    """Run ``out``'s ``T`` iterations (see the module docstring) from the
+    training and validation link values ``f_tr`` and ``f_va`` (updated in
+    place), growing in the scratch arrays ``space``
+    (:func:`.exact_tree.growth_space`); ``uniforms`` (T, n_train) the bags'
+    uniforms ((0, n_train): every row in every bag), ``n_csplits`` the
+    model's categorical splits so far. Returns the number of categorical
+    splits after them."""
+    n = f_tr.shape[0]
+    n_valid = f_va.shape[0]
+    inbag = np.ones(n, dtype=np.bool_)
+    z = np.empty(n)
+    wz = np.empty(n)
+    fadj = np.empty(n)
+    w = train.w
+    for t in range(out.n_nodes.shape[0]):
+        if uniforms.shape[0]:
+            select_bag(uniforms[t], growth.n_bag, inbag)
+        working_response(loss.kind, loss.params, train, f_tr, inbag, z)
+        for i in range(n):
+            wz[i] = w[i] * z[i]
+        (pred, node_z, node_w, node_n, node_var, node_value, node_gain, node_kids,
+         node_nlev, node_levels, terms, node_of) = grow_exact(
+            data, space, wz, w, inbag, growth.unit, growth.min_obs, growth.depth)
+        n_term = terms.shape[0]
+        counts = np.empty(n_term, dtype=np.int64)
+        grow_pred = np.empty(n_term)
+        for k in range(n_term):
+            counts[k] = node_n[terms[k]]
+            grow_pred[k] = pred[terms[k]]
+        values = np.empty(n_term)
+        leaf_values(loss.kind, loss.params, train, f_tr, z, node_of, n_term, counts,
+                    grow_pred, inbag, growth.min_obs, values)
+        for k in range(n_term):
+            pred[terms[k]] = values[k]
+        adjust(pred, node_w, node_n, node_var, node_kids, growth.min_obs)
+        for i in range(n):
+            fadj[i] = pred[terms[node_of[i]]]
+        out.oobag_improve[t] = bag_improvement(loss.kind, loss.params, train, f_tr, fadj,
+                                               inbag, growth.shrinkage)
+        split_var, code, kids, gain, weight, prediction, csplits = r_vectors(
+            pred, node_w, node_var, node_value, node_gain, node_kids, node_nlev,
+            node_levels, data.var_type, growth.shrinkage, n_csplits)
+        m = split_var.shape[0]
+        out.n_nodes[t] = m
+        out.split_var[t, :m] = split_var
+        out.code[t, :m] = code
+        out.left[t, :m] = kids[0]
+        out.right[t, :m] = kids[1]
+        out.missing[t, :m] = kids[2]
+        out.gain[t, :m] = gain
+        out.weight[t, :m] = weight
+        out.prediction[t, :m] = prediction
+        n_cat = csplits.shape[0]
+        out.n_cat[t] = n_cat
+        out.csplits[t, :n_cat, :csplits.shape[1]] = csplits
+        for i in range(n):
+            f_tr[i] += growth.shrinkage * fadj[i]
+        if n_valid:
+            cat_row_of = np.zeros(m, dtype=np.int64)
+            for q in range(m):
+                if split_var[q] >= 0 and data.var_type[split_var[q]] > 0:
+                    cat_row_of[q] = int(code[q]) - n_csplits
+            table = csplits if n_cat else np.zeros((1, 1), dtype=np.int64)
+            nodes = tree_terminal_nodes(split_var, code, kids[0], kids[1], kids[2],
+                                        valid.cols, data.var_type, table, cat_row_of)
+            for i in range(n_valid):
+                f_va[i] += code[nodes[i]]
+        n_csplits += n_cat
+        out.train_error[t] = deviance(loss.kind, loss.params, train, f_tr)
+        out.valid_error[t] = (deviance(loss.kind, loss.params, valid.rows, f_va)
+                              if n_valid else np.nan)
+    return n_csplits

@@ -1,0 +1,37 @@
+"""What the boosting loop tells the user while it runs: R's iteration table
+(``verbose=True``) and the progress hook (``progress=``, a :mod:`pygbm.progress`
+bar); shared by the NumPy loop (:mod:`.boost`) and the compiled one
+(:mod:`.compiled.boosting`), so that both print the same lines."""
+from __future__ import annotations
+
+#: R's gbm prints every iteration up to this one, then every PRINT_EVERY-th
+PRINT_FIRST = 10
+PRINT_EVERY = 20
+
+
+class IterationReport:
+    """R's iteration table and the progress hook of one ``run_boosting`` call
+    of ``n_trees`` iterations (``verbose``: print the table; ``progress``: a
+    hook told of every finished iteration with ``update(k)``, or None)."""
+
+    def __init__(self, verbose: bool, progress, shrinkage: float, n_trees: int):
+        self.verbose, self.progress = bool(verbose), progress
+        self.shrinkage, self.n_trees = float(shrinkage), int(n_trees)
+
+    def header(self) -> None:
+        if self.verbose:
+            print("Iter   TrainDeviance   ValidDeviance   StepSize   Improve")
+
+    def iteration(self, it: int, n_done: int, train_err: float, valid_err: float,
+                  oob: float) -> None:
+        """Iteration ``it`` of this call (0-based) finished; ``n_done`` trees
+        per output in the model now."""
+        if self.verbose and (it < PRINT_FIRST or n_done % PRINT_EVERY == 0
+                             or it == self.n_trees - 1):
+            print(f"{n_done:6d} {train_err:13.4f} {valid_err:15.4f} {self.shrinkage:10.4f} "
+                  f"{oob:9.4f}")
+
+    def advance(self, k: int) -> None:
+        """``k`` more iterations finished (the progress bar moves)."""
+        if self.progress is not None:
+            self.progress.update(k)
