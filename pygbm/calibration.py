@@ -174,7 +174,7 @@ class CalibratedGBM:
         ...                  n_trees=100, interaction_depth=2, random_state=1)
         >>> cal = pygbm.calibrate(bfit, pima.iloc[500:], n_trees=100, bins=10)
         >>> cal.calibrate_values([0.0, 1.0])        # flat beyond the control points
-        array([0.        , 0.88461538])
+        array([0.        , 0.92307692])
         """
         return np.interp(np.asarray(phi, dtype=float), self.knots_x, self.knots_y)
 
