@@ -273,8 +273,10 @@ def gbm(formula, data, distribution=None, weights=None, var_monotone=None, n_tre
         Stratify the cv folds by class (R: ``class.stratify.cv``); default: for
         multinomial only.
     n_cores : int, optional
-        Worker processes for the cv folds (R: ``n.cores``); the result does
-        not depend on it.
+        Cores for the cv folds (R: ``n.cores``); None (the default) uses every
+        core, as R's default. The compiled engine runs the folds in threads,
+        the NumPy engine in worker processes. The result does not depend on
+        it.
     random_state : int, numpy.random.Generator or RRandom, optional
         Seeds the bagging and the cv folds. ``pygbm.RRandom(seed)`` is R's
         stream after ``set.seed(seed)``: the bags, folds and fold seeds are
@@ -427,7 +429,8 @@ def gbm(formula, data, distribution=None, weights=None, var_monotone=None, n_tre
             fit_coded, options.replace(keep_data=False, verbose=False, progress=False,
                                        formula=None, call=None))
         spec = cv.CVSpec(cv_folds, fold_id, class_stratify_cv, n_cores,
-                         progress=wanted(options.progress, options.verbose))
+                         progress=wanted(options.progress, options.verbose),
+                         threads=options.engine == "numba")
         result, fit = cv.cross_validate(coded, fold_fit, spec, dist.name, rng,
                                         main_fit=main_fit)
     else:

@@ -4,12 +4,14 @@ Each fold's model is R's ``gbm.fit`` on the training rows with the fold's
 rows moved to the end as its validation set; the cv error per iteration is
 the folds' validation deviances weighted by fold size; ``cv_fitted`` holds,
 for every training row, the prediction (link scale, best cv iteration) of the
-model that did not see it. Folds run in parallel (joblib) with one seed per
-fold drawn from the caller's generator, so any ``n_cores`` gives the same
-result. The main fit on all training rows, which continues the caller's
-generator after the folds' seeds, runs alongside them (a thread of this
-process next to the worker processes) instead of after them; R fits it after
-the folds.
+model that did not see it. Folds run in parallel with one seed per fold
+drawn from the caller's generator, so any ``n_cores`` gives the same result;
+``n_cores=None`` (the default) uses every core, as R's default
+``detectCores()``. With the compiled engine the folds run in threads of this
+process (its loops release the GIL: nothing to start, nothing to copy);
+with the NumPy engine in worker processes (joblib). The main fit on all
+training rows, which continues the caller's generator after the folds'
+seeds, runs alongside them instead of after them; R fits it after the folds.
 
 With R's stream (``random_state=pygbm.RRandom(seed)``) the draws are R's
 (:mod:`pygbm.draws`): the folds are ``getCVgroup``'s, the seeds
@@ -26,6 +28,8 @@ rows when weights are given).
 """
 from __future__ import annotations
 
+import os
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
@@ -103,8 +107,19 @@ class CVSpec:
     n_folds: int
     fold_id: np.ndarray | None = None     # given folds (one per training row), or None
     class_stratify_cv: bool | None = None
-    n_cores: int | None = None
+    n_cores: int | None = None            # None: every core (all_cores)
     progress: bool = False                # a bar over the folds (pygbm.progress)
+    #: run the folds in threads (the compiled engine releases the GIL) rather
+    #: than in worker processes
+    threads: bool = False
+
+
+def all_cores() -> int:
+    """The cores this process may run on (R's detectCores for gbm's folds)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:                # not on Linux
+        return os.cpu_count() or 1
 
 
 def _fit_fold(k, fold_id, data, fit, seed):
@@ -157,14 +172,18 @@ def cross_validate(data, fit, spec: CVSpec, dist_name, rng, main_fit=None):
         _check_classes_in_folds(data, fold_id, n_folds, stratify)
     jobs = list(enumerate(fold_seeds(rng, n_folds), start=1))
     main_fit = main_fit if main_fit is not None else (lambda: None)
-    n_cores = spec.n_cores
+    n_cores = all_cores() if spec.n_cores is None else spec.n_cores
     with progress_bar(spec.progress, n_folds, "cv folds", "fold") as bar:
-        if n_cores is None or n_cores == 1 or n_folds == 1:
+        if n_cores == 1 or n_folds == 1:
             models = [_fit_fold(k, fold_id, data, fit, s) for k, s in _told(jobs, bar)]
             main = main_fit()
+        elif spec.threads:
+            with ThreadPoolExecutor(max_workers=n_cores) as pool:
+                running = pool.submit(main_fit)
+                folds = [pool.submit(_fit_fold, k, fold_id, data, fit, s) for k, s in jobs]
+                models = [done.result() for done in _told(folds, bar)]
+                main = running.result()
         else:
-            from concurrent.futures import ThreadPoolExecutor
-
             from joblib import Parallel, delayed      # worker processes: imported when used
 
             with ThreadPoolExecutor(max_workers=1) as alongside:

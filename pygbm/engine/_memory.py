@@ -15,6 +15,7 @@ import contextlib
 import ctypes
 import ctypes.util
 import sys
+import threading
 
 _M_TRIM_THRESHOLD = -1
 _M_MMAP_THRESHOLD = -3
@@ -33,6 +34,8 @@ if sys.platform.startswith("linux"):
         _libc = None
 
 _depth = 0
+#: fits may run in threads (cv folds): one of them at a time changes the count
+_lock = threading.Lock()
 
 
 @contextlib.contextmanager
@@ -42,14 +45,16 @@ def reuse_freed_memory():
     if _libc is None:
         yield
         return
-    if _depth == 0:
-        _libc.mallopt(_M_MMAP_THRESHOLD, _KEEP_BYTES)
-        _libc.mallopt(_M_TRIM_THRESHOLD, _KEEP_BYTES)
-    _depth += 1
+    with _lock:
+        if _depth == 0:
+            _libc.mallopt(_M_MMAP_THRESHOLD, _KEEP_BYTES)
+            _libc.mallopt(_M_TRIM_THRESHOLD, _KEEP_BYTES)
+        _depth += 1
     try:
         yield
     finally:
-        _depth -= 1
-        if _depth == 0:
-            _libc.mallopt(_M_MMAP_THRESHOLD, _GLIBC_DEFAULT)
-            _libc.mallopt(_M_TRIM_THRESHOLD, _GLIBC_DEFAULT)
+        with _lock:
+            _depth -= 1
+            if _depth == 0:
+                _libc.mallopt(_M_MMAP_THRESHOLD, _GLIBC_DEFAULT)
+                _libc.mallopt(_M_TRIM_THRESHOLD, _GLIBC_DEFAULT)
