@@ -35,7 +35,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .draws import fold_seeds, shuffled
-from .engine.tree import predict_trees
+from .engine.predict import predict_link
 from .messages import warn
 from .pairwise_rows import check_folds_keep_groups, group_folds
 from .progress import progress_bar
@@ -224,6 +224,7 @@ def _check_classes_in_folds(data, fold_id, n_folds, stratify):
 
 def _predict_coded(model, x, n_trees):
     K = int(model.num_classes)
-    out = predict_trees(model.trees, model.to_engine(x), model.engine_var_type,
-                        model.c_splits, model.init_f, [n_trees], n_outputs=K)
+    out = predict_link(model.trees, model.to_engine(x), model.engine_var_type,
+                       model.c_splits, model.init_f, [n_trees], n_outputs=K,
+                       engine=model.options.engine)
     return out[:, 0] if K == 1 else out[:, :, 0]

@@ -12,7 +12,7 @@ from .costs import cost_lines, predict_cost
 from .display import fit_html
 from .engine._memory import reuse_freed_memory
 from .engine.cegb import CostTracker
-from .engine.tree import predict_trees
+from .engine.predict import predict_link
 from .messages import GBMMessage, warn
 from .options import FitOptions
 from .rrandom import RRandom
@@ -349,8 +349,9 @@ class GBMFit:
         counts = self._check_n_trees(n_trees)
         x = self._design(newdata)
         with reuse_freed_memory():
-            f = predict_trees(self.trees, self.to_engine(x), self.engine_var_type,
-                              self.c_splits, self.init_f, counts, n_outputs=self.num_classes)
+            f = predict_link(self.trees, self.to_engine(x), self.engine_var_type,
+                             self.c_splits, self.init_f, counts, n_outputs=self.num_classes,
+                             engine=self.options.engine)
         if type == "response":
             f = self.distribution.inverse_link(f)
         f = f[..., 0] if single else f

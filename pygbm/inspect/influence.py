@@ -16,7 +16,8 @@ import pandas as pd
 from .._checks import as_generator
 from ..distributions.inputs import Targets
 from ..draws import shuffled
-from ..engine.tree import NO_NODE, predict_trees
+from ..engine.predict import predict_link
+from ..engine.tree import NO_NODE
 from ..messages import GBMMessage, warn
 
 
@@ -256,8 +257,8 @@ def permutation_influence(fit, n_trees=None, random_state=None) -> pd.Series:
     perm = shuffled(as_generator(random_state), n)
 
     def loss(xm):
-        f = predict_trees(fit.trees, xm, fit.var_type, fit.c_splits, fit.init_f, [n_trees],
-                          n_outputs=K)[..., 0]
+        f = predict_link(fit.trees, xm, fit.var_type, fit.c_splits, fit.init_f, [n_trees],
+                         n_outputs=K, engine=fit.options.engine)[..., 0]
         return float(dist.deviance(targets, f, fit.context))
 
     baseline = loss(x)

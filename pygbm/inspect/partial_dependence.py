@@ -22,8 +22,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..engine.tree import (LEFT, MISSING, NO_NODE, NOWHERE, RIGHT, predict_trees,
-                           split_directions)
+from ..engine.predict import predict_link
+from ..engine.tree import LEFT, MISSING, NO_NODE, NOWHERE, RIGHT, split_directions
 from ..messages import warn
 from .influence import check_bool, check_n_trees, class_labels, class_view
 
@@ -177,8 +177,8 @@ def brute_force_predictions(fit, grid, idx, n_trees, x) -> np.ndarray:
                     dtype=bool)
     varying = [t for t, u in zip(trees, uses) if u]
     fixed = [t for t, u in zip(trees, uses) if not u]
-    base = predict_trees(fixed, to_engine(x), var_type, fit.c_splits, fit.init_f,
-                         [len(fixed)])[:, 0]
+    base = predict_link(fixed, to_engine(x), var_type, fit.c_splits, fit.init_f,
+                        [len(fixed)], engine=fit.options.engine)[:, 0]
     out = np.empty((grid.shape[0], n_rows))
     out[:] = base
     if not varying:
@@ -188,8 +188,8 @@ def brute_force_predictions(fit, grid, idx, n_trees, x) -> np.ndarray:
         g = grid[start:start + per_block]
         rep = np.tile(x, (g.shape[0], 1))
         rep[:, idx] = np.repeat(g, n_rows, axis=0)
-        pred = predict_trees(varying, to_engine(rep), var_type, fit.c_splits, 0.0,
-                             [len(varying)])
+        pred = predict_link(varying, to_engine(rep), var_type, fit.c_splits, 0.0,
+                            [len(varying)], engine=fit.options.engine)
         out[start:start + g.shape[0]] += pred[:, 0].reshape(g.shape[0], n_rows)
     return out
 
