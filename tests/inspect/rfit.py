@@ -14,6 +14,7 @@ from types import SimpleNamespace
 import numpy as np
 import pandas as pd
 
+from pygbm._checks import engine_arg
 from pygbm.distributions.base import Distribution
 from pygbm.distributions.inputs import FitContext
 from pygbm.engine.tree import Tree
@@ -111,6 +112,7 @@ def build_fit(fixture: dict) -> SimpleNamespace:
         ts_encoder=None,
         row_order=None,
         costs=None,                     # R's fits have no costs (cost-efficient boosting)
+        options=SimpleNamespace(engine=engine_arg(None)),   # the default engine predicts
     )
 
 
