@@ -101,45 +101,46 @@ def r_order(values):
 
 
 @njit(cache=True, error_model="numpy")
-def _term(a, rows, i, absolute):
-    """The ``i``-th value summed: ``a[i]``, or ``a[rows[i]]`` when ``rows``
-    is not empty; its absolute value if ``absolute``."""
-    v = a[rows[i]] if rows.shape[0] else a[i]
-    return abs(v) if absolute else v
+def _gather(a, rows, absolute, lo, n, buf):
+    """``buf[:n]`` = the values ``lo .. lo + n - 1`` summed: ``a[lo:lo + n]``,
+    or ``a[rows[lo:lo + n]]`` when ``rows`` is not empty; their absolute
+    values if ``absolute``."""
+    if rows.shape[0]:
+        at = rows[lo:lo + n]
+        for i in range(n):
+            buf[i] = a[at[i]]
+    else:
+        src = a[lo:lo + n]
+        for i in range(n):
+            buf[i] = abs(src[i]) if absolute else src[i]
 
 
 @njit(cache=True, error_model="numpy")
-def _block_sum(a, rows, absolute, lo, n):
-    """NumPy's sum of at most _PW_BLOCK values ``lo .. lo + n - 1`` (see _term)."""
+def _block_sum(b, n):
+    """NumPy's sum of ``b[:n]``, n <= _PW_BLOCK: sequential below
+    _PW_SEQUENTIAL values, else eight accumulators."""
     if n < _PW_SEQUENTIAL:
         res = 0.0
-        for i in range(lo, lo + n):
-            res += _term(a, rows, i, absolute)
+        for i in range(n):
+            res += b[i]
         return res
-    r0 = _term(a, rows, lo, absolute)
-    r1 = _term(a, rows, lo + 1, absolute)
-    r2 = _term(a, rows, lo + 2, absolute)
-    r3 = _term(a, rows, lo + 3, absolute)
-    r4 = _term(a, rows, lo + 4, absolute)
-    r5 = _term(a, rows, lo + 5, absolute)
-    r6 = _term(a, rows, lo + 6, absolute)
-    r7 = _term(a, rows, lo + 7, absolute)
+    r0, r1, r2, r3 = b[0], b[1], b[2], b[3]
+    r4, r5, r6, r7 = b[4], b[5], b[6], b[7]
     i = _PW_UNROLL
     stop = n - n % _PW_UNROLL
     while i < stop:
-        k = lo + i
-        r0 += _term(a, rows, k, absolute)
-        r1 += _term(a, rows, k + 1, absolute)
-        r2 += _term(a, rows, k + 2, absolute)
-        r3 += _term(a, rows, k + 3, absolute)
-        r4 += _term(a, rows, k + 4, absolute)
-        r5 += _term(a, rows, k + 5, absolute)
-        r6 += _term(a, rows, k + 6, absolute)
-        r7 += _term(a, rows, k + 7, absolute)
+        r0 += b[i]
+        r1 += b[i + 1]
+        r2 += b[i + 2]
+        r3 += b[i + 3]
+        r4 += b[i + 4]
+        r5 += b[i + 5]
+        r6 += b[i + 6]
+        r7 += b[i + 7]
         i += _PW_UNROLL
     res = ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
     while i < n:
-        res += _term(a, rows, lo + i, absolute)
+        res += b[i]
         i += 1
     return res
 
@@ -150,20 +151,25 @@ _PW_MAX_DEPTH = 64
 
 @njit(cache=True, error_model="numpy")
 def _pairwise(a, rows, absolute, lo, n):
-    """NumPy's pairwise sum of the values ``lo .. lo + n - 1`` (see _term):
+    """NumPy's pairwise sum of the values ``lo .. lo + n - 1`` (see _gather):
     the halving recursion of NumPy, written with an explicit stack (numba's
     cache does not load recursive functions)."""
     f_lo = np.empty(_PW_MAX_DEPTH, dtype=np.int64)
     f_n = np.empty(_PW_MAX_DEPTH, dtype=np.int64)
     f_phase = np.empty(_PW_MAX_DEPTH, dtype=np.int64)
     partial = np.empty(_PW_MAX_DEPTH + 1)
+    buf = np.empty(_PW_BLOCK)
     top = 0
     n_partial = 0
     f_lo[0], f_n[0], f_phase[0] = lo, n, 0
     while top >= 0:
         flo, fn = f_lo[top], f_n[top]
         if fn <= _PW_BLOCK:
-            partial[n_partial] = _block_sum(a, rows, absolute, flo, fn)
+            if rows.shape[0] or absolute:
+                _gather(a, rows, absolute, flo, fn, buf)
+                partial[n_partial] = _block_sum(buf, fn)
+            else:
+                partial[n_partial] = _block_sum(a[flo:flo + fn], fn)
             n_partial += 1
             top -= 1
             continue

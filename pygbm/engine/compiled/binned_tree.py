@@ -12,9 +12,10 @@ per value, and the R sums of the nodes above such a split); best-first
 growth with left, right and missing children; every training row routed by
 its raw value.
 
-The in-bag rows live in one buffer, each node a segment of it in
-increasing row order (a split partitions its segment stably), so a node's
-rows are always at hand. The result is the node arrays of
+The in-bag rows live in two buffers, each node a segment of one of them in
+increasing row order: a split partitions its node's segment of one buffer
+stably into the same places of the other (the rows of a node above are the
+union of its terminal nodes' segments). The result is the node arrays of
 :func:`.exact_tree.grow_exact`, which :class:`.grower.CompiledTree` finishes.
 The function takes arrays, scalars and the layout tuple only, so that
 compiled code (a whole boosting loop) can call it.
@@ -61,32 +62,34 @@ def _root_totals(L, rows, resp, unit):
             tw += w[rows[k]]
     else:
         tz = numpy_sum_at(wz, rows)
-        tw = numpy_sum_at(w, rows)
+        tw = float(rows.shape[0]) if unit else numpy_sum_at(w, rows)
     if unit:
         tw = float(rows.shape[0])
     return tz, tw
 
 
 @njit(cache=True, error_model="numpy")
-def _partition(rows, vals, lo, hi, direction, n_bag, scratch, packed):
-    """Rows ``lo:hi`` split stably into left, right, missing segments (and
-    their packed values; ``n_bag``: how many go each way); returns the
-    segment ends (left, right)."""
-    scratch_rows, scratch_vals = scratch
-    at = np.empty(3, dtype=np.int64)
-    at[0] = lo
-    at[1] = lo + n_bag[0]
-    at[2] = at[1] + n_bag[1]
-    ends = (at[1], at[2])
+def _partition(src, dst, lo, hi, direction, n_bag, packed):
+    """The rows ``lo:hi`` of buffer ``src`` = (rows, packed values) split
+    stably into left, right, missing segments at the same places of buffer
+    ``dst`` (``n_bag``: how many go each way); returns the segment ends
+    (left, right)."""
+    rows, vals = src
+    out_rows, out_vals = dst
+    at_left = lo
+    at_right = lo + n_bag[LEFT]
+    at_missing = at_right + n_bag[RIGHT]
+    ends = (at_right, at_missing)
     for k in range(lo, hi):
         d = direction[rows[k]]
-        scratch_rows[at[d]] = rows[k]
+        # the row's place without a branch (directions are random)
+        at = at_left if d == LEFT else (at_right if d == RIGHT else at_missing)
+        out_rows[at] = rows[k]
         if packed:
-            scratch_vals[at[d]] = vals[k]
-        at[d] += 1
-    rows[lo:hi] = scratch_rows[lo:hi]
-    if packed:
-        vals[lo:hi] = scratch_vals[lo:hi]
+            out_vals[at] = vals[k]
+        at_left += d == LEFT
+        at_right += d == RIGHT
+        at_missing += d == MISSING
     return ends
 
 
@@ -100,9 +103,7 @@ def _route(L, node_of, inbag, direction, t, split, terminals, n_bag):
     v, value, left_levels, n_lev = split
     t_right, t_missing = terminals
     K = L.var_type[v]
-    goes_right = np.ones(max(K, 1), dtype=np.int8)
-    for q in range(n_lev):
-        goes_right[left_levels[q]] = LEFT
+    goes_right = _goes_right(L, v, left_levels, n_lev)
     xv_row = L.xt[v]
     n_in = 0
     n_right = 0
@@ -129,6 +130,15 @@ def _route(L, node_of, inbag, direction, t, split, terminals, n_bag):
     n_bag[LEFT] = n_in - n_right - n_missing
     n_bag[RIGHT] = n_right
     n_bag[MISSING] = n_missing
+
+
+@njit(cache=True, error_model="numpy")
+def _goes_right(L, v, left_levels, n_lev):
+    """Per level of categorical ``v``: RIGHT, or LEFT when sent left."""
+    goes_right = np.ones(max(L.var_type[v], 1), dtype=np.int8)
+    for q in range(n_lev):
+        goes_right[left_levels[q]] = LEFT
+    return goes_right
 
 
 @njit(cache=True, error_model="numpy")
@@ -176,10 +186,29 @@ def _sorted_position(L, H, v, b):
 
 
 @njit(cache=True, error_model="numpy")
-def _ensure_r_total(L, nd, rows, resp, unit, nodes):
+def _rows_of(nd, seg, terminals, buffers):
+    """The in-bag rows of node ``nd``, increasing: its segment is the union
+    of the segments of the terminal nodes below it, each in the buffer its
+    parent's split wrote (``terminals`` = (terminal nodes, their number,
+    each node's buffer); ``buffers`` (2, n_bag) rows)."""
+    term_node, n_term, node_buf = terminals
+    lo, hi = seg[nd, 0], seg[nd, 1]
+    out = np.empty(hi - lo, dtype=np.int64)
+    for u in range(n_term):
+        x = term_node[u]
+        a, b = seg[x, 0], seg[x, 1]
+        if a >= lo and b <= hi:
+            out[a - lo:b - lo] = buffers[node_buf[x], a:b]
+    return np.sort(out)
+
+
+@njit(cache=True, error_model="numpy")
+def _ensure_r_total(L, nd, rows_of, resp, unit, nodes):
     """Node ``nd``'s sums in R's arithmetic: each split above it without
-    them re-evaluated on its rows, from the nearest node that has them."""
-    node_n, node_var, node_kids, node_nlev, node_order, seg, parent, r_tot, r_ok = nodes
+    them re-evaluated on its rows (``rows_of`` = (segments, terminals,
+    buffers) of :func:`_rows_of`), from the nearest node that has them."""
+    node_n, node_var, node_kids, node_nlev, node_order, parent, r_tot, r_ok = nodes
+    seg, terminals, buffers = rows_of
     chain = np.empty(node_n.shape[0], dtype=np.int64)
     m = 0
     x = nd
@@ -192,7 +221,7 @@ def _ensure_r_total(L, nd, rows, resp, unit, nodes):
         up = parent[chain[q]]
         if r_ok[chain[q]]:
             continue
-        prow = np.sort(rows[seg[up, 0]:seg[up, 1]])
+        prow = _rows_of(up, seg, terminals, buffers)
         v = node_var[up]
         if L.var_type[v] == 0:
             at = node_n[node_kids[up, MISSING]] + node_n[node_kids[up, LEFT]] - 1
@@ -260,13 +289,17 @@ def grow_binned(L, wz, w, inbag, unit, min_obs, depth):
     p = L.var_type.shape[0]
     resp = (wz, w)
     packed = unit and L.packable and not L.exact_bins
-    rows = _bag_rows(inbag)
-    n_bag = rows.shape[0]
-    vals = np.empty(n_bag if packed else 0, dtype=np.int64)
+    bag = _bag_rows(inbag)
+    n_bag = bag.shape[0]
+    # two buffers of the in-bag rows (and their packed values): a split
+    # partitions its node's segment of one into the same places of the other
+    buffers = np.empty((2, n_bag), dtype=np.int64)
+    buffers[0] = bag
+    packed_vals = np.empty((2, n_bag if packed else 0), dtype=np.int64)
     bits, scale = 1, 1.0
     if packed:
-        bits, scale = pack(wz, rows, vals)
-    tot_z, tot_w = _root_totals(L, rows, resp, unit)
+        bits, scale = pack(wz, bag, packed_vals[0])
+    tot_z, tot_w = _root_totals(L, bag, resp, unit)
 
     lev_w = max(L.cat_cells.shape[1], 1)
     max_nodes = 1 + 3 * depth
@@ -280,11 +313,12 @@ def grow_binned(L, wz, w, inbag, unit, min_obs, depth):
     node_nlev = np.zeros(max_nodes, dtype=np.int64)
     node_levels = np.zeros((max_nodes, lev_w), dtype=np.int64)
     node_order = np.zeros((max_nodes, lev_w), dtype=np.int64)
-    seg = np.zeros((max_nodes, 2), dtype=np.int64)      # the node's rows: rows[lo:hi]
+    seg = np.zeros((max_nodes, 2), dtype=np.int64)      # the node's rows: lo:hi
+    node_buf = np.zeros(max_nodes, dtype=np.int64)      # ... of this buffer
     parent = np.full(max_nodes, -1, dtype=np.int64)
     r_tot = np.zeros((max_nodes, 3))                    # R's sums (w*z, w, count)
     r_ok = np.zeros(max_nodes, dtype=np.bool_)
-    nodes = (node_n, node_var, node_kids, node_nlev, node_order, seg, parent, r_tot, r_ok)
+    nodes = (node_n, node_var, node_kids, node_nlev, node_order, parent, r_tot, r_ok)
     node_z[0] = tot_z
     node_w[0] = tot_w
     node_n[0] = n_bag
@@ -316,16 +350,15 @@ def grow_binned(L, wz, w, inbag, unit, min_obs, depth):
     pool_float = np.zeros((0 if packed else max_term, cells, k_cols))
     H_unpacked = np.zeros((cells if packed else 0, 2))
     if packed:
-        build_packed(L, rows, vals, 0, n_bag, pool_packed[0])
+        build_packed(L, buffers[0], packed_vals[0], 0, n_bag, pool_packed[0])
     else:
-        build_float(L, rows, 0, n_bag, wz, w, pool_float[0])
+        build_float(L, buffers[0], 0, n_bag, wz, w, pool_float[0])
 
     gains = np.zeros(p)
     pos = np.zeros(p, dtype=np.int64)
     orders = np.zeros((L.cat.shape[0], lev_w), dtype=np.int64)
     node_of = np.zeros(n, dtype=np.int64)
     direction = np.zeros(n, dtype=np.int8)
-    scratch = (np.empty(n_bag, dtype=np.int64), np.empty(vals.shape[0], dtype=np.int64))
     n_bag_kids = np.zeros(3, dtype=np.int64)
     built = np.zeros(3, dtype=np.int64)
 
@@ -345,13 +378,14 @@ def grow_binned(L, wz, w, inbag, unit, min_obs, depth):
                 H = H_unpacked
             else:
                 H = pool_float[slot[t]]
-            node_rows = rows[lo:hi]
+            node_rows = buffers[node_buf[nd], lo:hi]
             v, tied = _histogram_best(L, H, unit, counted[t], node_rows, resp, min_obs,
                                       gains, pos, orders)
             if not gains[v] > 0.0:
                 continue
             if tied > 1 or L.exact_bins:
-                _ensure_r_total(L, nd, rows, resp, unit, nodes)
+                _ensure_r_total(L, nd, (seg, (term_node, n_term, node_buf), buffers), resp,
+                                unit, nodes)
                 total = (r_tot[nd, 0], r_tot[nd, 1], np.int64(r_tot[nd, 2]))
                 g, v, value, n_lev = _tie_break(L, H, node_rows, resp, unit, total, gains,
                                                 pos, orders, v, (t_sums[t], t_order[t]))
@@ -407,22 +441,27 @@ def grow_binned(L, wz, w, inbag, unit, min_obs, depth):
         term_node[t_right] = kids[RIGHT]
         term_node[t_missing] = kids[MISSING]
         n_term += 2
-        _route(L, node_of, inbag, direction, t, (v, t_value[t], t_levels[t], n_lev),
-               (t_right, t_missing), n_bag_kids)
+        split = (v, t_value[t], t_levels[t], n_lev)
         searched[t] = False
         searched[t_right] = False
         searched[t_missing] = False
+        _route(L, node_of, inbag, direction, t, split, (t_right, t_missing), n_bag_kids)
         if n_split + 1 == depth:
             break
-        # the children's rows and histograms
         lo, hi = seg[nd, 0], seg[nd, 1]
-        end_l, end_r = _partition(rows, vals, lo, hi, direction, n_bag_kids, scratch, packed)
+        src = node_buf[nd]
+        dst = 1 - src
+        end_l, end_r = _partition((buffers[src], packed_vals[src]),
+                                  (buffers[dst], packed_vals[dst]), lo, hi, direction,
+                                  n_bag_kids, packed)
+        # the children's rows and histograms
         bounds = (lo, end_l, end_r, hi)
         terms = (t, t_right, t_missing)
         big = 0
         for side in range(3):
             seg[kids[side], 0] = bounds[side]
             seg[kids[side], 1] = bounds[side + 1]
+            node_buf[kids[side]] = dst
             if bounds[side + 1] - bounds[side] > bounds[big + 1] - bounds[big]:
                 big = side
         parent_slot = slot[t]
@@ -439,9 +478,9 @@ def grow_binned(L, wz, w, inbag, unit, min_obs, depth):
             a, b = bounds[side], bounds[side + 1]
             if b > a:
                 if packed:
-                    build_packed(L, rows, vals, a, b, pool_packed[slot[u]])
+                    build_packed(L, buffers[dst], packed_vals[dst], a, b, pool_packed[slot[u]])
                 else:
-                    build_float(L, rows, a, b, wz, w, pool_float[slot[u]])
+                    build_float(L, buffers[dst], a, b, wz, w, pool_float[slot[u]])
                 built[n_built] = slot[u]
                 n_built += 1
         for q in range(n_built):
