@@ -79,20 +79,15 @@ def oob_average(values, w, inbag):
     """R's BagImprovement average: sum(w * values) / sum(w) over out-of-bag rows.
 
     NaN when there is no out-of-bag row (``bag_fraction = 1``), as R's 0/0.
-    (Zeros in place of the in-bag rows, by multiplying with a 0/1 mask: a
-    random boolean selection, or ``np.where`` with a scalar, costs several
-    times more than the sums. Where an in-bag value is not finite, 0 * it is
-    NaN, so those sums are taken again with ``np.where``.)
+    The sums run over every row with 0 in place of the in-bag rows (so the
+    in-bag rows' values, which the compiled engine does not compute, do not
+    matter, even when not finite).
     """
     inbag = np.asarray(inbag, dtype=bool)
     w = np.asarray(w, dtype=float)
-    oob = np.logical_not(inbag).astype(float)
-    with np.errstate(invalid="ignore", over="ignore"):   # non-finite: handled below
-        num = np.sum(w * values * oob)
-        den = np.sum(w * oob)
-    if not (np.isfinite(num) and np.isfinite(den)):
+    with np.errstate(invalid="ignore", over="ignore"):
         num = np.where(inbag, 0.0, w * values).sum()
-        den = np.where(inbag, 0.0, w).sum()
+    den = np.where(inbag, 0.0, w).sum()
     with np.errstate(divide="ignore", invalid="ignore"):
         return float(np.float64(num) / np.float64(den))
 

@@ -165,24 +165,15 @@ def _weighted_mean(values, rows):
 @njit(cache=True, error_model="numpy")
 def _oob_average(values, rows, bag):
     """pygbm.distributions._common.oob_average: sum(w * values) / sum(w) over
-    the out-of-bag rows (in-bag rows multiplied by 0; where that gives a
-    non-finite sum, the sums again with the in-bag rows left out)."""
+    the out-of-bag rows, every row added with 0 in place of the in-bag rows
+    (whose ``values`` are not read: the callers leave them unset)."""
     n = values.shape[0]
     num_buf = np.empty(n)
     den_buf = np.empty(n)
     for i in range(n):
-        oob = 0.0 if bag[i] else 1.0
-        num_buf[i] = (rows.w[i] * values[i]) * oob
-        den_buf[i] = rows.w[i] * oob
-    num = numpy_sum(num_buf[:n])
-    den = numpy_sum(den_buf[:n])
-    if not (np.isfinite(num) and np.isfinite(den)):
-        for i in range(n):
-            num_buf[i] = 0.0 if bag[i] else rows.w[i] * values[i]
-            den_buf[i] = 0.0 if bag[i] else rows.w[i]
-        num = numpy_sum(num_buf[:n])
-        den = numpy_sum(den_buf[:n])
-    return num / den
+        num_buf[i] = 0.0 if bag[i] else rows.w[i] * values[i]
+        den_buf[i] = 0.0 if bag[i] else rows.w[i]
+    return numpy_sum(num_buf[:n]) / numpy_sum(den_buf[:n])
 
 
 @njit(cache=True, error_model="numpy")
@@ -538,21 +529,29 @@ def bag_improvement(kind, params, rows, f, fadj, bag, shrinkage):
     gain = np.empty(n)
     if kind == GAUSSIAN:
         for i in range(n):
+            if bag[i]:           # out-of-bag rows only
+                continue
             r = _residual(rows, f, i)
             step = shrinkage * fadj[i]
             gain[i] = step * (2.0 * r - step)
     elif kind == BERNOULLI:
         for i in range(n):
+            if bag[i]:           # out-of-bag rows only
+                continue
             F = _link(rows, f, i)
             step = shrinkage * fadj[i]
             gain[i] = rows.y[i] * step + _log1pexp(F) - _log1pexp(F + step)
     elif kind == POISSON:
         for i in range(n):
+            if bag[i]:           # out-of-bag rows only
+                continue
             F = _link(rows, f, i)
             step = shrinkage * fadj[i]
             gain[i] = rows.y[i] * step - math.exp(F + step) + math.exp(F)
     elif kind == ADABOOST:
         for i in range(n):
+            if bag[i]:           # out-of-bag rows only
+                continue
             F = _link(rows, f, i)
             s = 2.0 * rows.y[i] - 1.0
             step = shrinkage * fadj[i]
@@ -563,11 +562,15 @@ def bag_improvement(kind, params, rows, f, fadj, bag, shrinkage):
         return _coxph_bag_improvement(rows, fadj, bag, shrinkage)
     elif kind == LAPLACE:
         for i in range(n):
+            if bag[i]:           # out-of-bag rows only
+                continue
             F = _link(rows, f, i)
             step = shrinkage * fadj[i]
             gain[i] = abs(rows.y[i] - F) - abs(rows.y[i] - F - step)
     elif kind == QUANTILE:
         for i in range(n):
+            if bag[i]:           # out-of-bag rows only
+                continue
             F = _link(rows, f, i)
             step = shrinkage * fadj[i]
             gain[i] = (_check_loss(rows.y[i], F, params[0])
@@ -575,6 +578,8 @@ def bag_improvement(kind, params, rows, f, fadj, bag, shrinkage):
     elif kind == TDIST:
         df = params[0]
         for i in range(n):
+            if bag[i]:           # out-of-bag rows only
+                continue
             u = _residual(rows, f, i)
             step = shrinkage * fadj[i]
             gain[i] = _log(df + u * u) - _log(df + (u - step) * (u - step))
