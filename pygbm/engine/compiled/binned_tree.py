@@ -22,6 +22,8 @@ compiled code (a whole boosting loop) can call it.
 """
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
@@ -36,17 +38,43 @@ _N_SUMS = 9
 
 
 @njit(cache=True, error_model="numpy")
-def _bag_rows(inbag):
-    """The in-bag rows, increasing (without a branch per row: the bag is random)."""
-    n_bag = 0
-    for i in range(inbag.shape[0]):
-        n_bag += inbag[i]
-    rows = np.empty(n_bag + 1, dtype=np.int64)
+def _bag_rows(inbag, out):
+    """The in-bag rows, increasing, into ``out`` (one place more than rows;
+    filled without a branch per row: the bag is random); returns how many."""
     q = 0
     for i in range(inbag.shape[0]):
-        rows[q] = i
+        out[q] = i
         q += inbag[i]
-    return rows[:n_bag]
+    return q
+
+
+class BinnedSpace(NamedTuple):
+    """The scratch arrays of :func:`grow_binned`, made once per fit
+    (:func:`binned_space`) and reused by every tree."""
+
+    bag: np.ndarray             # (n + 1,) the in-bag rows
+    buffers: np.ndarray         # (2, n) the nodes' in-bag rows (see the module docstring)
+    packed_vals: np.ndarray     # (2, n) their packed values
+    node_of: np.ndarray         # (n,) each training row's terminal node
+    direction: np.ndarray       # (n,) where the current split sends each row
+    pool_packed: np.ndarray     # (terminals, cells) packed histograms
+    pool_unit: np.ndarray       # (terminals, cells, 2) float histograms: w*z, count
+    pool_weighted: np.ndarray   # (terminals, cells, 3) w*z, w, count
+    unpacked: np.ndarray        # (cells, 2) the histogram searched
+
+
+def binned_space(layout, depth: int) -> BinnedSpace:
+    """The scratch arrays of trees of ``depth`` splits grown on ``layout``
+    (a :class:`.binned_layout.BinnedLayout`)."""
+    n = layout.xt.shape[1]
+    cells = layout.n_cells + 1
+    max_term = 1 + 2 * int(depth)
+    return BinnedSpace(np.empty(n + 1, dtype=np.int32), np.empty((2, n), dtype=np.int32),
+                       np.empty((2, n), dtype=np.int64), np.empty(n, dtype=np.int64),
+                       np.empty(n, dtype=np.int8),
+                       np.empty((max_term, cells), dtype=np.int64),
+                       np.empty((max_term, cells, 2)), np.empty((max_term, cells, 3)),
+                       np.empty((cells, 2)))
 
 
 @njit(cache=True, error_model="numpy")
@@ -193,7 +221,7 @@ def _rows_of(nd, seg, terminals, buffers):
     each node's buffer); ``buffers`` (2, n_bag) rows)."""
     term_node, n_term, node_buf = terminals
     lo, hi = seg[nd, 0], seg[nd, 1]
-    out = np.empty(hi - lo, dtype=np.int64)
+    out = np.empty(hi - lo, dtype=buffers.dtype)
     for u in range(n_term):
         x = term_node[u]
         a, b = seg[x, 0], seg[x, 1]
@@ -274,28 +302,29 @@ def _tie_break(L, H, rows, resp, unit, total, gains, pos, orders, best_v, out):
 
 
 @njit(cache=True, error_model="numpy")
-def grow_binned(L, wz, w, inbag, unit, min_obs, depth):
+def grow_binned(L, space, wz, w, inbag, unit, min_obs, depth):
     """The binned tree of at most ``depth`` splits on the working response
     (``wz`` = w*z and ``w`` of the training rows) from the in-bag rows
-    ``inbag`` (see the module docstring). ``L``: a
-    :class:`.binned_layout.BinnedLayout`; ``unit``: every weight is 1.
+    ``inbag`` (see the module docstring), in the scratch arrays ``space`` (a
+    :class:`BinnedSpace`). ``L``: a :class:`.binned_layout.BinnedLayout`;
+    ``unit``: every weight is 1.
 
     Returns the node arrays of :func:`.exact_tree.grow_exact`: each node's
     mean, sums, weight and in-bag count, split predictor (-1: terminal),
     split point, gain, children, levels sent left; the terminal nodes in R's
-    terminal order; every training row's terminal index.
+    terminal order; every training row's terminal index (``space.node_of``:
+    the next tree overwrites it).
     """
-    n = wz.shape[0]
     p = L.var_type.shape[0]
     resp = (wz, w)
     packed = unit and L.packable and not L.exact_bins
-    bag = _bag_rows(inbag)
-    n_bag = bag.shape[0]
+    n_bag = _bag_rows(inbag, space.bag)
+    bag = space.bag[:n_bag]
     # two buffers of the in-bag rows (and their packed values): a split
     # partitions its node's segment of one into the same places of the other
-    buffers = np.empty((2, n_bag), dtype=np.int64)
-    buffers[0] = bag
-    packed_vals = np.empty((2, n_bag if packed else 0), dtype=np.int64)
+    buffers = space.buffers
+    buffers[0, :n_bag] = bag
+    packed_vals = space.packed_vals
     bits, scale = 1, 1.0
     if packed:
         bits, scale = pack(wz, bag, packed_vals[0])
@@ -344,11 +373,9 @@ def grow_binned(L, wz, w, inbag, unit, min_obs, depth):
     t_exact = np.zeros(max_term, dtype=np.bool_)       # split made in R's arithmetic
     n_term = 1
 
-    cells = L.n_cells + 1
-    k_cols = 2 if unit else 3
-    pool_packed = np.zeros((max_term if packed else 0, cells), dtype=np.int64)
-    pool_float = np.zeros((0 if packed else max_term, cells, k_cols))
-    H_unpacked = np.zeros((cells if packed else 0, 2))
+    pool_packed = space.pool_packed
+    pool_float = space.pool_unit if unit else space.pool_weighted
+    H_unpacked = space.unpacked
     if packed:
         build_packed(L, buffers[0], packed_vals[0], 0, n_bag, pool_packed[0])
     else:
@@ -357,8 +384,9 @@ def grow_binned(L, wz, w, inbag, unit, min_obs, depth):
     gains = np.zeros(p)
     pos = np.zeros(p, dtype=np.int64)
     orders = np.zeros((L.cat.shape[0], lev_w), dtype=np.int64)
-    node_of = np.zeros(n, dtype=np.int64)
-    direction = np.zeros(n, dtype=np.int8)
+    node_of = space.node_of
+    node_of[:] = 0
+    direction = space.direction
     n_bag_kids = np.zeros(3, dtype=np.int64)
     built = np.zeros(3, dtype=np.int64)
 

@@ -15,7 +15,7 @@ import numpy as np
 
 from ..tree import ColumnView, Tree
 from .binned_layout import binned_layout
-from .binned_tree import grow_binned
+from .binned_tree import binned_space, grow_binned
 from .exact_tree import ExactData, grow_exact, growth_space, tied_predictors
 from .tree_arrays import adjust, r_vectors, route_rows, tree_terminal_nodes
 
@@ -114,22 +114,24 @@ class CompiledGrower:
 class CompiledBinnedGrower:
     """Grows trees of ``depth`` splits on binned ``data`` (a
     :class:`pygbm.engine.binned.BinnedTrainingData`) with the histogram
-    search, compiled (:func:`.binned_tree.grow_binned`); the layout is made
-    once."""
+    search, compiled (:func:`.binned_tree.grow_binned`); the layout and the
+    scratch :attr:`space` are made once."""
 
     def __init__(self, data, depth: int, min_obs: int):
         self.layout = binned_layout(data)
         self.depth = int(depth)
         self.min_obs = int(min_obs)
         self.var_type = self.layout.var_type
+        self.space = binned_space(self.layout, self.depth)
 
     def grow(self, z: np.ndarray, w: np.ndarray, inbag: np.ndarray,
              unit_weights: bool) -> CompiledTree:
         """Grow one tree on the working response ``z`` with weights ``w``
         (training rows) from the in-bag rows ``inbag``."""
-        arrays = grow_binned(self.layout, w * z, np.asarray(w, dtype=float), inbag,
-                             bool(unit_weights), self.min_obs, self.depth)
-        return CompiledTree(arrays, self.var_type)
+        arrays = grow_binned(self.layout, self.space, w * z, np.asarray(w, dtype=float),
+                             inbag, bool(unit_weights), self.min_obs, self.depth)
+        # the rows' terminal nodes live in the grower's scratch: the tree keeps a copy
+        return CompiledTree(arrays[:-1] + (arrays[-1].copy(),), self.var_type)
 
 
 def tree_step(tree: Tree, view: ColumnView, c_splits: list) -> np.ndarray:
