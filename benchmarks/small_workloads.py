@@ -15,8 +15,17 @@ from __future__ import annotations
 SHRINKAGE, BAG_FRACTION, CV_FOLDS = 0.01, 0.5, 5
 #: seed of every fit (R's set.seed, pygbm's random_state)
 SEED = 1
+#: the measured settings (regime, cores): "cv" = cv_folds=5 + gbm_perf, "fit" = one
+#: gbm() call; "1" = n_cores=1 and single-threaded libraries, "default" = neither
+SETTINGS = (("cv", "1"), ("cv", "default"), ("fit", "1"), ("fit", "default"))
+#: "first": the timed fit is the first of a fresh process; "warm": after the warm-up
+STARTS = ("first", "warm")
 #: trees of every workload in the --quick smoke run
 QUICK_TREES = 20
+#: the warm start's untimed warm-up: the timed call with this many trees on one core
+#: (with cv and gbm_perf when the timed call has them), then a prediction of the first
+#: rows of the data (both systems)
+WARMUP_TREES, WARMUP_PREDICT_ROWS = 2, 5
 
 
 def _case(name, data, formula, distribution, n_trees, depth, prep=None, in_issue=False,
@@ -99,10 +108,18 @@ def spec_args(wl: dict, regime: str, n_cores, n_trees: int) -> dict:
                 cv_folds=CV_FOLDS if regime == "cv" else 0, n_cores=n_cores, seed=SEED)
 
 
-def fit_kwargs(spec: dict) -> dict:
-    """pygbm.gbm's keyword arguments of a worker spec (the R worker passes the same)."""
-    a = spec["args"]
-    kw = dict(distribution=spec["workload"]["distribution"], n_trees=a["n_trees"],
+def warmup_args(args: dict) -> dict:
+    """The warm-up's settings: the same call with WARMUP_TREES trees and ``n_cores=1``.
+    One core because R's parallel cv leaves its PSOCK worker processes to end after the
+    call, so the suite could not tell their CPU time from the timed call's; a cluster is
+    started anew by every call, there is nothing to warm up."""
+    return dict(args, n_trees=WARMUP_TREES, n_cores=1)
+
+
+def fit_kwargs(wl: dict, a: dict) -> dict:
+    """pygbm.gbm's keyword arguments of a workload with the settings ``a`` of a worker
+    spec (the R worker passes the same)."""
+    kw = dict(distribution=wl["distribution"], n_trees=a["n_trees"],
               interaction_depth=a["interaction_depth"], n_minobsinnode=a["n_minobsinnode"],
               shrinkage=a["shrinkage"], bag_fraction=a["bag_fraction"],
               random_state=a["seed"])
