@@ -40,6 +40,10 @@ DEPTH = 4
 VALID_FRACTION = 0.2
 TEST_FRACTION = 0.25
 PYGBM_METHODS = ("native", "ordered_ts", "greedy_ts")
+#: ordered target statistics on the histogram search, CatBoost's Plain and
+#: Ordered boosting (issue 25: ordered boosting must not lose more than 1%)
+BINNED_METHODS = {"ordered_ts_binned": "plain", "ordered_boosting": "ordered"}
+BINNED_METHODS_BINS = 255
 EPS = 1e-15
 
 
@@ -109,6 +113,9 @@ def run_pygbm(train, test, method, n_trees, seed):
     kw = {}
     if method.startswith("ordered_ts_c"):           # e.g. ordered_ts_c2: with combinations
         kw = dict(categorical="ordered_ts", ts_max_combination=int(method[-1]))
+    elif method in BINNED_METHODS:                  # plain vs ordered boosting, max_bins 255
+        kw = dict(categorical="ordered_ts", max_bins=BINNED_METHODS_BINS,
+                  boosting_type=BINNED_METHODS[method])
     elif method != "native":
         kw = dict(categorical=method)
     with warnings.catch_warnings():
@@ -180,8 +187,9 @@ def describe(name):
 
 
 def report(results: pd.DataFrame, n_trees: int) -> str:
-    methods = [m for m in ("native", "ordered_ts", "greedy_ts", "ordered_ts_c2", "catboost",
-                           "catboost_default") if m in set(results["method"])]
+    methods = [m for m in ("native", "ordered_ts", "greedy_ts", "ordered_ts_c2",
+                           *BINNED_METHODS, "catboost", "catboost_default")
+               if m in set(results["method"])]
     grouped = results.groupby(["dataset", "method"], sort=False)
     mean = grouped["log_loss"].mean().unstack().reindex(columns=methods)
     sd = grouped["log_loss"].std().unstack().reindex(index=mean.index, columns=methods)
@@ -223,6 +231,18 @@ def report(results: pd.DataFrame, n_trees: int) -> str:
                 parts.append(f"vs {other} {int((diff < 0).sum())}/{len(w)} "
                              f"(mean difference {diff.mean():+.5f} ± {se:.5f} se)")
         lines.append(f"* {ds}: " + ", ".join(parts))
+    if set(BINNED_METHODS) <= set(methods):
+        lines += ["", "Ordered boosting against plain boosting (both ordered_ts, max_bins "
+                  f"{BINNED_METHODS_BINS}): relative change of the test log loss per data set "
+                  "(mean +- se over the seeds; negative: ordered better):", ""]
+        for ds in mean.index:
+            w = wide.loc[ds]
+            if not {"ordered_boosting", "ordered_ts_binned"} <= set(w.columns):
+                continue
+            rel = 100 * (w["ordered_boosting"] / w["ordered_ts_binned"] - 1)
+            rel = rel.dropna()
+            lines.append(f"* {ds}: {rel.mean():+.2f} +- {rel.std() / np.sqrt(len(rel)):.2f}% "
+                         f"({len(rel)} seeds; worst seed {rel.max():+.2f}%)")
     lines += ["", "Mean time to fit and predict (seconds; one thread each, on a shared "
               "2-core machine: indicative only):", "",
               "| data set | " + " | ".join(methods) + " |", "|---|" + "---|" * len(methods)]
@@ -233,7 +253,9 @@ def report(results: pd.DataFrame, n_trees: int) -> str:
     lines += ["", "Data sets:", ""] + [f"* {ds}: {describe(ds)}" for ds in mean.index]
     lines += ["", "n/a: native is not possible on simulated_5000 (R's 1024-level cap on an "
               "unordered factor); target statistics have no cap. –: not run. ordered_ts_c2: "
-              "ordered_ts with feature combinations (ts_max_combination=2)."]
+              "ordered_ts with feature combinations (ts_max_combination=2). "
+              "ordered_ts_binned / ordered_boosting: ordered_ts with max_bins=255, "
+              "boosting_type 'plain' / 'ordered'."]
     return "\n".join(lines) + "\n"
 
 

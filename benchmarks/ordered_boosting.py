@@ -15,8 +15,7 @@ catboost``): depth 6, the same learning rate, native categoricals,
 ``boosting_type`` "Plain" / "Ordered". The relative change is
 (ordered - plain) / plain of the test log loss (negative: ordered better).
 
-Time per tree: CPU seconds of a fit of ``--time-trees`` trees minus a fit
-of 10 trees, per extra tree, on the full 26,049 x 14 training part.
+The time per tree of the two modes is benchmarks/ordered_time.py's.
 
 Run:  PYTHONPATH=. python benchmarks/ordered_boosting.py [--seeds 10]
       [--fractions 1 0.1 0.03] [--n-trees 1000] [--shrinkage 0.05]
@@ -25,6 +24,7 @@ Writes benchmarks/results/ordered_boosting.csv and .md.
 from __future__ import annotations
 
 import argparse
+import os
 import time
 from pathlib import Path
 
@@ -113,21 +113,14 @@ def have_catboost() -> bool:
     return True
 
 
-def time_per_tree(train, args):
-    rows = subset(train, 1.0, 0)
-    out = {}
-    for bt in ("plain", "ordered"):
-        cpu = []
-        for n in (10, args.time_trees):
-            t0 = time.process_time()
-            pygbm.gbm(f"{RESPONSE} ~ .", rows, distribution="bernoulli", n_trees=n,
-                      interaction_depth=DEPTH, shrinkage=args.shrinkage,
-                      bag_fraction=BAG_FRACTION, train_fraction=1 - VALID_FRACTION,
-                      categorical="ordered_ts", max_bins=MAX_BINS, boosting_type=bt,
-                      random_state=1, keep_data=False)
-            cpu.append(time.process_time() - t0)
-        out[bt] = (cpu[1] - cpu[0]) / (args.time_trees - 10)
-    return out
+def relative_changes(df: pd.DataFrame, lib: str, frac: float) -> pd.Series:
+    """Per seed: 100 (ordered - plain) / plain of the test log loss."""
+    g = df[(df.library == lib) & (df.fraction == frac)]
+    wide = g.pivot(index="seed", columns="boosting_type", values="logloss")
+    if not {"plain", "ordered"} <= set(wide.columns):
+        return pd.Series(dtype=float)
+    wide = wide.dropna()
+    return 100 * (wide["ordered"] - wide["plain"]) / wide["plain"]
 
 
 def summarise(df: pd.DataFrame) -> str:
@@ -141,12 +134,23 @@ def summarise(df: pd.DataFrame) -> str:
         trees = g.pivot(index="seed", columns="boosting_type", values="trees").dropna()
         if wide.shape[0] == 0 or not {"plain", "ordered"} <= set(wide.columns):
             continue
-        rel = 100 * (wide["ordered"] - wide["plain"]) / wide["plain"]
+        rel = relative_changes(df, lib, frac)
         se = rel.std(ddof=1) / np.sqrt(len(rel)) if len(rel) > 1 else np.nan
         p = stats.ttest_rel(wide["ordered"], wide["plain"]).pvalue if len(rel) > 1 else np.nan
         lines.append(f"| {lib} | {frac:g} | {len(rel)} | {wide['plain'].mean():.4f} | "
                      f"{wide['ordered'].mean():.4f} | {rel.mean():+.2f} +- {se:.2f}% | "
                      f"{p:.3g} | {trees['plain'].mean():.0f} / {trees['ordered'].mean():.0f} |")
+    peer = []
+    for frac in sorted(df.fraction.unique(), reverse=True):
+        ours, theirs = relative_changes(df, "pygbm", frac), relative_changes(df, "catboost", frac)
+        both = ours.index.intersection(theirs.index)
+        if len(both) > 1:
+            d = ours[both] - theirs[both]
+            peer.append(f"* fraction {frac:g}: pygbm's change minus CatBoost's on the same "
+                        f"splits {d.mean():+.2f} +- {d.std(ddof=1) / np.sqrt(len(d)):.2f} "
+                        f"points ({len(d)} seeds)")
+    if peer:
+        lines += ["", "Peer gate (within 1 point of CatBoost's relative change):", ""] + peer
     return "\n".join(lines)
 
 
@@ -157,39 +161,40 @@ def main():
     ap.add_argument("--fractions", type=float, nargs="+", default=[1.0, 0.1, 0.03])
     ap.add_argument("--n-trees", type=int, default=1000)
     ap.add_argument("--shrinkage", type=float, default=0.05)
-    ap.add_argument("--time-trees", type=int, default=110)
     ap.add_argument("--no-catboost", action="store_true")
     ap.add_argument("--tag", default="")
+    ap.add_argument("--merge", nargs="*", default=[],
+                    help="earlier result CSVs whose rows join the report")
+    ap.add_argument("--report-only", action="store_true",
+                    help="write the report from the --merge CSVs, fit nothing")
     args = ap.parse_args()
-    train, test = adult()
-    libs = [("pygbm", pygbm_fit)]
-    if not args.no_catboost and have_catboost():
-        libs.append(("catboost", catboost_fit))
+    earlier = [pd.read_csv(f) for f in args.merge]
     OUT.mkdir(parents=True, exist_ok=True)
-    csv = OUT / f"ordered_boosting{args.tag}.csv"
     records = []
-    for frac in args.fractions:
-        for seed in range(args.seed_start, args.seed_start + args.seeds):
-            rows = subset(train, frac, seed)
-            for lib, fit in libs:
-                for bt in ("plain", "ordered"):
-                    name = bt if lib == "pygbm" else bt.capitalize()
-                    loss, trees, cpu = fit(rows, test, name, seed, args)
-                    records.append(dict(library=lib, fraction=frac, seed=seed,
-                                        boosting_type=bt, logloss=loss, trees=trees, cpu_s=cpu))
-                    print(records[-1], flush=True)
-                    pd.DataFrame(records).to_csv(csv, index=False)
-    df = pd.DataFrame(records)
+    if not args.report_only:
+        train, test = adult()
+        libs = [("pygbm", pygbm_fit)]
+        if not args.no_catboost and have_catboost():
+            libs.append(("catboost", catboost_fit))
+        csv = OUT / f"ordered_boosting{args.tag}.csv"
+        for frac in args.fractions:
+            for seed in range(args.seed_start, args.seed_start + args.seeds):
+                rows = subset(train, frac, seed)
+                for lib, fit in libs:
+                    for bt in ("plain", "ordered"):
+                        name = bt if lib == "pygbm" else bt.capitalize()
+                        loss, trees, cpu = fit(rows, test, name, seed, args)
+                        records.append(dict(library=lib, fraction=frac, seed=seed,
+                                            boosting_type=bt, logloss=loss, trees=trees,
+                                            cpu_s=cpu, load=os.getloadavg()[0]))
+                        print(records[-1], flush=True)
+                        pd.DataFrame(records).to_csv(csv, index=False)
+    df = pd.concat(earlier + [pd.DataFrame(records)], ignore_index=True)
     md = ["# Ordered vs plain boosting on UCI Adult", "",
           f"depth {DEPTH}, learning rate {args.shrinkage}, at most {args.n_trees} trees, "
           f"trees chosen on the last {VALID_FRACTION:.0%} of the training rows, "
           "test log loss on the original test rows; pygbm: ordered_ts, bag 0.5, "
           f"max_bins {MAX_BINS}.", "", summarise(df), ""]
-    if args.time_trees > 10:
-        tpt = time_per_tree(train, args)
-        md += [f"Time per tree (CPU, 26,049 x 14): plain {tpt['plain'] * 1e3:.1f} ms, "
-               f"ordered {tpt['ordered'] * 1e3:.1f} ms, ratio "
-               f"{tpt['ordered'] / tpt['plain']:.2f}", ""]
     (OUT / f"ordered_boosting{args.tag}.md").write_text("\n".join(md))
     print("\n".join(md))
 

@@ -30,7 +30,7 @@ class BinnedArrays(NamedTuple):
     xt: np.ndarray
     var_type: np.ndarray
     n_cells: int
-    search: tuple          # (cont, cat, width, cat_cells, cat_missing, var_monotone)
+    search: tuple          # (cont, cat, width, cat_cells, cat_missing, var_monotone, n_bins)
     bin_min: np.ndarray
     bin_max: np.ndarray
     first_cells: int       # cells of the first predictor (its node total)
@@ -39,9 +39,10 @@ class BinnedArrays(NamedTuple):
     def of(cls, data) -> BinnedArrays:
         i64 = np.int64
         first = data.width if data.var_type[0] == 0 else int(data.var_type[0]) + 1
+        n_bins = np.array([c.shape[0] + 1 for c in data.cuts], dtype=i64)
         search = (data.cont.astype(i64), data.cat.astype(i64), int(data.width),
                   data.cat_cells.astype(i64), data.cat_missing.astype(i64),
-                  data.var_monotone.astype(i64))
+                  data.var_monotone.astype(i64), n_bins)
         return cls(data.codes, data.xt, data.var_type.astype(i64), int(data.n_cells), search,
                    data.bin_min, data.bin_max, first)
 
@@ -87,7 +88,7 @@ def grow_ordered(arrays, cols, units, bag_rows, depth, min_obs):
     width), tail folds (n,), layout tuple), ``units`` as
     :func:`.search.scan_node`."""
     codes, xt, var_type, n_cells, data, bin_min, bin_max, first_cells = arrays
-    cont, cat, width, cat_cells, cat_missing, var_monotone = data
+    cont, cat, width, cat_cells, cat_missing, var_monotone, n_bins = data
     lay = cols[3]
     unit_plain, unit_folds = units
     n_cols = lay[0] + 2 * lay[1] * lay[2]

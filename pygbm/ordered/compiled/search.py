@@ -231,24 +231,26 @@ def _emit(work, m, n0, d0, missing, lay, unit_folds, var, out, at):
 
 
 @njit(cache=True, error_model="numpy")
-def _continuous_block(hist, first, width, total, missing, mono, min_obs, lay, unit_plain,
+def _continuous_block(hist, first, n_bins, total, missing, mono, min_obs, lay, unit_plain,
                       work):
     """Every bucket of one continuous predictor as a candidate in the work
     blocks (left: the buckets up to it; kept: it holds rows and the split is
-    allowed); returns the number of buckets."""
+    allowed); returns the number of buckets (``n_bins``: the others never
+    hold rows)."""
     left, right, pos, keep = work[0], work[1], work[6], work[7]
-    m = width - 1
     for a in range(total.shape[0]):
         acc = 0
-        for b in range(m):
+        for b in range(n_bins):
             acc += hist[first + b, a]
             left[a, b] = acc
             right[a, b] = total[a] - acc - missing[a]
-    for b in range(m):
+    before = 0
+    for b in range(n_bins):
         pos[b] = b
-        keep[b] = plain_of(hist[first + b], lay, unit_plain)[2] > 0 and _allowed(
-            left, right, b, mono, min_obs, lay, unit_plain)
-    return m
+        count = _plain_column(left, b, lay, unit_plain)[2]
+        keep[b] = count > before and _allowed(left, right, b, mono, min_obs, lay, unit_plain)
+        before = count
+    return n_bins
 
 
 @njit(cache=True, error_model="numpy")
@@ -278,9 +280,10 @@ def scan_node(hist, total, lay, units, data, min_obs, out, work):
     """Every allowed candidate of a node (histogram ``hist``, sums ``total``)
     in the reference's order: its change of N and D, predictor and
     position, written to ``out`` = (dn, dd, var, pos); returns their number.
-    ``data`` = (cont, cat, width, cat_cells, cat_missing, var_monotone);
+    ``data`` = (cont, cat, width, cat_cells, cat_missing, var_monotone, buckets
+    of each continuous predictor);
     ``work``: :func:`scan_work` blocks for the most candidates of a predictor."""
-    cont, cat, width, cat_cells, cat_missing, var_monotone = data
+    cont, cat, width, cat_cells, cat_missing, var_monotone, n_bins = data
     unit_plain, unit_folds = units
     n0, d0 = terms_of(total, lay, unit_folds)
     left, right, pos, keep = work[0], work[1], work[6], work[7]
@@ -288,7 +291,7 @@ def scan_node(hist, total, lay, units, data, min_obs, out, work):
     for i in range(cont.shape[0]):
         first = i * width
         missing = hist[first + width - 1]
-        m = _continuous_block(hist, first, width, total, missing, var_monotone[cont[i]],
+        m = _continuous_block(hist, first, n_bins[i], total, missing, var_monotone[cont[i]],
                               min_obs, lay, unit_plain, work)
         at = _emit(work, m, n0, d0, missing, lay, unit_folds, cont[i], out, at)
     for c in range(cat.shape[0]):
