@@ -91,8 +91,9 @@ class FoldColumns:
     ``tail_fold[i]`` the fold whose tail holds row i (-1: before the first
     tail), ``values`` (n, K * width) int64 its entry of fold k (k >=
     tail_fold[i]; tail for k = tail_fold[i], body after) at columns
-    ``width * k`` to ``width * k + width - 1``, ``unit`` (n_folds, width) the
-    float value of one integer unit of each."""
+    ``width * k`` to ``width * k + width - 1`` (the entries of earlier folds
+    are never read), ``unit`` (n_folds, width) the float value of one integer
+    unit of each."""
 
     tail_fold: np.ndarray
     values: np.ndarray

@@ -129,7 +129,8 @@ def test_supporting_models_equal(dist, weights, offset, full_history):
     (ref, comp), rng = _models(dist, 1300, weights, offset, full_history)
     for r in range(2):
         a, b = ref.fold_columns(r), comp.fold_columns(r)
-        np.testing.assert_array_equal(a.values, b.values)
+        read = np.repeat(np.arange(a.n_folds), a.width)[None, :] >= a.tail_fold[:, None]
+        np.testing.assert_array_equal(a.values[read], b.values[read])
         np.testing.assert_array_equal(a.unit, b.unit)
         np.testing.assert_array_equal(a.tail_fold, b.tail_fold)
         assert a.width == b.width == (2 if weights else 1)

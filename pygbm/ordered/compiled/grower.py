@@ -18,7 +18,7 @@ from numba import njit
 
 from ...engine.split import LEFT, MISSING, RIGHT
 from ..columns import FoldColumns, plain_columns
-from .search import add_rows, level_order, plain_of, scan_node, scan_work, terms_of
+from .search import add_rows, cell_count, level_order, plain_of, scan_node, scan_work, terms_of
 from .tree import OrderedTree, route_by_node
 
 
@@ -75,10 +75,18 @@ def _direction(xt, var_type, v, value, levels, nlev, i):
 
 
 @njit(cache=True, error_model="numpy")
-def _histogram(hist, codes, cols, rows):
-    plain, values, tail_fold, lay = cols
+def _histogram(hist, codes, cols, rows, with_plain):
     hist[:] = 0
-    add_rows(hist, codes, plain, values, tail_fold, rows, lay)
+    add_rows(hist, codes, cols, rows, with_plain)
+
+
+@njit(cache=True, error_model="numpy")
+def _plain_sums(plain, rows, out):
+    """The plain columns summed over ``rows`` into ``out`` (exact integers)."""
+    out[:] = 0
+    for q in range(rows.shape[0]):
+        for a in range(plain.shape[1]):
+            out[a] += plain[rows[q], a]
 
 
 @njit(cache=True, error_model="numpy")
@@ -101,6 +109,7 @@ def grow_ordered(arrays, cols, units, bag_rows, depth, min_obs):
     n_free = max_term - 1
     totals = np.zeros((max_term, n_cols), dtype=np.int64)
     c_dn = np.empty((max_term, n_cells))
+    score = np.empty(n_cells)
     c_dd = np.empty((max_term, n_cells))
     c_var = np.empty((max_term, n_cells), dtype=np.int64)
     c_pos = np.empty((max_term, n_cells), dtype=np.int64)
@@ -124,9 +133,16 @@ def grow_ordered(arrays, cols, units, bag_rows, depth, min_obs):
     node_levels = np.zeros((max_nodes, max_levels), dtype=np.int64)
     term_node = np.zeros(max_term, dtype=np.int64)
 
-    _histogram(hists[0], codes, cols, rows)
+    # with packed columns the continuous predictors' buckets need no plain
+    # sums: their counts are the fold entries', the nodes' sums come from rows
+    with_plain = np.ones(var_type.shape[0], dtype=np.bool_)
+    if lay[0] == 1 and lay[1] == 1:
+        for v in range(var_type.shape[0]):
+            with_plain[v] = var_type[v] > 0 or var_monotone[v] != 0
+    _histogram(hists[0], codes, cols, rows, with_plain)
     for c in range(first_cells):
         totals[0] += hists[0, c]
+    _plain_sums(cols[0], rows, totals[0, :lay[0]])
     node_z[0], node_w[0], node_n[0] = plain_of(totals[0], lay, unit_plain)
     n_sum, d_sum = terms_of(totals[0], lay, unit_folds)
     n_term = 1
@@ -143,11 +159,14 @@ def grow_ordered(arrays, cols, units, bag_rows, depth, min_obs):
         bt = -1
         bc = -1
         for t in range(n_term):
-            for c in range(n_cand[t]):
-                den = d_sum + c_dd[t, c]
-                s = (n_sum + c_dn[t, c]) / np.sqrt(den) if den > 0.0 else 0.0
-                if s > best:
-                    best, bt, bc = s, t, c
+            m = n_cand[t]
+            dn, dd = c_dn[t], c_dd[t]
+            for c in range(m):                  # the new scores (vectorised), then the best
+                den = d_sum + dd[c]
+                score[c] = (n_sum + dn[c]) / np.sqrt(den) if den > 0.0 else 0.0
+            for c in range(m):
+                if score[c] > best:
+                    best, bt, bc = score[c], t, c
         if bt < 0:
             break
         t, v, pos = bt, c_var[bt, bc], c_pos[bt, bc]
@@ -163,9 +182,9 @@ def grow_ordered(arrays, cols, units, bag_rows, depth, min_obs):
             first = i * width
             for b in range(pos + 1):
                 left += hist[first + b]
-            missing = hist[first + width - 1]
+            missing = hist[first + width - 1].copy()
             nxt = pos + 1
-            while plain_of(hist[first + nxt], lay, unit_plain)[2] <= 0:
+            while cell_count(hist[first + nxt], lay) <= 0:
                 nxt += 1
             lo, hi = bin_max[i, pos], bin_min[i, nxt]
             mid = 0.5 * (lo + hi)
@@ -177,18 +196,31 @@ def grow_ordered(arrays, cols, units, bag_rows, depth, min_obs):
             order = level_order(hist, cat_cells[i], lay, unit_plain)[0]
             for q in range(pos + 1):
                 left += hist[cat_cells[i, order[q]]]
-            missing = hist[cat_missing[i]]
+            missing = hist[cat_missing[i]].copy()
             nlev = pos + 1
             node_levels[nd, :nlev] = np.sort(order[:nlev])
             value = float(pos)
+        node_var[nd] = v
+        node_value[nd] = value
+        node_nlev[nd] = nlev
+        # the in-bag rows, partitioned stably (left, right, missing), and the
+        # children's plain sums from their rows
+        lo_t, hi_t = seg_lo[t], seg_hi[t]
+        counts = np.zeros(3, dtype=np.int64)
+        side_plain = np.zeros((3, lay[0]), dtype=np.int64)
+        for q in range(lo_t, hi_t):
+            d = _direction(xt, var_type, v, value, node_levels[nd], nlev, rows[q])
+            side_of[q] = d
+            counts[d] += 1
+            for a in range(lay[0]):
+                side_plain[d, a] += cols[0][rows[q], a]
+        left[:lay[0]] = side_plain[LEFT]
+        missing[:lay[0]] = side_plain[MISSING]
         right = totals[t] - left - missing
         lz, lw, ln = plain_of(left, lay, unit_plain)
         rz, rw, rn = plain_of(right, lay, unit_plain)
         mz, mw, mn = plain_of(missing, lay, unit_plain)
-        node_var[nd] = v
-        node_value[nd] = value
         node_gain[nd] = _gain(lw, rw, mw, lz, rz, mz)
-        node_nlev[nd] = nlev
         n_sum += c_dn[t, bc]
         d_sum += c_dd[t, bc]
         ids = (n_nodes, n_nodes + 1, n_nodes + 2)
@@ -204,13 +236,6 @@ def grow_ordered(arrays, cols, units, bag_rows, depth, min_obs):
         t_right, t_missing = n_term, n_term + 1
         term_node[t], term_node[t_right], term_node[t_missing] = ids[0], ids[1], ids[2]
         n_term += 2
-        # the in-bag rows, partitioned stably: left, right, missing
-        lo_t, hi_t = seg_lo[t], seg_hi[t]
-        counts = np.zeros(3, dtype=np.int64)
-        for q in range(lo_t, hi_t):
-            d = _direction(xt, var_type, v, value, node_levels[nd], nlev, rows[q])
-            side_of[q] = d
-            counts[d] += 1
         at = np.array([lo_t, lo_t + counts[LEFT], lo_t + counts[LEFT] + counts[RIGHT]])
         for q in range(lo_t, hi_t):
             d = side_of[q]
@@ -241,7 +266,8 @@ def grow_ordered(arrays, cols, units, bag_rows, depth, min_obs):
                 slot_of[kids[s_]] = slot
                 if counts[s_] == 0:
                     continue                        # never searched, nothing to subtract
-                _histogram(hists[slot], codes, cols, rows[seg_lo[kids[s_]]:seg_hi[kids[s_]]])
+                _histogram(hists[slot], codes, cols, rows[seg_lo[kids[s_]]:seg_hi[kids[s_]]],
+                           with_plain)
                 hists[parent_slot] -= hists[slot]
             slot_of[kids[largest]] = parent_slot
     node_pred = np.empty(n_nodes)

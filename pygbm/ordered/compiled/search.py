@@ -24,10 +24,13 @@ def _tail_column(lay, k):
 
 
 @njit(cache=True, error_model="numpy")
-def add_rows(hist, codes, plain, values, tail_fold, rows, lay):
-    """Add the columns of ``rows`` (training rows) to ``hist`` (n_cells + 1,
-    C): each row's entries (column, value) listed once, then added to its
-    bucket of every predictor."""
+def add_rows(hist, codes, cols, rows, with_plain):
+    """Add the columns ``cols`` = (plain (n, P), fold values, tail folds,
+    layout) of ``rows`` (training rows) to ``hist`` (n_cells + 1, C): each
+    row's entries (column, value) listed once, then added to its bucket of
+    every predictor; the plain columns only where ``with_plain[v]`` (the
+    others' counts come from the fold entries, see :func:`cell_count`)."""
+    plain, values, tail_fold, lay = cols
     n_plain, width, n_folds = lay[0], lay[1], lay[2]
     n_cols = hist.shape[1]
     flat = hist.reshape(-1)
@@ -47,35 +50,53 @@ def add_rows(hist, codes, plain, values, tail_fold, rows, lay):
                 col[ne] = at + g
                 val[ne] = values[i, width * k + g]
                 ne += 1
-        _add_entries(flat, codes[i], n_cols, col, val, ne)
+        _add_entries(flat, codes[i], with_plain, n_cols, col, val, ne, n_plain)
 
 
 @njit(cache=True, error_model="numpy")
-def _add_entries(flat, cells, n_cols, col, val, ne):
-    """Add a row's ``ne`` entries to each of its ``cells``; the usual
-    counts (a tail and one or two bodies, unit weights) written out."""
-    if ne == 3:
+def _add_entries(flat, cells, with_plain, n_cols, col, val, ne, n_plain):
+    """Add a row's ``ne`` entries (the first ``n_plain`` its plain columns)
+    to each of its ``cells``; the usual counts (one packed plain column, a
+    tail and one or two bodies) written out."""
+    if n_plain == 1 and ne == 3:
         c1, c2 = col[1], col[2]
         v0, v1, v2 = val[0], val[1], val[2]
         for v in range(cells.shape[0]):
             base = cells[v] * n_cols
-            flat[base + col[0]] += v0
+            if with_plain[v]:
+                flat[base] += v0
             flat[base + c1] += v1
             flat[base + c2] += v2
-    elif ne == 4:
+    elif n_plain == 1 and ne == 4:
         c1, c2, c3 = col[1], col[2], col[3]
         v0, v1, v2, v3 = val[0], val[1], val[2], val[3]
         for v in range(cells.shape[0]):
             base = cells[v] * n_cols
-            flat[base + col[0]] += v0
+            if with_plain[v]:
+                flat[base] += v0
             flat[base + c1] += v1
             flat[base + c2] += v2
             flat[base + c3] += v3
     else:
         for v in range(cells.shape[0]):
             base = cells[v] * n_cols
-            for e in range(ne):
+            for e in range(0 if with_plain[v] else n_plain, ne):
                 flat[base + col[e]] += val[e]
+
+
+@njit(cache=True, error_model="numpy")
+def cell_count(s, lay):
+    """In-bag rows of sums ``s`` (C,): the plain count, or with packed
+    entries the fold entries' (a row is in one tail, or before the first
+    tail and then in fold 0's body), so that buckets without plain columns
+    have their counts too."""
+    if lay[1] != 1:
+        return s[2]
+    mask = (1 << lay[3]) - 1
+    count = s[_tail_column(lay, 0) + 1] & mask
+    for k in range(lay[2]):
+        count += s[_tail_column(lay, k)] & mask
+    return count
 
 
 @njit(cache=True, error_model="numpy")
@@ -180,6 +201,18 @@ def _plain_column(block, c, lay, unit_plain):
 
 
 @njit(cache=True, error_model="numpy")
+def _count_column(block, c, lay):
+    """:func:`cell_count` of column ``c`` of a column-major ``block``."""
+    if lay[1] != 1:
+        return block[2, c]
+    mask = (1 << lay[3]) - 1
+    count = block[_tail_column(lay, 0) + 1, c] & mask
+    for k in range(lay[2]):
+        count += block[_tail_column(lay, k), c] & mask
+    return count
+
+
+@njit(cache=True, error_model="numpy")
 def _terms_block(block, m, lay, unit_folds, n_out, d_out):
     """:func:`terms_of` of the first ``m`` columns of a column-major
     ``block`` (C, m): fold by fold over all of them (the same arithmetic,
@@ -247,7 +280,7 @@ def _continuous_block(hist, first, n_bins, total, missing, mono, min_obs, lay, u
     before = 0
     for b in range(n_bins):
         pos[b] = b
-        count = _plain_column(left, b, lay, unit_plain)[2]
+        count = _count_column(left, b, lay)
         keep[b] = count > before and _allowed(left, right, b, mono, min_obs, lay, unit_plain)
         before = count
     return n_bins
@@ -256,12 +289,21 @@ def _continuous_block(hist, first, n_bins, total, missing, mono, min_obs, lay, u
 @njit(cache=True, error_model="numpy")
 def _allowed(left, right, c, mono, min_obs, lay, unit_plain):
     """Whether candidate ``c`` of the work blocks leaves ``min_obs`` in-bag
-    rows and some weight on each side and keeps a monotone constraint."""
-    lz, lw, ln = _plain_column(left, c, lay, unit_plain)
-    rz, rw, rn = _plain_column(right, c, lay, unit_plain)
+    rows and some weight on each side and keeps a monotone constraint (whose
+    predictor's plain columns are in the histogram)."""
+    ln, rn = _count_column(left, c, lay), _count_column(right, c, lay)
+    if lay[0] == 1:
+        lw, rw = float(ln), float(rn)           # unit weights: the weight is the count
+    else:
+        lw, rw = _plain_column(left, c, lay, unit_plain)[1], _plain_column(right, c, lay,
+                                                                             unit_plain)[1]
     if not (ln >= min_obs and rn >= min_obs and lw > 0.0 and rw > 0.0):
         return False
-    return mono == 0 or mono * (rz * lw - lz * rw) > 0.0
+    if mono == 0:
+        return True
+    lz, rz = _plain_column(left, c, lay, unit_plain)[0], _plain_column(right, c, lay,
+                                                                         unit_plain)[0]
+    return mono * (rz * lw - lz * rw) > 0.0
 
 
 @njit(cache=True, error_model="numpy")

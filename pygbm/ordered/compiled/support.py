@@ -240,7 +240,8 @@ class CompiledSupportingModels(SupportingModels):
         n, n_folds = p.order.shape[0], seg.n_folds
         width = 1 if self.unit else 2
         cb = count_bits(n)
-        values = np.zeros((n, n_folds * width), dtype=np.int64)
+        # only a row's entries from its tail fold on are ever read: not zeroed
+        values = np.empty((n, n_folds * width), dtype=np.int64)
         units = np.empty((n_folds, width))
         fold_values(self.kernel_dist, self.rows[r], self.approx[r],
                     (p.order.astype(np.int64), seg.bounds.astype(np.int64), cb, self.unit),
