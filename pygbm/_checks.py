@@ -11,15 +11,20 @@ from .messages import warn
 from .rrandom import RRandom
 
 
+#: R's largest integer: counts R holds as integers (n.trees) cannot exceed it
+R_INT_MAX = 2 ** 31 - 1
+
+
 def int_arg(name, value, low, high=None):
     """``value`` as an int in [low, high]; TypeError/ValueError naming ``name``."""
     if isinstance(value, bool) or not isinstance(value, numbers.Real) \
             or not np.isfinite(value) or value != int(value):
         raise TypeError(f"{name} must be a whole number, got {value!r}")
-    value = int(value)
+    given, value = value, int(value)
     if value < low or (high is not None and value > high):
         bound = f"between {low} and {high}" if high is not None else f">= {low}"
-        raise ValueError(f"{name} must be {bound}, got {value}")
+        shown = value if isinstance(given, numbers.Integral) else repr(given)
+        raise ValueError(f"{name} must be {bound}, got {shown}")
     return value
 
 

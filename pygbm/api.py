@@ -12,7 +12,7 @@ import functools
 import numpy as np
 
 from . import cv, frontend
-from ._checks import as_generator, fraction_arg, int_arg, n_cores_arg, offset_arg, weights_arg
+from ._checks import R_INT_MAX, as_generator, fraction_arg, int_arg, n_cores_arg, offset_arg, weights_arg
 from .distributions import get_distribution, guess_distribution
 from .costs import cost_spec
 from .fitting import CodedData, Targets, continue_fit, fit_coded
@@ -520,7 +520,7 @@ def gbm_more(fit: GBMFit, n_new_trees=100, data=None, weights=None, offset=None,
     """
     if not isinstance(fit, GBMFit):
         raise TypeError(f"fit must be a GBMFit, got {type(fit).__name__}")
-    n_new_trees = int_arg("n_new_trees", n_new_trees, 1)
+    n_new_trees = int_arg("n_new_trees", n_new_trees, 1, R_INT_MAX)
     if data is None:
         if not fit.data:
             raise ValueError("gbm_more needs data: the model was fitted with keep_data=False")

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._checks import (bool_arg, engine_arg, int_arg, monotone_arg, shrinkage_arg,
+from ._checks import (R_INT_MAX, bool_arg, engine_arg, int_arg, monotone_arg, shrinkage_arg,
                       fraction_arg)
 from .distributions import Distribution, get_distribution
 from .ordered.spec import DEFAULT_MAX_BINS, OrderedSpec, ordered_spec
@@ -83,7 +83,7 @@ def fit_options(distribution, *, n_trees, interaction_depth, n_minobsinnode, shr
     (``max_bins`` 255 unless given).
     """
     dist = get_distribution(distribution)
-    n_trees = int_arg("n_trees", n_trees, 1)
+    n_trees = int_arg("n_trees", n_trees, 1, R_INT_MAX)
     depth = int_arg("interaction_depth", interaction_depth, 1, MAX_INTERACTION_DEPTH)
     min_obs = int_arg("n_minobsinnode", n_minobsinnode, 1)
     shrinkage = shrinkage_arg(shrinkage)

@@ -66,7 +66,7 @@ V, T = ValueError, TypeError
 _GBM_SCALARS = [
     ("n_trees", 0, V), ("n_trees", -3, V), ("n_trees", 2.5, T), ("n_trees", "10", T),
     ("n_trees", float("nan"), T), ("n_trees", float("inf"), T), ("n_trees", True, T),
-    ("n_trees", None, T),
+    ("n_trees", None, T), ("n_trees", 1e300, V), ("n_trees", 2 ** 31, V),
     ("interaction_depth", 0, V), ("interaction_depth", 1.5, T), ("interaction_depth", "2", T),
     ("interaction_depth", float("nan"), T), ("interaction_depth", 10**6, V),
     ("n_minobsinnode", 0, V), ("n_minobsinnode", -1, V), ("n_minobsinnode", 2.2, T),
