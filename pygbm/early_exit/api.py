@@ -42,6 +42,15 @@ def _check_n_trees(fit, n_trees) -> int:
     return int(n_trees)
 
 
+def check_margin_freq(margin_freq) -> int:
+    """The margin rule's check frequency: a whole number >= 1."""
+    if isinstance(margin_freq, bool) or not isinstance(margin_freq, (int, np.integer)) \
+            or margin_freq < 1:
+        raise ValueError(f"margin_freq must be a whole number >= 1 (check after every "
+                         f"margin_freq-th tree), got {margin_freq!r}")
+    return int(margin_freq)
+
+
 def _check_fraction(name, value, low_open=False):
     ok = isinstance(value, (int, float, np.floating)) and not isinstance(value, bool) \
         and (0 < value < 1 if low_open else 0 <= value < 1)
@@ -113,7 +122,8 @@ def _scored(scores: ModelScores, fit, data, beta) -> Rows:
 
 def qwyc(fit, data=None, n_trees=None, alpha=0.005, threshold=None, mode="both",
          order="qwyc", cost=None, honest=False, validation=None, max_disagreement=None,
-         random_state=None, thresholds="qwyc", margin=None) -> EarlyExitPredictor:
+         random_state=None, thresholds="qwyc", margin=None,
+         margin_freq=1) -> EarlyExitPredictor:
     """Early-exit prediction for a binary gbm: an evaluation order of the trees and
     per-position exit thresholds (QWYC, Wang, Gupta and You 2018).
 
@@ -174,9 +184,14 @@ def qwyc(fit, data=None, n_trees=None, alpha=0.005, threshold=None, mode="both",
         Seeds the random order and the honest split.
     thresholds : {"qwyc", "margin"}, default "qwyc"
         Algorithm 2's thresholds, or LightGBM's ``pred_early_stop`` rule
-        (stop once 2|score - beta| > ``margin``, checked after every tree).
+        (stop once 2|score - beta| > ``margin``, checked after every
+        ``margin_freq``-th tree, in the order given by ``order``).
     margin : float, optional
-        The margin of ``thresholds="margin"`` (required there).
+        The margin of ``thresholds="margin"`` (required there; LightGBM's
+        ``pred_early_stop_margin``).
+    margin_freq : int, default 1
+        With ``thresholds="margin"``: check after every ``margin_freq``-th
+        tree (LightGBM's ``pred_early_stop_freq``, whose default is 10).
 
     Returns
     -------
@@ -210,6 +225,7 @@ def qwyc(fit, data=None, n_trees=None, alpha=0.005, threshold=None, mode="both",
     if thresholds == "margin" and (margin is None or not np.isfinite(margin) or margin <= 0):
         raise ValueError(f"margin must be a positive number with thresholds='margin', "
                          f"got {margin!r}")
+    margin_freq = check_margin_freq(margin_freq)
     if not isinstance(honest, bool):
         raise ValueError(f"honest must be True or False, got {honest!r}")
     auto = isinstance(alpha, str)
@@ -232,7 +248,7 @@ def qwyc(fit, data=None, n_trees=None, alpha=0.005, threshold=None, mode="both",
     view, g0 = scores.coded(fit, data)
     rows = Rows(scores.matrix(view), g0, decision[1])
     settings = Settings(mode, order, _check_cost(cost, scores, view), honest, seed,
-                        thresholds, 0.0 if margin is None else float(margin))
+                        thresholds, 0.0 if margin is None else float(margin), margin_freq)
     training = _training_share(fit, data, scores) > TRAINING_ROWS_SHARE
     if training:
         warn(TRAINING_ROWS_WARNING)

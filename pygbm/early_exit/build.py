@@ -9,7 +9,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .evaluate import EXIT_NEGATIVE, EXIT_POSITIVE, Outcome, matrix_scores, run_schedule
+from .evaluate import matrix_scores, run_schedule
+from .outcome import EXIT_NEGATIVE, EXIT_POSITIVE, Outcome
 from .ordering import Problem, Schedule, place
 from .predictor import OptimisationReport
 from .thresholds import disagreement_budget
@@ -22,28 +23,29 @@ AUTO_STEPS = 12
 
 @dataclass(frozen=True)
 class Rows:
-    """Scored rows: per-tree scores (rows x trees), starting scores, full decisions."""
+    """Scored rows: per-tree scores (trees x rows), starting scores, full decisions."""
 
-    F: np.ndarray
+    scores: np.ndarray
     g0: np.ndarray
     beta: float
 
     @property
     def n(self) -> int:
-        return self.F.shape[0]
+        return self.scores.shape[1]
 
     def subset(self, index) -> "Rows":
-        return Rows(self.F[index], self.g0[index], self.beta)
+        return Rows(np.ascontiguousarray(self.scores[:, index]), self.g0[index], self.beta)
 
     def problem(self, alpha: float, mode: str, cost: np.ndarray) -> Problem:
-        return Problem(self.F, self.g0, self.beta, disagreement_budget(alpha, self.n), mode, cost)
+        return Problem(self.scores, self.g0, self.beta, disagreement_budget(alpha, self.n),
+                       mode, cost)
 
     def run(self, schedule: Schedule) -> Outcome:
-        return run_schedule(schedule, self.g0, matrix_scores(self.F), self.beta)
+        return run_schedule(schedule, self.g0, matrix_scores(self.scores), self.beta)
 
     @property
     def full_decision(self) -> np.ndarray:
-        return Problem(self.F, self.g0, self.beta, 0, "both", np.ones(0)).positive
+        return Problem(self.scores, self.g0, self.beta, 0, "both", np.ones(0)).positive
 
 
 @dataclass(frozen=True)
@@ -57,6 +59,7 @@ class Settings:
     seed: int                     # the random order and the honest split, the same every call
     rule: str = "qwyc"            # thresholds: "qwyc" (Algorithm 2) or "margin"
     margin: float = 0.0
+    margin_freq: int = 1          # the margin rule checks after every margin_freq-th tree
 
 
 def _fixed_order(settings: Settings, n_trees: int, rng: np.random.Generator):
@@ -70,22 +73,27 @@ def _fixed_order(settings: Settings, n_trees: int, rng: np.random.Generator):
     return settings.order
 
 
-def margin_schedule(n_trees: int, beta: float, margin: float, order=None) -> Schedule:
-    """LightGBM's pred_early_stop rule: stop once 2|g - beta| > margin, every tree."""
+def margin_schedule(n_trees: int, beta: float, margin: float, order=None,
+                    freq: int = 1) -> Schedule:
+    """LightGBM's pred_early_stop rule (binary): after every ``freq``-th tree
+    (``pred_early_stop_freq``; LightGBM's default 10), stop once
+    2|g - beta| > margin (``pred_early_stop_margin``); no exit in between."""
     order = np.arange(n_trees) if order is None else np.asarray(order)
-    lower = np.full(n_trees, beta - margin / 2)
-    upper = np.full(n_trees, beta + margin / 2)
+    checked = np.arange(1, n_trees + 1) % freq == 0
+    lower = np.where(checked, beta - margin / 2, -np.inf)
+    upper = np.where(checked, beta + margin / 2, np.inf)
     lower[-1] = upper[-1] = beta
     return Schedule(order, lower, upper)
 
 
 def optimise(rows: Rows, alpha: float, settings: Settings) -> tuple[Schedule, Rows]:
     """The schedule and the rows its thresholds were set on (half of them when honest)."""
-    n_trees = rows.F.shape[1]
+    n_trees = rows.scores.shape[0]
     rng = np.random.default_rng(settings.seed)
     order = _fixed_order(settings, n_trees, rng)
     if settings.rule == "margin":
-        return margin_schedule(n_trees, rows.beta, settings.margin, order), rows
+        return margin_schedule(n_trees, rows.beta, settings.margin, order,
+                               settings.margin_freq), rows
     if not settings.honest:
         return place(rows.problem(alpha, settings.mode, settings.cost), order), rows
     shuffled = rng.permutation(rows.n)

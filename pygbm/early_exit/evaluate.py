@@ -1,38 +1,20 @@
 """Running a schedule: trees in order on a shrinking set of active rows.
 
-One loop serves the early-exit predictor (scores from the predictor seam on
-the rows still active) and the optimiser's bookkeeping (columns of a score
-matrix): :func:`run_schedule` takes the per-tree score as a function of the
-tree and the active rows.
+One loop serves the early-exit predictor without numba (scores from the
+predictor seam on the rows still active; with numba :func:`.compiled.run_rows`
+does the same in one compiled call) and the optimiser's bookkeeping (rows of
+a score matrix): :func:`run_schedule` takes the per-tree score as a function
+of the tree and the active rows.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Callable
 
 import numpy as np
 
 from .ordering import Schedule
+from .outcome import EXIT_FULL, EXIT_NEGATIVE, EXIT_POSITIVE, ROUNDING_SLACK, Outcome
 from .thresholds import exits
-
-#: how a row left: below the lower threshold, above the upper one, or after every tree
-EXIT_NEGATIVE, EXIT_POSITIVE, EXIT_FULL = 0, 1, 2
-EXIT_NAMES = np.array(["neg", "pos", "full"])
-#: a sum of T terms in another order differs by at most about T eps sum|terms|
-ROUNDING_SLACK = 4
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """Per row: decision (bool), trees evaluated, score at exit (link), exit kind."""
-
-    decision: np.ndarray
-    n_trees: np.ndarray
-    score: np.ndarray
-    exit: np.ndarray
-
-    def disagreement(self, full_decision: np.ndarray) -> float:
-        return float(np.mean(self.decision != full_decision)) if self.decision.size else 0.0
 
 
 def run_schedule(schedule: Schedule, g0: np.ndarray,
@@ -80,6 +62,6 @@ def _in_training_order(g, g0, active, tree_score, beta, largest, n_trees):
         g[near] = f
 
 
-def matrix_scores(F: np.ndarray) -> Callable[[int, np.ndarray], np.ndarray]:
-    """Tree scores read from a score matrix (rows x trees)."""
-    return lambda t, rows: F[rows, t]
+def matrix_scores(scores: np.ndarray) -> Callable[[int, np.ndarray], np.ndarray]:
+    """Tree scores read from a score matrix (trees x rows)."""
+    return lambda t, rows: scores[t, rows]

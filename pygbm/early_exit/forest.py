@@ -1,8 +1,10 @@
-"""Many trees on a few rows at once: the early-exit predictor's tail.
+"""A fit's trees in flat arrays: the compiled kernels' input, and many trees
+on a few rows at once for the NumPy predictor's tail.
 
-The predictor seam scores one tree on the active rows; its cost is per node
-of the tree, whatever the number of rows. Once few rows are left, QWYC's
-predictor scores them on all the trees still to come at once:
+With numba, :mod:`.compiled` walks these arrays (:func:`compiled_kernels`).
+Without it, the predictor seam scores one tree on the active rows; its cost
+is per node of the tree, whatever the number of rows. Once few rows are
+left, QWYC's predictor scores them on all the trees still to come at once:
 :class:`FlatForest` holds the trees' nodes in flat arrays and sends every
 (row, tree) pair down its tree level by level. It follows the engine's split
 rule (``engine.tree.split_directions``): continuous ``x < point`` goes left,
@@ -17,6 +19,15 @@ import numpy as np
 
 from ..engine.split import LEFT, MISSING, RIGHT
 from ..engine.tree import GOES_LEFT, GOES_RIGHT, ColumnView, NO_NODE
+
+
+def compiled_kernels():
+    """QWYC's compiled kernels (:mod:`.compiled`) when numba is there, else None."""
+    from ..engine import compiled
+    if not compiled.available():
+        return None
+    from . import compiled as kernels     # imports numba: only when it is there
+    return kernels
 
 
 class FlatForest:
@@ -43,6 +54,11 @@ class FlatForest:
             table[k, :row.size][row == GOES_RIGHT] = RIGHT
         self.table = table
 
+    @property
+    def arrays(self) -> tuple:
+        """The forest as the compiled kernels take it (:mod:`.compiled`)."""
+        return (self.root, self.var, self.code, self.children, self.categorical, self.table)
+
     def scores(self, view: ColumnView, rows: np.ndarray, trees: np.ndarray) -> np.ndarray:
         """(len(rows), len(trees)): tree ``trees[j]``'s score on row ``rows[i]``."""
         pair_row = np.repeat(rows, trees.size)
@@ -63,30 +79,3 @@ class FlatForest:
             node[walking] = self.children[side, at]
             walking = walking[self.var[node[walking]] != NO_NODE]
         return self.code[node].reshape(rows.size, trees.size)
-
-
-class CompiledTrees:
-    """The trees for the compiled engine's tree walk (numba): c_splits as one
-    padded table (0 beyond a row: the missing child), each tree's categorical
-    nodes pointing at their row, prepared once instead of at every call."""
-
-    def __init__(self, trees, c_splits, var_type):
-        self.trees = trees
-        self.var_type = np.asarray(var_type)
-        width = max((len(row) for row in c_splits), default=1)
-        self.c_table = np.zeros((max(1, len(c_splits)), max(1, width)), dtype=np.int64)
-        for k, row in enumerate(c_splits):
-            self.c_table[k, :len(row)] = row
-        self.row_of = []
-        for tree in trees:
-            var = tree.split_var
-            cat = (var >= 0) & (self.var_type[np.maximum(var, 0)] > 0)
-            self.row_of.append(np.where(cat, tree.split_code_pred, 0).astype(np.int64))
-
-    def score(self, kernel, t: int, cols: np.ndarray) -> np.ndarray:
-        """Tree ``t``'s score on the rows of ``cols`` (predictors by rows) by the
-        compiled walk ``kernel`` (engine.compiled.tree_arrays.tree_terminal_nodes)."""
-        tree = self.trees[t]
-        nodes = kernel(tree.split_var, tree.split_code_pred, tree.left, tree.right,
-                            tree.missing, cols, self.var_type, self.c_table, self.row_of[t])
-        return tree.split_code_pred.take(nodes)

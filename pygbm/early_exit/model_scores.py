@@ -13,6 +13,7 @@ import dataclasses
 import numpy as np
 
 from ..engine.tree import ColumnView, TreePredictor, terminal_nodes
+from .forest import FlatForest, compiled_kernels
 
 #: the distributions whose link gives a binary decision
 BINARY_DISTRIBUTIONS = ("bernoulli", "adaboost", "huberized")
@@ -44,6 +45,7 @@ class ModelScores:
             fit, trees=list(fit.trees[:n_trees]), data=None, fit=np.empty(0),
             cv_fitted=None, fold_id=None, ts_support=None, rng=None, row_order=None)
         self.predictor = TreePredictor(self.model.trees, fit.c_splits, fit.engine_var_type)
+        self.forest = FlatForest(self.predictor.trees, fit.c_splits, fit.engine_var_type)
         self.init_f = float(fit.init_f)
 
     @property
@@ -75,11 +77,15 @@ class ModelScores:
         return self.predictor.prepare(self.model.to_engine(self.model._design(data)))
 
     def matrix(self, view: ColumnView) -> np.ndarray:
-        """Every tree's score on every row: (rows, trees), training order."""
-        F = np.empty((view.n_rows, self.n_trees))
+        """Every tree's score on every row: (trees, rows), training order (the
+        compiled walk when numba is there, else the predictor seam)."""
+        kernels = compiled_kernels()
+        if kernels is not None:
+            return kernels.score_matrix(self.forest.arrays, np.ascontiguousarray(view.cols.T))
+        scores = np.empty((self.n_trees, view.n_rows))
         for t in range(self.n_trees):
-            F[:, t] = self.predictor.tree_score(t, view)
-        return F
+            scores[t] = self.predictor.tree_score(t, view)
+        return scores
 
     def path_cost(self, view: ColumnView) -> np.ndarray:
         """Mean number of split nodes each tree evaluates on the rows of ``view``."""

@@ -11,8 +11,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..engine.tree import ColumnView
-from .evaluate import EXIT_NAMES, Outcome, run_schedule
-from .forest import CompiledTrees, FlatForest
+from .evaluate import run_schedule
+from .outcome import EXIT_FULL, EXIT_NAMES, EXIT_POSITIVE, Outcome
+from .forest import compiled_kernels
 from .model_scores import ModelScores
 from .ordering import Schedule
 
@@ -20,76 +21,33 @@ PREDICT_TYPES = ("class", "link", "response")
 #: below this many active rows the NumPy path scores the rows on a block of the
 #: trees still to come at once (the flat forest): the seam's cost is per node
 SEAM_MIN_ROWS = 2048
-#: the compiled walk gathers the active rows' predictors again once they are
-#: fewer than this share of the rows gathered
-REGATHER = 0.85
 #: (rows x trees) pairs of one flat-forest block
 BLOCK_PAIRS = 1 << 16
 
 
-def _compiled_kernel():
-    """The compiled engine's tree walk when numba is there (else None)."""
-    from ..engine import compiled
-    if not compiled.available():
-        return None
-    from ..engine.compiled.tree_arrays import tree_terminal_nodes
-    return tree_terminal_nodes
-
-
 class ActiveScores:
-    """Tree scores for :func:`run_schedule`, bit for bit the predictor seam's.
+    """Tree scores for :func:`run_schedule` without numba, bit for bit the
+    predictor seam's: through the seam while many rows are active, then blocks
+    of the trees still to come at once from the flat forest (the seam's cost is
+    per node of a tree, whatever the number of rows)."""
 
-    With the compiled engine: each tree on the active rows in one compiled walk.
-    Without: through the seam while many rows are active, then blocks of the
-    trees still to come at once from the flat forest (the seam's cost is per
-    node of a tree, whatever the number of rows)."""
-
-    def __init__(self, model: ModelScores, trees: FlatForest | CompiledTrees,
-                 view: ColumnView, order: np.ndarray, kernel=None):
-        self.model, self.trees, self.view, self.order = model, trees, view, order
-        self.kernel = kernel
+    def __init__(self, model: ModelScores, view: ColumnView, order: np.ndarray):
+        self.model, self.view, self.order = model, view, order
         self.position = np.empty(order.size, dtype=np.intp)
         self.position[order] = np.arange(order.size)
         self.block = None          # (rows, first position, scores rows x block's trees)
-        self.cols = (None, view.cols)     # (rows, their predictors) for the compiled walk
-        self.last = (None, None)          # the last rows asked for, where they are in cols
 
     def __call__(self, t: int, rows: np.ndarray) -> np.ndarray:
-        predictor = self.model.predictor
-        if isinstance(self.trees, CompiledTrees):
-            return self._compiled(t, rows)
         start = self.position[t]
         if rows.size >= SEAM_MIN_ROWS:
-            return predictor.tree_score(t, self.view, rows)
+            return self.model.predictor.tree_score(t, self.view, rows)
         found = self._in_block(start, rows)
         if found is None:
             stop = min(self.order.size, start + max(1, BLOCK_PAIRS // rows.size))
-            self.block = (rows, start, self.trees.scores(self.view, rows,
-                                                          self.order[start:stop]))
+            self.block = (rows, start, self.model.forest.scores(self.view, rows,
+                                                                self.order[start:stop]))
             found = np.arange(rows.size)
         return self.block[2][found, start - self.block[1]]
-
-    def _compiled(self, t, rows):
-        """The compiled walk over a gathered superset of ``rows`` (gathered again
-        once the rows are fewer than REGATHER times it: a gather reads every
-        predictor of a row, the walk a few)."""
-        if rows is not self.last[0]:
-            self.last = rows, self._place(rows)
-        scores = self.trees.score(self.kernel, t, self.cols[1])
-        at = self.last[1]
-        return scores if at is None else scores[at]
-
-    def _place(self, rows):
-        """Where ``rows`` are among the gathered rows (None: they are all of them)."""
-        kept, cols = self.cols
-        if kept is None and rows.size == cols.shape[1]:
-            return None
-        superset = np.arange(cols.shape[1]) if kept is None else kept
-        at = np.minimum(np.searchsorted(superset, rows), superset.size - 1)
-        if rows.size < REGATHER * superset.size or not np.array_equal(superset[at], rows):
-            self.cols = rows, np.ascontiguousarray(self.view.cols[:, rows])
-            return None
-        return None if rows.size == superset.size else at
 
     def _in_block(self, start, rows):
         """Where ``rows`` are in the current block if it holds position ``start``."""
@@ -183,10 +141,6 @@ class EarlyExitPredictor:
                  cost: np.ndarray, report: OptimisationReport):
         self._model = model
         self._schedule = schedule
-        p = model.predictor
-        self._forest = FlatForest(p.trees, p.c_splits, p.var_type)
-        self._compiled = CompiledTrees(p.trees, p.c_splits, p.var_type)
-
         self.threshold, self.beta = decision
         self.cost_ = cost
         self.report_ = report
@@ -228,10 +182,16 @@ class EarlyExitPredictor:
             0 "neg", 1 "pos", 2 "full").
         """
         view, g0 = self._model.coded(self._model.model, newdata, offset)
-        kernel = _compiled_kernel()
-        trees = self._forest if kernel is None else self._compiled
-        scores = ActiveScores(self._model, trees, view, self._schedule.order, kernel)
-        return run_schedule(self._schedule, g0, scores, self.beta)
+        kernels = compiled_kernels()
+        if kernels is None:
+            scores = ActiveScores(self._model, view, self._schedule.order)
+            return run_schedule(self._schedule, g0, scores, self.beta)
+        sched = self._schedule
+        g, used, kind = kernels.run_rows(self._model.forest.arrays,
+                                         (sched.order, sched.lower, sched.upper),
+                                         np.ascontiguousarray(view.cols.T), g0, self.beta)
+        decision = np.where(kind == EXIT_FULL, g >= self.beta, kind == EXIT_POSITIVE)
+        return Outcome(decision, used, g, kind)
 
     def predict(self, newdata, type: str = "class", offset=None):  # noqa: A002 (R's name)
         """Early-exit predictions of ``newdata`` (a DataFrame; a matrix for gbm_fit models).

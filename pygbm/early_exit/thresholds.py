@@ -1,19 +1,30 @@
-"""Algorithm 2 of QWYC: the exit thresholds of one position, vectorised over candidates.
+"""Algorithm 2 of QWYC: the exit thresholds of one position (NumPy reference).
 
 At a position of the evaluation order the rows still uncertain (``U``) have
 partial scores ``G`` after the position's tree. A row exits negative when
-``G < lower``, positive when ``G > upper``. Among the thresholds that keep the
-disagreements with the full model's decision within the remaining budget, the
-one that stops most rows is found exactly from order statistics: the lower
-threshold lies at the (B+1)-th smallest score of the full-positive rows, the
-upper one at the (B'+1)-th largest score of the full-negative rows still
-uncertain, B' the budget the negative exits left. The first side takes the
-budget greedily (the paper's choice: negative first in mode "both").
+``G < lower``, positive when ``G > upper``. A negative exit of a row the full
+model decides positive is a disagreement, and so is a positive exit of a
+full-negative row; the position may add at most ``budget`` of them (what the
+positions before it left of floor(alpha N)).
+
+The thresholds are the optimum of the position: the most rows stopped within
+the budget, the budget shared between the two sides as it stops most rows
+(ties: the fewest disagreements spent, then the most negative exits). On the
+scores sorted, a negative exit set is the ``i`` lowest rows and a positive
+one the ``j`` highest (a cut never splits equal scores); for each number b of
+disagreements spent below, the widest lower cut lies just below the (b+1)-th
+lowest full-positive score, and the widest upper cut for the rest of the
+budget just above the (c+1)-th highest full-negative score, so the optimum is
+found among B + 1 pairs of cuts (B the budget).
 
 Of the thresholds that stop the same rows, the one halfway between the last
 row stopped and the first row kept is returned (a margin for new rows); a
 side that stops no row gets an infinite threshold (no exit), and one that
-stops every uncertain row stops just beyond the last of them.
+stops every row stops just beyond the last of them.
+
+:mod:`.compiled` finds the same cuts from order statistics without sorting
+(``tests/early_exit/test_algorithms.py`` checks both against a brute-force
+search over every pair of cuts).
 """
 from __future__ import annotations
 
@@ -30,39 +41,77 @@ def disagreement_budget(alpha: float, n_rows: int) -> int:
     return math.floor(Fraction(repr(float(alpha))) * n_rows)
 
 
-def _smallest_bad(G: np.ndarray, bad: np.ndarray, allowed: np.ndarray,
-                  budget: np.ndarray) -> np.ndarray:
-    """Per column, the (budget+1)-th smallest score of the allowed bad rows (+inf if fewer)."""
-    n_cols = G.shape[1]
-    scores = np.where(allowed[bad], G[bad], np.inf)
-    k_max = int(budget.max())
-    if scores.shape[0] <= k_max:
-        scores = np.vstack([scores, np.full((k_max + 1 - scores.shape[0], n_cols), np.inf)])
-    if scores.shape[0] > k_max + 1:
-        scores = np.partition(scores, k_max, axis=0)[:k_max + 1]
-    scores.sort(axis=0)
-    return scores[budget, np.arange(n_cols)]
-
-
-def _lower_side(G, bad, allowed, budget):
-    """The lower threshold per column: rows with ``allowed`` and ``G < threshold``
-    stop, at most ``budget`` of them ``bad``; returns (threshold, stop mask)."""
-    bound = _smallest_bad(G, bad, allowed, budget)
-    stop = allowed & (G < bound)
-    last = np.where(stop, G, -np.inf).max(axis=0, initial=-np.inf)
-    with np.errstate(invalid="ignore"):                      # inf - inf: no stop, masked below
-        mid = last + (bound - last) / 2
-    mid = np.where(mid > last, mid, bound)                   # adjacent floats
-    beyond = np.nextafter(last, np.inf)
-    threshold = np.where(np.isinf(bound), beyond, mid)
-    threshold = np.where(stop.any(axis=0), threshold, -np.inf)
-    return threshold, stop
-
-
 def exits(G: np.ndarray, lower, upper) -> tuple[np.ndarray, np.ndarray]:
     """(negative exits, positive exits) of partial scores ``G`` under the thresholds."""
     negative = G < lower
     return negative, (G > upper) & ~negative
+
+
+def between(stopped, kept):
+    """A threshold ``x`` with ``stopped < x <= kept`` (rows below ``x`` stop):
+    halfway when a double lies strictly above ``stopped`` there, else ``kept``;
+    ``kept`` infinite (no row kept): the next double above ``stopped``.
+    Elementwise; the upper side uses ``-between(-stopped, -kept)``."""
+    stopped, kept = np.asarray(stopped, dtype=float), np.asarray(kept, dtype=float)
+    with np.errstate(invalid="ignore"):
+        mid = stopped + (kept - stopped) / 2
+    mid = np.where(mid > stopped, mid, kept)
+    return np.where(np.isinf(kept), np.nextafter(stopped, np.inf), mid)
+
+
+def _ranks(flags: np.ndarray, count: int) -> np.ndarray:
+    """Per column, the sorted position of the 1st..count-th True (n where fewer)."""
+    n, m = flags.shape
+    ranks = np.full((count, m), n, dtype=np.intp)
+    first = np.argsort(~flags, axis=0, kind="stable")[:count]
+    present = np.arange(first.shape[0])[:, None] < flags.sum(axis=0)[None, :]
+    ranks[:first.shape[0]] = np.where(present, first, n)
+    return ranks
+
+
+def _tie_start(s: np.ndarray) -> np.ndarray:
+    """Per column of sorted ``s``: the first position of each value's run, with
+    a last row ``n`` (so that position n maps to n)."""
+    n, m = s.shape
+    first = np.ones(s.shape, dtype=bool)
+    first[1:] = s[1:] != s[:-1]
+    start = np.maximum.accumulate(np.where(first, np.arange(n)[:, None], 0), axis=0)
+    return np.vstack([start, np.full((1, m), n)])
+
+
+def cuts(G: np.ndarray, positive: np.ndarray, budget, mode: str):
+    """The optimal cuts per column of ``G`` (rows of U x candidates): ``i`` rows
+    exit negative and ``j`` positive, with the sorted scores ``s``. Returns
+    (i, j, s)."""
+    n, m = G.shape
+    budget = np.broadcast_to(np.asarray(budget, dtype=np.intp), (m,))
+    B = int(budget.max(initial=0))
+    order = np.argsort(G, axis=0, kind="stable")
+    s = np.take_along_axis(G, order, axis=0)
+    pos = positive[order]
+    cols = np.arange(m)[None, :]
+    below_bad = np.vstack([np.zeros((1, m), dtype=np.intp), np.cumsum(pos, axis=0)])
+    above_bad = np.vstack([np.zeros((1, m), dtype=np.intp), np.cumsum(~pos[::-1], axis=0)])
+    if mode == "positive":
+        i = np.zeros((1, m), dtype=np.intp)
+    else:      # just below the (b+1)-th lowest full-positive score
+        i = _tie_start(s)[_ranks(pos, B + 1), cols]
+    levels = np.arange(i.shape[0])[:, None]
+    spent = below_bad[i, cols]
+    left = budget[None, :] - spent
+    if mode == "negative":
+        j = np.zeros_like(i)
+    else:      # just above the (c+1)-th highest full-negative score
+        top = _tie_start(-s[::-1])[_ranks(~pos[::-1], B + 1), cols]
+        j = np.minimum(top[np.clip(left, 0, B), cols], n - i)
+    bad = spent + above_bad[j, cols]
+    ok = (left >= 0) & (levels <= budget[None, :])
+    stops = np.where(ok, i + j, -1)
+    best = ok & (stops == stops.max(axis=0))
+    bad = np.where(best, bad, n + 1)
+    best &= bad == bad.min(axis=0)
+    pick = np.argmax(np.where(best, i, -1), axis=0)
+    return i[pick, cols[0]], j[pick, cols[0]], s
 
 
 def position_thresholds(G: np.ndarray, positive: np.ndarray, budget, mode: str):
@@ -72,17 +121,13 @@ def position_thresholds(G: np.ndarray, positive: np.ndarray, budget, mode: str):
     disagreements still allowed (an int or one per column). Returns
     ``(lower, upper)``, one per column, with lower <= upper.
     """
-    n_cols = G.shape[1]
-    budget = np.broadcast_to(np.asarray(budget, dtype=np.intp), (n_cols,)).copy()
-    every = np.ones(G.shape, dtype=bool)
-    lower = np.full(n_cols, -np.inf)
-    upper = np.full(n_cols, np.inf)
-    if mode == "positive":
-        upper = -_lower_side(-G, ~positive, every, budget)[0]
-        return lower, upper
-    lower, stop = _lower_side(G, positive, every, budget)
-    if mode == "both":
-        spent = (stop & positive[:, None]).sum(axis=0)
-        upper = -_lower_side(-G, ~positive, ~stop, budget - spent)[0]
-        upper = np.maximum(upper, lower)
-    return lower, upper
+    n = G.shape[0]
+    i, j, s = cuts(G, positive, budget, mode)
+    cols = np.arange(G.shape[1])
+    last = s[np.maximum(i - 1, 0), cols]
+    first = np.where(i < n, s[np.minimum(i, n - 1), cols], np.inf)
+    lower = np.where(i > 0, between(last, first), -np.inf)
+    low_top = s[np.minimum(n - j, n - 1), cols]
+    kept_top = np.where(n - j > 0, s[np.maximum(n - j - 1, 0), cols], -np.inf)
+    upper = np.where(j > 0, -between(-low_top, -kept_top), np.inf)
+    return lower, np.maximum(upper, lower)

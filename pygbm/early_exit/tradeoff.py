@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .api import _check_fit, _check_fraction, _check_n_trees, _scored, _seed
+from .api import _check_fit, _check_fraction, _check_n_trees, _scored, _seed, check_margin_freq
 from .build import ORDERS, Settings, optimise
 from .model_scores import ModelScores, decision_threshold
 from .thresholds import MODES
@@ -31,7 +31,7 @@ def _labels(fit, newdata):
 
 def qwyc_tradeoff(fit, data, newdata, alphas=DEFAULT_ALPHAS, methods=("qwyc", "gbt", "margin"),
                   n_trees=None, mode="both", honest=False, margins=None, threshold=None,
-                  random_state=None, plot_it=False, ax=None):
+                  random_state=None, plot_it=False, ax=None, margin_freq=1):
     """The paper's trade-off curves: for each method and alpha (margin for the
     margin rule), optimise on ``data`` and measure on ``newdata``.
 
@@ -74,6 +74,9 @@ def qwyc_tradeoff(fit, data, newdata, alphas=DEFAULT_ALPHAS, methods=("qwyc", "g
         Draw the curves: mean trees against disagreement on ``newdata``.
     ax : matplotlib.axes.Axes, optional
         Where to draw; None makes a new figure.
+    margin_freq : int, default 1
+        The margin rule checks after every ``margin_freq``-th tree
+        (LightGBM's ``pred_early_stop_freq``; its default is 10).
 
     Returns
     -------
@@ -105,6 +108,7 @@ def qwyc_tradeoff(fit, data, newdata, alphas=DEFAULT_ALPHAS, methods=("qwyc", "g
         raise ValueError(f"methods must be a non-empty list of {', '.join(map(repr, METHODS))}"
                          f", got {methods!r}")
     alphas = [_check_fraction("alphas", a) for a in np.atleast_1d(alphas)]
+    margin_freq = check_margin_freq(margin_freq)
     decision = decision_threshold(fit.distribution, threshold)
     scores = ModelScores(fit, n_trees)
     rows = _scored(scores, fit, data, decision[1])
@@ -114,14 +118,14 @@ def qwyc_tradeoff(fit, data, newdata, alphas=DEFAULT_ALPHAS, methods=("qwyc", "g
     seed = _seed(random_state)
     cost = np.ones(n_trees)
     if margins is None:
-        full_fit = rows.g0 + rows.F.sum(axis=1)
+        full_fit = rows.g0 + rows.scores.sum(axis=0)
         margins = 2 * np.quantile(np.abs(full_fit - decision[1]), MARGIN_QUANTILES)
 
     points = []
     for method in methods:
         if method == "margin":
-            grid = [(np.nan, Settings(mode, "gbt", cost, False, seed, "margin", float(m)))
-                    for m in margins]
+            grid = [(np.nan, Settings(mode, "gbt", cost, False, seed, "margin", float(m),
+                                      margin_freq)) for m in margins]
         else:
             grid = [(a, Settings(mode, method, cost, honest, seed)) for a in alphas]
         for alpha, settings in grid:

@@ -5,10 +5,12 @@ import math
 import numpy as np
 import pytest
 
+from pygbm.early_exit import ordering
 from pygbm.early_exit.build import Rows, Settings, optimise
-from pygbm.early_exit.evaluate import EXIT_NEGATIVE, EXIT_POSITIVE
+from pygbm.early_exit.outcome import EXIT_NEGATIVE, EXIT_POSITIVE
+from pygbm.early_exit.forest import compiled_kernels
 from pygbm.early_exit.ordering import Problem, place
-from pygbm.early_exit.thresholds import disagreement_budget, position_thresholds
+from pygbm.early_exit.thresholds import MODES, disagreement_budget, exits, position_thresholds
 
 
 def _rows(seed, n=300, T=12):
@@ -17,7 +19,7 @@ def _rows(seed, n=300, T=12):
     signal = rng.normal(size=n)
     F = np.round(0.3 * signal[:, None] * rng.uniform(0.2, 1.5, T)
                  + 0.4 * rng.normal(size=(n, T)), 1)
-    return Rows(F, np.full(n, -0.3), 0.0)
+    return Rows(np.ascontiguousarray(F.T), np.full(n, -0.3), 0.0)
 
 
 @pytest.mark.parametrize("order", ["qwyc", "gbt", "random", "explicit"])
@@ -50,46 +52,84 @@ def test_budget_reads_alpha_as_written():
 
 
 def _brute_force(g, positive, budget, mode):
-    """The stop sets by trying every threshold at the scores (and beyond them)."""
-    candidates = np.concatenate([np.unique(g), [np.inf]])
-    none = np.zeros(g.size, dtype=bool)
+    """The best pair of cuts by trying every one: the i lowest rows exit negative,
+    the j highest positive (cuts between distinct scores, i + j <= n), at most
+    ``budget`` disagreements; the most rows stopped, then the fewest
+    disagreements, then the most negative exits. Returns the two exit sets."""
+    s, n = np.sort(g), g.size
+    cuts_ = [k for k in range(n + 1) if k in (0, n) or s[k - 1] < s[k]]
+    none = np.zeros(n, dtype=bool)
+    best = None
+    for i in (cuts_ if mode != "positive" else [0]):
+        low = none if i == 0 else g < (s[i] if i < n else np.inf)
+        for j in ([n - k for k in cuts_] if mode != "negative" else [0]):
+            if i + j > n:
+                continue
+            high = none if j == 0 else (g >= s[n - j]) & ~low
+            bad = int(np.sum(low & positive) + np.sum(high & ~positive))
+            key = (i + j, -bad, i)
+            if bad <= budget and (best is None or key > best[0]):
+                best = (key, low, high)
+    return best[1], best[2]
 
-    def widest(scores, bad, allowed, budget):
-        best = none
-        for v in candidates if scores is g else np.concatenate([np.unique(scores), [np.inf]]):
-            stop = allowed & (scores < v)
-            if np.sum(stop & bad) <= budget and stop.sum() > best.sum():
-                best = stop
-        return best
 
-    negative = none
-    if mode != "positive":
-        negative = widest(g, positive, np.ones(g.size, dtype=bool), budget)
-    budget -= int(np.sum(negative & positive))
-    positive_exit = none
-    if mode != "negative":
-        positive_exit = widest(-g, ~positive, ~negative, budget)
-    return negative, positive_exit
+def _algorithm2(g, positive, budget, mode, kernels):
+    """(lower, upper) by the NumPy reference or the compiled search (one
+    candidate tree whose scores are ``g``, from partial scores 0)."""
+    if kernels is None:
+        lower, upper = position_thresholds(g[:, None], positive, budget, mode)
+        return lower[0], upper[0]
+    rows = np.arange(g.size)
+    _, lower, upper = kernels.best_candidate(
+        g[None, :].copy(), (rows[positive], np.zeros(positive.sum())),
+        (rows[~positive], np.zeros((~positive).sum())), budget, MODES.index(mode),
+        np.ones(1), np.zeros(1, dtype=np.intp))
+    return lower, upper
 
 
+@pytest.mark.parametrize("implementation", ["numpy", "compiled"])
 @pytest.mark.parametrize("mode", ["both", "negative", "positive"])
-def test_algorithm2_against_brute_force(mode):
+def test_algorithm2_against_brute_force(mode, implementation):
+    kernels = compiled_kernels() if implementation == "compiled" else None
+    if implementation == "compiled" and kernels is None:
+        pytest.skip("numba is not installed")
     rng = np.random.default_rng(7)
-    for _ in range(300):
+    for _ in range(400):
         n = int(rng.integers(1, 41))
         g = np.round(rng.normal(size=n), int(rng.integers(0, 3)))     # ties at 0-2 decimals
-        positive = rng.random(n) < rng.uniform(0.1, 0.9)
-        budget = int(rng.integers(0, 6))
-        lower, upper = position_thresholds(g[:, None], positive, budget, mode)
-        negative = g < lower[0]
-        positive_exit = (g > upper[0]) & ~negative
+        positive = rng.random(n) < rng.uniform(0.05, 0.95)
+        budget = int(rng.integers(0, 8))
+        lower, upper = _algorithm2(g, positive, budget, mode, kernels)
+        negative, positive_exit = exits(g, lower, upper)
         want_negative, want_positive = _brute_force(g, positive, budget, mode)
         np.testing.assert_array_equal(negative, want_negative)
         np.testing.assert_array_equal(positive_exit, want_positive)
+        assert lower <= upper
         # the thresholds lie in the open interval between the last row stopped
         # and the first row kept (or beyond every row)
         if negative.any() and (~negative).any():
-            assert g[negative].max() < lower[0] <= g[~negative].min()
+            assert g[negative].max() < lower <= g[~negative].min()
+        if positive_exit.any() and (~positive_exit & ~negative).any():
+            assert g[~positive_exit & ~negative].max() <= upper < g[positive_exit].min()
+
+
+def test_compiled_and_numpy_algorithms_agree(monkeypatch):
+    """Both searches of Algorithm 1 give the same schedule, position by position."""
+    if compiled_kernels() is None:
+        pytest.skip("numba is not installed")
+    rng = np.random.default_rng(3)
+    for seed, alpha, mode in [(0, 0.0, "both"), (1, 0.02, "both"), (2, 0.1, "negative"),
+                              (3, 0.05, "positive"), (4, 0.4, "both")]:
+        rows = _rows(seed, n=int(rng.integers(50, 400)), T=12)
+        problem = Problem(rows.scores, rows.g0, 0.0, disagreement_budget(alpha, rows.n), mode,
+                          rng.uniform(0.5, 2.0, 12))
+        compiled = place(problem)
+        with monkeypatch.context() as m:
+            m.setattr(ordering, "compiled_kernels", lambda: None)
+            reference = place(problem)
+        np.testing.assert_array_equal(compiled.order, reference.order)
+        np.testing.assert_array_equal(compiled.lower, reference.lower)
+        np.testing.assert_array_equal(compiled.upper, reference.upper)
 
 
 def _pipeline_example():
@@ -99,17 +139,17 @@ def _pipeline_example():
     sets = [{0, 1}, {2, 3, 4, 5, 6}, {0, 1, 2, 3, 7, 8}]       # example 9: never stopped
     n = 10
     sign = np.where(np.arange(n) % 2 == 0, 1.0, -1.0)
-    F = np.zeros((n, 3))
+    scores = np.zeros((3, n))
     for t, members in enumerate(sets):
-        F[sorted(members), t] = 10 * sign[sorted(members)]
-    return Problem(F, np.zeros(n), 0.0, 0, "both", np.ones(3))
+        scores[t, sorted(members)] = 10 * sign[sorted(members)]
+    return Problem(scores, np.zeros(n), 0.0, 0, "both", np.ones(3))
 
 
 def test_appendix_a1_pipeline_example():
     problem = _pipeline_example()
 
     def total_trees(schedule):
-        rows = Rows(problem.F, problem.g0, problem.beta)
+        rows = Rows(problem.scores, problem.g0, problem.beta)
         return int(rows.run(schedule).n_trees.sum())
 
     costs = {perm: total_trees(place(problem, np.array(perm)))
@@ -122,5 +162,5 @@ def test_appendix_a1_pipeline_example():
 
 def test_costs_weigh_the_choice():
     problem = _pipeline_example()
-    expensive = Problem(problem.F, problem.g0, 0.0, 0, "both", np.array([1.0, 1.0, 100.0]))
+    expensive = Problem(problem.scores, problem.g0, 0.0, 0, "both", np.array([1.0, 1.0, 100.0]))
     assert place(expensive).order[0] == 1      # J = 1/5 beats 100/6

@@ -1,9 +1,10 @@
-"""The flat forest (the early-exit predictor's tail) against the predictor seam."""
+"""The flat forest and the compiled kernels against the predictor seam."""
 import numpy as np
 import pandas as pd
+import pytest
 
 from pygbm import gbm
-from pygbm.early_exit.forest import FlatForest
+from pygbm.early_exit.forest import FlatForest, compiled_kernels
 from pygbm.early_exit.model_scores import ModelScores
 
 
@@ -33,23 +34,35 @@ def test_flat_forest_scores_are_the_seams_bit_for_bit():
     got = forest.scores(view, rows, trees)
     for j, t in enumerate(trees):
         np.testing.assert_array_equal(got[:, j], p.tree_score(int(t), view, rows))
+    kernels = compiled_kernels()
+    if kernels is not None:                  # the compiled walk: every tree, every row
+        matrix = kernels.score_matrix(forest.arrays, np.ascontiguousarray(view.cols.T))
+        for t in range(30):
+            np.testing.assert_array_equal(matrix[t], p.tree_score(t, view))
 
 
+@pytest.mark.filterwarnings("ignore:newdata has levels not seen")
 def test_compiled_and_numpy_paths_predict_the_same(monkeypatch):
     import pygbm.early_exit.predictor as predictor
     from pygbm import qwyc
+    if compiled_kernels() is None:
+        pytest.skip("numba is not installed")
     rng = np.random.default_rng(5)
     n = 3000
     df = pd.DataFrame({"x0": rng.normal(size=n), "x1": rng.normal(size=n),
                        "c": rng.choice(list("abcde"), size=n)})
+    df.loc[rng.random(n) < 0.05, "x1"] = np.nan
     df["y"] = (rng.random(n) < 1 / (1 + np.exp(-df["x0"] - (df["c"] == "a")))).astype(int)
     fit = gbm("y ~ .", df.iloc[:1500], distribution="bernoulli", n_trees=60,
               interaction_depth=4, shrinkage=0.1, bag_fraction=1)
     ee = qwyc(fit, df.iloc[1500:], alpha=0.01)
+    new = df.copy()
+    new["c"] = rng.choice(list("abcdez"), size=n)             # "z": a level never seen
+    first = ee.predict(new, type="link")                     # compiled, row by row
     monkeypatch.setattr(predictor, "SEAM_MIN_ROWS", 700)     # seam, then blocks
-    first = ee.predict(df)
-    monkeypatch.setattr(predictor, "_compiled_kernel", lambda: None)
-    pd.testing.assert_frame_equal(first, ee.predict(df))
+    monkeypatch.setattr(predictor, "compiled_kernels", lambda: None)
+    pd.testing.assert_frame_equal(first, ee.predict(new, type="link"))
+    df = new
     link = fit.predict(df, n_trees=60)
     np.testing.assert_array_equal(first["decision"][first["exit"] == "full"],
                                   (link >= 0)[first["exit"] == "full"])

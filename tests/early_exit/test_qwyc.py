@@ -116,6 +116,28 @@ def test_margin_rule_baseline(setting):
     assert np.all(wide["exit"] == "full")
 
 
+@pytest.mark.parametrize("freq", [1, 3, 10])
+def test_margin_rule_checks_every_freq_trees_as_lightgbm(setting, freq):
+    """LightGBM's binary pred_early_stop (checked against LightGBM 4.7 by
+    benchmarks/lightgbm_pred_early_stop.py): the first multiple of freq trees
+    where 2|partial score| > margin, else the full score."""
+    fit, _, held, test = setting
+    margin = 1.2
+    res = qwyc(fit, held, thresholds="margin", margin=margin, margin_freq=freq).predict(
+        test, type="link")
+    partial = np.column_stack([fit.predict(test, n_trees=k) for k in range(1, N_TREES + 1)])
+    want_trees = np.full(len(test), N_TREES)
+    for i in range(len(test)):
+        for k in range(freq, N_TREES, freq):
+            if 2 * abs(partial[i, k - 1]) > margin:
+                want_trees[i] = k
+                break
+    np.testing.assert_array_equal(res["n_trees"].to_numpy(), want_trees)
+    stopped = want_trees < N_TREES
+    np.testing.assert_allclose(res["score"][stopped],
+                               partial[stopped, want_trees[stopped] - 1], rtol=0, atol=1e-12)
+
+
 def test_training_rows_warn_and_held_out_rows_do_not(setting):
     fit, train, held, _ = setting
     with pytest.warns(UserWarning, match="training rows"):
@@ -190,6 +212,8 @@ def test_other_distributions():
     (dict(cost=-np.ones(N_TREES)), "cost must hold"), (dict(n_trees=0), "n_trees must be"),
     (dict(n_trees=N_TREES + 1), "n_trees must be"), (dict(threshold=1.5), "threshold must be"),
     (dict(thresholds="fan"), "thresholds must be"), (dict(thresholds="margin"), "margin must"),
+    (dict(thresholds="margin", margin=1.0, margin_freq=0), "margin_freq must be"),
+    (dict(margin_freq=2.5), "margin_freq must be"),
     (dict(honest=1), "honest must be"), (dict(random_state="a"), "random_state must be"),
 ])
 def test_bad_arguments_name_the_argument(setting, kwargs, message):
