@@ -29,7 +29,10 @@ class GainAdjustment(Protocol):
     """What a split-gain adjustment provides.
 
     ``node`` is the node's in-bag statistics (sum of w*z, weight, rows) and
-    ``rows`` its in-bag training rows, increasing.
+    ``rows`` its in-bag training rows: in no particular order for
+    ``penalties`` (the exact search hands them in a predictor's sorted order:
+    sorting them would cost as much as the node's search), increasing for
+    ``on_split``.
     """
 
     def penalties(self, node: Side, rows: np.ndarray) -> np.ndarray:

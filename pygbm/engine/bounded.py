@@ -89,8 +89,16 @@ class BoundedGains:
     with the missing rows first (``nm`` per predictor); ``X``: the sorted
     values of the predictors with ties, or None, and ``xrow`` the row of X of
     each row of G (-1: no tie);
-    ``cut_of``: the threshold below which a gain is not a candidate, given a
-    lower bound of the top gain (the threshold must not decrease with it).
+    ``cut_of(lower, upper)``: the threshold below which a gain is not a
+    candidate, given a lower bound of the top gain and an upper bound of the
+    gains whose rounding the threshold allows for (the threshold must not
+    decrease with ``lower`` nor increase with ``upper``).
+    ``offset`` (a split-gain adjustment's penalties, scaled units, one per
+    predictor; None: none): gains are compared less their predictor's
+    offset, so predictor ``c``'s candidates are its gains at or above the
+    threshold of the top *penalised* gain plus ``offset[c]``;
+    ``upper_floor``: the largest gain of the node's other (categorical)
+    predictors, which the threshold's rounding must also allow for.
 
     After construction: ``ok`` (False: no positive gain at a block end, use
     the full search), ``best`` (the largest gain per predictor) and
@@ -99,7 +107,8 @@ class BoundedGains:
 
     def __init__(self, G: np.ndarray, nm: np.ndarray, min_obs: int,
                  xrow: np.ndarray, X: np.ndarray | None,
-                 cut_of: Callable[[float], float]):
+                 cut_of: Callable[[float, float], float],
+                 offset: np.ndarray | None = None, upper_floor: float = 0.0):
         pc, m = G.shape
         self.m = m
         self._terms(G, nm, min_obs)
@@ -129,11 +138,17 @@ class BoundedGains:
         row0 = G[0]                                 # the node's rows (any order)
         zq = float(max(row0.max(), -row0.min()))
         move, w = self._bound_terms(e, d_end)
-        cut = cut_of(lower)
-        ci, bj = (self._bound(move + BLOCK * zq, w, ALL) >= cut).nonzero()
+        coarse = self._bound(move + BLOCK * zq, w, ALL)
+        if offset is None:
+            cut = cut_of(lower, lower)
+            cut_at = lambda rows: cut                       # noqa: E731
+        else:
+            cut = self._penalised_cut(cut_of, offset, coarse, upper_floor)
+            cut_at = lambda rows: cut[rows, 0]              # noqa: E731
+        ci, bj = (coarse >= cut).nonzero()
         inside = blocks[ci, bj]
         move = move[ci, bj] + np.abs(inside).sum(axis=1)
-        keep = (self._bound(move, w[ci, bj], ci) >= cut).nonzero()[0]
+        keep = (self._bound(move, w[ci, bj], ci) >= cut_at(ci)).nonzero()[0]
         if keep.size:
             ci, bj, inside = ci[keep], bj[keep], inside[keep]
             start = np.where(bj > 0, ends[ci, bj - 1], 0)     # ls before each block
@@ -143,6 +158,18 @@ class BoundedGains:
             gain = self._gains(r, pos, self._centred(r, pos, ls))
             np.maximum.at(self.best, ci, gain.max(axis=1))
             self.refined = (ci, pos, gain)
+
+    def _penalised_cut(self, cut_of, offset, coarse, upper_floor) -> np.ndarray:
+        """Per predictor (a column), the threshold of its gains when gains are
+        compared less ``offset``: the top penalised gain is at least the
+        largest penalised gain at the block ends (or 0: a search without a
+        positive penalised gain finds nothing), and no gain exceeds the
+        blocks' coarse bounds, the exact gains or ``upper_floor``; the
+        rounding allowance is that of the largest possible gain."""
+        lower = max(float((self.best - offset).max(initial=0.0)), 0.0)
+        upper = max(float(coarse.max(initial=0.0)), float(self.best.max(initial=0.0)),
+                    float(upper_floor))
+        return (cut_of(lower, upper) + offset)[:, None]
 
     def _terms(self, G, nm, min_obs):
         """Per predictor: alpha, beta, n, the constant (and its rounding) and

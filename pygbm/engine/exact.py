@@ -45,6 +45,16 @@ BOUNDED_MIN_ELEMENTS = 1 << 17
 BOUNDED_MIN_ELEMENTS_MISSING_OR_TIED = 3 << 14
 
 
+class _Offsets(NamedTuple):
+    """A split-gain adjustment's penalties of the continuous predictors and
+    the largest raw gain of the others (categorical), both in the search's
+    scaled units: what the bounded search needs to keep every candidate of
+    the penalised comparison (:class:`.bounded.BoundedGains`)."""
+
+    penalty: np.ndarray
+    floor: float
+
+
 class NodeRows(NamedTuple):
     """Search state of a node: its in-bag rows sorted per continuous predictor
     (pc, m), and w*z and w of those rows in the same layout (H is None for
@@ -63,9 +73,9 @@ class NodeRows(NamedTuple):
         """Number of in-bag rows of the node."""
         return self.R.size if self.R is not None else self.S.shape[1]
 
-    def rows(self) -> np.ndarray:
-        """The node's in-bag rows in row order."""
-        return self.R if self.R is not None else np.sort(self.S[0])
+    def row_set(self) -> np.ndarray:
+        """The node's in-bag rows in no particular order (no sort)."""
+        return self.R if self.R is not None else self.S[0]
 
 
 class ExactSearch:
@@ -112,8 +122,8 @@ class ExactSearch:
         # the two-half kernels (gain_plain, gain_missing)
         self._halves = unit_weights and not lay.look.size and not lay.mono_any
         # unit weights and no monotone constraint: large nodes may be bounded
-        # (not with an adjustment: a penalised candidate may lie below the bound)
-        self._boundable = unit_weights and not lay.mono_any and adjustment is None
+        # (with an adjustment, against the penalised gains: see BoundedGains)
+        self._boundable = unit_weights and not lay.mono_any
 
     def root(self, inbag: np.ndarray) -> NodeRows:
         bag = None if inbag.all() else inbag
@@ -198,15 +208,18 @@ class ExactSearch:
         data = self.data
         s2 = self.scale * self.scale
         best_gain = np.zeros(data.p)
-        if self.cont.size:
-            cont_best, gain_row, partial = self._continuous(state, G, H, bounded)
-            best_gain[self.cont] = cont_best / s2
+        penalty = None
+        if self.adjustment is not None:
+            penalty = np.asarray(self.adjustment.penalties(total, state.row_set()), dtype=float)
         if self.cat.size:
             cats = self._cats.best(state.R, total)
             best_gain[self.cat] = cats.gain
-        penalty = None
-        if self.adjustment is not None:
-            penalty = np.asarray(self.adjustment.penalties(total, state.rows()), dtype=float)
+        if self.cont.size:
+            offsets = None if penalty is None else \
+                _Offsets(penalty[self.cont] * s2, float(best_gain.max()) * s2)
+            cont_best, gain_row, partial = self._continuous(state, G, H, bounded, offsets)
+            best_gain[self.cont] = cont_best / s2
+        if penalty is not None:
             # the bound is for gains up to the largest raw one
             raw_top = best_gain.max()
             best_gain -= penalty
@@ -281,10 +294,12 @@ class ExactSearch:
         return unit_record(v, self.wz.take(S_v[:k + 1]), int(state.nm[c]), total,
                            float(0.5 * (x_k + x_next)))
 
-    def _continuous(self, state, G, H, bounded: bool):
+    def _continuous(self, state, G, H, bounded: bool, offsets: _Offsets | None = None):
         """Approximate gains of the continuous predictors, in blocks small
         enough for the working arrays to stay in the CPU cache
-        (:data:`BLOCK_ELEMENTS`), or bounded (see :meth:`best`).
+        (:data:`BLOCK_ELEMENTS`), or bounded (see :meth:`best`; ``offsets``:
+        the penalties the gains will be compared less, see
+        :class:`.bounded.BoundedGains`).
 
         Returns the largest gain of every continuous predictor (scaled units),
         a function giving one predictor's row of gains, and whether those
@@ -295,7 +310,7 @@ class ExactSearch:
         if bounded and self._boundable and pc * m >= (
                 BOUNDED_MIN_ELEMENTS_MISSING_OR_TIED
                 if self.layout.look.size or state.nm.any() else BOUNDED_MIN_ELEMENTS):
-            found = self._bounded_gains(state)
+            found = self._bounded_gains(state, offsets)
             if found.ok:
                 return found.best, found.row, True
         best = np.empty(pc)
@@ -331,11 +346,15 @@ class ExactSearch:
             blocks.append(gains)
         return best, lambda c: blocks[c // size][c % size], False
 
-    def _bounded_gains(self, state: NodeRows) -> BoundedGains:
+    def _bounded_gains(self, state: NodeRows, offsets: _Offsets | None = None) -> BoundedGains:
         """The node's continuous predictors searched by :class:`.bounded.BoundedGains`."""
         m = state.m
+        cut_of = lambda lower, upper: self.tolerance.cut(m, lower, upper)   # noqa: E731
+        if offsets is None:
+            return BoundedGains(state.G, state.nm, self.min_obs, self.layout.cont_xrow,
+                                state.X, cut_of)
         return BoundedGains(state.G, state.nm, self.min_obs, self.layout.cont_xrow, state.X,
-                            lambda lower: self.tolerance.cut(m, lower))
+                            cut_of, offsets.penalty, offsets.floor)
 
     def _gain_block(self, state, G, H, block: slice, terms):
         """Approximate gain of every position of the continuous predictors

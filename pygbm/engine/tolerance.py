@@ -53,14 +53,18 @@ class Tolerance:
                  + 8.0 * EPS * m * zmax * (np.sqrt(2.0 * top) + zmax) + 16.0 * EPS * top)
         return max(2.0 * bound, NEAR_TIE * top)
 
-    def cut(self, m: int, lower: float) -> float:
+    def cut(self, m: int, lower: float, upper: float | None = None) -> float:
         """The candidates' threshold (scaled units) were the top gain
         ``lower`` (scaled): every candidate's approximate gain is above it
         when ``lower`` is at most the top gain, since ``t - bound(t)`` grows
         with t wherever it is positive (the bound grows like sqrt(t) and
-        EPS t)."""
+        EPS t). With a split-gain adjustment the top gain compared is a
+        penalised one, while the rounding is that of the raw gains: ``upper``
+        (scaled) is then at least the largest raw gain the search can see,
+        and the bound is taken there (it grows with its argument)."""
         s2 = self.scale * self.scale
-        return (lower / s2 - self.bound(m, lower / s2)) * s2
+        top = lower if upper is None else upper
+        return (lower / s2 - self.bound(m, top / s2)) * s2
 
 
 class RSums(NamedTuple):

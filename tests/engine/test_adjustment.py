@@ -26,7 +26,7 @@ class Penalty:
 
     def penalties(self, node, rows):
         self.asked += 1
-        assert rows.size == node.n and np.all(np.diff(rows) > 0)
+        assert rows.size == node.n == np.unique(rows).size     # any order
         return self.costs
 
     def on_split(self, node, split, rows):

@@ -79,3 +79,37 @@ def test_no_positive_gain_at_block_ends_means_full_search(force_bounded_search):
     found = search._bounded_gains(state)
     assert not found.ok
     assert not found.best.any()
+
+
+@pytest.mark.parametrize("missing", [False, True])
+@pytest.mark.parametrize("ties", [False, True])
+@pytest.mark.parametrize("scale", [0.0, 0.5, 0.98])
+def test_penalised_bounded_gains_keep_every_penalised_candidate(missing, ties, scale,
+                                                                 force_bounded_search):
+    """With a split-gain adjustment (cost-efficient boosting) gains are
+    compared less their predictor's penalty: every position of predictor c
+    whose gain reaches the threshold of the top penalised gain plus c's
+    penalty is computed, with the full computation's value. ``scale``: the
+    penalties as a fraction of each predictor's best gain, in a random
+    order (0.98: nearly every gain penalised away)."""
+    force_bounded_search(bounded.BLOCK)
+    data, z, inbag = _node(11, 6000, 12, missing, ties, False)
+    search = ExactSearch(data, z, np.ones(z.size), True, 10)
+    state = search.root(inbag)
+    m = state.m
+    full_best, full_row, _ = search._continuous(state, state.G, None, bounded=False)
+    rng = np.random.default_rng(5)
+    offset = scale * full_best * rng.permutation(np.linspace(0.5, 1.0, full_best.size))
+    from pygbm.engine.exact import _Offsets
+    found = search._bounded_gains(state, _Offsets(offset, 0.0))
+    assert found.ok
+    top = float((full_best - offset).max())
+    cut = search.tolerance.cut(m, top, float(full_best.max())) + offset
+    for c in range(full_best.size):
+        want, got = full_row(c), found.row(c)
+        above = want >= cut[c]
+        assert above.any() == (full_best[c] >= cut[c])
+        np.testing.assert_allclose(got[above], want[above], rtol=1e-12)
+        assert np.all(got[~above] < cut[c])             # never claimed above
+        if full_best[c] >= cut[c]:
+            assert found.best[c] == pytest.approx(full_best[c], rel=1e-12)

@@ -252,3 +252,41 @@ def test_penalised_gain_recorded_with_the_raw_gain():
         stored = np.sort(tree.error_reduction[tree.split_var >= 0])
         np.testing.assert_array_equal(stored, np.sort(made[:, 1]))   # raw gains stored
         assert np.all(made[:, 1] - made[:, 2] > 0)                   # penalised gain > 0
+
+
+@pytest.mark.parametrize("block", [4, 16])
+@pytest.mark.parametrize("missing", [0.0, 0.1])
+def test_bounded_search_finds_the_penalised_splits_of_the_full_search(
+        block, missing, force_bounded_search, monkeypatch):
+    """The exact search's bounded pass (engine/bounded.py) with penalties:
+    forced on every node, the same trees, split for split, as the full
+    computation; and it is taken."""
+    from pygbm.engine import exact
+
+    rng = np.random.default_rng(8)
+    x, z = _case(8, n=900, p=6, missing=missing)
+    x[:, 4] = np.round(x[:, 4] * 4)                     # tied values too
+    inbag = rng.random(z.size) < 0.7
+    spec = _spec(6, feature={0: 0.3, 1: 0.1, 3: 0.05, 4: 0.02}, model={2: 20.0},
+                 split=0.01)
+
+    def splits():
+        tree = _grow(_data(x), z, CostTracker(spec, z.size, None), depth=8, inbag=inbag)
+        return [(n.split.var, n.split.value, n.split.improvement, n.split.penalty)
+                for n in tree.nodes if n.split is not None]
+
+    want = splits()
+    plain = _grow(_data(x), z, None, depth=8, inbag=inbag)
+    assert [n.split.var for n in plain.nodes if n.split is not None] != [s[0] for s in want]
+    force_bounded_search(block)
+    taken = []
+    bounded_gains = exact.ExactSearch._bounded_gains
+
+    def spy(self, state, offsets=None):
+        found = bounded_gains(self, state, offsets)
+        taken.append(offsets is not None and found.ok)
+        return found
+
+    monkeypatch.setattr(exact.ExactSearch, "_bounded_gains", spy)
+    assert splits() == want
+    assert sum(taken) > len(want)
