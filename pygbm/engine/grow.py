@@ -156,6 +156,10 @@ class TreeGrower:
     searcher's split-gain adjustment, if any, is told of every split made
     (``on_split``, with the node's in-bag rows); when it answers True, the
     penalties of the other terminal nodes changed and they are searched again.
+
+    Which terminal node is split next is :meth:`pick`: best-first, R's order
+    (a subclass may grow in another order, e.g. level by level, the baseline
+    of the CEGB paper's Figure 3b in ``benchmarks/cegb_growth.py``).
     """
 
     def __init__(self, data, searcher, depth: int):
@@ -163,6 +167,15 @@ class TreeGrower:
         self.searcher = searcher
         self.depth = int(depth)
         self.adjustment = searcher.adjustment
+
+    @staticmethod
+    def pick(scores: list, levels: list) -> int | None:
+        """The terminal node to split next, given each terminal node's best
+        split's score (its gain less any penalty; 0.0 when it has none) and
+        its level (the root's is 0); None stops the tree. Best-first, as R:
+        the first of the largest score, if it is positive."""
+        t = scores.index(max(scores))
+        return t if scores[t] > 0.0 else None
 
     def grow(self, z: np.ndarray, w: np.ndarray, inbag: np.ndarray,
              unit_weights: bool) -> GrownTree:
@@ -183,6 +196,7 @@ class TreeGrower:
         states = [searcher.root(inbag)]
         best: list[Split | None] = [None]
         searched = [False]
+        levels = [0]                        # of each terminal node
         node_of = np.zeros(n_train, dtype=np.intp)
         rows_of = [np.arange(n_train)]      # training rows of each terminal node
         vars_used = []
@@ -192,9 +206,8 @@ class TreeGrower:
                 if not searched[t]:
                     best[t] = searcher.best(states[t], totals[t]) if totals[t].n > 0 else None
                     searched[t] = True
-            gains = [b.score if b is not None else 0.0 for b in best]
-            t = gains.index(max(gains))     # the first of the largest, as np.argmax
-            if not gains[t] > 0.0:
+            t = self.pick([b.score if b is not None else 0.0 for b in best], levels)
+            if t is None:
                 break
             split = best[t]
             parent = nodes[terminals[t]]
@@ -235,6 +248,8 @@ class TreeGrower:
             best.extend([None, None])
             searched[t] = False
             searched.extend([False, False])
+            levels[t] += 1
+            levels.extend([levels[t], levels[t]])
         return GrownTree(nodes, terminals, node_of, vars_used)
 
 

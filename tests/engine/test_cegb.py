@@ -290,3 +290,35 @@ def test_bounded_search_finds_the_penalised_splits_of_the_full_search(
     monkeypatch.setattr(exact.ExactSearch, "_bounded_gains", spy)
     assert splits() == want
     assert sum(taken) > len(want)
+
+
+@pytest.mark.parametrize("layout", ["exact", "binned"])
+def test_best_first_across_nodes_compares_penalised_gains(layout):
+    """After the root's split, the next split goes to the terminal node with
+    the largest gain *less its penalty*: the left child's split on an
+    expensive predictor has the larger raw gain, the right child's on a free
+    one the smaller; the second split moves from left to right exactly
+    where the left one's penalty crosses the difference of the two gains."""
+    rng = np.random.default_rng(12)
+    n = 400
+    x0, c, e = rng.random(n), rng.normal(size=n), rng.normal(size=n)
+    left = x0 < 0.5
+    z = 10.0 * ~left + np.where(left, 3.0 * np.sign(e), 2.0 * np.sign(c))
+    x = np.column_stack([x0, c, e])
+    data = _data(x, layout)
+    plain = _grow(data, z, None, depth=3)
+    made = [nd.split for nd in plain.nodes if nd.split is not None]
+    assert [s.var for s in made] == [0, 2, 1]           # root, then left (e), then right (c)
+    gain_left, gain_right = made[1].improvement, made[2].improvement
+    n_left = made[0].left.n
+    lam = 0.01
+    for factor, second in ((0.999, 2), (1.001, 1)):
+        beta = factor * (gain_left - gain_right) / (lam * n_left)
+        tracker = CostTracker(_spec(3, feature={2: beta}, tradeoff=lam), n, None)
+        grown = _grow(data, z, tracker, depth=2)
+        got = [nd.split for nd in grown.nodes if nd.split is not None]
+        assert [s.var for s in got] == [0, second]
+        if second == 1:                                   # the right child, no penalty
+            assert got[1].improvement == gain_right and got[1].penalty == 0.0
+        else:
+            assert got[1].penalty == pytest.approx(lam * beta * n_left, rel=1e-12)

@@ -103,3 +103,49 @@ def test_route_on_another_encoding_of_the_rows_agrees_with_the_r_tree():
     numbered = g.to_r_tree(1.0, data.var_type, [])
     term = tree.terminal_of(x2, data.var_type, c_splits)
     np.testing.assert_array_equal(numbered.split_code_pred[term], node_of)
+
+
+def test_pick_is_the_growth_order():
+    """TreeGrower.pick chooses the terminal node to split from every terminal
+    node's score and level: best-first (R's) grows the chain the signal asks
+    for; a level-first order (the CEGB paper's breadth-first baseline) splits
+    the root's children before any grandchild, the same splits otherwise."""
+    from pygbm.engine.grow import TreeGrower
+
+    rng = np.random.default_rng(4)
+    n = 600
+    x = rng.random((n, 2))
+    z = 100.0 * (x[:, 0] > 0.8) + 50.0 * (x[:, 0] > 0.9) + 0.1 * rng.normal(size=n)
+    w, inbag = np.ones(n), np.ones(n, dtype=bool)
+    data = TrainingData(x, np.zeros(2, dtype=int), np.zeros(2, dtype=int))
+
+    class Recording(TreeGrower):
+        def __init__(self, *a):
+            super().__init__(*a)
+            self.picked = []
+
+        def pick(self, scores, levels):
+            t = super().pick(scores, levels)
+            self.picked.append(levels[t])
+            return t
+
+    class LevelFirst(Recording):
+        @staticmethod
+        def _order(scores, levels):
+            ok = [t for t, s in enumerate(scores) if s > 0.0]
+            top = min(levels[t] for t in ok)
+            return max((t for t in ok if levels[t] == top), key=lambda t: scores[t])
+
+        def pick(self, scores, levels):
+            t = self._order(scores, levels)
+            self.picked.append(levels[t])
+            return t
+
+    best = Recording(data, data.searcher(z, w, True, 5), 3)
+    best.grow(z, w, inbag, True)
+    assert best.picked == [0, 1, 2]                     # down the chain
+    level = LevelFirst(data, data.searcher(z, w, True, 5), 3)
+    tree = level.grow(z, w, inbag, True)
+    assert level.picked == [0, 1, 1]                    # both children of the root first
+    root = tree.nodes[0]
+    assert all(tree.nodes[c].split is not None for c in root.children[:2])
