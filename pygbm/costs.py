@@ -12,6 +12,8 @@ predictor those trees use (``model_cost``, the same for every row).
 from __future__ import annotations
 
 import numbers
+import sys
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import numpy as np
@@ -24,51 +26,83 @@ COST_COLUMNS = ("feature_cost", "split_cost", "model_cost", "total")
 
 
 # ---------------------------------------------------------------- arguments
+#: rows a fit can have at most (float64 counts exactly): a cost times the
+#: trade-off times this many rows must stay finite
+_MAX_ROWS = 2.0 ** 53
+
+
 def _cost_value(name, what, value):
     if isinstance(value, bool) or not isinstance(value, numbers.Real) \
             or not np.isfinite(value) or value < 0:
-        raise ValueError(f"{name}: the cost of {what} must be a finite number >= 0, "
-                         f"got {value!r}")
-    return float(value)
+        raise ValueError(f"{name}: {what} must be a finite number >= 0, got {value!r}")
+    return float(value) + 0.0                     # -0.0 is 0.0
+
+
+def _by_name(value):
+    """The costs of ``value`` by predictor name (a dict, any mapping, or a
+    pandas Series indexed by name), or None for costs by position (a list,
+    an array, a Series with the default integer index)."""
+    if isinstance(value, Mapping):
+        return value
+    pd = sys.modules.get("pandas")       # a Series exists only once pandas is imported
+    if pd is not None and isinstance(value, pd.Series) \
+            and not isinstance(value.index, pd.RangeIndex):
+        return dict(value.items())
+    return None
 
 
 def _cost_vector(name, value, var_names, response_name) -> np.ndarray:
-    """A cost per predictor from a dict by name (unlisted: 0) or a vector."""
+    """A cost per predictor from costs by name (unlisted: 0) or a vector."""
     p = len(var_names)
     out = np.zeros(p)
     if value is None:
         return out
-    if isinstance(value, dict):
+    named = _by_name(value)
+    if named is not None:
         index = {v: i for i, v in enumerate(var_names)}
-        for key, cost in value.items():
+        for key, cost in named.items():
             if key not in index:
                 if response_name is not None and key == response_name:
                     raise ValueError(f"{name}: {key!r} is the response, not a predictor")
                 raise ValueError(f"{name}: {key!r} is not a predictor; the predictors are "
                                  f"{', '.join(map(str, var_names))}")
-            out[index[key]] = _cost_value(name, repr(key), cost)
+            out[index[key]] = _cost_value(name, f"the cost of {key!r}", cost)
         return out
     arr = np.asarray(value, dtype=object)
     if arr.ndim != 1 or arr.shape[0] != p:
-        raise ValueError(f"{name} must be a dict by predictor name or a vector of {p} "
-                         f"costs (one per predictor), got shape {arr.shape}")
+        raise ValueError(f"{name} must be a dict (or Series) by predictor name or a vector "
+                         f"of {p} costs (one per predictor), got "
+                         + (f"shape {arr.shape}" if arr.ndim else repr(value)))
     for i, cost in enumerate(arr):
-        out[i] = _cost_value(name, repr(var_names[i]), cost)
+        out[i] = _cost_value(name, f"the cost of {var_names[i]!r}", cost)
     return out
+
+
+def _check_scale(tradeoff: float, name: str, costs: np.ndarray) -> None:
+    """The penalties (trade-off x cost x rows) must stay finite."""
+    top = float(np.max(costs, initial=0.0))
+    if not np.isfinite(tradeoff * top * _MAX_ROWS):
+        raise ValueError(f"cegb_tradeoff x {name} is too large: {tradeoff!r} x {top!r} "
+                         f"overflows the penalties (keep the product below "
+                         f"{np.finfo(float).max / _MAX_ROWS:.3g})")
 
 
 def cost_spec(feature_costs, feature_costs_model, cost_split, cegb_tradeoff, var_names,
               response_name=None) -> CostSpec | None:
     """The checked costs of a fit; None when no cost is given (R's fit)."""
-    if feature_costs is None and feature_costs_model is None and cost_split == 0.0:
-        _cost_value("cegb_tradeoff", "the trade-off", cegb_tradeoff)
+    split = _cost_value("cost_split", "the cost of a split", cost_split)
+    tradeoff = _cost_value("cegb_tradeoff", "the trade-off", cegb_tradeoff)
+    if feature_costs is None and feature_costs_model is None and split == 0.0:
         return None
     names = [str(v) for v in var_names]
-    return CostSpec(
+    spec = CostSpec(
         feature=_cost_vector("feature_costs", feature_costs, names, response_name),
         model=_cost_vector("feature_costs_model", feature_costs_model, names, response_name),
-        split=_cost_value("cost_split", "a split", cost_split),
-        tradeoff=_cost_value("cegb_tradeoff", "the trade-off", cegb_tradeoff))
+        split=split, tradeoff=tradeoff)
+    for name, costs in (("feature_costs", spec.feature), ("feature_costs_model", spec.model),
+                        ("cost_split", np.array([split]))):
+        _check_scale(tradeoff, name, costs)
+    return spec
 
 
 def penalised(spec: CostSpec | None) -> bool:

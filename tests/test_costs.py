@@ -131,10 +131,29 @@ def test_cv_folds_use_the_costs():
     (dict(cost_split=-0.5), "cost_split"),
     (dict(feature_costs=COSTS, cegb_tradeoff=-1.0), "cegb_tradeoff"),
     (dict(cegb_tradeoff=np.nan), "cegb_tradeoff"),
+    (dict(feature_costs=COSTS, cegb_tradeoff=None), "cegb_tradeoff: the trade-off must be"),
+    (dict(cost_split=np.array([1.0, 2.0])), "cost_split: the cost of a split"),
+    (dict(feature_costs=5.0), "feature_costs must be a dict .* got 5.0"),
+    (dict(feature_costs=pd.Series({"c1": 1.0, "zz": 2.0})), "'zz' is not a predictor"),
+    (dict(feature_costs={"e1": 1e300}, cegb_tradeoff=1e3),
+     "cegb_tradeoff x feature_costs is too large"),
 ])
 def test_bad_costs_name_the_argument(kw, match):
     with pytest.raises(ValueError, match=match):
         _fit(_frame(200), n_trees=2, **kw)
+
+
+def test_costs_by_name_in_a_series_or_by_position():
+    """A pandas Series indexed by predictor name is costs by name (in any
+    order, as a dict); one with the default integer index is a vector."""
+    df = _frame(300)
+    kw = dict(n_trees=5, cegb_tradeoff=0.01)
+    want = _fit(df, feature_costs={"e2": 50.0, "c1": 1.0}, **kw)
+    for costs in (pd.Series({"e2": 50.0, "c1": 1.0}), pd.Series([1.0, 0.0, 0.0, 50.0]),
+                  (1, 0, 0, 50)):
+        got = _fit(df, feature_costs=costs, **kw)
+        np.testing.assert_array_equal(got.costs.feature, want.costs.feature)
+        np.testing.assert_array_equal(got.fit, want.fit)
 
 
 def test_predict_cost_needs_costs():
