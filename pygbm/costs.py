@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .engine.cegb import CostSpec, CostTracker, path_masks
+from .engine.cegb import Columns, CostSpec, CostTracker, path_masks
 from .engine.tree import ColumnView, terminal_nodes
 
 #: the columns of predict_cost's table
@@ -111,37 +111,49 @@ def penalised(spec: CostSpec | None) -> bool:
         spec.split > 0 or bool(np.any(spec.feature > 0)) or bool(np.any(spec.model > 0)))
 
 
-def cost_tracker(spec: CostSpec | None, n_predictors: int, n_train: int,
+def engine_columns(p: int, ts_encoder=None) -> Columns:
+    """What each column of a fit's engine matrix reads: the ``p`` predictors,
+    then the feature combinations of ordered target statistics (each reads
+    its members; ``ts_encoder``: the fit's, or None)."""
+    registry = None if ts_encoder is None else ts_encoder.combinations
+    if registry is None:
+        return Columns(p)
+    return Columns(p, [members for _, members in registry.registered()])
+
+
+def cost_tracker(spec: CostSpec | None, columns: Columns, n_train: int,
                  weights: np.ndarray) -> CostTracker | None:
     """The engine's tracker of a fit (None when the costs change nothing:
-    R's code path). ``weights``: the training rows' normalised weights."""
+    R's code path). ``columns``: what each engine column reads
+    (:func:`engine_columns`); ``weights``: the training rows' normalised
+    weights."""
     if not penalised(spec):
         return None
-    if n_predictors != spec.p:
-        raise ValueError("feature costs cannot be used with feature combinations "
-                         "(ts_max_combination > 1)")
     unit = bool(np.all(weights == 1.0))
-    return CostTracker(spec, n_train, None if unit else np.asarray(weights, dtype=float))
+    return CostTracker(spec, n_train, None if unit else np.asarray(weights, dtype=float),
+                       columns)
 
 
 # ---------------------------------------------------------------- prediction cost
 class _Reads:
-    """What rows have read along their paths in the trees added so far."""
+    """What rows have read along their paths in the trees added so far
+    (``columns``: what each engine column reads)."""
 
-    def __init__(self, n: int, p: int):
-        self.read = np.zeros((n, p), dtype=bool)
+    def __init__(self, n: int, columns: Columns):
+        self.columns = columns
+        self.read = np.zeros((n, columns.p), dtype=bool)
         self.evaluated = np.zeros(n, dtype=np.int64)
-        self.used = np.zeros(p, dtype=bool)
+        self.used = np.zeros(columns.p, dtype=bool)
 
     def add(self, tree, view: ColumnView, c_splits) -> None:
         if tree.n_nodes == 1:
             return
-        mask, depth = path_masks(tree.n_nodes, self.used.shape[0], tree.children,
+        mask, depth = path_masks(tree.n_nodes, self.columns, tree.children,
                                  lambda i: tree.split_var[i])
         node = terminal_nodes(tree, view, c_splits)
         self.read |= mask[node]
         self.evaluated += depth[node]
-        self.used[tree.split_var[tree.split_var >= 0]] = True
+        self.used |= mask.any(axis=0)           # every predictor some split reads
 
     def table(self, spec: CostSpec):
         import pandas as pd        # imported on first use: import pygbm stays fast
@@ -164,7 +176,7 @@ def _walk(fit, newdata, counts, spec):
     """{count: _Reads snapshot table} for the first ``count`` iterations."""
     x = fit.to_engine(fit._design(newdata))
     view = ColumnView(x, fit.engine_var_type)
-    reads = _Reads(x.shape[0], spec.p)
+    reads = _Reads(x.shape[0], engine_columns(spec.p, fit.ts_encoder))
     out, done, k = {}, 0, fit.num_classes
     for count in sorted(set(int(c) for c in counts)):
         for tree in fit.trees[done * k: count * k]:

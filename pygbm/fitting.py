@@ -22,7 +22,7 @@ from ._checks import as_generator, int_arg, offset_arg, weights_arg
 from .distributions import FitContext
 from .draws import is_r_stream
 from .distributions import Targets as LossTargets
-from .costs import cost_tracker
+from .costs import cost_tracker, engine_columns
 from .engine.boost import BoostProblem, BoostState, run_boosting
 from .engine.factory import training_data
 from .engine.schemes import PlainBoosting
@@ -314,8 +314,8 @@ def fit_coded(options: FitOptions, data: CodedData, random_state=None) -> GBMFit
     # R's arithmetic there; other binned fits are not bit-identical anyway
     context = FitContext(classes=classes, noise_rng=noise_rng,
                          r_exact_math=training is None or training.r_arithmetic)
-    tracker = cost_tracker(options.costs, engine.x.shape[1], data.n_train,
-                           engine_targets.w[:data.n_train])
+    tracker = cost_tracker(options.costs, engine_columns(data.x.shape[1], engine.ts_encoder),
+                           data.n_train, engine_targets.w[:data.n_train])
     problem = boost_problem(engine.x, engine_targets, data.n_train, engine.var_type, options,
                             dist, context, tracker)
     state = _start(problem, dist, tracker)

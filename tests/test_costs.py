@@ -185,3 +185,57 @@ def test_cost_tradeoff_traces_deviance_against_cost():
     assert len(ax.lines) == 2
     with pytest.raises(ValueError, match="without costs"):
         cost_tradeoff([_fit(train, n_trees=2)], test)
+
+
+def _pairs_frame(n=1500, seed=0):
+    """Two categoricals whose levels' parity decides y (neither alone says
+    anything: a combination does) and a continuous noise predictor."""
+    rng = np.random.default_rng(seed)
+    a, b = rng.integers(0, 6, n), rng.integers(0, 6, n)
+    y = (((a + b) % 2 == 0) ^ (rng.random(n) < 0.05)).astype(float)
+    return pd.DataFrame({"a": pd.Categorical(a), "b": pd.Categorical(b),
+                         "c": rng.normal(size=n), "y": y})
+
+
+def _ts_fit(df, costs, lam, n_trees=30):
+    return gbm("y ~ .", df, distribution="bernoulli", n_trees=n_trees, interaction_depth=3,
+               categorical="ordered_ts", ts_max_combination=2, random_state=1,
+               feature_costs=costs, cegb_tradeoff=lam)
+
+
+def _split_columns(fit):
+    return np.concatenate([t.split_var[t.split_var >= 0] for t in fit.trees])
+
+
+def test_costs_with_target_statistics_combinations():
+    """A combination of ordered target statistics (column p + slot) reads its
+    members: its splits are charged their costs (an expensive member keeps
+    the combination out as it keeps the member out), and a row whose path
+    crosses one pays every member once (predict_cost, against a row-by-row
+    walk of the trees)."""
+    df = _pairs_frame()
+    p = 3
+    fit = _ts_fit(df, {"a": 1.0, "b": 2.0, "c": 0.5}, 1e-4)
+    cols = _split_columns(fit)
+    assert (cols >= p).any()                               # combinations are used
+    x = fit.to_engine(fit._design(df))
+    assert not fit.engine_var_type.any()                   # all continuous to the trees
+    read = np.zeros((len(df), p), dtype=bool)
+    for t in fit.trees:
+        for i in range(len(df)):
+            k = 0
+            while t.split_var[k] >= 0:
+                v = int(t.split_var[k])
+                read[i, list(fit.ts_encoder.originals_of(v))] = True
+                xv = x[i, v]
+                k = t.missing[k] if np.isnan(xv) else \
+                    t.left[k] if xv < t.split_code_pred[k] else t.right[k]
+    np.testing.assert_allclose(fit.predict_cost(df)["feature_cost"], read @ fit.costs.feature)
+    # b expensive: neither b nor the combination of a and b (column 3) is split on
+    dear = _ts_fit(df, {"a": 1.0, "b": 1e4, "c": 0.5}, 1e-2)
+    assert not np.isin(_split_columns(dear), [1, 3]).any()
+    assert dear.summary(plot_it=False).cost_frame().loc["b", "cost_share"] == 0.0
+    # gbm_more continues the marks of the members
+    more = gbm_more(fit, 5)
+    assert more.cost_tracker.used_rows.shape == fit.cost_tracker.used_rows.shape
+    assert (more.cost_tracker.read_all() >= fit.cost_tracker.read_all()).all()

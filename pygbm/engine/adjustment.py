@@ -39,6 +39,11 @@ class GainAdjustment(Protocol):
         """(n_predictors,) penalties (>= 0; ``inf`` forbids a predictor),
         subtracted from each predictor's gains at this node."""
 
+    def combination_penalty(self, node: Side, rows: np.ndarray, members) -> float:
+        """The penalty of a split on a column computed from the predictors
+        ``members`` (a target-statistics feature combination; needed only
+        with ``ts_max_combination`` > 1)."""
+
     def on_split(self, node: Side, split: Split, rows: np.ndarray) -> bool | None:
         """Called when the grower splits the node with ``split``; a true
         answer says the penalties of other nodes changed (the grower then

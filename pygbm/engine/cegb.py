@@ -27,6 +27,13 @@ which the searches subtract from each predictor's gains. What it keeps:
   made (the stored improvement stays R's gain; the penalised gain is the
   improvement less the penalty).
 
+A column of the engine's matrix may be computed from several predictors
+(a target-statistics feature combination, ``ts_max_combination`` > 1): its
+:class:`Columns` say which. A split on such a column reads every member for
+every row of the node, so it is charged each member's costs (β_m for the
+rows that have not read m, γ_m if m is new to the model) and α once, and it
+marks every member.
+
 Costs do not change leaf values. Without costs no tracker exists and the
 engine runs R's code path.
 """
@@ -65,14 +72,32 @@ class CostSpec:
         return int(self.feature.shape[0])
 
 
-def path_masks(n_nodes: int, p: int, children: Callable, var_of: Callable):
-    """For every node of a tree: the predictors split on between the root and
-    it ((n_nodes, p) bool) and the number of those splits ((n_nodes,) int).
+class Columns:
+    """Which predictors each column of the engine's matrix reads: column
+    ``j < p`` is predictor ``j``; column ``p + s`` is the feature combination
+    of slot ``s``, which reads its members (``combinations[s]``, predictor
+    indices)."""
+
+    def __init__(self, p: int, combinations=()):
+        self.p = int(p)
+        self.combinations = tuple(tuple(int(m) for m in c) for c in combinations)
+
+    def __call__(self, column: int) -> tuple[int, ...]:
+        """The predictors that column ``column`` reads."""
+        column = int(column)
+        return (column,) if column < self.p else self.combinations[column - self.p]
+
+
+def path_masks(n_nodes: int, columns: Columns, children: Callable, var_of: Callable):
+    """For every node of a tree: the predictors read between the root and it
+    ((n_nodes, p) bool; a combination's split reads its members) and the
+    number of splits on the way ((n_nodes,) int).
 
     ``children(k)`` gives a split node's (left, right, missing) children
-    (None for a terminal node), ``var_of(k)`` its predictor.
+    (None for a terminal node), ``var_of(k)`` its column of the engine's
+    matrix, ``columns`` what each column reads.
     """
-    mask = np.zeros((n_nodes, p), dtype=bool)
+    mask = np.zeros((n_nodes, columns.p), dtype=bool)
     depth = np.zeros(n_nodes, dtype=np.intp)
     stack = [0]
     while stack:
@@ -80,20 +105,20 @@ def path_masks(n_nodes: int, p: int, children: Callable, var_of: Callable):
         kids = children(k)
         if kids is None:
             continue
-        v = int(var_of(k))
+        read = list(columns(var_of(k)))
         for c in kids:
             mask[c] = mask[k]
-            mask[c, v] = True
+            mask[c, read] = True
             depth[c] = depth[k] + 1
             stack.append(c)
     return mask, depth
 
 
-def grown_paths(grown, p: int):
-    """The predictors on the path to each terminal node of a grown tree
+def grown_paths(grown, columns: Columns):
+    """The predictors read on the path to each terminal node of a grown tree
     (:class:`.grow.GrownTree`), (n_terminal, p), and the splits on it."""
     nodes = grown.nodes
-    mask, depth = path_masks(len(nodes), p, lambda i: nodes[i].children,
+    mask, depth = path_masks(len(nodes), columns, lambda i: nodes[i].children,
                              lambda i: nodes[i].split.var)
     return mask[grown.terminals], depth[grown.terminals]
 
@@ -102,18 +127,22 @@ class CostTracker:
     """The feature-use state and the penalties of a CEGB fit (see the module).
 
     ``weights``: the training rows' case weights (None: all 1, the penalties
-    then count rows exactly).
+    then count rows exactly); ``columns``: what each column of the engine's
+    matrix reads (None: the predictors themselves, no combination).
     """
 
-    def __init__(self, spec: CostSpec, n_train: int, weights: np.ndarray | None):
+    def __init__(self, spec: CostSpec, n_train: int, weights: np.ndarray | None,
+                 columns: Columns | None = None):
         p = spec.p
         self.spec = spec
+        self.columns = Columns(p) if columns is None else columns
         #: one row of bytes per 8 predictors, one byte per training row
         self.used_rows = np.zeros((-(-p // _BITS), n_train), dtype=np.uint8)
         self.used_model = np.zeros(p, dtype=bool)
         #: splits each training row's paths have evaluated (all trees so far)
         self.evaluated = np.zeros(n_train, dtype=np.int64)
-        #: per tree: (var, improvement, penalty) of each split, in the order made
+        #: per tree: (column of the engine's matrix, improvement, penalty) of
+        #: each split, in the order made
         self.splits: list[np.ndarray] = []
         self._current: list = []
         self._weights = weights
@@ -158,7 +187,7 @@ class CostTracker:
         other.used_rows = self.used_rows.copy()
         other.used_model = self.used_model.copy()
         other.evaluated = self.evaluated.copy()
-        other.splits = list(self.splits)
+        other.splits = list(self.splits)     # (columns: immutable, shared)
         other._current = []
         return other
 
@@ -172,16 +201,31 @@ class CostTracker:
             pen = pen + self._split * node.w
         return pen
 
+    def combination_penalty(self, node: Side, rows: np.ndarray, members) -> float:
+        """The penalty of a split on a column computed from the predictors
+        ``members`` (a feature combination): α·W once, and for each member
+        γ_m if it is new to the model and β_m times the weight of the rows
+        that have not read it (``rows``: the node's in-bag rows, any order)."""
+        m = list(members)
+        pen = float(self._model[m] @ ~self.used_model[m])
+        if self._lazy:
+            pen += float(self._feature[m] @ self._unread(rows)[m])
+        if self._split:
+            pen += self._split * node.w
+        return pen
+
     def on_split(self, node: Side, split: Split, rows: np.ndarray) -> bool:
-        """Mark the node's in-bag rows as having read the split's predictor;
-        True when the model pays γ_v now (the other nodes are searched again)."""
-        v = split.var
-        self._current.append((v, split.improvement, split.penalty))
-        self._mark(rows, v)
-        if self.used_model[v]:
-            return False
-        self.used_model[v] = True
-        return bool(self._model[v] > 0)
+        """Mark the node's in-bag rows as having read the split's predictors
+        (a combination's members); True when the model pays some γ_v now
+        (the other nodes are searched again)."""
+        self._current.append((split.var, split.improvement, split.penalty))
+        paid = False
+        for v in self.columns(split.var):
+            self._mark(rows, v)
+            if not self.used_model[v]:
+                self.used_model[v] = True
+                paid = paid or bool(self._model[v] > 0)
+        return paid
 
     # --------------------------------------------------- the row-state seam
     def tree_added(self, grown, bag: np.ndarray) -> None:
@@ -190,7 +234,7 @@ class CostTracker:
         self._current = []
         if grown.n_terminal == 1:
             return
-        paths, depth = grown_paths(grown, self.spec.p)
+        paths, depth = grown_paths(grown, self.columns)
         self.evaluated += depth[grown.node_of]
         # each terminal node's bits, packed as used_rows packs them
         packed = np.packbits(paths, axis=1, bitorder="little")

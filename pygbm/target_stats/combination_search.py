@@ -124,8 +124,9 @@ class CombinationSearch:
 
     @property
     def adjustment(self):
-        """The engine searcher's split-gain adjustment (combinations are not
-        penalised)."""
+        """The engine searcher's split-gain adjustment: the predictors'
+        penalties in the wrapped search; a combination is charged its
+        members' (``combination_penalty``, cost-efficient boosting)."""
         return self.inner.adjustment
 
     def root(self, inbag: np.ndarray) -> _NodeState:
@@ -154,17 +155,26 @@ class CombinationSearch:
         return search.best(search.root(self._mask), total)
 
     def best(self, state: _NodeState, total):
-        """The wrapped searcher's best split, or a better one on a combination."""
+        """The wrapped searcher's best split, or a better one on a combination
+        (compared by their gains less their penalties, with an adjustment)."""
         best = self.inner.best(state.inner, total)
         if not self.candidates or state.rows.size < 2:
             return best
         reg = self.data.registry
+        adjustment = self.adjustment
         chosen = None
         self._mask[state.rows] = True
         try:
             for combo in self.candidates:
                 split = self._combo_best(combo, total)
-                if split is not None and (best is None or split.improvement > best.improvement):
+                if split is None:
+                    continue
+                if adjustment is not None:
+                    split = dataclasses.replace(split, penalty=adjustment.combination_penalty(
+                        total, state.rows, combo))
+                    if not split.score > 0.0:
+                        continue
+                if best is None or split.score > best.score:
                     best, chosen = split, combo
         finally:
             self._mask[state.rows] = False

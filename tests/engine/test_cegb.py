@@ -11,11 +11,11 @@ import pytest
 
 from pygbm.distributions import FitContext, Targets, get_distribution
 from pygbm.engine.boost import BoostProblem, BoostState, run_boosting
-from pygbm.engine.cegb import CostSpec, CostTracker, grown_paths
+from pygbm.engine.cegb import Columns, CostSpec, CostTracker, grown_paths, path_masks
 from pygbm.engine.data import TrainingData
 from pygbm.engine.binned import BinnedTrainingData
 from pygbm.engine.grow import TreeGrower
-from pygbm.engine.split import Side
+from pygbm.engine.split import Side, Split
 
 
 def _spec(p, feature=None, model=None, split=0.0, tradeoff=1.0):
@@ -171,7 +171,7 @@ def test_rows_marked_in_one_tree_do_not_pay_in_the_next():
     expect = 1e-6 * (n - read.sum(axis=0))
     np.testing.assert_array_equal(pen, expect)
     # what each row read is exactly its path's predictors, out-of-bag rows too
-    paths, depth = grown_paths(grown, 4)
+    paths, depth = grown_paths(grown, Columns(4))
     np.testing.assert_array_equal(read.astype(bool), paths[grown.node_of])
     np.testing.assert_array_equal(tracker.evaluated, depth[grown.node_of])
     assert read[~inbag].sum() > 0
@@ -322,3 +322,35 @@ def test_best_first_across_nodes_compares_penalised_gains(layout):
             assert got[1].improvement == gain_right and got[1].penalty == 0.0
         else:
             assert got[1].penalty == pytest.approx(lam * beta * n_left, rel=1e-12)
+
+
+def test_a_combination_is_charged_its_members_costs_and_marks_them():
+    """A column computed from several predictors (a target-statistics
+    combination, column p + slot) reads every member: its split is charged
+    alpha*W once and each member's gamma (new to the model) and beta (rows
+    that have not read it), and it marks every member for the node's rows."""
+    n = 10
+    columns = Columns(3, [(0, 2)])                      # column 3 = combination of 0 and 2
+    spec = _spec(3, feature={0: 1.0, 1: 5.0, 2: 7.0}, model={2: 11.0}, split=0.5, tradeoff=2.0)
+    tracker = CostTracker(spec, n, None, columns)
+    node = Side(0.0, float(n), n)
+    rows = np.arange(n)
+
+    def made(var, on):                                   # a split of rows ``on`` on ``var``
+        side = Side(0.0, float(on.size), on.size)
+        split = Split(1.0, var, 0.0, None, side, side, Side(0.0, 0.0, 0), True)
+        return tracker.on_split(side, split, on)
+
+    assert made(0, rows[:5]) is False                   # predictor 0: no model cost
+    # 2 * (0.5*10 + 11 [2 new] + 1*5 [rows 5..9 unread 0] + 7*10 [no row read 2])
+    assert tracker.combination_penalty(node, rows[::-1], (0, 2)) == 2 * (5 + 11 + 5 + 70)
+    assert made(3, rows) is True                         # gamma_2 paid now: search again
+    assert tracker.used_model.tolist() == [True, False, True]
+    read = tracker.read(rows)
+    assert read[:, 0].all() and read[:, 2].all() and not read[:, 1].any()
+    assert tracker.combination_penalty(node, rows, (0, 2)) == 2 * 0.5 * 10
+    assert made(3, rows) is False                        # nothing new
+    # paths: a split on the combination reads both members below it
+    mask, depth = path_masks(4, columns, lambda k: (1, 2, 3) if k == 0 else None,
+                             lambda k: 3)
+    assert mask[1:].tolist() == [[True, False, True]] * 3 and depth.tolist() == [0, 1, 1, 1]
