@@ -12,7 +12,8 @@ import functools
 import numpy as np
 
 from . import cv, frontend
-from ._checks import R_INT_MAX, as_generator, fraction_arg, int_arg, n_cores_arg, offset_arg, weights_arg
+from ._checks import (R_INT_MAX, as_generator, fraction_arg, int_arg, n_cores_arg, offset_arg,
+                      weights_arg)
 from .distributions import get_distribution, guess_distribution
 from .costs import cost_spec
 from .fitting import CodedData, Targets, continue_fit, fit_coded

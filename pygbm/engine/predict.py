@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import compiled
 from .tree import ColumnView, predict_trees
 
 
@@ -19,9 +20,10 @@ def predict_link(trees, x, var_type, c_splits, init_f, n_trees_list, n_outputs=1
 
     Returns (n_rows, len(n_trees_list)); with ``n_outputs`` > 1 (one tree per
     output per iteration, R's layout) (n_rows, n_outputs, len(n_trees_list)).
-    ``engine``: "numba" (compiled) or "numpy".
+    ``engine``: "numba" (compiled) or "numpy" (also where numba cannot be
+    imported, as for a fit pickled with the compiled engine: the same numbers).
     """
-    if engine != "numba":
+    if engine != "numba" or not compiled.available():
         return predict_trees(trees, x, var_type, c_splits, init_f, n_trees_list, n_outputs)
     # numba is imported with the compiled predictor, on first use
     from .compiled.predict import forest_link, pack_forest

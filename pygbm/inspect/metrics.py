@@ -19,8 +19,6 @@ import warnings
 
 import numpy as np
 import pandas as pd
-from scipy.interpolate import BSpline
-from scipy.stats import rankdata
 
 from ..distributions import available_distributions
 from ..messages import warn
@@ -80,12 +78,16 @@ def gbm_roc_area(obs, pred) -> float:
     pos = obs > 0
     if not pos.any():
         return float("nan")
+    from scipy.stats import rankdata      # SciPy on first use: gbm_perf needs none of it
+
     return float((rankdata(pred)[pos].mean() - (n1 + 1) / 2) / (n - n1))
 
 
 # ----------------------------------------------------------------- calibration
 def _ns_basis(x, knots, boundary):
     """R's ``splines::ns(x, knots, Boundary.knots, intercept = FALSE)`` basis."""
+    from scipy.interpolate import BSpline     # SciPy on first use
+
     t = np.sort(np.concatenate([np.repeat(boundary, 4), knots]))
     nb = len(t) - 4
     spl = BSpline(t, np.eye(nb), 3, extrapolate=True)

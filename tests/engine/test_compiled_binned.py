@@ -166,23 +166,3 @@ def test_few_valued_exact_fits_same_under_both_engines():
                   shrinkage=0.1, train_fraction=0.8, random_state=3)
     fits = [gbm("y ~ .", df, engine=e, **kwargs) for e in ("numpy", "numba")]
     assert_same_fit(*fits)
-
-
-# ------------------------------------------------------------------ the disk cache
-def test_stale_kernel_cache_is_dropped(tmp_path, monkeypatch):
-    """numba checks only a cached function's own file; any change to the
-    kernel modules drops every cached kernel (compiled again once)."""
-    from pygbm.engine.compiled import _cache
-
-    monkeypatch.setattr(_cache, "cache_dir", lambda: tmp_path)
-    cached = [tmp_path / "binned_tree.grow_binned-1.py311.nbi",
-              tmp_path / "binned_tree.grow_binned-1.py311.1.nbc"]
-    for path in cached:
-        path.write_bytes(b"old")
-    (tmp_path / _cache.STAMP_NAME).write_text(_cache.source_digest())
-    _cache.drop_stale()
-    assert all(path.exists() for path in cached)          # up to date: kept
-    (tmp_path / _cache.STAMP_NAME).write_text("an older source")
-    _cache.drop_stale()
-    assert not any(path.exists() for path in cached)
-    assert (tmp_path / _cache.STAMP_NAME).read_text() == _cache.source_digest()

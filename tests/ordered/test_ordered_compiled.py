@@ -167,21 +167,3 @@ def test_grown_trees_equal(unit, depth):
         np.testing.assert_array_equal(getattr(ta, field), getattr(tb, field))
     other = BinnedTrainingData(x + 0.01, var_type, np.zeros(p, dtype=int), 40)
     np.testing.assert_array_equal(a.route(other), b.route(other))
-
-
-def test_stale_kernel_cache_is_dropped(tmp_path, monkeypatch):
-    """A changed source (here: a stamp that does not match) deletes the
-    cached kernels; a matching stamp keeps them."""
-    from pygbm.ordered.compiled import _cache
-
-    monkeypatch.setattr(_cache, "cache_dir", lambda: tmp_path)
-    kept = tmp_path / "grower.grow_ordered-1.py311.nbi"
-    kept.write_text("index")
-    (tmp_path / _cache.STAMP_NAME).write_text(_cache.source_digest())
-    _cache.drop_stale()
-    assert kept.exists()
-    (tmp_path / _cache.STAMP_NAME).write_text("another digest")
-    _cache.drop_stale()
-    assert not kept.exists()
-    assert (tmp_path / _cache.STAMP_NAME).read_text() == _cache.source_digest()
-    assert any(p.name == "leaf_terms.py" for p in _cache.sources())

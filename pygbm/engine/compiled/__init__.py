@@ -7,15 +7,15 @@ R's arithmetic throughout, so that both engines give the same fit bit for
 bit. Its modules import numba; :func:`available` says whether they can be
 used, without importing them until a fit asks for them. Compiled functions
 are cached on disk (numba's ``cache=True``), so only the first process
-compiles them; the cache is dropped when any module here changed
-(:mod:`._cache`: numba itself checks only each function's own file).
+compiles them; the cache is dropped when any source they depend on changed
+(:mod:`pygbm.kernel_cache`: numba itself checks only each function's own file).
 """
 from __future__ import annotations
 
 import importlib
 import importlib.util
 
-from . import _cache
+from ... import kernel_cache
 
 #: what the fit says once when numba is missing and the engine was not named
 NUMBA_MISSING_NOTE = ("numba is not installed: pygbm uses its NumPy engine (the same "
@@ -38,6 +38,6 @@ def available() -> bool:
             except Exception:        # a broken install counts as missing  # noqa: BLE001
                 _state["ok"] = False
         if _state["ok"]:
-            # before any kernel is loaded from numba's cache (see _cache)
-            _cache.drop_stale()
+            # before any kernel is loaded from numba's cache
+            kernel_cache.drop_stale()
     return _state["ok"]

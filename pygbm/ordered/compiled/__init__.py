@@ -10,8 +10,8 @@ reference (:mod:`pygbm.ordered.search`, :mod:`pygbm.ordered.grow`,
 fit bit for bit (``tests/ordered/test_ordered_compiled.py``). These modules import
 numba: the scheme imports them when a fit asks for the compiled engine, and
 this package's import first drops numba's cached kernels if a source they
-depend on changed (:mod:`._cache`).
+depend on changed (:mod:`pygbm.kernel_cache`).
 """
-from . import _cache
+from ... import kernel_cache
 
-_cache.drop_stale()
+kernel_cache.drop_stale()
