@@ -196,7 +196,8 @@ def _run(P: BoostProblem, state: BoostState, n_trees, rng, report: IterationRepo
     f_va = state.f[n_train:]
     n_out = ctx.n_outputs
     classes = [None] if n_out == 1 else list(range(n_out))
-    sampler = P.sampler or default_sampler(t, P.bag_fraction, dist.bag_by_group, rng)
+    sampler = P.sampler or default_sampler(t, P.bag_fraction, dist.bag_by_group, rng,
+                                           P.engine)
     unit_case_weights = bool(np.all(t.w == 1.0))
     all_rows = np.ones(n_train, dtype=bool)
     report.header()

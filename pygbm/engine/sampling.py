@@ -106,11 +106,15 @@ class SelectionBag:
     :meth:`draw` per tree) and applies the same rule.
     """
 
-    def __init__(self, n_train: int, bag_fraction: float, r_stream: bool):
+    def __init__(self, n_train: int, bag_fraction: float, r_stream: bool,
+                 engine: str = "numpy"):
         self.n_train = int(n_train)
         self.n_bag = bag_size(n_train, bag_fraction)
         #: whether the stream is drawn when every row is in the bag (R's stream)
         self.draws_all_rows = bool(r_stream)
+        #: who applies the rule: "numpy" (:func:`selection_sample`, a Python loop
+        #: over the rows) or "numba" (the compiled loop's kernel: the same bag)
+        self.engine = engine
 
     @property
     def draws(self) -> bool:
@@ -128,7 +132,14 @@ class SelectionBag:
         u = self.uniforms(rng, 1)
         if u is None:
             return Bag(None)
-        return Bag(selection_sample(u[0], self.n_bag))
+        if self.engine != "numba":
+            return Bag(selection_sample(u[0], self.n_bag))
+        # numba is imported with the compiled engine, on first use
+        from .compiled.loop import select_bag
+
+        inbag = np.empty(self.n_train, dtype=bool)
+        select_bag(u[0], self.n_bag, inbag)
+        return Bag(inbag)
 
 
 class RGroupBag:
@@ -158,10 +169,12 @@ class RGroupBag:
         return Bag(chosen[self.group_of_row])
 
 
-def default_sampler(t: Targets, bag_fraction: float, by_group: bool, rng) -> RowSampler:
+def default_sampler(t: Targets, bag_fraction: float, by_group: bool, rng,
+                    engine: str = "numpy") -> RowSampler:
     """R's sampler of a fit: whole groups for a ``bag_by_group`` distribution,
-    else rows; R's own draws when ``rng`` is R's stream."""
+    else rows; R's own draws when ``rng`` is R's stream; the row bag's rule
+    applied by ``engine``."""
     r_stream = is_r_stream(rng)
     if by_group:
         return RGroupBag(t.misc, bag_fraction) if r_stream else GroupBag(t.misc, bag_fraction)
-    return SelectionBag(t.y.shape[0], bag_fraction, r_stream)
+    return SelectionBag(t.y.shape[0], bag_fraction, r_stream, engine)

@@ -62,3 +62,18 @@ def test_compiled_selection_is_the_python_rule():
             out = np.empty(n, dtype=bool)
             select_bag(u, n_bag, out)
             np.testing.assert_array_equal(out, selection_sample(u, n_bag))
+
+
+@pytest.mark.parametrize("r_stream", [False, True])
+def test_the_compiled_engines_bag_is_the_numpy_engines(r_stream):
+    pytest.importorskip("numba")
+
+    def rng():
+        return RRandom(3) if r_stream else np.random.default_rng(3)
+
+    numpy_bag, compiled_bag = (SelectionBag(N, BAG_FRACTION, r_stream, engine=e)
+                               for e in ("numpy", "numba"))
+    a, b = rng(), rng()
+    for _ in range(5):
+        np.testing.assert_array_equal(compiled_bag.draw(b, _targets()).inbag,
+                                      numpy_bag.draw(a, _targets()).inbag)
