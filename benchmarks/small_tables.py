@@ -126,7 +126,7 @@ def protocol(rows, meta) -> list:
         "systems: the interpreter's start, loading the library, reading the data. "
         "*Included*: whatever the library does only at its first fit in a process. For "
         "pygbm that is importing what it loads on first use (formulaic, numba, "
-        "scipy.linalg; scipy.stats at the first `gbm_perf`), loading numba's compiled kernels from its disk cache, and any "
+        "scipy.linalg), loading numba's compiled kernels from its disk cache, and any "
         "first-call set-up (the difference between the *first* and *warm* rows). For R: "
         "the lazy loading of gbm's functions from its package database at their first "
         "call. The numba cache is filled before the rounds (one untimed "
