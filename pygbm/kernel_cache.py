@@ -104,7 +104,8 @@ KERNELS = (
         "engine/histogram.py", "engine/histogram_search.py", "engine/kernels/reference.py")),
     KernelCache("ordered/compiled", (
         "ordered/compiled/*.py", "ordered/columns.py", "ordered/leaf_terms.py",
-        "distributions/huberized.py", "distributions/poisson.py", "engine/split.py")),
+        "distributions/huberized.py", "distributions/poisson.py", "engine/split.py",
+        "engine/compiled/arith.py", "engine/compiled/tree_arrays.py")),
     KernelCache("early_exit", (
         "early_exit/compiled.py", "early_exit/outcome.py", "engine/split.py")),
 )

@@ -32,6 +32,7 @@ from .arith import numpy_sum_at
 from .binned_rows import row_record
 from .binned_search import categorical_best, continuous_best, record, split_point
 from .histograms import build_float, build_packed, clear_empty, pack, subtract, unpack
+from .tree_arrays import new_nodes
 
 #: (ls, lw, nl, rs, rw, nr, ms, mw, nm): a split's three sides
 _N_SUMS = 9
@@ -332,15 +333,8 @@ def grow_binned(L, space, wz, w, inbag, unit, min_obs, depth):
 
     lev_w = max(L.cat_cells.shape[1], 1)
     max_nodes = 1 + 3 * depth
-    node_z = np.zeros(max_nodes)
-    node_w = np.zeros(max_nodes)
-    node_n = np.zeros(max_nodes, dtype=np.int64)
-    node_var = np.full(max_nodes, -1, dtype=np.int64)
-    node_value = np.zeros(max_nodes)
-    node_gain = np.zeros(max_nodes)
-    node_kids = np.full((max_nodes, 3), -1, dtype=np.int64)
-    node_nlev = np.zeros(max_nodes, dtype=np.int64)
-    node_levels = np.zeros((max_nodes, lev_w), dtype=np.int64)
+    (node_z, node_w, node_n, node_var, node_value, node_gain, node_kids, node_nlev,
+     node_levels) = new_nodes(max_nodes, lev_w)
     node_order = np.zeros((max_nodes, lev_w), dtype=np.int64)
     seg = np.zeros((max_nodes, 2), dtype=np.int64)      # the node's rows: lo:hi
     node_buf = np.zeros(max_nodes, dtype=np.int64)      # ... of this buffer

@@ -23,6 +23,7 @@ from numba import njit
 
 from ..split import LEFT, MISSING, RIGHT
 from .arith import shell_order, split_gain
+from .tree_arrays import new_nodes
 
 
 class ExactData(NamedTuple):
@@ -460,15 +461,8 @@ def grow_exact(data, space, wz, w, inbag, unit, min_obs, depth):
         tot_w = float(n_bag)
 
     max_nodes = 1 + 3 * depth
-    node_z = np.zeros(max_nodes)
-    node_w = np.zeros(max_nodes)
-    node_n = np.zeros(max_nodes, dtype=np.int64)
-    node_var = np.full(max_nodes, -1, dtype=np.int64)
-    node_value = np.zeros(max_nodes)
-    node_gain = np.zeros(max_nodes)
-    node_kids = np.full((max_nodes, 3), -1, dtype=np.int64)
-    node_nlev = np.zeros(max_nodes, dtype=np.int64)
-    node_levels = np.zeros((max_nodes, max(max_levels, 1)), dtype=np.int64)
+    (node_z, node_w, node_n, node_var, node_value, node_gain, node_kids, node_nlev,
+     node_levels) = new_nodes(max_nodes, max(max_levels, 1))
     node_z[0] = tot_z
     node_w[0] = tot_w
     node_n[0] = n_bag

@@ -159,3 +159,16 @@ def tree_terminal_nodes(split_var, code, left, right, missing, cols, var_type, c
                     k = missing[k]
         out[i] = k
     return out
+
+
+@njit(cache=True, error_model="numpy")
+def new_nodes(max_nodes, level_width):
+    """The node arrays every grower fills (up to ``max_nodes`` nodes, R's three
+    children per split): each node's w*z and weight sums, in-bag count, split
+    predictor (-1: terminal), split point, gain, children (left, right,
+    missing; -1: none), number of levels sent left and those levels
+    (``level_width`` columns)."""
+    return (np.zeros(max_nodes), np.zeros(max_nodes), np.zeros(max_nodes, dtype=np.int64),
+            np.full(max_nodes, -1, dtype=np.int64), np.zeros(max_nodes), np.zeros(max_nodes),
+            np.full((max_nodes, 3), -1, dtype=np.int64), np.zeros(max_nodes, dtype=np.int64),
+            np.zeros((max_nodes, level_width), dtype=np.int64))

@@ -16,6 +16,8 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
+from ...engine.compiled.arith import split_gain
+from ...engine.compiled.tree_arrays import new_nodes
 from ...engine.split import LEFT, MISSING, RIGHT
 from ..columns import FoldColumns, plain_columns
 from .search import add_rows, cell_count, level_order, plain_of, scan_node, scan_work, terms_of
@@ -45,20 +47,6 @@ class BinnedArrays(NamedTuple):
                   data.var_monotone.astype(i64), n_bins)
         return cls(data.codes, data.xt, data.var_type.astype(i64), int(data.n_cells), search,
                    data.bin_min, data.bin_max, first)
-
-
-@njit(cache=True, error_model="numpy")
-def _gain(lw, rw, mw, ls, rs, ms):
-    """R's split gain (engine.split.improvement for scalars)."""
-    t = ls / lw - rs / rw
-    if mw == 0.0:
-        return lw * rw * t * t / (lw + rw)
-    three = lw * rw * t * t
-    t = ls / lw - ms / mw
-    three = three + lw * mw * t * t
-    t = rs / rw - ms / mw
-    three = three + rw * mw * t * t
-    return three / (lw + rw + mw)
 
 
 @njit(cache=True, error_model="numpy")
@@ -122,15 +110,8 @@ def grow_ordered(arrays, cols, units, bag_rows, depth, min_obs):
     buf = np.empty(rows.shape[0], dtype=np.int64)
     side_of = np.empty(rows.shape[0], dtype=np.int8)
 
-    node_z = np.zeros(max_nodes)
-    node_w = np.zeros(max_nodes)
-    node_n = np.zeros(max_nodes, dtype=np.int64)
-    node_var = np.full(max_nodes, -1, dtype=np.int64)
-    node_value = np.zeros(max_nodes)
-    node_gain = np.zeros(max_nodes)
-    node_kids = np.full((max_nodes, 3), -1, dtype=np.int64)
-    node_nlev = np.zeros(max_nodes, dtype=np.int64)
-    node_levels = np.zeros((max_nodes, max_levels), dtype=np.int64)
+    (node_z, node_w, node_n, node_var, node_value, node_gain, node_kids, node_nlev,
+     node_levels) = new_nodes(max_nodes, max_levels)
     term_node = np.zeros(max_term, dtype=np.int64)
 
     # with packed columns the continuous predictors' buckets need no plain
@@ -220,7 +201,7 @@ def grow_ordered(arrays, cols, units, bag_rows, depth, min_obs):
         lz, lw, ln = plain_of(left, lay, unit_plain)
         rz, rw, rn = plain_of(right, lay, unit_plain)
         mz, mw, mn = plain_of(missing, lay, unit_plain)
-        node_gain[nd] = _gain(lw, rw, mw, lz, rz, mz)
+        node_gain[nd] = split_gain(lw, rw, mw, lz, rz, mz)
         n_sum += c_dn[t, bc]
         d_sum += c_dd[t, bc]
         ids = (n_nodes, n_nodes + 1, n_nodes + 2)
