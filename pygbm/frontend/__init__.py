@@ -9,11 +9,11 @@
 import importlib
 
 #: each name's module, imported on first use: the front end needs pandas (and
-#: formula.py formulaic), which ``import pygbm`` does not load (issue 21)
+#: formula_parse.py formulaic), which ``import pygbm`` does not load (issue 21)
 _MODULES = {
     "PredictorEncoder": ".encode", "r_collation_key": ".encode", "r_label": ".encode",
     "r_quantile7": ".encode", "Surv": ".surv", "SurvData": ".surv",
-    "ModelFrame": ".formula", "TermSpec": ".formula", "model_frame": ".formula",
+    "ModelFrame": ".formula", "TermSpec": ".terms", "model_frame": ".formula",
     "model_frame_newdata": ".formula", "offset_newdata": ".formula",
 }
 

@@ -5,76 +5,31 @@ predictors as a model frame of the *term labels*: every term (``x1``, ``log(x2)`
 ``I(a * b)``) becomes ONE predictor column named by its label; factors stay factors
 (no dummy columns), missing values stay missing, no row is dropped.
 
-The formula is parsed with formulaic, but each term is evaluated here (bare names
-straight from the data, calls through formulaic's evaluator with numpy functions),
-so no contrasts are applied and no rows are dropped.
-
-In terms, R habits work: ``^`` is a power (``I(x^2)``), dotted column names can be
-used inside calls (``log(ph.karno)``), ``log(x, base)``; the functions available are
-formulaic's (log, exp, I, C, scale, center, ...) plus sqrt, abs, log1p, expm1, sin, cos,
-tan, floor, ceiling, sign, ``np`` and ``pd``.  ``C(x)`` makes a numeric column a factor.
+A formula of bare column names (``y ~ .``, ``y ~ a + b - c``,
+``Surv(time, status) ~ .``) is read by :mod:`.plain_formula`; any other formula by
+:mod:`.formula_parse`, through formulaic, which is loaded on first need (importing it
+costs about 0.4 s, more than R's whole fit of a small data set).
 """
 
 from __future__ import annotations
 
-import ast
-import difflib
-import re
+import importlib
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-from formulaic import Formula
-from formulaic.formula import SimpleFormula
-from formulaic.errors import FormulaicError
-from formulaic.parser import DefaultFormulaParser
-from formulaic.parser.types import Factor
-from formulaic.transforms import TRANSFORMS
-from formulaic.utils.code import sanitize_variable_names
-from formulaic.utils.layered_mapping import LayeredMapping
-from formulaic.utils.stateful_transforms import stateful_eval
 
 from ..messages import warn
 from .encode import (NUMERIC, R_MAX_CATEGORICAL_LEVELS, PredictorEncoder, _column_kind,
                      _numeric_values)
-from .surv import Surv, SurvData
+from .plain_formula import ColumnEvaluator, is_plain_term, plain_terms
+from .surv import SurvData
+from .terms import TermSpec, similar_columns
 
 __all__ = ["ModelFrame", "TermSpec", "model_frame", "model_frame_newdata", "offset_newdata"]
 
 _MIN_ROWS = 2
-_MAX_LISTED_COLUMNS = 20
-_OFFSET_CALL = re.compile(r"^\s*offset\s*\(")
-_AVAILABLE = "__formulaic_variables_available__"
-
-
-def _log(x, base=None):
-    """R's ``log(x, base)``: natural log, or log to ``base``."""
-    return np.log(x) if base is None else np.log(x) / np.log(base)
-
-
-def _offset(values):
-    """``offset(x)`` inside a formula: the values, as float."""
-    return np.asarray(values, dtype=float)
-
-
-#: functions usable in formula terms, besides formulaic's (log, exp, I, C, scale, ...)
-FUNCTIONS = {
-    **TRANSFORMS,
-    "log": _log, "Surv": Surv, "offset": _offset, "sqrt": np.sqrt, "abs": np.abs, "log1p": np.log1p,
-    "expm1": np.expm1, "sin": np.sin, "cos": np.cos, "tan": np.tan, "floor": np.floor,
-    "ceiling": np.ceil, "ceil": np.ceil, "sign": np.sign, "pd": pd,
-}
-
-
-@dataclass(frozen=True)
-class TermSpec:
-    """One formula term: its label (the predictor name) and how to evaluate it."""
-
-    label: str
-    expr: str
-    lookup: bool  # a bare column name
-    state: dict = field(default_factory=dict, compare=False)  # stateful transforms (scale, ...)
 
 
 @dataclass
@@ -97,99 +52,10 @@ class ModelFrame:
     formula: str = ""
 
 
-# ------------------------------------------------------------------ evaluation
-def _similar(name: str, columns) -> str:
-    columns = [str(c) for c in columns]
-    close = difflib.get_close_matches(name, columns, n=5, cutoff=0.6)
-    close += [c for c in columns if c.lower() == name.lower() and c not in close]
-    if close:
-        return f"similar columns: {close}"
-    shown = columns[:_MAX_LISTED_COLUMNS]
-    more = " ..." if len(columns) > len(shown) else ""
-    return f"available columns: {shown}{more}"
-
-
-def _missing_column_error(names, columns, where: str) -> ValueError:
-    names = sorted(set(names))
-    listing = "; ".join(f"{n!r} ({_similar(n, columns)})" for n in names)
-    plural = "s" if len(names) > 1 else ""
-    return ValueError(f"formula uses column{plural} not in {where}: {listing}")
-
-
-class _Evaluator:
-    """Evaluates term expressions on one data frame, R-style (``^`` is power,
-    ``log(ph.karno)`` reads the column ``ph.karno``)."""
-
-    class _CaretToPower(ast.NodeTransformer):
-        def visit_BinOp(self, node):  # noqa: N802 (ast API)
-            self.generic_visit(node)
-            if isinstance(node.op, ast.BitXor):
-                node.op = ast.Pow()
-            return node
-
-    def __init__(self, data: pd.DataFrame, where: str):
-        self.data = data
-        self.where = where
-        self.columns = [str(c) for c in data.columns]
-        self._dotted = sorted((c for c in self.columns if "." in c and "`" not in c),
-                              key=len, reverse=True)
-
-    def _prepare(self, expr: str, env) -> tuple[str, list[str]]:
-        for col in self._dotted:  # R names with dots: backtick them for Python
-            expr = re.sub(rf"(?<![\w.`]){re.escape(col)}(?![\w.`])", f"`{col}`", expr)
-        aliases: dict[str, str] = {}
-        code = sanitize_variable_names(expr, env, aliases)
-        tree = self._CaretToPower().visit(ast.parse(code, mode="eval"))
-        names = {node.id for node in ast.walk(tree)
-                 if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)}
-        unknown = [aliases.get(n, n) for n in names if n not in env]
-        return ast.unparse(tree), unknown
-
-    def check(self, expr: str) -> list[str]:
-        """Column names ``expr`` needs that the data lacks."""
-        env = LayeredMapping({}, dict(self.data.items()), FUNCTIONS)
-        try:
-            return self._prepare(expr, env)[1]
-        except SyntaxError as exc:
-            raise ValueError(f"formula term {expr!r} is not a valid expression: {exc}") from None
-
-    def variables(self, expr: str) -> list[str]:
-        """Data columns ``expr`` reads."""
-        names = self._prepare(expr, LayeredMapping({}, FUNCTIONS))[1]
-        return [name for name in names if name in self.columns]
-
-    def evaluate(self, term: TermSpec):
-        """The value of a term on the data (Series, ndarray, SurvData, ...)."""
-        if term.lookup:
-            if term.expr not in self.columns:
-                raise _missing_column_error([term.expr], self.columns, self.where)
-            return self.data[term.expr]
-        env = LayeredMapping({}, dict(self.data.items()), FUNCTIONS)
-        code, unknown = self._prepare(term.expr, env)
-        if unknown:
-            raise _missing_column_error(unknown, self.columns, self.where)
-        try:
-            with np.errstate(divide="ignore", invalid="ignore"):
-                return stateful_eval(code, env, None, term.state, None)
-        except (ValueError, TypeError) as exc:
-            raise type(exc)(f"formula term {term.label!r}: {exc}") from None
-        except Exception as exc:  # noqa: BLE001 - report any evaluation failure clearly
-            raise ValueError(f"could not evaluate formula term {term.label!r} on {self.where}: "
-                             f"{type(exc).__name__}: {exc}") from None
-
-
 def _as_column(value, label: str, n: int) -> pd.Series:
     """A term's value as one column of length n (categoricals kept as such)."""
     if isinstance(value, SurvData):
         raise ValueError(f"formula term {label!r}: Surv() belongs on the left-hand side")
-    meta = getattr(value, "__formulaic_metadata__", None)
-    if meta is not None:
-        value = value.__wrapped__
-        if meta.kind is Factor.Kind.CATEGORICAL and not isinstance(
-                getattr(value, "dtype", None), pd.CategoricalDtype):
-            value = pd.Series(pd.Categorical(np.asarray(value, dtype=object)
-                                             if pd.api.types.is_string_dtype(np.asarray(value))
-                                             else value))
     if isinstance(value, pd.DataFrame):
         value = value.to_numpy() if value.shape[1] != 1 else value.iloc[:, 0]
     if isinstance(value, pd.Series):
@@ -209,60 +75,6 @@ def _as_column(value, label: str, n: int) -> pd.Series:
     if len(column) != n:
         raise ValueError(f"formula term {label!r} has {len(column)} values; data has {n} rows")
     return column
-
-
-# ------------------------------------------------------------------ parsing
-def _plain(exc: Exception) -> str:
-    """formulaic's message without its terminal colour codes."""
-    return re.sub(r"\x1b\[[0-9;]*m", "", str(exc))
-
-
-def _parse(formula: str, available: list[str]):
-    try:
-        parsed = Formula.from_spec(formula, ordering="none", context={_AVAILABLE: available})
-    except (FormulaicError, SyntaxError) as exc:
-        raise ValueError(f"formula {formula!r} could not be parsed: {_plain(exc)}") from None
-    parts = [getattr(parsed, "lhs", None), getattr(parsed, "rhs", parsed)]
-    if any(part is not None and not isinstance(part, SimpleFormula) for part in parts):
-        raise ValueError(f"formula {formula!r}: multi-part formulas ('|') are not supported; "
-                         "write 'response ~ predictors'")
-    return parsed
-
-
-def _term_spec(term, formula: str) -> TermSpec:
-    factors = list(term.factors)
-    if len(factors) > 1:
-        raise ValueError(
-            f"formula {formula!r}: term {str(term)!r} is an interaction; gbm finds "
-            "interactions between predictors itself (use interaction_depth > 1): list "
-            "each predictor once, e.g. 'y ~ a + b'")
-    fac = factors[0]
-    if fac.eval_method is Factor.EvalMethod.LITERAL:
-        raise ValueError(f"formula {formula!r}: constant term {fac.expr!r} is not a predictor")
-    lookup = fac.eval_method is Factor.EvalMethod.LOOKUP
-    return TermSpec(label=fac.expr if lookup else _r_deparse_style(fac.expr), expr=fac.expr,
-                    lookup=lookup)
-
-
-def _r_deparse_style(expr: str) -> str:
-    """Label as R deparses it: ``I(rm^2)``, ``I(a/b)`` (formulaic writes ``rm ^ 2``),
-    no backticks around syntactic names such as ``meal.cal``."""
-    expr = re.sub(r"`([A-Za-z.][\w.]*)`", r"\1", expr)
-    return re.sub(r"\s*\^\s*", "^", re.sub(r"\s+/\s+", "/", expr))
-
-
-def _is_intercept(term) -> bool:
-    return all(f.eval_method is Factor.EvalMethod.LITERAL and f.expr in ("1", "0")
-               for f in term.factors)
-
-
-def _named_columns(formula: str) -> list[str]:
-    """Bare names in the formula (including ones removed by ``-``): all must exist."""
-    try:
-        tokens = DefaultFormulaParser().get_tokens(formula)
-    except (FormulaicError, SyntaxError) as exc:
-        raise ValueError(f"formula {formula!r} could not be parsed: {_plain(exc)}") from None
-    return [t.token for t in tokens if t.kind.value == "name"]
 
 
 def _prepare_data(data) -> pd.DataFrame:
@@ -289,7 +101,7 @@ def _weights(weights, data: pd.DataFrame) -> np.ndarray | None:
     if isinstance(weights, str):
         if weights not in data.columns:
             raise ValueError(f"weights: column {weights!r} is not in data "
-                             f"({_similar(weights, data.columns)})")
+                             f"({similar_columns(weights, data.columns)})")
         weights = data[weights]
     try:
         w = (weights.to_numpy(dtype=float, na_value=np.nan) if isinstance(weights, pd.Series)
@@ -335,27 +147,7 @@ def _response(value, name: str, n: int):
     return y, levels, levels is not None, status
 
 
-def _refuse_made_nan(frame: pd.DataFrame, predictors, evaluator: _Evaluator) -> None:
-    """R's "NaN found in predictor variables": a transform (``np.log(x)`` of a
-    negative x) that gives NaN where its inputs are not missing is refused."""
-    for spec in predictors:
-        column = frame[spec.label]
-        if spec.lookup or not pd.api.types.is_numeric_dtype(column.dtype):
-            continue
-        nan = column.isna().to_numpy()
-        if not nan.any():
-            continue
-        inputs = evaluator.variables(spec.expr)
-        given = ~evaluator.data[inputs].isna().any(axis=1).to_numpy() if inputs else \
-            np.ones(len(column), dtype=bool)
-        made = int((nan & given).sum())
-        if made:
-            raise ValueError(f"formula term {spec.label!r} gives NaN for {made} rows where "
-                             f"{', '.join(inputs)} is not missing (e.g. the log of a negative "
-                             "number); R: NaN found in predictor variables")
-
-
-def _offset_value(terms, evaluator: _Evaluator, n: int) -> np.ndarray | None:
+def _offset_value(terms, evaluator, n: int) -> np.ndarray | None:
     if not terms:
         return None
     total = np.zeros(n)
@@ -394,34 +186,16 @@ def model_frame(formula: str, data, weights=None,
     data = _prepare_data(data)
     n, columns = data.shape[0], list(data.columns)
     w = _weights(weights, data)
-    evaluator = _Evaluator(data, "data")
+    terms = plain_terms(formula, columns)
+    if terms is None:
+        evaluator = _formula_parse().Evaluator(data, "data")
+        terms = _formula_parse().parse_terms(formula, evaluator)
+    else:
+        evaluator = ColumnEvaluator(data, "data")
 
-    unknown = [c for c in _named_columns(formula) if c not in columns]
-    if unknown:
-        raise _missing_column_error(unknown, columns, "data")
-
-    first = _parse(formula, [])
-    lhs = getattr(first, "lhs", None)
-    if lhs is None or len(lhs) == 0:
-        raise ValueError(f"formula {formula!r} has no response: write 'response ~ predictors'")
-    if len(lhs) != 1 or len(list(lhs)[0].factors) != 1:
-        raise ValueError(f"formula {formula!r}: the left-hand side must be one response "
-                         "(a column, an expression such as log(y), or Surv(time, status))")
-    offsets = [_term_spec(t, formula) for t in first.rhs
-               if not _is_intercept(t) and _OFFSET_CALL.match(str(t))]
-    # R's meaning of '.': every column but the response's, so a weights column or a
-    # column used inside offset() is a predictor too (R gbm does the same); say so
-    shadowed = {weights} if isinstance(weights, str) else set()
-    for term in offsets:
-        shadowed.update(evaluator.variables(term.expr))
-    parsed = _parse(formula, columns)
-
-    response_term = _term_spec(list(parsed.lhs)[0], formula)
+    response_term, offsets = terms.response, list(terms.offsets)
     predictors = []
-    for term in parsed.rhs:
-        if _is_intercept(term) or _OFFSET_CALL.match(str(term)):
-            continue
-        spec = _term_spec(term, formula)
+    for spec in terms.predictors:
         if spec.label == response_term.label:
             warn(f"the response {spec.label} appeared on the right-hand side and was "
                  "dropped")
@@ -429,21 +203,22 @@ def model_frame(formula: str, data, weights=None,
         predictors.append(spec)
     if not predictors:
         raise ValueError(f"formula {formula!r} has no predictors")
+    # R's meaning of '.': every column but the response's, so a weights column or a
+    # column used inside offset() is a predictor too (R gbm does the same); say so
+    shadowed = ({weights} if isinstance(weights, str) else set()) | terms.offset_columns
     used = sorted(shadowed & {p.label for p in predictors})
     if used and "." in _rhs_text(formula):
         warn(f"'.' includes {used} as predictor(s) although they are used as "
              f"weights/offset; this is R's meaning of '.'; write '- {used[0]}' "
              "to leave a column out")
-    for spec in [response_term, *offsets, *predictors]:
-        if not spec.lookup and (missing := evaluator.check(spec.expr)):
-            raise _missing_column_error(missing, columns, "data")
 
     y, y_levels, y_is_cat, status = _response(evaluator.evaluate(response_term),
                                               response_term.label, n)
     offset = _offset_value(offsets, evaluator, n)
     frame = pd.DataFrame({spec.label: _as_column(evaluator.evaluate(spec), spec.label, n)
                           for spec in predictors})
-    _refuse_made_nan(frame, predictors, evaluator)
+    if not all(spec.lookup for spec in predictors):
+        _formula_parse().refuse_made_nan(frame, predictors, evaluator)
     encoder = PredictorEncoder(max_levels=max_levels)
     x, var_names, var_type, var_levels = encoder.fit_transform(frame)
     encoder.terms, encoder.offset_terms = predictors, offsets
@@ -451,6 +226,19 @@ def model_frame(formula: str, data, weights=None,
                       y=y, response_name=response_term.label, offset=offset, weights=w,
                       encoder=encoder, y_levels=y_levels, y_is_categorical=y_is_cat,
                       status=status, is_surv=status is not None, formula=formula)
+
+
+def _formula_parse():
+    """The formulaic-backed parser and evaluator, imported on first need (see the
+    module's docstring: formulaic's import is the cost this avoids)."""
+    return importlib.import_module(".formula_parse", __package__)
+
+
+def _evaluator(terms, data: pd.DataFrame, where: str):
+    """An evaluator for ``terms`` on ``data``: formulaic's only where a term needs it."""
+    if all(is_plain_term(term) for term in terms):
+        return ColumnEvaluator(data, where)
+    return _formula_parse().Evaluator(data, where)
 
 
 def _rhs_text(formula: str) -> str:
@@ -479,7 +267,7 @@ def model_frame_newdata(encoder: PredictorEncoder, newdata) -> np.ndarray:
     if encoder.terms is None:
         return encoder.transform(newdata)
     newdata = _newdata_frame(newdata)
-    evaluator = _Evaluator(newdata, "newdata")
+    evaluator = _evaluator(encoder.terms, newdata, "newdata")
     n = newdata.shape[0]
     frame = pd.DataFrame({t.label: _as_column(evaluator.evaluate(t), t.label, n)
                           for t in encoder.terms}, index=pd.RangeIndex(n))
@@ -494,4 +282,5 @@ def offset_newdata(encoder: PredictorEncoder, newdata) -> np.ndarray | None:
     if not getattr(encoder, "offset_terms", None):
         return None
     newdata = _newdata_frame(newdata)
-    return _offset_value(encoder.offset_terms, _Evaluator(newdata, "newdata"), newdata.shape[0])
+    evaluator = _evaluator(encoder.offset_terms, newdata, "newdata")
+    return _offset_value(encoder.offset_terms, evaluator, newdata.shape[0])

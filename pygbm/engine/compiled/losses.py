@@ -56,17 +56,25 @@ class LossRows(NamedTuple):
 
 
 def loss_rows(t) -> LossRows:
-    """The compiled view of a :class:`pygbm.distributions.Targets`."""
+    """The compiled view of a :class:`pygbm.distributions.Targets`.
+
+    Every array is a writeable C-contiguous float64 array (a read-only one, such as
+    pandas hands out, is copied): the kernels then have one signature, so a process
+    loads (and an empty cache compiles) each of them once, not once per flag.
+    """
     empty = np.zeros(0)
     y = np.asarray(t.y, dtype=np.float64)
     misc = t.misc
     if y.ndim == 2:                         # coxph's (time, status) columns
-        y, misc = np.ascontiguousarray(y[:, 0]), y[:, 1]
-    return LossRows(np.ascontiguousarray(y),
-                    empty if t.offset is None else
-                    np.ascontiguousarray(t.offset, dtype=np.float64),
-                    np.ascontiguousarray(t.w, dtype=np.float64),
-                    empty if misc is None else np.ascontiguousarray(misc, dtype=np.float64))
+        y, misc = y[:, 0], y[:, 1]
+    return LossRows(_kernel_array(y),
+                    empty if t.offset is None else _kernel_array(t.offset),
+                    _kernel_array(t.w),
+                    empty if misc is None else _kernel_array(misc))
+
+
+def _kernel_array(values) -> np.ndarray:
+    return np.require(values, dtype=np.float64, requirements=["C", "W"])
 
 
 def kind_of(distribution) -> int | None:

@@ -1,0 +1,234 @@
+"""Formulas with expressions, parsed and evaluated through formulaic.
+
+Terms other than bare column names (``log(x)``, ``I(rm^2)``, ``C(rad)``,
+``offset(log(t))``, backticked names) are parsed with formulaic's parser and
+evaluated here: bare names straight from the data, calls through formulaic's
+evaluator with numpy functions, so no contrasts are applied and no rows are dropped.
+Formulas of bare names only are read by :mod:`.plain_formula` instead, which does
+not load formulaic.
+
+In terms, R habits work: ``^`` is a power (``I(x^2)``), dotted column names can be
+used inside calls (``log(ph.karno)``), ``log(x, base)``; the functions available are
+formulaic's (log, exp, I, C, scale, center, ...) plus sqrt, abs, log1p, expm1, sin, cos,
+tan, floor, ceiling, sign, ``np`` and ``pd``.  ``C(x)`` makes a numeric column a factor.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+
+import numpy as np
+import pandas as pd
+from formulaic import Formula
+from formulaic.formula import SimpleFormula
+from formulaic.errors import FormulaicError
+from formulaic.parser import DefaultFormulaParser
+from formulaic.parser.types import Factor
+from formulaic.transforms import TRANSFORMS
+from formulaic.utils.code import sanitize_variable_names
+from formulaic.utils.layered_mapping import LayeredMapping
+from formulaic.utils.stateful_transforms import stateful_eval
+
+from .surv import Surv
+from .terms import FormulaTerms, TermSpec, missing_column_error
+
+__all__ = ["FUNCTIONS", "Evaluator", "parse_terms", "refuse_made_nan"]
+
+_OFFSET_CALL = re.compile(r"^\s*offset\s*\(")
+_AVAILABLE = "__formulaic_variables_available__"
+
+
+def _log(x, base=None):
+    """R's ``log(x, base)``: natural log, or log to ``base``."""
+    return np.log(x) if base is None else np.log(x) / np.log(base)
+
+
+def _offset(values):
+    """``offset(x)`` inside a formula: the values, as float."""
+    return np.asarray(values, dtype=float)
+
+
+#: functions usable in formula terms, besides formulaic's (log, exp, I, C, scale, ...)
+FUNCTIONS = {
+    **TRANSFORMS,
+    "log": _log, "Surv": Surv, "offset": _offset, "sqrt": np.sqrt, "abs": np.abs, "log1p": np.log1p,
+    "expm1": np.expm1, "sin": np.sin, "cos": np.cos, "tan": np.tan, "floor": np.floor,
+    "ceiling": np.ceil, "ceil": np.ceil, "sign": np.sign, "pd": pd,
+}
+
+
+class Evaluator:
+    """Evaluates term expressions on one data frame, R-style (``^`` is power,
+    ``log(ph.karno)`` reads the column ``ph.karno``)."""
+
+    class _CaretToPower(ast.NodeTransformer):
+        def visit_BinOp(self, node):  # noqa: N802 (ast API)
+            self.generic_visit(node)
+            if isinstance(node.op, ast.BitXor):
+                node.op = ast.Pow()
+            return node
+
+    def __init__(self, data: pd.DataFrame, where: str):
+        self.data = data
+        self.where = where
+        self.columns = [str(c) for c in data.columns]
+        self._dotted = sorted((c for c in self.columns if "." in c and "`" not in c),
+                              key=len, reverse=True)
+
+    def _prepare(self, expr: str, env) -> tuple[str, list[str]]:
+        for col in self._dotted:  # R names with dots: backtick them for Python
+            expr = re.sub(rf"(?<![\w.`]){re.escape(col)}(?![\w.`])", f"`{col}`", expr)
+        aliases: dict[str, str] = {}
+        code = sanitize_variable_names(expr, env, aliases)
+        tree = self._CaretToPower().visit(ast.parse(code, mode="eval"))
+        names = {node.id for node in ast.walk(tree)
+                 if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)}
+        unknown = [aliases.get(n, n) for n in names if n not in env]
+        return ast.unparse(tree), unknown
+
+    def check(self, expr: str) -> list[str]:
+        """Column names ``expr`` needs that the data lacks."""
+        env = LayeredMapping({}, dict(self.data.items()), FUNCTIONS)
+        try:
+            return self._prepare(expr, env)[1]
+        except SyntaxError as exc:
+            raise ValueError(f"formula term {expr!r} is not a valid expression: {exc}") from None
+
+    def variables(self, expr: str) -> list[str]:
+        """Data columns ``expr`` reads."""
+        names = self._prepare(expr, LayeredMapping({}, FUNCTIONS))[1]
+        return [name for name in names if name in self.columns]
+
+    def evaluate(self, term: TermSpec):
+        """The value of a term on the data (Series, ndarray, SurvData, ...)."""
+        if term.lookup:
+            if term.expr not in self.columns:
+                raise missing_column_error([term.expr], self.columns, self.where)
+            return self.data[term.expr]
+        env = LayeredMapping({}, dict(self.data.items()), FUNCTIONS)
+        code, unknown = self._prepare(term.expr, env)
+        if unknown:
+            raise missing_column_error(unknown, self.columns, self.where)
+        try:
+            with np.errstate(divide="ignore", invalid="ignore"):
+                return _unwrapped(stateful_eval(code, env, None, term.state, None))
+        except (ValueError, TypeError) as exc:
+            raise type(exc)(f"formula term {term.label!r}: {exc}") from None
+        except Exception as exc:  # noqa: BLE001 - report any evaluation failure clearly
+            raise ValueError(f"could not evaluate formula term {term.label!r} on {self.where}: "
+                             f"{type(exc).__name__}: {exc}") from None
+
+
+def _unwrapped(value):
+    """A term's value without formulaic's wrapper; ``C(x)`` made a categorical."""
+    meta = getattr(value, "__formulaic_metadata__", None)
+    if meta is None:
+        return value
+    value = value.__wrapped__
+    if meta.kind is Factor.Kind.CATEGORICAL and not isinstance(
+            getattr(value, "dtype", None), pd.CategoricalDtype):
+        value = pd.Series(pd.Categorical(np.asarray(value, dtype=object)
+                                         if pd.api.types.is_string_dtype(np.asarray(value))
+                                         else value))
+    return value
+
+
+def _plain(exc: Exception) -> str:
+    """formulaic's message without its terminal colour codes."""
+    return re.sub(r"\x1b\[[0-9;]*m", "", str(exc))
+
+
+def _parse(formula: str, available: list[str]):
+    try:
+        parsed = Formula.from_spec(formula, ordering="none", context={_AVAILABLE: available})
+    except (FormulaicError, SyntaxError) as exc:
+        raise ValueError(f"formula {formula!r} could not be parsed: {_plain(exc)}") from None
+    parts = [getattr(parsed, "lhs", None), getattr(parsed, "rhs", parsed)]
+    if any(part is not None and not isinstance(part, SimpleFormula) for part in parts):
+        raise ValueError(f"formula {formula!r}: multi-part formulas ('|') are not supported; "
+                         "write 'response ~ predictors'")
+    return parsed
+
+
+def _term_spec(term, formula: str) -> TermSpec:
+    factors = list(term.factors)
+    if len(factors) > 1:
+        raise ValueError(
+            f"formula {formula!r}: term {str(term)!r} is an interaction; gbm finds "
+            "interactions between predictors itself (use interaction_depth > 1): list "
+            "each predictor once, e.g. 'y ~ a + b'")
+    fac = factors[0]
+    if fac.eval_method is Factor.EvalMethod.LITERAL:
+        raise ValueError(f"formula {formula!r}: constant term {fac.expr!r} is not a predictor")
+    lookup = fac.eval_method is Factor.EvalMethod.LOOKUP
+    return TermSpec(label=fac.expr if lookup else _r_deparse_style(fac.expr), expr=fac.expr,
+                    lookup=lookup)
+
+
+def _r_deparse_style(expr: str) -> str:
+    """Label as R deparses it: ``I(rm^2)``, ``I(a/b)`` (formulaic writes ``rm ^ 2``),
+    no backticks around syntactic names such as ``meal.cal``."""
+    expr = re.sub(r"`([A-Za-z.][\w.]*)`", r"\1", expr)
+    return re.sub(r"\s*\^\s*", "^", re.sub(r"\s+/\s+", "/", expr))
+
+
+def _is_intercept(term) -> bool:
+    return all(f.eval_method is Factor.EvalMethod.LITERAL and f.expr in ("1", "0")
+               for f in term.factors)
+
+
+def _named_columns(formula: str) -> list[str]:
+    """Bare names in the formula (including ones removed by ``-``): all must exist."""
+    try:
+        tokens = DefaultFormulaParser().get_tokens(formula)
+    except (FormulaicError, SyntaxError) as exc:
+        raise ValueError(f"formula {formula!r} could not be parsed: {_plain(exc)}") from None
+    return [t.token for t in tokens if t.kind.value == "name"]
+
+
+def parse_terms(formula: str, evaluator: Evaluator) -> FormulaTerms:
+    """The terms of ``formula`` on the evaluator's data, checked against its columns."""
+    columns = evaluator.columns
+    unknown = [c for c in _named_columns(formula) if c not in columns]
+    if unknown:
+        raise missing_column_error(unknown, columns, "data")
+    first = _parse(formula, [])
+    lhs = getattr(first, "lhs", None)
+    if lhs is None or len(lhs) == 0:
+        raise ValueError(f"formula {formula!r} has no response: write 'response ~ predictors'")
+    if len(lhs) != 1 or len(list(lhs)[0].factors) != 1:
+        raise ValueError(f"formula {formula!r}: the left-hand side must be one response "
+                         "(a column, an expression such as log(y), or Surv(time, status))")
+    offsets = tuple(_term_spec(t, formula) for t in first.rhs
+                    if not _is_intercept(t) and _OFFSET_CALL.match(str(t)))
+    offset_columns = {name for term in offsets for name in evaluator.variables(term.expr)}
+    parsed = _parse(formula, columns)
+    response = _term_spec(list(parsed.lhs)[0], formula)
+    predictors = tuple(_term_spec(t, formula) for t in parsed.rhs
+                       if not (_is_intercept(t) or _OFFSET_CALL.match(str(t))))
+    for spec in (response, *offsets, *predictors):
+        if not spec.lookup and (missing := evaluator.check(spec.expr)):
+            raise missing_column_error(missing, columns, "data")
+    return FormulaTerms(response=response, predictors=predictors, offsets=offsets,
+                        offset_columns=frozenset(offset_columns))
+
+
+def refuse_made_nan(frame: pd.DataFrame, predictors, evaluator: Evaluator) -> None:
+    """R's "NaN found in predictor variables": a transform (``np.log(x)`` of a
+    negative x) that gives NaN where its inputs are not missing is refused."""
+    for spec in predictors:
+        column = frame[spec.label]
+        if spec.lookup or not pd.api.types.is_numeric_dtype(column.dtype):
+            continue
+        nan = column.isna().to_numpy()
+        if not nan.any():
+            continue
+        inputs = evaluator.variables(spec.expr)
+        given = ~evaluator.data[inputs].isna().any(axis=1).to_numpy() if inputs else \
+            np.ones(len(column), dtype=bool)
+        made = int((nan & given).sum())
+        if made:
+            raise ValueError(f"formula term {spec.label!r} gives NaN for {made} rows where "
+                             f"{', '.join(inputs)} is not missing (e.g. the log of a negative "
+                             "number); R: NaN found in predictor variables")

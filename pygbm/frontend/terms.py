@@ -1,0 +1,62 @@
+"""What a parsed gbm formula hands to the model frame: its terms, and the error
+for a formula naming columns the data lacks.
+
+Both parsers (:mod:`.plain_formula` for formulas of bare column names,
+:mod:`.formula_parse` for everything else, through formulaic) return a
+:class:`FormulaTerms`.
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field
+
+__all__ = ["FormulaTerms", "TermSpec", "missing_column_error", "similar_columns"]
+
+_MAX_LISTED_COLUMNS = 20
+#: difflib's similarity at which a column is offered as "did you mean"
+_SIMILARITY_CUTOFF = 0.6
+_MAX_SUGGESTIONS = 5
+
+
+@dataclass(frozen=True)
+class TermSpec:
+    """One formula term: its label (the predictor name) and how to evaluate it."""
+
+    label: str
+    expr: str
+    lookup: bool  # a bare column name
+    state: dict = field(default_factory=dict, compare=False)  # stateful transforms (scale, ...)
+
+
+@dataclass(frozen=True)
+class FormulaTerms:
+    """A formula's terms in R's order: the response, the predictors (the response
+    included where the formula names it on the right: the model frame drops it with
+    a warning, as R does), the ``offset()`` terms and the columns those read."""
+
+    response: TermSpec
+    predictors: tuple[TermSpec, ...]
+    offsets: tuple[TermSpec, ...] = ()
+    offset_columns: frozenset = frozenset()
+
+
+def similar_columns(name: str, columns) -> str:
+    """The columns a misspelt ``name`` may have meant, or the columns there are."""
+    columns = [str(c) for c in columns]
+    close = difflib.get_close_matches(name, columns, n=_MAX_SUGGESTIONS,
+                                      cutoff=_SIMILARITY_CUTOFF)
+    close += [c for c in columns if c.lower() == name.lower() and c not in close]
+    if close:
+        return f"similar columns: {close}"
+    shown = columns[:_MAX_LISTED_COLUMNS]
+    more = " ..." if len(columns) > len(shown) else ""
+    return f"available columns: {shown}{more}"
+
+
+def missing_column_error(names, columns, where: str) -> ValueError:
+    """The error for a formula that uses ``names`` which ``where`` does not have."""
+    names = sorted(set(names))
+    listing = "; ".join(f"{n!r} ({similar_columns(n, columns)})" for n in names)
+    plural = "s" if len(names) > 1 else ""
+    return ValueError(f"formula uses column{plural} not in {where}: {listing}")
