@@ -21,7 +21,7 @@ from pygbm import gbm  # noqa: E402
 from pygbm._rmath import shell_sort_order  # noqa: E402
 from pygbm.engine import row_sums  # noqa: E402
 from pygbm.engine.binned import BinnedTrainingData  # noqa: E402
-from pygbm.engine.compiled import arith  # noqa: E402
+from pygbm.engine.compiled import arith, boosting  # noqa: E402
 from pygbm.engine.compiled.grower import CompiledBinnedGrower  # noqa: E402
 from pygbm.engine.data import TrainingData  # noqa: E402
 from pygbm.engine.factory import TreeStage, training_data  # noqa: E402
@@ -132,13 +132,17 @@ def _frame(rng, n, weights):
     return df, eta.to_numpy()
 
 
-@pytest.mark.parametrize("dist", ["gaussian", "bernoulli", "poisson", "laplace"])
-@pytest.mark.parametrize("seed", range(2))
-def test_binned_fits_same_under_both_engines(dist, seed):
+#: binned fits under both engines: the first four run in the compiled loop (their
+#: methods call neither exp nor log), the others in the NumPy loop (NumPy's exp)
+BINNED_DISTRIBUTIONS = ["gaussian", "laplace", "huberized", {"name": "quantile", "alpha": 0.3},
+                        "bernoulli", "poisson"]
+
+
+def _binned_fits(dist, seed, max_bins=32):
     rng = np.random.default_rng(seed)
     n = 2000
     df, eta = _frame(rng, n, weights=bool(seed))
-    if dist == "bernoulli":
+    if dist in ("bernoulli", "huberized"):
         df["y"] = (rng.random(n) < 1 / (1 + np.exp(-eta))).astype(int)
     elif dist == "poisson":
         df["y"] = rng.poisson(np.exp(eta / 2))
@@ -146,9 +150,31 @@ def test_binned_fits_same_under_both_engines(dist, seed):
         df["y"] = eta + rng.normal(size=n)
     kwargs = dict(distribution=dist, n_trees=20, interaction_depth=4, n_minobsinnode=5,
                   shrinkage=0.1, train_fraction=0.8, random_state=seed, weights="wt",
-                  max_bins=32, var_monotone=[0, 0, 0, -1, 0])
-    fits = [gbm("y ~ a + b + c + d + e", df, engine=e, **kwargs) for e in ("numpy", "numba")]
-    assert_same_fit(*fits)
+                  max_bins=max_bins, var_monotone=[0, 0, 0, -1, 0])
+    return [gbm("y ~ a + b + c + d + e", df, engine=e, **kwargs) for e in ("numpy", "numba")]
+
+
+@pytest.mark.parametrize("dist", BINNED_DISTRIBUTIONS, ids=str)
+@pytest.mark.parametrize("seed", range(2))
+def test_binned_fits_same_under_both_engines(dist, seed):
+    assert_same_fit(*_binned_fits(dist, seed))
+
+
+@pytest.mark.parametrize("dist, max_bins, compiled", [
+    ("gaussian", 32, True), ({"name": "quantile", "alpha": 0.3}, 32, True),
+    ("bernoulli", 32, False),        # NumPy's exp outside R's arithmetic: the NumPy loop
+    ("bernoulli", 5000, True)])      # one bucket per value: R's exp, the compiled loop
+def test_binned_fits_run_in_the_compiled_loop(monkeypatch, dist, max_bins, compiled):
+    calls, original = [], boosting.boost_binned
+
+    def counting(*args):
+        calls.append(1)
+        return original(*args)
+
+    monkeypatch.setattr(boosting, "boost_binned", counting)
+    numpy_fit, numba_fit = _binned_fits(dist, 0, max_bins)
+    assert bool(calls) == compiled
+    assert_same_fit(numpy_fit, numba_fit)
 
 
 def test_few_valued_exact_fits_same_under_both_engines():

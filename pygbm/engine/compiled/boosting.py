@@ -2,13 +2,17 @@
 back into the fit's state.
 
 :func:`compiled_loop` says whether a ``run_boosting`` call can run in
-:func:`.loop.boost_exact`: the compiled engine, R's plain boosting on
-presorted data small enough for the compiled grower, one output, a
-distribution with compiled kernels (:data:`.losses.KINDS`), R's bag, and
-none of the loop's seams in use (a split-gain adjustment, per-row state, a
-sampler of one's own, another scheme), which need Python between trees.
-Otherwise the NumPy loop runs (with the compiled grower where it applies);
-both give the same fit bit for bit.
+:func:`.loop.boost_exact` or :func:`.loop.boost_binned`: the compiled
+engine, R's plain boosting on presorted data small enough for the compiled
+grower or on binned data, one output, a distribution with compiled kernels
+(:data:`.losses.KINDS`) whose arithmetic is the fit's (the kernels' exp and
+log are the C library's: binned fits outside R's exact arithmetic, which use
+NumPy's, only with the distributions that call neither,
+:data:`.losses.NO_EXP_LOG`), R's bag, and none of the loop's seams in use (a
+split-gain adjustment, per-row state, a sampler of one's own, another
+scheme), which need Python between trees. Otherwise the NumPy loop runs
+(with the compiled growers where they apply); both give the same fit bit
+for bit.
 
 :class:`CompiledLoop` draws the bags' uniforms of a chunk of iterations
 from the fit's stream (the same draws, in the same order, as one bag per
@@ -20,14 +24,15 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..binned import BinnedTrainingData
 from ..factory import compiled_exact
 from ..report import IterationReport
 from ..sampling import SelectionBag, default_sampler
 from ..schemes import PlainBoosting
 from ..tree import ColumnView, Tree
-from .grower import CompiledGrower
-from .losses import kind_of, loss_params, loss_rows
-from .loop import Forest, Growth, Loss, ValidRows, boost_exact, empty_forest
+from .grower import CompiledBinnedGrower, CompiledGrower
+from .losses import NO_EXP_LOG, kind_of, loss_params, loss_rows
+from .loop import Forest, Growth, Loss, ValidRows, boost_binned, boost_exact, empty_forest
 
 #: a chunk's bag uniforms (iterations x training rows) stay under this many
 CHUNK_ELEMENTS = 1 << 20
@@ -41,21 +46,31 @@ def compiled_loop(problem, state, scheme) -> CompiledLoop | None:
     kind = kind_of(problem.distribution)
     data = scheme.data if isinstance(scheme, PlainBoosting) else None
     if (kind is None or data is None or problem.engine != "numba"
-            or problem.context.n_outputs != 1 or not problem.context.r_exact_math
+            or problem.context.n_outputs != 1
+            or not (problem.context.r_exact_math or kind in NO_EXP_LOG)
             or problem.sampler is not None or state.rows is not None
-            or problem.distribution.bag_by_group
-            or not compiled_exact(data, problem.gain_adjustment)):
+            or problem.distribution.bag_by_group or problem.gain_adjustment is not None):
+        return None
+    if not (compiled_exact(data, None) or isinstance(data, BinnedTrainingData)):
         return None
     return CompiledLoop(problem, data, kind)
 
 
 class CompiledLoop:
-    """Runs a fit's iterations in compiled chunks (:func:`.loop.boost_exact`)."""
+    """Runs a fit's iterations in compiled chunks (:func:`.loop.boost_exact`
+    on presorted data, :func:`.loop.boost_binned` on binned data)."""
 
     def __init__(self, problem, data, kind: int):
         self.problem = problem
-        grower = CompiledGrower(data, problem.interaction_depth, problem.n_minobsinnode)
-        self.data = grower.inputs
+        depth, min_obs = problem.interaction_depth, problem.n_minobsinnode
+        if isinstance(data, BinnedTrainingData):
+            grower = CompiledBinnedGrower(data, depth, min_obs)
+            self.data, self.boost = grower.layout, boost_binned
+        else:
+            grower = CompiledGrower(data, depth, min_obs)
+            self.data, self.boost = grower.inputs, boost_exact
+        self.var_type = grower.var_type
+        self.max_levels = int(self.var_type.max(initial=0))
         self.space = grower.space
         train, valid = problem.train_targets(), problem.valid_targets()
         self.train = loss_rows(train)
@@ -80,9 +95,9 @@ class CompiledLoop:
             u = sampler.uniforms(rng, count)
             if u is None:
                 u = np.zeros((0, P.n_train))
-            out = empty_forest(count, growth.depth, self.data.max_levels)
-            boost_exact(self.loss, self.train, self.data, self.space, self.valid, growth, u, f_tr,
-                        f_va, len(state.c_splits), out)
+            out = empty_forest(count, growth.depth, self.max_levels)
+            self.boost(self.loss, self.train, self.data, self.space, self.valid, growth, u, f_tr,
+                       f_va, len(state.c_splits), out)
             self._keep(state, out)
             for k in range(count):
                 report.iteration(done + k, start + done + k + 1, out.train_error[k],
@@ -93,7 +108,7 @@ class CompiledLoop:
 
     def _keep(self, state, out: Forest) -> None:
         """The chunk's trees, categorical splits and errors into ``state``."""
-        var_type = self.data.var_type
+        var_type = self.var_type
         for t in range(out.n_nodes.shape[0]):
             m = int(out.n_nodes[t])
             split_var = out.split_var[t, :m]

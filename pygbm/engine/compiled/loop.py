@@ -3,21 +3,24 @@
 On small data the NumPy engine's cost is its number of calls: a few hundred
 rows cost the same per tree as a few thousand, about a millisecond of
 bookkeeping (bag, working response, leaf values, errors, R's tree vectors)
-around the tree. :func:`boost_exact` runs ``T`` iterations of
+around the tree; on large data its whole-array passes over the rows (a
+dozen per tree) cost more than the compiled loop's few fused ones.
+:func:`boost_exact` runs ``T`` iterations of
 :func:`pygbm.engine.boost.run_boosting`'s loop for one output on R's exact
-(presorted) search: per iteration the bag (R's selection rule on the
-iteration's uniforms), the working response, the tree
-(:func:`.exact_tree.grow_exact`), the terminal values, R's Adjust, the
-out-of-bag improvement, R's eight vectors, the training and validation
-updates and errors, every number as the NumPy loop computes it
-(:mod:`.losses`).
+(presorted) search, :func:`boost_binned` on binned data: per iteration the
+bag (R's selection rule on the iteration's uniforms), the working response,
+the tree (:func:`.exact_tree.grow_exact`, :func:`.binned_tree.grow_binned`),
+the terminal values, R's Adjust, the out-of-bag improvement, R's eight
+vectors, the training and validation updates and errors, every number as
+the NumPy loop computes it (:mod:`.losses`).
 
 The inputs are grouped in named tuples (numba reads their fields): the
 distribution (:class:`Loss`), the training rows' targets and the validation
 rows' (:class:`.losses.LossRows`, :class:`ValidRows`), the presorted data
-(:class:`.exact_tree.ExactData`) and the fit's settings (:class:`Growth`); the trees
-come back in a :class:`Forest` of fixed-width node tables, one row per
-iteration. The Python side is :mod:`.boosting`.
+(:class:`.exact_tree.ExactData`) or binned layout
+(:class:`.binned_layout.BinnedLayout`) and the fit's settings
+(:class:`Growth`); the trees come back in a :class:`Forest` of fixed-width
+node tables, one row per iteration. The Python side is :mod:`.boosting`.
 """
 from __future__ import annotations
 
@@ -27,6 +30,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
+from .binned_tree import grow_binned
 from .exact_tree import grow_exact
 from .losses import bag_improvement, deviance, leaf_values, working_response
 from .tree_arrays import adjust, r_vectors, tree_terminal_nodes
@@ -124,68 +128,114 @@ def boost_exact(loss, train, data, space, valid, growth, uniforms, f_tr, f_va, n
     uniforms ((0, n_train): every row in every bag), ``n_csplits`` the
     model's categorical splits so far. Returns the number of categorical
     splits after them."""
+    work = _work(f_tr)
+    _, wz, inbag, _ = work
+    for t in range(out.n_nodes.shape[0]):
+        _respond(loss, train, growth, uniforms, t, f_tr, work)
+        grown = grow_exact(data, space, wz, train.w, inbag, growth.unit, growth.min_obs,
+                           growth.depth)
+        n_csplits = _finish(loss, (train, valid), growth, data.var_type, grown, work,
+                            (f_tr, f_va), t, n_csplits, out)
+    return n_csplits
+
+
+@njit(cache=True, error_model="numpy", nogil=True)
+def boost_binned(loss, train, layout, space, valid, growth, uniforms, f_tr, f_va, n_csplits,
+                 out):
+    """:func:`boost_exact` on binned data: the trees grown by
+    :func:`.binned_tree.grow_binned` on ``layout`` (a
+    :class:`.binned_layout.BinnedLayout`) in its scratch arrays ``space``
+    (:func:`.binned_tree.binned_space`)."""
+    work = _work(f_tr)
+    _, wz, inbag, _ = work
+    for t in range(out.n_nodes.shape[0]):
+        _respond(loss, train, growth, uniforms, t, f_tr, work)
+        grown = grow_binned(layout, space, wz, train.w, inbag, growth.unit, growth.min_obs,
+                            growth.depth)
+        n_csplits = _finish(loss, (train, valid), growth, layout.var_type, grown, work,
+                            (f_tr, f_va), t, n_csplits, out)
+    return n_csplits
+
+
+@njit(cache=True, error_model="numpy")
+def _work(f_tr):
+    """The loop's per-row scratch: working response, w*z, the bag, the step."""
+    n = f_tr.shape[0]
+    return np.empty(n), np.empty(n), np.ones(n, dtype=np.bool_), np.empty(n)
+
+
+@njit(cache=True, error_model="numpy")
+def _respond(loss, train, growth, uniforms, t, f_tr, work):
+    """Iteration ``t``'s bag (every row without uniforms) and working response
+    (z and w*z into ``work``)."""
+    z, wz, inbag, _ = work
+    if uniforms.shape[0]:
+        select_bag(uniforms[t], growth.n_bag, inbag)
+    working_response(loss.kind, loss.params, train, f_tr, inbag, z)
+    w = train.w
+    for i in range(z.shape[0]):
+        wz[i] = w[i] * z[i]
+
+
+@njit(cache=True, error_model="numpy")
+def _finish(loss, targets, growth, var_type, grown, work, links, t, n_csplits, out):
+    """Iteration ``t`` after its tree ``grown`` (the node arrays of the
+    growers): terminal values, R's Adjust, the out-of-bag improvement, R's
+    vectors into ``out``, the training and validation link values
+    (``links``, in place) and errors. ``targets`` = (training, validation
+    rows); returns the number of categorical splits after the tree."""
+    train, valid = targets
+    f_tr, f_va = links
+    z, _, inbag, fadj = work
     n = f_tr.shape[0]
     n_valid = f_va.shape[0]
-    inbag = np.ones(n, dtype=np.bool_)
-    z = np.empty(n)
-    wz = np.empty(n)
-    fadj = np.empty(n)
-    w = train.w
-    for t in range(out.n_nodes.shape[0]):
-        if uniforms.shape[0]:
-            select_bag(uniforms[t], growth.n_bag, inbag)
-        working_response(loss.kind, loss.params, train, f_tr, inbag, z)
-        for i in range(n):
-            wz[i] = w[i] * z[i]
-        (pred, node_z, node_w, node_n, node_var, node_value, node_gain, node_kids,
-         node_nlev, node_levels, terms, node_of) = grow_exact(
-            data, space, wz, w, inbag, growth.unit, growth.min_obs, growth.depth)
-        n_term = terms.shape[0]
-        counts = np.empty(n_term, dtype=np.int64)
-        grow_pred = np.empty(n_term)
-        for k in range(n_term):
-            counts[k] = node_n[terms[k]]
-            grow_pred[k] = pred[terms[k]]
-        values = np.empty(n_term)
-        leaf_values(loss.kind, loss.params, train, f_tr, z, node_of, n_term, counts,
-                    grow_pred, inbag, growth.min_obs, values)
-        for k in range(n_term):
-            pred[terms[k]] = values[k]
-        adjust(pred, node_w, node_n, node_var, node_kids, growth.min_obs)
-        for i in range(n):
-            fadj[i] = pred[terms[node_of[i]]]
-        out.oobag_improve[t] = bag_improvement(loss.kind, loss.params, train, f_tr, fadj,
-                                               inbag, growth.shrinkage)
-        split_var, code, kids, gain, weight, prediction, csplits = r_vectors(
-            pred, node_w, node_var, node_value, node_gain, node_kids, node_nlev,
-            node_levels, data.var_type, growth.shrinkage, n_csplits)
-        m = split_var.shape[0]
-        out.n_nodes[t] = m
-        out.split_var[t, :m] = split_var
-        out.code[t, :m] = code
-        out.left[t, :m] = kids[0]
-        out.right[t, :m] = kids[1]
-        out.missing[t, :m] = kids[2]
-        out.gain[t, :m] = gain
-        out.weight[t, :m] = weight
-        out.prediction[t, :m] = prediction
-        n_cat = csplits.shape[0]
-        out.n_cat[t] = n_cat
-        out.csplits[t, :n_cat, :csplits.shape[1]] = csplits
-        for i in range(n):
-            f_tr[i] += growth.shrinkage * fadj[i]
-        if n_valid:
-            cat_row_of = np.zeros(m, dtype=np.int64)
-            for q in range(m):
-                if split_var[q] >= 0 and data.var_type[split_var[q]] > 0:
-                    cat_row_of[q] = int(code[q]) - n_csplits
-            table = csplits if n_cat else np.zeros((1, 1), dtype=np.int64)
-            nodes = tree_terminal_nodes(split_var, code, kids[0], kids[1], kids[2],
-                                        valid.cols, data.var_type, table, cat_row_of)
-            for i in range(n_valid):
-                f_va[i] += code[nodes[i]]
-        n_csplits += n_cat
-        out.train_error[t] = deviance(loss.kind, loss.params, train, f_tr)
-        out.valid_error[t] = (deviance(loss.kind, loss.params, valid.rows, f_va)
-                              if n_valid else np.nan)
-    return n_csplits
+    (pred, node_z, node_w, node_n, node_var, node_value, node_gain, node_kids,
+     node_nlev, node_levels, terms, node_of) = grown
+    n_term = terms.shape[0]
+    counts = np.empty(n_term, dtype=np.int64)
+    grow_pred = np.empty(n_term)
+    for k in range(n_term):
+        counts[k] = node_n[terms[k]]
+        grow_pred[k] = pred[terms[k]]
+    values = np.empty(n_term)
+    leaf_values(loss.kind, loss.params, train, f_tr, z, node_of, n_term, counts,
+                grow_pred, inbag, growth.min_obs, values)
+    for k in range(n_term):
+        pred[terms[k]] = values[k]
+    adjust(pred, node_w, node_n, node_var, node_kids, growth.min_obs)
+    for i in range(n):
+        fadj[i] = pred[terms[node_of[i]]]
+    out.oobag_improve[t] = bag_improvement(loss.kind, loss.params, train, f_tr, fadj,
+                                           inbag, growth.shrinkage)
+    split_var, code, kids, gain, weight, prediction, csplits = r_vectors(
+        pred, node_w, node_var, node_value, node_gain, node_kids, node_nlev,
+        node_levels, var_type, growth.shrinkage, n_csplits)
+    m = split_var.shape[0]
+    out.n_nodes[t] = m
+    out.split_var[t, :m] = split_var
+    out.code[t, :m] = code
+    out.left[t, :m] = kids[0]
+    out.right[t, :m] = kids[1]
+    out.missing[t, :m] = kids[2]
+    out.gain[t, :m] = gain
+    out.weight[t, :m] = weight
+    out.prediction[t, :m] = prediction
+    n_cat = csplits.shape[0]
+    out.n_cat[t] = n_cat
+    out.csplits[t, :n_cat, :csplits.shape[1]] = csplits
+    for i in range(n):
+        f_tr[i] += growth.shrinkage * fadj[i]
+    if n_valid:
+        cat_row_of = np.zeros(m, dtype=np.int64)
+        for q in range(m):
+            if split_var[q] >= 0 and var_type[split_var[q]] > 0:
+                cat_row_of[q] = int(code[q]) - n_csplits
+        table = csplits if n_cat else np.zeros((1, 1), dtype=np.int64)
+        nodes = tree_terminal_nodes(split_var, code, kids[0], kids[1], kids[2],
+                                    valid.cols, var_type, table, cat_row_of)
+        for i in range(n_valid):
+            f_va[i] += code[nodes[i]]
+    out.train_error[t] = deviance(loss.kind, loss.params, train, f_tr)
+    out.valid_error[t] = (deviance(loss.kind, loss.params, valid.rows, f_va)
+                          if n_valid else np.nan)
+    return n_csplits + n_cat

@@ -31,6 +31,11 @@ GAUSSIAN, BERNOULLI, POISSON, ADABOOST, HUBERIZED, COXPH, LAPLACE, QUANTILE, TDI
 KINDS = {"gaussian": GAUSSIAN, "bernoulli": BERNOULLI, "poisson": POISSON,
          "adaboost": ADABOOST, "huberized": HUBERIZED, "coxph": COXPH, "laplace": LAPLACE,
          "quantile": QUANTILE, "tdist": TDIST}
+#: the kinds whose methods call neither exp nor log (the NumPy methods' neither
+#: ``ctx.model_exp`` nor ``ctx.model_log``): their numbers do not depend on
+#: the fit's exp mode, so the kernels serve binned fits outside R's exact
+#: arithmetic too, where the NumPy methods use NumPy's exp and log
+NO_EXP_LOG = frozenset({GAUSSIAN, HUBERIZED, LAPLACE, QUANTILE})
 
 # the constants of the NumPy distributions (pygbm.distributions.*), which the
 # kernels below must share
