@@ -100,8 +100,15 @@ def empty_forest(n_trees: int, depth: int, max_levels: int) -> Forest:
 
 @njit(cache=True, error_model="numpy")
 def select_bag(u, n_bag, inbag):
-    """R's selection rule (pygbm.engine.sampling.selection_sample) into ``inbag``."""
+    """R's selection rule (pygbm.engine.sampling.selection_sample) into ``inbag``.
+
+    R takes row ``i`` when ``taken <= n_bag - 1 - floor(u[i] * (n - i))``; the
+    floor is an exact integer below 2**53, so that is the integer test
+    ``floor(...) + taken <= n_bag - 1``, decided without a branch (the draws
+    are random) and without converting the running count to a double (a
+    chain of dependent conversions row after row)."""
     n = u.shape[0]
+    last = n_bag - 1
     taken = 0
     for i in range(n):
         if taken == n_bag:
@@ -110,12 +117,9 @@ def select_bag(u, n_bag, inbag):
         if n - i == n_bag - taken:
             inbag[i:] = True
             return
-        limit = float(n_bag - 1) - math.floor(u[i] * float(n - i))
-        if taken <= limit:
-            inbag[i] = True
-            taken += 1
-        else:
-            inbag[i] = False
+        take = np.int64(math.floor(u[i] * float(n - i))) + taken <= last
+        inbag[i] = take
+        taken += take
 
 
 @njit(cache=True, error_model="numpy", nogil=True)

@@ -184,7 +184,9 @@ def _oob_average(values, rows, bag):
     num_buf = np.empty(n)
     den_buf = np.empty(n)
     for i in range(n):
-        num_buf[i] = 0.0 if bag[i] else rows.w[i] * values[i]
+        # both sides computed, then one chosen: no branch on the random bag
+        wv = rows.w[i] * values[i]
+        num_buf[i] = 0.0 if bag[i] else wv
         den_buf[i] = 0.0 if bag[i] else rows.w[i]
     return numpy_sum(num_buf[:n]) / numpy_sum(den_buf[:n])
 
@@ -541,9 +543,8 @@ def bag_improvement(kind, params, rows, f, fadj, bag, shrinkage):
     n = f.shape[0]
     gain = np.empty(n)
     if kind == GAUSSIAN:
+        # every row (the in-bag rows' gains are not read): no branch on the bag
         for i in range(n):
-            if bag[i]:           # out-of-bag rows only
-                continue
             r = _residual(rows, f, i)
             step = shrinkage * fadj[i]
             gain[i] = step * (2.0 * r - step)
@@ -574,9 +575,7 @@ def bag_improvement(kind, params, rows, f, fadj, bag, shrinkage):
     elif kind == COXPH:
         return _coxph_bag_improvement(rows, fadj, bag, shrinkage)
     elif kind == LAPLACE:
-        for i in range(n):
-            if bag[i]:           # out-of-bag rows only
-                continue
+        for i in range(n):       # every row, as gaussian
             F = _link(rows, f, i)
             step = shrinkage * fadj[i]
             gain[i] = abs(rows.y[i] - F) - abs(rows.y[i] - F - step)
