@@ -19,7 +19,7 @@ from pygbm import gbm  # noqa: E402
 from pygbm.engine.compiled.grower import CompiledGrower, tree_step  # noqa: E402
 from pygbm.engine.data import TrainingData  # noqa: E402
 from pygbm.engine.grow import SearchGrower  # noqa: E402
-from pygbm.engine.tree import ColumnView  # noqa: E402
+from pygbm.engine.tree import ColumnView, Tree  # noqa: E402
 
 
 def random_node(seed, n=300, p=5, nan=True, weights=False, ties=False, cat=False,
@@ -108,6 +108,31 @@ def test_tree_step_sends_unseen_levels_to_missing():
     x[:5, 4] = np.nan
     view = ColumnView(x, data.var_type)
     np.testing.assert_array_equal(r_tree.predict_view(view, cs), tree_step(r_tree, view, cs))
+
+
+def test_tree_step_in_any_numbering():
+    """The rows go split by split in R's pre-order numbering and are walked
+    down a tree numbered otherwise: the same terminal nodes either way."""
+    data, z, w, inbag = random_node(4, cat=True)
+    tree = CompiledGrower(data, 5, 3).grow(z, w, inbag, True)
+    cs = []
+    r_tree = tree.to_r_tree(1.0, data.var_type, cs)
+    view = ColumnView(data.x, data.var_type)
+    m = r_tree.n_nodes
+    new_of = np.r_[0, m - np.arange(1, m)]    # the root first, every other child before its parent
+    old_of = np.argsort(new_of)
+
+    def renumbered(kids):
+        return np.where(kids[old_of] >= 0, new_of[np.maximum(kids[old_of], 0)], kids[old_of])
+
+    reversed_tree = Tree(r_tree.split_var[old_of], r_tree.split_code_pred[old_of],
+                         renumbered(r_tree.left), renumbered(r_tree.right),
+                         renumbered(r_tree.missing), r_tree.error_reduction[old_of],
+                         r_tree.weight[old_of], r_tree.prediction[old_of])
+    assert (r_tree.split_var >= 0).sum() == 5
+    np.testing.assert_array_equal(r_tree.predict_view(view, cs), tree_step(r_tree, view, cs))
+    np.testing.assert_array_equal(tree_step(reversed_tree, view, cs),
+                                  tree_step(r_tree, view, cs))
 
 
 # ------------------------------------------------------------------ whole fits
