@@ -192,3 +192,45 @@ def test_few_valued_exact_fits_same_under_both_engines():
                   shrinkage=0.1, train_fraction=0.8, random_state=3)
     fits = [gbm("y ~ .", df, engine=e, **kwargs) for e in ("numpy", "numba")]
     assert_same_fit(*fits)
+
+
+def _categorical_twin_node(seed, n=400, levels=12, weights=True):
+    """A node where categorical predictor 0 and continuous predictor 1 offer
+    the same partitions: predictor 1 is the rank of predictor 0's level in the
+    order of the levels' mean working response (R's order for the
+    categorical split), plus noise within a level. Their best splits tie; R's
+    arithmetic on the rows (the sums in a different order) decides, and in
+    some nodes the continuous predictor, searched after the categorical one,
+    wins by its last bits."""
+    rng = np.random.default_rng(seed)
+    level = rng.integers(0, levels, n)
+    z = rng.normal(size=levels)[level] + rng.normal(size=n)
+    w = rng.uniform(0.5, 2.0, n) if weights else np.ones(n)
+    inbag = np.ones(n, dtype=bool)
+    means = np.bincount(level, w * z, levels) / np.bincount(level, w, levels)
+    rank = np.empty(levels)
+    rank[np.argsort(means, kind="stable")] = np.arange(levels)
+    x = np.column_stack([level.astype(float), rank[level] + rng.uniform(0.0, 0.5, n)])
+    var_type, mono = np.array([levels, 0]), np.zeros(2, dtype=int)
+    return BinnedTrainingData(x, var_type, mono, 1000), z, w, inbag
+
+
+def test_continuous_split_after_a_categorical_tie_sends_no_levels():
+    """A continuous split that wins R's tie-break after a categorical candidate
+    records no levels sent left: the tie-break kept the categorical's count of
+    levels, and routing the continuous split then wrote that many entries
+    into a one-entry level table (out of bounds in the compiled kernel: heap
+    corruption, seen as `free(): invalid next size` in a weighted flights fit)."""
+    won = 0
+    for seed in range(40):
+        data, z, w, inbag = _categorical_twin_node(seed, weights=bool(seed % 2))
+        assert data.exact_bins                 # every split in R's arithmetic
+        tree = CompiledBinnedGrower(data, 1, 5).grow(z, w, inbag, bool(np.all(w == 1)))
+        split = tree.node_var >= 0
+        assert split.sum() == 1
+        continuous = split & (tree.node_var == 1)
+        won += int(continuous.any())
+        np.testing.assert_array_equal(tree.node_nlev[continuous], 0)
+        reference = SearchGrower(data, 1, 5).grow(z, w, inbag, bool(np.all(w == 1)))
+        assert [reference.nodes[0].split.var] == tree.vars_used
+    assert 0 < won < 40          # both predictors win some of the ties

@@ -294,6 +294,10 @@ def _tie_break(L, H, rows, resp, unit, total, gains, pos, orders, best_v, out):
             var = v
             value = x
             sums[:] = trial
+            # a continuous winner sends no levels (one that beats a categorical
+            # candidate must not keep its count: routing would write past the
+            # one-entry level table of a continuous predictor)
+            n_lev = 0
             if L.var_type[v] > 0:
                 n_lev = at + 1
                 order[:] = levels
