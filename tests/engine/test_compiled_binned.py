@@ -21,7 +21,8 @@ from pygbm import gbm  # noqa: E402
 from pygbm._rmath import shell_sort_order  # noqa: E402
 from pygbm.engine import row_sums  # noqa: E402
 from pygbm.engine.binned import BinnedTrainingData  # noqa: E402
-from pygbm.engine.compiled import arith, boosting  # noqa: E402
+from pygbm.engine.compiled import arith, boosting, histograms  # noqa: E402
+from pygbm.engine.compiled.binned_layout import binned_layout  # noqa: E402
 from pygbm.engine.compiled.grower import CompiledBinnedGrower  # noqa: E402
 from pygbm.engine.data import TrainingData  # noqa: E402
 from pygbm.engine.factory import TreeStage, training_data  # noqa: E402
@@ -94,6 +95,26 @@ def test_binned_data_get_the_compiled_grower():
     assert isinstance(TreeStage("numpy", 3, 5).grower(data), SearchGrower)
     penalised = TreeStage("numba", 3, 5, adjustment=object())
     assert isinstance(penalised.grower(data), SearchGrower)
+
+
+@pytest.mark.parametrize("p", range(1, 10))
+def test_packed_histogram_counts_every_predictor(p):
+    """build_packed counts predictors several per pass: every remainder of
+    them gives each cell its rows' packed values (a direct count)."""
+    rng = np.random.default_rng(p)
+    n = 500
+    x = rng.normal(size=(n, p))
+    x[rng.random((n, p)) < 0.1] = np.nan
+    layout = binned_layout(BinnedTrainingData(x, np.zeros(p, dtype=int),
+                                              np.zeros(p, dtype=int), 16))
+    rows = np.sort(rng.choice(n, 300, replace=False)).astype(np.int32)
+    vals = rng.integers(-1000, 1000, rows.shape[0]).astype(np.int64)
+    hist = np.full(layout.n_cells + 1, 7, dtype=np.int64)
+    histograms.build_packed(layout, rows, vals, 20, 280, hist)
+    expected = np.zeros_like(hist)
+    for j in range(p):
+        np.add.at(expected, layout.offset[j] + layout.local[j, rows[20:280]], vals[20:280])
+    np.testing.assert_array_equal(hist, expected)
 
 
 # ------------------------------------------------------------------ arithmetic

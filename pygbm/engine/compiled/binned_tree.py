@@ -128,7 +128,12 @@ def _route(L, node_of, inbag, direction, t, split, terminals, n_bag):
     (predictor, split point, levels sent left, their number) (raw value
     ``x >= value`` right; a level left when sent left; NaN missing), its new
     terminal (``terminals``: right, missing; left keeps ``t``) and, for the
-    in-bag rows, how many go each way (``n_bag``)."""
+    in-bag rows, how many go each way (``n_bag``).
+
+    One pass over all rows without a branch on their data or their node (the
+    rows of ``t`` are scattered): every row's direction is computed, the
+    other rows' are written too (nobody reads them) and their terminal is
+    kept."""
     v, value, left_levels, n_lev = split
     t_right, t_missing = terminals
     K = L.var_type[v]
@@ -138,24 +143,21 @@ def _route(L, node_of, inbag, direction, t, split, terminals, n_bag):
     n_right = 0
     n_missing = 0
     for i in range(node_of.shape[0]):
-        if node_of[i] != t:
-            continue
         xv = xv_row[i]
-        if np.isnan(xv):
-            d = MISSING
-        elif K == 0:
+        missing = np.isnan(xv)
+        if K == 0:
             d = RIGHT if xv >= value else LEFT
         else:
-            d = goes_right[int(xv)]
+            d = goes_right[0 if missing else int(xv)]
+        d = MISSING if missing else d
         direction[i] = d
-        b = np.int64(inbag[i])            # counted without a branch: the bag is random
+        at = node_of[i] == t
+        b = np.int64(inbag[i] and at)
         n_in += b
         n_right += b * (d == RIGHT)
         n_missing += b * (d == MISSING)
-        if d == RIGHT:
-            node_of[i] = t_right
-        elif d == MISSING:
-            node_of[i] = t_missing
+        moved = t_right if d == RIGHT else (t_missing if d == MISSING else t)
+        node_of[i] = moved if at else node_of[i]
     n_bag[LEFT] = n_in - n_right - n_missing
     n_bag[RIGHT] = n_right
     n_bag[MISSING] = n_missing

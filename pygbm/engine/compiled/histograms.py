@@ -44,27 +44,45 @@ def pack(wz, rows, out):
     return bits, scale
 
 
+#: predictors counted in one pass over a node's rows by build_packed (each pass
+#: reads the rows and their packed values once; measured on 400k and 40k rows
+#: of 20 predictors: four per pass 0.88-0.93x the time of two, one per pass 1.8x)
+PACKED_PER_PASS = 4
+
+
 @njit(cache=True, error_model="numpy")
 def build_packed(L, rows, vals, lo, hi, hist):
-    """``hist`` (zeroed here): the packed histogram of ``rows[lo:hi]``, two
-    predictors per pass over the rows."""
+    """``hist`` (zeroed here): the packed histogram of ``rows[lo:hi]``, up to
+    PACKED_PER_PASS predictors per pass over the rows."""
     hist[:] = 0
     local = L.local
     offset = L.offset
     p = local.shape[0]
-    for j in range(0, p - 1, 2):
-        codes_a = local[j]
-        codes_b = local[j + 1]
-        hist_a = hist[offset[j]:]
-        hist_b = hist[offset[j + 1]:]
+    j = 0
+    while j + PACKED_PER_PASS <= p:
+        codes_a, codes_b, codes_c, codes_d = local[j], local[j + 1], local[j + 2], local[j + 3]
+        hist_a, hist_b = hist[offset[j]:], hist[offset[j + 1]:]
+        hist_c, hist_d = hist[offset[j + 2]:], hist[offset[j + 3]:]
         for k in range(lo, hi):
             r = rows[k]
             val = vals[k]
             hist_a[codes_a[r]] += val
             hist_b[codes_b[r]] += val
-    if p % 2:
-        codes_a = local[p - 1]
-        hist_a = hist[offset[p - 1]:]
+            hist_c[codes_c[r]] += val
+            hist_d[codes_d[r]] += val
+        j += PACKED_PER_PASS
+    if j + 2 <= p:
+        codes_a, codes_b = local[j], local[j + 1]
+        hist_a, hist_b = hist[offset[j]:], hist[offset[j + 1]:]
+        for k in range(lo, hi):
+            r = rows[k]
+            val = vals[k]
+            hist_a[codes_a[r]] += val
+            hist_b[codes_b[r]] += val
+        j += 2
+    if j < p:
+        codes_a = local[j]
+        hist_a = hist[offset[j]:]
         for k in range(lo, hi):
             hist_a[codes_a[rows[k]]] += vals[k]
 
