@@ -26,6 +26,7 @@ from .costs import cost_tracker, engine_columns
 from .engine.boost import BoostProblem, BoostState, run_boosting
 from .engine.factory import training_data
 from .engine.schemes import PlainBoosting
+from .engine.tree_list import TreeList
 from .model import GBMFit
 from .options import FitOptions
 from .pairwise_rows import check_group_weights, sort_within_groups
@@ -384,7 +385,7 @@ def continue_fit(fit: GBMFit, x, targets: Targets, n_trees, report, rng) -> GBMF
                             fit.options, fit.distribution, context, tracker)
     f = fit.fit if perm is None else fit.fit[perm]
     state = BoostState(fit.init_f, f.copy(), list(fit.train_error), list(fit.valid_error),
-                       list(fit.oobag_improve), list(fit.trees), list(fit.c_splits),
+                       list(fit.oobag_improve), TreeList.of(fit.trees), list(fit.c_splits),
                        fit.ts_support, tracker)
     if fit.options.ordered is not None:
         training = None if schedule is not None else problem.training_data()

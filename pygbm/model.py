@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import warnings
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -152,7 +153,7 @@ class GBMFit:
     context: FitContext
     # ---- the model
     init_f: float | np.ndarray        # initial link value (one per class for multinomial)
-    trees: list                       # Tree per iteration (K per iteration: class-major)
+    trees: Sequence                   # Tree per iteration (K per iteration: class-major): a TreeList
     c_splits: list                    # categorical splits: -1 left, 1 right, per level
     num_classes: int                  # link columns (trees per iteration)
     classes: np.ndarray | None        # multinomial: the class labels

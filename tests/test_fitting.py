@@ -126,7 +126,10 @@ def test_fit_has_only_declared_fields_and_is_never_changed(boston):
     more = pygbm.gbm_more(fit, 5)
     assert more is not fit and set(vars(more)) == _field_names()
     assert more.n_trees == 15 and more.cv_error is None
-    assert fit.n_trees == 10 and fit.trees == trees
+    assert fit.n_trees == 10 and len(fit.trees) == len(trees)
+    for kept, before in zip(fit.trees, trees):
+        for a, b in zip(kept.vectors(), before.vectors(), strict=True):
+            np.testing.assert_array_equal(a, b)
     np.testing.assert_array_equal(fit.train_error, error)
 
 

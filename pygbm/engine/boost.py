@@ -31,6 +31,7 @@ from .report import IterationReport
 from .sampling import RowSampler, default_sampler
 from .schemes import BoostingScheme, PlainBoosting, TreeInputs
 from .tree import ColumnView, Tree
+from .tree_list import TreeList
 
 
 class RowState(Protocol):
@@ -53,7 +54,7 @@ class BoostState:
     train_error: list = field(default_factory=list)
     valid_error: list = field(default_factory=list)
     oobag_improve: list = field(default_factory=list)
-    trees: list = field(default_factory=list)
+    trees: TreeList = field(default_factory=TreeList)
     c_splits: list = field(default_factory=list)
     #: ordered target statistics (CatBoost's Plain mode): the training rows'
     #: link values of each structure permutation's supporting model,

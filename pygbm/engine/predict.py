@@ -42,7 +42,7 @@ def predict_link(trees, x, var_type, c_splits, init_f, n_trees_list, n_outputs=1
     view = ColumnView(x, var_type)
     init = np.ascontiguousarray(np.broadcast_to(np.asarray(init_f, dtype=float), (K,)))
     out = np.empty((view.n_rows, K, counts.size))
-    forest = pack_forest(list(trees[:int(counts.max(initial=0)) * K]), c_splits)
+    forest = pack_forest(trees[:int(counts.max(initial=0)) * K], c_splits)
     forest_link(forest, view.cols, np.asarray(var_type, dtype=np.int64), init,
                 counts[order], K, out)
     result = np.empty_like(out)

@@ -31,6 +31,14 @@ class IterationReport:
             print(f"{n_done:6d} {train_err:13.4f} {valid_err:15.4f} {self.shrinkage:10.4f} "
                   f"{oob:9.4f}")
 
+    def iterations(self, first: int, n_before: int, train_err, valid_err, oob) -> None:
+        """Iterations ``first``, ``first + 1``, ... of this call finished (one per
+        entry of the error arrays); ``n_before`` trees per output in the model
+        before the first of them."""
+        if self.verbose:
+            for k in range(len(train_err)):
+                self.iteration(first + k, n_before + k + 1, train_err[k], valid_err[k], oob[k])
+
     def advance(self, k: int) -> None:
         """``k`` more iterations finished (the progress bar moves)."""
         if self.progress is not None:

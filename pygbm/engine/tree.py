@@ -46,6 +46,15 @@ class Tree:
     weight: np.ndarray
     prediction: np.ndarray       # shrunken node predictions
 
+    #: the eight vectors' names, in R's order (:meth:`vectors`)
+    VECTORS = ("split_var", "split_code_pred", "left", "right", "missing", "error_reduction",
+               "weight", "prediction")
+
+    def vectors(self) -> tuple:
+        """The eight vectors in R's order (the constructor's)."""
+        return (self.split_var, self.split_code_pred, self.left, self.right, self.missing,
+                self.error_reduction, self.weight, self.prediction)
+
     @property
     def n_nodes(self) -> int:
         return int(self.split_var.shape[0])

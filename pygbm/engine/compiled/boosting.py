@@ -16,9 +16,10 @@ for bit.
 
 :class:`CompiledLoop` draws the bags' uniforms of a chunk of iterations
 from the fit's stream (the same draws, in the same order, as one bag per
-iteration), runs the chunk in one compiled call and turns its tables into
-the state's :class:`pygbm.engine.tree.Tree` objects, categorical splits and
-errors; R's iteration table and the progress bar hear of every chunk.
+iteration), runs the chunk in one compiled call and keeps its tables as the
+state's trees (a :class:`pygbm.engine.tree_list.PaddedTrees` block: no per-tree
+objects), categorical splits and errors; R's iteration table and the progress
+bar hear of every chunk.
 """
 from __future__ import annotations
 
@@ -29,7 +30,8 @@ from ..factory import compiled_exact
 from ..report import IterationReport
 from ..sampling import SelectionBag, default_sampler
 from ..schemes import PlainBoosting
-from ..tree import ColumnView, Tree
+from ..tree import ColumnView
+from ..tree_list import PaddedTrees
 from .grower import CompiledBinnedGrower, CompiledGrower
 from .losses import NO_EXP_LOG, kind_of, loss_params, loss_rows
 from .loop import Forest, Growth, Loss, ValidRows, boost_binned, boost_exact, empty_forest
@@ -99,27 +101,34 @@ class CompiledLoop:
             self.boost(self.loss, self.train, self.data, self.space, self.valid, growth, u, f_tr,
                        f_va, len(state.c_splits), out)
             self._keep(state, out)
-            for k in range(count):
-                report.iteration(done + k, start + done + k + 1, out.train_error[k],
-                                 out.valid_error[k], out.oobag_improve[k])
+            report.iterations(done, start + done, out.train_error, out.valid_error,
+                              out.oobag_improve)
             report.advance(count)
             done += count
         return state
 
     def _keep(self, state, out: Forest) -> None:
-        """The chunk's trees, categorical splits and errors into ``state``."""
+        """The chunk's trees (kept in its arrays), categorical splits and errors
+        into ``state``."""
         var_type = self.var_type
-        for t in range(out.n_nodes.shape[0]):
-            m = int(out.n_nodes[t])
-            split_var = out.split_var[t, :m]
-            state.trees.append(Tree(split_var, out.code[t, :m], out.left[t, :m],
-                                    out.right[t, :m], out.missing[t, :m], out.gain[t, :m],
-                                    out.weight[t, :m], out.prediction[t, :m]))
-            if out.n_cat[t]:
-                split = split_var[split_var >= 0]
-                levels = var_type[split]
-                for r, n_levels in enumerate(levels[levels > 0].tolist()):
-                    state.c_splits.append(out.csplits[t, r, :n_levels].astype(np.intp))
+        state.trees.add_padded(PaddedTrees(out.n_nodes, (
+            out.split_var, out.code, out.left, out.right, out.missing, out.gain, out.weight,
+            out.prediction)))
         state.train_error.extend(out.train_error.tolist())
         state.valid_error.extend(out.valid_error.tolist())
         state.oobag_improve.extend(out.oobag_improve.tolist())
+        with_cat = np.flatnonzero(out.n_cat)
+        if with_cat.size == 0:
+            return
+        # the categorical splits of those trees, tree by tree and in node order
+        # (R's order of c.splits): (tree, row of its csplits table, levels)
+        split_var = out.split_var[with_cat]
+        used = np.arange(split_var.shape[1]) < out.n_nodes[with_cat, None]
+        levels = np.where(used & (split_var >= 0), var_type[np.maximum(split_var, 0)], 0)
+        tree, _ = np.nonzero(levels > 0)
+        n_levels = levels[levels > 0]
+        first = np.searchsorted(tree, tree)          # each tree's first split of the list
+        row = np.arange(tree.size) - first
+        tables = out.csplits[with_cat].astype(np.intp)
+        state.c_splits.extend(tables[t, r, :n] for t, r, n in
+                              zip(tree.tolist(), row.tolist(), n_levels.tolist()))

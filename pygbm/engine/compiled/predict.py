@@ -20,6 +20,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
+from ..tree_list import TreeList
 from .tree_arrays import GOES_LEFT, GOES_RIGHT
 
 
@@ -37,26 +38,32 @@ class PackedForest(NamedTuple):
 
 
 def pack_forest(trees, c_splits) -> PackedForest:
-    """The flat tables of ``trees`` (a list of :class:`pygbm.engine.tree.Tree`)."""
-    sizes = np.fromiter((t.n_nodes for t in trees), dtype=np.int64, count=len(trees))
-    root = np.zeros(len(trees) + 1, dtype=np.int64)
+    """The flat tables of ``trees`` (a :class:`~pygbm.engine.tree_list.TreeList`, or
+    any sequence of :class:`~pygbm.engine.tree.Tree`)."""
+    sizes, vectors = TreeList.of(trees).node_vectors()
+    split_var, code, left, right, missing = vectors[:5]
+    root = np.zeros(sizes.shape[0] + 1, dtype=np.int64)
     np.cumsum(sizes, out=root[1:])
     offset = np.repeat(root[:-1], sizes)
 
-    def flat(name):
-        return np.concatenate([getattr(t, name) for t in trees]) if trees else np.zeros(0)
-
-    def kids(name):
-        child = flat(name).astype(np.int64)
+    def kids(child):
+        child = child.astype(np.int64)
         return np.where(child < 0, -1, child + offset)
 
-    width = max((len(row) for row in c_splits), default=1)
-    c_table = np.zeros((max(1, len(c_splits)), max(1, width)), dtype=np.int64)
-    for k, row in enumerate(c_splits):
-        c_table[k, :len(row)] = row
-    return PackedForest(root, flat("split_var").astype(np.int64),
-                        flat("split_code_pred").astype(np.float64), kids("left"),
-                        kids("right"), kids("missing"), c_table)
+    return PackedForest(root, split_var.astype(np.int64), code.astype(np.float64),
+                        kids(left), kids(right), kids(missing), _c_table(c_splits))
+
+
+def _c_table(c_splits) -> np.ndarray:
+    """The categorical splits as rows of one table, padded with 0 (neither way)."""
+    lengths = np.fromiter(map(len, c_splits), dtype=np.int64, count=len(c_splits))
+    width = max(1, int(lengths.max(initial=1)))
+    c_table = np.zeros((max(1, len(c_splits)), width), dtype=np.int64)
+    if len(c_splits):
+        rows = np.repeat(np.arange(len(c_splits)), lengths)
+        starts = np.repeat(np.cumsum(lengths) - lengths, lengths)
+        c_table[rows, np.arange(rows.size) - starts] = np.concatenate(c_splits)
+    return c_table
 
 
 @njit(cache=True, error_model="numpy", nogil=True)
