@@ -156,8 +156,22 @@ class Pairwise(Distribution):
         return y
 
     # ------------------------------------------------------------------ internals
-    def _layout(self, t, ctx) -> _Layout:
-        """The fixed layout of the rows ``t`` (kept in the fit's cache)."""
+    def layout(self, t, ctx) -> _Layout:
+        """The fixed layout of the rows ``t`` (kept in the fit's cache): groups,
+        label pairs, rank weights, maxima (what the compiled loop reads too).
+
+        Parameters
+        ----------
+        t : Targets
+            The rows (``misc``: each row's group).
+        ctx : FitContext
+            The fit's context (its cache keeps the layout).
+
+        Returns
+        -------
+        _Layout
+            The layout of ``t``.
+        """
         y, misc = t.y, t.misc
         if misc is None:
             raise ValueError("distribution 'pairwise' needs the group of every row")
@@ -260,7 +274,7 @@ class Pairwise(Distribution):
         return np.abs(np.where(down, 1, -1) + inner).astype(float)
 
     def _gradient(self, t, f, bag, ctx):
-        L = self._layout(t, ctx)
+        L = self.layout(t, ctx)
         F = full_f(f, t.offset)
         w = np.asarray(t.w, dtype=float)
         runs = L.runs
@@ -292,7 +306,7 @@ class Pairwise(Distribution):
         return 0.0
 
     def deviance(self, t, f, ctx):
-        L = self._layout(t, ctx)
+        L = self.layout(t, ctx)
         F = full_f(f, t.offset)
         use = L.max_measure > 0
         rank, order = ranks_within(self._noisy(F, ctx, L.runs, use), L.runs)
@@ -322,7 +336,7 @@ class Pairwise(Distribution):
         return out
 
     def bag_improvement(self, t, f, fadj, bag, shrinkage, ctx):
-        L = self._layout(t, ctx)
+        L = self.layout(t, ctx)
         runs = L.runs
         use = (L.max_measure > 0) & ~np.asarray(bag, dtype=bool)[runs.start]
         noisy = self._noisy(full_f(f, t.offset), ctx, runs, use)

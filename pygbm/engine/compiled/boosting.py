@@ -5,7 +5,8 @@ back into the fit's state.
 :func:`.loop.boost_exact` or :func:`.loop.boost_binned`: the compiled
 engine, R's plain boosting on presorted data small enough for the compiled
 grower or on binned data, one output, a distribution with compiled kernels
-(:data:`.losses.KINDS`) whose arithmetic is the fit's (the kernels' exp and
+(:data:`.losses.KINDS`; pairwise ranking in R's exact mode runs
+:mod:`.ranking_boosting`'s loop) whose arithmetic is the fit's (the kernels' exp and
 log are the C library's: binned fits outside R's exact arithmetic, which use
 NumPy's, only with the distributions that call neither,
 :data:`.losses.NO_EXP_LOG`), R's bag, and none of the loop's seams in use (a
@@ -31,27 +32,29 @@ from ..report import IterationReport
 from ..sampling import SelectionBag, default_sampler
 from ..schemes import PlainBoosting
 from ..tree import ColumnView
-from ..tree_list import PaddedTrees
 from .grower import CompiledBinnedGrower, CompiledGrower
 from .losses import NO_EXP_LOG, kind_of, loss_params, loss_rows
-from .loop import Forest, Growth, Loss, ValidRows, boost_binned, boost_exact, empty_forest
-
-#: a chunk's bag uniforms (iterations x training rows) stay under this many
-CHUNK_ELEMENTS = 1 << 20
-#: and a chunk has at most this many iterations (the progress bar's step)
-MAX_CHUNK_TREES = 250
+from .chunks import CHUNK_ELEMENTS, MAX_CHUNK_TREES, keep_forest
+from .loop import Growth, Loss, ValidRows, boost_binned, boost_exact, empty_forest
+from .ranking_boosting import RANKING, RankingLoop
 
 
-def compiled_loop(problem, state, scheme) -> CompiledLoop | None:
+def compiled_loop(problem, state, scheme) -> CompiledLoop | RankingLoop | None:
     """The compiled loop of this ``run_boosting`` call, or None when the fit
     needs the NumPy loop (see the module docstring)."""
-    kind = kind_of(problem.distribution)
     data = scheme.data if isinstance(scheme, PlainBoosting) else None
-    if (kind is None or data is None or problem.engine != "numba"
+    if (data is None or problem.engine != "numba"
             or problem.context.n_outputs != 1
-            or not (problem.context.r_exact_math or kind in NO_EXP_LOG)
             or problem.sampler is not None or state.rows is not None
-            or problem.distribution.bag_by_group or problem.gain_adjustment is not None):
+            or problem.gain_adjustment is not None):
+        return None
+    if problem.distribution.name in RANKING:
+        if problem.context.r_exact_math and compiled_exact(data, None):
+            return RankingLoop(problem, data)
+        return None
+    kind = kind_of(problem.distribution)
+    if (kind is None or not (problem.context.r_exact_math or kind in NO_EXP_LOG)
+            or problem.distribution.bag_by_group):
         return None
     if not (compiled_exact(data, None) or isinstance(data, BinnedTrainingData)):
         return None
@@ -100,35 +103,9 @@ class CompiledLoop:
             out = empty_forest(count, growth.depth, self.max_levels)
             self.boost(self.loss, self.train, self.data, self.space, self.valid, growth, u, f_tr,
                        f_va, len(state.c_splits), out)
-            self._keep(state, out)
+            keep_forest(state, out, self.var_type)
             report.iterations(done, start + done, out.train_error, out.valid_error,
                               out.oobag_improve)
             report.advance(count)
             done += count
         return state
-
-    def _keep(self, state, out: Forest) -> None:
-        """The chunk's trees (kept in its arrays), categorical splits and errors
-        into ``state``."""
-        var_type = self.var_type
-        state.trees.add_padded(PaddedTrees(out.n_nodes, (
-            out.split_var, out.code, out.left, out.right, out.missing, out.gain, out.weight,
-            out.prediction)))
-        state.train_error.extend(out.train_error.tolist())
-        state.valid_error.extend(out.valid_error.tolist())
-        state.oobag_improve.extend(out.oobag_improve.tolist())
-        with_cat = np.flatnonzero(out.n_cat)
-        if with_cat.size == 0:
-            return
-        # the categorical splits of those trees, tree by tree and in node order
-        # (R's order of c.splits): (tree, row of its csplits table, levels)
-        split_var = out.split_var[with_cat]
-        used = np.arange(split_var.shape[1]) < out.n_nodes[with_cat, None]
-        levels = np.where(used & (split_var >= 0), var_type[np.maximum(split_var, 0)], 0)
-        tree, _ = np.nonzero(levels > 0)
-        n_levels = levels[levels > 0]
-        first = np.searchsorted(tree, tree)          # each tree's first split of the list
-        row = np.arange(tree.size) - first
-        tables = out.csplits[with_cat].astype(np.intp)
-        state.c_splits.extend(tables[t, r, :n] for t, r, n in
-                              zip(tree.tolist(), row.tolist(), n_levels.tolist()))

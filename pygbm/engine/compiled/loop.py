@@ -191,29 +191,61 @@ def _finish(loss, targets, growth, var_type, grown, work, links, t, n_csplits, o
     train, valid = targets
     f_tr, f_va = links
     z, _, inbag, fadj = work
-    n = f_tr.shape[0]
     n_valid = f_va.shape[0]
-    (pred, node_z, node_w, node_n, node_var, node_value, node_gain, node_kids,
-     node_nlev, node_levels, terms, node_of) = grown
+    counts, grow_pred = leaf_inputs(grown)
+    n_term = counts.shape[0]
+    values = np.empty(n_term)
+    leaf_values(loss.kind, loss.params, train, f_tr, z, grown[11], n_term, counts,
+                grow_pred, inbag, growth.min_obs, values)
+    set_leaves(grown, values, growth.min_obs, fadj)
+    out.oobag_improve[t] = bag_improvement(loss.kind, loss.params, train, f_tr, fadj,
+                                           inbag, growth.shrinkage)
+    tree = record_tree(grown, var_type, growth.shrinkage, n_csplits, out, t)
+    update_links(tree, var_type, valid.cols, n_csplits, growth.shrinkage, fadj, links)
+    out.train_error[t] = deviance(loss.kind, loss.params, train, f_tr)
+    out.valid_error[t] = (deviance(loss.kind, loss.params, valid.rows, f_va)
+                          if n_valid else np.nan)
+    return n_csplits + out.n_cat[t]
+
+
+# ----------------------------------------------------------------- steps shared with
+# the ranking loop (.ranking_loop)
+@njit(cache=True, error_model="numpy")
+def leaf_inputs(grown):
+    """The in-bag rows and the grower's prediction of every terminal node of
+    ``grown`` (the growers' node arrays)."""
+    pred, node_n, terms = grown[0], grown[3], grown[10]
     n_term = terms.shape[0]
     counts = np.empty(n_term, dtype=np.int64)
     grow_pred = np.empty(n_term)
     for k in range(n_term):
         counts[k] = node_n[terms[k]]
         grow_pred[k] = pred[terms[k]]
-    values = np.empty(n_term)
-    leaf_values(loss.kind, loss.params, train, f_tr, z, node_of, n_term, counts,
-                grow_pred, inbag, growth.min_obs, values)
-    for k in range(n_term):
+    return counts, grow_pred
+
+
+@njit(cache=True, error_model="numpy")
+def set_leaves(grown, values, min_obs, fadj):
+    """The terminal ``values`` into the tree, R's Adjust, and each training
+    row's step ``fadj``."""
+    pred, node_w, node_n, node_var, node_kids = grown[0], grown[2], grown[3], grown[4], grown[7]
+    terms, node_of = grown[10], grown[11]
+    for k in range(terms.shape[0]):
         pred[terms[k]] = values[k]
-    adjust(pred, node_w, node_n, node_var, node_kids, growth.min_obs)
-    for i in range(n):
+    adjust(pred, node_w, node_n, node_var, node_kids, min_obs)
+    for i in range(fadj.shape[0]):
         fadj[i] = pred[terms[node_of[i]]]
-    out.oobag_improve[t] = bag_improvement(loss.kind, loss.params, train, f_tr, fadj,
-                                           inbag, growth.shrinkage)
+
+
+@njit(cache=True, error_model="numpy")
+def record_tree(grown, var_type, shrinkage, n_csplits, out, t):
+    """Tree ``t``'s R vectors and categorical splits into ``out``; returns
+    its vectors (split_var, code, kids) and its c_splits table."""
+    (pred, node_z, node_w, node_n, node_var, node_value, node_gain, node_kids,
+     node_nlev, node_levels, terms, node_of) = grown
     split_var, code, kids, gain, weight, prediction, csplits = r_vectors(
         pred, node_w, node_var, node_value, node_gain, node_kids, node_nlev,
-        node_levels, var_type, growth.shrinkage, n_csplits)
+        node_levels, var_type, shrinkage, n_csplits)
     m = split_var.shape[0]
     out.n_nodes[t] = m
     out.split_var[t, :m] = split_var
@@ -227,19 +259,27 @@ def _finish(loss, targets, growth, var_type, grown, work, links, t, n_csplits, o
     n_cat = csplits.shape[0]
     out.n_cat[t] = n_cat
     out.csplits[t, :n_cat, :csplits.shape[1]] = csplits
-    for i in range(n):
-        f_tr[i] += growth.shrinkage * fadj[i]
-    if n_valid:
-        cat_row_of = np.zeros(m, dtype=np.int64)
-        for q in range(m):
-            if split_var[q] >= 0 and var_type[split_var[q]] > 0:
-                cat_row_of[q] = int(code[q]) - n_csplits
-        table = csplits if n_cat else np.zeros((1, 1), dtype=np.int64)
-        nodes = tree_terminal_nodes(split_var, code, kids[0], kids[1], kids[2],
-                                    valid.cols, var_type, table, cat_row_of)
-        for i in range(n_valid):
-            f_va[i] += code[nodes[i]]
-    out.train_error[t] = deviance(loss.kind, loss.params, train, f_tr)
-    out.valid_error[t] = (deviance(loss.kind, loss.params, valid.rows, f_va)
-                          if n_valid else np.nan)
-    return n_csplits + n_cat
+    return split_var, code, kids, csplits
+
+
+@njit(cache=True, error_model="numpy")
+def update_links(tree, var_type, valid_cols, n_csplits, shrinkage, fadj, links):
+    """The training link values plus ``shrinkage * fadj`` and the validation
+    rows' plus the tree's predictions (``record_tree``'s vectors); ``links``
+    = (f_tr, f_va), in place."""
+    f_tr, f_va = links
+    for i in range(f_tr.shape[0]):
+        f_tr[i] += shrinkage * fadj[i]
+    if f_va.shape[0] == 0:
+        return
+    split_var, code, kids, csplits = tree
+    m = split_var.shape[0]
+    cat_row_of = np.zeros(m, dtype=np.int64)
+    for q in range(m):
+        if split_var[q] >= 0 and var_type[split_var[q]] > 0:
+            cat_row_of[q] = int(code[q]) - n_csplits
+    table = csplits if csplits.shape[0] else np.zeros((1, 1), dtype=np.int64)
+    nodes = tree_terminal_nodes(split_var, code, kids[0], kids[1], kids[2],
+                                valid_cols, var_type, table, cat_row_of)
+    for i in range(f_va.shape[0]):
+        f_va[i] += code[nodes[i]]

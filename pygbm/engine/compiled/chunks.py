@@ -1,0 +1,40 @@
+"""The compiled boosting loops' chunks: their size, and their trees back into
+the fit's state (:mod:`.boosting`, :mod:`.ranking_boosting`)."""
+from __future__ import annotations
+
+import numpy as np
+
+from ..tree_list import PaddedTrees
+from .loop import Forest
+
+#: a chunk's random draws (iterations x values per iteration) stay under this many
+CHUNK_ELEMENTS = 1 << 20
+#: and a chunk has at most this many iterations (the progress bar's step)
+MAX_CHUNK_TREES = 250
+
+
+def keep_forest(state, out: Forest, var_type: np.ndarray) -> None:
+    """A chunk's trees (kept in its arrays), categorical splits and errors into
+    ``state`` (a :class:`pygbm.engine.boost.BoostState`); ``var_type`` the
+    trees' predictor types."""
+    state.trees.add_padded(PaddedTrees(out.n_nodes, (
+        out.split_var, out.code, out.left, out.right, out.missing, out.gain, out.weight,
+        out.prediction)))
+    state.train_error.extend(out.train_error.tolist())
+    state.valid_error.extend(out.valid_error.tolist())
+    state.oobag_improve.extend(out.oobag_improve.tolist())
+    with_cat = np.flatnonzero(out.n_cat)
+    if with_cat.size == 0:
+        return
+    # the categorical splits of those trees, tree by tree and in node order
+    # (R's order of c.splits): (tree, row of its csplits table, levels)
+    split_var = out.split_var[with_cat]
+    used = np.arange(split_var.shape[1]) < out.n_nodes[with_cat, None]
+    levels = np.where(used & (split_var >= 0), var_type[np.maximum(split_var, 0)], 0)
+    tree, _ = np.nonzero(levels > 0)
+    n_levels = levels[levels > 0]
+    first = np.searchsorted(tree, tree)          # each tree's first split of the list
+    row = np.arange(tree.size) - first
+    tables = out.csplits[with_cat].astype(np.intp)
+    state.c_splits.extend(tables[t, r, :n] for t, r, n in
+                          zip(tree.tolist(), row.tolist(), n_levels.tolist()))
