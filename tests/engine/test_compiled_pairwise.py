@@ -155,7 +155,8 @@ FIT_CASES = [
 
 def _fit(case, engine, n_trees=40, **more):
     metric, max_rank, graded, weighted, offset, tf, bf, r_stream = case
-    data = _frame(FIT_CASES.index(case) + 1, 60, graded)
+    seed = FIT_CASES.index(case) + 1 if case in FIT_CASES else len(FIT_CASES) + 1
+    data = _frame(seed, 60, graded)
     formula = "y ~ x1 + x2 + x3" + (" + offset(off)" if offset else "")
     dist = {"name": "pairwise", "group": "g", "metric": metric, "max_rank": max_rank}
     return pygbm.gbm(formula, data=data, distribution=dist, n_trees=n_trees,
