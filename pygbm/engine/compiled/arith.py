@@ -40,8 +40,17 @@ def split_gain(lw, rw, mw, ls, rs, ms):
 def shell_order(values):
     """The permutation R's rsort_with_index (Shell sort) gives ``values``."""
     n = values.shape[0]
-    x = values.copy()
-    ix = np.arange(n)
+    return shell_order_into(values, np.empty(n), np.empty(n, dtype=np.int64))
+
+
+@njit(cache=True, error_model="numpy")
+def shell_order_into(values, x, ix):
+    """:func:`shell_order` in the caller's scratch: ``x`` (float) and ``ix``
+    (int, returned), each as long as ``values``."""
+    n = values.shape[0]
+    for i in range(n):
+        x[i] = values[i]
+        ix[i] = i
     h = 1
     while h <= n // 9:
         h = 3 * h + 1

@@ -22,7 +22,7 @@ import numpy as np
 from numba import njit
 
 from ..split import LEFT, MISSING, RIGHT
-from .arith import shell_order, split_gain
+from .arith import shell_order_into, split_gain
 from .tree_arrays import new_nodes
 
 
@@ -86,6 +86,12 @@ class GrowthSpace(NamedTuple):
     right_sums: np.ndarray
     values: np.ndarray          # (n + 1,) the scanned rows' predictor values
     screened: np.ndarray        # (n + 1,) bool: positions whose gain may beat the best
+    level_sums: np.ndarray      # (widest factor,) a categorical scan's sums by level
+    level_w: np.ndarray
+    level_n: np.ndarray         # int64
+    level_mean: np.ndarray      # the levels' means, the key of R's level order
+    level_sorted: np.ndarray    # the sort's copy of the means
+    level_order: np.ndarray     # int64: the levels in R's order
 
 
 def growth_space(data: ExactData) -> GrowthSpace:
@@ -97,7 +103,14 @@ def growth_space(data: ExactData) -> GrowthSpace:
                        np.empty(n if needs_rows else 0, dtype=np.int32),
                        np.empty(n, dtype=np.int32), np.empty(n, dtype=np.int8),
                        np.empty(n, dtype=np.int64), np.empty(n + 1), np.empty(n + 1),
-                       np.empty(n + 1), np.empty(n + 1, dtype=np.bool_))
+                       np.empty(n + 1), np.empty(n + 1, dtype=np.bool_),
+                       *_level_space(max(int(data.max_levels), 1)))
+
+
+def _level_space(width: int) -> tuple:
+    """The categorical scan's per-level scratch (see :class:`GrowthSpace`)."""
+    return (np.empty(width), np.empty(width), np.empty(width, dtype=np.int64),
+            np.empty(width), np.empty(width), np.empty(width, dtype=np.int64))
 
 
 #: the screen of a candidate's gain (see :func:`_may_beat`): the rounding of
@@ -308,9 +321,12 @@ def _search(data, space, wz, w, unit, min_obs, lo, hi, nm, tot_z, tot_w, out_sum
                 last = xv
         else:
             K = var_type[v]
-            gs = np.zeros(K)
-            gw = np.zeros(K)
-            gn = np.zeros(K, dtype=np.int64)
+            gs = space.level_sums[:K]
+            gw = space.level_w[:K]
+            gn = space.level_n[:K]
+            gs[:] = 0.0
+            gw[:] = 0.0
+            gn[:] = 0
             ms = 0.0
             mw = 0.0
             rs = tot_z
@@ -330,7 +346,7 @@ def _search(data, space, wz, w, unit, min_obs, lo, hi, nm, tot_z, tot_w, out_sum
                     gs[lev] += wz[i]
                     gw[lev] += w[i]
                     gn[lev] += 1
-            means = np.empty(K)
+            means = space.level_mean[:K]
             n_finite = 0
             for lev in range(K):
                 if gw[lev] != 0.0:
@@ -338,7 +354,7 @@ def _search(data, space, wz, w, unit, min_obs, lo, hi, nm, tot_z, tot_w, out_sum
                     n_finite += 1
                 else:
                     means[lev] = np.inf
-            order = shell_order(means)
+            order = shell_order_into(means, space.level_sorted[:K], space.level_order[:K])
             ls = 0.0
             lw = 0.0
             nl = 0
