@@ -291,3 +291,23 @@ def test_runaway_newton_steps_are_capped(monkeypatch):
     assert np.all(fit.cv_error < 5)
     leaves = np.concatenate([t.split_code_pred[t.split_var < 0] for t in fit.trees])
     assert np.abs(leaves).max() <= MAX_STEP * fit.shrinkage + 1e-12
+
+
+@pytest.mark.parametrize("axis", [1, 0, None])
+def test_logsumexp_gives_scipys_numbers(axis):
+    """distributions._common.logsumexp is SciPy's arithmetic without its dispatch:
+    the same bits on ties, infinities and NaN, in every axis."""
+    from scipy.special import logsumexp as scipy_logsumexp
+
+    from pygbm.distributions._common import logsumexp
+
+    rng = np.random.default_rng(7)
+    for trial in range(400):
+        a = rng.normal(scale=rng.choice([0.01, 1.0, 30.0, 800.0]),
+                       size=(int(rng.integers(1, 40)), int(rng.integers(1, 6))))
+        for every, value in ((2, a.max()), (3, -np.inf), (5, np.inf), (7, np.nan)):
+            if trial % every == 0:
+                a[rng.random(a.shape) < 0.2] = value
+        ours, theirs = logsumexp(a, axis=axis), scipy_logsumexp(a, axis=axis)
+        assert type(ours) is type(theirs)
+        np.testing.assert_array_equal(ours, theirs)
