@@ -375,7 +375,8 @@ def write_report(quick: bool, n_train: int) -> str:
              "within +1% at <= 0.35x; the other lines are reported as measured.", "",
              *gates(summary), "",
              "Why importance weights miss on flights with the design settings, and where "
-             "the exact mode's time goes: `docs/zero_subsampling.md`.", ""]
+             "the exact mode's time goes: `docs/zero_subsampling.md` (the experiments: "
+             "`zero_subsample_diagnosis.md`).", ""]
     text = "\n".join(lines)
     (RESULTS / f"zero_subsample{'_quick' * quick}.md").write_text(text)
     return text
