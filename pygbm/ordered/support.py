@@ -8,11 +8,16 @@ grown on gives each row its working responses of every fold
 (:meth:`SupportingModels.gradients`); once grown, the tree is added to
 every model: each leaf's value is the distribution's own estimate on the
 fold's *body* rows at the fold's model (``fit_leaves``), added to all the
-fold's rows. A leaf without body rows adds nothing (no information; R's
-poisson would give -19 there). With ``full_history`` a row of the tail
+fold's rows. A leaf with fewer body rows than ``n_minobsinnode`` adds
+nothing: R estimates no terminal node from fewer rows (its trees make no
+such node), and the model of the body rows would not have one; an estimate
+from a handful of rows (a Newton step of one bernoulli row can be 100) is
+noise that the tail's gradients would then chase. A leaf without body rows
+is the case ``n_minobsinnode = 1`` (no information; R's poisson would give
+-19 there). With ``full_history`` a row of the tail
 takes instead the estimate over all the rows before it in its leaf (the
 body and the earlier tail rows), from running sums (:mod:`.leaf_terms`):
-CatBoost's ``approx_on_full_history``.
+CatBoost's ``approx_on_full_history``, under the same rule.
 
 The models' arithmetic uses the C library's ``exp`` (``r_exact_math``)
 whatever the fit's, so that compiled kernels reproduce it bit for bit.
@@ -77,6 +82,8 @@ class SupportingModels:
         self.dist = problem.distribution
         self.ctx = dataclasses.replace(problem.context, r_exact_math=True)
         self.min_obs = problem.min_obs
+        #: the fewest body rows a leaf's estimate is made from (R's n_minobsinnode)
+        self.min_rows = max(1, int(problem.min_obs))
         self.full_history = problem.spec.full_history
         self.segments = FoldSegments.of(bounds)
         self.perms = []
@@ -123,12 +130,13 @@ class SupportingModels:
             mean_z = node_ratio(t.w * z, t.w, nodes, n_nodes, body)
             values = self.dist.fit_leaves(t, f, z, Leaves(nodes, n_nodes, counts, mean_z,
                                                           self.min_obs), body, self.ctx)
-            step = np.where(counts > 0, values, 0.0).take(nodes)
+            step = np.where(counts >= self.min_rows, values, 0.0).take(nodes)
         f += shrinkage * step
 
     def _history_values(self, t, f, nodes, n_nodes) -> np.ndarray:
         """Each position's leaf value: body rows the leaf's body estimate,
-        tail rows the estimate over the rows before them in their leaf."""
+        tail rows the estimate over the rows before them in their leaf (0
+        from fewer than ``min_rows`` rows)."""
         seg = self.segments
         num, den = row_terms(self.dist, t, f, self.ctx)
         body = seg.body
@@ -149,10 +157,10 @@ class SupportingModels:
         f_range = self._f_range(t, f, nodes, n_nodes)
         out = np.empty(seg.size)
         leaf_value = leaf_values(self.dist, b_num, b_den, f_range)
-        out[body] = np.where(b_cnt > 0, leaf_value, 0.0).take(nodes.compress(body))
+        out[body] = np.where(b_cnt >= self.min_rows, leaf_value, 0.0).take(nodes.compress(body))
         ranges = None if f_range is None else (f_range[0].take(leaf), f_range[1].take(leaf))
         tail_value = leaf_values(self.dist, p_num, p_den, ranges)
-        out[by_leaf] = np.where(p_cnt > 0, tail_value, 0.0)
+        out[by_leaf] = np.where(p_cnt >= self.min_rows, tail_value, 0.0)
         return out
 
     def _f_range(self, t, f, nodes, n_nodes):

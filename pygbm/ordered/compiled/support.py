@@ -69,10 +69,11 @@ def _terms(dist, y, off, w, f):
 
 
 @njit(cache=True, error_model="numpy")
-def _value(code, num, den, count, lo, hi, clip):
+def _value(code, num, den, count, lo, hi, clip, min_rows):
     """The leaf estimate of sums ``num``, ``den`` over ``count`` rows (0
-    without rows); poisson clipped to [-19 - lo, 19 - hi] when ``clip``."""
-    if count == 0:
+    from fewer than ``min_rows``); poisson clipped to [-19 - lo, 19 - hi]
+    when ``clip``."""
+    if count < min_rows:
         return 0.0
     if code != POISSON:
         return num / den if den != 0 else 0.0
@@ -161,9 +162,10 @@ def add_tree(dist, rows, f, tree, shrinkage, full_history):
     """Add a tree to one permutation's fold models ``f`` (in place), fold
     after fold. ``rows`` = (y, offset (NaN: none), w) per fold position and
     (order, bounds) of the permutation; ``tree`` = (terminal node of every
-    training row, number of terminal nodes)."""
+    training row, number of terminal nodes, the fewest rows a leaf value is
+    estimated from)."""
     y, off, w, order, bounds = rows
-    node_of, n_t = tree
+    node_of, n_t, min_rows = tree
     code = dist[0]
     clip = code == POISSON and not (off[0] == off[0])
     node = np.empty(order.shape[0], dtype=np.int64)      # by position
@@ -194,14 +196,15 @@ def add_tree(dist, rows, f, tree, shrinkage, full_history):
             den[node[p]] += b
             cnt[node[p]] += 1
         for nd in range(n_t):
-            value[nd] = _value(code, num[nd], den[nd], cnt[nd], lo[nd], hi[nd], clip)
+            value[nd] = _value(code, num[nd], den[nd], cnt[nd], lo[nd], hi[nd], clip, min_rows)
         for p in range(n_body if full_history else m):
             f[start + p] += shrinkage * value[node[p]]
         for p in range(n_body if full_history else m, m):
             # a tail row: the estimate over the rows before it in its leaf
             s, nd = start + p, node[p]
             a, b = _terms(dist, y[s], off[s], w[s], f[s])
-            f[s] += shrinkage * _value(code, num[nd], den[nd], cnt[nd], lo[nd], hi[nd], clip)
+            f[s] += shrinkage * _value(code, num[nd], den[nd], cnt[nd], lo[nd], hi[nd], clip,
+                                        min_rows)
             num[nd] += a
             den[nd] += b
             cnt[nd] += 1
@@ -253,4 +256,5 @@ class CompiledSupportingModels(SupportingModels):
             super().add_tree(r, node_of, n_t, shrinkage)
             return
         add_tree(self.kernel_dist, self.rows[r], self.approx[r],
-                 (node_of.astype(np.int64), int(n_t)), float(shrinkage), self.full_history)
+                 (node_of.astype(np.int64), int(n_t), int(self.min_rows)), float(shrinkage),
+                 self.full_history)
