@@ -19,6 +19,8 @@ The time per tree of the two modes is benchmarks/ordered_time.py's.
 
 Run:  PYTHONPATH=. python benchmarks/ordered_boosting.py [--seeds 10]
       [--fractions 1 0.1 0.03] [--n-trees 1000] [--shrinkage 0.05]
+      [--no-catboost | --no-pygbm] [--modes plain ordered] [--seed-start 0]
+      [--tag _name] [--merge earlier.csv ...] [--report-only]
 Writes benchmarks/results/ordered_boosting.csv and .md.
 """
 from __future__ import annotations
@@ -162,6 +164,12 @@ def main():
     ap.add_argument("--n-trees", type=int, default=1000)
     ap.add_argument("--shrinkage", type=float, default=0.05)
     ap.add_argument("--no-catboost", action="store_true")
+    ap.add_argument("--modes", nargs="+", default=["plain", "ordered"],
+                    choices=["plain", "ordered"],
+                    help="boosting types to fit (a change of one mode joins the other's "
+                         "earlier rows by --merge)")
+    ap.add_argument("--no-pygbm", action="store_true",
+                    help="fit CatBoost only (its seeds joined to earlier pygbm CSVs by --merge)")
     ap.add_argument("--tag", default="")
     ap.add_argument("--merge", nargs="*", default=[],
                     help="earlier result CSVs whose rows join the report")
@@ -173,7 +181,7 @@ def main():
     records = []
     if not args.report_only:
         train, test = adult()
-        libs = [("pygbm", pygbm_fit)]
+        libs = [] if args.no_pygbm else [("pygbm", pygbm_fit)]
         if not args.no_catboost and have_catboost():
             libs.append(("catboost", catboost_fit))
         csv = OUT / f"ordered_boosting{args.tag}.csv"
@@ -181,7 +189,7 @@ def main():
             for seed in range(args.seed_start, args.seed_start + args.seeds):
                 rows = subset(train, frac, seed)
                 for lib, fit in libs:
-                    for bt in ("plain", "ordered"):
+                    for bt in args.modes:
                         name = bt if lib == "pygbm" else bt.capitalize()
                         loss, trees, cpu = fit(rows, test, name, seed, args)
                         records.append(dict(library=lib, fraction=frac, seed=seed,
