@@ -339,14 +339,7 @@ def pairwise_deviance(P, S, f, offset, w, u):
     for g in range(P.start.shape[0]):
         use[g] = P.max_measure[g] > 0
     group_measures(P, S, use, measure)
-    wg, terms = S.group_buf[0], S.group_buf[1]
-    k = 0
-    for g in range(P.start.shape[0]):
-        if use[g]:
-            wg[k] = w[P.start[g]]
-            terms[k] = wg[k] * (measure[g] / P.max_measure[g])
-            k += 1
-    return 1.0 - numpy_sum(terms[:k]) / numpy_sum(wg[:k])
+    return 1.0 - _group_mean(P, S, use, w, measure)
 
 
 @njit(cache=True, error_model="numpy")
@@ -366,11 +359,22 @@ def pairwise_bag_improvement(P, S, f, offset, w, inbag, u, fadj, shrinkage):
     if P.metric == MAP:
         _positive_cumsums(P, S)
     group_measures(P, S, use, new)
+    for g in range(P.start.shape[0]):
+        if use[g]:
+            new[g] = new[g] - old[g]
+    return _group_mean(P, S, use, w, new)
+
+
+@njit(cache=True, error_model="numpy")
+def _group_mean(P, S, use, w, per_group):
+    """The mean of ``per_group[g] / max measure`` over the groups in ``use``,
+    weighted by each group's first row's weight (NumPy's sums, as the
+    distribution's)."""
     wg, terms = S.group_buf[0], S.group_buf[1]
     k = 0
     for g in range(P.start.shape[0]):
         if use[g]:
             wg[k] = w[P.start[g]]
-            terms[k] = wg[k] * ((new[g] - old[g]) / P.max_measure[g])
+            terms[k] = wg[k] * (per_group[g] / P.max_measure[g])
             k += 1
     return numpy_sum(terms[:k]) / numpy_sum(wg[:k])
