@@ -83,6 +83,16 @@ WORKLOADS = [
           note="CARAVAN recoded 1 = insurance (6%)"),
     _case("cps1988_5k", "cps1988", "log(wage) ~ .", "gaussian", 1000, 3,
           prep={"stride": 5, "head": 5000}, note="every 5th row, the first 5000 of them"),
+    # --- multi-class (R's multinomial is another algorithm, which its maintainers call
+    # broken: its time, not its numbers, is compared)
+    _case("diamonds_cut", "diamonds", "cut ~ carat + color + clarity + depth + table + price",
+          "multinomial", 1000, 3,
+          prep={"stride": 50, "head": 1000,
+                "factor": {"cut": None, "color": None, "clarity": None}},
+          note="5 classes; every 50th row, the first 1000 of them"),
+    _case("letter_1k", "letter", "lettr ~ .", "multinomial", 500, 3,
+          prep={"stride": 20, "head": 1000, "factor": {"lettr": None}},
+          note="26 classes; every 20th row, the first 1000 of them"),
 ]
 BY_NAME = {w["name"]: w for w in WORKLOADS}
 #: the --quick smoke run fits every workload once; these also run cv and both core settings

@@ -12,7 +12,8 @@ interaction statistic).
 * :func:`sequential_sum`, :func:`sequential_minus`, :func:`running_minus`:
   the left fold, in double (R's C loops) or long double (R's ``sum()``,
   :func:`r_sum`).
-* :func:`exp_r`, :func:`log_r`: the C library's ``exp`` / ``log``.
+* :func:`exp_r`, :func:`log_r`, :func:`log1p_r`: the C library's ``exp`` /
+  ``log`` / ``log1p``.
 * :func:`shell_sort_order`: R's ``rsort_with_index`` (how R orders ties).
 """
 from __future__ import annotations
@@ -78,6 +79,20 @@ def log_r(x):
     values = x[pos].tolist()
     out[pos] = np.fromiter(map(math.log, values), dtype=float, count=len(values))
     out[x == 0] = -np.inf
+    return out
+
+
+def log1p_r(x):
+    """log1p with the C library's rounding (numpy's may be SIMD, and differs in
+    the last place for some inputs). Arrays: -inf at -1, NaN below -1 or at NaN."""
+    if np.ndim(x) == 0:
+        return math.log1p(float(x))
+    x = np.asarray(x, dtype=float)
+    out = np.full(x.shape, np.nan)
+    ok = x > -1.0
+    values = x[ok].tolist()
+    out[ok] = np.fromiter(map(math.log1p, values), dtype=float, count=len(values))
+    out[x == -1.0] = -np.inf
     return out
 
 

@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from pygbm._rmath import (exp_r, log_r, r_sum, running_minus, sequential_minus,
+from pygbm._rmath import (exp_r, log1p_r, log_r, r_sum, running_minus, sequential_minus,
                           sequential_sum, shell_sort_order)
 
 
@@ -60,6 +60,11 @@ def test_exp_and_log_are_the_c_librarys():
     pos = np.abs(x)
     np.testing.assert_array_equal(log_r(pos), [math.log(v) for v in pos.tolist()])
     assert log_r(2.0) == math.log(2.0)
+    small = x / 1000.0
+    np.testing.assert_array_equal(log1p_r(small), [math.log1p(v) for v in small.tolist()])
+    assert log1p_r(0.5) == math.log1p(0.5)
+    np.testing.assert_array_equal(log1p_r(np.array([-1.0, -2.0, np.nan])),
+                                  [-np.inf, np.nan, np.nan])
 
 
 def _shell_sort_literal(values):

@@ -4,32 +4,6 @@ from __future__ import annotations
 import numpy as np
 
 
-def logsumexp(a, axis=None):
-    """``log(sum(exp(a)))`` along ``axis``, with SciPy's arithmetic.
-
-    The same numbers as :func:`scipy.special.logsumexp` (SciPy >= 1.15) for real
-    ``a``: the largest terms (``m`` of them) are taken out of the sum, which is
-    ``log1p(s / m) + log(m) + max`` with ``s`` the sum of the others' ``exp(a - max)``;
-    a non-finite result is ``log(sum(exp(a)))``. Written here because SciPy's
-    array-API dispatch costs about 0.5 ms a call, more than multinomial's whole
-    iteration on a few hundred rows (``tests/distributions`` compares the two).
-    """
-    a = np.atleast_1d(np.asarray(a, dtype=float))
-    axes = tuple(range(a.ndim)) if axis is None else axis
-    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        direct = np.log(np.sum(np.exp(a), axis=axes, keepdims=True))
-        top = np.max(a, axis=axes, keepdims=True)
-        is_top = a == top
-        m = np.sum(is_top.astype(float), axis=axes, keepdims=True, dtype=float)
-        s = np.sum(np.exp(np.where(is_top, -np.inf, a) - top), axis=axes, keepdims=True,
-                   dtype=float)
-        s = np.where(s == 0, s, s / m)
-        out = np.log1p(s) + np.log(m) + top
-    out = np.where(np.isfinite(out), out, direct)
-    out = np.squeeze(out, axis=axes)
-    return out[()] if out.ndim == 0 else out
-
-
 def expit(x):
     """:func:`scipy.special.expit`: ``1 / (1 + exp(-x))``."""
     from scipy.special import expit as scipy_expit

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .._rmath import exp_r, log_r
+from .._rmath import exp_r, log1p_r, log_r
 from ..rrandom import RRandom
 
 
@@ -94,6 +94,12 @@ class FitContext:
         if self.r_exact_math:
             return log_r(x)
         return np.log(np.asarray(x, dtype=float))
+
+    def model_log1p(self, x):
+        """log1p on the fit's path (see ``r_exact_math``)."""
+        if self.r_exact_math:
+            return log1p_r(x)
+        return np.log1p(np.asarray(x, dtype=float))
 
     def __getstate__(self):
         state = dict(self.__dict__)

@@ -17,8 +17,19 @@ Friedman's (2001) K-class algorithm (his Algorithm 6, as scikit-learn's
   denominator is 0), capped at +-100 (``MAX_STEP``: a safeguard against the
   step's overshoot on nodes of confidently wrong rows; ordinary fits never
   reach it);
-* out-of-bag improvement: gain in log-likelihood of the class-k step on the
-  rows outside that tree's bag, summed over the classes by the engine.
+* out-of-bag improvement of class k's tree: the gain in log-likelihood of its
+  step ``s`` alone from the iteration's probabilities,
+  ``1{y = k} s - log(1 + p_k (exp(s) - 1))``, on the rows outside the bag;
+  the engine sums the classes' (to second order in the steps, the gain of
+  the iteration's K steps together, which would cost K exponentials per row
+  and class).
+
+The arithmetic is written once for both engines: softmax as ``exp(F - max)``
+over its row sum, added class by class (left to right), and the log-sum-exp
+``max + log(row sum)``; ``exp``, ``log`` and ``log1p`` are the fit's
+(``FitContext.model_exp`` ...: the C library's in R's exact mode), so that the
+compiled loop (``engine/compiled/multinomial.py``) gives the same numbers bit
+for bit.
 
 For K = 2 the two trees mirror each other, so ``F_1 - F_0`` is bernoulli's
 fit (without bagging, where both draw the same rows).
@@ -27,7 +38,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._common import logsumexp, node_sum, oob_average
+from ._common import node_sum, oob_average
 from .base import Distribution
 
 #: a node whose Hessian sum is below this gets 0 (no Newton step)
@@ -42,10 +53,23 @@ _PROBABILITIES = "multinomial.p"
 
 
 def softmax(F, axis=1):
-    """Row-wise softmax of link values (classes along ``axis``)."""
+    """Row-wise softmax of link values (classes along ``axis``): prediction's,
+    with NumPy's exp (the fit's path uses :func:`partition`)."""
     F = np.asarray(F, dtype=float)
     e = np.exp(F - np.max(F, axis=axis, keepdims=True))
     return e / np.sum(e, axis=axis, keepdims=True)
+
+
+def partition(F, exp):
+    """Per row of ``F`` (n, K): its largest value ``M``, ``e = exp(F - M)`` and
+    their sum ``S``, added class by class from the left (the compiled loop's
+    order): softmax is ``e / S``, the log-sum-exp ``M + log(S)``."""
+    M = np.max(F, axis=1)
+    e = exp(F - M[:, None])
+    S = e[:, 0].copy()
+    for k in range(1, F.shape[1]):
+        S += e[:, k]
+    return M, e, S
 
 
 def _full(f, offset):
@@ -144,20 +168,25 @@ class Multinomial(Distribution):
 
     def start_iteration(self, t, f, ctx):
         """The iteration's probabilities, fixed for its K trees."""
-        ctx.cache[_PROBABILITIES] = softmax(_full(f, t.offset))
+        ctx.cache[_PROBABILITIES] = self._softmax(f, t.offset, ctx)
 
     @staticmethod
-    def _probabilities(f, offset, ctx):
+    def _softmax(f, offset, ctx):
+        _, e, S = partition(_full(f, offset), ctx.model_exp)
+        return e / S[:, None]
+
+    def _probabilities(self, f, offset, ctx):
         p = ctx.cache.get(_PROBABILITIES)
         if p is None or p.shape != np.shape(f):
-            p = ctx.cache[_PROBABILITIES] = softmax(_full(f, offset))
+            p = ctx.cache[_PROBABILITIES] = self._softmax(f, offset, ctx)
         return p
 
     def deviance(self, t, f, ctx):
         F = _full(f, t.offset)
         y = np.asarray(t.y, dtype=np.intp)
         w = np.asarray(t.w, dtype=float)
-        loglik = F[np.arange(y.shape[0]), y] - logsumexp(F, axis=1)
+        M, _, S = partition(F, ctx.model_exp)
+        loglik = F[np.arange(y.shape[0]), y] - (M + ctx.model_log(S))
         return float(-2.0 * np.sum(w * loglik) / np.sum(w))
 
     def negative_gradient(self, t, f, bag, ctx, k=0):
@@ -177,14 +206,16 @@ class Multinomial(Distribution):
         return np.clip(out, -MAX_STEP, MAX_STEP)
 
     def bag_improvement(self, t, f, fadj, bag, shrinkage, ctx, k=0):
-        oob = ~np.asarray(bag, dtype=bool)
-        F = _full(f, t.offset)[oob]
+        """Class k's step alone from the iteration's probabilities (module
+        docstring), averaged over the out-of-bag rows."""
+        bag = np.asarray(bag, dtype=bool)
+        oob = ~bag
+        p = self._probabilities(f, t.offset, ctx)[oob, k]
         step = shrinkage * np.asarray(fadj, dtype=float)[oob]
-        F_new = F.copy()
-        F_new[:, k] += step
-        y = np.asarray(t.y, dtype=np.intp)[oob]
-        gain = (y == k) * step - logsumexp(F_new, axis=1) + logsumexp(F, axis=1)
-        return oob_average(gain, np.asarray(t.w, dtype=float)[oob], np.zeros(y.shape[0], bool))
+        is_k = (np.asarray(t.y)[oob] == k).astype(float)
+        gain = np.zeros(bag.shape[0])
+        gain[oob] = is_k * step - ctx.model_log1p(p * (ctx.model_exp(step) - 1.0))
+        return oob_average(gain, np.asarray(t.w, dtype=float), bag)
 
     # ------------------------------------------------------------------ prediction scale
     def inverse_link(self, f):

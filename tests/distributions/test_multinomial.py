@@ -293,21 +293,28 @@ def test_runaway_newton_steps_are_capped(monkeypatch):
     assert np.abs(leaves).max() <= MAX_STEP * fit.shrinkage + 1e-12
 
 
-@pytest.mark.parametrize("axis", [1, 0, None])
-def test_logsumexp_gives_scipys_numbers(axis):
-    """distributions._common.logsumexp is SciPy's arithmetic without its dispatch:
-    the same bits on ties, infinities and NaN, in every axis."""
+@pytest.mark.parametrize("r_exact", [True, False])
+def test_partition_gives_softmax_and_log_sum_exp(r_exact):
+    """The fit's softmax and log-sum-exp (multinomial.partition, added class by
+    class with the fit's exp) agree with SciPy's to rounding, with the C
+    library's exp in R's exact mode (the compiled loop's) and NumPy's otherwise."""
     from scipy.special import logsumexp as scipy_logsumexp
+    from scipy.special import softmax as scipy_softmax
 
-    from pygbm.distributions._common import logsumexp
+    from pygbm._rmath import exp_r
+    from pygbm.distributions.multinomial import partition
 
+    ctx = FitContext(r_exact_math=r_exact)
     rng = np.random.default_rng(7)
-    for trial in range(400):
-        a = rng.normal(scale=rng.choice([0.01, 1.0, 30.0, 800.0]),
-                       size=(int(rng.integers(1, 40)), int(rng.integers(1, 6))))
-        for every, value in ((2, a.max()), (3, -np.inf), (5, np.inf), (7, np.nan)):
-            if trial % every == 0:
-                a[rng.random(a.shape) < 0.2] = value
-        ours, theirs = logsumexp(a, axis=axis), scipy_logsumexp(a, axis=axis)
-        assert type(ours) is type(theirs)
-        np.testing.assert_array_equal(ours, theirs)
+    for scale in (0.01, 1.0, 30.0, 800.0):
+        F = rng.normal(scale=scale, size=(50, 5))
+        F[::7, 2] = F[::7, 0]                        # ties at the largest value
+        M, e, S = partition(F, ctx.model_exp)
+        np.testing.assert_allclose(e / S[:, None], scipy_softmax(F, axis=1), rtol=1e-13,
+                                   atol=1e-300)
+        np.testing.assert_allclose(M + np.log(S), scipy_logsumexp(F, axis=1), rtol=1e-14)
+        want = exp_r(F - F.max(axis=1, keepdims=True)) if r_exact else None
+        if want is not None:
+            np.testing.assert_array_equal(e, want)
+            np.testing.assert_array_equal(S, ((((want[:, 0] + want[:, 1]) + want[:, 2])
+                                                + want[:, 3]) + want[:, 4]))

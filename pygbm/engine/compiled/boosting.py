@@ -6,7 +6,8 @@ back into the fit's state.
 engine, R's plain boosting on presorted data small enough for the compiled
 grower or on binned data, one output, a distribution with compiled kernels
 (:data:`.losses.KINDS`; pairwise ranking in R's exact mode runs
-:mod:`.ranking_boosting`'s loop) whose arithmetic is the fit's (the kernels' exp and
+:mod:`.ranking_boosting`'s loop, the multinomial on presorted data
+:mod:`.multiclass_boosting`'s) whose arithmetic is the fit's (the kernels' exp and
 log are the C library's: binned fits outside R's exact arithmetic, which use
 NumPy's, only with the distributions that call neither,
 :data:`.losses.NO_EXP_LOG`), R's bag, and none of the loop's seams in use (a
@@ -36,17 +37,22 @@ from .grower import CompiledBinnedGrower, CompiledGrower
 from .losses import NO_EXP_LOG, kind_of, loss_params, loss_rows
 from .chunks import CHUNK_ELEMENTS, MAX_CHUNK_TREES, keep_forest
 from .loop import Growth, Loss, ValidRows, boost_binned, boost_exact, empty_forest
+from .multiclass_boosting import MulticlassLoop, runs_multiclass
 from .ranking_boosting import RANKING, RankingLoop
 
 
-def compiled_loop(problem, state, scheme) -> CompiledLoop | RankingLoop | None:
+def compiled_loop(problem, state, scheme) -> CompiledLoop | RankingLoop | MulticlassLoop | None:
     """The compiled loop of this ``run_boosting`` call, or None when the fit
     needs the NumPy loop (see the module docstring)."""
     data = scheme.data if isinstance(scheme, PlainBoosting) else None
     if (data is None or problem.engine != "numba"
-            or problem.context.n_outputs != 1
             or problem.sampler is not None or state.rows is not None
             or problem.gain_adjustment is not None):
+        return None
+    if problem.context.n_outputs != 1:
+        if (runs_multiclass(problem.distribution) and problem.context.r_exact_math
+                and compiled_exact(data, None)):
+            return MulticlassLoop(problem, data)
         return None
     if problem.distribution.name in RANKING:
         if problem.context.r_exact_math and compiled_exact(data, None):

@@ -61,8 +61,8 @@ class Growth(NamedTuple):
 
 
 class Forest(NamedTuple):
-    """``T`` iterations' trees (R's eight vectors, padded to the widest tree)
-    and errors; written by :func:`boost_exact`."""
+    """``T`` trees (R's eight vectors, padded to the widest tree) and their
+    iterations' errors; written by the compiled loops."""
 
     n_nodes: np.ndarray         # (T,)
     split_var: np.ndarray       # (T, max_nodes), and so on
@@ -75,7 +75,7 @@ class Forest(NamedTuple):
     prediction: np.ndarray
     n_cat: np.ndarray           # (T,) categorical splits per tree
     csplits: np.ndarray         # (T, depth, max(max_levels, 1)) their c_splits rows
-    train_error: np.ndarray     # (T,)
+    train_error: np.ndarray     # (iterations,): T, or T / K of K-class trees
     valid_error: np.ndarray
     oobag_improve: np.ndarray
 
@@ -85,9 +85,12 @@ def max_nodes(depth: int) -> int:
     return 1 + 3 * int(depth)
 
 
-def empty_forest(n_trees: int, depth: int, max_levels: int) -> Forest:
-    """The output tables of ``n_trees`` iterations."""
+def empty_forest(n_trees: int, depth: int, max_levels: int,
+                 n_iterations: int | None = None) -> Forest:
+    """The output tables of ``n_trees`` trees grown in ``n_iterations``
+    iterations (None: one tree each; the multi-class loop grows K)."""
     m = max_nodes(depth)
+    n_it = n_trees if n_iterations is None else n_iterations
     ints = [np.full((n_trees, m), -1, dtype=np.int64) for _ in range(4)]
     floats = [np.zeros((n_trees, m)) for _ in range(4)]
     return Forest(np.zeros(n_trees, dtype=np.int64), ints[0], floats[0], ints[1], ints[2],
@@ -95,7 +98,7 @@ def empty_forest(n_trees: int, depth: int, max_levels: int) -> Forest:
                   np.zeros(n_trees, dtype=np.int64),
                   np.zeros((n_trees, max(int(depth), 1), max(int(max_levels), 1)),
                            dtype=np.int64),
-                  np.zeros(n_trees), np.zeros(n_trees), np.zeros(n_trees))
+                  np.zeros(n_it), np.zeros(n_it), np.zeros(n_it))
 
 
 @njit(cache=True, error_model="numpy")
@@ -132,7 +135,7 @@ def boost_exact(loss, train, data, space, valid, growth, uniforms, f_tr, f_va, n
     uniforms ((0, n_train): every row in every bag), ``n_csplits`` the
     model's categorical splits so far. Returns the number of categorical
     splits after them."""
-    work = _work(f_tr)
+    work = work_arrays(f_tr)
     _, wz, inbag, _ = work
     for t in range(out.n_nodes.shape[0]):
         _respond(loss, train, growth, uniforms, t, f_tr, work)
@@ -150,7 +153,7 @@ def boost_binned(loss, train, layout, space, valid, growth, uniforms, f_tr, f_va
     :func:`.binned_tree.grow_binned` on ``layout`` (a
     :class:`.binned_layout.BinnedLayout`) in its scratch arrays ``space``
     (:func:`.binned_tree.binned_space`)."""
-    work = _work(f_tr)
+    work = work_arrays(f_tr)
     _, wz, inbag, _ = work
     for t in range(out.n_nodes.shape[0]):
         _respond(loss, train, growth, uniforms, t, f_tr, work)
@@ -162,7 +165,7 @@ def boost_binned(loss, train, layout, space, valid, growth, uniforms, f_tr, f_va
 
 
 @njit(cache=True, error_model="numpy")
-def _work(f_tr):
+def work_arrays(f_tr):
     """The loop's per-row scratch: working response, w*z, the bag, the step."""
     n = f_tr.shape[0]
     return np.empty(n), np.empty(n), np.ones(n, dtype=np.bool_), np.empty(n)

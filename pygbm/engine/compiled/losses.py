@@ -176,7 +176,7 @@ def _weighted_mean(values, rows):
 
 
 @njit(cache=True, error_model="numpy")
-def _oob_average(values, rows, bag):
+def oob_average(values, rows, bag):
     """pygbm.distributions._common.oob_average: sum(w * values) / sum(w) over
     the out-of-bag rows, every row added with 0 in place of the in-bag rows
     (whose ``values`` are not read: the callers leave them unset)."""
@@ -595,7 +595,7 @@ def bag_improvement(kind, params, rows, f, fadj, bag, shrinkage):
             u = _residual(rows, f, i)
             step = shrinkage * fadj[i]
             gain[i] = _log(df + u * u) - _log(df + (u - step) * (u - step))
-    return _oob_average(gain, rows, bag)
+    return oob_average(gain, rows, bag)
 
 
 @njit(cache=True, error_model="numpy")

@@ -1,0 +1,78 @@
+"""The compiled multi-class loop's Python side: which fits it runs, and a
+chunk of iterations' trees back into the fit's state.
+
+:class:`MulticlassLoop` runs a multinomial fit (gradient splits, R's exact
+arithmetic, presorted data small enough for the compiled grower: what
+:func:`.boosting.compiled_loop` checks) in chunks of
+:func:`.multiclass_loop.boost_multiclass`: the chunk's bag uniforms drawn
+from the fit's stream as the NumPy loop draws one bag per iteration, the
+link values handed over class by class (K, n) and written back after every
+chunk, the chunk's K trees per iteration kept in their arrays.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..report import IterationReport
+from ..sampling import default_sampler
+from ..tree import ColumnView
+from .chunks import CHUNK_ELEMENTS, MAX_CHUNK_TREES, keep_forest
+from .grower import CompiledGrower
+from .loop import Growth, ValidRows, empty_forest
+from .losses import loss_rows
+from .multiclass_loop import boost_multiclass
+
+#: the multi-output distributions this loop runs (with their gradient splits)
+MULTICLASS = ("multinomial",)
+
+
+def runs_multiclass(distribution) -> bool:
+    """Whether the loop runs this distribution's fits: the multinomial growing
+    its trees on the gradient (its Newton splits keep the NumPy loop)."""
+    return distribution.name in MULTICLASS and distribution.splits == "gradient"
+
+
+class MulticlassLoop:
+    """Runs a multinomial fit's iterations in compiled chunks."""
+
+    def __init__(self, problem, data):
+        self.problem = problem
+        grower = CompiledGrower(data, problem.interaction_depth, problem.n_minobsinnode)
+        self.data, self.space = grower.inputs, grower.space
+        train, valid = problem.train_targets(), problem.valid_targets()
+        self.train = loss_rows(train)
+        x_va = problem.x[problem.n_train:]
+        self.valid = ValidRows(ColumnView(x_va, problem.var_type).cols, loss_rows(valid))
+        self.growth = Growth(int(problem.interaction_depth), int(problem.n_minobsinnode),
+                             float(problem.shrinkage), 0, bool(np.all(train.w == 1.0)))
+
+    def run(self, state, n_trees: int, rng, report: IterationReport):
+        """Add ``n_trees`` iterations (K trees each) to ``state`` (in place)
+        and return it."""
+        P = self.problem
+        sampler = default_sampler(P.train_targets(), P.bag_fraction, False, rng)
+        growth = self.growth._replace(n_bag=sampler.n_bag)
+        n_classes = state.f.shape[1]
+        # class by class: one contiguous row per class (written back per chunk)
+        f_tr = np.ascontiguousarray(state.f[:P.n_train].T)
+        f_va = np.ascontiguousarray(state.f[P.n_train:].T)
+        report.header()
+        start = len(state.trees) // n_classes
+        per_chunk = max(1, min(MAX_CHUNK_TREES, CHUNK_ELEMENTS // max(P.n_train, 1)))
+        done = 0
+        while done < n_trees:
+            count = min(per_chunk, n_trees - done)
+            u = sampler.uniforms(rng, count)
+            if u is None:
+                u = np.zeros((0, P.n_train))
+            out = empty_forest(count * n_classes, growth.depth, self.data.max_levels, count)
+            boost_multiclass(self.train, self.data, self.space, self.valid, growth, u, f_tr,
+                             f_va, len(state.c_splits), out)
+            state.f[:P.n_train] = f_tr.T
+            state.f[P.n_train:] = f_va.T
+            keep_forest(state, out, self.data.var_type)
+            report.iterations(done, start + done, out.train_error, out.valid_error,
+                              out.oobag_improve)
+            report.advance(count)
+            done += count
+        return state
