@@ -106,11 +106,12 @@ def _data(seed, n=300):
 
 @pytest.mark.parametrize("seed", range(3))
 @pytest.mark.parametrize("weights", [None, "wt"])
-def test_loop_equals_the_numpy_loop(seed, weights, monkeypatch):
+@pytest.mark.parametrize("splits", ["gradient", "newton"])
+def test_loop_equals_the_numpy_loop(seed, weights, splits, monkeypatch):
     """The compiled loop against the NumPy loop with the same (compiled) tree
     stage: bags, validation rows, cv folds and gbm_more included."""
     df = _data(seed)
-    kw = dict(distribution="multinomial", n_trees=12, interaction_depth=3, n_minobsinnode=5,
+    kw = dict(distribution={"name": "multinomial", "splits": splits}, n_trees=12, interaction_depth=3, n_minobsinnode=5,
               shrinkage=0.2, bag_fraction=0.6 if seed else 1.0, train_fraction=0.8,
               random_state=seed, weights=weights, cv_folds=2 if seed == 1 else 0)
     looped = gbm("y ~ a + b + c + d", df, **kw)
@@ -134,6 +135,23 @@ def test_which_fits_the_loop_runs():
     from pygbm.distributions import get_distribution
 
     assert boosting.runs_multiclass(get_distribution("multinomial"))
-    assert not boosting.runs_multiclass(get_distribution({"name": "multinomial",
-                                                          "splits": "newton"}))
+    assert boosting.runs_multiclass(get_distribution({"name": "multinomial",
+                                                      "splits": "newton"}))
     assert not boosting.runs_multiclass(get_distribution("bernoulli"))
+
+
+@pytest.mark.parametrize("case", CASES[:4], ids=_ids)
+def test_newton_response_equals_the_distribution(case):
+    d, t, F, ctx, bag, node = _case(*case)
+    newton = Multinomial(splits="newton")
+    rows, f = loss_rows(t), np.ascontiguousarray(F.T)
+    p = np.empty_like(f)
+    multinomial.softmax_into(rows, f, p)
+    n = F.shape[0]
+    z, wz, gw = np.empty(n), np.empty(n), np.empty(n)
+    for k in range(F.shape[1]):
+        multinomial.working_response(rows, p[k], k, z, wz)
+        multinomial.newton_response(rows, p[k], z, gw, wz)
+        gz, want_w = newton.growth_response(t, F, z, ctx, k=k)
+        np.testing.assert_array_equal(gw, want_w)
+        np.testing.assert_array_equal(wz, want_w * gz)

@@ -1,8 +1,8 @@
 """The compiled multi-class loop's Python side: which fits it runs, and a
 chunk of iterations' trees back into the fit's state.
 
-:class:`MulticlassLoop` runs a multinomial fit (gradient splits, R's exact
-arithmetic, presorted data small enough for the compiled grower: what
+:class:`MulticlassLoop` runs a multinomial fit (gradient or Newton splits,
+R's exact arithmetic, presorted data small enough for the compiled grower: what
 :func:`.boosting.compiled_loop` checks) in chunks of
 :func:`.multiclass_loop.boost_multiclass`: the chunk's bag uniforms drawn
 from the fit's stream as the NumPy loop draws one bag per iteration, the
@@ -22,14 +22,14 @@ from .loop import Growth, ValidRows, empty_forest
 from .losses import loss_rows
 from .multiclass_loop import boost_multiclass
 
-#: the multi-output distributions this loop runs (with their gradient splits)
+#: the multi-output distributions this loop runs
 MULTICLASS = ("multinomial",)
 
 
 def runs_multiclass(distribution) -> bool:
-    """Whether the loop runs this distribution's fits: the multinomial growing
-    its trees on the gradient (its Newton splits keep the NumPy loop)."""
-    return distribution.name in MULTICLASS and distribution.splits == "gradient"
+    """Whether the loop runs this distribution's fits (the multinomial, with
+    either of its splits)."""
+    return distribution.name in MULTICLASS
 
 
 class MulticlassLoop:
@@ -45,6 +45,7 @@ class MulticlassLoop:
         self.valid = ValidRows(ColumnView(x_va, problem.var_type).cols, loss_rows(valid))
         self.growth = Growth(int(problem.interaction_depth), int(problem.n_minobsinnode),
                              float(problem.shrinkage), 0, bool(np.all(train.w == 1.0)))
+        self.newton = problem.distribution.splits == "newton"
 
     def run(self, state, n_trees: int, rng, report: IterationReport):
         """Add ``n_trees`` iterations (K trees each) to ``state`` (in place)
@@ -66,8 +67,8 @@ class MulticlassLoop:
             if u is None:
                 u = np.zeros((0, P.n_train))
             out = empty_forest(count * n_classes, growth.depth, self.data.max_levels, count)
-            boost_multiclass(self.train, self.data, self.space, self.valid, growth, u, f_tr,
-                             f_va, len(state.c_splits), out)
+            boost_multiclass(self.train, self.data, self.space, self.valid, growth,
+                             self.newton, u, f_tr, f_va, len(state.c_splits), out)
             state.f[:P.n_train] = f_tr.T
             state.f[P.n_train:] = f_va.T
             keep_forest(state, out, self.data.var_type)

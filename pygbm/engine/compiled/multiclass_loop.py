@@ -4,7 +4,8 @@ in one call (:func:`boost_multiclass`), no Python between trees.
 Per iteration, as :func:`pygbm.engine.boost.run_boosting`'s loop runs a
 multi-output fit: one bag (R's selection rule on the iteration's uniforms),
 the iteration's probabilities, then for every class ``k`` in turn its
-working response, its tree (:func:`.exact_tree.grow_exact`), the Newton
+working response, its tree (:func:`.exact_tree.grow_exact`; on the Newton
+response with the multinomial's Newton splits), the Newton
 steps, R's Adjust, its out-of-bag improvement, R's eight vectors and the
 class's training and validation link values; after the K trees the
 training and validation deviances. Every number as the NumPy loop computes
@@ -18,20 +19,25 @@ from numba import njit
 
 from .exact_tree import grow_exact
 from .loop import work_arrays, record_tree, select_bag, set_leaves, update_links
-from .multinomial import bag_improvement, deviance, leaf_values, softmax_into, working_response
+from .multinomial import (bag_improvement, deviance, leaf_values, newton_response, softmax_into,
+                          working_response)
 
 
 @njit(cache=True, error_model="numpy", nogil=True)
-def boost_multiclass(train, data, space, valid, growth, uniforms, f_tr, f_va, n_csplits,
-                     out):
+def boost_multiclass(train, data, space, valid, growth, newton, uniforms, f_tr, f_va,
+                     n_csplits, out):
     """Run ``out``'s iterations (``out.train_error.shape[0]`` of them, K trees
     each: iteration ``t``'s class ``k`` is tree ``t * K + k``) from the
     training and validation link values ``f_tr`` (K, n_train) and ``f_va``
-    (K, n_valid), updated in place; the rest as :func:`.loop.boost_exact`.
-    Returns the number of categorical splits after them."""
+    (K, n_valid), updated in place; ``newton``: the trees are grown on the
+    Newton response (the multinomial's ``splits="newton"``); the rest as
+    :func:`.loop.boost_exact`. Returns the number of categorical splits
+    after them."""
     K = f_tr.shape[0]
     n_valid = f_va.shape[1]
     z, wz, inbag, fadj = work_arrays(f_tr[0])
+    gw = train.w.copy() if newton else train.w
+    unit = growth.unit and not newton
     p = np.empty_like(f_tr)
     for t in range(out.train_error.shape[0]):
         if uniforms.shape[0]:
@@ -40,8 +46,9 @@ def boost_multiclass(train, data, space, valid, growth, uniforms, f_tr, f_va, n_
         oob = 0.0
         for k in range(K):
             working_response(train, p[k], k, z, wz)
-            grown = grow_exact(data, space, wz, train.w, inbag, growth.unit, growth.min_obs,
-                               growth.depth)
+            if newton:
+                newton_response(train, p[k], z, gw, wz)
+            grown = grow_exact(data, space, wz, gw, inbag, unit, growth.min_obs, growth.depth)
             values = np.empty(grown[10].shape[0])
             leaf_values(train, z, p[k], grown[11], inbag, K, values)
             set_leaves(grown, values, growth.min_obs, fadj)

@@ -66,6 +66,17 @@ def working_response(rows, p_k, k, z, wz):
 
 
 @njit(cache=True, error_model="numpy")
+def newton_response(rows, p_k, z, gw, wz):
+    """Newton splits (``Multinomial.growth_response``): the tree is grown on
+    ``z / h`` with weights ``gw = w * h`` (``h = max(p (1 - p), MIN_HESSIAN)``);
+    ``wz`` gets ``gw * (z / h)``, as the grower forms it."""
+    for i in range(z.shape[0]):
+        h = max(p_k[i] * (1.0 - p_k[i]), MIN_HESSIAN)
+        gw[i] = rows.w[i] * h
+        wz[i] = gw[i] * (z[i] / h)
+
+
+@njit(cache=True, error_model="numpy")
 def leaf_values(rows, z, p_k, node_of, inbag, n_classes, values):
     """The terminal nodes' Newton steps (``Multinomial.fit_leaves``) into
     ``values``: ``(K - 1) / K * sum(w z) / sum(w p (1 - p))`` over each node's
