@@ -217,7 +217,7 @@ class ExactSearch:
         if self.cont.size:
             offsets = None if penalty is None else \
                 _Offsets(penalty[self.cont] * s2, float(best_gain.max()) * s2)
-            cont_best, gain_row, partial = self._continuous(state, G, H, bounded, offsets)
+            cont_best, gain_row, partial = self._continuous(state, total, bounded, offsets)
             best_gain[self.cont] = cont_best / s2
         if penalty is not None:
             # the bound is for gains up to the largest raw one
@@ -225,10 +225,16 @@ class ExactSearch:
             best_gain -= penalty
         while True:
             top = best_gain.max()
+            bound = self.tolerance.bound(m, top if penalty is None else raw_top)
+            if self.unit and not top - bound > 0.0:
+                # no approximate gain stands out of the rounding (a pure node:
+                # every true gain is 0): R's rounding noise decides
+                return self._noise(state, total, penalty,
+                                   cats if self.cat.size else None) \
+                    if top + bound > 0.0 else None
             if not top > 0.0:
                 return None
             # (gain 0 marks positions R does not consider: never candidates)
-            bound = self.tolerance.bound(m, top if penalty is None else raw_top)
             threshold = max(top - bound, np.nextafter(0.0, 1.0))
             best, rejected = None, False
             for v in (best_gain >= threshold).nonzero()[0]:
@@ -270,6 +276,48 @@ class ExactSearch:
             if best is not None and not rejected:
                 return best if best.score > 0.0 else None
 
+    def _noise(self, state: NodeRows, total: Side, penalty: np.ndarray | None,
+               cats) -> Split | None:
+        """R's scan of the node, every admissible position of every predictor
+        in R's arithmetic: for a node whose approximate gains are all within
+        their error bound of 0 (a pure node's true gains are all 0, R's are
+        rounding noise), where the ranking cannot narrow the candidates."""
+        best = None
+        data = self.data
+        for v in range(data.p):
+            pen = 0.0 if penalty is None else float(penalty[v])
+            c = int(self.layout.cont_row[v])
+            if c < 0:                               # categorical: R's gains already
+                i = int(np.searchsorted(self.cat, v))
+                if cats.gain[i] > 0.0:
+                    best = self._better(best, self._cats.record(cats, v, total), pen)
+                continue
+            pos = self._admissible(state, v)
+            if not pos.size:
+                continue
+            end = int(pos[-1]) + 1
+            h = None if state.H is None else state.H[c, :end]
+            sums = r_sums(self._float_g(state, v, end), h, total, int(state.nm[c]))
+            exact = r_gains(sums, pos, int(data.var_monotone[v]))
+            k = int(np.argmax(exact))                   # R's first of the largest
+            if exact[k] > 0.0:
+                split = record(v, self.sorted_values(state, v, end + 1), total,
+                               int(pos[k]), sums)
+                best = self._better(best, split, pen)
+        return best if best is not None and best.score > 0.0 else None
+
+    def _admissible(self, state: NodeRows, v: int) -> np.ndarray:
+        """The sorted positions of continuous predictor ``v`` that R scores:
+        ``n_minobsinnode`` rows on each side (at least one on the left, the
+        missing rows apart) and distinct values on the two sides."""
+        c = int(self.layout.cont_row[v])
+        m, mo = state.m, self.min_obs
+        k = np.arange(int(state.nm[c]) + max(mo, 1) - 1, min(m - 1 - mo, m - 2) + 1)
+        if k.size and self.layout.xrow[v] >= 0:      # the predictor has tied values
+            x = self.sorted_values(state, v)
+            k = k[x[k] != x[k + 1]]
+        return k
+
     @staticmethod
     def _better(best: Split | None, split: Split, penalty: float) -> Split:
         """R's rule between the best so far and a later candidate: the later
@@ -294,17 +342,20 @@ class ExactSearch:
         return unit_record(v, self.wz.take(S_v[:k + 1]), int(state.nm[c]), total,
                            float(0.5 * (x_k + x_next)))
 
-    def _continuous(self, state, G, H, bounded: bool, offsets: _Offsets | None = None):
-        """Approximate gains of the continuous predictors, in blocks small
-        enough for the working arrays to stay in the CPU cache
-        (:data:`BLOCK_ELEMENTS`), or bounded (see :meth:`best`; ``offsets``:
-        the penalties the gains will be compared less, see
-        :class:`.bounded.BoundedGains`).
+    def _continuous(self, state: NodeRows, total: Side, bounded: bool,
+                    offsets: _Offsets | None = None):
+        """Approximate gains of the continuous predictors of the node whose
+        sums are ``total``, in blocks small enough for the working arrays to
+        stay in the CPU cache (:data:`BLOCK_ELEMENTS`), or bounded (see
+        :meth:`best`; ``offsets``: the penalties the gains will be compared
+        less, see :class:`.bounded.BoundedGains`). With weights they are R's
+        gains (the kernels start R's running sums from ``total``).
 
         Returns the largest gain of every continuous predictor (scaled units),
         a function giving one predictor's row of gains, and whether those
         rows are partial (bounded: only the positions that may be candidates).
         """
+        G, H = state.G, state.H
         pc, m = self.cont.size, G.shape[1]
         K = self._kernels
         if bounded and self._boundable and pc * m >= (
@@ -341,7 +392,7 @@ class ExactSearch:
         terms = K.simple_terms(m, float(G[0].sum()), self.min_obs) if H is None else None
         for start in range(0, pc, size):
             block = slice(start, min(start + size, pc))
-            gains = self._gain_block(state, G, H, block, terms)
+            gains = self._gain_block(state, (total.sum_z, total.w), block, terms)
             best[block] = gains.max(axis=1)
             blocks.append(gains)
         return best, lambda c: blocks[c // size][c % size], False
@@ -356,17 +407,20 @@ class ExactSearch:
         return BoundedGains(state.G, state.nm, self.min_obs, self.layout.cont_xrow, state.X,
                             cut_of, offsets.penalty, offsets.floor)
 
-    def _gain_block(self, state, G, H, block: slice, terms):
+    def _gain_block(self, state: NodeRows, total: tuple[float, float], block: slice, terms):
         """Approximate gain of every position of the continuous predictors
         ``self.cont[block]``, (block size, m - 1).
 
-        Gains are R's formula evaluated on prefix sums (integers scaled by
-        ``self.scale`` with unit weights, so the gains are scaled by
-        ``scale**2``); the right-hand sums are the node total minus the left
-        ones. Positions R does not consider (too few rows on a side, between
-        tied values, against a monotone constraint) have gain 0.
+        Gains are R's formula evaluated on prefix sums: with unit weights
+        integers scaled by ``self.scale`` (so the gains are scaled by
+        ``scale**2``), the right-hand sums the node total minus the left
+        ones; with weights R's own running sums from the node's sums
+        ``total`` (R's gains). Positions R does not consider (too few rows on
+        a side, between tied values, against a monotone constraint) have
+        gain 0.
         """
         K, lay = self._kernels, self.layout
+        G, H = state.G, state.H
         Gc = G[block]
         Hc = None if H is None else H[block]
         pc, m = Gc.shape
@@ -374,7 +428,7 @@ class ExactSearch:
         if self.unit:
             ls = as_float(ls)
         nm = state.nm[block]
-        gb = GainBlock(ls, Gc, Hc, nm)
+        gb = GainBlock(ls, Gc, Hc, nm, None if self.unit else total)
         # predictors with tied values: only positions between distinct values
         inside = (lay.look >= block.start) & (lay.look < block.stop)
         look = lay.look[inside] - block.start

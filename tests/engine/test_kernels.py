@@ -97,7 +97,7 @@ def _node_block(rng, pc, m, weights, missing):
 
 def _gain_loop(block, r, min_obs):
     """R's gain at every position of predictor row ``r``, one at a time."""
-    _, G, H, nm = block
+    _, G, H, nm, _ = block
     g = G[r]
     h = np.ones_like(g) if H is None else H[r]
     m, k0 = g.size, int(nm[r])
@@ -149,7 +149,7 @@ def test_monotone_kernel_keeps_the_constrained_positions(K):
     gain = np.ones((pc, m - 1))
     mono = np.array([1, -1, 0])
     K.monotone(block, mono, False, gain)
-    _, G, H, nm = block
+    _, G, H, nm, _ = block
     for r in range(pc):
         k0 = int(nm[r])
         for k in range(m - 1):

@@ -18,12 +18,15 @@ class GainBlock(NamedTuple):
     """A block of a node's continuous predictors, each row one predictor's
     rows in its sorted order (the ``nm`` missing rows first): the prefix sums
     ``ls`` of w*z (floats; exact integers with unit weights), w*z ``G`` and
-    w ``H`` (None: unit weights) in that order."""
+    w ``H`` (None: unit weights) in that order; ``total``, the node's sums
+    of w*z and w as R has them (weighted gains start R's running sums from
+    them; None: each row's own sums, added in order)."""
 
     ls: np.ndarray
     G: np.ndarray
     H: np.ndarray | None
     nm: np.ndarray
+    total: tuple[float, float] | None = None
 
 
 class HistogramScratch(NamedTuple):

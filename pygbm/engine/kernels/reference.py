@@ -17,6 +17,7 @@ few rows on a side, against the monotone constraint) get gain 0.
 from __future__ import annotations
 
 import functools
+from typing import NamedTuple
 
 import numpy as np
 
@@ -258,45 +259,80 @@ def gain_unit_missing(block: GainBlock, rows: np.ndarray, min_obs: int, gain: np
         gain[rows] = out
 
 
-def gain_general(block: GainBlock, rows: np.ndarray, min_obs: int, gain: np.ndarray):
-    """Weights or missing values: R's three-group formula, row by row arrays."""
-    ls, Gc, Hc, nm = block
-    mo = min_obs
-    m = ls.shape[1]
-    k = np.arange(m - 1)
-    nmr = nm[rows]
-    # the missing rows lead every predictor's sorted rows
-    nanr = np.arange(m)[None, :] < nmr[:, None] if nmr.any() else None
-    g = Gc[rows]
-    lsr = np.where(nanr, 0.0, g).cumsum(axis=1) if nanr is not None else ls[rows]
-    if Hc is None:
-        lw = (k[None, :] - nmr[:, None] + 1).astype(float)
-        hl_tot = (m - nmr).astype(float)[:, None]
-        mw = nmr.astype(float)
+class WeightedSums(NamedTuple):
+    """R's running sums at every position of some predictor rows of a
+    weighted block (see :func:`weighted_sums`), (rows, m - 1) each but the
+    missing group's (rows,)."""
+
+    ls: np.ndarray
+    lw: np.ndarray
+    rs: np.ndarray
+    rw: np.ndarray
+    ms: np.ndarray
+    mw: np.ndarray
+
+
+def _running_minus_rows(start: np.ndarray, parts: np.ndarray) -> np.ndarray:
+    """Per row, ``start - parts[0]``, ``start - parts[0] - parts[1]``, ... one
+    subtraction at a time (R's order: a cumulative sum of the negated parts
+    after the start, which rounds the same), the first m - 1."""
+    buf = np.empty(parts.shape)
+    buf[:, 0] = start
+    np.negative(parts[:, :-1], out=buf[:, 1:])
+    return buf.cumsum(axis=1, out=buf)[:, 1:]
+
+
+def weighted_sums(block: GainBlock, rows: np.ndarray) -> WeightedSums:
+    """R's sums along the predictor rows ``rows`` of a weighted block (``H``
+    given), as R's scan has them at every position k (left = rows nm..k):
+    left sums accumulated from the first non-missing row, right sums the
+    node's total (``block.total``) less every row up to k one at a time, and
+    the missing rows' sums accumulated in order; gains from them are R's to
+    the last bit."""
+    _, Gc, Hc, nm, total = block
+    g, h, nmr = Gc[rows], Hc[rows], nm[rows]
+    if nmr.any():
+        front = np.arange(g.shape[1])[None, :] < nmr[:, None]
+        lead_g, lead_h = np.where(front, g, 0.0), np.where(front, h, 0.0)
+        ms, mw = lead_g.cumsum(axis=1)[:, -1], lead_h.cumsum(axis=1)[:, -1]
+        ls = np.subtract(g, lead_g).cumsum(axis=1)      # 0 on the missing rows
+        lw = np.subtract(h, lead_h).cumsum(axis=1)
     else:
-        h = Hc[rows]
-        hl = np.where(nanr, 0.0, h).cumsum(axis=1) if nanr is not None \
-            else h.cumsum(axis=1)
-        lw = hl[:, :-1]
-        hl_tot = hl[:, -1:]
-        mw = np.sum(np.where(nanr, h, 0.0), axis=1) if nanr is not None \
-            else np.zeros(rows.size)
-    ms = np.sum(np.where(nanr, g, 0.0), axis=1) if nanr is not None else np.zeros(rows.size)
-    lsk = lsr[:, :-1]
-    rs = lsr[:, -1:] - lsk
-    rw = hl_tot - lw
+        ms = mw = np.zeros(rows.size)
+        ls, lw = g.cumsum(axis=1), h.cumsum(axis=1)
+    if total is None:                    # each row's own sums, in order
+        tz, tw = g.cumsum(axis=1)[:, -1], h.cumsum(axis=1)[:, -1]
+    else:
+        tz, tw = total
+    return WeightedSums(ls[:, :-1], lw[:, :-1], _running_minus_rows(tz, g),
+                        _running_minus_rows(tw, h), ms, mw)
+
+
+def gain_general(block: GainBlock, rows: np.ndarray, min_obs: int, gain: np.ndarray):
+    """Weights: R's three-group gain from R's own running sums
+    (:func:`weighted_sums`), row by row arrays: R's gains to the last bit."""
+    mo = min_obs
+    m = block.G.shape[1]
+    k = np.arange(m - 1)
+    nmr = block.nm[rows]
+    s = weighted_sums(block, rows)
     n_left = k[None, :] - nmr[:, None] + 1
     n_right = (m - 1 - k)[None, :]
     with np.errstate(divide="ignore", invalid="ignore"):
-        gr = improvement(lw, rw, mw[:, None], lsk, rs, ms[:, None])
+        gr = improvement(s.lw, s.rw, s.mw[:, None], s.ls, s.rs, s.ms[:, None])
     ok = (n_left >= mo) & (n_right >= mo) & (gr > 0.0)
     gain[rows] = np.where(ok, gr, 0.0)
 
 
 def monotone(block: GainBlock, mono: np.ndarray, unit: bool, gain: np.ndarray):
     """R's constraint: monotone * (right_sum * left_w - left_sum * right_w) > 0."""
-    ls, Gc, Hc, nm = block
+    ls, Gc, Hc, nm, _ = block
     rows = np.flatnonzero(mono != 0)
+    sign = mono[rows][:, None]
+    if not unit:                         # R's own sums: R's decision
+        s = weighted_sums(block, rows)
+        gain[rows] *= sign * (s.rs * s.lw - s.ls * s.rw) > 0
+        return
     m = ls.shape[1]
     k = np.arange(m - 1)
     # missing rows sit in front: their sums belong to neither side
@@ -304,18 +340,14 @@ def monotone(block: GainBlock, mono: np.ndarray, unit: bool, gain: np.ndarray):
     lfull = np.where(front, 0.0, Gc[rows]).cumsum(axis=1) if front.any() \
         else ls[rows]
     lsk, tot = lfull[:, :-1], lfull[:, -1:]
-    if Hc is None:
-        lw = (k[None, :] - nm[rows][:, None] + 1).astype(float)
-        rw = (m - 1 - k)[None, :].astype(float)
-    else:
-        hl = np.where(front, 0.0, Hc[rows]).cumsum(axis=1)
-        lw, rw = hl[:, :-1], hl[:, -1:] - hl[:, :-1]
+    lw = (k[None, :] - nm[rows][:, None] + 1).astype(float)
+    rw = (m - 1 - k)[None, :].astype(float)
     rs = tot - lsk
     # integer sums: keep the positions that may pass (each sum is off by
     # at most m / 2 units, the products by m**2 / 2); the candidates are
     # checked exactly in R's re-evaluation
-    slack = float(m) * m if unit else 0.0
-    keep = mono[rows][:, None] * (rs * lw - lsk * rw) > -slack
+    slack = float(m) * m
+    keep = sign * (rs * lw - lsk * rw) > -slack
     gain[rows] *= keep
 
 
