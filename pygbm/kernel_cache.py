@@ -102,6 +102,7 @@ KERNELS = (
     KernelCache("engine/compiled", (
         "engine/compiled/*.py", "engine/split.py", "engine/fixed_point.py",
         "engine/histogram.py", "engine/histogram_search.py", "engine/kernels/reference.py",
+        "engine/tolerance.py",
         "distributions/pairwise.py", "distributions/multinomial.py")),
     KernelCache("ordered/compiled", (
         "ordered/compiled/*.py", "ordered/columns.py", "ordered/leaf_terms.py",

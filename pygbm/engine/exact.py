@@ -299,6 +299,7 @@ class ExactSearch:
             h = None if state.H is None else state.H[c, :end]
             sums = r_sums(self._float_g(state, v, end), h, total, int(state.nm[c]))
             exact = r_gains(sums, pos, int(data.var_monotone[v]))
+            exact = np.where(exact > 0.0, exact, 0.0)   # (NaN: never R's best)
             k = int(np.argmax(exact))                   # R's first of the largest
             if exact[k] > 0.0:
                 split = record(v, self.sorted_values(state, v, end + 1), total,

@@ -12,6 +12,10 @@ largest child's is its parent's minus its siblings'.
 Where R's last bits decide (ties between predictors, and every split with
 one bucket per value, whose fit must be R's), the search reaches back into
 the node's rows for R's arithmetic (:mod:`.row_sums` says exactly when).
+With one bucket per value the predictors whose histogram gain is within the
+error bound of the floating sums (:class:`.tolerance.FloatTolerance`) of
+the top are scanned there in full, and every predictor when no gain stands
+out of that bound (a pure node: R's gains are rounding noise, which decides).
 """
 from __future__ import annotations
 
@@ -24,6 +28,7 @@ from .._rmath import shell_sort_order
 from .histogram import Histogram, HistogramBuilder
 from .row_sums import RowSums
 from .split import NEAR_TIE, Response, Side, Split, improvement, midpoints
+from .tolerance import FloatTolerance
 
 #: relative distance under which two level means count as tied: such levels
 #: are re-counted from the rows so that their order is R's (see _categoricals)
@@ -44,6 +49,7 @@ class NodeState:
     split: Split | None = None        # this node's split, once chosen
     levels: np.ndarray | None = None  # its level order (categorical split)
     r_total: Side | None = None       # the node's sums in R's arithmetic
+    level: int = 0                    # splits between the root and the node
 
 
 class HistogramSearch:
@@ -62,11 +68,21 @@ class HistogramSearch:
         self.builder = HistogramBuilder(data, response)
         self.packed = self.builder.packed
         self.row_sums = RowSums(data, response)
+        self._response = response
         self._direction = np.empty(data.n, dtype=np.int8)
+        #: the error bound of the histogram gains (one bucket per value), set
+        #: by :meth:`root` from the tree's bag
+        self._tolerance: FloatTolerance | None = None
 
     # ------------------------------------------------------------------ state
     def root(self, inbag: np.ndarray) -> NodeState:
-        return NodeState(np.flatnonzero(inbag))
+        rows = np.flatnonzero(inbag)
+        if self.data.exact_bins:
+            wz, w, unit = self._response
+            width = max(int(self.data.width), int(self.data.var_type.max(initial=0)) + 1)
+            self._tolerance = FloatTolerance.of_bag(wz[rows], None if unit else w[rows],
+                                                    width)
+        return NodeState(rows)
 
     def children(self, state: NodeState, rows: np.ndarray, d: np.ndarray, split: Split):
         """The children's states; histograms are counted for all but the
@@ -79,7 +95,8 @@ class HistogramSearch:
             state.raw = self.builder.build(state.rows)
         big = int(np.argmax([r.shape[0] for r in kids]))
         state.split = split
-        out = [NodeState(r, parent=state, side=i) for i, r in enumerate(kids)]
+        out = [NodeState(r, parent=state, side=i, level=state.level + 1)
+               for i, r in enumerate(kids)]
         counted = []
         for i, r in enumerate(kids):
             if i != big and r.shape[0]:
@@ -119,13 +136,15 @@ class HistogramSearch:
         if self.adjustment is not None:
             penalty = np.asarray(self.adjustment.penalties(total, state.rows), dtype=float)
             best_gain = best_gain - penalty
+        if data.exact_bins:
+            # R's own arithmetic: R's split, its sums R's to the last bit
+            return self._r_choice(state, best_gain, float(raw_gain.max()), orders, penalty)
         v = int(np.argmax(best_gain))
         if not best_gain[v] > 0.0:
             return None
         tied = (best_gain >= best_gain[v] * (1.0 - NEAR_TIE)).nonzero()[0]
-        if tied.shape[0] > 1 or data.exact_bins:
-            # R's own arithmetic: ties are broken as R breaks them, and with
-            # one bucket per value the children's sums are R's to the last bit
+        if tied.shape[0] > 1:
+            # R's own arithmetic: ties are broken as R breaks them
             return self._break_tie(state, tied, best_pos, orders, penalty)
         state.levels = orders.get(v)
         if v in orders:
@@ -136,6 +155,33 @@ class HistogramSearch:
         if penalty is not None:
             split = dataclasses.replace(split, penalty=float(penalty[v]))
         return split
+
+    def _r_choice(self, state: NodeState, best_gain: np.ndarray, raw_top: float, orders,
+                  penalty) -> Split | None:
+        """R's split of a node with one bucket per value: every predictor
+        whose best histogram gain (``best_gain``, less its penalty) may be
+        R's best, within the error bound of the floating sums
+        (:class:`.tolerance.FloatTolerance`, at the largest raw gain
+        ``raw_top``) of the top, scanned in R's arithmetic; every predictor
+        when no gain stands out of the bound (a pure node). R's rule picks:
+        the largest gain (less the penalty), the first predictor."""
+        top = float(best_gain.max())
+        bound = self._tolerance.bound(state.level, raw_top)
+        if not top + bound > 0.0:
+            return None
+        scan = (best_gain >= top - bound).nonzero()[0] if top - bound > 0.0 \
+            else range(self.data.p)
+        best = None
+        for v in scan:
+            levels = orders.get(int(v))
+            split = self.row_sums.best_of(state, int(v), levels, self.min_obs)
+            if split is None:
+                continue
+            if penalty is not None:
+                split = dataclasses.replace(split, penalty=float(penalty[v]))
+            if best is None or split.score > best.score:
+                best, state.levels = split, levels
+        return best if best is not None and best.score > 0.0 else None
 
     def _break_tie(self, state: NodeState, tied, best_pos, orders, penalty) -> Split | None:
         """Several predictors within rounding of the best gain (often the same
@@ -158,7 +204,7 @@ class HistogramSearch:
                 best, state.levels = split, levels
         if penalty is not None and not best.score > 0.0:
             return None
-        if best.left_levels is None and not data.exact_bins:
+        if best.left_levels is None:
             # the bucket rule's split point (R's would be the node's midpoint)
             best = dataclasses.replace(
                 best, value=self._split_point(state.hist, best.var, best_pos[best.var]))

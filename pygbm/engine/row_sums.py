@@ -8,9 +8,14 @@ another order, so their last bits can differ. The histogram search
 (:mod:`.histogram_search`) therefore reaches back into the rows here, and
 only here:
 
-* a tie between predictors (gains within :data:`.split.NEAR_TIE`), and every
-  split with one bucket per value (``exact_bins``, where the fit must be R's):
-  the candidate splits re-evaluated on the rows (:meth:`RowSums.record`);
+* a tie between predictors (gains within :data:`.split.NEAR_TIE`): the
+  candidate splits re-evaluated on the rows (:meth:`RowSums.record`);
+* every split with one bucket per value (``exact_bins``, where the fit must
+  be R's): every predictor whose histogram gain may be R's best (within
+  :class:`.tolerance.FloatTolerance` of the top, or every predictor when no
+  gain stands out of the rounding: a pure node, whose R gains are rounding
+  noise) is scanned in R's arithmetic, every admissible position
+  (:meth:`RowSums.best_of`);
 * the node sums those re-evaluations start from, which R gets by the same
   running subtractions down the tree (:meth:`RowSums.total`);
 * categorical levels whose means tie: R's Shell sort orders them on R's
@@ -23,8 +28,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._rmath import sequential_minus, sequential_sum
+from .._rmath import running_minus, sequential_minus, sequential_sum
 from .split import Response, Side, Split, improvement
+from .tolerance import r_gains, r_sums
+from .tolerance import record as r_record
 
 
 class RowSums:
@@ -35,12 +42,10 @@ class RowSums:
         self.data = data
         self.wz, self.w, self.unit = response
 
-    def record(self, state, v: int, pos: int, levels) -> Split:
-        """The split of ``state`` on ``v`` (left: sorted positions up to ``pos``,
-        or the first ``pos + 1`` levels of ``levels``) with R's arithmetic: R
-        scans the node's rows sorted by ``v`` (missing values first, ties in
-        row order), adding each row to the left sums and taking it from the
-        node's totals one at a time."""
+    def _sorted(self, state, v: int):
+        """The node's rows as R scans them for ``v``: its values, w*z and w
+        (None: unit weights) sorted (missing values first, ties in row
+        order), and the number missing."""
         data, rows = self.data, state.rows
         x = data.xt[v, rows]
         nm = int(np.count_nonzero(np.isnan(x)))
@@ -51,8 +56,67 @@ class RowSums:
         else:
             order = np.argsort(x, kind="stable")
         order = np.roll(order, nm)                              # NaN first, as R
-        x, g = x[order], self.wz[rows[order]]
         h = None if self.unit else self.w[rows[order]]
+        return x[order], self.wz[rows[order]], h, nm
+
+    def best_of(self, state, v: int, levels, min_obs: int) -> Split | None:
+        """R's best split of ``state`` on ``v`` (categorical: the prefixes of
+        the level order ``levels``): every admissible position scored in
+        R's arithmetic, the first of the largest gain kept (None: no
+        positive gain)."""
+        if levels is not None:
+            gain = self._level_gains(state, v, levels, min_obs)
+            j = int(np.argmax(gain)) if gain.size else 0
+            return self.record(state, v, j, levels) if gain.size and gain[j] > 0.0 else None
+        x, g, h, nm = self._sorted(state, v)
+        m, mo = x.size, int(min_obs)
+        k = np.arange(nm + max(mo, 1) - 1, min(m - 1 - mo, m - 2) + 1)
+        k = k[x[k] != x[k + 1]]                   # between distinct values
+        if not k.size:
+            return None
+        end = int(k[-1]) + 1
+        sums = r_sums(g[:end], None if h is None else h[:end], self.total(state), nm)
+        gain = r_gains(sums, k, int(self.data.var_monotone[v]))
+        gain = np.where(gain > 0.0, gain, 0.0)    # (NaN: never R's best)
+        j = int(np.argmax(gain))                  # R's first of the largest
+        return r_record(v, x, self.total(state), int(k[j]), sums) if gain[j] > 0.0 else None
+
+    def _level_gains(self, state, v: int, levels, min_obs: int) -> np.ndarray:
+        """R's gain of every prefix of the level order ``levels`` of
+        categorical ``v`` (0 where R does not score it: the last non-empty
+        level, fewer than ``min_obs`` rows on a side)."""
+        rows, total = state.rows, self.total(state)
+        x = self.data.xt[v, rows]
+        nan = np.isnan(x)
+        K = int(self.data.var_type[v])
+        codes = x[~nan].astype(np.intp)
+        g = self.wz[rows]
+        gs = np.bincount(codes, weights=g[~nan], minlength=K)[levels]
+        gn = np.bincount(codes, minlength=K)[levels]
+        gw = gn.astype(float) if self.unit else \
+            np.bincount(codes, self.w[rows][~nan], minlength=K)[levels]
+        nm = int(nan.sum())
+        ms, mw = sequential_sum(g[nan]), (float(nm) if self.unit
+                                          else sequential_sum(self.w[rows][nan]))
+        start_z = sequential_minus(total.sum_z, g[nan])
+        start_w = total.w - nm if self.unit else sequential_minus(total.w, self.w[rows][nan])
+        ls, lw, ln = gs.cumsum(), gw.cumsum(), gn.cumsum()
+        rs, rw = running_minus(start_z, gs), running_minus(start_w, gw)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            gain = np.asarray(improvement(lw, rw, mw, ls, rs, ms), dtype=float)
+        rn = total.n - nm - ln
+        scored = (np.arange(K) < np.count_nonzero(gw != 0.0) - 1) & (ln >= min_obs) \
+            & (rn >= min_obs) & (gain > 0.0)
+        return np.where(scored, gain, 0.0)
+
+    def record(self, state, v: int, pos: int, levels) -> Split:
+        """The split of ``state`` on ``v`` (left: sorted positions up to ``pos``,
+        or the first ``pos + 1`` levels of ``levels``) with R's arithmetic: R
+        scans the node's rows sorted by ``v`` (missing values first, ties in
+        row order), adding each row to the left sums and taking it from the
+        node's totals one at a time."""
+        data = self.data
+        x, g, h, nm = self._sorted(state, v)
         weights = (lambda a, b: float(b - a)) if h is None else \
             (lambda a, b: sequential_sum(h[a:b]))
         total = self.total(state)

@@ -36,7 +36,7 @@ def recount(L, H, i, rows, resp, unit):
 
 
 @njit(cache=True, error_model="numpy")
-def _sorted_rows(L, rows, v):
+def sorted_rows(L, rows, v):
     """The rows sorted as R scans them for a continuous ``v``: missing values
     first, then by bucket (one bucket per value) or by value, ties in row
     order. Returns them and the number missing."""
@@ -80,7 +80,7 @@ def _continuous(L, rows, v, pos, total, resp, unit, sums):
     gain and split point (R's midpoint)."""
     wz, w = resp
     tot_z, tot_w, tot_n = total
-    srt, nm = _sorted_rows(L, rows, v)
+    srt, nm = sorted_rows(L, rows, v)
     ms = 0.0
     mw = 0.0
     for k in range(nm):

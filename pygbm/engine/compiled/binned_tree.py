@@ -29,6 +29,7 @@ from numba import njit
 
 from ..split import LEFT, MISSING, NEAR_TIE, RIGHT
 from .arith import numpy_sum_at
+from .binned_r_choice import bag_tolerance, float_bound, r_choice
 from .binned_rows import row_record
 from .binned_search import categorical_best, continuous_best, record, split_point
 from .histograms import build_float, build_packed, clear_empty, pack, subtract, unpack
@@ -303,9 +304,40 @@ def _tie_break(L, H, rows, resp, unit, total, gains, pos, orders, best_v, out):
             if L.var_type[v] > 0:
                 n_lev = at + 1
                 order[:] = levels
-    if L.var_type[var] == 0 and not L.exact_bins:
+    if L.var_type[var] == 0:
         value = split_point(L, H, var, pos[var])       # the bucket rule's point
     return best_g, var, value, n_lev
+
+
+@njit(cache=True, error_model="numpy")
+def _exact_choice(L, rows, resp, unit, min_obs, node, found, out):
+    """R's split of a node with one bucket per value (see
+    :mod:`.binned_r_choice`): ``node`` = (total: R's sums, level, tolerance),
+    ``found`` = (gains, positions, level orders, best predictor) of the
+    histogram; ``out`` = (sums, left level order): filled. Returns (gain,
+    predictor (-1: no split), split point, levels sent left)."""
+    total, level, tol = node
+    gains, pos, orders, best_v = found
+    sums, order = out
+    top = gains[best_v]
+    bound = float_bound(tol, level, top)
+    if not top + bound > 0.0:
+        return 0.0, -1, 0.0, 0
+    flags = np.empty(gains.shape[0], dtype=np.bool_)
+    for u in range(gains.shape[0]):
+        flags[u] = gains[u] >= top - bound if top - bound > 0.0 else True
+    g, var, at = r_choice(L, rows, total, resp, unit, min_obs, (flags, orders))
+    if var < 0:
+        return 0.0, -1, 0.0, 0
+    n_lev = 0
+    if L.var_type[var] > 0:
+        levels = orders[np.searchsorted(L.cat, var)]
+        order[:] = levels
+        n_lev = at + 1
+    else:
+        levels = order[:0]
+    g, value = row_record(L, rows, var, at, levels, total, resp, unit, sums)
+    return g, var, value, n_lev
 
 
 @njit(cache=True, error_model="numpy")
@@ -336,6 +368,7 @@ def grow_binned(L, space, wz, w, inbag, unit, min_obs, depth):
     if packed:
         bits, scale = pack(wz, bag, packed_vals[0])
     tot_z, tot_w = _root_totals(L, bag, resp, unit)
+    tol = bag_tolerance(L, bag, resp, unit)
 
     lev_w = max(L.cat_cells.shape[1], 1)
     max_nodes = 1 + 3 * depth
@@ -347,6 +380,7 @@ def grow_binned(L, space, wz, w, inbag, unit, min_obs, depth):
     parent = np.full(max_nodes, -1, dtype=np.int64)
     r_tot = np.zeros((max_nodes, 3))                    # R's sums (w*z, w, count)
     r_ok = np.zeros(max_nodes, dtype=np.bool_)
+    node_level = np.zeros(max_nodes, dtype=np.int64)   # splits above the node
     nodes = (node_n, node_var, node_kids, node_nlev, node_order, parent, r_tot, r_ok)
     node_z[0] = tot_z
     node_w[0] = tot_w
@@ -409,9 +443,17 @@ def grow_binned(L, space, wz, w, inbag, unit, min_obs, depth):
             node_rows = buffers[node_buf[nd], lo:hi]
             v, tied = _histogram_best(L, H, unit, counted[t], node_rows, resp, min_obs,
                                       gains, pos, orders)
-            if not gains[v] > 0.0:
+            if L.exact_bins:
+                total = (r_tot[nd, 0], r_tot[nd, 1], np.int64(r_tot[nd, 2]))
+                g, v, value, n_lev = _exact_choice(
+                    L, node_rows, resp, unit, min_obs, (total, node_level[nd], tol),
+                    (gains, pos, orders, v), (t_sums[t], t_order[t]))
+                if v < 0:
+                    continue
+                t_exact[t] = True
+            elif not gains[v] > 0.0:
                 continue
-            if tied > 1 or L.exact_bins:
+            elif tied > 1:
                 _ensure_r_total(L, nd, (seg, (term_node, n_term, node_buf), buffers), resp,
                                 unit, nodes)
                 total = (r_tot[nd, 0], r_tot[nd, 1], np.int64(r_tot[nd, 2]))
@@ -456,6 +498,7 @@ def grow_binned(L, space, wz, w, inbag, unit, min_obs, depth):
             node_n[kid] = np.int64(s[3 * side + 2])
             node_kids[nd, side] = kid
             parent[kid] = nd
+            node_level[kid] = node_level[nd] + 1
             if t_exact[t]:
                 r_tot[kid, 0] = s[3 * side]
                 r_tot[kid, 1] = s[3 * side + 1]

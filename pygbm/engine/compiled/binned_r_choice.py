@@ -1,0 +1,198 @@
+"""R's split of a binned node with one bucket per value, compiled
+(engine.histogram_search's ``_r_choice`` and engine.row_sums' ``best_of``).
+
+With one bucket per value the fit must be R's: every predictor whose
+histogram gain is within the error bound of floating sums
+(:class:`pygbm.engine.tolerance.FloatTolerance`, :func:`float_bound`) of the
+top is scanned in R's arithmetic on the node's rows, every admissible
+position, and every predictor when no gain stands out of that bound (a pure
+node, whose true gains are all 0: R's rounding noise decides). R's rule
+picks: the largest gain, the first predictor, the first position. ``rows``
+are a node's in-bag rows in increasing order; ``resp`` is (w*z, w) of the
+training rows; ``total`` the node's sums as R has them (w*z, w, count).
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..tolerance import EPS, SUM_ERROR_BASE, SUM_ERROR_MARGIN, SUM_ERROR_PER_LEVEL
+from .arith import split_gain
+from .binned_rows import sorted_rows
+
+
+@njit(cache=True, error_model="numpy")
+def bag_tolerance(L, bag, resp, unit):
+    """The tolerance of a tree on the bag ``bag`` (FloatTolerance.of_bag's
+    fields): (rows, buckets, sum |w z|, sum w (0: unit weights), largest |z|,
+    smallest positive w)."""
+    wz, w = resp
+    abs_sum = 0.0
+    w_sum = 0.0
+    zmax = 0.0
+    w_min = np.inf
+    for k in range(bag.shape[0]):
+        r = bag[k]
+        abs_sum += abs(wz[r])
+        if unit:
+            zmax = max(zmax, abs(wz[r]))
+        elif w[r] > 0.0:
+            w_sum += w[r]
+            zmax = max(zmax, abs(wz[r]) / w[r])
+            w_min = min(w_min, w[r])
+    if unit or not w_min < np.inf:
+        w_min = 1.0
+    widest = L.width
+    for i in range(L.cat.shape[0]):
+        widest = max(widest, L.var_type[L.cat[i]] + 1)
+    return (float(bag.shape[0]), float(widest), abs_sum, w_sum, zmax, w_min)
+
+
+@njit(cache=True, error_model="numpy")
+def float_bound(tol, level, top):
+    """FloatTolerance.bound: twice a bound on |histogram gain - R's gain| in
+    a node ``level`` splits deep whose top gain is ``top``."""
+    n, width, abs_sum, w_sum, zmax, w_min = tol
+    rounds = (SUM_ERROR_PER_LEVEL * level + SUM_ERROR_BASE) * (n + width) * EPS \
+        * SUM_ERROR_MARGIN
+    eps_s = rounds * abs_sum
+    eps_w = rounds * w_sum
+    room = w_min - 3.0 * eps_w
+    if not room > 0.0:
+        return np.inf
+    e = (w_min / room * (12.0 * zmax * eps_s + 12.0 * eps_s * eps_s / w_min
+                         + 6.0 * zmax * zmax * eps_w)
+         + 20.0 * EPS * max(top, 0.0))
+    return 4.0 * e
+
+
+@njit(cache=True, error_model="numpy")
+def _continuous_best(L, rows, v, total, resp, unit, min_obs):
+    """R's scan of continuous ``v`` over the node's rows: (best gain, its
+    sorted position; gain 0: none)."""
+    wz, w = resp
+    tot_z, tot_w, tot_n = total
+    srt, nm = sorted_rows(L, rows, v)
+    m = srt.shape[0]
+    ms = 0.0
+    mw = 0.0
+    rs = tot_z
+    rw = tot_w
+    for k in range(nm):
+        ms += wz[srt[k]]
+        mw += w[srt[k]]
+        rs -= wz[srt[k]]
+        rw -= w[srt[k]]
+    if unit:
+        mw = float(nm)
+        rw = tot_w - nm
+    mv = L.mono[v]
+    ls = 0.0
+    lw = 0.0
+    best = 0.0
+    at = -1
+    for k in range(nm, m - 1):
+        i = srt[k]
+        ls += wz[i]
+        rs -= wz[i]
+        if unit:
+            lw = float(k + 1 - nm)
+            rw = tot_w - (k + 1)
+        else:
+            lw += w[i]
+            rw -= w[i]
+        if (k + 1 - nm < min_obs or m - 1 - k < min_obs
+                or not L.xt[v, i] != L.xt[v, srt[k + 1]]):
+            continue
+        if mv != 0 and not mv * (rs * lw - ls * rw) > 0:
+            continue
+        g = split_gain(lw, rw, mw, ls, rs, ms)
+        if g > best:
+            best = g
+            at = k
+    return best, at
+
+
+@njit(cache=True, error_model="numpy")
+def _categorical_best(L, rows, v, levels, total, resp, unit, min_obs):
+    """R's scan of the prefixes of the level order ``levels`` of categorical
+    ``v``: (best gain, its prefix length - 1; gain 0: none)."""
+    wz, w = resp
+    tot_z, tot_w, tot_n = total
+    K = L.var_type[v]
+    gs = np.zeros(K)
+    gw = np.zeros(K)
+    gn = np.zeros(K, dtype=np.int64)
+    ms = 0.0
+    mw = 0.0
+    nm = 0
+    start_z = tot_z
+    start_w = tot_w
+    for k in range(rows.shape[0]):
+        r = rows[k]
+        xv = L.xt[v, r]
+        if np.isnan(xv):
+            ms += wz[r]
+            mw += w[r]
+            start_z -= wz[r]
+            start_w -= w[r]
+            nm += 1
+        else:
+            lev = int(xv)
+            gs[lev] += wz[r]
+            gw[lev] += w[r]
+            gn[lev] += 1
+    if unit:
+        mw = float(nm)
+        start_w = tot_w - nm
+        for lev in range(K):
+            gw[lev] = float(gn[lev])
+    n_levels = 0
+    for lev in range(K):
+        n_levels += gw[lev] != 0.0
+    ls = 0.0
+    lw = 0.0
+    n_left = 0
+    rs = start_z
+    rw = start_w
+    best = 0.0
+    at = -1
+    for j in range(n_levels - 1):
+        lev = levels[j]
+        ls += gs[lev]
+        lw += gw[lev]
+        n_left += gn[lev]
+        rs -= gs[lev]
+        rw -= gw[lev]
+        if n_left < min_obs or tot_n - nm - n_left < min_obs:
+            continue
+        g = split_gain(lw, rw, mw, ls, rs, ms)
+        if g > best:
+            best = g
+            at = j
+    return best, at
+
+
+@njit(cache=True, error_model="numpy")
+def r_choice(L, rows, total, resp, unit, min_obs, scan):
+    """R's split of the node ``rows`` among the predictors ``scan`` (flags,
+    in predictor order; ``scan[1]`` the level orders of the categoricals):
+    returns (gain, predictor, position: sorted position or prefix length - 1;
+    predictor -1: no positive gain)."""
+    flags, orders = scan
+    best = 0.0
+    var = -1
+    at = -1
+    for v in range(flags.shape[0]):
+        if not flags[v]:
+            continue
+        if L.var_type[v] == 0:
+            g, k = _continuous_best(L, rows, v, total, resp, unit, min_obs)
+        else:
+            g, k = _categorical_best(L, rows, v, orders[np.searchsorted(L.cat, v)], total,
+                                     resp, unit, min_obs)
+        if g > best:
+            best = g
+            var = v
+            at = k
+    return best, var, at
