@@ -9,7 +9,9 @@ link values, the predictor coding, the first trees, and ``predict`` at the case'
 with missing values (link and response scale).
 
 A live test (skipped without ``Rscript``) runs R on freshly generated random
-data and compares the same way, so that the fixtures cannot be "learned".
+data (half the gaussian cases on a 0/1 response, with pure nodes) and
+compares both engines' fits the same way, so that the fixtures cannot be
+"learned".
 Set ``PYGBM_LIVE_SEED`` to replay a failing live case.
 
 Tolerances: ``DEFAULT_TOL`` for every quantity, ``CASE_TOL`` for per-case
@@ -115,10 +117,11 @@ def gbm_kwargs(case: dict, fixture: dict) -> dict:
     }
 
 
-def fit_case(case: dict, fixture: dict, root=prep.REPO_ROOT):
-    """(pygbm fit, prepared data) for one case."""
+def fit_case(case: dict, fixture: dict, root=prep.REPO_ROOT, engine=None):
+    """(pygbm fit, prepared data) for one case (``engine``: pygbm's, None the
+    default)."""
     data = prep.prepare(case, root)
-    fit = _pygbm_gbm()(case["formula"], data, **gbm_kwargs(case, fixture))
+    fit = _pygbm_gbm()(case["formula"], data, engine=engine, **gbm_kwargs(case, fixture))
     return fit, data
 
 
@@ -324,13 +327,14 @@ def test_predictions(name, block, type_):
 
 @pytest.mark.parametrize("name", FIT_CASES)
 def test_bounded_search_gives_r_fit(name, force_bounded_search):
-    """The case fitted again with every node's continuous predictors searched
-    by the bounded search (in blocks of 8 positions, so that these small
-    nodes hold many; as configured only large nodes use it): R's trees,
-    training and validation errors and fitted values still."""
+    """The case fitted again by the NumPy engine (the reference) with every
+    node's continuous predictors searched by the bounded search (in blocks of
+    8 positions, so that these small nodes hold many; as configured only
+    large nodes use it): R's trees, training and validation errors and
+    fitted values still."""
     force_bounded_search(8)
     fx = prep.load_fixture(name)
-    fit, _ = fit_case(CASES[name], fx)
+    fit, _ = fit_case(CASES[name], fx, engine="numpy")
     check_first_trees(name, fit, fx)
     check_train_error(name, fit, fx)
     if name in _valid_cases():
@@ -346,6 +350,13 @@ LIVE_DISTRIBUTIONS = ["gaussian", "laplace", "tdist", "huberized", "bernoulli",
 LEVELS_G = ["a", "b", "c", "d", "e", "f", "g"]
 LEVELS_O = ["lo", "mid", "hi"]
 LIVE_NA_FRAC = 0.1
+#: share of the live gaussian cases fitted to a 0/1 response (pure nodes)
+BINARY_GAUSSIAN = 0.5
+#: their response is 1 above this quantile of the linear predictor (rare
+#: ones: the first trees reach pure nodes in about a third of the cases)
+BINARY_QUANTILE = 0.97
+#: the engines every live case is fitted with (None: the default one)
+LIVE_ENGINES = (None, "numpy")
 ROUND_DIGITS = 4  # short decimals: R and pandas parse them to the same doubles
 
 
@@ -373,7 +384,11 @@ def _random_frame(rng, dist: dict) -> pd.DataFrame:
     for col in ["x0", "k", "g"]:
         df[col] = df[col].mask(rng.random(n) < LIVE_NA_FRAC)
     kind = dist["name"]
-    if kind in ("gaussian", "laplace", "tdist", "quantile"):
+    if kind == "gaussian" and rng.random() < BINARY_GAUSSIAN:
+        # a rare 0/1 response: pure nodes (every row the same working
+        # response), whose split R's rounding noise decides
+        df["y"] = (eta > np.quantile(eta, BINARY_QUANTILE)).astype(int)
+    elif kind in ("gaussian", "laplace", "tdist", "quantile"):
         df["y"] = np.round(eta + rng.standard_t(4, size=n), ROUND_DIGITS)
     elif kind in ("bernoulli", "adaboost", "huberized"):
         df["y"] = (rng.random(n) < 1 / (1 + np.exp(-eta))).astype(int)
@@ -430,5 +445,7 @@ def test_live_random_cases_match_r(tmp_path):
         label = f"{case['name']} (PYGBM_LIVE_SEED={seed})"
         assert prep.data_check(prep.prepare(case, tmp_path))["na_count"] == \
             fx["data_check"]["na_count"], label
-        fit, data = fit_case(case, fx, tmp_path)
-        check_everything(label, case, fx, fit, data)
+        for engine in LIVE_ENGINES:
+            fit, data = fit_case(case, fx, tmp_path, engine)
+            check_everything(f"{label} engine={engine or fit.options.engine}", case, fx,
+                             fit, data)

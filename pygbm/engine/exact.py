@@ -201,9 +201,9 @@ class ExactSearch:
         position. With an adjustment, each predictor's gains are compared
         less its penalty (the split keeps R's gain as its improvement).
         """
-        G, H = state.G, state.H
+        H = state.H
         m = state.m
-        if m < 2:
+        if m < 2 * max(self.min_obs, 1):      # n_minobsinnode rows on each side: none
             return None
         data = self.data
         s2 = self.scale * self.scale

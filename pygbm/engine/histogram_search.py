@@ -111,7 +111,7 @@ class HistogramSearch:
     def best(self, state: NodeState, total: Side) -> Split | None:
         """Best split of the node (None when no split has a positive gain;
         with an adjustment, gains are compared less each predictor's penalty)."""
-        if state.rows.shape[0] < 2:
+        if state.rows.shape[0] < 2 * max(self.min_obs, 1):   # too few rows for two sides
             return None
         if state.hist is None:
             if state.raw is None:
@@ -170,7 +170,7 @@ class HistogramSearch:
         if not top + bound > 0.0:
             return None
         scan = (best_gain >= top - bound).nonzero()[0] if top - bound > 0.0 \
-            else range(self.data.p)
+            else self._scorable(state.hist)
         best = None
         for v in scan:
             levels = orders.get(int(v))
@@ -182,6 +182,23 @@ class HistogramSearch:
             if best is None or split.score > best.score:
                 best, state.levels = split, levels
         return best if best is not None and best.score > 0.0 else None
+
+    def _scorable(self, hist) -> np.ndarray:
+        """The predictors that have a split R scores in the node of histogram
+        ``hist``: n_minobsinnode non-missing rows (at least one) on each
+        side of a boundary between two values; categorical, at least two
+        levels with rows and twice n_minobsinnode rows (the others cannot
+        split the node: no need to scan them)."""
+        data = self.data
+        mo = max(self.min_obs, 1)
+        out = np.zeros(data.p, dtype=bool)
+        if data.cont.size:
+            ln = self._block(hist)[2][:, :-1].cumsum(axis=1)
+            out[data.cont] = ((ln >= mo) & (ln[:, -1:] - ln >= mo)).any(axis=1)
+        if data.cat.size:
+            gn = hist[data.cat_cells, -1]               # (padded with the empty spare cell)
+            out[data.cat] = ((gn > 0.0).sum(axis=1) >= 2) & (gn.sum(axis=1) >= 2 * mo)
+        return out.nonzero()[0]
 
     def _break_tie(self, state: NodeState, tied, best_pos, orders, penalty) -> Split | None:
         """Several predictors within rounding of the best gain (often the same

@@ -55,9 +55,10 @@ class RowSums:
             order = np.argsort(data.local_codes(rows, v), kind="stable")
         else:
             order = np.argsort(x, kind="stable")
-        order = np.roll(order, nm)                              # NaN first, as R
-        h = None if self.unit else self.w[rows[order]]
-        return x[order], self.wz[rows[order]], h, nm
+        if nm:                                                  # NaN first, as R
+            order = np.concatenate((order[order.size - nm:], order[:order.size - nm]))
+        at = rows.take(order)
+        return x.take(order), self.wz.take(at), None if self.unit else self.w.take(at), nm
 
     def best_of(self, state, v: int, levels, min_obs: int) -> Split | None:
         """R's best split of ``state`` on ``v`` (categorical: the prefixes of
@@ -69,9 +70,9 @@ class RowSums:
             j = int(np.argmax(gain)) if gain.size else 0
             return self.record(state, v, j, levels) if gain.size and gain[j] > 0.0 else None
         x, g, h, nm = self._sorted(state, v)
-        m, mo = x.size, int(min_obs)
-        k = np.arange(nm + max(mo, 1) - 1, min(m - 1 - mo, m - 2) + 1)
-        k = k[x[k] != x[k + 1]]                   # between distinct values
+        m = x.size
+        k = np.flatnonzero(x[nm + 1:] != x[nm:-1]) + nm       # between distinct values
+        k = k[(k + 1 - nm >= min_obs) & (m - 1 - k >= min_obs)]
         if not k.size:
             return None
         end = int(k[-1]) + 1

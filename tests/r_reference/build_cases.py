@@ -43,6 +43,9 @@ OZONE = {"subset": [{"col": "ozone", "op": "notna"}],
 LUNG = {"recode": [{"col": "status", "subtract": 1}]}
 PBC = {"drop": ["id"], "recode": [{"col": "status", "indicator": 2}]}
 BOSTON = {"factor": {"chas": None}}
+#: the first 300 letters, one letter against the rest as a 0/1 response
+LETTER_W = {"head": 300, "recode": [{"col": "lettr", "indicator": "W"}]}
+LETTER_Z = {"head": 300, "recode": [{"col": "lettr", "indicator": "Z"}]}
 INSURANCE_F = "Claims ~ District + Group + Age + offset(log(Holders))"
 SHIP_F = "incidents ~ type + construction + operation + offset(log(service))"
 SURV = "Surv(time, status) ~ ."
@@ -111,6 +114,10 @@ CASES = [
          "ship_accidents", "incidents ~ .", "gaussian",
          {"subset": [{"col": "service", "op": "!=", "value": 0}]},
          interaction_depth=5, n_minobsinnode=5, n_trees=40),
+    case("gaussian_letter_binary_pure", "gaussian on a 0/1 response (letter W), 16 integer "
+         "predictors, depth 5: pure nodes, whose split R's rounding noise (gains ~1e-29) "
+         "decides", "letter", "lettr ~ .", "gaussian", LETTER_W, interaction_depth=5,
+         n_trees=40),
     # ---- laplace ----------------------------------------------------------------------
     case("laplace_boston", "laplace, depth 3, shrinkage 0.05",
          "boston", "medv ~ .", "laplace", BOSTON, shrinkage=0.05),
@@ -167,6 +174,10 @@ CASES = [
          "boston", "chas ~ .", "bernoulli",
          {"na_inject": {"cols": ["crim", "nox", "rm", "tax"], "frac": 0.1, "seed": 3}},
          interaction_depth=2, n_minobsinnode=5, shrinkage=0.05),
+    case("bernoulli_letter_binary_pure", "bernoulli on letter Z vs the rest, depth 5: the "
+         "first trees' working response has two values, pure nodes split by R's rounding "
+         "noise", "letter", "lettr ~ .", "bernoulli", LETTER_Z, interaction_depth=5,
+         n_trees=40),
     # ---- adaboost ---------------------------------------------------------------------
     case("adaboost_pima2_na", "adaboost, NAs, depth 2", "pima2", "diabetes ~ .",
          "adaboost", interaction_depth=2),

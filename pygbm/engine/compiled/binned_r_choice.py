@@ -67,9 +67,22 @@ def float_bound(tol, level, top):
 
 
 @njit(cache=True, error_model="numpy")
-def _continuous_best(L, rows, v, total, resp, unit, min_obs):
-    """R's scan of continuous ``v`` over the node's rows: (best gain, its
-    sorted position; gain 0: none)."""
+def _keep(out, left, right, missing):
+    """Store a candidate's three sides in ``out``: (ls, lw, nl, rs, rw, nr)
+    and the missing group (ms, mw, nm)."""
+    out[0], out[1], out[2] = left
+    out[3], out[4], out[5] = right
+    out[6], out[7], out[8] = missing
+
+
+@njit(cache=True, error_model="numpy")
+def _continuous_scan(L, rows, v, node, best, out):
+    """R's scan of continuous ``v`` over the node's rows (``node`` = (total,
+    resp, unit, min_obs)): the first position whose gain is above ``best``
+    and the largest so far. Returns (gain, split point, found); ``out`` gets
+    the sums of the split found (missing side: the node's total when no row
+    is missing)."""
+    total, resp, unit, min_obs = node
     wz, w = resp
     tot_z, tot_w, tot_n = total
     srt, nm = sorted_rows(L, rows, v)
@@ -85,12 +98,12 @@ def _continuous_best(L, rows, v, total, resp, unit, min_obs):
         rw -= w[srt[k]]
     if unit:
         mw = float(nm)
-        rw = tot_w - nm
+    missing = (ms, mw, nm) if nm else (tot_z, tot_w, 0)
     mv = L.mono[v]
     ls = 0.0
     lw = 0.0
-    best = 0.0
-    at = -1
+    value = 0.0
+    found = False
     for k in range(nm, m - 1):
         i = srt[k]
         ls += wz[i]
@@ -109,14 +122,19 @@ def _continuous_best(L, rows, v, total, resp, unit, min_obs):
         g = split_gain(lw, rw, mw, ls, rs, ms)
         if g > best:
             best = g
-            at = k
-    return best, at
+            found = True
+            value = 0.5 * (L.xt[v, i] + L.xt[v, srt[k + 1]])
+            nl = k + 1 - nm
+            _keep(out, (ls, lw, nl), (rs, rw, tot_n - nm - nl), missing)
+    return best, value, found
 
 
 @njit(cache=True, error_model="numpy")
-def _categorical_best(L, rows, v, levels, total, resp, unit, min_obs):
+def _categorical_scan(L, rows, v, levels, node, best, out):
     """R's scan of the prefixes of the level order ``levels`` of categorical
-    ``v``: (best gain, its prefix length - 1; gain 0: none)."""
+    ``v`` (see :func:`_continuous_scan`). Returns (gain, levels sent left
+    (0: none found))."""
+    total, resp, unit, min_obs = node
     wz, w = resp
     tot_z, tot_w, tot_n = total
     K = L.var_type[v]
@@ -155,8 +173,7 @@ def _categorical_best(L, rows, v, levels, total, resp, unit, min_obs):
     n_left = 0
     rs = start_z
     rw = start_w
-    best = 0.0
-    at = -1
+    n_sel = 0
     for j in range(n_levels - 1):
         lev = levels[j]
         ls += gs[lev]
@@ -169,30 +186,35 @@ def _categorical_best(L, rows, v, levels, total, resp, unit, min_obs):
         g = split_gain(lw, rw, mw, ls, rs, ms)
         if g > best:
             best = g
-            at = j
-    return best, at
+            n_sel = j + 1
+            missing = (ms, mw, nm) if nm else (tot_z, tot_w, 0)
+            _keep(out, (ls, lw, n_left), (rs, rw, tot_n - nm - n_left), missing)
+    return best, n_sel
 
 
 @njit(cache=True, error_model="numpy")
-def r_choice(L, rows, total, resp, unit, min_obs, scan):
+def r_choice(L, rows, node, scan, out):
     """R's split of the node ``rows`` among the predictors ``scan`` (flags,
-    in predictor order; ``scan[1]`` the level orders of the categoricals):
-    returns (gain, predictor, position: sorted position or prefix length - 1;
-    predictor -1: no positive gain)."""
+    in predictor order; ``scan[1]`` the level orders of the categoricals);
+    ``node`` = (total: R's sums (w*z, w, count), resp, unit, min_obs). R's
+    rule: the largest gain, the first predictor. Returns (gain, predictor
+    (-1: no positive gain), split point, levels sent left); ``out`` gets
+    its sums (ls, lw, nl, rs, rw, nr, ms, mw, nm)."""
     flags, orders = scan
     best = 0.0
     var = -1
-    at = -1
+    value = 0.0
+    n_lev = 0
     for v in range(flags.shape[0]):
         if not flags[v]:
             continue
         if L.var_type[v] == 0:
-            g, k = _continuous_best(L, rows, v, total, resp, unit, min_obs)
+            best, x, found = _continuous_scan(L, rows, v, node, best, out)
+            if found:
+                var, value, n_lev = v, x, 0
         else:
-            g, k = _categorical_best(L, rows, v, orders[np.searchsorted(L.cat, v)], total,
-                                     resp, unit, min_obs)
-        if g > best:
-            best = g
-            var = v
-            at = k
-    return best, var, at
+            best, n_sel = _categorical_scan(L, rows, v, orders[np.searchsorted(L.cat, v)],
+                                            node, best, out)
+            if n_sel:
+                var, value, n_lev = v, float(n_sel - 1), n_sel
+    return best, var, value, n_lev

@@ -109,13 +109,13 @@ def _continuous(L, rows, v, pos, total, resp, unit, sums):
     sums[3] = rs
     sums[4] = rw
     sums[5] = tot_n - nm - n_left
-    _missing_side(sums, ms, mw, nm, total)
+    missing_side(sums, ms, mw, nm, total)
     return (split_gain(lw, rw, mw, ls, rs, ms),
             0.5 * (L.xt[v, srt[pos]] + L.xt[v, srt[pos + 1]]))
 
 
 @njit(cache=True, error_model="numpy")
-def _missing_side(sums, ms, mw, nm, total):
+def missing_side(sums, ms, mw, nm, total):
     """The missing side's sums; the node's total when no row is missing."""
     if nm:
         sums[6] = ms
@@ -179,7 +179,7 @@ def _categorical(L, rows, v, levels, n_sel, total, resp, unit, sums):
     sums[3] = rs
     sums[4] = rw
     sums[5] = tot_n - nm - n_left
-    _missing_side(sums, ms, mw, nm, total)
+    missing_side(sums, ms, mw, nm, total)
     return split_gain(lw, rw, mw, ls, rs, ms)
 
 

@@ -326,17 +326,10 @@ def _exact_choice(L, rows, resp, unit, min_obs, node, found, out):
     flags = np.empty(gains.shape[0], dtype=np.bool_)
     for u in range(gains.shape[0]):
         flags[u] = gains[u] >= top - bound if top - bound > 0.0 else True
-    g, var, at = r_choice(L, rows, total, resp, unit, min_obs, (flags, orders))
-    if var < 0:
-        return 0.0, -1, 0.0, 0
-    n_lev = 0
-    if L.var_type[var] > 0:
-        levels = orders[np.searchsorted(L.cat, var)]
-        order[:] = levels
-        n_lev = at + 1
-    else:
-        levels = order[:0]
-    g, value = row_record(L, rows, var, at, levels, total, resp, unit, sums)
+    g, var, value, n_lev = r_choice(L, rows, (total, resp, unit, min_obs), (flags, orders),
+                                    sums)
+    if var >= 0 and n_lev:
+        order[:] = orders[np.searchsorted(L.cat, var)]
     return g, var, value, n_lev
 
 
@@ -433,7 +426,7 @@ def grow_binned(L, space, wz, w, inbag, unit, min_obs, depth):
             t_var[t] = -1
             nd = term_node[t]
             lo, hi = seg[nd, 0], seg[nd, 1]
-            if node_n[nd] <= 0 or hi - lo < 2:
+            if node_n[nd] <= 0 or hi - lo < 2 * max(min_obs, 1):   # too few rows to split
                 continue
             if packed:
                 unpack(pool_packed[slot[t]], bits, scale, H_unpacked)

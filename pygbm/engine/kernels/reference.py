@@ -297,9 +297,9 @@ def weighted_sums(block: GainBlock, rows: np.ndarray) -> WeightedSums:
         ms, mw = lead_g.cumsum(axis=1)[:, -1], lead_h.cumsum(axis=1)[:, -1]
         ls = np.subtract(g, lead_g).cumsum(axis=1)      # 0 on the missing rows
         lw = np.subtract(h, lead_h).cumsum(axis=1)
-    else:
+    else:                                # the block's prefix sums are R's left sums
         ms = mw = np.zeros(rows.size)
-        ls, lw = g.cumsum(axis=1), h.cumsum(axis=1)
+        ls, lw = block.ls[rows], h.cumsum(axis=1)
     if total is None:                    # each row's own sums, in order
         tz, tw = g.cumsum(axis=1)[:, -1], h.cumsum(axis=1)[:, -1]
     else:
