@@ -12,10 +12,11 @@ largest child's is its parent's minus its siblings'.
 Where R's last bits decide (ties between predictors, and every split with
 one bucket per value, whose fit must be R's), the search reaches back into
 the node's rows for R's arithmetic (:mod:`.row_sums` says exactly when).
-With one bucket per value the predictors whose histogram gain is within the
-error bound of the floating sums (:class:`.tolerance.FloatTolerance`) of
-the top are scanned there in full, and every predictor when no gain stands
-out of that bound (a pure node: R's gains are rounding noise, which decides).
+With one bucket per value the bucket boundaries whose histogram gain is
+within the error bound of the floating sums (:class:`.tolerance.FloatTolerance`)
+of the top are scored there, and every admissible position of every
+predictor when no gain stands out of that bound (a pure node: R's gains are
+rounding noise, which decides).
 """
 from __future__ import annotations
 
@@ -123,8 +124,9 @@ class HistogramSearch:
         best_gain = np.zeros(data.p)
         best_pos = np.zeros(data.p, dtype=np.intp)
         orders = {}
+        cont_gain = None
         if data.cont.size:
-            g, pos = self._continuous(state.hist)
+            g, pos, cont_gain = self._continuous(state.hist)
             best_gain[data.cont] = g
             best_pos[data.cont] = pos
         if data.cat.size:
@@ -138,7 +140,8 @@ class HistogramSearch:
             best_gain = best_gain - penalty
         if data.exact_bins:
             # R's own arithmetic: R's split, its sums R's to the last bit
-            return self._r_choice(state, best_gain, float(raw_gain.max()), orders, penalty)
+            return self._r_choice(state, (best_gain, cont_gain), float(raw_gain.max()), orders,
+                                  penalty)
         v = int(np.argmax(best_gain))
         if not best_gain[v] > 0.0:
             return None
@@ -156,32 +159,50 @@ class HistogramSearch:
             split = dataclasses.replace(split, penalty=float(penalty[v]))
         return split
 
-    def _r_choice(self, state: NodeState, best_gain: np.ndarray, raw_top: float, orders,
+    def _r_choice(self, state: NodeState, gains, raw_top: float, orders,
                   penalty) -> Split | None:
-        """R's split of a node with one bucket per value: every predictor
-        whose best histogram gain (``best_gain``, less its penalty) may be
-        R's best, within the error bound of the floating sums
+        """R's split of a node with one bucket per value. ``gains`` = (every
+        predictor's best histogram gain, less its penalty; the continuous
+        predictors' gains at every bucket): the candidates are the gains
+        within the error bound of the floating sums
         (:class:`.tolerance.FloatTolerance`, at the largest raw gain
-        ``raw_top``) of the top, scanned in R's arithmetic; every predictor
-        when no gain stands out of the bound (a pure node). R's rule picks:
-        the largest gain (less the penalty), the first predictor."""
+        ``raw_top``) of the top, scored in R's arithmetic; when no gain
+        stands out of the bound (a pure node) every admissible position of
+        every predictor is. R's rule picks: the largest gain (less the
+        penalty), the first predictor, the first position."""
+        best_gain, cont_gain = gains
         top = float(best_gain.max())
         bound = self._tolerance.bound(state.level, raw_top)
         if not top + bound > 0.0:
             return None
-        scan = (best_gain >= top - bound).nonzero()[0] if top - bound > 0.0 \
-            else self._scorable(state.hist)
+        noise = not top - bound > 0.0
+        scan = self._scorable(state.hist) if noise else (best_gain >= top - bound).nonzero()[0]
         best = None
         for v in scan:
-            levels = orders.get(int(v))
-            split = self.row_sums.best_of(state, int(v), levels, self.min_obs)
+            v = int(v)
+            pen = 0.0 if penalty is None else float(penalty[v])
+            levels = orders.get(v)
+            # (a constrained predictor: every position, R's check of the
+            # constraint deciding rather than the histogram's sums)
+            positions = None if noise or levels is not None or self.data.var_monotone[v] \
+                else self._candidates(state.hist, v, cont_gain, top - bound + pen)
+            split = self.row_sums.best_of(state, v, levels, self.min_obs, positions)
             if split is None:
                 continue
             if penalty is not None:
-                split = dataclasses.replace(split, penalty=float(penalty[v]))
+                split = dataclasses.replace(split, penalty=pen)
             if best is None or split.score > best.score:
                 best, state.levels = split, levels
         return best if best is not None and best.score > 0.0 else None
+
+    def _candidates(self, hist, v: int, cont_gain: np.ndarray, threshold: float) -> np.ndarray:
+        """The sorted positions (R's scan, missing rows first) of the bucket
+        boundaries of continuous ``v`` whose histogram gain reaches
+        ``threshold`` (an empty bucket repeats the boundary before it)."""
+        i = int(np.searchsorted(self.data.cont, v))
+        N = self._block(hist)[2][i]
+        buckets = np.flatnonzero(cont_gain[i] >= threshold)
+        return np.unique(N[:-1].cumsum()[buckets] + N[-1]).astype(np.intp) - 1
 
     def _scorable(self, hist) -> np.ndarray:
         """The predictors that have a split R scores in the node of histogram
@@ -238,7 +259,8 @@ class HistogramSearch:
         return Z, W, N
 
     def _continuous(self, hist):
-        """Best gain and bucket of every continuous predictor.
+        """Best gain and bucket of every continuous predictor, and the gain
+        of every bucket boundary (predictors, width - 1).
 
         Candidate ``k`` puts buckets ``0..k`` left. Where bucket ``k`` holds no
         row of the node, candidate ``k`` repeats the partition (and the very
@@ -277,7 +299,7 @@ class HistogramSearch:
         ok &= gain > 0.0
         gain = np.where(ok, gain, 0.0)
         pos = np.argmax(gain, axis=1)
-        return gain[np.arange(gain.shape[0]), pos], pos
+        return gain[np.arange(gain.shape[0]), pos], pos, gain
 
     @staticmethod
     def _means(gs, gw):

@@ -11,10 +11,10 @@ only here:
 * a tie between predictors (gains within :data:`.split.NEAR_TIE`): the
   candidate splits re-evaluated on the rows (:meth:`RowSums.record`);
 * every split with one bucket per value (``exact_bins``, where the fit must
-  be R's): every predictor whose histogram gain may be R's best (within
-  :class:`.tolerance.FloatTolerance` of the top, or every predictor when no
-  gain stands out of the rounding: a pure node, whose R gains are rounding
-  noise) is scanned in R's arithmetic, every admissible position
+  be R's): the bucket boundaries whose histogram gain may be R's best (within
+  :class:`.tolerance.FloatTolerance` of the top; every admissible position of
+  every predictor when no gain stands out of the rounding: a pure node, whose
+  R gains are rounding noise) are scored in R's arithmetic
   (:meth:`RowSums.best_of`);
 * the node sums those re-evaluations start from, which R gets by the same
   running subtractions down the tree (:meth:`RowSums.total`);
@@ -60,27 +60,39 @@ class RowSums:
         at = rows.take(order)
         return x.take(order), self.wz.take(at), None if self.unit else self.w.take(at), nm
 
-    def best_of(self, state, v: int, levels, min_obs: int) -> Split | None:
+    def best_of(self, state, v: int, levels, min_obs: int,
+                positions: np.ndarray | None = None) -> Split | None:
         """R's best split of ``state`` on ``v`` (categorical: the prefixes of
-        the level order ``levels``): every admissible position scored in
-        R's arithmetic, the first of the largest gain kept (None: no
-        positive gain)."""
+        the level order ``levels``): the admissible positions (continuous:
+        the sorted ``positions`` if given, all admissible ones otherwise)
+        scored in R's arithmetic, the first of the largest gain kept (None:
+        no positive gain)."""
         if levels is not None:
             gain = self._level_gains(state, v, levels, min_obs)
             j = int(np.argmax(gain)) if gain.size else 0
             return self.record(state, v, j, levels) if gain.size and gain[j] > 0.0 else None
-        x, g, h, nm = self._sorted(state, v)
-        m = x.size
-        k = np.flatnonzero(x[nm + 1:] != x[nm:-1]) + nm       # between distinct values
-        k = k[(k + 1 - nm >= min_obs) & (m - 1 - k >= min_obs)]
+        srt = self._sorted(state, v)
+        x, g, h, nm = srt
+        k = positions
+        if k is None:
+            m = x.size
+            k = np.flatnonzero(x[nm + 1:] != x[nm:-1]) + nm   # between distinct values
+            k = k[(k + 1 - nm >= min_obs) & (m - 1 - k >= min_obs)]
         if not k.size:
             return None
+        total, mono = self.total(state), int(self.data.var_monotone[v])
+        if k.size == 1:          # one candidate (the usual case): its sums, two passes
+            split = self._record_sorted(v, srt, int(k[0]), None, total)
+            left, right = split.left, split.right
+            ok = split.improvement > 0.0 and (
+                not mono or mono * (right.sum_z * left.w - left.sum_z * right.w) > 0)
+            return split if ok else None
         end = int(k[-1]) + 1
-        sums = r_sums(g[:end], None if h is None else h[:end], self.total(state), nm)
-        gain = r_gains(sums, k, int(self.data.var_monotone[v]))
+        sums = r_sums(g[:end], None if h is None else h[:end], total, nm)
+        gain = r_gains(sums, k, mono)
         gain = np.where(gain > 0.0, gain, 0.0)    # (NaN: never R's best)
         j = int(np.argmax(gain))                  # R's first of the largest
-        return r_record(v, x, self.total(state), int(k[j]), sums) if gain[j] > 0.0 else None
+        return r_record(v, x, total, int(k[j]), sums) if gain[j] > 0.0 else None
 
     def _level_gains(self, state, v: int, levels, min_obs: int) -> np.ndarray:
         """R's gain of every prefix of the level order ``levels`` of
@@ -116,11 +128,14 @@ class RowSums:
         scans the node's rows sorted by ``v`` (missing values first, ties in
         row order), adding each row to the left sums and taking it from the
         node's totals one at a time."""
-        data = self.data
-        x, g, h, nm = self._sorted(state, v)
+        return self._record_sorted(v, self._sorted(state, v), pos, levels, self.total(state))
+
+    def _record_sorted(self, v: int, srt, pos: int, levels, total: Side) -> Split:
+        """:meth:`record` from the node's rows sorted for ``v`` (``srt``, see
+        :meth:`_sorted`) and its R sums ``total``."""
+        x, g, h, nm = srt
         weights = (lambda a, b: float(b - a)) if h is None else \
             (lambda a, b: sequential_sum(h[a:b]))
-        total = self.total(state)
         ms, mw = sequential_sum(g[:nm]), weights(0, nm)
         if levels is None:
             k = int(pos)
@@ -130,7 +145,7 @@ class RowSums:
             rw = total.w - (k + 1) if h is None else sequential_minus(total.w, h[:k + 1])
             left_levels = None
         else:
-            K = int(data.var_type[v])
+            K = int(self.data.var_type[v])
             codes = x[nm:].astype(np.intp)
             gs = np.bincount(codes, weights=g[nm:], minlength=K)   # sums in row order
             gn = np.bincount(codes, minlength=K)
