@@ -35,7 +35,7 @@ from ..schemes import PlainBoosting
 from ..tree import ColumnView
 from .grower import CompiledBinnedGrower, CompiledGrower
 from .losses import NO_EXP_LOG, kind_of, loss_params, loss_rows
-from .chunks import CHUNK_ELEMENTS, MAX_CHUNK_TREES, keep_forest
+from .chunks import bag_uniforms, run_chunks
 from .loop import Growth, Loss, ValidRows, boost_binned, boost_exact, empty_forest
 from .multiclass_boosting import MulticlassLoop, runs_multiclass
 from .ranking_boosting import RANKING, RankingLoop
@@ -97,21 +97,13 @@ class CompiledLoop:
         sampler: SelectionBag = default_sampler(P.train_targets(), P.bag_fraction, False, rng)
         growth = self.growth._replace(n_bag=sampler.n_bag)
         f_tr, f_va = state.f[:P.n_train], state.f[P.n_train:]
-        report.header()
-        start = len(state.trees)
-        per_chunk = max(1, min(MAX_CHUNK_TREES, CHUNK_ELEMENTS // max(P.n_train, 1)))
-        done = 0
-        while done < n_trees:
-            count = min(per_chunk, n_trees - done)
-            u = sampler.uniforms(rng, count)
-            if u is None:
-                u = np.zeros((0, P.n_train))
+
+        def chunk(count: int):
             out = empty_forest(count, growth.depth, self.max_levels)
-            self.boost(self.loss, self.train, self.data, self.space, self.valid, growth, u, f_tr,
-                       f_va, len(state.c_splits), out)
-            keep_forest(state, out, self.var_type)
-            report.iterations(done, start + done, out.train_error, out.valid_error,
-                              out.oobag_improve)
-            report.advance(count)
-            done += count
+            self.boost(self.loss, self.train, self.data, self.space, self.valid, growth,
+                       bag_uniforms(sampler, rng, count, P.n_train), f_tr, f_va,
+                       len(state.c_splits), out)
+            return out
+
+        run_chunks(state, n_trees, P.n_train, self.var_type, report, chunk)
         return state

@@ -1,6 +1,9 @@
-"""The compiled boosting loops' chunks: their size, and their trees back into
-the fit's state (:mod:`.boosting`, :mod:`.ranking_boosting`)."""
+"""The compiled boosting loops' chunks: their size, the loop over them, and
+their trees back into the fit's state (:mod:`.boosting`, :mod:`.ranking_boosting`,
+:mod:`.multiclass_boosting`)."""
 from __future__ import annotations
+
+from typing import Callable
 
 import numpy as np
 
@@ -11,6 +14,36 @@ from .loop import Forest
 CHUNK_ELEMENTS = 1 << 20
 #: and a chunk has at most this many iterations (the progress bar's step)
 MAX_CHUNK_TREES = 250
+
+
+def run_chunks(state, n_trees: int, values_per_iteration: int, var_type: np.ndarray,
+               report, run_chunk: Callable[[int], Forest]) -> None:
+    """Add ``n_trees`` iterations to ``state`` in chunks: ``run_chunk(count)``
+    runs ``count`` iterations in one compiled call and returns their
+    :class:`.loop.Forest`; a chunk's random draws (``values_per_iteration`` per
+    iteration) stay under :data:`CHUNK_ELEMENTS`. The trees are kept
+    (:func:`keep_forest`) and R's iteration table and the progress bar (``report``,
+    an :class:`pygbm.engine.report.IterationReport`) hear of every chunk."""
+    report.header()
+    n_before = len(state.train_error)
+    per_chunk = max(1, min(MAX_CHUNK_TREES, CHUNK_ELEMENTS // max(values_per_iteration, 1)))
+    done = 0
+    while done < n_trees:
+        count = min(per_chunk, n_trees - done)
+        out = run_chunk(count)
+        keep_forest(state, out, var_type)
+        report.iterations(done, n_before + done, out.train_error, out.valid_error,
+                          out.oobag_improve)
+        report.advance(count)
+        done += count
+
+
+def bag_uniforms(sampler, rng, count: int, n_rows: int) -> np.ndarray:
+    """The uniforms of ``count`` iterations' bags (R's bag: a
+    :class:`pygbm.engine.sampling.SelectionBag`); (0, n_rows) when every row is
+    in every bag."""
+    u = sampler.uniforms(rng, count)
+    return np.zeros((0, n_rows)) if u is None else u
 
 
 def keep_forest(state, out: Forest, var_type: np.ndarray) -> None:

@@ -16,7 +16,7 @@ import numpy as np
 from ..report import IterationReport
 from ..sampling import default_sampler
 from ..tree import ColumnView
-from .chunks import CHUNK_ELEMENTS, MAX_CHUNK_TREES, keep_forest
+from .chunks import bag_uniforms, run_chunks
 from .grower import CompiledGrower
 from .loop import Growth, ValidRows, empty_forest
 from .losses import loss_rows
@@ -57,23 +57,15 @@ class MulticlassLoop:
         # class by class: one contiguous row per class (written back per chunk)
         f_tr = np.ascontiguousarray(state.f[:P.n_train].T)
         f_va = np.ascontiguousarray(state.f[P.n_train:].T)
-        report.header()
-        start = len(state.trees) // n_classes
-        per_chunk = max(1, min(MAX_CHUNK_TREES, CHUNK_ELEMENTS // max(P.n_train, 1)))
-        done = 0
-        while done < n_trees:
-            count = min(per_chunk, n_trees - done)
-            u = sampler.uniforms(rng, count)
-            if u is None:
-                u = np.zeros((0, P.n_train))
+
+        def chunk(count: int):
             out = empty_forest(count * n_classes, growth.depth, self.data.max_levels, count)
             boost_multiclass(self.train, self.data, self.space, self.valid, growth,
-                             self.newton, u, f_tr, f_va, len(state.c_splits), out)
+                             self.newton, bag_uniforms(sampler, rng, count, P.n_train), f_tr,
+                             f_va, len(state.c_splits), out)
             state.f[:P.n_train] = f_tr.T
             state.f[P.n_train:] = f_va.T
-            keep_forest(state, out, self.data.var_type)
-            report.iterations(done, start + done, out.train_error, out.valid_error,
-                              out.oobag_improve)
-            report.advance(count)
-            done += count
+            return out
+
+        run_chunks(state, n_trees, P.n_train, self.data.var_type, report, chunk)
         return state

@@ -21,7 +21,7 @@ from ...draws import is_r_stream, tie_uniforms
 from ..report import IterationReport
 from ..sampling import default_sampler
 from ..tree import ColumnView
-from .chunks import CHUNK_ELEMENTS, MAX_CHUNK_TREES, keep_forest
+from .chunks import run_chunks
 from .grower import CompiledGrower
 from .loop import Growth, ValidRows, empty_forest
 from .losses import loss_rows
@@ -62,21 +62,15 @@ class RankingLoop:
         sampler = default_sampler(P.train_targets(), P.bag_fraction, True, rng)
         f_tr, f_va = state.f[:P.n_train], state.f[P.n_train:]
         n_noise = TRAIN_RANKINGS * P.n_train + f_va.shape[0]
-        report.header()
-        start = len(state.trees)
-        per_chunk = max(1, min(MAX_CHUNK_TREES, CHUNK_ELEMENTS // max(n_noise, 1)))
-        done = 0
-        while done < n_trees:
-            count = min(per_chunk, n_trees - done)
+
+        def chunk(count: int):
             draws = self._draws(sampler, rng, count, n_noise)
             out = empty_forest(count, self.growth.depth, self.data.max_levels)
             boost_pairwise(self.ranking, self.train, self.data, self.space, self.valid,
                            self.growth, draws, f_tr, f_va, len(state.c_splits), out)
-            keep_forest(state, out, self.data.var_type)
-            report.iterations(done, start + done, out.train_error, out.valid_error,
-                              out.oobag_improve)
-            report.advance(count)
-            done += count
+            return out
+
+        run_chunks(state, n_trees, n_noise, self.data.var_type, report, chunk)
         return state
 
     def _draws(self, sampler, rng, count: int, n_noise: int) -> RankingDraws:
