@@ -175,9 +175,10 @@ def _screen_threshold(best, n_rows, mw, weight):
 
 
 @njit(cache=True, error_model="numpy")
-def _scan_unit(xrow, wz, S_row, lo, hi, min_obs, mono, tied, rs, mw, ms, k_nm, weight, eps,
-               best, out_sums):
-    """R's scan of one continuous predictor of a node with unit weights (R's
+def _scan_unit(xt, v, S, c, wz, lo, hi, min_obs, mono, tied, side, weight, eps, best,
+               out_sums):
+    """R's scan of predictor ``v`` (continuous: its rows ``S[c, lo:hi]`` in
+    its order, values ``xt[v]``) of a node with unit weights (R's
     weight sums are then the counts, exactly): the running sums in R's order
     (``ls`` from the first row, ``rs`` the node total less one row at a
     time); the screen (:func:`_screen_unit`) at every new value (``tied``: the
@@ -185,22 +186,27 @@ def _scan_unit(xrow, wz, S_row, lo, hi, min_obs, mono, tied, rs, mw, ms, k_nm, w
     screen is computed at every position, without a branch, as a mispredicted
     branch costs more) and R's gain only where it cannot rule the candidate
     out, keeping the first of the largest. ``weight`` is the node's count,
-    ``eps`` its rounding bound. Returns (gain, split value, found);
-    ``out_sums`` gets the best candidate's nine sums."""
+    ``eps`` its rounding bound, ``side`` = (rs, mw, ms, k_nm): the right
+    sum before the first row and the missing side's sums and count. Returns
+    (gain, split value, found); ``out_sums`` gets the best candidate's nine
+    sums. (The 2-D arrays and their row numbers, not row views: a view per
+    predictor and node costs reference counting, measured as much of a tiny
+    fit's time.)"""
+    rs, mw, ms, k_nm = side
     n_rows = hi - lo
     found = False
     value = 0.0
     if n_rows == 0:
         return best, value, found
     thr = _screen_threshold(best, n_rows, mw, weight)
-    i = S_row[lo]
-    last = xrow[i]
+    i = S[c, lo]
+    last = xt[v, i]
     ls = wz[i]
     rs -= wz[i]
     if tied:                 # long runs of ties: skipped by a (predictable) branch
         for j in range(1, n_rows):
-            i = S_row[lo + j]
-            xv = xrow[i]
+            i = S[c, lo + j]
+            xv = xt[v, i]
             if last != xv and j >= min_obs and n_rows - j >= min_obs:
                 lw = float(j)
                 rw = float(n_rows - j)
@@ -219,8 +225,8 @@ def _scan_unit(xrow, wz, S_row, lo, hi, min_obs, mono, tied, rs, mw, ms, k_nm, w
             last = xv
         return best, value, found
     for j in range(1, n_rows):     # few ties: the screen everywhere, no branch
-        i = S_row[lo + j]
-        xv = xrow[i]
+        i = S[c, lo + j]
+        xv = xt[v, i]
         lw = float(j)
         rw = float(n_rows - j)
         cand = ((last != xv) & (j >= min_obs) & (n_rows - j >= min_obs)
@@ -241,15 +247,19 @@ def _scan_unit(xrow, wz, S_row, lo, hi, min_obs, mono, tied, rs, mw, ms, k_nm, w
 
 
 @njit(cache=True, error_model="numpy")
-def _search(data, space, wz, w, unit, min_obs, lo, hi, nm, tot_z, tot_w, out_sums,
+def _search(data, space, wz, w, unit, min_obs, term_nm, t, lo, hi, tot_z, tot_w, out_sums,
             levels_out):
     """Best split of one node: its in-bag rows are ``S[c, lo:hi]`` in each
-    continuous predictor's order (``nm[c]`` missing first) and ``R[lo:hi]``
+    continuous predictor's order (``term_nm[t, c]`` missing first) and ``R[lo:hi]``
     in row order, with totals ``tot_z``, ``tot_w``. Returns (gain, var,
     value, n_left_levels); ``out_sums`` gets (ls, lw, nl, rs, rw, nr, ms,
     mw, nmiss) and ``levels_out`` the levels sent left (categorical)."""
     xt, cont_row, var_type, mono = data.xt, data.cont_row, data.var_type, data.monotone
+    tied = data.tied
     S, R = space.S, space.R
+    level_sums, level_w, level_n = space.level_sums, space.level_w, space.level_n
+    level_mean, level_sorted, level_order = (space.level_mean, space.level_sorted,
+                                             space.level_order)
     p = xt.shape[0]
     eps = 0.0
     if unit:                 # the rounding bound of the node's unit-weight screens
@@ -266,7 +276,7 @@ def _search(data, space, wz, w, unit, min_obs, lo, hi, nm, tot_z, tot_w, out_sum
     for v in range(p):
         if var_type[v] == 0:
             c = cont_row[v]
-            k_nm = nm[c]
+            k_nm = term_nm[t, c]
             ms = 0.0
             mw = 0.0
             rs = tot_z
@@ -284,8 +294,8 @@ def _search(data, space, wz, w, unit, min_obs, lo, hi, nm, tot_z, tot_w, out_sum
             last = -np.inf
             mv = mono[v]
             if unit:
-                best, value, found = _scan_unit(xt[v], wz, S[c], lo + k_nm, hi, min_obs, mv,
-                                                data.tied[c], rs, mw, ms, k_nm, tot_w, eps,
+                best, value, found = _scan_unit(xt, v, S, c, wz, lo + k_nm, hi, min_obs, mv,
+                                                tied[c], (rs, mw, ms, k_nm), tot_w, eps,
                                                 best, out_sums)
                 if found:
                     best_var = v
@@ -321,9 +331,9 @@ def _search(data, space, wz, w, unit, min_obs, lo, hi, nm, tot_z, tot_w, out_sum
                 last = xv
         else:
             K = var_type[v]
-            gs = space.level_sums[:K]
-            gw = space.level_w[:K]
-            gn = space.level_n[:K]
+            gs = level_sums[:K]
+            gw = level_w[:K]
+            gn = level_n[:K]
             gs[:] = 0.0
             gw[:] = 0.0
             gn[:] = 0
@@ -346,7 +356,7 @@ def _search(data, space, wz, w, unit, min_obs, lo, hi, nm, tot_z, tot_w, out_sum
                     gs[lev] += wz[i]
                     gw[lev] += w[i]
                     gn[lev] += 1
-            means = space.level_mean[:K]
+            means = level_mean[:K]
             n_finite = 0
             for lev in range(K):
                 if gw[lev] != 0.0:
@@ -354,7 +364,7 @@ def _search(data, space, wz, w, unit, min_obs, lo, hi, nm, tot_z, tot_w, out_sum
                     n_finite += 1
                 else:
                     means[lev] = np.inf
-            order = shell_order_into(means, space.level_sorted[:K], space.level_order[:K])
+            order = shell_order_into(means, level_sorted[:K], level_order[:K])
             ls = 0.0
             lw = 0.0
             nl = 0
@@ -384,12 +394,12 @@ def _search(data, space, wz, w, unit, min_obs, lo, hi, nm, tot_z, tot_w, out_sum
 
 
 @njit(cache=True, error_model="numpy", inline="always")
-def _scatter(src, dst, lo, hi, direction, f0, f1, f2):
-    """Rows ``src[lo:hi]`` into ``dst`` at the three children's next places
+def _scatter(src, r, dst, lo, hi, direction, f0, f1, f2):
+    """Rows ``src[r, lo:hi]`` into ``dst`` at the three children's next places
     (``f0``, ``f1``, ``f2``); returns the places after them. The places live
     in registers and are chosen without a branch on the direction."""
     for k in range(lo, hi):
-        i = src[k]
+        i = src[r, k]
         d = direction[i]
         pos = f0 if d == LEFT else (f1 if d == RIGHT else f2)
         dst[pos] = i
@@ -400,28 +410,45 @@ def _scatter(src, dst, lo, hi, direction, f0, f1, f2):
 
 
 @njit(cache=True, error_model="numpy")
-def _partition(space, lo, hi, nm, counts, nm_children):
+def _partition(space, lo, hi, term_nm, t, counts, nm_children):
     """Split the node's segment ``lo:hi`` of ``space.S`` (every predictor's
-    order) and of ``space.R`` (row order) among its children in place, as
-    ``space.direction`` sends the rows: left, right, then missing rows
-    (``counts`` of each), each in its parent's order; each child's leading
-    missing rows per predictor into ``nm_children`` (3, pc)."""
+    order, ``term_nm[t, c]`` missing rows first) and of ``space.R`` (row
+    order) among its children in place, as ``space.direction`` sends the
+    rows: left, right, then missing rows (``counts`` of each), each in its
+    parent's order; each child's leading missing rows per predictor into
+    ``nm_children`` (3, pc). Rows are addressed as ``S[c, k]``, without a
+    view per predictor (reference counting, see :func:`_scan_unit`)."""
     S, R, tmp, direction = space.S, space.R, space.tmp, space.direction
-    m = hi - lo
     s1 = counts[LEFT]
     s2 = s1 + counts[RIGHT]
     for c in range(S.shape[0]):
-        row = S[c]
-        lead = lo + nm[c]
-        f0, f1, f2 = _scatter(row, tmp, lo, lead, direction, 0, s1, s2)
+        lead = lo + term_nm[t, c]
+        f0, f1, f2 = _scatter(S, c, tmp, lo, lead, direction, 0, s1, s2)
         nm_children[LEFT, c] = f0
         nm_children[RIGHT, c] = f1 - s1
         nm_children[MISSING, c] = f2 - s2
-        _scatter(row, tmp, lead, hi, direction, f0, f1, f2)
-        row[lo:hi] = tmp[:m]
+        _scatter(S, c, tmp, lead, hi, direction, f0, f1, f2)
+        for k in range(lo, hi):
+            S[c, k] = tmp[k - lo]
     if R.shape[0]:
-        _scatter(R, tmp, lo, hi, direction, 0, s1, s2)
-        R[lo:hi] = tmp[:m]
+        R2 = R.reshape((1, R.shape[0]))
+        _scatter(R2, 0, tmp, lo, hi, direction, 0, s1, s2)
+        for k in range(lo, hi):
+            R[k] = tmp[k - lo]
+
+
+@njit(cache=True, error_model="numpy")
+def _sorted_levels(t_levels, t, nlev, node_levels, nd):
+    """``t_levels[t, :nlev]`` in increasing order into ``node_levels[nd]``
+    (distinct level numbers: any sort gives the same; an insertion sort in
+    place, without the copy and views of ``np.sort``)."""
+    for j in range(nlev):
+        lev = t_levels[t, j]
+        q = j
+        while q > 0 and node_levels[nd, q - 1] > lev:
+            node_levels[nd, q] = node_levels[nd, q - 1]
+            q -= 1
+        node_levels[nd, q] = lev
 
 
 @njit(cache=True, error_model="numpy")
@@ -453,15 +480,14 @@ def grow_exact(data, space, wz, w, inbag, unit, min_obs, depth):
     term_nm = np.zeros((max_term, max(pc, 1)), dtype=np.int64)
     for c in range(pc):               # every predictor's in-bag rows, in its order
         q = 0                         # (written at q, kept by moving q: no branch)
-        row = S[c]
         for k in range(n_nan[c]):
             i = order[c, k]
-            row[q] = i
+            S[c, q] = i
             q += inbag[i]
         term_nm[0, c] = q
         for k in range(n_nan[c], n):
             i = order[c, k]
-            row[q] = i
+            S[c, q] = i
             q += inbag[i]
     tot_z = 0.0
     tot_w = 0.0
@@ -504,6 +530,8 @@ def grow_exact(data, space, wz, w, inbag, unit, min_obs, depth):
     nm_children = np.zeros((3, max(pc, 1)), dtype=np.int64)
     counts = np.zeros(3, dtype=np.int64)
     goes = np.empty(3, dtype=np.int64)
+    ids = np.empty(3, dtype=np.int64)
+    goes_right = np.empty(max(max_levels, 1), dtype=np.int64)
 
     for n_split in range(depth):
         for t in range(n_term):
@@ -514,16 +542,18 @@ def grow_exact(data, space, wz, w, inbag, unit, min_obs, depth):
             t_gain[t] = 0.0
             t_var[t] = -1
             if node_n[nd] >= 2:
-                g, v, value, nlev = _search(data, space, wz, w, unit, min_obs, term_lo[t],
-                                            term_hi[t], term_nm[t], node_z[nd], node_w[nd],
+                g, v, value, nlev = _search(data, space, wz, w, unit, min_obs, term_nm, t,
+                                            term_lo[t], term_hi[t], node_z[nd], node_w[nd],
                                             sums, levels)
                 if v >= 0:
                     t_gain[t] = g
                     t_var[t] = v
                     t_value[t] = value
                     t_nlev[t] = nlev
-                    t_sums[t, :] = sums
-                    t_levels[t, :nlev] = levels[:nlev]
+                    for k in range(9):
+                        t_sums[t, k] = sums[k]
+                    for k in range(nlev):
+                        t_levels[t, k] = levels[k]
         t = 0
         for u in range(1, n_term):
             if t_gain[u] > t_gain[t]:
@@ -537,16 +567,14 @@ def grow_exact(data, space, wz, w, inbag, unit, min_obs, depth):
         node_gain[nd] = t_gain[t]
         nlev = t_nlev[t]
         node_nlev[nd] = nlev
-        node_levels[nd, :nlev] = np.sort(t_levels[t, :nlev])
-        s = t_sums[t]
-        ids = np.empty(3, dtype=np.int64)
+        _sorted_levels(t_levels, t, nlev, node_levels, nd)
         for side in range(3):
             if side == LEFT:
-                sz, sw, sn = s[0], s[1], int(s[2])
+                sz, sw, sn = t_sums[t, 0], t_sums[t, 1], int(t_sums[t, 2])
             elif side == RIGHT:
-                sz, sw, sn = s[3], s[4], int(s[5])
-            elif s[8] > 0:
-                sz, sw, sn = s[6], s[7], int(s[8])
+                sz, sw, sn = t_sums[t, 3], t_sums[t, 4], int(t_sums[t, 5])
+            elif t_sums[t, 8] > 0:
+                sz, sw, sn = t_sums[t, 6], t_sums[t, 7], int(t_sums[t, 8])
             else:                       # no missing row: the parent's statistics
                 sz, sw, sn = node_z[nd], node_w[nd], 0
             node_z[n_nodes] = sz
@@ -562,7 +590,7 @@ def grow_exact(data, space, wz, w, inbag, unit, min_obs, depth):
         term_node[t_missing] = ids[MISSING]
         n_term += 2
         # route the node's training rows (in and out of the bag)
-        goes_right = np.ones(max(var_type[v], 1), dtype=np.int64)
+        goes_right[:] = 1
         for q in range(nlev):
             goes_right[node_levels[nd, q]] = 0
         goes[LEFT] = t
@@ -583,18 +611,19 @@ def grow_exact(data, space, wz, w, inbag, unit, min_obs, depth):
             node_of[i] = goes[d] if here else node_of[i]
         if n_split + 1 < depth:
             lo, hi = term_lo[t], term_hi[t]
-            counts[LEFT] = int(s[2])
-            counts[RIGHT] = int(s[5])
+            counts[LEFT] = int(t_sums[t, 2])
+            counts[RIGHT] = int(t_sums[t, 5])
             counts[MISSING] = (hi - lo) - counts[LEFT] - counts[RIGHT]
-            _partition(space, lo, hi, term_nm[t], counts, nm_children)
+            _partition(space, lo, hi, term_nm, t, counts, nm_children)
             term_lo[t_right] = lo + counts[LEFT]
             term_hi[t] = lo + counts[LEFT]
             term_lo[t_missing] = term_lo[t_right] + counts[RIGHT]
             term_hi[t_right] = term_lo[t_missing]
             term_hi[t_missing] = hi
-            term_nm[t, :] = nm_children[LEFT]
-            term_nm[t_right, :] = nm_children[RIGHT]
-            term_nm[t_missing, :] = nm_children[MISSING]
+            for c in range(pc):
+                term_nm[t, c] = nm_children[LEFT, c]
+                term_nm[t_right, c] = nm_children[RIGHT, c]
+                term_nm[t_missing, c] = nm_children[MISSING, c]
         searched[t] = False
         searched[t_right] = False
         searched[t_missing] = False
