@@ -201,8 +201,14 @@ def _pairwise(a, rows, absolute, lo, n):
 
 @njit(cache=True, error_model="numpy")
 def numpy_sum(a):
-    """``float(a.sum())`` of a 1-d float64 array, NumPy's way (pairwise)."""
-    return 0.0 + _pairwise(a, np.empty(0, dtype=np.int64), False, 0, a.shape[0])
+    """``float(a.sum())`` of a 1-d float64 array, NumPy's way (pairwise).
+    Up to one block of values it is :func:`_pairwise`'s single block, summed
+    without its stacks (five arrays made per call: a small fit sums a few
+    times per tree)."""
+    n = a.shape[0]
+    if n <= _PW_BLOCK:
+        return 0.0 + _block_sum(a, n)
+    return 0.0 + _pairwise(a, np.empty(0, dtype=np.int64), False, 0, n)
 
 
 @njit(cache=True, error_model="numpy")
