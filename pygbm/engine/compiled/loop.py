@@ -136,13 +136,29 @@ def boost_exact(loss, train, data, space, valid, growth, uniforms, f_tr, f_va, n
     model's categorical splits so far. Returns the number of categorical
     splits after them."""
     work = work_arrays(f_tr)
-    _, wz, inbag, _ = work
+    z, wz, inbag, fadj = work
+    links = (f_tr, f_va)
     for t in range(out.n_nodes.shape[0]):
         _respond(loss, train, growth, uniforms, t, f_tr, work)
         grown = grow_exact(data, space, wz, train.w, inbag, growth.unit, growth.min_obs,
                            growth.depth)
-        n_csplits = _finish(loss, (train, valid), growth, data.var_type, grown, work,
-                            (f_tr, f_va), t, n_csplits, out)
+        # the iteration after its tree (here, not in a helper taking the loop's
+        # tuples: a compiled call costs reference counting per array it is given,
+        # per tree; the helpers get the arrays they read)
+        counts, grow_pred = leaf_inputs(grown[0], grown[3], grown[10])
+        values = np.empty(counts.shape[0])
+        leaf_values(loss.kind, loss.params, train, f_tr, z, grown[11], counts.shape[0], counts,
+                    grow_pred, inbag, growth.min_obs, values)
+        set_leaves(grown, values, growth.min_obs, fadj)
+        out.oobag_improve[t] = bag_improvement(loss.kind, loss.params, train, f_tr, fadj,
+                                               inbag, growth.shrinkage)
+        tree = record_tree(grown, data.var_type, growth.shrinkage, n_csplits, out, t)
+        update_links(tree, data.var_type, valid.cols, n_csplits, growth.shrinkage, fadj,
+                     links)
+        out.train_error[t] = deviance(loss.kind, loss.params, train, f_tr)
+        out.valid_error[t] = (deviance(loss.kind, loss.params, valid.rows, f_va)
+                              if f_va.shape[0] else np.nan)
+        n_csplits += out.n_cat[t]
     return n_csplits
 
 
@@ -154,13 +170,26 @@ def boost_binned(loss, train, layout, space, valid, growth, uniforms, f_tr, f_va
     :class:`.binned_layout.BinnedLayout`) in its scratch arrays ``space``
     (:func:`.binned_tree.binned_space`)."""
     work = work_arrays(f_tr)
-    _, wz, inbag, _ = work
+    z, wz, inbag, fadj = work
+    links = (f_tr, f_va)
     for t in range(out.n_nodes.shape[0]):
         _respond(loss, train, growth, uniforms, t, f_tr, work)
         grown = grow_binned(layout, space, wz, train.w, inbag, growth.unit, growth.min_obs,
                             growth.depth)
-        n_csplits = _finish(loss, (train, valid), growth, layout.var_type, grown, work,
-                            (f_tr, f_va), t, n_csplits, out)
+        counts, grow_pred = leaf_inputs(grown[0], grown[3], grown[10])
+        values = np.empty(counts.shape[0])
+        leaf_values(loss.kind, loss.params, train, f_tr, z, grown[11], counts.shape[0], counts,
+                    grow_pred, inbag, growth.min_obs, values)
+        set_leaves(grown, values, growth.min_obs, fadj)
+        out.oobag_improve[t] = bag_improvement(loss.kind, loss.params, train, f_tr, fadj,
+                                               inbag, growth.shrinkage)
+        tree = record_tree(grown, layout.var_type, growth.shrinkage, n_csplits, out, t)
+        update_links(tree, layout.var_type, valid.cols, n_csplits, growth.shrinkage, fadj,
+                     links)
+        out.train_error[t] = deviance(loss.kind, loss.params, train, f_tr)
+        out.valid_error[t] = (deviance(loss.kind, loss.params, valid.rows, f_va)
+                              if f_va.shape[0] else np.nan)
+        n_csplits += out.n_cat[t]
     return n_csplits
 
 
@@ -185,39 +214,9 @@ def _respond(loss, train, growth, uniforms, t, f_tr, work):
 
 
 @njit(cache=True, error_model="numpy")
-def _finish(loss, targets, growth, var_type, grown, work, links, t, n_csplits, out):
-    """Iteration ``t`` after its tree ``grown`` (the node arrays of the
-    growers): terminal values, R's Adjust, the out-of-bag improvement, R's
-    vectors into ``out``, the training and validation link values
-    (``links``, in place) and errors. ``targets`` = (training, validation
-    rows); returns the number of categorical splits after the tree."""
-    train, valid = targets
-    f_tr, f_va = links
-    z, _, inbag, fadj = work
-    n_valid = f_va.shape[0]
-    counts, grow_pred = leaf_inputs(grown)
-    n_term = counts.shape[0]
-    values = np.empty(n_term)
-    leaf_values(loss.kind, loss.params, train, f_tr, z, grown[11], n_term, counts,
-                grow_pred, inbag, growth.min_obs, values)
-    set_leaves(grown, values, growth.min_obs, fadj)
-    out.oobag_improve[t] = bag_improvement(loss.kind, loss.params, train, f_tr, fadj,
-                                           inbag, growth.shrinkage)
-    tree = record_tree(grown, var_type, growth.shrinkage, n_csplits, out, t)
-    update_links(tree, var_type, valid.cols, n_csplits, growth.shrinkage, fadj, links)
-    out.train_error[t] = deviance(loss.kind, loss.params, train, f_tr)
-    out.valid_error[t] = (deviance(loss.kind, loss.params, valid.rows, f_va)
-                          if n_valid else np.nan)
-    return n_csplits + out.n_cat[t]
-
-
-# ----------------------------------------------------------------- steps shared with
-# the ranking loop (.ranking_loop)
-@njit(cache=True, error_model="numpy")
-def leaf_inputs(grown):
-    """The in-bag rows and the grower's prediction of every terminal node of
-    ``grown`` (the growers' node arrays)."""
-    pred, node_n, terms = grown[0], grown[3], grown[10]
+def leaf_inputs(pred, node_n, terms):
+    """The in-bag rows and the grower's prediction of every terminal node
+    (``terms``) of a grown tree (its node arrays ``pred`` and ``node_n``)."""
     n_term = terms.shape[0]
     counts = np.empty(n_term, dtype=np.int64)
     grow_pred = np.empty(n_term)
@@ -225,6 +224,10 @@ def leaf_inputs(grown):
         counts[k] = node_n[terms[k]]
         grow_pred[k] = pred[terms[k]]
     return counts, grow_pred
+
+
+# ----------------------------------------------------------------- steps shared with
+# the ranking loop (.ranking_loop)
 
 
 @njit(cache=True, error_model="numpy")
@@ -244,24 +247,26 @@ def set_leaves(grown, values, min_obs, fadj):
 def record_tree(grown, var_type, shrinkage, n_csplits, out, t):
     """Tree ``t``'s R vectors and categorical splits into ``out``; returns
     its vectors (split_var, code, kids) and its c_splits table."""
-    (pred, node_z, node_w, node_n, node_var, node_value, node_gain, node_kids,
-     node_nlev, node_levels, terms, node_of) = grown
+    # (the node arrays it reads, by index, and its rows copied element by
+    # element: an unpacked tuple or a row view costs reference counting)
     split_var, code, kids, gain, weight, prediction, csplits = r_vectors(
-        pred, node_w, node_var, node_value, node_gain, node_kids, node_nlev,
-        node_levels, var_type, shrinkage, n_csplits)
+        grown[0], grown[2], grown[4], grown[5], grown[6], grown[7], grown[8], grown[9],
+        var_type, shrinkage, n_csplits)
     m = split_var.shape[0]
     out.n_nodes[t] = m
-    out.split_var[t, :m] = split_var
-    out.code[t, :m] = code
-    out.left[t, :m] = kids[0]
-    out.right[t, :m] = kids[1]
-    out.missing[t, :m] = kids[2]
-    out.gain[t, :m] = gain
-    out.weight[t, :m] = weight
-    out.prediction[t, :m] = prediction
+    for q in range(m):
+        out.split_var[t, q] = split_var[q]
+        out.code[t, q] = code[q]
+        out.left[t, q] = kids[0, q]
+        out.right[t, q] = kids[1, q]
+        out.missing[t, q] = kids[2, q]
+        out.gain[t, q] = gain[q]
+        out.weight[t, q] = weight[q]
+        out.prediction[t, q] = prediction[q]
     n_cat = csplits.shape[0]
     out.n_cat[t] = n_cat
-    out.csplits[t, :n_cat, :csplits.shape[1]] = csplits
+    if n_cat:
+        out.csplits[t, :n_cat, :csplits.shape[1]] = csplits
     return split_var, code, kids, csplits
 
 
