@@ -18,7 +18,7 @@ from numba import njit
 
 from ..tolerance import EPS, SUM_ERROR_BASE, SUM_ERROR_MARGIN, SUM_ERROR_PER_LEVEL
 from .arith import split_gain
-from .binned_rows import sorted_rows
+from .binned_rows import level_sums, sorted_rows
 
 
 @njit(cache=True, error_model="numpy")
@@ -135,36 +135,9 @@ def _categorical_scan(L, rows, v, levels, node, best, out):
     ``v`` (see :func:`_continuous_scan`). Returns (gain, levels sent left
     (0: none found))."""
     total, resp, unit, min_obs = node
-    wz, w = resp
     tot_z, tot_w, tot_n = total
     K = L.var_type[v]
-    gs = np.zeros(K)
-    gw = np.zeros(K)
-    gn = np.zeros(K, dtype=np.int64)
-    ms = 0.0
-    mw = 0.0
-    nm = 0
-    start_z = tot_z
-    start_w = tot_w
-    for k in range(rows.shape[0]):
-        r = rows[k]
-        xv = L.xt[v, r]
-        if np.isnan(xv):
-            ms += wz[r]
-            mw += w[r]
-            start_z -= wz[r]
-            start_w -= w[r]
-            nm += 1
-        else:
-            lev = int(xv)
-            gs[lev] += wz[r]
-            gw[lev] += w[r]
-            gn[lev] += 1
-    if unit:
-        mw = float(nm)
-        start_w = tot_w - nm
-        for lev in range(K):
-            gw[lev] = float(gn[lev])
+    gs, gw, gn, (ms, mw, nm), (start_z, start_w) = level_sums(L, rows, v, total, resp, unit)
     n_levels = 0
     for lev in range(K):
         n_levels += gw[lev] != 0.0

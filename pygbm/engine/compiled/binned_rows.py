@@ -128,11 +128,15 @@ def missing_side(sums, ms, mw, nm, total):
 
 
 @njit(cache=True, error_model="numpy")
-def _categorical(L, rows, v, levels, n_sel, total, resp, unit, sums):
-    """R's sums of the split of ``rows`` on categorical ``v`` sending its
-    levels ``levels[:n_sel]`` (in the search's order) left; returns its gain."""
+def level_sums(L, rows, v, total, resp, unit):
+    """R's sums of categorical ``v`` over the node ``rows`` (in row order):
+    per level w*z, w and count (``gs``, ``gw``, ``gn``), the missing rows'
+    (``ms``, ``mw``, ``nm``) and the node's total less the missing rows
+    (``start_z``, ``start_w``: where R's right sums start); with unit weights
+    the weight sums are the counts. Returns (gs, gw, gn, (ms, mw, nm),
+    (start_z, start_w))."""
     wz, w = resp
-    tot_z, tot_w, tot_n = total
+    tot_z, tot_w, _ = total
     K = L.var_type[v]
     gs = np.zeros(K)
     gw = np.zeros(K)
@@ -161,6 +165,15 @@ def _categorical(L, rows, v, levels, n_sel, total, resp, unit, sums):
         start_w = tot_w - nm
         for lev in range(K):
             gw[lev] = float(gn[lev])
+    return gs, gw, gn, (ms, mw, nm), (start_z, start_w)
+
+
+@njit(cache=True, error_model="numpy")
+def _categorical(L, rows, v, levels, n_sel, total, resp, unit, sums):
+    """R's sums of the split of ``rows`` on categorical ``v`` sending its
+    levels ``levels[:n_sel]`` (in the search's order) left; returns its gain."""
+    tot_n = total[2]
+    gs, gw, gn, (ms, mw, nm), (start_z, start_w) = level_sums(L, rows, v, total, resp, unit)
     ls = 0.0
     lw = 0.0
     n_left = 0
