@@ -67,33 +67,31 @@ def exp_r(x):
     return np.exp(x.astype(np.complex128)).real
 
 
+def _c_library_log(fn, x, pole: float):
+    """``fn`` (``math.log`` or ``math.log1p``: the C library's) elementwise;
+    arrays: -inf at ``pole``, NaN below it or at NaN, as numpy's functions."""
+    if np.ndim(x) == 0:
+        return fn(float(x))
+    x = np.asarray(x, dtype=float)
+    out = np.full(x.shape, np.nan)
+    ok = x > pole
+    values = x[ok].tolist()
+    out[ok] = np.fromiter(map(fn, values), dtype=float, count=len(values))
+    out[x == pole] = -np.inf
+    return out
+
+
 def log_r(x):
     """log with the C library's rounding (numpy's SIMD log differs from it in
     the last place for a fraction of inputs; Python's ``math.log`` is the C
     library's). Arrays: -inf at 0, NaN below 0 or at NaN, as numpy's log."""
-    if np.ndim(x) == 0:
-        return math.log(float(x))
-    x = np.asarray(x, dtype=float)
-    out = np.full(x.shape, np.nan)
-    pos = x > 0
-    values = x[pos].tolist()
-    out[pos] = np.fromiter(map(math.log, values), dtype=float, count=len(values))
-    out[x == 0] = -np.inf
-    return out
+    return _c_library_log(math.log, x, 0.0)
 
 
 def log1p_r(x):
     """log1p with the C library's rounding (numpy's may be SIMD, and differs in
     the last place for some inputs). Arrays: -inf at -1, NaN below -1 or at NaN."""
-    if np.ndim(x) == 0:
-        return math.log1p(float(x))
-    x = np.asarray(x, dtype=float)
-    out = np.full(x.shape, np.nan)
-    ok = x > -1.0
-    values = x[ok].tolist()
-    out[ok] = np.fromiter(map(math.log1p, values), dtype=float, count=len(values))
-    out[x == -1.0] = -np.inf
-    return out
+    return _c_library_log(math.log1p, x, -1.0)
 
 
 def shell_sort_order(values: np.ndarray) -> np.ndarray:

@@ -31,17 +31,18 @@ def _row_partition(rows, f, i, e):
     """Row ``i``'s largest link value ``M`` (offset included), ``e[k] =
     exp(F_k - M)`` and their sum added class by class: ``(M, S)``."""
     K = f.shape[0]
-    off = rows.offset[i] if rows.offset.shape[0] else 0.0
-    M = f[0, i] + off if rows.offset.shape[0] else f[0, i]
+    has_offset = rows.offset.shape[0] > 0
+    for k in range(K):                 # the link values first, then their exp
+        e[k] = f[k, i] + rows.offset[i] if has_offset else f[k, i]
+    M = e[0]
     for k in range(1, K):
-        F = f[k, i] + off if rows.offset.shape[0] else f[k, i]
-        if F > M:
-            M = F
-    S = 0.0
+        if e[k] > M:
+            M = e[k]
     for k in range(K):
-        F = f[k, i] + off if rows.offset.shape[0] else f[k, i]
-        e[k] = math.exp(F - M)
-        S = e[k] if k == 0 else S + e[k]
+        e[k] = math.exp(e[k] - M)
+    S = e[0]
+    for k in range(1, K):
+        S += e[k]
     return M, S
 
 
