@@ -25,18 +25,15 @@ bar hear of every chunk.
 """
 from __future__ import annotations
 
-import numpy as np
-
 from ..binned import BinnedTrainingData
 from ..factory import compiled_exact
 from ..report import IterationReport
 from ..sampling import SelectionBag, default_sampler
 from ..schemes import PlainBoosting
-from ..tree import ColumnView
 from .grower import CompiledBinnedGrower, CompiledGrower
-from .losses import NO_EXP_LOG, kind_of, loss_params, loss_rows
-from .chunks import bag_uniforms, run_chunks
-from .loop import Growth, Loss, ValidRows, boost_binned, boost_exact, empty_forest
+from .losses import NO_EXP_LOG, kind_of, loss_params
+from .chunks import bag_uniforms, loop_inputs, run_chunks
+from .loop import Loss, boost_binned, boost_exact, empty_forest
 from .multiclass_boosting import MulticlassLoop, runs_multiclass
 from .ranking_boosting import RANKING, RankingLoop
 
@@ -83,13 +80,8 @@ class CompiledLoop:
         self.var_type = grower.var_type
         self.max_levels = int(self.var_type.max(initial=0))
         self.space = grower.space
-        train, valid = problem.train_targets(), problem.valid_targets()
-        self.train = loss_rows(train)
-        x_va = problem.x[problem.n_train:]
-        self.valid = ValidRows(ColumnView(x_va, problem.var_type).cols, loss_rows(valid))
+        self.train, self.valid, self.growth = loop_inputs(problem)
         self.loss = Loss(kind, loss_params(problem.distribution))
-        self.growth = Growth(int(problem.interaction_depth), int(problem.n_minobsinnode),
-                             float(problem.shrinkage), 0, bool(np.all(train.w == 1.0)))
 
     def run(self, state, n_trees: int, rng, report: IterationReport):
         """Add ``n_trees`` iterations to ``state`` (in place) and return it."""

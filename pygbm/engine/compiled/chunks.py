@@ -1,19 +1,34 @@
-"""The compiled boosting loops' chunks: their size, the loop over them, and
-their trees back into the fit's state (:mod:`.boosting`, :mod:`.ranking_boosting`,
-:mod:`.multiclass_boosting`)."""
+"""The compiled boosting loops' Python side in common: their rows and settings,
+their chunks' size, the loop over them, and their trees back into the fit's
+state (:mod:`.boosting`, :mod:`.ranking_boosting`, :mod:`.multiclass_boosting`)."""
 from __future__ import annotations
 
 from typing import Callable
 
 import numpy as np
 
+from ..tree import ColumnView
 from ..tree_list import PaddedTrees
-from .loop import Forest
+from .loop import Forest, Growth, ValidRows
+from .losses import loss_rows
 
 #: a chunk's random draws (iterations x values per iteration) stay under this many
 CHUNK_ELEMENTS = 1 << 20
 #: and a chunk has at most this many iterations (the progress bar's step)
 MAX_CHUNK_TREES = 250
+
+
+def loop_inputs(problem):
+    """A fit's training rows (a :class:`.losses.LossRows`), validation rows
+    (:class:`.loop.ValidRows`) and settings (:class:`.loop.Growth`, the bag's
+    size still 0) as the compiled loops read them; ``problem`` a
+    :class:`pygbm.engine.boost.BoostProblem`."""
+    train, valid = problem.train_targets(), problem.valid_targets()
+    x_va = problem.x[problem.n_train:]
+    growth = Growth(int(problem.interaction_depth), int(problem.n_minobsinnode),
+                    float(problem.shrinkage), 0, bool(np.all(train.w == 1.0)))
+    return (loss_rows(train),
+            ValidRows(ColumnView(x_va, problem.var_type).cols, loss_rows(valid)), growth)
 
 
 def run_chunks(state, n_trees: int, values_per_iteration: int, var_type: np.ndarray,

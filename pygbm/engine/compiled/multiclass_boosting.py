@@ -15,11 +15,9 @@ import numpy as np
 
 from ..report import IterationReport
 from ..sampling import default_sampler
-from ..tree import ColumnView
-from .chunks import bag_uniforms, run_chunks
+from .chunks import bag_uniforms, loop_inputs, run_chunks
 from .grower import CompiledGrower
-from .loop import Growth, ValidRows, empty_forest
-from .losses import loss_rows
+from .loop import empty_forest
 from .multiclass_loop import boost_multiclass
 
 #: the multi-output distributions this loop runs
@@ -39,12 +37,7 @@ class MulticlassLoop:
         self.problem = problem
         grower = CompiledGrower(data, problem.interaction_depth, problem.n_minobsinnode)
         self.data, self.space = grower.inputs, grower.space
-        train, valid = problem.train_targets(), problem.valid_targets()
-        self.train = loss_rows(train)
-        x_va = problem.x[problem.n_train:]
-        self.valid = ValidRows(ColumnView(x_va, problem.var_type).cols, loss_rows(valid))
-        self.growth = Growth(int(problem.interaction_depth), int(problem.n_minobsinnode),
-                             float(problem.shrinkage), 0, bool(np.all(train.w == 1.0)))
+        self.train, self.valid, self.growth = loop_inputs(problem)
         self.newton = problem.distribution.splits == "newton"
 
     def run(self, state, n_trees: int, rng, report: IterationReport):

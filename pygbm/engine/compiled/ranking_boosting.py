@@ -20,11 +20,9 @@ import numpy as np
 from ...draws import is_r_stream, tie_uniforms
 from ..report import IterationReport
 from ..sampling import default_sampler
-from ..tree import ColumnView
-from .chunks import run_chunks
+from .chunks import loop_inputs, run_chunks
 from .grower import CompiledGrower
-from .loop import Growth, ValidRows, empty_forest
-from .losses import loss_rows
+from .loop import empty_forest
 from .pairwise import PairRows, pair_rows, pair_scratch
 from .ranking_loop import Ranking, RankingDraws, boost_pairwise
 
@@ -50,11 +48,7 @@ class RankingLoop:
                       else pair_rows(self.valid_layout, dist.metric))
         self.ranking = Ranking(train_rows, pair_scratch(train_rows), valid_rows,
                                pair_scratch(valid_rows))
-        self.train = loss_rows(train)
-        x_va = problem.x[problem.n_train:]
-        self.valid = ValidRows(ColumnView(x_va, problem.var_type).cols, loss_rows(valid))
-        self.growth = Growth(int(problem.interaction_depth), int(problem.n_minobsinnode),
-                             float(problem.shrinkage), 0, bool(np.all(train.w == 1.0)))
+        self.train, self.valid, self.growth = loop_inputs(problem)
 
     def run(self, state, n_trees: int, rng, report: IterationReport):
         """Add ``n_trees`` iterations to ``state`` (in place) and return it."""
