@@ -16,6 +16,7 @@ tan, floor, ceiling, sign, ``np`` and ``pd``.  ``C(x)`` makes a numeric column a
 from __future__ import annotations
 
 import ast
+import functools
 import re
 
 import numpy as np
@@ -139,7 +140,15 @@ def _plain(exc: Exception) -> str:
     return re.sub(r"\x1b\[[0-9;]*m", "", str(exc))
 
 
-def _parse(formula: str, available: list[str]):
+#: formulas whose parse is kept for the next call (formulaic takes about 1 ms a parse, a
+#: notebook refits the same formula often: another n_trees, shrinkage, distribution)
+PARSE_CACHE_SIZE = 64
+
+
+@functools.lru_cache(maxsize=PARSE_CACHE_SIZE)
+def _parse(formula: str, available: tuple[str, ...]):
+    """formulaic's parse of ``formula`` with the data's columns ``available``
+    (kept: the parsed formula is only read)."""
     try:
         parsed = Formula.from_spec(formula, ordering="none", context={_AVAILABLE: available})
     except (FormulaicError, SyntaxError) as exc:
@@ -178,13 +187,14 @@ def _is_intercept(term) -> bool:
                for f in term.factors)
 
 
-def _named_columns(formula: str) -> list[str]:
+@functools.lru_cache(maxsize=PARSE_CACHE_SIZE)
+def _named_columns(formula: str) -> tuple[str, ...]:
     """Bare names in the formula (including ones removed by ``-``): all must exist."""
     try:
         tokens = DefaultFormulaParser().get_tokens(formula)
     except (FormulaicError, SyntaxError) as exc:
         raise ValueError(f"formula {formula!r} could not be parsed: {_plain(exc)}") from None
-    return [t.token for t in tokens if t.kind.value == "name"]
+    return tuple(t.token for t in tokens if t.kind.value == "name")
 
 
 def parse_terms(formula: str, evaluator: Evaluator) -> FormulaTerms:
@@ -193,7 +203,7 @@ def parse_terms(formula: str, evaluator: Evaluator) -> FormulaTerms:
     unknown = [c for c in _named_columns(formula) if c not in columns]
     if unknown:
         raise missing_column_error(unknown, columns, "data")
-    first = _parse(formula, [])
+    first = _parse(formula, ())
     lhs = getattr(first, "lhs", None)
     if lhs is None or len(lhs) == 0:
         raise ValueError(f"formula {formula!r} has no response: write 'response ~ predictors'")
@@ -203,7 +213,7 @@ def parse_terms(formula: str, evaluator: Evaluator) -> FormulaTerms:
     offsets = tuple(_term_spec(t, formula) for t in first.rhs
                     if not _is_intercept(t) and _OFFSET_CALL.match(str(t)))
     offset_columns = {name for term in offsets for name in evaluator.variables(term.expr)}
-    parsed = _parse(formula, columns)
+    parsed = _parse(formula, tuple(columns))
     response = _term_spec(list(parsed.lhs)[0], formula)
     predictors = tuple(_term_spec(t, formula) for t in parsed.rhs
                        if not (_is_intercept(t) or _OFFSET_CALL.match(str(t))))

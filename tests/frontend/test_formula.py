@@ -147,6 +147,21 @@ def test_offset_insurance_and_dot_excludes_offset_columns():
     assert offset_newdata(_mf("Claims ~ Group", ins).encoder, ins) is None
 
 
+def test_parsed_formula_kept_per_columns():
+    """formulaic's parse is kept for the next call of the same formula on the same
+    columns; other columns (the dot) are parsed again; a bad formula is not kept."""
+    ins = insurance()
+    formula = "Claims ~ . - Holders + offset(log(Holders))"
+    first, again = _mf(formula, ins), _mf(formula, ins)
+    assert again.var_names == first.var_names == ["District", "Group", "Age"]
+    np.testing.assert_array_equal(again.offset, first.offset)
+    fewer = _mf(formula, ins.drop(columns=["Age"]))
+    assert fewer.var_names == ["District", "Group"]
+    for _ in range(2):
+        with pytest.raises(ValueError, match="could not be parsed"):
+            model_frame("Claims ~ log(Holders", ins)
+
+
 def test_offset_with_missing_values_is_an_error():
     ins = insurance()
     ins.loc[3, "Holders"] = np.nan
