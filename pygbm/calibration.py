@@ -446,6 +446,21 @@ def _deviance(y, p, w, distribution):
     return float(np.sum(w * d) / np.sum(w))
 
 
+def _check_scale(y, p, family: str, guessed: bool) -> None:
+    """``y`` and ``p`` on the scale of ``family``: probabilities in [0, 1] for
+    bernoulli, counts and means >= 0 for poisson."""
+    if family == "gaussian":
+        return
+    low, high, what = (0.0, 1.0, "in [0, 1]") if family == "bernoulli" else (0.0, np.inf, ">= 0")
+    how = " (guessed from y)" if guessed else ""
+    for name, v in (("p", p), ("y", y)):
+        if np.any((v < low) | (v > high)):
+            hint = "; for expected counts pass distribution='poisson'" \
+                if guessed and name == "p" and family == "bernoulli" else ""
+            raise ValueError(f"{name} must be {what} with distribution {family!r}{how}, got "
+                             f"values from {v.min():g} to {v.max():g}{hint}")
+
+
 def _guess_family(y):
     if np.all((y == 0) | (y == 1)):
         return "bernoulli"
@@ -505,6 +520,7 @@ def calibration_report(y, p, bins: int = DEFAULT_BINS, weights=None, distributio
     if family not in ("bernoulli", "poisson", "gaussian"):
         raise ValueError(f"distribution must be 'bernoulli', 'poisson' or 'gaussian', "
                          f"got {family!r}")
+    _check_scale(y, p, family, guessed=distribution is None)
     ece = sum(abs(np.sum(w[g] * (p[g] - y[g]))) for g in equal_count_bins(p, bins)) / np.sum(w)
     total_y = np.sum(w * y)
     return {"in_the_large": float(np.sum(w * p) / total_y) if total_y else float("nan"),

@@ -181,6 +181,15 @@ def test_calibration_report_measures():
         pygbm.calibration_report([0, 1], [0.5])
     with pytest.raises(ValueError, match="distribution must be"):
         pygbm.calibration_report(y, p, distribution="tweedie")
+    with pytest.raises(ValueError, match=r"p must be in \[0, 1\] with distribution "
+                       r"'bernoulli' \(guessed from y\).*distribution='poisson'"):
+        pygbm.calibration_report([0, 1], [0.5, 1.5])
+    assert pygbm.calibration_report([0, 1], [0.5, 1.5], distribution="poisson")["n"] == 2
+    with pytest.raises(ValueError, match="y must be in \\[0, 1\\] with distribution 'bernoulli',"):
+        pygbm.calibration_report([0, 2], [0.5, 0.7], distribution="bernoulli")
+    with pytest.raises(ValueError, match="p must be >= 0 with distribution 'poisson'"):
+        pygbm.calibration_report([0, 2], [0.5, -1.0])
+    assert pygbm.calibration_report([1.5, 2.5], [-1.0, 3.0])["n"] == 2      # gaussian
 
 
 def test_reliability_plot(rare):

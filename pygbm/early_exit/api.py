@@ -14,6 +14,8 @@ from .thresholds import MODES
 
 #: share of the rows found among the fit's training rows above which qwyc() warns
 TRAINING_ROWS_SHARE = 0.5
+#: rows qwyc(honest=True) needs: one for each half
+HONEST_LEAST_ROWS = 2
 
 TRAINING_ROWS_WARNING = (
     "qwyc(): data are the fit's training rows. alpha holds exactly on the rows the "
@@ -115,8 +117,17 @@ def _training_share(fit, data, scores: ModelScores) -> float:
     return sum(r in train for r in rows) / max(1, len(rows))
 
 
-def _scored(scores: ModelScores, fit, data, beta) -> Rows:
+def check_row_count(n: int, name: str, least: int = 1) -> None:
+    """``name`` (a table of rows) has at least ``least`` rows."""
+    if n < least:
+        raise ValueError(f"{name} must have at least {least} row{'s' if least > 1 else ''}, "
+                         f"got {n}")
+
+
+def _scored(scores: ModelScores, fit, data, beta, name: str = "data") -> Rows:
+    """The rows of ``data`` (at least one) scored by every tree."""
     view, g0 = scores.coded(fit, data)
+    check_row_count(g0.shape[0], name)
     return Rows(scores.matrix(view), g0, beta)
 
 
@@ -246,13 +257,16 @@ def qwyc(fit, data=None, n_trees=None, alpha=0.005, threshold=None, mode="both",
     seed = _seed(random_state)
 
     view, g0 = scores.coded(fit, data)
+    check_row_count(g0.shape[0], "data (honest=True halves them)" if honest else "data",
+                    HONEST_LEAST_ROWS if honest else 1)
     rows = Rows(scores.matrix(view), g0, decision[1])
     settings = Settings(mode, order, _check_cost(cost, scores, view), honest, seed,
                         thresholds, 0.0 if margin is None else float(margin), margin_freq)
     training = _training_share(fit, data, scores) > TRAINING_ROWS_SHARE
     if training:
         warn(TRAINING_ROWS_WARNING)
-    held_out = None if validation is None else _scored(scores, fit, validation, decision[1])
+    held_out = None if validation is None else _scored(scores, fit, validation, decision[1],
+                                                       "validation")
 
     if auto:
         alpha = _auto_alpha(rows, held_out, settings, max_disagreement)

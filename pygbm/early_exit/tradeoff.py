@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .api import _check_fit, _check_fraction, _check_n_trees, _scored, _seed, check_margin_freq
+from .api import (HONEST_LEAST_ROWS, _check_fit, _check_fraction, _check_n_trees, _scored,
+                  _seed, check_margin_freq, check_row_count)
 from .build import ORDERS, Settings, optimise
 from .model_scores import ModelScores, decision_threshold
 from .thresholds import MODES
@@ -112,7 +113,9 @@ def qwyc_tradeoff(fit, data, newdata, alphas=DEFAULT_ALPHAS, methods=("qwyc", "g
     decision = decision_threshold(fit.distribution, threshold)
     scores = ModelScores(fit, n_trees)
     rows = _scored(scores, fit, data, decision[1])
-    new = _scored(scores, fit, newdata, decision[1])
+    check_row_count(rows.n, "data (honest=True halves them)" if honest else "data",
+                    HONEST_LEAST_ROWS if honest else 1)
+    new = _scored(scores, fit, newdata, decision[1], "newdata")
     y = _labels(fit, newdata)
     full_new = new.full_decision
     seed = _seed(random_state)

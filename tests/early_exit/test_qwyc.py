@@ -222,6 +222,20 @@ def test_bad_arguments_name_the_argument(setting, kwargs, message):
         qwyc(fit, held, **kwargs)
 
 
+def test_empty_rows_are_refused(setting):
+    fit, _, held, test = setting
+    with pytest.raises(ValueError, match="data must have at least 1 row, got 0"):
+        qwyc(fit, held.iloc[:0])
+    with pytest.raises(ValueError, match=r"data \(honest=True halves them\) must have at "
+                                         "least 2 rows, got 1"):
+        qwyc(fit, held.iloc[:1], honest=True)
+    with pytest.raises(ValueError, match="validation must have at least 1 row, got 0"):
+        qwyc(fit, held, validation=test.iloc[:0])
+    with pytest.raises(ValueError, match="newdata must have at least 1 row, got 0"):
+        qwyc_tradeoff(fit, held, test.iloc[:0])
+    assert qwyc(fit, held.iloc[:1], alpha=0.0).report_.n_rows == 1
+
+
 def test_bad_fit_and_predict_type(setting):
     fit, _, held, _ = setting
     with pytest.raises(TypeError, match="fit must be a fitted gbm"):
