@@ -77,9 +77,24 @@ def _as_column(value, label: str, n: int) -> pd.Series:
     return column
 
 
+def _mapping_frame(mapping: Mapping, name: str) -> pd.DataFrame:
+    """A dict of columns as a table: equal-length sequences, or scalars only (one
+    row, as R's ``data.frame(list(...))``)."""
+    values = dict(mapping)
+    if values and all(np.ndim(v) == 0 for v in values.values()):
+        return pd.DataFrame([values])
+    try:
+        return pd.DataFrame(values)
+    except (ValueError, TypeError) as exc:
+        lengths = sorted({len(v) if np.ndim(v) else 1 for v in values.values()})
+        raise ValueError(f"{name} given as a dict must map column names to sequences of one "
+                         f"length (or all to single values: one row); got lengths {lengths} "
+                         f"({exc})") from None
+
+
 def _prepare_data(data) -> pd.DataFrame:
     if isinstance(data, Mapping) and not isinstance(data, pd.DataFrame):
-        data = pd.DataFrame(dict(data))
+        data = _mapping_frame(data, "data")
     if not isinstance(data, pd.DataFrame):
         raise TypeError(f"data must be a pandas DataFrame, got {type(data).__name__}")
     if data.shape[0] < _MIN_ROWS:
@@ -247,7 +262,7 @@ def _rhs_text(formula: str) -> str:
 
 def _newdata_frame(newdata) -> pd.DataFrame:
     if isinstance(newdata, Mapping) and not isinstance(newdata, pd.DataFrame):
-        newdata = pd.DataFrame(dict(newdata))
+        newdata = _mapping_frame(newdata, "newdata")
     if not isinstance(newdata, pd.DataFrame):
         raise TypeError(f"newdata must be a pandas DataFrame, got {type(newdata).__name__}")
     if not all(isinstance(c, str) for c in newdata.columns):

@@ -273,6 +273,22 @@ def test_type_and_size_errors():
         model_frame("medv ~ .", d.iloc[:1])
     mf = model_frame("y ~ x", {"y": [1.0, 2.0, 3.0], "x": [3.0, 1.0, 2.0]})  # a dict is fine
     assert mf.var_names == ["x"]
+    with pytest.raises(ValueError, match=r"data given as a dict must map column names to "
+                                         r"sequences of one length.*lengths \[2, 3\]"):
+        model_frame("y ~ x", {"y": [1.0, 2.0, 3.0], "x": [3.0, 1.0]})
+
+
+def test_newdata_as_a_dict():
+    """A dict of columns, or of single values (one row, as R's data.frame(list(...)));
+    unequal lengths are refused naming newdata."""
+    d = boston()
+    mf = _mf("medv ~ .", d)
+    row = d.drop(columns="medv").iloc[3].to_dict()
+    np.testing.assert_array_equal(model_frame_newdata(mf.encoder, row), mf.x[3:4])
+    two = {k: [v, v] for k, v in row.items()}
+    np.testing.assert_array_equal(model_frame_newdata(mf.encoder, two), mf.x[[3, 3]])
+    with pytest.raises(ValueError, match="newdata given as a dict"):
+        model_frame_newdata(mf.encoder, {"crim": [1.0, 2.0], "zn": [1.0, 2.0, 3.0]})
 
 
 # ---------------------------------------------------------------- new data
