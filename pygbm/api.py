@@ -12,8 +12,8 @@ import functools
 import numpy as np
 
 from . import cv, frontend
-from ._checks import (R_INT_MAX, as_generator, fraction_arg, int_arg, n_cores_arg, offset_arg,
-                      weights_arg)
+from ._checks import (R_INT_MAX, as_generator, bool_arg, fraction_arg, int_arg, n_cores_arg,
+                      offset_arg, weights_arg)
 from .distributions import get_distribution, guess_distribution
 from .costs import cost_spec
 from .fitting import CodedData, Targets, continue_fit, fit_coded
@@ -544,7 +544,8 @@ def gbm_more(fit: GBMFit, n_new_trees=100, data=None, weights=None, offset=None,
         targets = dataclasses.replace(targets,
                                       offset=sample.continuing_offset(targets.offset, n))
     rng = fit.rng if random_state is None else as_generator(random_state)
-    report = (fit.verbose if verbose is None else verbose, check_progress(progress))
+    report = (fit.verbose if verbose is None else bool_arg(verbose, "verbose"),
+              check_progress(progress))
     more = continue_fit(fit, x, targets, n_new_trees, report, rng)
     # R's gbm.more records its own call: print(fit) shows how the trees came to be
     call = f"gbm_more({fit.call or 'fit'}, n_new_trees = {n_new_trees})  # {more.n_trees} trees"

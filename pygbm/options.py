@@ -102,7 +102,7 @@ def fit_options(distribution, *, n_trees, interaction_depth, n_minobsinnode, shr
                       n_minobsinnode=min_obs, shrinkage=shrinkage, bag_fraction=bag_fraction,
                       var_monotone=mono, max_bins=max_bins, categorical=categorical,
                       ts_options=ts_options, keep_data=bool_arg(keep_data, "keep_data"),
-                      verbose=verbose,
+                      verbose=bool_arg(verbose, "verbose"),
                       engine=engine_arg(engine), costs=costs, ordered=ordered,
                       progress=check_progress(progress), formula=formula, call=call,
                       zero_subsample=zero_subsample, zero_weight=zero_weight)

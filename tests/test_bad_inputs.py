@@ -83,6 +83,7 @@ _GBM_SCALARS = [
     ("random_state", "seed", T), ("random_state", 1.5, T), ("random_state", -1, V),
     ("random_state", [1.5], T),
     ("keep_data", "no", T), ("keep_data", 2, T), ("keep_data", None, T),
+    ("verbose", "x", T), ("verbose", 2, T),
     ("max_bins", 1, V), ("max_bins", 10**6, V), ("max_bins", 2.5, T),
     ("engine", "fortran", V), ("engine", 3, V),
     ("distribution", "gausian", V), ("distribution", 3, T), ("distribution", {"alpha": 1}, V),
@@ -197,6 +198,7 @@ _CASES = [
     # gbm_more
     ("gbm_more-not-fit", lambda E: pygbm.gbm_more("fit", 5), T, "fit"),
     ("gbm_more-n_new_trees-0", lambda E: pygbm.gbm_more(E.fit, 0), V, "n_new_trees"),
+    ("gbm_more-verbose", lambda E: pygbm.gbm_more(E.fit, 5, verbose="yes"), T, "verbose"),
     ("gbm_more-n_new_trees-nan", lambda E: pygbm.gbm_more(E.fit, float("nan")), T,
      "n_new_trees"),
     ("gbm_more-n_new_trees-str", lambda E: pygbm.gbm_more(E.fit, "5"), T, "n_new_trees"),
