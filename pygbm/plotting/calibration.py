@@ -3,21 +3,22 @@ from __future__ import annotations
 
 import numpy as np
 
+from .axes import axes_for
+
 POINT_COLOR, MAP_COLOR, DIAGONAL_COLOR = "black", "red", "grey"
 #: points of the drawn calibration map between the knots' ends
 MAP_POINTS = 200
 #: control points' marker area: MIN_POINT + SPREAD_POINT * weight / largest weight
 MIN_POINT, SPREAD_POINT = 10.0, 60.0
+#: the figure's size (inches): square, as the diagonal is the reference
+FIGURE_SIZE = (5.0, 5.0)
 
 
 def plot_reliability(calibrated, ax=None):
     """The control points (mean prediction, mean response; area ~ weight),
     the calibration map psi and the diagonal (a calibrated fit lies on it).
     Returns the matplotlib Axes."""
-    import matplotlib.pyplot as plt
-
-    if ax is None:
-        _, ax = plt.subplots(figsize=(5.0, 5.0))
+    ax = axes_for(ax, FIGURE_SIZE)
     kx = calibrated.knots_x
     lo, hi = float(kx.min()), float(kx.max())
     grid = np.linspace(lo, hi, MAP_POINTS)

@@ -2,12 +2,11 @@
 deviance against mean prediction cost per row (matplotlib imported here only)."""
 from __future__ import annotations
 
+from .axes import axes_for
+
 
 def plot_tradeoff(table, ax=None):
-    import matplotlib.pyplot as plt
-
-    if ax is None:
-        _, ax = plt.subplots(figsize=(6.0, 4.5))
+    ax = axes_for(ax)
     for name, part in table.groupby("model", sort=False):
         part = part.sort_values("n_trees")
         ax.plot(part["mean_cost"], part["deviance"], marker="o", markersize=3, label=name)

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .axes import axes_for
+
 #: R's ``rainbow(cBars, start = 3/6, end = 4/6)``: hues from cyan to blue
 HUE_START, HUE_END = 3 / 6, 4 / 6
 
@@ -23,13 +25,9 @@ def plot_relative_influence(table, ax=None, xlabel="Relative influence"):
     names as tick labels and "Relative influence" on the x axis.
     Returns the matplotlib Axes.
     """
-    import matplotlib.pyplot as plt
-
     if not {"var", "rel_inf"} <= set(getattr(table, "columns", ())):
         raise ValueError("table must be a DataFrame with columns 'var' and 'rel_inf'")
-    if ax is None:
-        n = len(table)
-        _, ax = plt.subplots(figsize=(6.0, max(2.5, 0.3 * n + 1.0)))
+    ax = axes_for(ax, (6.0, max(2.5, 0.3 * len(table) + 1.0)))
     names = list(table["var"])[::-1]          # R draws i[cBars:1]: the first row on top
     values = np.asarray(table["rel_inf"], dtype=float)[::-1]
     pos = np.arange(len(names))

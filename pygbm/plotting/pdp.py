@@ -11,6 +11,8 @@ import math
 import numpy as np
 import pandas as pd
 
+from .axes import axes_for
+
 #: panels drawn for a continuous conditioning variable (R's ``number = 4``)
 CONTINUOUS_PANELS = 4
 #: most panels drawn for a categorical conditioning variable
@@ -31,11 +33,7 @@ def _is_cat(series: pd.Series) -> bool:
 
 
 def _new_axes(ax):
-    import matplotlib.pyplot as plt
-
-    if ax is None:
-        _, ax = plt.subplots(figsize=(6.0, 4.5))
-    return ax
+    return axes_for(ax)
 
 
 def _category_axis(ax, categories, axis="x"):

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .axes import check_axes
+
 #: R's colours and line widths in gbm.perf
 TRAIN_COLOR, TEST_COLOR, CV_COLOR, BEST_COLOR = "black", "red", "green", "blue"
 BEST_LINEWIDTH = 2.0
@@ -52,9 +54,9 @@ def plot_perf(fit, best: int, method: str, smoother=None, oobag_curve: bool = Fa
     if ax is None:
         axes = _new_axes(2 if oobag_curve else 1)
     elif isinstance(ax, (list, tuple)):
-        axes = list(ax)
+        axes = [check_axes(a) for a in ax]
     else:
-        axes = [ax]
+        axes = [check_axes(ax)]
     main = axes[0]
     train = np.asarray(fit.train_error, float)
     iters = np.arange(1, len(train) + 1)

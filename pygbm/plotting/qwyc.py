@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .axes import check_axes
+
 _LABELS = {"qwyc": "QWYC order + thresholds", "gbt": "training order + thresholds",
            "random": "random order + thresholds", "margin": "margin rule (training order)"}
 
@@ -12,8 +14,7 @@ def plot_qwyc_tradeoff(table, ax=None, accuracy=False):
     disagreement on the new rows (%) against the mean number of trees evaluated
     (``accuracy=True``: test accuracy instead, with the full model's as a line)."""
     import matplotlib.pyplot as plt
-    if ax is None:
-        ax = plt.gca()
+    ax = plt.gca() if ax is None else check_axes(ax)
     column = "accuracy" if accuracy else "disagreement"
     scale = 1.0 if accuracy else 100.0
     for method, part in table[table["method"] != "full"].groupby("method", sort=False):

@@ -137,6 +137,27 @@ def test_plotting_functions_check_input(boston):
         plot_partial_dependence(four)
 
 
+def test_ax_that_is_not_axes_is_refused(boston):
+    """Every plot names ``ax`` when it is given something other than Axes."""
+    import pandas as pd
+    from pygbm import gbm
+    from pygbm.inspect import gbm_perf
+    rng = np.random.default_rng(1)
+    x = rng.normal(size=200)
+    bagged = gbm("y ~ x", pd.DataFrame({"y": x + rng.normal(size=200), "x": x}), n_trees=5)
+    from pygbm.plotting import plot_qwyc_tradeoff
+    grid = plot_gbm(boston, "lstat", return_grid=True, continuous_resolution=5)
+    calls = [lambda: summary(boston, ax="left"), lambda: plot_gbm(boston, "lstat", ax="left"),
+             lambda: plot_partial_dependence(grid, ax="left"),
+             lambda: plot_relative_influence(summary(boston, plot_it=False).to_frame(),
+                                             ax="left"),
+             lambda: gbm_perf(bagged, method="OOB", ax="left"),
+             lambda: plot_qwyc_tradeoff(None, ax="left")]
+    for call in calls:
+        with pytest.raises(TypeError, match="ax must be a matplotlib Axes or None, got str"):
+            call()
+
+
 def test_matplotlib_imported_lazily():
     code = ("import sys; import pygbm.inspect.partial_dependence, pygbm.inspect.influence, "
             "pygbm.inspect.interaction, pygbm.inspect.pretty, pygbm.plotting; "
