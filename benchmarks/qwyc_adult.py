@@ -121,16 +121,23 @@ def accuracy(decision, y):
     return float(np.mean(decision == y))
 
 
-def curves(fit, train, test):
-    """Every method's points on the test rows (one table)."""
-    table = qwyc_tradeoff(fit, train, test, alphas=ALPHAS, methods=("qwyc", "gbt"), n_trees=500)
-    parts = [table]
+def margin_points(fit, data, newdata) -> list:
+    """The margin rule's points on ``newdata`` (thresholds from ``data``), one table
+    per checking frequency."""
+    parts = []
     for freq in MARGIN_FREQS:
-        m = qwyc_tradeoff(fit, train, test, methods=("margin",), margins=MARGINS, n_trees=500,
+        m = qwyc_tradeoff(fit, data, newdata, methods=("margin",), margins=MARGINS, n_trees=500,
                           margin_freq=freq)
         m = m[m["method"] == "margin"].copy()
         m["margin_freq"] = freq
         parts.append(m)
+    return parts
+
+
+def curves(fit, train, test):
+    """Every method's points on the test rows (one table)."""
+    table = qwyc_tradeoff(fit, train, test, alphas=ALPHAS, methods=("qwyc", "gbt"), n_trees=500)
+    parts = [table] + margin_points(fit, train, test)
     honest = qwyc_tradeoff(fit, train, test, alphas=ALPHAS_COARSE, methods=("qwyc",), n_trees=500,
                            honest=True, random_state=1)
     honest["method"] = "qwyc_honest"

@@ -41,13 +41,7 @@ def points(fit, opt_rows, test) -> pd.DataFrame:
         if honest:
             tab["method"] = tab["method"] + "_honest"
         parts.append(tab)
-    for freq in qa.MARGIN_FREQS:
-        m = qwyc_tradeoff(fit, opt_rows, test, methods=("margin",), margins=qa.MARGINS,
-                          n_trees=500, margin_freq=freq)
-        m = m[m["method"] == "margin"].copy()
-        m["margin_freq"] = freq
-        parts.append(m)
-    return pd.concat(parts, ignore_index=True)
+    return pd.concat(parts + qa.margin_points(fit, opt_rows, test), ignore_index=True)
 
 
 def matched(table, rule) -> list:

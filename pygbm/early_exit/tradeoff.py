@@ -113,8 +113,8 @@ def qwyc_tradeoff(fit, data, newdata, alphas=DEFAULT_ALPHAS, methods=("qwyc", "g
     decision = decision_threshold(fit.distribution, threshold)
     scores = ModelScores(fit, n_trees)
     rows = _scored(scores, fit, data, decision[1])
-    check_row_count(rows.n, "data (honest=True halves them)" if honest else "data",
-                    HONEST_LEAST_ROWS if honest else 1)
+    if honest:
+        check_row_count(rows.n, "data (honest=True halves them)", HONEST_LEAST_ROWS)
     new = _scored(scores, fit, newdata, decision[1], "newdata")
     y = _labels(fit, newdata)
     full_new = new.full_decision
