@@ -176,6 +176,11 @@ def _one_tree(P: BoostProblem, stage: TreeStage, inputs: TreeInputs, rows: _Tree
     else:
         leaves, z = _leaf_inputs(P, grown, inputs.leaf_data, rows, f_tr, cls)
     values = dist.fit_leaves(t, f_tr, z, leaves, bag, ctx, **cls)
+    if inputs.leaf_data is not None:
+        # routed by another encoding, a leaf can receive fewer in-bag rows than
+        # n_minobsinnode, or none: it takes no step (R's rules would estimate it
+        # from those rows, poisson's log(0) = -19 where their counts are all 0)
+        values = np.where(leaves.counts >= P.n_minobsinnode, values, 0.0)
     grown.set_terminal_preds(values)
     grown.adjust(P.n_minobsinnode)
     fadj = grown.terminal_preds()[leaves.node]

@@ -22,8 +22,9 @@ class TreeInputs:
     """What one iteration's trees are grown on: ``data`` (the training
     rows' encoding), ``f_grow`` (link values of the training rows whose
     gradient the trees follow) and ``leaf_data`` (the encoding whose routing
-    the leaf values are fitted on, against the fit's own predictions; None:
-    the rows as the tree was grown) and ``grower`` (a grower of the scheme's
+    the leaf values are fitted on, against the fit's own predictions; a leaf
+    that routing gives fewer than ``n_minobsinnode`` in-bag rows takes no
+    step; None: the rows as the tree was grown) and ``grower`` (a grower of the scheme's
     own for this tree, e.g. ordered boosting's; None: the fit's tree stage
     on ``data``)."""
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from pygbm.distributions import Bernoulli, FitContext, Gaussian, Targets
+from pygbm.distributions import Bernoulli, FitContext, Gaussian, Poisson, Targets
 from pygbm.engine.boost import BoostProblem, BoostState, run_boosting
 from pygbm.engine.data import TrainingData
 from pygbm.engine.sampling import Bag, SelectionBag
@@ -174,3 +174,36 @@ def test_a_scheme_decides_each_iterations_inputs():
     np.testing.assert_allclose(state.f, plain.f, rtol=1e-12, atol=1e-12)
     for s, t in zip(state.trees, plain.trees):
         np.testing.assert_array_equal(s.split_var, t.split_var)
+
+
+class AllMissingLeaves(RoutedLeaves):
+    """Leaves fitted on an encoding in which every value is missing: every
+    row takes the missing branch, the other leaves receive no row."""
+
+    def __init__(self, problem):
+        super().__init__(problem)
+        x = np.full_like(problem.x[:N_TRAIN], np.nan)
+        self.leaves_on = TrainingData(x, problem.var_type, problem.var_monotone)
+
+
+def test_a_leaf_that_the_leaf_encoding_leaves_empty_takes_no_step():
+    # poisson's terminal rule gives log(0) = -19 to a node whose rows sum to 0;
+    # a node with no row at all has no estimate and must not move the model
+    rng = np.random.default_rng(3)
+    x = rng.normal(size=(N, P))
+    y = rng.poisson(np.exp(0.5 * x[:, 0])).astype(float)
+    dist = Poisson()
+    problem = BoostProblem(x=x, targets=Targets(y, None, np.ones(N)), n_train=N_TRAIN,
+                           var_type=np.zeros(P, dtype=np.intp),
+                           var_monotone=np.zeros(P, dtype=np.intp), distribution=dist,
+                           context=FitContext(), interaction_depth=3, n_minobsinnode=5,
+                           shrinkage=0.1, bag_fraction=0.5)
+    state = _state(problem)
+    run_boosting(problem, state, 4, np.random.default_rng(1), scheme=AllMissingLeaves(problem))
+    for tree in state.trees:
+        terminal = np.asarray(tree.is_terminal, dtype=bool)
+        values = np.asarray(tree.prediction)[terminal]
+        # all leaves but the one on the all-missing path are empty: 0, not -19 * 0.1
+        assert np.count_nonzero(values == 0.0) >= len(values) - 1
+        assert np.all(np.abs(values) < 1.0)
+    assert np.all(np.isfinite(state.f))
