@@ -35,12 +35,14 @@ class BinnedArrays(NamedTuple):
     search: tuple          # (cont, cat, width, cat_cells, cat_missing, var_monotone, n_bins)
     bin_min: np.ndarray
     bin_max: np.ndarray
-    first_cells: int       # cells of the first predictor (its node total)
+    first_cells: int       # cells 0.. of the predictor laid out first (its node total)
 
     @classmethod
     def of(cls, data) -> BinnedArrays:
         i64 = np.int64
-        first = data.width if data.var_type[0] == 0 else int(data.var_type[0]) + 1
+        # the cells of the predictor laid out first (the continuous ones come
+        # first, then the categoricals): every row is in one of them
+        first = data.width if data.cont.size else int(data.var_type[data.cat[0]]) + 1
         n_bins = np.array([c.shape[0] + 1 for c in data.cuts], dtype=i64)
         search = (data.cont.astype(i64), data.cat.astype(i64), int(data.width),
                   data.cat_cells.astype(i64), data.cat_missing.astype(i64),
