@@ -295,7 +295,9 @@ def gbm(formula, data, distribution=None, weights=None, var_monotone=None, n_tre
         Permutations of the ordered target statistics: an alias of
         ``n_permutations`` (default 4).
     ts_prior : float, optional
-        Their prior (default: the weighted mean response).
+        Their prior (default: the weighted mean response; with an offset, the
+        mean of what the statistics average: the rate per unit of exposure for
+        poisson, ``y - offset`` for the identity-link losses).
     ts_prior_weight : float, default 1.0
         Weight of the prior.
     ts_max_combination : int, default 1

@@ -33,7 +33,7 @@ from .pairwise_rows import check_group_weights, sort_within_groups
 from .ordered.scheme import (NativeViews, OrderedBoosting, OrderedModels, OrderedProblem,
                              ScheduleViews)
 from .progress import progress_bar, wanted
-from .target_stats import fit_target_statistics
+from .target_stats import fit_target_statistics, statistic_inputs
 from .target_stats.scheme import OrderedPlainBoosting
 from .zero_sampling import ZeroSample, draw_zero_sample
 
@@ -231,7 +231,8 @@ def engine_matrix(data: CodedData, targets: Targets, options: FitOptions, dist,
         return EngineInputs(data.x, var_type)
     ts_encoder, x_engine, var_type_engine, schedule = fit_target_statistics(
         categorical, data.x, targets.y, targets.w, data.n_train, data.var_names, var_type,
-        options.var_monotone, dist, options.max_bins, rng, **(options.ts_options or {}))
+        options.var_monotone, dist, options.max_bins, rng, offset=targets.offset,
+        **(options.ts_options or {}))
     return EngineInputs(x_engine, var_type_engine, ts_encoder, schedule)
 
 
@@ -373,8 +374,10 @@ def continue_fit(fit: GBMFit, x, targets: Targets, n_trees, report, rng) -> GBMF
     schedule = None
     if fit.ts_encoder is not None:
         # the same permutations and statistics as the first fit
+        value, weight = statistic_inputs(fit.distribution, engine_targets.y, engine_targets.w,
+                                         engine_targets.offset)
         x_engine, schedule = fit.ts_encoder.engine_inputs(
-            x_engine, engine_targets.y, engine_targets.w, fit.var_monotone, fit.max_bins)
+            x_engine, value, weight, fit.var_monotone, fit.max_bins)
     context = fit.context
     if is_r_stream(rng) and context.noise_rng is not None:
         # R's one global stream: the new trees' noise comes from the stream they bag from

@@ -38,7 +38,10 @@ The target ``y`` is the response itself for every distribution it is
 defined for: gaussian, laplace, tdist, quantile (the statistic is a
 smoothed level mean of the response, also for the median/quantile losses),
 bernoulli, huberized, adaboost (a smoothed level rate of the 0/1 response)
-and poisson (a smoothed level mean count; offsets are not used). coxph
+and poisson (a smoothed level mean count). With an offset the statistic is
+net of it (:func:`pygbm.target_stats.modes.statistic_inputs`): poisson
+averages the level's rate per unit of exposure exp(offset), the identity-link
+losses the level mean of ``y - offset``; logistic losses ignore it. coxph
 (no per-row target without a model), pairwise ranking (grouped responses)
 and multi-output distributions are refused with a ``ValueError``.
 
@@ -55,10 +58,10 @@ point used by ``gbm``).
 """
 from .encoder import TargetStatisticsEncoder
 from .fit import fit_target_statistics
-from .modes import LEAKING_MODES, MODES, resolve_modes, target_of
+from .modes import LEAKING_MODES, MODES, resolve_modes, statistic_inputs, target_of
 from .statistics import (column_level_codes, greedy_statistic, holdout_statistic, level_sums,
                          loo_statistic, ordered_statistic)
 
 __all__ = ["MODES", "LEAKING_MODES", "TargetStatisticsEncoder", "fit_target_statistics",
            "column_level_codes", "greedy_statistic", "ordered_statistic", "loo_statistic",
-           "holdout_statistic", "level_sums", "resolve_modes", "target_of"]
+           "holdout_statistic", "level_sums", "resolve_modes", "statistic_inputs", "target_of"]

@@ -8,7 +8,7 @@ from .._checks import int_arg
 from ..messages import warn
 from .combinations import CombinationRegistry
 from .encoder import TargetStatisticsEncoder
-from .modes import MAX_COMBINATION, NATIVE, ORDERED, check_number, resolve_modes, target_of
+from .modes import MAX_COMBINATION, NATIVE, ORDERED, check_number, resolve_modes, statistic_inputs
 
 #: bound of the seeds drawn from the fit's generator
 _SEED_BOUND = 2**63 - 1
@@ -16,13 +16,14 @@ _SEED_BOUND = 2**63 - 1
 
 def fit_target_statistics(categorical, x, y, w, n_train, var_names, var_type, var_monotone,
                           dist, max_bins, rng, n_permutations=4, prior=None,
-                          prior_weight=1.0, max_combination=1):
+                          prior_weight=1.0, max_combination=1, offset=None):
     """Fit the target-statistics coding of ``gbm(..., categorical=...)``.
 
     ``x``: coded matrix of all rows (training rows first; categorical columns
     hold level codes 0..K-1, NaN missing); ``y``, ``w`` (normalised weights)
-    for all rows. Returns ``(encoder, x_engine, var_type_engine, schedule)``:
-    the fitted :class:`TargetStatisticsEncoder`, the engine's matrix of all
+    for all rows; ``offset`` (all rows) or None: the statistics are net of it
+    (:func:`pygbm.target_stats.modes.statistic_inputs`). Returns ``(encoder,
+    x_engine, var_type_engine, schedule)``: the fitted :class:`TargetStatisticsEncoder`, the engine's matrix of all
     rows (validation rows coded by ``encoder.transform``), the engine's
     ``var_type`` and ``schedule(iteration) -> TrainingData`` (None when no
     permutation is involved: the training rows of ``x_engine`` are then the
@@ -38,8 +39,7 @@ def fit_target_statistics(categorical, x, y, w, n_train, var_names, var_type, va
     prior_weight = check_number("ts_prior_weight", prior_weight, positive=True)
     max_combination = int_arg("ts_max_combination", max_combination, 1, MAX_COMBINATION)
     n_train = int_arg("n_train", n_train, 1, x.shape[0])
-    target = target_of(dist, y)
-    w = np.asarray(w, dtype=float)
+    target, w = statistic_inputs(dist, y, w, offset)
     if target.shape[0] != x.shape[0] or w.shape[0] != x.shape[0]:
         raise ValueError(f"y and w must have one value per row of x ({x.shape[0]})")
     y_tr, w_tr = target[:n_train], w[:n_train]

@@ -77,3 +77,42 @@ def target_of(dist, y) -> np.ndarray:
         raise ValueError(f"categorical target statistics need a 1-d response, got shape "
                          f"{y.shape}")
     return y.astype(float)
+
+
+def statistic_inputs(dist, y, w, offset=None) -> tuple[np.ndarray, np.ndarray]:
+    """``(value, weight)`` per row: what the statistics average, and with what weight.
+
+    Without an offset, the response (:func:`target_of`) and the case weight.
+    With one, the statistic is taken on the scale the trees fit, net of the
+    offset:
+
+    * log link (poisson, where the offset is log exposure): the level's rate
+      per unit of exposure, sum(w*y) / sum(w*exp(offset)): value
+      ``y / exp(offset)``, weight ``w * exp(offset)`` over the weighted mean
+      exposure, so that ``ts_prior_weight`` still counts rows (of average
+      exposure). A level mean *count* would mostly measure how much exposure
+      the level's rows have, which the offset already carries;
+    * identity link (gaussian, laplace, tdist, quantile): the level mean of
+      ``y - offset``;
+    * logistic links: an offset on the logit has no per-row counterpart on
+      the 0/1 scale; the response is averaged as without one.
+    """
+    value = target_of(dist, y)
+    w = np.asarray(w, dtype=float)
+    if offset is None:
+        return value, w
+    offset = np.asarray(offset, dtype=float)
+    if dist.response_link == "identity":
+        return value - offset, w
+    if dist.response_link != "exp":
+        return value, w
+    with np.errstate(over="ignore"):
+        exposure = np.exp(offset)
+    total = float(np.sum(w))
+    mean_exposure = float(np.sum(w * exposure) / total) if total > 0 else float(np.mean(exposure))
+    if not (np.all(np.isfinite(exposure)) and np.all(exposure > 0)
+            and np.isfinite(mean_exposure) and mean_exposure > 0):
+        raise ValueError("offset: exp(offset) (the exposure the target statistics divide "
+                         "by) must be finite and > 0 on every row, got offsets from "
+                         f"{offset.min():.6g} to {offset.max():.6g}")
+    return value / exposure, w * (exposure / mean_exposure)

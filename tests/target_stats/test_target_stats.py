@@ -10,7 +10,8 @@ import pytest
 from pygbm.distributions import get_distribution
 from pygbm.target_stats import (
     TargetStatisticsEncoder, fit_target_statistics, greedy_statistic, holdout_statistic,
-    column_level_codes, loo_statistic, ordered_statistic, resolve_modes, target_of)
+    column_level_codes, loo_statistic, ordered_statistic, resolve_modes, statistic_inputs,
+    target_of)
 
 
 def _auc(y, score):
@@ -320,3 +321,74 @@ def test_combination_slots_beyond_the_budget_rank_members(monkeypatch):
     assert reg.n_slots == tc.MIN_SLOTS < 15
     assert reg.combos[0] == (1, 4)                  # the two predictive members first
     assert all(4 in c or 1 in c for c in reg.combos)
+
+
+# ----------------------------------------------------------------- offsets
+POISSON = get_distribution("poisson")
+
+
+def test_without_an_offset_the_statistic_averages_the_response():
+    y, w = np.array([0.0, 2.0, 5.0]), np.array([1.0, 2.0, 1.0])
+    for dist in (POISSON, GAUSSIAN, BERNOULLI):
+        value, weight = statistic_inputs(dist, y if dist is not BERNOULLI else y > 1, w)
+        np.testing.assert_array_equal(weight, w)
+    np.testing.assert_array_equal(statistic_inputs(POISSON, y, w)[0], y)
+
+
+def test_a_poisson_offset_gives_the_levels_rate_per_unit_of_exposure():
+    # two levels; exposures 1, 3 and 10, 30: the counts mostly measure exposure
+    codes = np.array([0.0, 0.0, 1.0, 1.0])
+    exposure = np.array([1.0, 3.0, 10.0, 30.0])
+    y = np.array([1.0, 5.0, 4.0, 12.0])
+    w = np.array([1.0, 1.0, 2.0, 1.0])
+    value, weight = statistic_inputs(POISSON, y, w, np.log(exposure))
+    mean_exposure = np.sum(w * exposure) / np.sum(w)
+    np.testing.assert_allclose(weight, w * exposure / mean_exposure)
+    np.testing.assert_allclose(value, y / exposure)
+    enc, *_ = _fit("greedy_ts", codes[:, None], y, [2], w=w, dist=POISSON,
+                   offset=np.log(exposure))
+    rate = np.array([6.0 / 4.0, 20.0 / 50.0])                   # sum(w y) / sum(w E)
+    prior = 26.0 / 54.0
+    a = mean_exposure                                           # one row of mean exposure
+    expected = (rate * np.array([4.0, 50.0]) + a * prior) / (np.array([4.0, 50.0]) + a)
+    np.testing.assert_allclose(enc.prior, prior)
+    np.testing.assert_allclose(enc.transform(np.array([[0.0], [1.0]]))[:, 0], expected)
+
+
+def test_an_identity_link_offset_is_subtracted_and_a_logit_offset_unused():
+    y, w, offset = np.array([1.0, 0.0, 1.0]), np.ones(3), np.array([0.5, -1.0, 2.0])
+    np.testing.assert_array_equal(statistic_inputs(GAUSSIAN, y, w, offset)[0], y - offset)
+    value, weight = statistic_inputs(BERNOULLI, y, w, offset)
+    np.testing.assert_array_equal(value, y)
+    np.testing.assert_array_equal(weight, w)
+
+
+def test_an_offset_without_a_finite_exposure_is_refused():
+    with pytest.raises(ValueError, match="offset"):
+        statistic_inputs(POISSON, np.array([1.0, 2.0]), np.ones(2), np.array([0.0, 800.0]))
+
+
+def test_gbm_more_continues_a_poisson_fit_with_exposure_exactly():
+    import pandas as pd
+
+    from pygbm import gbm, gbm_more
+
+    rng = np.random.default_rng(5)
+    n = 600
+    df = pd.DataFrame({"g": pd.Categorical(rng.choice(list("abcdefgh"), n)),
+                       "x": rng.normal(size=n), "e": rng.uniform(0.1, 10.0, n)})
+    df["y"] = rng.poisson(df.e * np.exp(0.3 * df.x + (df.g == "a")))
+    kw = dict(distribution="poisson", categorical="ordered_ts", interaction_depth=2,
+              train_fraction=0.8, random_state=1)
+    formula = "y ~ g + x + offset(log(e))"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        whole = gbm(formula, df, n_trees=30, **kw)
+        more = gbm_more(gbm(formula, df, n_trees=20, **kw), 10)
+    np.testing.assert_allclose(more.valid_error, whole.valid_error, rtol=1e-12)
+    np.testing.assert_allclose(more.fit, whole.fit, rtol=1e-12)
+    # the statistic is the level's rate per unit of exposure, not its mean count
+    table = whole.ts_encoder.level_table("g")
+    train = df.iloc[: whole.n_train]
+    rate_a = train.y[train.g == "a"].sum() / train.e[train.g == "a"].sum()
+    assert table.statistic.iloc[0] == pytest.approx(rate_a, rel=0.05)
