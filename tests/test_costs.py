@@ -187,6 +187,30 @@ def test_cost_tradeoff_traces_deviance_against_cost():
         cost_tradeoff([_fit(train, n_trees=2)], test)
 
 
+def test_cost_tradeoff_evaluates_the_formulas_response_and_offset():
+    """A response expression (log(y)) and an offset(): the deviance is the
+    fit's own on the new rows (a column named 'log(y)' does not exist)."""
+    from pygbm import cost_tradeoff
+
+    rng = np.random.default_rng(4)
+    df = _frame(600, seed=4)
+    df["count"] = rng.poisson(np.exp(0.5 * np.nan_to_num(df.c1.to_numpy()))) + 1
+    df["t"] = rng.uniform(1.0, 5.0, len(df))
+    train, test = df.iloc[:400], df.iloc[400:]
+    fit = gbm("log(count) ~ c1 + c2 + e1 + e2", train, distribution="gaussian", n_trees=20,
+              feature_costs=COSTS, random_state=1)
+    table = cost_tradeoff([fit], test, n_trees=[20])
+    resid = np.log(test["count"].to_numpy()) - fit.predict(test, n_trees=20)
+    assert table["deviance"].iloc[0] == pytest.approx(np.mean(resid ** 2), rel=1e-12)
+    pois = gbm("count ~ c1 + c2 + e1 + e2 + offset(log(t))", train, distribution="poisson",
+               n_trees=20, feature_costs=COSTS, random_state=1)
+    # on the training rows the deviance is the fit's training error, offsets included
+    table = cost_tradeoff([pois], train, n_trees=[20])
+    assert table["deviance"].iloc[0] == pytest.approx(pois.train_error[-1], rel=1e-12)
+    given = cost_tradeoff([pois], train, y=train["count"], n_trees=[20])
+    assert given["deviance"].iloc[0] == pytest.approx(pois.train_error[-1], rel=1e-12)
+
+
 def _pairs_frame(n=1500, seed=0):
     """Two categoricals whose levels' parity decides y (neither alone says
     anything: a combination does) and a continuous noise predictor."""

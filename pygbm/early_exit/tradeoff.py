@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import frontend
 from .api import (HONEST_LEAST_ROWS, _check_fit, _check_fraction, _check_n_trees, _scored,
                   _seed, check_margin_freq, check_row_count)
 from .build import ORDERS, Settings, optimise
@@ -22,9 +23,15 @@ METHODS = ORDERS + ("margin",)
 
 
 def _labels(fit, newdata):
-    """The 0/1 response of ``newdata`` when it has one (else None)."""
+    """The 0/1 response of ``newdata`` when it has one (else None): the
+    formula's response evaluated on it (e.g. ``I(grade == "bad")``), or for a
+    ``gbm_fit`` model its column of the response's name."""
     try:
-        y = np.asarray(newdata[fit.response_name], dtype=float)
+        if fit.formula is not None:
+            y = frontend.response_newdata(fit.formula, newdata)[0]
+        else:
+            y = newdata[fit.response_name]
+        y = np.asarray(y, dtype=float)
     except (KeyError, TypeError, ValueError, IndexError):
         return None
     return y if np.all(np.isin(y, (0.0, 1.0))) else None

@@ -2,6 +2,7 @@
 
 * :func:`model_frame` — ``gbm(formula, data, weights)``'s model frame;
 * :func:`model_frame_newdata` — the same terms evaluated and coded on new data;
+* :func:`response_newdata` — the response and offsets of new data (a test set);
 * :class:`PredictorEncoder` — R gbm.fit's coding of a predictors table;
 * :func:`Surv` — right-censored survival responses.
 """
@@ -15,11 +16,13 @@ _MODULES = {
     "r_quantile7": ".encode", "Surv": ".surv", "SurvData": ".surv",
     "ModelFrame": ".formula", "TermSpec": ".terms", "model_frame": ".formula",
     "model_frame_newdata": ".formula", "offset_newdata": ".formula",
+    "response_newdata": ".formula",
 }
 
 __all__ = [
     "ModelFrame", "PredictorEncoder", "Surv", "SurvData", "TermSpec", "model_frame",
     "model_frame_newdata", "offset_newdata", "r_collation_key", "r_label", "r_quantile7",
+    "response_newdata",
 ]
 
 

@@ -270,6 +270,14 @@ def _newdata_frame(newdata) -> pd.DataFrame:
     return newdata.reset_index(drop=True)
 
 
+def response_newdata(formula: str, newdata) -> tuple[np.ndarray, np.ndarray | None]:
+    """The formula's response and ``offset()`` terms evaluated on ``newdata``
+    (a test set that has the response): ``(y, offset or None)``, as
+    :func:`model_frame` makes them, for deviances on new rows."""
+    mf = model_frame(formula, _newdata_frame(newdata))
+    return mf.y, mf.offset
+
+
 def model_frame_newdata(encoder: PredictorEncoder, newdata) -> np.ndarray:
     """Evaluate the training formula's terms on ``newdata`` and code them.
 

@@ -7,8 +7,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..distributions import Targets
+from .. import frontend
 from ..costs import COST_COLUMNS
+from ..distributions import Targets
 
 #: how many tree counts are traced by default (geometric steps up to all trees)
 DEFAULT_STEPS = 10
@@ -19,6 +20,21 @@ def _counts(fit, n_trees) -> list:
         return sorted(set(int(c) for c in np.atleast_1d(n_trees)))
     grid = np.unique(np.round(np.geomspace(1, fit.n_trees, DEFAULT_STEPS)).astype(int))
     return [int(c) for c in grid]
+
+
+def _targets(fit, newdata, y) -> Targets:
+    """The response of ``newdata`` (its formula's, unless ``y`` is given) and
+    the formula's offsets: deviances as ``valid_error`` measures them."""
+    offset = None
+    if y is None:
+        if fit.formula is None:
+            raise ValueError("cost_tradeoff: give y= (the response of newdata) for a "
+                             "gbm_fit model")
+        y, offset = frontend.response_newdata(fit.formula, newdata)
+    elif fit.formula is not None:
+        offset = frontend.offset_newdata(fit.encoder, newdata)
+    y = np.asarray(fit.distribution.check_response(np.asarray(y)), dtype=float)
+    return Targets(y, offset, np.ones(y.shape[0]))
 
 
 def cost_tradeoff(fits, newdata, y=None, n_trees=None) -> pd.DataFrame:
@@ -32,8 +48,9 @@ def cost_tradeoff(fits, newdata, y=None, n_trees=None) -> pd.DataFrame:
     newdata : DataFrame
         The rows to evaluate on (a test set), with the response column.
     y : array, optional
-        The response of ``newdata`` (default: its column of the fits'
-        response name).
+        The response of ``newdata`` (default: the fits' formula's response
+        evaluated on it, e.g. ``log(wage)``; the formula's ``offset()`` terms
+        enter the deviance either way).
     n_trees : int or list of ints, optional
         Counts to trace (default: 10 geometric steps up to each fit's trees).
 
@@ -70,9 +87,7 @@ def cost_tradeoff(fits, newdata, y=None, n_trees=None) -> pd.DataFrame:
         if fit.costs is None:
             raise ValueError(f"cost_tradeoff: {name} was fitted without costs; give it the "
                              "costs with cegb_tradeoff=0 to report them")
-        response = newdata[fit.response_name] if y is None else y
-        targets = Targets(fit.distribution.check_response(np.asarray(response)), None,
-                          np.ones(len(response)))
+        targets = _targets(fit, newdata, y)
         counts = _counts(fit, n_trees)
         f = fit.predict(newdata, n_trees=counts)
         costs = fit.predict_cost(newdata, n_trees=counts)

@@ -244,6 +244,18 @@ def test_bad_fit_and_predict_type(setting):
         qwyc(fit, held).predict(held, type="probability")
 
 
+def test_tradeoff_accuracy_of_a_response_expression():
+    """The accuracy on newdata comes from the formula's response evaluated on
+    it (here an expression, which no column of newdata is named after)."""
+    train, held, test = (_data(n, seed).assign(g=lambda d: np.where(d.y == 1, "yes", "no"))
+                         for n, seed in ((600, 1), (500, 2), (400, 3)))
+    fit = gbm('I(g == "yes") ~ x0 + x1 + x2 + x3 + c', train, distribution="bernoulli",
+              n_trees=30, interaction_depth=3, bag_fraction=1)
+    tab = qwyc_tradeoff(fit, held, test, alphas=(0, 0.01), methods=("qwyc",))
+    full = tab.iloc[-1]
+    assert full["accuracy"] == pytest.approx(np.mean((fit.predict(test) >= 0) == (test.y == 1)))
+
+
 def test_tradeoff_table_and_plot(setting):
     import matplotlib
     matplotlib.use("Agg")
