@@ -32,6 +32,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ._checks import bool_arg
 from .messages import warn
 from .model import GBMFit
 from .zero_sampling import zero_subsample_arg
@@ -360,6 +361,7 @@ def calibrate(fit: GBMFit, data, n_trees=None, bins: int = DEFAULT_BINS, ends: s
         raise ValueError(f"calibrate: distribution {dist.name!r} has no expected response "
                          "to calibrate")
     bins = _bins_arg(bins)
+    monotone = bool_arg(monotone, "monotone")
     if ends not in ENDS:
         raise ValueError(f"ends must be 'flat' or 'langford', got {ends!r}")
     rate = _rate_arg(subsampled, fit)
@@ -469,6 +471,14 @@ def _guess_family(y):
     return "gaussian"
 
 
+def _numbers(name: str, values) -> np.ndarray:
+    """``values`` as a flat float array, or a ValueError naming ``name``."""
+    try:
+        return np.asarray(values, dtype=float).ravel()
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be numbers, got {values!r:.80}") from None
+
+
 def calibration_report(y, p, bins: int = DEFAULT_BINS, weights=None, distribution=None) -> dict:
     """How well the expected responses ``p`` match the responses ``y``.
 
@@ -507,8 +517,7 @@ def calibration_report(y, p, bins: int = DEFAULT_BINS, weights=None, distributio
     >>> round(r["in_the_large"], 2), round(r["brier"], 4), r["n"]
     (0.95, 0.1125, 4)
     """
-    y = np.asarray(y, dtype=float).ravel()
-    p = np.asarray(p, dtype=float).ravel()
+    y, p = _numbers("y", y), _numbers("p", p)
     if y.shape != p.shape or y.size == 0:
         raise ValueError(f"y and p must be non-empty and of the same length; got {y.shape} "
                          f"and {p.shape}")

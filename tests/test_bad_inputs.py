@@ -286,6 +286,17 @@ _CASES = [
     ("ir-ndcg-length", lambda E: pygbm.ir_measure_ndcg([1, 0], [0.1]), Exception, ""),
     # calibrate (Platt / isotonic of a fit)
     ("calibrate-fit-not-fit", lambda E: pygbm.calibrate("fit", E.d), Exception, "fit"),
+    ("calibrate-monotone", lambda E: pygbm.calibrate(E.bfit, E.d, monotone="yes"), T,
+     "monotone"),
+    ("calibration-report-text", lambda E: pygbm.calibration_report("x", "y"), V, "y must be"),
+    # ordered boosting, QWYC, cost trade-off
+    ("ordered-fold-above-rows", lambda E: g(E, boosting_type="ordered", min_fold_size=10**6),
+     V, "min_fold_size"),
+    ("qwyc-margin-unused", lambda E: pygbm.qwyc(E.bfit, E.d, margin=2.0), V, "margin"),
+    ("qwyc-margin-text", lambda E: pygbm.qwyc(E.bfit, E.d, thresholds="margin", margin="x"), V,
+     "margin"),
+    ("cost-tradeoff-empty", lambda E: pygbm.cost_tradeoff([], E.d), V, "fits"),
+    ("cost-tradeoff-not-fit", lambda E: pygbm.cost_tradeoff(["x"], E.d), T, r"fits\[0\]"),
 ]
 
 

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import dataclasses
+import numbers
 
 import numpy as np
 
@@ -233,9 +234,14 @@ def qwyc(fit, data=None, n_trees=None, alpha=0.005, threshold=None, mode="both",
         raise ValueError(f"mode must be one of {', '.join(map(repr, MODES))}, got {mode!r}")
     if thresholds not in THRESHOLD_RULES:
         raise ValueError(f"thresholds must be 'qwyc' or 'margin', got {thresholds!r}")
-    if thresholds == "margin" and (margin is None or not np.isfinite(margin) or margin <= 0):
-        raise ValueError(f"margin must be a positive number with thresholds='margin', "
-                         f"got {margin!r}")
+    if thresholds == "margin":
+        if isinstance(margin, bool) or not isinstance(margin, numbers.Real) \
+                or not np.isfinite(margin) or margin <= 0:
+            raise ValueError(f"margin must be a positive number with thresholds='margin', "
+                             f"got {margin!r}")
+    elif margin is not None:
+        raise ValueError(f"margin is used with thresholds='margin' only (got margin={margin!r} "
+                         f"with thresholds={thresholds!r})")
     margin_freq = check_margin_freq(margin_freq)
     if not isinstance(honest, bool):
         raise ValueError(f"honest must be True or False, got {honest!r}")

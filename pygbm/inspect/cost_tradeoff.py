@@ -10,6 +10,7 @@ import pandas as pd
 from .. import frontend
 from ..costs import COST_COLUMNS
 from ..distributions import Targets
+from ..model import GBMFit
 
 #: how many tree counts are traced by default (geometric steps up to all trees)
 DEFAULT_STEPS = 10
@@ -79,14 +80,18 @@ def cost_tradeoff(fits, newdata, y=None, n_trees=None) -> pd.DataFrame:
     >>> table["n_trees"].tolist()
     [50, 100, 50, 100]
     """
-    named = fits.items() if isinstance(fits, dict) else \
-        ((f"lambda={fit.costs.tradeoff:g}" if fit.costs is not None else "no costs", fit)
-         for fit in fits)
+    named = list(fits.items()) if isinstance(fits, dict) else list(enumerate(fits))
+    if not named:
+        raise ValueError("fits is empty: give one or more fitted models with costs")
     rows = []
-    for name, fit in named:
+    for key, fit in named:
+        where = f"fits[{key!r}]"
+        if not isinstance(fit, GBMFit):
+            raise TypeError(f"{where} must be a fitted gbm model, got {type(fit).__name__}")
         if fit.costs is None:
-            raise ValueError(f"cost_tradeoff: {name} was fitted without costs; give it the "
+            raise ValueError(f"cost_tradeoff: {where} was fitted without costs; give it the "
                              "costs with cegb_tradeoff=0 to report them")
+        name = key if isinstance(fits, dict) else f"lambda={fit.costs.tradeoff:g}"
         targets = _targets(fit, newdata, y)
         counts = _counts(fit, n_trees)
         f = fit.predict(newdata, n_trees=counts)

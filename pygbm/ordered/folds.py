@@ -30,7 +30,11 @@ def first_fold_size(n: int) -> int:
 def fold_boundaries(n: int, multiplier: float = 2.0,
                     min_fold_size: int | None = None) -> np.ndarray:
     """The boundaries b_0 < ... < b_K = n of the folds (see the module)."""
-    b = first_fold_size(n) if min_fold_size is None else min(int(min_fold_size), n)
+    if min_fold_size is not None and int(min_fold_size) >= n:
+        raise ValueError(f"min_fold_size must be smaller than the {n} training rows (the "
+                         f"first fold's body; the rows after it take their gradients from "
+                         f"it), got {min_fold_size}")
+    b = first_fold_size(n) if min_fold_size is None else int(min_fold_size)
     bounds = [b]
     while bounds[-1] < n:
         bounds.append(min(math.ceil(bounds[-1] * multiplier), n))
