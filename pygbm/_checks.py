@@ -154,3 +154,17 @@ def bool_arg(value, name) -> bool:
                                                and value in (0, 1)):
         return bool(value)
     raise TypeError(f"{name} must be True or False, got {value!r}")
+
+
+#: what every reader of a fit uses: the toolbox works on any object with the
+#: fitted object's fields (GBMFit, or a stand-in built from an R fit)
+FIT_FIELDS = ("n_trees", "distribution")
+
+
+def fit_arg(fit, name: str = "fit"):
+    """``fit`` if it has a fitted model's fields (:data:`FIT_FIELDS`), else a
+    ``TypeError`` naming ``name``."""
+    if not all(hasattr(fit, field) for field in FIT_FIELDS):
+        raise TypeError(f"{name} must be a fitted gbm model (what gbm() or gbm_fit() "
+                        f"returns), got {type(fit).__name__}")
+    return fit

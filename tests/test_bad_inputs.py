@@ -297,6 +297,16 @@ _CASES = [
      "margin"),
     ("cost-tradeoff-empty", lambda E: pygbm.cost_tradeoff([], E.d), V, "fits"),
     ("cost-tradeoff-not-fit", lambda E: pygbm.cost_tradeoff(["x"], E.d), T, r"fits\[0\]"),
+    # the toolbox given something that is not a fit
+    ("influence-not-fit", lambda E: pygbm.relative_influence("fit"), T, "fitted gbm"),
+    ("permutation-influence-not-fit", lambda E: pygbm.permutation_influence(E.d), T,
+     "fitted gbm"),
+    ("summary-not-fit", lambda E: pygbm.summary(None, plot_it=False), T, "fitted gbm"),
+    ("plot-gbm-not-fit", lambda E: pygbm.plot_gbm("fit"), T, "fitted gbm"),
+    ("partial-dependence-not-fit", lambda E: pygbm.partial_dependence([1], 0), T, "fitted gbm"),
+    ("interact-not-fit", lambda E: pygbm.interact_gbm("fit", E.d, [0, 1]), T, "fitted gbm"),
+    ("pretty-not-fit", lambda E: pygbm.pretty_gbm_tree("fit"), T, "fitted gbm"),
+    ("perf-not-fit", lambda E: pygbm.gbm_perf("fit", plot_it=False), T, "fitted gbm"),
 ]
 
 

@@ -8,9 +8,9 @@ import numpy as np
 import pandas as pd
 
 from .. import frontend
+from .._checks import fit_arg
 from ..costs import COST_COLUMNS
 from ..distributions import Targets
-from ..model import GBMFit
 
 #: how many tree counts are traced by default (geometric steps up to all trees)
 DEFAULT_STEPS = 10
@@ -86,8 +86,7 @@ def cost_tradeoff(fits, newdata, y=None, n_trees=None) -> pd.DataFrame:
     rows = []
     for key, fit in named:
         where = f"fits[{key!r}]"
-        if not isinstance(fit, GBMFit):
-            raise TypeError(f"{where} must be a fitted gbm model, got {type(fit).__name__}")
+        fit_arg(fit, where)
         if fit.costs is None:
             raise ValueError(f"cost_tradeoff: {where} was fitted without costs; give it the "
                              "costs with cegb_tradeoff=0 to report them")

@@ -13,7 +13,7 @@ import dataclasses
 import numpy as np
 import pandas as pd
 
-from .._checks import as_generator
+from .._checks import as_generator, fit_arg
 from ..distributions.inputs import Targets
 from ..draws import shuffled
 from ..engine.predict import predict_link
@@ -128,6 +128,7 @@ def relative_influence(fit, n_trees=None, scale=False, sort=False, per_class=Fal
     >>> round(float((ri / ri.sum()).sum()), 12)
     1.0
     """
+    fit_arg(fit)
     scale, sort = check_bool(scale, "scale"), check_bool(sort, "sort")
     if check_bool(per_class, "per_class"):
         if int(fit.num_classes) == 1:
@@ -233,6 +234,7 @@ def permutation_influence(fit, n_trees=None, random_state=None) -> pd.Series:
     >>> pi.idxmax()
     'lstat'
     """
+    fit_arg(fit)
     n_trees = check_n_trees(fit, n_trees, cap=False)
     K = int(fit.num_classes)
     data = fit.data

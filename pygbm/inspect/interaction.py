@@ -4,6 +4,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from .._checks import fit_arg
 from .._rmath import r_sum
 from .influence import check_n_trees, class_labels, class_view, used_variables
 from .partial_dependence import is_categorical, resolve_vars, weighted_traversal
@@ -117,6 +118,7 @@ def interact_gbm(fit, data, i_var, n_trees=None) -> float:
     >>> 0 <= h <= 1
     True
     """
+    fit_arg(fit)
     if fit.num_classes > 1:     # R: one H per class
         return pd.Series([interact_gbm(class_view(fit, c), data, i_var, n_trees)
                           for c in range(int(fit.num_classes))],

@@ -22,6 +22,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from .._checks import fit_arg
 from ..engine.predict import predict_link
 from ..engine.tree import LEFT, MISSING, NO_NODE, NOWHERE, RIGHT, split_directions
 from ..messages import warn
@@ -314,6 +315,7 @@ def partial_dependence(fit, i_var, n_trees=None, continuous_resolution=100, type
     ['lstat', 'y']
     >>> both = pygbm.partial_dependence(fit, ["lstat", "rm"], continuous_resolution=20)
     """
+    fit_arg(fit)
     idx = resolve_vars(fit, i_var)
     n_trees = check_n_trees(fit, n_trees, cap=True)
     ice = check_bool(ice, "ice")
@@ -475,6 +477,7 @@ def plot_gbm(fit, i_var=0, n_trees=None, continuous_resolution=100, return_grid=
     >>> ax = pygbm.plot_gbm(fit, "lstat", rug=True)
     >>> grid = pygbm.plot_gbm(fit, ["lstat", "rm"], return_grid=True)
     """
+    fit_arg(fit)
     idx = resolve_vars(fit, i_var)
     return_grid, ice = check_bool(return_grid, "return_grid"), check_bool(ice, "ice")
     if len(idx) > MAX_PLOT_VARS and not return_grid:

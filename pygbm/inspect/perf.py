@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .._checks import fit_arg
 from ..messages import GBMMessage, warn
 from .loess import loess, span_from_enp
 
@@ -226,6 +227,7 @@ def gbm_perf(fit, method: str | None = None, plot_it: bool = True, oobag_curve: 
     (True, 'cv')
     >>> ax = pygbm.gbm_perf(fit, method="cv").axes       # R's plot
     """
+    fit_arg(fit)
     if method is None:
         method = guess_error_method(fit)
     method = _check_method(method)

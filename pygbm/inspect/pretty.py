@@ -4,6 +4,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from .._checks import fit_arg
+
 #: R's column names, in R's order
 COLUMNS = ("SplitVar", "SplitCodePred", "LeftNode", "RightNode", "MissingNode",
            "ErrorReduction", "Weight", "Prediction")
@@ -44,6 +46,7 @@ def pretty_gbm_tree(fit, i_tree=1) -> pd.DataFrame:
     >>> list(tree.columns[:3])
     ['SplitVar', 'SplitCodePred', 'LeftNode']
     """
+    fit_arg(fit)
     n_total = len(fit.trees)
     if isinstance(i_tree, (bool, np.bool_)) or not isinstance(i_tree, (int, np.integer)):
         raise TypeError(f"i_tree must be an integer between 1 and {n_total}, got {i_tree!r}")

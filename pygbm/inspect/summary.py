@@ -11,6 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from .._checks import fit_arg
 from ..costs import cost_report
 from ..messages import warn
 from .influence import check_bool, check_n_trees, permutation_influence, relative_influence
@@ -292,6 +293,7 @@ def summary(fit, c_bars=None, n_trees=None, plot_it=True, order=True,
     lstat  lstat  ...
     >>> ax = s.plot()                                   # R's bar chart
     """
+    fit_arg(fit)
     for value, arg in ((plot_it, "plot_it"), (order, "order"), (normalize, "normalize")):
         check_bool(value, arg)
     n_trees = check_n_trees(fit, n_trees, cap=True)
