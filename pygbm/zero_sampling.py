@@ -168,7 +168,13 @@ def draw_zero_sample(y_train: np.ndarray, options, rng: np.random.Generator) -> 
     response of the training rows (a class-0 bernoulli row is a zero)."""
     zero = np.asarray(y_train, dtype=float) == 0.0
     keep = ~zero
-    keep[zero] = rng.random(int(zero.sum())) < options.zero_subsample
+    n_zero = int(zero.sum())
+    keep[zero] = rng.random(n_zero) < options.zero_subsample
+    if n_zero and not np.any(keep[zero]):
+        raise ValueError(f"zero_subsample={options.zero_subsample:g} kept none of the {n_zero} "
+                         f"training rows with a zero response (about "
+                         f"{n_zero * options.zero_subsample:.2g} expected): the fit would "
+                         f"never see a zero; use a larger keep rate")
     kept = np.flatnonzero(keep)
     return ZeroSample(rate=options.zero_subsample, weight=options.zero_weight,
                       n_train_full=int(zero.shape[0]), kept=kept, kept_zero=zero[kept])

@@ -254,3 +254,12 @@ def test_bad_mode_names_the_argument(bern, pois):
                   zero_weight="offset", n_trees=2)
     with pytest.raises(ValueError, match="zero_weight must be one of"):
         pygbm.gbm_fit(bern[["a"]], bern["y"], zero_weight=None, n_trees=2)
+
+
+@pytest.mark.parametrize("mode", ["importance", "none", "offset"])
+def test_a_rate_that_keeps_no_zero_says_so(mode):
+    # 40 zeros at a rate of 1e-6: none kept (the fit would see only positives)
+    df = _frame(5, n=60).assign(y=np.r_[np.zeros(40), np.ones(20)])
+    with pytest.raises(ValueError, match="kept none of the 40 training rows with a zero"):
+        pygbm.gbm("y ~ a + b", df, distribution="bernoulli", zero_subsample=1e-6,
+                  zero_weight=mode, n_minobsinnode=2, n_trees=3, random_state=1)
