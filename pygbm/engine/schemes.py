@@ -24,9 +24,9 @@ class TreeInputs:
     gradient the trees follow) and ``leaf_data`` (the encoding whose routing
     the leaf values are fitted on, against the fit's own predictions; a leaf
     that routing gives fewer than ``n_minobsinnode`` in-bag rows takes no
-    step; None: the rows as the tree was grown) and ``grower`` (a grower of the scheme's
-    own for this tree, e.g. ordered boosting's; None: the fit's tree stage
-    on ``data``)."""
+    step; None: the rows as the tree was grown) and ``grower`` (a grower of
+    the scheme's own for this tree, e.g. ordered boosting's; None: the fit's
+    tree stage on ``data``)."""
 
     data: object
     f_grow: np.ndarray

@@ -23,7 +23,8 @@ def fit_target_statistics(categorical, x, y, w, n_train, var_names, var_type, va
     hold level codes 0..K-1, NaN missing); ``y``, ``w`` (normalised weights)
     for all rows; ``offset`` (all rows) or None: the statistics are net of it
     (:func:`pygbm.target_stats.modes.statistic_inputs`). Returns ``(encoder,
-    x_engine, var_type_engine, schedule)``: the fitted :class:`TargetStatisticsEncoder`, the engine's matrix of all
+    x_engine, var_type_engine, schedule)``: the fitted
+    :class:`TargetStatisticsEncoder`, the engine's matrix of all
     rows (validation rows coded by ``encoder.transform``), the engine's
     ``var_type`` and ``schedule(iteration) -> TrainingData`` (None when no
     permutation is involved: the training rows of ``x_engine`` are then the
