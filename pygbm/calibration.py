@@ -367,6 +367,11 @@ def calibrate(fit: GBMFit, data, n_trees=None, bins: int = DEFAULT_BINS, ends: s
     rate = _rate_arg(subsampled, fit)
     if n_trees is None:
         n_trees = fit.best_iteration(quiet=True)[0]
+    else:           # R's cap (with its warning) above the trees fitted, as predict
+        counts = fit._check_n_trees(n_trees)
+        if counts.size != 1:
+            raise ValueError(f"n_trees must be one whole number, got {n_trees!r}")
+        n_trees = int(counts[0])
     y, w = _calibration_rows(fit, data, y, weights)
     phi = _expected_response(fit, data, n_trees, offset)
     if phi.shape[0] != y.shape[0]:

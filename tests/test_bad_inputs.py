@@ -289,6 +289,8 @@ _CASES = [
     ("calibrate-monotone", lambda E: pygbm.calibrate(E.bfit, E.d, monotone="yes"), T,
      "monotone"),
     ("calibration-report-text", lambda E: pygbm.calibration_report("x", "y"), V, "y must be"),
+    ("calibrate-n_trees-list", lambda E: pygbm.calibrate(E.bfit, E.d, n_trees=[5, 10]), V,
+     "one whole number"),
     # ordered boosting, QWYC, cost trade-off
     ("ordered-fold-above-rows", lambda E: g(E, boosting_type="ordered", min_fold_size=10**6),
      V, "min_fold_size"),

@@ -198,3 +198,19 @@ def test_reliability_plot(rare):
     fit = pygbm.gbm("y ~ a", rare, distribution="bernoulli", n_trees=10, random_state=1)
     ax = pygbm.calibrate(fit, rare, n_trees=10, bins=5).plot()
     assert len(ax.collections) == 1 and len(ax.lines) == 2
+
+
+def test_calibrate_caps_n_trees_above_the_fit_as_predict_does():
+    import warnings as _w
+
+    rng = np.random.default_rng(2)
+    df = pd.DataFrame({"x": rng.normal(size=400)})
+    df["y"] = (rng.random(400) < 1 / (1 + np.exp(-df.x))).astype(int)
+    fit = pygbm.gbm("y ~ x", df, distribution="bernoulli", n_trees=20, random_state=1)
+    with pytest.warns(UserWarning, match="n_trees exceeded"):
+        cal = pygbm.calibrate(fit, df, n_trees=100, bins=5)
+    assert cal.n_trees == 20
+    with _w.catch_warnings():
+        _w.simplefilter("ignore")
+        np.testing.assert_array_equal(cal.predict(df), pygbm.calibrate(fit, df, n_trees=20,
+                                                                      bins=5).predict(df))
