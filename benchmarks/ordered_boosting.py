@@ -96,10 +96,12 @@ def catboost_fit(rows, test, boosting_type, seed, args):
         return Pool(frame, y, cat_features=cats)
 
     y = rows[RESPONSE].to_numpy()
+    extra = {} if args.catboost_ctr_complexity is None else \
+        dict(max_ctr_complexity=args.catboost_ctr_complexity)
     model = CatBoostClassifier(iterations=args.n_trees, learning_rate=args.shrinkage,
                                depth=DEPTH, boosting_type=boosting_type, random_seed=seed,
                                thread_count=1, verbose=False, use_best_model=True,
-                               allow_writing_files=False)
+                               allow_writing_files=False, **extra)
     t0 = time.process_time()
     model.fit(pool(x.iloc[:n_fit], y[:n_fit]), eval_set=pool(x.iloc[n_fit:], y[n_fit:]))
     cpu = time.process_time() - t0
@@ -143,14 +145,17 @@ def summarise(df: pd.DataFrame) -> str:
                      f"{wide['ordered'].mean():.4f} | {rel.mean():+.2f} +- {se:.2f}% | "
                      f"{p:.3g} | {trees['plain'].mean():.0f} / {trees['ordered'].mean():.0f} |")
     peer = []
+    peers = sorted(lib for lib in df.library.unique() if lib.startswith("catboost"))
     for frac in sorted(df.fraction.unique(), reverse=True):
-        ours, theirs = relative_changes(df, "pygbm", frac), relative_changes(df, "catboost", frac)
-        both = ours.index.intersection(theirs.index)
-        if len(both) > 1:
-            d = ours[both] - theirs[both]
-            peer.append(f"* fraction {frac:g}: pygbm's change minus CatBoost's on the same "
-                        f"splits {d.mean():+.2f} +- {d.std(ddof=1) / np.sqrt(len(d)):.2f} "
-                        f"points ({len(d)} seeds)")
+        for peer_lib in peers:
+            ours, theirs = relative_changes(df, "pygbm", frac), relative_changes(df, peer_lib,
+                                                                                frac)
+            both = ours.index.intersection(theirs.index)
+            if len(both) > 1:
+                d = ours[both] - theirs[both]
+                peer.append(f"* fraction {frac:g}: pygbm's change minus {peer_lib}'s on the "
+                            f"same splits {d.mean():+.2f} +- "
+                            f"{d.std(ddof=1) / np.sqrt(len(d)):.2f} points ({len(d)} seeds)")
     if peer:
         lines += ["", "Peer gate (within 1 point of CatBoost's relative change):", ""] + peer
     return "\n".join(lines)
@@ -170,6 +175,9 @@ def main():
                          "earlier rows by --merge)")
     ap.add_argument("--no-pygbm", action="store_true",
                     help="fit CatBoost only (its seeds joined to earlier pygbm CSVs by --merge)")
+    ap.add_argument("--catboost-ctr-complexity", type=int, default=None,
+                    help="CatBoost's max_ctr_complexity (1: no feature combinations, as "
+                         "pygbm's ordered mode); its rows are labelled catboost_ctr<N>")
     ap.add_argument("--tag", default="")
     ap.add_argument("--merge", nargs="*", default=[],
                     help="earlier result CSVs whose rows join the report")
@@ -183,7 +191,9 @@ def main():
         train, test = adult()
         libs = [] if args.no_pygbm else [("pygbm", pygbm_fit)]
         if not args.no_catboost and have_catboost():
-            libs.append(("catboost", catboost_fit))
+            label = "catboost" if args.catboost_ctr_complexity is None else \
+                f"catboost_ctr{args.catboost_ctr_complexity}"
+            libs.append((label, catboost_fit))
         csv = OUT / f"ordered_boosting{args.tag}.csv"
         for frac in args.fractions:
             for seed in range(args.seed_start, args.seed_start + args.seeds):
