@@ -176,6 +176,24 @@ def _offset_value(terms, evaluator, n: int) -> np.ndarray | None:
     return total
 
 
+def _check_formula(formula) -> None:
+    if not isinstance(formula, str):
+        raise TypeError(f"formula must be a string such as 'y ~ x1 + x2', got "
+                        f"{type(formula).__name__}")
+    if "~" not in formula:
+        raise ValueError(f"formula {formula!r} has no '~': write 'response ~ predictors'")
+
+
+def _parse_on(formula: str, data: pd.DataFrame, where: str):
+    """``(terms, evaluator)`` of ``formula`` on the table ``data`` (called
+    ``where`` in errors): formulaic only where a term needs it."""
+    terms = plain_terms(formula, list(data.columns))
+    if terms is None:
+        evaluator = _formula_parse().Evaluator(data, where)
+        return _formula_parse().parse_terms(formula, evaluator), evaluator
+    return terms, ColumnEvaluator(data, where)
+
+
 # ------------------------------------------------------------------ public API
 def model_frame(formula: str, data, weights=None,
                 max_levels=R_MAX_CATEGORICAL_LEVELS) -> ModelFrame:
@@ -193,20 +211,11 @@ def model_frame(formula: str, data, weights=None,
     -------
     ModelFrame; ``encoder`` codes new data the same way (see :func:`model_frame_newdata`).
     """
-    if not isinstance(formula, str):
-        raise TypeError(f"formula must be a string such as 'y ~ x1 + x2', got "
-                        f"{type(formula).__name__}")
-    if "~" not in formula:
-        raise ValueError(f"formula {formula!r} has no '~': write 'response ~ predictors'")
+    _check_formula(formula)
     data = _prepare_data(data)
-    n, columns = data.shape[0], list(data.columns)
+    n = data.shape[0]
     w = _weights(weights, data)
-    terms = plain_terms(formula, columns)
-    if terms is None:
-        evaluator = _formula_parse().Evaluator(data, "data")
-        terms = _formula_parse().parse_terms(formula, evaluator)
-    else:
-        evaluator = ColumnEvaluator(data, "data")
+    terms, evaluator = _parse_on(formula, data, "data")
 
     response_term, offsets = terms.response, list(terms.offsets)
     predictors = []
@@ -273,9 +282,14 @@ def _newdata_frame(newdata) -> pd.DataFrame:
 def response_newdata(formula: str, newdata) -> tuple[np.ndarray, np.ndarray | None]:
     """The formula's response and ``offset()`` terms evaluated on ``newdata``
     (a test set that has the response): ``(y, offset or None)``, as
-    :func:`model_frame` makes them, for deviances on new rows."""
-    mf = model_frame(formula, _newdata_frame(newdata))
-    return mf.y, mf.offset
+    :func:`model_frame` makes them, for deviances on new rows (the predictors
+    are not evaluated)."""
+    _check_formula(formula)
+    newdata = _newdata_frame(newdata)
+    terms, evaluator = _parse_on(formula, newdata, "newdata")
+    n = newdata.shape[0]
+    y = _response(evaluator.evaluate(terms.response), terms.response.label, n)[0]
+    return y, _offset_value(list(terms.offsets), evaluator, n)
 
 
 def model_frame_newdata(encoder: PredictorEncoder, newdata) -> np.ndarray:
