@@ -32,10 +32,6 @@ def _is_cat(series: pd.Series) -> bool:
     return isinstance(series.dtype, pd.CategoricalDtype)
 
 
-def _new_axes(ax):
-    return axes_for(ax)
-
-
 def _category_axis(ax, categories, axis="x"):
     pos = np.arange(len(categories))
     rotate = 90 if len(categories) > ROTATE_TICKS_ABOVE else 0
@@ -151,9 +147,9 @@ def plot_partial_dependence(frame: pd.DataFrame, ax=None, ylabel="f(x)"):
 
     names = _var_columns(frame)
     if len(names) == 1:
-        return _one(_new_axes(ax), frame, names[0], ylabel)
+        return _one(axes_for(ax), frame, names[0], ylabel)
     if len(names) == 2:
-        ax = _new_axes(ax)
+        ax = axes_for(ax)
         _two(ax, frame, names, ylabel)
         return ax
     if len(names) == 3:
@@ -175,7 +171,7 @@ def plot_ice(frame: pd.DataFrame, ax=None, ylabel="f(x)"):
     if len(names) != 1 or "row" not in frame.columns:
         raise ValueError("plot_ice needs an ICE frame of one variable (columns var, row, y)")
     name = names[0]
-    ax = _new_axes(ax)
+    ax = axes_for(ax)
     x = frame[name]
     n_rows = frame["row"].nunique()
     n_grid = len(frame) // n_rows
