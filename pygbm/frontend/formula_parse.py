@@ -10,7 +10,10 @@ not load formulaic.
 In terms, R habits work: ``^`` is a power (``I(x^2)``), dotted column names can be
 used inside calls (``log(ph.karno)``), ``log(x, base)``; the functions available are
 formulaic's (log, exp, I, C, scale, center, ...) plus sqrt, abs, log1p, expm1, sin, cos,
-tan, floor, ceiling, sign, ``np`` and ``pd``.  ``C(x)`` makes a numeric column a factor.
+tan, floor, ceiling, sign, ``np`` and ``pd``, and R's own (:mod:`.r_functions`:
+``factor``, ``as.factor``, ``ordered``, ``as.numeric``, ``as.integer``, ``as.character``,
+``is.na``, ``pmin``, ``pmax``, ``round``, ``ifelse``).  ``C(x)`` or ``factor(x)`` makes a
+numeric column a factor.
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ from formulaic.utils.code import sanitize_variable_names
 from formulaic.utils.layered_mapping import LayeredMapping
 from formulaic.utils.stateful_transforms import stateful_eval
 
+from .r_functions import COMPARE_NAME, R_FUNCTIONS, python_names, r_names
 from .surv import Surv
 from .terms import FormulaTerms, TermSpec, missing_column_error
 
@@ -55,7 +59,7 @@ FUNCTIONS = {
     **TRANSFORMS,
     "log": _log, "Surv": Surv, "offset": _offset, "sqrt": np.sqrt, "abs": np.abs, "log1p": np.log1p,
     "expm1": np.expm1, "sin": np.sin, "cos": np.cos, "tan": np.tan, "floor": np.floor,
-    "ceiling": np.ceil, "ceil": np.ceil, "sign": np.sign, "pd": pd,
+    "ceiling": np.ceil, "ceil": np.ceil, "sign": np.sign, "pd": pd, **R_FUNCTIONS,
 }
 
 
@@ -70,6 +74,20 @@ class Evaluator:
                 node.op = ast.Pow()
             return node
 
+    class _RComparisons(ast.NodeTransformer):
+        """``a > b`` evaluated as R does: missing where a or b is missing."""
+        SYMBOLS = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "==",
+                   ast.NotEq: "!="}
+
+        def visit_Compare(self, node):  # noqa: N802 (ast API)
+            self.generic_visit(node)
+            symbol = self.SYMBOLS.get(type(node.ops[0]))
+            if len(node.ops) != 1 or symbol is None:
+                return node
+            return ast.Call(func=ast.Name(id=COMPARE_NAME, ctx=ast.Load()),
+                            args=[node.left, ast.Constant(symbol), node.comparators[0]],
+                            keywords=[])
+
     def __init__(self, data: pd.DataFrame, where: str):
         self.data = data
         self.where = where
@@ -83,6 +101,16 @@ class Evaluator:
         aliases: dict[str, str] = {}
         code = sanitize_variable_names(expr, env, aliases)
         tree = self._CaretToPower().visit(ast.parse(code, mode="eval"))
+        tree = ast.fix_missing_locations(self._RComparisons().visit(tree))
+        calls = {node.func.id for node in ast.walk(tree)
+                 if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)}
+        if functions := sorted(n for n in calls if n not in FUNCTIONS):
+            raise ValueError(
+                f"formula term {r_names(expr)!r} calls {', '.join(map(repr, functions))}, which "
+                "is not available in formulas (available: R's factor, as.factor, ordered, "
+                "as.numeric, as.integer, as.character, is.na, pmin, pmax, round, ifelse, "
+                "I, log, exp, sqrt, abs, ..., and numpy as np.<name>); compute the column "
+                "in the data frame first")
         names = {node.id for node in ast.walk(tree)
                  if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)}
         unknown = [aliases.get(n, n) for n in names if n not in env]
@@ -150,7 +178,7 @@ def _parse(formula: str, available: tuple[str, ...]):
     """formulaic's parse of ``formula`` with the data's columns ``available``
     (kept: the parsed formula is only read)."""
     try:
-        parsed = Formula.from_spec(formula, ordering="none", context={_AVAILABLE: available})
+        parsed = Formula.from_spec(python_names(formula), ordering="none", context={_AVAILABLE: available})
     except (FormulaicError, SyntaxError) as exc:
         raise ValueError(f"formula {formula!r} could not be parsed: {_plain(exc)}") from None
     parts = [getattr(parsed, "lhs", None), getattr(parsed, "rhs", parsed)]
@@ -178,7 +206,7 @@ def _term_spec(term, formula: str) -> TermSpec:
 def _r_deparse_style(expr: str) -> str:
     """Label as R deparses it: ``I(rm^2)``, ``I(a/b)`` (formulaic writes ``rm ^ 2``),
     no backticks around syntactic names such as ``meal.cal``."""
-    expr = re.sub(r"`([A-Za-z.][\w.]*)`", r"\1", expr)
+    expr = r_names(re.sub(r"`([A-Za-z.][\w.]*)`", r"\1", expr))
     return re.sub(r"\s*\^\s*", "^", re.sub(r"\s+/\s+", "/", expr))
 
 
@@ -191,7 +219,7 @@ def _is_intercept(term) -> bool:
 def _named_columns(formula: str) -> tuple[str, ...]:
     """Bare names in the formula (including ones removed by ``-``): all must exist."""
     try:
-        tokens = DefaultFormulaParser().get_tokens(formula)
+        tokens = DefaultFormulaParser().get_tokens(python_names(formula))
     except (FormulaicError, SyntaxError) as exc:
         raise ValueError(f"formula {formula!r} could not be parsed: {_plain(exc)}") from None
     return tuple(t.token for t in tokens if t.kind.value == "name")

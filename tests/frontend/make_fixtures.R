@@ -44,7 +44,16 @@ cases <- list(
        formula = "Claims ~ Group + Age + offset(log(Holders)) + offset(I(Holders/1000))",
        dist = "poisson"),
   list(name = "lung_surv", data = "lung", formula = "Surv(time, status) ~ .", dist = "coxph"),
-  list(name = "lending_club_strings", data = "lc", formula = "Class ~ .", dist = "gaussian")
+  list(name = "lending_club_strings", data = "lc", formula = "Class ~ .", dist = "gaussian"),
+  list(name = "boston_r_functions", data = "boston",
+       formula = paste("medv ~ factor(rad) + as.numeric(chas) + ordered(rad) + pmin(lstat, 10)",
+                       "+ round(rm) + as.integer(tax/100) + factor(ifelse(age > 50, 'old', 'new'))",
+                       "+ factor(rad, levels = c(1, 2, 3, 24)) + as.factor(zn)"),
+       dist = "gaussian"),
+  list(name = "lung_r_functions", data = "lung",
+       formula = paste("Surv(time, status) ~ pmax(age, 50) + factor(ph.ecog) + as.numeric(factor(inst))",
+                       "+ as.factor(sex) + factor(wt.loss > 5) + ifelse(meal.cal >= 1000, 1, 0)"),
+       dist = "coxph")
 )
 
 run_case <- function(cs) {

@@ -333,3 +333,55 @@ def test_encoder_pickles_with_its_terms():
     enc = pickle.loads(pickle.dumps(mf.encoder))
     np.testing.assert_array_equal(model_frame_newdata(enc, d.iloc[:5]), mf.x[:5])
     np.testing.assert_array_equal(offset_newdata(enc, d.iloc[:5]), mf.offset[:5])
+
+
+# ---------------------------------------------------------------- R's functions in terms
+def test_r_conversion_functions_mean_what_they_mean_in_r():
+    d = boston().assign(tag=lambda x: np.where(x["rm"] > 6.5, "big", "small"))
+    mf = _mf("medv ~ factor(rad) + as.factor(tag) + ordered(rad) + as.numeric(chas) "
+             "+ as.integer(tax/100) + factor(rad, levels = c(1, 24))", d)
+    assert mf.var_names == ["factor(rad)", "as.factor(tag)", "ordered(rad)", "as.numeric(chas)",
+                            "as.integer(tax/100)", "factor(rad, levels = c(1, 24))"]
+    assert mf.var_type.tolist() == [9, 2, 0, 0, 0, 2]
+    assert mf.var_levels[0] == ["1", "2", "3", "4", "5", "6", "7", "8", "24"]  # as numbers
+    np.testing.assert_array_equal(mf.x[:, 3], d["chas"].cat.codes + 1)  # a factor's codes
+    np.testing.assert_array_equal(mf.x[:, 4], np.trunc(d["tax"] / 100))
+    outside = ~d["rad"].isin([1, 24]).to_numpy()  # values outside levels are missing
+    assert np.isnan(mf.x[outside, 5]).all() and not np.isnan(mf.x[~outside, 5]).any()
+
+
+def test_r_elementwise_functions():
+    d = boston()
+    d.loc[[0, 5], "lstat"] = np.nan
+    mf = _mf("medv ~ pmin(lstat, 10) + pmax(rm, 6, age/10) + round(nox, 1) "
+             "+ ifelse(chas == 1, 'river', 'inland') + ifelse(lstat > 10, 1, 0)", d)
+    assert mf.var_names[3] == 'ifelse(chas == 1, "river", "inland")'  # R's deparse
+    np.testing.assert_array_equal(mf.x[:, 0], np.minimum(d["lstat"], 10))
+    np.testing.assert_array_equal(mf.x[:, 1], np.maximum(np.maximum(d["rm"], 6), d["age"] / 10))
+    np.testing.assert_array_equal(mf.x[:, 2], np.round(d["nox"], 1))
+    assert mf.var_levels[3] == ["inland", "river"]
+    assert np.isnan(mf.x[[0, 5], 4]).all()  # ifelse of a missing test is missing
+    np.testing.assert_array_equal(mf.x[1:5, 4], (d["lstat"][1:5] > 10).astype(float))
+
+
+def test_r_functions_on_newdata_match_levels_by_label():
+    d = boston()
+    mf = _mf("medv ~ factor(rad) + lstat", d)
+    new = d[d["rad"].isin([24, 2])]  # factor() of fewer rows: fewer levels, same labels
+    np.testing.assert_array_equal(model_frame_newdata(mf.encoder, new), mf.x[new.index])
+
+
+@pytest.mark.parametrize("formula, match", [
+    ("medv ~ cut(lstat, 3)", r"term 'cut\(lstat, 3\)' calls 'cut', which is not available"),
+    ("medv ~ foo(bar(rad))", r"calls 'bar', 'foo', which is not available"),
+    ("medv ~ as.numeric(town)", r"formula uses column not in data: 'town'"),
+])
+def test_unknown_functions_are_named(formula, match):
+    with pytest.raises(ValueError, match=match):
+        model_frame(formula, boston())
+
+
+def test_as_numeric_of_words_is_refused_as_r_nan():
+    d = boston().assign(word=lambda x: np.where(x["rm"] > 6, "six", "7"))
+    with pytest.raises(ValueError, match=r"'as.numeric\(word\)' gives NaN for \d+ rows"):
+        model_frame("medv ~ as.numeric(word)", d)

@@ -1,0 +1,174 @@
+"""R's functions for formula terms, with R's meaning: ``factor(rad)``, ``as.numeric(f)``,
+``pmin(x, 10)``, ``ifelse(age > 60, "old", "young")`` ...
+
+People porting an R analysis write these in their formulas; each returns what R's would,
+so the model frame holds what R's does (``factor()`` of numbers sorts its levels as
+numbers, of strings in R's collation; ``as.numeric()`` of a factor gives its level
+codes, R's well-known gotcha, because that is what the R analysis fitted).
+
+R's dotted names (``as.factor``, ``is.na``) are not Python names (``as`` and ``is`` are
+keywords): :func:`python_names` rewrites them in a formula before it is parsed and
+:func:`r_names` gives a term's label back as R writes it.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pandas as pd
+
+from .encode import r_collation_key, r_label
+
+__all__ = ["COMPARE_NAME", "R_FUNCTIONS", "python_names", "r_names"]
+
+#: the name formula terms' comparisons are evaluated under (see :func:`compare`)
+COMPARE_NAME = "_r_compare"
+
+#: R's dotted function names and the Python names they are evaluated under
+_DOTTED = {"as.factor": "as_factor", "as.ordered": "as_ordered", "as.numeric": "as_numeric",
+           "as.double": "as_double", "as.integer": "as_integer",
+           "as.character": "as_character", "is.na": "is_na"}
+_TO_PYTHON = re.compile(r"(?<![\w.`])(" + "|".join(re.escape(k) for k in _DOTTED) + r")(?=\s*\()")
+_TO_R = re.compile(r"(?<![\w.`])(" + "|".join(_DOTTED.values()) + r")(?=\s*\()")
+_FROM_PYTHON = {v: k for k, v in _DOTTED.items()}
+_SINGLE_QUOTED = re.compile(r"'([^'\"\\]*)'")
+_NAMED_ARGUMENT = re.compile(r"\s*(?<![=<>!])=(?!=)\s*")
+
+
+def python_names(formula: str) -> str:
+    """``formula`` with R's dotted function names (``as.factor(``) made Python names."""
+    return _TO_PYTHON.sub(lambda m: _DOTTED[m.group(1)], formula)
+
+
+def r_names(label: str) -> str:
+    """A term label as R deparses it: R's dotted function names (``as.factor(rad)``),
+    strings in double quotes, spaces around ``=`` of named arguments."""
+    label = _TO_R.sub(lambda m: _FROM_PYTHON[m.group(1)], label)
+    label = _SINGLE_QUOTED.sub(lambda m: f'"{m.group(1)}"', label)
+    return _NAMED_ARGUMENT.sub(" = ", label)
+
+
+def _series(x) -> pd.Series:
+    return x if isinstance(x, pd.Series) else pd.Series(np.asarray(x))
+
+
+def _categorical(x, levels, ordered: bool) -> pd.Series:
+    """R's ``factor(x, levels)``: levels given, or the observed values in R's order."""
+    x = _series(x)
+    if levels is not None:
+        levels = list(np.atleast_1d(levels))
+    elif isinstance(x.dtype, pd.CategoricalDtype):
+        levels = list(x.cat.categories)
+    else:
+        present = pd.unique(x.dropna())
+        if pd.api.types.is_numeric_dtype(x.dtype) or pd.api.types.is_bool_dtype(x.dtype):
+            levels = sorted(present)
+        else:
+            levels = sorted(present, key=lambda v: r_collation_key(r_label(v)))
+    values = x.astype(object) if isinstance(x.dtype, pd.CategoricalDtype) else x
+    values = values.where(values.isin(levels))  # R: values outside the levels are missing
+    return pd.Series(pd.Categorical(values, categories=levels, ordered=ordered), index=x.index)
+
+
+def factor(x, levels=None):
+    """R's ``factor(x)`` / ``as.factor(x)``: an unordered factor (values outside
+    ``levels`` become missing, as in R)."""
+    return _categorical(x, levels, ordered=False)
+
+
+def ordered(x, levels=None):
+    """R's ``ordered(x)`` / ``as.ordered(x)``: an ordered factor (R gbm splits it as
+    an ordered predictor)."""
+    return _categorical(x, levels, ordered=True)
+
+
+def as_numeric(x):
+    """R's ``as.numeric(x)``: a factor's level codes 1, 2, ...; strings that are not
+    numbers become missing (R's "NAs introduced by coercion")."""
+    x = _series(x)
+    if isinstance(x.dtype, pd.CategoricalDtype):
+        codes = x.cat.codes.to_numpy().astype(float) + 1.0
+        return pd.Series(np.where(codes > 0, codes, np.nan), index=x.index)
+    if pd.api.types.is_bool_dtype(x.dtype):
+        return x.astype(float)
+    return pd.to_numeric(x, errors="coerce").astype(float)
+
+
+def as_integer(x):
+    """R's ``as.integer(x)``: :func:`as_numeric` truncated towards zero."""
+    return np.trunc(as_numeric(x))
+
+
+def as_character(x):
+    """R's ``as.character(x)``: strings (a predictor of strings is a factor in gbm)."""
+    x = _series(x)
+    return pd.Series([np.nan if pd.isna(v) else r_label(v) for v in x.astype(object)],
+                     index=x.index, dtype=object)
+
+
+def is_na(x):
+    """R's ``is.na(x)``: TRUE where ``x`` is missing."""
+    return _series(x).isna()
+
+
+def pmin(*args):
+    """R's ``pmin(a, b, ...)``: the elementwise minimum (missing where any is)."""
+    return np.minimum.reduce(np.broadcast_arrays(*(np.asarray(a, dtype=float) for a in args)))
+
+
+def pmax(*args):
+    """R's ``pmax(a, b, ...)``: the elementwise maximum (missing where any is)."""
+    return np.maximum.reduce(np.broadcast_arrays(*(np.asarray(a, dtype=float) for a in args)))
+
+
+def r_round(x, digits=0):
+    """R's ``round(x, digits)`` (halves to even, as R's IEC 60559 rounding)."""
+    return np.round(np.asarray(x, dtype=float), int(digits))
+
+
+def ifelse(test, yes, no):
+    """R's ``ifelse(test, yes, no)``: ``yes`` where ``test`` is TRUE, ``no`` where it
+    is FALSE, missing where it is missing."""
+    test = _series(test)
+    missing = test.isna().to_numpy()
+    chosen = np.where(test.fillna(False).to_numpy(dtype=bool), yes, no)
+    if not missing.any():
+        return pd.Series(chosen, index=test.index)
+    return pd.Series(np.where(missing, None, chosen.astype(object)), index=test.index).infer_objects()
+
+
+_COMPARISONS = {"<": np.less, "<=": np.less_equal, ">": np.greater, ">=": np.greater_equal,
+                "==": np.equal, "!=": np.not_equal}
+
+
+def compare(left, op: str, right):
+    """A comparison as R makes it: missing where either side is missing (Python's
+    ``NaN > 10`` is False, R's ``NA > 10`` is NA). Formula terms' comparisons are
+    rewritten to call this (:class:`~.formula_parse.Evaluator`)."""
+    index = next((v.index for v in (left, right) if isinstance(v, pd.Series)), None)
+    lhs, rhs = (v.astype(object).to_numpy() if isinstance(v, pd.Series)
+                and isinstance(v.dtype, pd.CategoricalDtype) else np.asarray(v)
+                for v in (left, right))
+    missing = np.asarray(pd.isna(lhs)) | np.asarray(pd.isna(rhs))
+    with np.errstate(invalid="ignore"):
+        values = np.asarray(_COMPARISONS[op](lhs, rhs), dtype=bool)
+    result = pd.array(np.broadcast_to(values, np.broadcast(values, missing).shape), dtype="boolean")
+    result[np.broadcast_to(missing, result.shape)] = pd.NA
+    return pd.Series(result, index=index)
+
+
+def c(*values):
+    """R's ``c(...)``, for arguments such as ``factor(x, levels = c(1, 2, 3))``."""
+    return np.concatenate([np.atleast_1d(np.asarray(v, dtype=object)) for v in values]) \
+        if values else np.array([], dtype=object)
+
+
+#: R's functions available in formula terms, by their Python name
+R_FUNCTIONS = {
+    "c": c, COMPARE_NAME: compare,
+    "factor": factor, "as_factor": factor, "ordered": ordered, "as_ordered": ordered,
+    "as_numeric": as_numeric, "as_double": as_numeric, "as_integer": as_integer,
+    "as_character": as_character, "is_na": is_na, "pmin": pmin, "pmax": pmax,
+    "round": r_round, "ifelse": ifelse,
+}
