@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import inspect
 
 import numpy as np
 
@@ -213,12 +214,51 @@ def _permutations_arg(n_permutations, ts_permutations):
     return n_permutations
 
 
-def _call_string(formula, distribution, kwargs):
+#: arguments shown in the call only when given other than their defaults (R's call
+#: shows what was given; these are the ones that change what was fitted)
+_CALL_IF_GIVEN = ("weights", "var_monotone", "n_minobsinnode", "max_bins", "categorical",
+                  "ts_permutations", "ts_prior", "ts_prior_weight", "ts_max_combination",
+                  "zero_subsample", "zero_weight", "feature_costs", "feature_costs_model",
+                  "cost_split", "cegb_tradeoff", "boosting_type", "n_permutations",
+                  "fold_len_multiplier", "min_fold_size", "full_history")
+#: longest argument value shown in the call (a vector of costs is cut)
+_CALL_VALUE_CHARS = 60
+#: a vector argument (weights, costs) longer than this is shown as its length
+_CALL_VECTOR_VALUES = 20
+
+
+def _call_value(value) -> str:
+    """An argument's value in the call: strings in R's double quotes, long values cut."""
+    if isinstance(value, str):
+        return f'"{value}"'
+    if isinstance(value, (np.ndarray, list, tuple)) and np.ndim(value) == 1:
+        value = np.asarray(value).tolist()
+        if len(value) > _CALL_VECTOR_VALUES:
+            return f"<{len(value)} values>"
+    text = f"<array {np.shape(value)}>" if isinstance(value, np.ndarray) else repr(value)
+    return text if len(text) <= _CALL_VALUE_CHARS else text[:_CALL_VALUE_CHARS - 3] + "..."
+
+
+def _call_string(formula, distribution, kwargs, given):
+    """R's call string: the formula, the distribution, ``kwargs`` always and ``given``
+    (gbm()'s other arguments) where they are not at gbm()'s defaults."""
     parts = [f'formula = "{formula}"']
     if distribution is not None:
-        parts.append(f"distribution = {distribution!r}")
-    parts += [f"{k} = {v!r}" for k, v in kwargs.items()]
+        parts.append(f"distribution = {_call_value(distribution)}")
+    parts += [f"{k} = {_call_value(v)}" for k, v in kwargs.items()]
+    defaults = _gbm_defaults()
+    parts += [f"{k} = {_call_value(v)}" for k, v in given.items()
+              if not (v is defaults[k] or (isinstance(v, (str, int, float, bool))
+                                          and type(v) is type(defaults[k])
+                                          and v == defaults[k]))]
     return "gbm(" + ", ".join(parts) + ")"
+
+
+@functools.cache
+def _gbm_defaults() -> dict:
+    """gbm()'s defaults of the arguments the call shows when given."""
+    parameters = inspect.signature(gbm).parameters
+    return {name: parameters[name].default for name in _CALL_IF_GIVEN}
 
 
 def gbm(formula, data, distribution=None, weights=None, var_monotone=None, n_trees=100,
@@ -377,6 +417,7 @@ def gbm(formula, data, distribution=None, weights=None, var_monotone=None, n_tre
     ...                 cv_folds=3, random_state=1)
     >>> best = pygbm.gbm_perf(fit, method="cv", plot_it=False)
     """
+    given = {name: value for name, value in locals().items() if name in _CALL_IF_GIVEN}
     n_permutations = _permutations_arg(n_permutations, ts_permutations)
     native = isinstance(categorical, str) and categorical == "native"
     # R's 1024-level cap applies to native categoricals; target statistics have none
@@ -394,7 +435,8 @@ def gbm(formula, data, distribution=None, weights=None, var_monotone=None, n_tre
     n_train = int(np.floor(train_fraction * n))
     call = _call_string(formula, distribution, dict(
         n_trees=n_trees, interaction_depth=interaction_depth, shrinkage=shrinkage,
-        bag_fraction=bag_fraction, train_fraction=train_fraction, cv_folds=cv_folds))
+        bag_fraction=bag_fraction, train_fraction=train_fraction, cv_folds=cv_folds),
+        given)
     rng = as_generator(random_state)
     dist = get_distribution(distribution)
     _check_text_response(mf, dist)

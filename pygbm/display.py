@@ -5,13 +5,17 @@ the distribution, the trees, the best iteration by each method the fit
 supports (cv, validation set, out-of-bag), a note when the cv or validation
 error was still falling at the last tree (not in R's print: a new user's
 first fit often stops too early), and the five most influential predictors
-at the number of trees ``predict`` uses by default. The toolbox (gbm_perf,
+at the number of trees ``predict`` uses by default; the seed features' lines of
+``print(fit)`` (zero subsampling, prediction cost) and how the trees were grown
+(ordered boosting, target statistics, the binned search). The toolbox (gbm_perf,
 summary) is imported when a fit is first displayed.
 """
 from __future__ import annotations
 
 import warnings
 from html import escape
+
+from .costs import cost_lines
 
 #: predictors listed in the display's influence table
 TOP_INFLUENCE = 5
@@ -50,6 +54,21 @@ def best_iterations(fit) -> dict[str, int]:
     return out
 
 
+def grown_by(options) -> list[tuple[str, str]]:
+    """How the trees were grown where it is not R's way: (label, description) pairs."""
+    out = []
+    if options.ordered is not None:
+        spec = options.ordered
+        out.append(("Boosting", f"ordered (CatBoost), {spec.n_permutations} permutations"
+                                + (", full history" if spec.full_history else "")))
+    if options.categorical != "native":
+        mode = options.categorical if isinstance(options.categorical, str) else "per predictor"
+        out.append(("Categorical predictors", f"target statistics ({mode})"))
+    if options.max_bins is not None:
+        out.append(("Split search", f"binned, at most {options.max_bins} bins per predictor"))
+    return out
+
+
 def _row(key: str, value: str, css: str | None = None) -> str:
     cls = f' class="{css}"' if css else ""
     return f"<tr><th>{escape(key)}</th><td{cls}>{escape(value)}</td></tr>"
@@ -67,8 +86,12 @@ def fit_html(fit) -> str:
     if fit.num_classes > 1:
         trees += f" iterations x {fit.num_classes} classes"
     rows.append(_row("Trees", trees))
+    rows.extend(_row(key, value) for key, value in grown_by(fit.options))
     if fit.zero_sample is not None:
         rows.append(_row("Zero subsampling", fit.zero_sample.describe()))
+    for line in cost_lines(fit):           # "Mean prediction cost ...: ...", "Share ...: ..."
+        key, value = line.split(": ", 1)
+        rows.append(_row(key, value))
     best = best_iterations(fit)
     for method, n in best.items():
         rows.append(_row(f"Best iteration ({METHOD_LABELS[method]})", str(n)))

@@ -61,3 +61,32 @@ def test_html_of_a_multinomial_fit_counts_classes(data):
     fit = pygbm.gbm_fit(data.drop(columns="y"), y, distribution="multinomial", n_trees=10,
                         random_state=2)
     assert "10 iterations x 3 classes" in fit._repr_html_()
+
+
+def test_html_and_call_say_how_the_trees_were_grown(data):
+    data = data.assign(g=np.array(list("abcde"))[np.arange(len(data)) % 5])
+    fit = pygbm.gbm("y ~ .", data, distribution="gaussian", n_trees=10, interaction_depth=2,
+                    boosting_type="ordered", categorical="ordered_ts", max_bins=32,
+                    random_state=1)
+    html = fit._repr_html_()
+    assert "ordered (CatBoost), 4 permutations" in html
+    assert "target statistics (ordered_ts)" in html
+    assert "binned, at most 32 bins per predictor" in html
+    assert fit.call.endswith(', max_bins = 32, categorical = "ordered_ts", '
+                             'boosting_type = "ordered")')
+    plain = pygbm.gbm("y ~ .", data, distribution="gaussian", n_trees=10, random_state=1)
+    assert "Boosting" not in plain._repr_html_() and "Split search" not in plain._repr_html_()
+    assert plain.call.endswith("cv_folds = 0)")  # R's arguments only, at their defaults
+
+
+def test_html_and_call_of_a_fit_with_costs(data):
+    weights = np.ones(len(data))
+    fit = pygbm.gbm("y ~ .", data, distribution="gaussian", n_trees=10, interaction_depth=2,
+                    feature_costs={"x1": 5.0}, cegb_tradeoff=0.01, weights=weights,
+                    random_state=1)
+    html = fit._repr_html_()
+    for line in pygbm.costs.cost_lines(fit):  # print(fit)'s cost lines, as table rows
+        key, value = line.split(": ", 1)
+        assert f"<th>{key}</th><td>{value}</td>" in html
+    assert f"weights = <{len(data)} values>, feature_costs = {{'x1': 5.0}}, " \
+           "cegb_tradeoff = 0.01)" in fit.call
