@@ -34,6 +34,7 @@ import numpy as np
 
 from ._checks import bool_arg
 from .messages import warn
+from .display import table_html
 from .model import GBMFit
 from .zero_sampling import zero_subsample_arg
 
@@ -147,6 +148,16 @@ class CalibratedGBM:
         rate = "" if self.rate is None else f", zeros kept at rate {self.rate:g}"
         return (f"CalibratedGBM({self.fit.distribution.name} fit, {self.n_trees} trees, "
                 f"{len(self.phi)} control points, {self.ends} ends{rate})")
+
+    def _repr_html_(self) -> str:
+        rows = [("Fit", f"{self.fit.distribution.display_name}, {self.n_trees} trees"),
+                ("Control points", f"{len(self.phi)} (mean prediction {self.phi.min():.4g} "
+                                   f"to {self.phi.max():.4g})"),
+                ("Ends", self.ends),
+                ("Calibration rows", f"{int(self.rows.sum())}")]
+        if self.rate is not None:
+            rows.append(("Zeros counted", f"1/{self.rate:g} each (kept at rate {self.rate:g})"))
+        return table_html("CalibratedGBM", rows)
 
     @property
     def control_points(self):

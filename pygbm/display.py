@@ -69,6 +69,16 @@ def grown_by(options) -> list[tuple[str, str]]:
     return out
 
 
+def table_html(caption: str, rows: list[tuple[str, str]], note: str | None = None) -> str:
+    """A caption and (label, value) rows as the fit's display draws them: the
+    notebook display of the seed features' reports (QWYC's summary, a calibrated model)."""
+    body = "".join(_row(key, value) for key, value in rows)
+    if note:
+        body += _row("Note", note)
+    return (f"{_STYLE}<div class=\"pygbm-fit\"><table class=\"pygbm-table\">"
+            f"<caption>{escape(caption)}</caption>{body}</table></div>")
+
+
 def _row(key: str, value: str, css: str | None = None) -> str:
     cls = f' class="{css}"' if css else ""
     return f"<tr><th>{escape(key)}</th><td{cls}>{escape(value)}</td></tr>"

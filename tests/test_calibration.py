@@ -95,6 +95,11 @@ def test_calibrate_fit_end_to_end(rare):
     assert repr(c) == "CalibratedGBM(bernoulli fit, 40 trees, 20 control points, flat ends)"
     assert repr(pygbm.calibrate(fit, cal, n_trees=40, subsampled=True)).endswith(
         ", zeros kept at rate 0.1)")
+    # a notebook shows a small table: the fit, the control points, the sample
+    html = pygbm.calibrate(fit, cal, n_trees=40, subsampled=True)._repr_html_()
+    assert "<th>Control points</th><td>20 (mean prediction" in html
+    assert f"<th>Calibration rows</th><td>{len(cal)}</td>" in html
+    assert "<th>Zeros counted</th><td>1/0.1 each" in html
 
 
 def test_calibrate_poisson_on_the_expected_count(rare):

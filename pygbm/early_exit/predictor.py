@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..display import table_html
 from ..engine.tree import ColumnView
 from .evaluate import run_schedule
 from .outcome import EXIT_FULL, EXIT_NAMES, EXIT_POSITIVE, Outcome
@@ -268,20 +269,28 @@ class QWYCSummary:
                              "cost": p.cost_[p.order_], "lower": p.lower_, "upper": p.upper_,
                              "exit_neg": r.exits_negative, "exit_pos": r.exits_positive})
 
-    def __repr__(self) -> str:
+    def _report(self) -> tuple[str, list[tuple[str, str]], str]:
+        """The report: a title, (label, value) rows, a closing note."""
         p, r = self._p, self._p.report_
         rows = "the fit's training rows" if r.training_rows else "the given rows"
-        lines = [f"QWYC early exit ({r.order_rule} order{', honest' if r.honest else ''}), "
-                 f"{p.n_trees} trees, decision at {p.threshold:g} (link {p.beta:.4g})",
-                 f"optimised on {r.n_rows} rows ({rows}); alpha = {r.alpha:g} "
-                 f"(at most {r.budget} disagreements)",
-                 f"  mean trees evaluated: {r.mean_trees:.2f} of {p.n_trees} "
-                 f"(speed-up {self.speedup:.2f}x in cost)",
-                 f"  disagreement with the full model: {100 * r.disagreement:.3f}%"]
+        title = (f"QWYC early exit ({r.order_rule} order{', honest' if r.honest else ''}), "
+                 f"{p.n_trees} trees, decision at {p.threshold:g} (link {p.beta:.4g})")
+        items = [("optimised on", f"{r.n_rows} rows ({rows})"),
+                 ("alpha", f"{r.alpha:g} (at most {r.budget} disagreements)"),
+                 ("mean trees evaluated", f"{r.mean_trees:.2f} of {p.n_trees} "
+                                          f"(speed-up {self.speedup:.2f}x in cost)"),
+                 ("disagreement with the full model", f"{100 * r.disagreement:.3f}%")]
         if r.validation_disagreement is not None:
-            lines.append(f"  on {r.validation_rows} validation rows: "
-                         f"{100 * r.validation_disagreement:.3f}% disagreement, "
-                         f"{r.validation_mean_trees:.2f} mean trees")
-        lines.append("alpha holds on the optimisation rows only; expect several times "
-                     "alpha on new rows (check with validation= or qwyc_tradeoff).")
-        return "\n".join(lines)
+            items.append((f"on {r.validation_rows} validation rows",
+                          f"{100 * r.validation_disagreement:.3f}% disagreement, "
+                          f"{r.validation_mean_trees:.2f} mean trees"))
+        note = ("alpha holds on the optimisation rows only; expect several times alpha on "
+                "new rows (check with validation= or qwyc_tradeoff).")
+        return title, items, note
+
+    def __repr__(self) -> str:
+        title, items, note = self._report()
+        return "\n".join([title, *(f"  {key}: {value}" for key, value in items), note])
+
+    def _repr_html_(self) -> str:
+        return table_html(*self._report())

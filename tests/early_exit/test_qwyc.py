@@ -101,6 +101,9 @@ def test_thresholds_and_summary(setting):
     assert table["exit_neg"].sum() + table["exit_pos"].sum() <= len(held)
     text = repr(s)
     assert "mean trees" in text and "alpha" in text and "several times" in text
+    html = s._repr_html_()                     # a notebook shows the same report as a table
+    assert f"<th>mean trees evaluated</th><td>{ee.report_.mean_trees:.2f} of {N_TREES}" in html
+    assert "several times alpha" in html
     assert s.speedup > 1
 
 
