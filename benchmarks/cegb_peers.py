@@ -74,14 +74,15 @@ def mse(y, f):
 
 
 # ---------------------------------------------------------------- pygbm
-def pygbm_curve(train, test, lam, depth, trees_list, dist="bernoulli"):
+def pygbm_curve(train, test, lam, depth, trees_list, dist="bernoulli", costs=COSTS):
     """Test loss and mean feature cost per test row at each count of trees
-    (lambda = 0: R's fit, its costs reported by predict_cost)."""
+    (lambda = 0: R's fit, its costs reported by predict_cost); ``costs`` by
+    predictor name, every other column of ``train`` but y a predictor."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         fit = gbm("y ~ .", train, distribution=dist, n_trees=max(trees_list),
                   interaction_depth=depth, shrinkage=SHRINKAGE, bag_fraction=1.0,
-                  n_minobsinnode=MIN_OBS, random_state=1, feature_costs=COSTS,
+                  n_minobsinnode=MIN_OBS, random_state=1, feature_costs=costs,
                   cegb_tradeoff=lam)
         f = fit.predict(test, n_trees=trees_list)
     costs = fit.predict_cost(test, n_trees=trees_list)
@@ -95,23 +96,25 @@ def pygbm_curve(train, test, lam, depth, trees_list, dist="bernoulli"):
 
 
 # ---------------------------------------------------------------- LightGBM
-def lgb_curve(train, test, lam, leaves, trees_list, dist="bernoulli"):
+def lgb_curve(train, test, lam, leaves, trees_list, dist="bernoulli", costs=COSTS):
     import lightgbm as lgb
+    names, beta = list(costs), np.array(list(costs.values()), dtype=float)
     params = dict(objective="binary" if dist == "bernoulli" else "regression",
                   num_leaves=leaves, learning_rate=SHRINKAGE, min_data_in_leaf=MIN_OBS,
                   min_sum_hessian_in_leaf=0.0, lambda_l2=0.0, verbose=-1, seed=1,
                   num_threads=1, deterministic=True)
     if lam:
-        params.update(cegb_tradeoff=lam, cegb_penalty_feature_lazy=list(BETA))
-    ds = lgb.Dataset(train[NAMES].to_numpy(), train["y"].to_numpy())
+        params.update(cegb_tradeoff=lam, cegb_penalty_feature_lazy=list(beta))
+    ds = lgb.Dataset(train[names].to_numpy(), train["y"].to_numpy())
     booster = lgb.train(params, ds, num_boost_round=max(trees_list))
-    x = test[NAMES].to_numpy()
+    x = test[names].to_numpy()
     y = test["y"].to_numpy()
     leaf = booster.predict(x, pred_leaf=True)
-    paths = [_leaf_paths(t["tree_structure"]) for t in booster.dump_model()["tree_info"]]
+    paths = [_leaf_paths(t["tree_structure"], len(names))
+             for t in booster.dump_model()["tree_info"]]
     rows = []
     for t in trees_list:
-        read = np.zeros((x.shape[0], len(NAMES)), dtype=bool)
+        read = np.zeros((x.shape[0], len(names)), dtype=bool)
         for k in range(t):
             mask = paths[k]
             if mask is not None:
@@ -119,11 +122,11 @@ def lgb_curve(train, test, lam, leaves, trees_list, dist="bernoulli"):
         p = booster.predict(x, num_iteration=t)
         err = logloss(y, p) if dist == "bernoulli" else mse(y, p)
         rows.append(dict(lib="lightgbm", dist=dist, depth=leaves - 1, lam=lam, trees=t,
-                         loss=err, cost=float((read @ BETA).mean())))
+                         loss=err, cost=float((read @ beta).mean())))
     return rows
 
 
-def _leaf_paths(node):
+def _leaf_paths(node, p):
     """(n_leaves, p) predictors on the path to each leaf of a dumped tree."""
     if "leaf_index" in node and "split_feature" not in node:
         return None
@@ -138,7 +141,7 @@ def _leaf_paths(node):
         go(nd["right_child"], here)
 
     go(node, frozenset())
-    mask = np.zeros((len(out), len(NAMES)), dtype=bool)
+    mask = np.zeros((len(out), p), dtype=bool)
     for i, used in out.items():
         mask[i, list(used)] = True
     return mask
