@@ -177,20 +177,25 @@ class PredictorEncoder:
     After ``fit``: ``var_names`` (list of str), ``var_type`` (int ndarray),
     ``var_levels`` (list: float ndarray of 11 quantiles, or list of str labels),
     ``kinds`` ("numeric" / "ordered" / "categorical" per predictor).
-    ``terms`` / ``offset_terms`` are set by :func:`pygbm.frontend.model_frame` so
-    :func:`pygbm.frontend.model_frame_newdata` can evaluate the formula terms on new data.
+    ``terms`` / ``offset_terms``: the formula's predictor and ``offset()`` terms
+    (given by :func:`pygbm.frontend.model_frame`), which
+    :func:`pygbm.frontend.model_frame_newdata` evaluates on new data; None for an
+    encoder of a table (new data are then taken by column name).
     """
 
-    def __init__(self, max_levels: int | None = R_MAX_CATEGORICAL_LEVELS):
+    def __init__(self, max_levels: int | None = R_MAX_CATEGORICAL_LEVELS, terms=None,
+                 offset_terms=()):
         #: R gbm's cap on the levels of an unordered categorical (None: no cap,
         #: for predictors coded by target statistics)
         self.max_levels = max_levels
+        #: the formula's predictor terms (TermSpec), None without a formula
+        self.terms = None if terms is None else tuple(terms)
+        #: the formula's offset() terms (TermSpec), empty without offsets
+        self.offset_terms = tuple(offset_terms)
         self.var_names: list[str] | None = None
         self.var_type: np.ndarray | None = None
         self.var_levels: list | None = None
         self.kinds: list[str] | None = None
-        self.terms = None
-        self.offset_terms = None
         self._codes: list[dict | None] = []
 
     # ---- fitting

@@ -243,9 +243,8 @@ def model_frame(formula: str, data, weights=None,
                           for spec in predictors})
     if not all(spec.lookup for spec in predictors):
         _formula_parse().refuse_made_nan(frame, predictors, evaluator)
-    encoder = PredictorEncoder(max_levels=max_levels)
+    encoder = PredictorEncoder(max_levels=max_levels, terms=predictors, offset_terms=offsets)
     x, var_names, var_type, var_levels = encoder.fit_transform(frame)
-    encoder.terms, encoder.offset_terms = predictors, offsets
     return ModelFrame(x=x, var_names=var_names, var_type=var_type, var_levels=var_levels,
                       y=y, response_name=response_term.label, offset=offset, weights=w,
                       encoder=encoder, y_levels=y_levels, y_is_categorical=y_is_cat,
@@ -316,7 +315,7 @@ def offset_newdata(encoder: PredictorEncoder, newdata) -> np.ndarray | None:
 
     R's predict.gbm ignores offsets; this is for callers that want them.
     """
-    if not getattr(encoder, "offset_terms", None):
+    if not encoder.offset_terms:
         return None
     newdata = _newdata_frame(newdata)
     evaluator = _evaluator(encoder.offset_terms, newdata, "newdata")
