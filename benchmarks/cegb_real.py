@@ -6,6 +6,7 @@ Run from the repository root (LightGBM is needed here only, never by pygbm):
 
     PYTHONPATH=. python benchmarks/cegb_real.py [--data pima spam] [--depth 31]
         [--seeds 0 1 2] [--out benchmarks/results/cegb_real.csv]
+    PYTHONPATH=. python benchmarks/cegb_real.py --report benchmarks/results/cegb_real.csv
 
 Data and costs:
   pima  the Pima diabetes data (``data/pima2.csv``, rows without missing values) with
@@ -18,6 +19,9 @@ n_minobsinnode 10, one lambda grid for both libraries (1-2-5 steps from 1e-6 to
 3e-2), 25 / 50 / 100 trees; printed per split: the relative cost (over the
 unpenalised model's) at which each library is within 1% of its own unpenalised test
 log loss; every fit's loss and mean feature cost per test row go to ``--out``.
+``--report`` prints, from such a file, the gate per split and the fronts: each
+library's least excess loss over its own unpenalised fit at a relative cost of at most
+20, 30, 50 and 70%, averaged over the splits.
 """
 from __future__ import annotations
 
@@ -40,6 +44,9 @@ GRID = [0.0, 1e-6, 2e-6, 5e-6, 1e-5, 2e-5, 5e-5, 1e-4, 2e-4, 5e-4, 1e-3, 2e-3, 5
         3e-2]
 TREES = [25, 50, 100]
 TRAIN_SHARE = 0.7
+#: relative costs at which report() reads the fronts
+FRONT_COSTS = (0.2, 0.3, 0.5, 0.7)
+LIBS = ("pygbm", "lightgbm")
 
 
 def load(name: str):
@@ -55,13 +62,48 @@ def load(name: str):
     return d, dict(zip(predictors, rng.choice(RANDOM_COSTS, len(predictors))))
 
 
+def gate_line(rows, name, seed, trees) -> str:
+    """The issue's check on one split: relative cost within 1%, pygbm over LightGBM."""
+    rel = {lib: peers.relative_cost([r for r in rows if r["lib"] == lib], trees)[0]
+           for lib in LIBS}
+    return (f"{name}, split {seed}, {trees} trees: relative cost within 1% of the "
+            f"unpenalised loss: pygbm {rel['pygbm']:.3f}, LightGBM {rel['lightgbm']:.3f}, "
+            f"ratio {rel['pygbm'] / rel['lightgbm']:.2f} (target <= 1.5)")
+
+
+def report(table: pd.DataFrame) -> None:
+    """The gate per split and trees, then the fronts averaged over the splits."""
+    for (name, seed), split in table.groupby(["data", "seed"], sort=False):
+        rows = split.to_dict("records")
+        for trees in TREES:
+            print(gate_line(rows, name, seed, trees))
+    print("\nleast excess test loss over the library's own unpenalised fit at a relative "
+          f"cost of at most {', '.join(f'{c:.0%}' for c in FRONT_COSTS)} (mean over splits; "
+          "nan: a split has no fit that cheap)\n")
+    print("| data | trees | " + " | ".join(LIBS) + " |\n|---|---|---|---|")
+    for (name, trees), group in table.groupby(["data", "trees"], sort=False):
+        cells = []
+        for lib in LIBS:
+            per_split = []
+            for _, fits in group[group.lib == lib].groupby("seed"):
+                base = fits[fits.lam == 0].iloc[0]
+                cost, excess = fits.cost / base.cost, fits.loss / base.loss - 1
+                per_split.append([excess[cost <= c].min() for c in FRONT_COSTS])
+            cells.append(" / ".join(f"{100 * v:+.1f}%" for v in np.mean(per_split, axis=0)))
+        print(f"| {name} | {trees} | " + " | ".join(cells) + " |")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--data", nargs="+", default=["pima", "spam"])
     ap.add_argument("--depth", type=int, default=31)
     ap.add_argument("--seeds", type=int, nargs="+", default=[0])
     ap.add_argument("--out", default=None)
+    ap.add_argument("--report", default=None, help="a CSV of --out: print the summary")
     args = ap.parse_args()
+    if args.report:
+        report(pd.read_csv(args.report))
+        return
     rows = []
     for name in args.data:
         d, costs = load(name)
@@ -78,14 +120,11 @@ def main():
                 r.update(data=name, seed=seed)
             rows += split
             for trees in TREES:
-                rel = {lib: peers.relative_cost([r for r in split if r["lib"] == lib], trees)[0]
-                       for lib in ("pygbm", "lightgbm")}
-                print(f"{name}, split {seed}, {trees} trees: relative cost within 1% of the "
-                      f"unpenalised loss: pygbm {rel['pygbm']:.3f}, LightGBM "
-                      f"{rel['lightgbm']:.3f}, ratio {rel['pygbm'] / rel['lightgbm']:.2f} "
-                      "(target <= 1.5)", flush=True)
+                print(gate_line(split, name, seed, trees), flush=True)
         if args.out:
             pd.DataFrame(rows).to_csv(args.out, index=False)
+    if rows:
+        report(pd.DataFrame(rows))
 
 
 if __name__ == "__main__":
