@@ -20,7 +20,7 @@ from .costs import cost_spec
 from .fitting import CodedData, Targets, continue_fit, fit_coded
 from .messages import GBMMessage, warn
 from .model import GBMFit
-from .options import fit_options
+from .options import fit_options, warn_unused
 from .pairwise_rows import pairwise_mf, restore_row_order, sorted_fold_id
 from .progress import check_progress, wanted
 
@@ -151,6 +151,7 @@ def gbm_fit(x, y, offset=None, misc=None, distribution="bernoulli", w=None,
     >>> fit = pygbm.gbm_fit(x, x[:, 0] + rng.normal(size=200), distribution="gaussian",
     ...                     n_trees=50, shrinkage=0.1)
     """
+    warn_unused(_given(gbm_fit, locals()))
     coded, names, var_type, var_levels, encoder = _encode(x, var_names)
     status = None
     if hasattr(y, "time") and hasattr(y, "status"):     # a Surv object (duck-typed)
@@ -241,24 +242,29 @@ def _call_value(value) -> str:
 
 def _call_string(formula, distribution, kwargs, given):
     """R's call string: the formula, the distribution, ``kwargs`` always and ``given``
-    (gbm()'s other arguments) where they are not at gbm()'s defaults."""
+    (gbm()'s other arguments given other than their defaults, :func:`_given`)."""
     parts = [f'formula = "{formula}"']
     if distribution is not None:
         parts.append(f"distribution = {_call_value(distribution)}")
-    parts += [f"{k} = {_call_value(v)}" for k, v in kwargs.items()]
-    defaults = _gbm_defaults()
-    parts += [f"{k} = {_call_value(v)}" for k, v in given.items()
-              if not (v is defaults[k] or (isinstance(v, (str, int, float, bool))
-                                          and type(v) is type(defaults[k])
-                                          and v == defaults[k]))]
+    parts += [f"{k} = {_call_value(v)}" for k, v in [*kwargs.items(), *given.items()]]
     return "gbm(" + ", ".join(parts) + ")"
 
 
+def _given(function, arguments: dict) -> dict:
+    """Those of ``arguments`` (a call's ``locals()`` at its start) named in
+    ``_CALL_IF_GIVEN`` that differ from ``function``'s defaults."""
+    defaults = _defaults(function)
+    return {name: value for name, value in arguments.items() if name in defaults
+            and not (value is defaults[name] or (isinstance(value, (str, int, float, bool))
+                                                 and type(value) is type(defaults[name])
+                                                 and value == defaults[name]))}
+
+
 @functools.cache
-def _gbm_defaults() -> dict:
-    """gbm()'s defaults of the arguments the call shows when given."""
-    parameters = inspect.signature(gbm).parameters
-    return {name: parameters[name].default for name in _CALL_IF_GIVEN}
+def _defaults(function) -> dict:
+    """``function``'s defaults of the arguments the call shows when given."""
+    parameters = inspect.signature(function).parameters
+    return {name: parameters[name].default for name in _CALL_IF_GIVEN if name in parameters}
 
 
 def gbm(formula, data, distribution=None, weights=None, var_monotone=None, n_trees=100,
@@ -417,7 +423,8 @@ def gbm(formula, data, distribution=None, weights=None, var_monotone=None, n_tre
     ...                 cv_folds=3, random_state=1)
     >>> best = pygbm.gbm_perf(fit, method="cv", plot_it=False)
     """
-    given = {name: value for name, value in locals().items() if name in _CALL_IF_GIVEN}
+    given = _given(gbm, locals())
+    warn_unused(given)
     n_permutations = _permutations_arg(n_permutations, ts_permutations)
     native = isinstance(categorical, str) and categorical == "native"
     # R's 1024-level cap applies to native categoricals; target statistics have none

@@ -17,6 +17,7 @@ from ._checks import (R_INT_MAX, bool_arg, engine_arg, int_arg, monotone_arg, sh
                       fraction_arg)
 from .distributions import Distribution, get_distribution
 from .ordered.spec import DEFAULT_MAX_BINS, OrderedSpec, ordered_spec
+from .messages import warn
 from .progress import check_progress
 from .zero_sampling import zero_subsample_arg, zero_weight_arg
 from .engine.cegb import CostSpec
@@ -67,6 +68,47 @@ class FitOptions:
     def replace(self, **changes) -> FitOptions:
         """A copy with ``changes`` (e.g. the cv folds' ``keep_data=False``)."""
         return dataclasses.replace(self, **changes)
+
+
+_TS = "target statistics (categorical='ordered_ts', ...)"
+#: arguments that act only together with others: name -> (whether the others given
+#: put it in effect, what it needs); ``given`` holds the arguments given other than
+#: their defaults
+_NEEDS = {
+    "fold_len_multiplier": (lambda g: _ordered(g), "boosting_type='ordered'"),
+    "min_fold_size": (lambda g: _ordered(g), "boosting_type='ordered'"),
+    "full_history": (lambda g: _ordered(g), "boosting_type='ordered'"),
+    "n_permutations": (lambda g: _ordered(g) or _target_statistics(g),
+                       f"boosting_type='ordered' or {_TS}"),
+    "ts_permutations": (lambda g: _ordered(g) or _target_statistics(g),
+                        f"boosting_type='ordered' or {_TS}"),
+    "ts_prior": (lambda g: _target_statistics(g), _TS),
+    "ts_prior_weight": (lambda g: _target_statistics(g), _TS),
+    "ts_max_combination": (lambda g: _target_statistics(g), _TS),
+    "zero_weight": (lambda g: g.get("zero_subsample") is not None, "zero_subsample"),
+    "cegb_tradeoff": (lambda g: bool({"feature_costs", "feature_costs_model", "cost_split"}
+                                     & set(g)),
+                      "feature_costs, feature_costs_model or cost_split"),
+}
+
+
+def _ordered(given: dict) -> bool:
+    return given.get("boosting_type") == "ordered"
+
+
+def _target_statistics(given: dict) -> bool:
+    return given.get("categorical", "native") != "native"
+
+
+def warn_unused(given: dict) -> None:
+    """Warn of arguments given that have no effect without others (``given``: the
+    arguments of gbm()/gbm_fit() given other than their defaults), e.g.
+    ``fold_len_multiplier`` with plain boosting: silently ignored they would look used."""
+    unused = [f"{name}={given[name]!r} has no effect without {needs}"
+              for name, (in_effect, needs) in _NEEDS.items()
+              if name in given and not in_effect(given)]
+    if unused:
+        warn("; ".join(unused))
 
 
 def fit_options(distribution, *, n_trees, interaction_depth, n_minobsinnode, shrinkage,

@@ -124,6 +124,43 @@ def test_print_like_r(boston):
     assert "There were 13 predictors of which" in text
 
 
+@pytest.mark.parametrize("kwargs, message", [
+    (dict(fold_len_multiplier=3.0), "fold_len_multiplier=3.0 has no effect without "
+                                    "boosting_type='ordered'"),
+    (dict(min_fold_size=50, full_history=True),
+     "min_fold_size=50 has no effect without boosting_type='ordered'; full_history=True"),
+    (dict(n_permutations=8), "n_permutations=8 has no effect without boosting_type='ordered' "
+                             "or target statistics"),
+    (dict(ts_prior=0.3), "ts_prior=0.3 has no effect without target statistics"),
+    (dict(zero_weight="none"), "zero_weight='none' has no effect without zero_subsample"),
+    (dict(cegb_tradeoff=0.5), "cegb_tradeoff=0.5 has no effect without feature_costs"),
+])
+def test_arguments_without_effect_are_named(pima, kwargs, message):
+    with pytest.warns(UserWarning, match=message.replace("(", r"\(").replace(")", r"\)")):
+        pygbm.gbm("diabetes ~ .", pima, distribution="bernoulli", n_trees=2, **kwargs)
+
+
+@pytest.mark.parametrize("kwargs", [
+    dict(boosting_type="ordered", n_permutations=2, fold_len_multiplier=3.0),
+    dict(categorical="ordered_ts", ts_prior=0.3, n_permutations=2),
+    dict(zero_subsample=0.5, zero_weight="none"),
+    dict(cost_split=0.1, cegb_tradeoff=2.0),
+])
+def test_arguments_in_effect_are_not_warned_of(kwargs):
+    data = pd.DataFrame({"y": np.arange(60) % 2, "x": np.arange(60.0),
+                         "g": list("abc") * 20})
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        pygbm.gbm("y ~ .", data, distribution="bernoulli", n_trees=2, n_minobsinnode=2,
+                  **kwargs)
+
+
+def test_gbm_fit_warns_of_arguments_without_effect(boston):
+    with pytest.warns(UserWarning, match="full_history=True has no effect without"):
+        pygbm.gbm_fit(boston.drop(columns="medv"), boston["medv"], distribution="gaussian",
+                      n_trees=2, full_history=True)
+
+
 def test_distribution_forms_and_guess(boston, pima):
     a = pygbm.gbm("medv ~ lstat", boston, distribution={"name": "quantile", "alpha": 0.25},
                   n_trees=5)

@@ -297,7 +297,12 @@ _CASES = [
     ("qwyc-margin-unused", lambda E: pygbm.qwyc(E.bfit, E.d, margin=2.0), V, "margin"),
     ("qwyc-margin-text", lambda E: pygbm.qwyc(E.bfit, E.d, thresholds="margin", margin="x"), V,
      "margin"),
+    ("qwyc-tradeoff-no-alphas", lambda E: pygbm.qwyc_tradeoff(E.bfit, E.d, E.d, alphas=[]),
+     V, "alphas is empty"),
+    ("qwyc-tradeoff-alpha-one", lambda E: pygbm.qwyc_tradeoff(E.bfit, E.d, E.d, alphas=[1]),
+     V, r"alphas must be a number in \[0, 1\), got 1$"),
     ("cost-tradeoff-empty", lambda E: pygbm.cost_tradeoff([], E.d), V, "fits"),
+    ("cost-tradeoff-text", lambda E: pygbm.cost_tradeoff("fit", E.d), T, r"fits\[0\]"),
     ("cost-tradeoff-not-fit", lambda E: pygbm.cost_tradeoff(["x"], E.d), T, r"fits\[0\]"),
     # the toolbox given something that is not a fit
     ("influence-not-fit", lambda E: pygbm.relative_influence("fit"), T, "fitted gbm"),

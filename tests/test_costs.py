@@ -181,6 +181,9 @@ def test_cost_tradeoff_traces_deviance_against_cost():
     assert abs(last["deviance"].iloc[1] - want) < 1e-12
     assert last["mean_cost"].iloc[1] < last["mean_cost"].iloc[0]
     assert len(cost_tradeoff({"a": fits[1]}, test)) >= 5       # default counts
+    one = cost_tradeoff(fits[1], test, n_trees=[5, 30])         # a single fit: its curve
+    assert one.drop(columns="model").equals(
+        table[table["model"] == "lambda=0.01"].drop(columns="model").reset_index(drop=True))
     ax = plot_cost_tradeoff(table)
     assert len(ax.lines) == 2
     with pytest.raises(ValueError, match="without costs"):

@@ -55,7 +55,9 @@ def check_margin_freq(margin_freq) -> int:
 
 
 def _check_fraction(name, value, low_open=False):
-    ok = isinstance(value, (int, float, np.floating)) and not isinstance(value, bool) \
+    if isinstance(value, np.generic):
+        value = value.item()                   # an element of an array: 0, not np.int64(0)
+    ok = isinstance(value, (int, float)) and not isinstance(value, bool) \
         and (0 < value < 1 if low_open else 0 <= value < 1)
     if not ok:
         interval = "(0, 1)" if low_open else "[0, 1)"

@@ -116,6 +116,8 @@ def qwyc_tradeoff(fit, data, newdata, alphas=DEFAULT_ALPHAS, methods=("qwyc", "g
         raise ValueError(f"methods must be a non-empty list of {', '.join(map(repr, METHODS))}"
                          f", got {methods!r}")
     alphas = [_check_fraction("alphas", a) for a in np.atleast_1d(alphas)]
+    if not alphas:
+        raise ValueError("alphas is empty: give the alphas of the curves, e.g. [0, 0.01, 0.05]")
     margin_freq = check_margin_freq(margin_freq)
     decision = decision_threshold(fit.distribution, threshold)
     scores = ModelScores(fit, n_trees)

@@ -43,7 +43,7 @@ def cost_tradeoff(fits, newdata, y=None, n_trees=None) -> pd.DataFrame:
 
     Parameters
     ----------
-    fits : list or dict of fitted models with costs
+    fits : fitted model with costs, or a list or dict of them
         E.g. one per ``cegb_tradeoff``; a dict names them, else the trade-off
         names them ("lambda=0.001").
     newdata : DataFrame
@@ -80,6 +80,8 @@ def cost_tradeoff(fits, newdata, y=None, n_trees=None) -> pd.DataFrame:
     >>> table["n_trees"].tolist()
     [50, 100, 50, 100]
     """
+    if not isinstance(fits, (dict, list, tuple)):
+        fits = [fits]                            # one fit: its curve over the trees
     named = list(fits.items()) if isinstance(fits, dict) else list(enumerate(fits))
     if not named:
         raise ValueError("fits is empty: give one or more fitted models with costs")
