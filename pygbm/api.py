@@ -151,7 +151,7 @@ def gbm_fit(x, y, offset=None, misc=None, distribution="bernoulli", w=None,
     >>> fit = pygbm.gbm_fit(x, x[:, 0] + rng.normal(size=200), distribution="gaussian",
     ...                     n_trees=50, shrinkage=0.1)
     """
-    warn_unused(_given(gbm_fit, locals()))
+    given = _given(gbm_fit, locals())
     coded, names, var_type, var_levels, encoder = _encode(x, var_names)
     status = None
     if hasattr(y, "time") and hasattr(y, "status"):     # a Surv object (duck-typed)
@@ -172,6 +172,7 @@ def gbm_fit(x, y, offset=None, misc=None, distribution="bernoulli", w=None,
                                         fold_len_multiplier=fold_len_multiplier,
                                         min_fold_size=min_fold_size,
                                         full_history=full_history))
+    warn_unused(given)                         # after the checks: only valid arguments
     n_train, train_fraction = _n_train_arg(n_train, train_fraction, coded.shape[0])
     data = CodedData(x=coded, var_names=names, var_type=var_type, var_levels=var_levels,
                      encoder=encoder, y=np.asarray(y), n_train=n_train,
@@ -424,7 +425,6 @@ def gbm(formula, data, distribution=None, weights=None, var_monotone=None, n_tre
     >>> best = pygbm.gbm_perf(fit, method="cv", plot_it=False)
     """
     given = _given(gbm, locals())
-    warn_unused(given)
     n_permutations = _permutations_arg(n_permutations, ts_permutations)
     native = isinstance(categorical, str) and categorical == "native"
     # R's 1024-level cap applies to native categoricals; target statistics have none
@@ -461,6 +461,7 @@ def gbm(formula, data, distribution=None, weights=None, var_monotone=None, n_tre
         boosting=dict(boosting_type=boosting_type, n_permutations=n_permutations,
                       fold_len_multiplier=fold_len_multiplier, min_fold_size=min_fold_size,
                       full_history=full_history, max_combination=ts_max_combination))
+    warn_unused(given)                         # after the checks: only valid arguments
     layout, group = None, None
     if dist.bag_by_group:
         mf, layout = pairwise_mf(mf, data, dist, train_fraction, rng)
