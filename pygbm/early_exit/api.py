@@ -17,6 +17,9 @@ from .thresholds import MODES
 TRAINING_ROWS_SHARE = 0.5
 #: rows qwyc(honest=True) needs: one for each half
 HONEST_LEAST_ROWS = 2
+#: the rule of three: after N rows without a disagreement, the rate can still be about
+#: 3/N (95% upper bound); an alpha below it is finer than the rows can resolve
+RULE_OF_THREE = 3.0
 
 TRAINING_ROWS_WARNING = (
     "qwyc(): data are the fit's training rows. alpha holds exactly on the rows the "
@@ -273,6 +276,8 @@ def qwyc(fit, data=None, n_trees=None, alpha=0.005, threshold=None, mode="both",
     training = _training_share(fit, data, scores) > TRAINING_ROWS_SHARE
     if training:
         warn(TRAINING_ROWS_WARNING)
+    elif not auto and thresholds != "margin" and validation is None:
+        _warn_unresolvable(alpha, rows.n - rows.n // 2 if honest else rows.n, honest)
     held_out = None if validation is None else _scored(scores, fit, validation, decision[1],
                                                        "validation")
 
@@ -292,6 +297,18 @@ def qwyc(fit, data=None, n_trees=None, alpha=0.005, threshold=None, mode="both",
             validation_disagreement=on_validation.disagreement(held_out.full_decision),
             validation_mean_trees=float(on_validation.n_trees.mean()))
     return EarlyExitPredictor(scores, schedule, decision, settings.cost, rep)
+
+
+def _warn_unresolvable(alpha: float, n_threshold_rows: int, honest: bool) -> None:
+    """Warn when ``alpha`` is finer than the rows the thresholds are set on (half of
+    ``data`` when ``honest``) can resolve (the rule of three): the thresholds then fit
+    those rows, not the model."""
+    if 0 < alpha < RULE_OF_THREE / n_threshold_rows:
+        least = int(np.ceil(RULE_OF_THREE / alpha)) * (2 if honest else 1)
+        warn(f"qwyc(): alpha = {alpha:g} is finer than {n_threshold_rows} threshold rows can "
+             f"resolve (about 3/N = {RULE_OF_THREE / n_threshold_rows:.2%}, the rule of "
+             f"three): on new rows expect far more disagreement than alpha; optimise on at "
+             f"least {least} rows, or measure with validation=")
 
 
 def _auto_alpha(rows: Rows, held_out: Rows, settings: Settings, target: float) -> float:

@@ -152,6 +152,21 @@ def test_training_rows_warn_and_held_out_rows_do_not(setting):
         qwyc(fit, held, alpha=0.01)
 
 
+def test_alpha_finer_than_the_rows_can_resolve_warns(setting):
+    fit, _, held, test = setting                       # 500 held-out rows: 3/N = 0.6%
+    with pytest.warns(UserWarning, match=r"alpha = 0.005 is finer than 500 threshold rows "
+                                         r"can resolve \(about 3/N = 0.60%.*at least 600 rows"):
+        qwyc(fit, held, alpha=0.005)
+    with pytest.warns(UserWarning, match=r"finer than 250 threshold rows.*at least 600 rows"):
+        qwyc(fit, held, alpha=0.01, honest=True)       # the thresholds see half the rows
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        qwyc(fit, held, alpha=0.01)                    # 0.6% <= alpha
+        qwyc(fit, held, alpha=0.0)                     # no disagreement asked for
+        qwyc(fit, held, alpha=0.005, validation=test)  # measured on held-out rows anyway
+        qwyc(fit, held, thresholds="margin", margin=1.0)
+
+
 def test_honest_validation_and_auto_alpha(setting):
     fit, _, held, test = setting
     ee = qwyc(fit, held, alpha=0.02, honest=True, validation=test, random_state=3)
