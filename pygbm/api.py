@@ -217,7 +217,8 @@ def _permutations_arg(n_permutations, ts_permutations):
 
 
 #: arguments shown in the call only when given other than their defaults (R's call
-#: shows what was given; these are the ones that change what was fitted)
+#: shows what was given; these are the ones that change what was fitted), and checked
+#: for having an effect (options.warn_unused)
 _CALL_IF_GIVEN = ("weights", "var_monotone", "n_minobsinnode", "max_bins", "categorical",
                   "ts_permutations", "ts_prior", "ts_prior_weight", "ts_max_combination",
                   "zero_subsample", "zero_weight", "feature_costs", "feature_costs_model",

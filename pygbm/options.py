@@ -70,34 +70,34 @@ class FitOptions:
         return dataclasses.replace(self, **changes)
 
 
-_TS = "target statistics (categorical='ordered_ts', ...)"
-#: arguments that act only together with others: name -> (whether the others given
-#: put it in effect, what it needs); ``given`` holds the arguments given other than
-#: their defaults
-_NEEDS = {
-    "fold_len_multiplier": (lambda g: _ordered(g), "boosting_type='ordered'"),
-    "min_fold_size": (lambda g: _ordered(g), "boosting_type='ordered'"),
-    "full_history": (lambda g: _ordered(g), "boosting_type='ordered'"),
-    "n_permutations": (lambda g: _ordered(g) or _target_statistics(g),
-                       f"boosting_type='ordered' or {_TS}"),
-    "ts_permutations": (lambda g: _ordered(g) or _target_statistics(g),
-                        f"boosting_type='ordered' or {_TS}"),
-    "ts_prior": (lambda g: _target_statistics(g), _TS),
-    "ts_prior_weight": (lambda g: _target_statistics(g), _TS),
-    "ts_max_combination": (lambda g: _target_statistics(g), _TS),
-    "zero_weight": (lambda g: g.get("zero_subsample") is not None, "zero_subsample"),
-    "cegb_tradeoff": (lambda g: bool({"feature_costs", "feature_costs_model", "cost_split"}
-                                     & set(g)),
-                      "feature_costs, feature_costs_model or cost_split"),
-}
-
-
 def _ordered(given: dict) -> bool:
     return given.get("boosting_type") == "ordered"
 
 
 def _target_statistics(given: dict) -> bool:
     return given.get("categorical", "native") != "native"
+
+
+_TS = "target statistics (categorical='ordered_ts', ...)"
+#: arguments that act only together with others: name -> (whether the others given
+#: put it in effect, what it needs); ``given`` holds the arguments given other than
+#: their defaults
+_NEEDS = {
+    "fold_len_multiplier": (_ordered, "boosting_type='ordered'"),
+    "min_fold_size": (_ordered, "boosting_type='ordered'"),
+    "full_history": (_ordered, "boosting_type='ordered'"),
+    "n_permutations": (lambda g: _ordered(g) or _target_statistics(g),
+                       f"boosting_type='ordered' or {_TS}"),
+    "ts_permutations": (lambda g: _ordered(g) or _target_statistics(g),
+                        f"boosting_type='ordered' or {_TS}"),
+    "ts_prior": (_target_statistics, _TS),
+    "ts_prior_weight": (_target_statistics, _TS),
+    "ts_max_combination": (_target_statistics, _TS),
+    "zero_weight": (lambda g: g.get("zero_subsample") is not None, "zero_subsample"),
+    "cegb_tradeoff": (lambda g: bool({"feature_costs", "feature_costs_model", "cost_split"}
+                                     & set(g)),
+                      "feature_costs, feature_costs_model or cost_split"),
+}
 
 
 def warn_unused(given: dict) -> None:
