@@ -1,6 +1,8 @@
 """ModelFrame against R: gbm()'s own model frame and gbm.fit's coding (make_fixtures.R)."""
 
 import json
+import shutil
+import subprocess
 import warnings
 from pathlib import Path
 
@@ -96,3 +98,61 @@ def test_response_offset_weights(case):
         assert mf.weights is None
     else:
         np.testing.assert_array_equal(mf.weights, _num(fx["weights"]))
+
+
+# ---------------------------------------------------------------- R's functions, live
+#: terms with R's functions on the lung data (missing values in most columns), each with a
+#: constant drawn per formula: what R's gbm() makes of them is compared when R is present
+R_FUNCTION_TERMS = (
+    "factor(ph.ecog)", "as.factor(sex)", "ordered(ph.ecog)", "as.numeric(factor(inst))",
+    "pmin(age, {k})", "pmax(wt.loss, {k})", "round(meal.cal/{k})", "factor(wt.loss > {k})",
+    "ifelse(age > {k}, 1, 0)", "factor(ifelse(ph.karno >= {k}, 'hi', 'lo'))",
+    "as.integer(pat.karno/{k})", "factor(pat.karno, levels = c(60, 70, 80, {k}))",
+    "as.numeric(ph.ecog == 1)", "I(age^2)")
+LIVE_FORMULAS = 12
+LIVE_R = r"""
+suppressPackageStartupMessages({library(gbm); library(jsonlite)})
+args <- commandArgs(TRUE)
+d <- read.csv(args[1]); forms <- readLines(args[2])
+num17 <- function(v) ifelse(is.na(v), NA_character_, sprintf("%.17g", as.numeric(v)))
+out <- lapply(forms, function(f) {
+  set.seed(1)
+  fit <- gbm(as.formula(f), data = d, distribution = "gaussian", n.trees = 1, keep.data = TRUE)
+  xm <- matrix(fit$data$x, nrow = nrow(d))
+  list(var_names = I(fit$var.names), var_type = I(as.integer(fit$var.type)),
+       x = lapply(seq_len(ncol(xm)), function(j) num17(xm[, j])))
+})
+writeLines(toJSON(out, digits = NA, na = "null", null = "null", auto_unbox = TRUE), args[3])
+"""
+
+
+@pytest.mark.skipif(shutil.which("Rscript") is None, reason="needs R")
+def test_r_functions_in_terms_against_live_r(tmp_path):
+    rng = np.random.default_rng(11)
+    data = read("lung")
+    constants = {"age": (50, 60, 70), "wt.loss": (0, 5, 10), "meal.cal": (50, 100, 250),
+                 "ph.karno": (70, 80, 90), "pat.karno": (5, 10, 20, 90, 100)}
+    formulas = []
+    for _ in range(LIVE_FORMULAS):
+        picks = rng.choice(len(R_FUNCTION_TERMS), size=rng.integers(1, 5), replace=False)
+        terms = []
+        for i in picks:
+            term = R_FUNCTION_TERMS[i]
+            column = next((c for c in constants if c in term), None)
+            terms.append(term.format(k=rng.choice(constants[column])) if column else term)
+        formulas.append("time ~ " + " + ".join(terms))
+    data.to_csv(tmp_path / "d.csv", index=False)
+    (tmp_path / "f.txt").write_text("\n".join(formulas) + "\n")
+    (tmp_path / "s.R").write_text(LIVE_R)
+    subprocess.run(["Rscript", str(tmp_path / "s.R"), str(tmp_path / "d.csv"),
+                    str(tmp_path / "f.txt"), str(tmp_path / "out.json")], check=True,
+                   capture_output=True, text=True)
+    theirs = json.loads((tmp_path / "out.json").read_text())
+    for formula, r in zip(formulas, theirs):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")       # no-variation warnings, as R's
+            mf = model_frame(formula, data)
+        assert mf.var_names == r["var_names"], formula
+        assert mf.var_type.tolist() == r["var_type"], formula
+        expected = np.column_stack([_num(col) for col in r["x"]])
+        np.testing.assert_array_equal(mf.x, expected, err_msg=formula)
