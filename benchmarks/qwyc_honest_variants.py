@@ -36,40 +36,10 @@ from pygbm.early_exit import ordering  # noqa: E402
 from pygbm.early_exit.api import _scored  # noqa: E402
 from pygbm.early_exit.build import Settings, optimise  # noqa: E402
 from pygbm.early_exit.model_scores import ModelScores, decision_threshold  # noqa: E402
-from pygbm.early_exit.thresholds import exits  # noqa: E402
 
 FIT_SHARE, HONEST_SEED, N_TREES = 0.7, 1, 500
 WINDOWS = (5, 20, 50)
 RESULTS = qa.ROOT / "benchmarks" / "results"
-
-
-def place_window(problem: ordering.Problem, window: int) -> ordering.Schedule:
-    """Algorithm 1 with each position's candidates limited to the next ``window`` trees of
-    the training order still unplaced (``ordering.place`` searches them all)."""
-    kernels = ordering.compiled_kernels()
-    search = ordering._numpy_search if kernels is None else ordering._compiled_search(kernels)
-    positive_all = problem.positive
-    rows, g, budget = np.arange(problem.scores.shape[1]), problem.g0.copy(), problem.budget
-    remaining = np.arange(problem.scores.shape[0])
-    placed, lowers, uppers = [], [], []
-    for _ in range(problem.scores.shape[0] - 1):
-        candidates = remaining[:window]
-        if rows.size == 0:
-            t, lower, upper = candidates[0], -np.inf, np.inf
-        else:
-            t, lower, upper = search(problem, rows, g, positive_all[rows], budget, candidates)
-        remaining = remaining[remaining != t]
-        placed.append(t), lowers.append(lower), uppers.append(upper)
-        if rows.size:
-            g = g + problem.scores[t, rows]
-            negative, positive = exits(g, lower, upper)
-            budget -= int((negative & positive_all[rows]).sum()
-                          + (positive & ~positive_all[rows]).sum())
-            keep = ~(negative | positive)
-            rows, g = rows[keep], g[keep]
-    placed.append(remaining[0]), lowers.append(problem.beta), uppers.append(problem.beta)
-    return ordering.Schedule(np.asarray(placed, dtype=np.intp), np.asarray(lowers, float),
-                             np.asarray(uppers, float))
 
 
 def variants(rows, cost):
@@ -92,8 +62,8 @@ def variants(rows, cost):
     }
     for k in WINDOWS:
         out[f"window{k}_honest"] = honest(
-            lambda alpha, k=k: place_window(a.problem(alpha, "both", cost), k).order)
-        out[f"window{k}"] = lambda alpha, k=k: place_window(rows.problem(alpha, "both", cost), k)
+            lambda alpha, k=k: ordering.place(a.problem(alpha, "both", cost), window=k).order)
+        out[f"window{k}"] = lambda alpha, k=k: ordering.place(rows.problem(alpha, "both", cost), window=k)
     out["gbt"] = lambda alpha: optimise(rows, alpha, settings("gbt", False))[0]
     out["gbt_honest"] = lambda alpha: optimise(rows, alpha, settings("gbt", True))[0]
     return out

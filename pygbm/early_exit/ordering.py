@@ -87,8 +87,10 @@ def _compiled_search(kernels):
     return search
 
 
-def place(problem: Problem, order=None) -> Schedule:
-    """Place every tree: in ``order`` (fixed) or by Algorithm 1 (``order=None``)."""
+def place(problem: Problem, order=None, window: int | None = None) -> Schedule:
+    """Place every tree: in ``order`` (fixed) or by Algorithm 1 (``order=None``), which
+    searches every tree not yet placed, or with ``window`` only the next ``window`` of
+    them in training order (an experiment of ``benchmarks/qwyc_honest_variants.py``)."""
     n_trees = problem.scores.shape[0]
     kernels = compiled_kernels()
     search = _numpy_search if kernels is None else _compiled_search(kernels)
@@ -99,7 +101,8 @@ def place(problem: Problem, order=None) -> Schedule:
     remaining = np.arange(n_trees) if order is None else np.asarray(order, dtype=np.intp)
     placed, lowers, uppers = [], [], []
     for _ in range(n_trees - 1):
-        candidates = remaining if order is None else remaining[:1]
+        candidates = remaining[:1] if order is not None else \
+            remaining if window is None else remaining[:window]
         if rows.size == 0:
             t, lower, upper = candidates[0], -np.inf, np.inf
         else:
