@@ -35,7 +35,7 @@ import numpy as np
 from ._checks import bool_arg
 from .messages import warn
 from .display import table_html
-from .model import GBMFit
+from .model import TRAINING_ROWS_SHARE, GBMFit
 from .zero_sampling import zero_subsample_arg
 
 #: default number of equal-count bins (at l = 0.01 the calibration sample is
@@ -351,7 +351,8 @@ def calibrate(fit: GBMFit, data, n_trees=None, bins: int = DEFAULT_BINS, ends: s
     -----
     Not in R. Calibrate on rows the fit did not train on (a held-out
     sample): on the training rows the fit's predictions look better
-    calibrated than they are. See the design note on zero-response
+    calibrated than they are (``calibrate`` warns when most rows of ``data``
+    are training rows). See the design note on zero-response
     subsampling (docs/zero_subsampling.md) for the measured effect of the
     ends and of ``subsampled``.
 
@@ -385,6 +386,9 @@ def calibrate(fit: GBMFit, data, n_trees=None, bins: int = DEFAULT_BINS, ends: s
         n_trees = int(counts[0])
     y, w = _calibration_rows(fit, data, y, weights)
     phi = _expected_response(fit, data, n_trees, offset)
+    if fit._training_share(data) > TRAINING_ROWS_SHARE:
+        warn("calibrate(): data are the fit's training rows, on which its predictions look "
+             "better calibrated than on new rows; calibrate on held-out rows")
     if phi.shape[0] != y.shape[0]:
         raise ValueError(f"y has {y.shape[0]} values but data have {phi.shape[0]} rows")
     if rate is not None:

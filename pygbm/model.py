@@ -19,6 +19,10 @@ from .options import FitOptions
 from .rrandom import RRandom
 from .zero_sampling import ZeroSample
 
+#: share of a sample's rows found among the fit's training rows above which qwyc() and
+#: calibrate() warn that the sample flatters the fit
+TRAINING_ROWS_SHARE = 0.5
+
 _PREDICT_TYPES = ("link", "response")
 
 
@@ -229,6 +233,23 @@ class GBMFit:
         return len(self.var_names)
 
     # ---------------------------------------------------------------- predict
+    def _training_share(self, newdata) -> float:
+        """Share of the rows of ``newdata`` (None: the training data) that are rows the
+        fit was trained on (0 when the training data were not kept): qwyc() and
+        calibrate() warn when it is high (their numbers then flatter the fit)."""
+        if newdata is None:
+            return 1.0
+        if not self.data:
+            return 0.0
+
+        def keys(x):
+            x = np.ascontiguousarray(x, dtype=float)
+            return x.view(np.dtype((np.void, x.dtype.itemsize * x.shape[1]))).ravel()
+
+        train = set(keys(self.data["x"]).tolist())
+        rows = keys(self._design(newdata)).tolist()
+        return sum(r in train for r in rows) / max(1, len(rows))
+
     def _design(self, newdata) -> np.ndarray:
         """The coded predictor matrix for ``newdata`` (None: the training data)."""
         if newdata is None:

@@ -2,6 +2,8 @@
 points, clamping, zeros counted 1/l, offsets, the report's measures."""
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -152,6 +154,16 @@ def test_calibrate_warns_of_certain_control_points(rare):
                        n_trees=10, random_state=1)
     with pytest.warns(UserWarning, match=r"mean response of exactly 0 \("):
         pygbm.calibrate(counts, rare.assign(k=0).iloc[:100], n_trees=10, bins=2)
+
+
+def test_calibrate_warns_on_the_fits_training_rows(rare):
+    train, held = rare.iloc[:3000], rare.iloc[3000:]
+    fit = pygbm.gbm("y ~ a + b", train, distribution="bernoulli", n_trees=10, random_state=1)
+    with pytest.warns(UserWarning, match=r"calibrate\(\): data are the fit's training rows"):
+        pygbm.calibrate(fit, train.iloc[:1000], n_trees=10, bins=5)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        pygbm.calibrate(fit, held, n_trees=10, bins=5)        # held-out rows: no warning
 
 
 def test_calibrate_gbm_fit_needs_y_and_bad_arguments(rare):

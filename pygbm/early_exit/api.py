@@ -7,14 +7,12 @@ import numbers
 import numpy as np
 
 from ..messages import warn
-from ..model import GBMFit
+from ..model import TRAINING_ROWS_SHARE, GBMFit
 from .build import ORDERS, THRESHOLD_RULES, AUTO_STEPS, Rows, Settings, optimise, report
 from .model_scores import BINARY_DISTRIBUTIONS, ModelScores, decision_threshold
 from .predictor import EarlyExitPredictor
 from .thresholds import MODES
 
-#: share of the rows found among the fit's training rows above which qwyc() warns
-TRAINING_ROWS_SHARE = 0.5
 #: rows qwyc(honest=True) needs: one for each half
 HONEST_LEAST_ROWS = 2
 #: the rule of three: after N rows without a disagreement, the rate can still be about
@@ -107,20 +105,6 @@ def _seed(random_state) -> int:
         return int(random_state)
     raise ValueError(f"random_state must be None, an int or a numpy Generator, "
                      f"got {random_state!r}")
-
-
-def _training_share(fit, data, scores: ModelScores) -> float:
-    """Share of the rows of ``data`` that are rows the fit was trained on."""
-    if data is None:
-        return 1.0
-    if not fit.data:
-        return 0.0
-    def keys(x):
-        x = np.ascontiguousarray(x, dtype=float)
-        return x.view(np.dtype((np.void, x.dtype.itemsize * x.shape[1]))).ravel()
-    train = set(keys(fit.data["x"]).tolist())
-    rows = keys(scores.model._design(data)).tolist()
-    return sum(r in train for r in rows) / max(1, len(rows))
 
 
 def check_row_count(n: int, name: str, least: int = 1) -> None:
@@ -273,7 +257,7 @@ def qwyc(fit, data=None, n_trees=None, alpha=0.005, threshold=None, mode="both",
     rows = Rows(scores.matrix(view), g0, decision[1])
     settings = Settings(mode, order, _check_cost(cost, scores, view), honest, seed,
                         thresholds, 0.0 if margin is None else float(margin), margin_freq)
-    training = _training_share(fit, data, scores) > TRAINING_ROWS_SHARE
+    training = fit._training_share(data) > TRAINING_ROWS_SHARE
     if training:
         warn(TRAINING_ROWS_WARNING)
     elif not auto and thresholds != "margin" and validation is None:
