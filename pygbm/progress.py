@@ -12,7 +12,8 @@
 * ``False``: never.
 
 ``verbose=True`` prints R's iteration table instead (no bar). A cv fit
-shows one bar over its folds and one over the final fit. tqdm is imported
+shows one bar over its folds and one over the final fit;
+:func:`pygbm.qwyc_tradeoff` one over its curves' points. tqdm is imported
 only when a bar is made.
 
 The boosting loop (:func:`pygbm.engine.boost.run_boosting`) takes the bar

@@ -57,6 +57,23 @@ def test_verbose_keeps_r_table_and_no_bar(data, capsys, no_delay):
     assert out.out.startswith("Iter   TrainDeviance") and out.err == ""
 
 
+def test_qwyc_tradeoff_shows_a_bar_over_its_points(capsys, no_delay):
+    rng = np.random.default_rng(4)
+    x = rng.normal(size=(300, 2))
+    df = pd.DataFrame({"y": (x[:, 0] + rng.normal(size=300) > 0).astype(int),
+                       "a": x[:, 0], "b": x[:, 1]})
+    fit = pygbm.gbm("y ~ .", df.iloc[:150], distribution="bernoulli", n_trees=20,
+                    random_state=1)
+    kw = dict(alphas=[0.0, 0.05], methods=("qwyc", "margin"), n_trees=20)
+    shown = pygbm.qwyc_tradeoff(fit, df.iloc[150:220], df.iloc[220:], progress=True, **kw)
+    err = capsys.readouterr().err      # 2 alphas + the margin rule's default margins
+    assert "qwyc_tradeoff" in err and f"{len(shown) - 1}/{len(shown) - 1}" in err
+    quiet = pygbm.qwyc_tradeoff(fit, df.iloc[150:220], df.iloc[220:], **kw)
+    assert capsys.readouterr().err == "" and shown.equals(quiet)
+    with pytest.raises(ValueError, match="progress must be None, True or False"):
+        pygbm.qwyc_tradeoff(fit, df.iloc[150:220], df.iloc[220:], progress="yes", **kw)
+
+
 def test_progress_false_and_bad_values(data, capsys, no_delay):
     _fit(data, progress=False)
     assert capsys.readouterr().err == ""

@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import frontend
+from ..progress import check_progress, progress_bar, wanted
 from .api import (HONEST_LEAST_ROWS, _check_fit, _check_fraction, _check_n_trees, _scored,
                   _seed, check_margin_freq, check_row_count)
 from .build import ORDERS, Settings, optimise
@@ -39,7 +40,7 @@ def _labels(fit, newdata):
 
 def qwyc_tradeoff(fit, data, newdata, alphas=DEFAULT_ALPHAS, methods=("qwyc", "gbt", "margin"),
                   n_trees=None, mode="both", honest=False, margins=None, threshold=None,
-                  random_state=None, plot_it=False, ax=None, margin_freq=1):
+                  random_state=None, plot_it=False, ax=None, margin_freq=1, progress=None):
     """The paper's trade-off curves: for each method and alpha (margin for the
     margin rule), optimise on ``data`` and measure on ``newdata``.
 
@@ -85,6 +86,10 @@ def qwyc_tradeoff(fit, data, newdata, alphas=DEFAULT_ALPHAS, methods=("qwyc", "g
     margin_freq : int, default 1
         The margin rule checks after every ``margin_freq``-th tree
         (LightGBM's ``pred_early_stop_freq``; its default is 10).
+    progress : bool, optional
+        A progress bar over the curves' points, as ``gbm(progress=)``: None
+        shows one where someone watches (a terminal, a notebook) once the
+        curves take more than a few seconds.
 
     Returns
     -------
@@ -119,6 +124,7 @@ def qwyc_tradeoff(fit, data, newdata, alphas=DEFAULT_ALPHAS, methods=("qwyc", "g
     if not alphas:
         raise ValueError("alphas is empty: give the alphas of the curves, e.g. [0, 0.01, 0.05]")
     margin_freq = check_margin_freq(margin_freq)
+    progress = check_progress(progress)
     decision = decision_threshold(fit.distribution, threshold)
     scores = ModelScores(fit, n_trees)
     rows = _scored(scores, fit, data, decision[1])
@@ -133,14 +139,16 @@ def qwyc_tradeoff(fit, data, newdata, alphas=DEFAULT_ALPHAS, methods=("qwyc", "g
         full_fit = rows.g0 + rows.scores.sum(axis=0)
         margins = 2 * np.quantile(np.abs(full_fit - decision[1]), MARGIN_QUANTILES)
 
-    points = []
+    grid = []
     for method in methods:
         if method == "margin":
-            grid = [(np.nan, Settings(mode, "gbt", cost, False, seed, "margin", float(m),
-                                      margin_freq)) for m in margins]
+            grid += [(method, np.nan, Settings(mode, "gbt", cost, False, seed, "margin",
+                                               float(m), margin_freq)) for m in margins]
         else:
-            grid = [(a, Settings(mode, method, cost, honest, seed)) for a in alphas]
-        for alpha, settings in grid:
+            grid += [(method, a, Settings(mode, method, cost, honest, seed)) for a in alphas]
+    points = []
+    with progress_bar(wanted(progress, False), len(grid), "qwyc_tradeoff", unit="point") as bar:
+        for method, alpha, settings in grid:
             schedule, threshold_rows = optimise(rows, 0.0 if np.isnan(alpha) else alpha,
                                                 settings)
             on_new, on_fit = new.run(schedule), threshold_rows.run(schedule)
@@ -151,6 +159,8 @@ def qwyc_tradeoff(fit, data, newdata, alphas=DEFAULT_ALPHAS, methods=("qwyc", "g
                 "accuracy": np.nan if y is None else np.mean(on_new.decision == y),
                 "fit_mean_trees": on_fit.n_trees.mean(),
                 "fit_disagreement": on_fit.disagreement(threshold_rows.full_decision)})
+            if bar is not None:
+                bar.update(1)
     points.append({"method": "full", "alpha": np.nan, "margin": np.nan,
                    "mean_trees": float(n_trees), "disagreement": 0.0,
                    "accuracy": np.nan if y is None else np.mean(full_new == y),
