@@ -75,8 +75,17 @@ def table_html(caption: str, rows: list[tuple[str, str]], note: str | None = Non
     body = "".join(_row(key, value) for key, value in rows)
     if note:
         body += _row("Note", note)
-    return (f"{_STYLE}<div class=\"pygbm-fit\"><table class=\"pygbm-table\">"
-            f"<caption>{escape(caption)}</caption>{body}</table></div>")
+    return _display(_table(escape(caption), body))
+
+
+def _display(*tables: str) -> str:
+    """Tables in the display's styled block."""
+    return f"{_STYLE}<div class=\"pygbm-fit\">{''.join(tables)}</div>"
+
+
+def _table(caption: str, body: str) -> str:
+    """One table: its caption (HTML) and its rows (HTML)."""
+    return f"<table class=\"pygbm-table\"><caption>{caption}</caption>{body}</table>"
 
 
 def _row(key: str, value: str, css: str | None = None) -> str:
@@ -119,8 +128,6 @@ def fit_html(fit) -> str:
     influence = "".join(
         f"<tr><td>{escape(str(name))}</td><td class=\"num\">{value:.2f}</td></tr>"
         for name, value in zip(table["var"][:TOP_INFLUENCE], table["rel_inf"][:TOP_INFLUENCE]))
-    return (f"{_STYLE}<div class=\"pygbm-fit\"><table class=\"pygbm-table\">"
-            f"<caption>GBMFit</caption>{''.join(rows)}</table>"
-            f"<table class=\"pygbm-table\"><caption>Relative influence (%), top "
-            f"{TOP_INFLUENCE}, at {n_used} trees"
-            f"</caption><tr><th>variable</th><th>rel_inf</th></tr>{influence}</table></div>")
+    return _display(_table("GBMFit", "".join(rows)),
+                    _table(f"Relative influence (%), top {TOP_INFLUENCE}, at {n_used} trees",
+                           f"<tr><th>variable</th><th>rel_inf</th></tr>{influence}"))
