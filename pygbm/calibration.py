@@ -280,8 +280,12 @@ def _offset_of(fit, data, offset, n):
     return offset_newdata(fit.encoder, data)
 
 
-def _expected_response(fit, data, n_trees, offset):
-    link = np.asarray(fit.predict(data, n_trees=n_trees), dtype=float)
+def _expected_response(fit, data, n_trees, offset, x=None):
+    """The fit's expected response of ``data`` (coded as ``x`` when the caller has
+    coded it already), offsets added."""
+    x = fit._design(data) if x is None else x
+    link = fit._link(x, fit._check_n_trees(n_trees))
+    link = link[..., 0] if np.ndim(n_trees) == 0 else link
     off = _offset_of(fit, data, offset, link.shape[0])
     return fit.distribution.inverse_link(link if off is None else link + off)
 
@@ -385,8 +389,9 @@ def calibrate(fit: GBMFit, data, n_trees=None, bins: int = DEFAULT_BINS, ends: s
             raise ValueError(f"n_trees must be one whole number, got {n_trees!r}")
         n_trees = int(counts[0])
     y, w = _calibration_rows(fit, data, y, weights)
-    phi = _expected_response(fit, data, n_trees, offset)
-    if fit._training_share(data) > TRAINING_ROWS_SHARE:
+    x = fit._design(data)                          # coded once: predictions and the check
+    phi = _expected_response(fit, data, n_trees, offset, x)
+    if fit._training_share(x) > TRAINING_ROWS_SHARE:
         warn("calibrate(): data are the fit's training rows, on which its predictions look "
              "better calibrated than on new rows; calibrate on held-out rows")
     if phi.shape[0] != y.shape[0]:

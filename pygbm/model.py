@@ -233,11 +233,11 @@ class GBMFit:
         return len(self.var_names)
 
     # ---------------------------------------------------------------- predict
-    def _training_share(self, newdata) -> float:
-        """Share of the rows of ``newdata`` (None: the training data) that are rows the
-        fit was trained on (0 when the training data were not kept): qwyc() and
-        calibrate() warn when it is high (their numbers then flatter the fit)."""
-        if newdata is None:
+    def _training_share(self, x) -> float:
+        """Share of the coded rows ``x`` (:meth:`_design`; None: the training data) that
+        are rows the fit was trained on (0 when the training data were not kept):
+        qwyc() and calibrate() warn when it is high (their numbers then flatter the fit)."""
+        if x is None:
             return 1.0
         if not self.data:
             return 0.0
@@ -247,8 +247,16 @@ class GBMFit:
             return x.view(np.dtype((np.void, x.dtype.itemsize * x.shape[1]))).ravel()
 
         train = set(keys(self.data["x"]).tolist())
-        rows = keys(self._design(newdata)).tolist()
+        rows = keys(x).tolist()
         return sum(r in train for r in rows) / max(1, len(rows))
+
+    def _link(self, x, counts) -> np.ndarray:
+        """Link-scale predictions of the coded rows ``x`` (:meth:`_design`) at each of
+        the checked tree ``counts``: (rows, counts), or (rows, classes, counts)."""
+        with reuse_freed_memory():
+            return predict_link(self.trees, self.to_engine(x), self.engine_var_type,
+                                self.c_splits, self.init_f, counts,
+                                n_outputs=self.num_classes, engine=self.options.engine)
 
     def _design(self, newdata) -> np.ndarray:
         """The coded predictor matrix for ``newdata`` (None: the training data)."""
@@ -369,11 +377,7 @@ class GBMFit:
             n_trees, rule = self.best_iteration(quiet=True)
             warn(f"Using {n_trees} trees... ({rule})", GBMMessage)   # R's message
         counts = self._check_n_trees(n_trees)
-        x = self._design(newdata)
-        with reuse_freed_memory():
-            f = predict_link(self.trees, self.to_engine(x), self.engine_var_type,
-                             self.c_splits, self.init_f, counts, n_outputs=self.num_classes,
-                             engine=self.options.engine)
+        f = self._link(self._design(newdata), counts)
         if type == "response":
             f = self.distribution.inverse_link(f)
         f = f[..., 0] if single else f

@@ -251,13 +251,14 @@ def qwyc(fit, data=None, n_trees=None, alpha=0.005, threshold=None, mode="both",
     order = _check_order(order, n_trees)
     seed = _seed(random_state)
 
-    view, g0 = scores.coded(fit, data)
+    x = None if data is None else fit._design(data)   # coded once: scores and the check
+    view, g0 = scores.coded(fit, data, x=x)
     check_row_count(g0.shape[0], "data (honest=True halves them)" if honest else "data",
                     HONEST_LEAST_ROWS if honest else 1)
     rows = Rows(scores.matrix(view), g0, decision[1])
     settings = Settings(mode, order, _check_cost(cost, scores, view), honest, seed,
                         thresholds, 0.0 if margin is None else float(margin), margin_freq)
-    training = fit._training_share(data) > TRAINING_ROWS_SHARE
+    training = fit._training_share(x) > TRAINING_ROWS_SHARE
     if training:
         warn(TRAINING_ROWS_WARNING)
     elif not auto and thresholds != "margin" and validation is None:

@@ -52,9 +52,10 @@ class ModelScores:
     def n_trees(self) -> int:
         return len(self.predictor)
 
-    def coded(self, fit, data, offset=None) -> tuple[ColumnView, np.ndarray]:
+    def coded(self, fit, data, offset=None, x=None) -> tuple[ColumnView, np.ndarray]:
         """The rows of ``data`` prepared for the trees, and their starting score
-        (``init_f`` plus the offset). ``data`` None: the fit's kept training rows."""
+        (``init_f`` plus the offset). ``data`` None: the fit's kept training rows;
+        ``x``: ``data`` coded already (``fit._design(data)``), when the caller has it."""
         if data is None:
             if not fit.data:
                 raise ValueError("data is required: the model was fitted with "
@@ -62,7 +63,7 @@ class ModelScores:
             x, kept = fit.data["x"], fit.data.get("offset")
             offset = kept if offset is None else offset
         else:
-            x = self.model._design(data)
+            x = self.model._design(data) if x is None else x
             if offset is None and fit.encoder is not None and not isinstance(data, np.ndarray):
                 from ..frontend import offset_newdata   # loads pandas: on first use
                 offset = offset_newdata(fit.encoder, data)
