@@ -153,8 +153,8 @@ def compare(left, op: str, right):
     missing = np.asarray(pd.isna(lhs)) | np.asarray(pd.isna(rhs))
     with np.errstate(invalid="ignore"):
         values = np.asarray(_COMPARISONS[op](lhs, rhs), dtype=bool)
-    result = pd.array(np.broadcast_to(values, np.broadcast(values, missing).shape), dtype="boolean")
-    result[np.broadcast_to(missing, result.shape)] = pd.NA
+    result = pd.array(values, dtype="boolean")      # values and missing: one shape
+    result[missing] = pd.NA
     return pd.Series(result, index=index)
 
 
