@@ -11,10 +11,13 @@ test rows; mean trees at matched test disagreement, Pareto fronts interpolated).
 * ``order_all``: the order chosen on all the optimisation rows, thresholds on half B.
 * ``windowK_honest`` / ``windowK``: Algorithm 1 choosing each position among only the
   next K trees of the training order (less selection), honest or not.
+* ``honest_everyK``: ``qwyc(honest=True, exit_every=K)``: exits after every K-th
+  position only (a feature since this measurement); ``gbt_every5`` the training order
+  so.
 * baselines: the training order with thresholds on all rows (``gbt``) and on half B
   (``gbt_honest``), LightGBM's margin rule (``margin``).
 
-    python benchmarks/qwyc_honest_variants.py [--split-seed 0]
+    python benchmarks/qwyc_honest_variants.py [--split-seeds 0 1 2]
 
 Writes ``benchmarks/results/qwyc_honest_variants.md`` (and the points, ``.csv``).
 """
@@ -39,6 +42,7 @@ from pygbm.early_exit.model_scores import ModelScores, decision_threshold  # noq
 
 FIT_SHARE, HONEST_SEED, N_TREES = 0.7, 1, 500
 WINDOWS = (5, 20, 50)
+EXIT_EVERY = (3, 5, 10)
 RESULTS = qa.ROOT / "benchmarks" / "results"
 
 
@@ -50,8 +54,8 @@ def variants(rows, cost):
     def honest(order_of):
         return lambda alpha: ordering.place(b.problem(alpha, "both", cost), order_of(alpha))
 
-    def settings(order, honest_):
-        return Settings("both", order, cost, honest_, HONEST_SEED)
+    def settings(order, honest_, every=1):
+        return Settings("both", order, cost, honest_, HONEST_SEED, exit_every=every)
 
     out = {
         "qwyc_honest": lambda alpha: optimise(rows, alpha, settings("qwyc", True))[0],
@@ -64,18 +68,19 @@ def variants(rows, cost):
         out[f"window{k}_honest"] = honest(
             lambda alpha, k=k: ordering.place(a.problem(alpha, "both", cost), window=k).order)
         out[f"window{k}"] = lambda alpha, k=k: ordering.place(rows.problem(alpha, "both", cost), window=k)
+    for k in EXIT_EVERY:
+        out[f"honest_every{k}"] = lambda alpha, k=k: optimise(rows, alpha,
+                                                              settings("qwyc", True, k))[0]
     out["gbt"] = lambda alpha: optimise(rows, alpha, settings("gbt", False))[0]
+    out["gbt_every5"] = lambda alpha: optimise(rows, alpha, settings("gbt", False, 5))[0]
     out["gbt_honest"] = lambda alpha: optimise(rows, alpha, settings("gbt", True))[0]
     return out
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--split-seed", type=int, default=0)
-    args = ap.parse_args()
-    warnings.simplefilter("ignore")
+def one_split(split_seed: int):
+    """The table of points of one split of the training rows, and its sizes."""
     train, test = qa.load("adult_train.csv"), qa.load("adult_test.csv")
-    order = np.random.default_rng(args.split_seed).permutation(len(train))
+    order = np.random.default_rng(split_seed).permutation(len(train))
     cut = int(FIT_SHARE * len(train))
     fit_rows = train.iloc[order[:cut]].reset_index(drop=True)
     opt_rows = train.iloc[order[cut:]].reset_index(drop=True)
@@ -84,25 +89,25 @@ def main() -> None:
     scores = ModelScores(fit, N_TREES)
     rows, new = _scored(scores, fit, opt_rows, beta), _scored(scores, fit, test, beta, "newdata")
     full_new = new.full_decision
-    points, seconds = [], {}
+    points = []
     for name, schedule_of in variants(rows, np.ones(N_TREES)).items():
         t0 = time.time()
         for alpha in qa.ALPHAS:
             out = new.run(schedule_of(alpha))
             points.append(dict(method=name, alpha=alpha, mean_trees=out.n_trees.mean(),
                                disagreement=out.disagreement(full_new)))
-        seconds[name] = time.time() - t0
-        print(f"{name}: {seconds[name]:.0f} s", flush=True)
+        print(f"split {split_seed}, {name}: {time.time() - t0:.0f} s", flush=True)
     table = pd.concat([pd.DataFrame(points)] + qa.margin_points(fit, opt_rows, test),
                       ignore_index=True)
-    table.to_csv(RESULTS / "qwyc_honest_variants.csv", index=False)
+    table.insert(0, "split_seed", split_seed)
+    return table, (len(fit_rows), len(opt_rows), len(test))
+
+
+def split_lines(table, split_seed, sizes):
     names = [m for m in table["method"].unique() if m not in ("gbt", "margin")]
-    lines = ["# Can QWYC's order generalise better? (benchmarks/qwyc_honest_variants.py)", "",
-             f"Adult, split seed {args.split_seed}: the gbm of qwyc_adult.py on {len(fit_rows):,} "
-             f"rows, optimised on {len(opt_rows):,} held-out rows, measured on {len(test):,} test "
-             "rows. Mean trees at matched test disagreement (Pareto fronts interpolated; nan: "
-             "not reached); in brackets ÷ the training order with thresholds on all rows "
-             "(gbt) and ÷ the margin rule. Variants: the module's docstring.", "",
+    lines = [f"## Split seed {split_seed}", "",
+             f"The gbm of qwyc_adult.py on {sizes[0]:,} rows, optimised on {sizes[1]:,} "
+             f"held-out rows, measured on {sizes[2]:,} test rows.", "",
              "| test disagreement | gbt | margin | " + " | ".join(names) + " |",
              "|---|---|---|" + "---|" * len(names)]
     for d in qa.MATCH_AT:
@@ -111,9 +116,29 @@ def main() -> None:
             f"{vals[m]:.1f} ({vals[m] / vals['gbt']:.2f} / {vals[m] / vals['margin']:.2f})"
             for m in names) + " |")
     least = {m: table.loc[table["method"] == m, "disagreement"].min() for m in names}
-    lines += ["", "Least test disagreement reached: " + ", ".join(
-        f"{m} {100 * v:.2f}%" for m, v in least.items()) + "."]
-    text = "\n".join(lines) + "\n"
+    return lines + ["", "Least test disagreement reached: " + ", ".join(
+        f"{m} {100 * v:.2f}%" for m, v in least.items()) + ".", ""]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--split-seeds", type=int, nargs="+", default=[0, 1, 2])
+    args = ap.parse_args()
+    warnings.simplefilter("ignore")
+    tables, lines = [], []
+    for split_seed in args.split_seeds:
+        table, sizes = one_split(split_seed)
+        tables.append(table)
+        lines += split_lines(table, split_seed, sizes)
+    pd.concat(tables, ignore_index=True).to_csv(RESULTS / "qwyc_honest_variants.csv",
+                                                index=False)
+    head = ["# Can QWYC's order generalise better? (benchmarks/qwyc_honest_variants.py)", "",
+            f"Adult, split seeds {', '.join(map(str, args.split_seeds))}: a random "
+            f"{FIT_SHARE:.0%} of the training rows fit the gbm, the rest are the optimisation "
+            "rows. Mean trees at matched test disagreement (Pareto fronts interpolated; nan: "
+            "not reached); in brackets ÷ the training order with thresholds on all rows "
+            "(gbt) and ÷ the margin rule. Variants: the module's docstring.", ""]
+    text = "\n".join(head + lines)
     (RESULTS / "qwyc_honest_variants.md").write_text(text)
     print(text)
 

@@ -46,13 +46,12 @@ def _check_n_trees(fit, n_trees) -> int:
     return int(n_trees)
 
 
-def check_margin_freq(margin_freq) -> int:
-    """The margin rule's check frequency: a whole number >= 1."""
-    if isinstance(margin_freq, bool) or not isinstance(margin_freq, (int, np.integer)) \
-            or margin_freq < 1:
-        raise ValueError(f"margin_freq must be a whole number >= 1 (check after every "
-                         f"margin_freq-th tree), got {margin_freq!r}")
-    return int(margin_freq)
+def check_every(name: str, value) -> int:
+    """How often rows may exit (``margin_freq``, ``exit_every``): a whole number >= 1."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+        raise ValueError(f"{name} must be a whole number >= 1 (exits after every "
+                         f"{name}-th tree), got {value!r}")
+    return int(value)
 
 
 def _check_fraction(name, value, low_open=False):
@@ -124,7 +123,7 @@ def _scored(scores: ModelScores, fit, data, beta, name: str = "data") -> Rows:
 def qwyc(fit, data=None, n_trees=None, alpha=0.005, threshold=None, mode="both",
          order="qwyc", cost=None, honest=False, validation=None, max_disagreement=None,
          random_state=None, thresholds="qwyc", margin=None,
-         margin_freq=1) -> EarlyExitPredictor:
+         margin_freq=1, exit_every=1) -> EarlyExitPredictor:
     """Early-exit prediction for a binary gbm: an evaluation order of the trees and
     per-position exit thresholds (QWYC, Wang, Gupta and You 2018).
 
@@ -193,6 +192,14 @@ def qwyc(fit, data=None, n_trees=None, alpha=0.005, threshold=None, mode="both",
     margin_freq : int, default 1
         With ``thresholds="margin"``: check after every ``margin_freq``-th
         tree (LightGBM's ``pred_early_stop_freq``, whose default is 10).
+    exit_every : int, default 1
+        With ``thresholds="qwyc"``: rows may exit after every
+        ``exit_every``-th tree of the order only (and after the last);
+        Algorithm 2 sets no thresholds in between. Fewer exit points spend
+        alpha on fewer thresholds, each set on more rows, so the disagreement
+        on new rows stays closer to alpha (on Adult's held-out rows with
+        ``honest=True``, 5 needed 6-17% fewer trees at matched test
+        disagreement; docs/qwyc.md). 1 is the paper's rule.
 
     Returns
     -------
@@ -231,7 +238,11 @@ def qwyc(fit, data=None, n_trees=None, alpha=0.005, threshold=None, mode="both",
     elif margin is not None:
         raise ValueError(f"margin is used with thresholds='margin' only (got margin={margin!r} "
                          f"with thresholds={thresholds!r})")
-    margin_freq = check_margin_freq(margin_freq)
+    margin_freq = check_every("margin_freq", margin_freq)
+    exit_every = check_every("exit_every", exit_every)
+    if thresholds == "margin" and exit_every != 1:
+        raise ValueError(f"exit_every is for thresholds='qwyc' (got exit_every={exit_every!r} "
+                         f"with thresholds='margin', whose check frequency is margin_freq)")
     if not isinstance(honest, bool):
         raise ValueError(f"honest must be True or False, got {honest!r}")
     auto = isinstance(alpha, str)
@@ -257,7 +268,8 @@ def qwyc(fit, data=None, n_trees=None, alpha=0.005, threshold=None, mode="both",
                     HONEST_LEAST_ROWS if honest else 1)
     rows = Rows(scores.matrix(view), g0, decision[1])
     settings = Settings(mode, order, _check_cost(cost, scores, view), honest, seed,
-                        thresholds, 0.0 if margin is None else float(margin), margin_freq)
+                        thresholds, 0.0 if margin is None else float(margin), margin_freq,
+                        exit_every)
     training = fit._training_share(x) > TRAINING_ROWS_SHARE
     if training:
         warn(TRAINING_ROWS_WARNING)

@@ -60,6 +60,7 @@ class Settings:
     rule: str = "qwyc"            # thresholds: "qwyc" (Algorithm 2) or "margin"
     margin: float = 0.0
     margin_freq: int = 1          # the margin rule checks after every margin_freq-th tree
+    exit_every: int = 1           # Algorithm 2's thresholds after every exit_every-th tree
 
 
 def _fixed_order(settings: Settings, n_trees: int, rng: np.random.Generator):
@@ -94,13 +95,17 @@ def optimise(rows: Rows, alpha: float, settings: Settings) -> tuple[Schedule, Ro
     if settings.rule == "margin":
         return margin_schedule(n_trees, rows.beta, settings.margin, order,
                                settings.margin_freq), rows
+    every = settings.exit_every
     if not settings.honest:
-        return place(rows.problem(alpha, settings.mode, settings.cost), order), rows
+        return place(rows.problem(alpha, settings.mode, settings.cost), order,
+                     exit_every=every), rows
     shuffled = rng.permutation(rows.n)
     half_a, half_b = rows.subset(shuffled[: rows.n // 2]), rows.subset(shuffled[rows.n // 2:])
     if order is None:
-        order = place(half_a.problem(alpha, settings.mode, settings.cost)).order
-    return place(half_b.problem(alpha, settings.mode, settings.cost), order), half_b
+        order = place(half_a.problem(alpha, settings.mode, settings.cost),
+                      exit_every=every).order
+    return place(half_b.problem(alpha, settings.mode, settings.cost), order,
+                 exit_every=every), half_b
 
 
 def report(schedule: Schedule, rows: Rows, alpha: float, settings: Settings,
@@ -117,4 +122,5 @@ def report(schedule: Schedule, rows: Rows, alpha: float, settings: Settings,
         mean_cost=float(cost_to[position].mean()),
         exits_negative=np.bincount(position[out.exit == EXIT_NEGATIVE], minlength=n_trees),
         exits_positive=np.bincount(position[out.exit == EXIT_POSITIVE], minlength=n_trees),
-        order_rule=rule, honest=settings.honest, training_rows=training_rows)
+        order_rule=rule, honest=settings.honest, training_rows=training_rows,
+        exit_every=settings.margin_freq if settings.rule == "margin" else settings.exit_every)

@@ -87,10 +87,15 @@ def _compiled_search(kernels):
     return search
 
 
-def place(problem: Problem, order=None, window: int | None = None) -> Schedule:
+def place(problem: Problem, order=None, window: int | None = None,
+          exit_every: int = 1) -> Schedule:
     """Place every tree: in ``order`` (fixed) or by Algorithm 1 (``order=None``), which
     searches every tree not yet placed, or with ``window`` only the next ``window`` of
-    them in training order (an experiment of ``benchmarks/qwyc_honest_variants.py``)."""
+    them in training order (an experiment of ``benchmarks/qwyc_honest_variants.py``).
+
+    ``exit_every`` > 1: rows may exit after every ``exit_every``-th position only (and
+    the last); the other positions get no thresholds, and Algorithm 1 still places
+    there the tree of least cost per row it would let stop."""
     n_trees = problem.scores.shape[0]
     kernels = compiled_kernels()
     search = _numpy_search if kernels is None else _compiled_search(kernels)
@@ -100,13 +105,16 @@ def place(problem: Problem, order=None, window: int | None = None) -> Schedule:
     budget = problem.budget
     remaining = np.arange(n_trees) if order is None else np.asarray(order, dtype=np.intp)
     placed, lowers, uppers = [], [], []
-    for _ in range(n_trees - 1):
+    for position in range(1, n_trees):
         candidates = remaining[:1] if order is not None else \
             remaining if window is None else remaining[:window]
-        if rows.size == 0:
+        exits_here = position % exit_every == 0
+        if rows.size == 0 or (order is not None and not exits_here):
             t, lower, upper = candidates[0], -np.inf, np.inf
         else:
             t, lower, upper = search(problem, rows, g, positive_all[rows], budget, candidates)
+            if not exits_here:
+                lower, upper = -np.inf, np.inf
         remaining = remaining[remaining != t]
         placed.append(t)
         lowers.append(lower)

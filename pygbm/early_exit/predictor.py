@@ -76,6 +76,7 @@ class OptimisationReport:
     order_rule: str               # "qwyc", "gbt", "random", "explicit", "margin"
     honest: bool
     training_rows: bool           # the rows were the fit's training rows
+    exit_every: int = 1           # rows may exit after every exit_every-th tree only
     validation_rows: int = 0
     validation_disagreement: float | None = None
     validation_mean_trees: float | None = None
@@ -280,6 +281,8 @@ class QWYCSummary:
                  ("mean trees evaluated", f"{r.mean_trees:.2f} of {p.n_trees} "
                                           f"(speed-up {self.speedup:.2f}x in cost)"),
                  ("disagreement with the full model", f"{100 * r.disagreement:.3f}%")]
+        if r.exit_every > 1:
+            items.insert(1, ("exits", f"after every {r.exit_every}th tree of the order"))
         if r.validation_disagreement is not None:
             items.append((f"on {r.validation_rows} validation rows",
                           f"{100 * r.validation_disagreement:.3f}% disagreement, "

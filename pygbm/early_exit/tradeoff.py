@@ -12,7 +12,7 @@ import numpy as np
 from .. import frontend
 from ..progress import check_progress, progress_bar, wanted
 from .api import (HONEST_LEAST_ROWS, _check_fit, _check_fraction, _check_n_trees, _scored,
-                  _seed, check_margin_freq, check_row_count)
+                  _seed, check_every, check_row_count)
 from .build import ORDERS, Settings, optimise
 from .model_scores import ModelScores, decision_threshold
 from .thresholds import MODES
@@ -40,7 +40,8 @@ def _labels(fit, newdata):
 
 def qwyc_tradeoff(fit, data, newdata, alphas=DEFAULT_ALPHAS, methods=("qwyc", "gbt", "margin"),
                   n_trees=None, mode="both", honest=False, margins=None, threshold=None,
-                  random_state=None, plot_it=False, ax=None, margin_freq=1, progress=None):
+                  random_state=None, plot_it=False, ax=None, margin_freq=1, progress=None,
+                  exit_every=1):
     """The paper's trade-off curves: for each method and alpha (margin for the
     margin rule), optimise on ``data`` and measure on ``newdata``.
 
@@ -90,6 +91,10 @@ def qwyc_tradeoff(fit, data, newdata, alphas=DEFAULT_ALPHAS, methods=("qwyc", "g
         A progress bar over the curves' points, as ``gbm(progress=)``: None
         shows one where someone watches (a terminal, a notebook) once the
         curves take more than a few seconds.
+    exit_every : int, default 1
+        The curves with Algorithm 2's thresholds ("qwyc", "gbt", "random")
+        let rows exit after every ``exit_every``-th tree only (see
+        :func:`qwyc`).
 
     Returns
     -------
@@ -123,7 +128,8 @@ def qwyc_tradeoff(fit, data, newdata, alphas=DEFAULT_ALPHAS, methods=("qwyc", "g
     alphas = [_check_fraction("alphas", a) for a in np.atleast_1d(alphas)]
     if not alphas:
         raise ValueError("alphas is empty: give the alphas of the curves, e.g. [0, 0.01, 0.05]")
-    margin_freq = check_margin_freq(margin_freq)
+    margin_freq = check_every("margin_freq", margin_freq)
+    exit_every = check_every("exit_every", exit_every)
     progress = check_progress(progress)
     decision = decision_threshold(fit.distribution, threshold)
     scores = ModelScores(fit, n_trees)
@@ -145,7 +151,8 @@ def qwyc_tradeoff(fit, data, newdata, alphas=DEFAULT_ALPHAS, methods=("qwyc", "g
             grid += [(method, np.nan, Settings(mode, "gbt", cost, False, seed, "margin",
                                                float(m), margin_freq)) for m in margins]
         else:
-            grid += [(method, a, Settings(mode, method, cost, honest, seed)) for a in alphas]
+            grid += [(method, a, Settings(mode, method, cost, honest, seed,
+                                          exit_every=exit_every)) for a in alphas]
     points = []
     with progress_bar(wanted(progress, False), len(grid), "qwyc_tradeoff", unit="point") as bar:
         for method, alpha, settings in grid:

@@ -44,6 +44,51 @@ def test_disagreement_at_most_floor_alpha_n(order, mode):
         assert sorted(schedule.order) == list(range(12))
 
 
+@pytest.mark.parametrize("order", ["qwyc", "gbt"])
+@pytest.mark.parametrize("every", [2, 3, 5])
+def test_exit_every_allows_exits_at_its_positions_only(order, every):
+    """exit_every: no thresholds between the exit positions, the budget still
+    holds, and a fixed order's thresholds there are Algorithm 2's on the rows
+    still active."""
+    for seed, alpha in [(0, 0.0), (1, 0.02), (2, 0.1)]:
+        rows = _rows(seed)
+        schedule, used = optimise(rows, alpha, Settings("both", order, np.ones(12), False, seed,
+                                                        exit_every=every))
+        closed = (np.arange(1, 12) % every) != 0
+        assert np.all(np.isneginf(schedule.lower[:-1][closed]))
+        assert np.all(np.isposinf(schedule.upper[:-1][closed]))
+        out = used.run(schedule)
+        assert np.all((out.n_trees % every == 0) | (out.n_trees == 12))
+        wrong = int(np.sum(out.decision != used.full_decision))
+        assert wrong <= math.floor(alpha * rows.n)
+        if order == "gbt":          # the same thresholds as Algorithm 2 at each exit position
+            g, active = rows.g0.copy(), np.ones(rows.n, dtype=bool)
+            budget, positive = disagreement_budget(alpha, rows.n), used.full_decision
+            for position in range(1, 12):
+                g = g + rows.scores[position - 1]           # summed as the schedule sums
+                if position % every:
+                    continue
+                lower, upper = position_thresholds(g[active][:, None], positive[active],
+                                                   budget, "both")
+                assert (lower[0], upper[0]) == (schedule.lower[position - 1],
+                                                schedule.upper[position - 1])
+                negative, pos_exit = exits(g[active], lower[0], upper[0])
+                budget -= int((negative & positive[active]).sum()
+                              + (pos_exit & ~positive[active]).sum())
+                active[np.flatnonzero(active)[negative | pos_exit]] = False
+
+
+def test_exit_every_one_is_the_paper_rule():
+    rows = _rows(5)
+    for order in ("qwyc", "gbt"):
+        default = optimise(rows, 0.03, Settings("both", order, np.ones(12), True, 5))[0]
+        one = optimise(rows, 0.03, Settings("both", order, np.ones(12), True, 5,
+                                            exit_every=1))[0]
+        for a, b in zip((default.order, default.lower, default.upper),
+                        (one.order, one.lower, one.upper)):
+            np.testing.assert_array_equal(a, b)
+
+
 def test_budget_reads_alpha_as_written():
     assert disagreement_budget(0.005, 1000) == 5
     assert disagreement_budget(0.07, 100) == 7          # 0.07 * 100 = 7.000000000000001

@@ -141,6 +141,21 @@ def test_margin_rule_checks_every_freq_trees_as_lightgbm(setting, freq):
                                partial[stopped, want_trees[stopped] - 1], rtol=0, atol=1e-12)
 
 
+def test_exit_every_through_qwyc_and_tradeoff(setting):
+    fit, _, held, test = setting
+    ee = qwyc(fit, held, alpha=0.02, exit_every=4, honest=True, random_state=3)
+    res = ee.predict(test)
+    assert np.all((res["n_trees"] % 4 == 0) | (res["n_trees"] == N_TREES))
+    assert ee.report_.exit_every == 4
+    assert "after every 4th tree" in repr(ee.summary())
+    assert "exits" not in repr(qwyc(fit, held, alpha=0.02).summary())
+    curves = qwyc_tradeoff(fit, held, test, alphas=[0.0, 0.02], methods=("qwyc", "gbt"),
+                           exit_every=4, n_trees=N_TREES)
+    one = qwyc(fit, held, alpha=0.02, order="gbt", exit_every=4, n_trees=N_TREES)
+    row = curves[(curves.method == "gbt") & (curves.alpha == 0.02)].iloc[0]
+    assert row["mean_trees"] == one.predict(test)["n_trees"].mean()
+
+
 def test_training_rows_warn_and_held_out_rows_do_not(setting):
     fit, train, held, _ = setting
     with pytest.warns(UserWarning, match="training rows"):
@@ -232,6 +247,8 @@ def test_other_distributions():
     (dict(thresholds="fan"), "thresholds must be"), (dict(thresholds="margin"), "margin must"),
     (dict(thresholds="margin", margin=1.0, margin_freq=0), "margin_freq must be"),
     (dict(margin_freq=2.5), "margin_freq must be"),
+    (dict(exit_every=0), "exit_every must be"), (dict(exit_every=True), "exit_every must be"),
+    (dict(thresholds="margin", margin=1.0, exit_every=2), "exit_every is for"),
     (dict(honest=1), "honest must be"), (dict(random_state="a"), "random_state must be"),
 ])
 def test_bad_arguments_name_the_argument(setting, kwargs, message):
