@@ -53,6 +53,11 @@ from pygbm.engine.tree import ColumnView, terminal_nodes  # noqa: E402
 #: the same lambda grid for both orders: 1-2-5 steps from no effect to
 #: "reads the cheapest predictor only"
 GRID = [0.0, 1e-5, 2e-5, 5e-5, 1e-4, 2e-4, 5e-4, 1e-3, 2e-3, 5e-3, 1e-2, 2e-2, 5e-2]
+#: ``--grid fine``: ten steps per decade (the R10 series) over the same range,
+#: so that each order's front is resolved between the 1-2-5 grid's jumps in cost
+R10 = [1.0, 1.25, 1.6, 2.0, 2.5, 3.15, 4.0, 5.0, 6.3, 8.0]
+FINE_GRID = [0.0] + [round(m * 10.0 ** e, 12) for e in range(-5, -1) for m in R10
+                     if m * 10.0 ** e <= GRID[-1]]
 #: the curves' points: every STEP iterations
 STEP = 5
 
@@ -188,6 +193,8 @@ def main():
                     help="the paper's comparison: best- against breadth-first at these leaves")
     ap.add_argument("--depths", type=int, nargs=2, default=[15, 3],
                     help="the issue's reading: best-first, deep against shallow")
+    ap.add_argument("--grid", choices=("coarse", "fine"), default="coarse",
+                    help="the lambda grid: 1-2-5 steps (coarse) or ten per decade (fine)")
     ap.add_argument("--csv", default=None, help="write every point here")
     args = ap.parse_args()
     train, test = gatekeeper(args.n, 1), gatekeeper(args.n, 2)
@@ -195,11 +202,12 @@ def main():
     t0 = time.time()
     runs = [(leaves - 1, order) for leaves in args.leaves for order in ("best", "breadth")]
     runs += [(d, "best") for d in args.depths if (d, "best") not in runs]
+    grid = GRID if args.grid == "coarse" else FINE_GRID
     for depth, order in runs:
-        for lam in GRID:
+        for lam in grid:
             got, fit = curve(train, test, lam, depth, args.trees, order)
             rows += got
-            if order == "best" and lam == GRID[len(GRID) // 2]:
+            if order == "best" and lam == grid[len(grid) // 2]:
                 gap = check_against_gbm(train, test, lam, depth, args.trees, fit)
                 print(f"interaction_depth {depth}, lambda {lam:g}: engine loop against "
                       f"gbm(): max |f difference| {gap:.3g}", flush=True)
