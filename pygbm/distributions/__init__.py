@@ -31,6 +31,18 @@ _REGISTRY: dict[str, type[Distribution]] = {
 }
 
 
+#: the package's own class of each name, as shipped (the compiled engine implements these)
+_BUILTIN: dict[str, type[Distribution]] = dict(_REGISTRY)
+
+
+def is_builtin(distribution: Distribution) -> bool:
+    """Whether ``distribution`` is an instance of the package's own class of its
+    name. The compiled engine implements those classes' methods; a subclass or a
+    registered class of the same name may change them, so its fits run on the
+    NumPy engine, which calls its methods."""
+    return type(distribution) is _BUILTIN.get(distribution.name)
+
+
 def available_distributions() -> list[str]:
     """The distribution names :func:`gbm` and :func:`get_distribution` accept.
 

@@ -2,6 +2,8 @@
 row sampler, per-row state carried across trees, and the boosting scheme."""
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -207,3 +209,25 @@ def test_a_leaf_that_the_leaf_encoding_leaves_empty_takes_no_step():
         assert np.count_nonzero(values == 0.0) >= len(values) - 1
         assert np.all(np.abs(values) < 1.0)
     assert np.all(np.isfinite(state.f))
+
+
+class _NewtonSplitBernoulli(Bernoulli):
+    """Bernoulli trees grown on the Newton response (second-order splits)."""
+
+    def growth_response(self, t, f, z, ctx):
+        h = np.exp(-f) / (1.0 + np.exp(-f)) ** 2
+        return z / h, t.w * h
+
+
+@pytest.mark.parametrize("engine", ["numba", "numpy"])
+def test_a_subclassed_distribution_runs_its_own_methods_on_either_engine(engine):
+    """The distribution seam: the compiled engine implements the package's own
+    classes only, so a subclass (same name) runs on the NumPy loop, its
+    methods honoured, rather than as the built-in kernel of its name."""
+    if engine == "numba":
+        pytest.importorskip("numba")
+    own = _fit(replace(_problem(dist=_NewtonSplitBernoulli()), engine=engine))
+    reference = _fit(replace(_problem(dist=_NewtonSplitBernoulli()), engine="numpy"))
+    _assert_same_fit(own, reference)
+    built_in = _fit(replace(_problem(dist=Bernoulli()), engine=engine))
+    assert not np.array_equal(own.f, built_in.f)

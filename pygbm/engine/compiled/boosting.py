@@ -4,8 +4,9 @@ back into the fit's state.
 :func:`compiled_loop` says whether a ``run_boosting`` call can run in
 :func:`.loop.boost_exact` or :func:`.loop.boost_binned`: the compiled
 engine, R's plain boosting on presorted data small enough for the compiled
-grower or on binned data, one output, a distribution with compiled kernels
-(:data:`.losses.KINDS`; pairwise ranking in R's exact mode runs
+grower or on binned data, one output, one of the package's own distribution classes
+(:func:`pygbm.distributions.is_builtin`: a subclass may change its methods,
+which the kernels would not see) with compiled kernels (:data:`.losses.KINDS`; pairwise ranking in R's exact mode runs
 :mod:`.ranking_boosting`'s loop, the multinomial on presorted data
 :mod:`.multiclass_boosting`'s) whose arithmetic is the fit's (the kernels' exp and
 log are the C library's: binned fits outside R's exact arithmetic, which use
@@ -25,6 +26,7 @@ bar hear of every chunk.
 """
 from __future__ import annotations
 
+from ...distributions import is_builtin
 from ..binned import BinnedTrainingData
 from ..factory import compiled_exact
 from ..report import IterationReport
@@ -44,7 +46,8 @@ def compiled_loop(problem, state, scheme) -> CompiledLoop | RankingLoop | Multic
     data = scheme.data if isinstance(scheme, PlainBoosting) else None
     if (data is None or problem.engine != "numba"
             or problem.sampler is not None or state.rows is not None
-            or problem.gain_adjustment is not None):
+            or problem.gain_adjustment is not None
+            or not is_builtin(problem.distribution)):
         return None
     if problem.context.n_outputs != 1:
         if (runs_multiclass(problem.distribution) and problem.context.r_exact_math
