@@ -46,11 +46,13 @@ def _check_n_trees(fit, n_trees) -> int:
     return int(n_trees)
 
 
-def check_every(name: str, value) -> int:
-    """How often rows may exit (``margin_freq``, ``exit_every``): a whole number >= 1."""
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
-        raise ValueError(f"{name} must be a whole number >= 1 (exits after every "
-                         f"{name}-th tree), got {value!r}")
+def check_every(name: str, value, n_trees: int) -> int:
+    """How often rows may exit (``margin_freq``, ``exit_every``): a whole number from
+    1 to ``n_trees - 1`` (from ``n_trees`` on no row could stop before the last tree)."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) \
+            or not 1 <= value < n_trees:
+        raise ValueError(f"{name} must be a whole number from 1 to {n_trees - 1} (rows may "
+                         f"exit after every {name}-th of the {n_trees} trees), got {value!r}")
     return int(value)
 
 
@@ -238,8 +240,8 @@ def qwyc(fit, data=None, n_trees=None, alpha=0.005, threshold=None, mode="both",
     elif margin is not None:
         raise ValueError(f"margin is used with thresholds='margin' only (got margin={margin!r} "
                          f"with thresholds={thresholds!r})")
-    margin_freq = check_every("margin_freq", margin_freq)
-    exit_every = check_every("exit_every", exit_every)
+    margin_freq = check_every("margin_freq", margin_freq, n_trees)
+    exit_every = check_every("exit_every", exit_every, n_trees)
     if thresholds == "margin" and exit_every != 1:
         raise ValueError(f"exit_every is for thresholds='qwyc' (got exit_every={exit_every!r} "
                          f"with thresholds='margin', whose check frequency is margin_freq)")

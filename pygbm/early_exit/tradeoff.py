@@ -128,8 +128,8 @@ def qwyc_tradeoff(fit, data, newdata, alphas=DEFAULT_ALPHAS, methods=("qwyc", "g
     alphas = [_check_fraction("alphas", a) for a in np.atleast_1d(alphas)]
     if not alphas:
         raise ValueError("alphas is empty: give the alphas of the curves, e.g. [0, 0.01, 0.05]")
-    margin_freq = check_every("margin_freq", margin_freq)
-    exit_every = check_every("exit_every", exit_every)
+    margin_freq = check_every("margin_freq", margin_freq, n_trees)
+    exit_every = check_every("exit_every", exit_every, n_trees)
     progress = check_progress(progress)
     decision = decision_threshold(fit.distribution, threshold)
     scores = ModelScores(fit, n_trees)

@@ -248,6 +248,8 @@ def test_other_distributions():
     (dict(thresholds="margin", margin=1.0, margin_freq=0), "margin_freq must be"),
     (dict(margin_freq=2.5), "margin_freq must be"),
     (dict(exit_every=0), "exit_every must be"), (dict(exit_every=True), "exit_every must be"),
+    (dict(exit_every=N_TREES), "exit_every must be a whole number from 1 to 39"),
+    (dict(thresholds="margin", margin=1.0, margin_freq=N_TREES), "margin_freq must be"),
     (dict(thresholds="margin", margin=1.0, exit_every=2), "exit_every is for"),
     (dict(honest=1), "honest must be"), (dict(random_state="a"), "random_state must be"),
 ])
