@@ -123,4 +123,5 @@ def report(schedule: Schedule, rows: Rows, alpha: float, settings: Settings,
         exits_negative=np.bincount(position[out.exit == EXIT_NEGATIVE], minlength=n_trees),
         exits_positive=np.bincount(position[out.exit == EXIT_POSITIVE], minlength=n_trees),
         order_rule=rule, honest=settings.honest, training_rows=training_rows,
-        exit_every=settings.margin_freq if settings.rule == "margin" else settings.exit_every)
+        exit_every=settings.margin_freq if settings.rule == "margin" else settings.exit_every,
+        margin=settings.margin if settings.rule == "margin" else None)

@@ -77,6 +77,7 @@ class OptimisationReport:
     honest: bool
     training_rows: bool           # the rows were the fit's training rows
     exit_every: int = 1           # rows may exit after every exit_every-th tree only
+    margin: float | None = None   # the margin rule's margin (None: Algorithm 2's thresholds)
     validation_rows: int = 0
     validation_disagreement: float | None = None
     validation_mean_trees: float | None = None
@@ -246,8 +247,9 @@ class EarlyExitPredictor:
 
     def __repr__(self) -> str:
         r = self.report_
+        rule = f"alpha={r.alpha:g}" if r.margin is None else f"margin={r.margin:g}"
         return (f"EarlyExitPredictor({r.order_rule} order, {self.n_trees} trees, "
-                f"alpha={r.alpha:g}: {r.mean_trees:.1f} trees per row, "
+                f"{rule}: {r.mean_trees:.1f} trees per row, "
                 f"{100 * r.disagreement:.2f}% disagreement on {r.n_rows} rows)")
 
 
@@ -274,21 +276,31 @@ class QWYCSummary:
         """The report: a title, (label, value) rows, a closing note."""
         p, r = self._p, self._p.report_
         rows = "the fit's training rows" if r.training_rows else "the given rows"
-        title = (f"QWYC early exit ({r.order_rule} order{', honest' if r.honest else ''}), "
-                 f"{p.n_trees} trees, decision at {p.threshold:g} (link {p.beta:.4g})")
-        items = [("optimised on", f"{r.n_rows} rows ({rows})"),
-                 ("alpha", f"{r.alpha:g} (at most {r.budget} disagreements)"),
+        decision = f"{p.n_trees} trees, decision at {p.threshold:g} (link {p.beta:.4g})"
+        if r.margin is None:
+            title = (f"QWYC early exit ({r.order_rule} order"
+                     f"{', honest' if r.honest else ''}), {decision}")
+            rule = ("alpha", f"{r.alpha:g} (at most {r.budget} disagreements)")
+            note = ("alpha holds on the optimisation rows only; expect several times alpha "
+                    "on new rows (check with validation= or qwyc_tradeoff).")
+        else:
+            title = f"Early exit by the margin rule (LightGBM's pred_early_stop), {decision}"
+            rule = ("margin", f"{r.margin:g} (stop once 2|score - beta| > margin)")
+            note = ("the margin rule bounds no disagreement; measure it with validation= "
+                    "or qwyc_tradeoff.")
+        items = [("optimised on" if r.margin is None else "measured on",
+                  f"{r.n_rows} rows ({rows})"), rule,
                  ("mean trees evaluated", f"{r.mean_trees:.2f} of {p.n_trees} "
                                           f"(speed-up {self.speedup:.2f}x in cost)"),
                  ("disagreement with the full model", f"{100 * r.disagreement:.3f}%")]
         if r.exit_every > 1:
-            items.insert(1, ("exits", f"after every {r.exit_every}th tree of the order"))
+            k = r.exit_every
+            items.insert(1, ("exits", f"only after trees {k}, {2 * k}, {3 * k}, ... of the "
+                                      f"order and the last"))
         if r.validation_disagreement is not None:
             items.append((f"on {r.validation_rows} validation rows",
                           f"{100 * r.validation_disagreement:.3f}% disagreement, "
                           f"{r.validation_mean_trees:.2f} mean trees"))
-        note = ("alpha holds on the optimisation rows only; expect several times alpha on "
-                "new rows (check with validation= or qwyc_tradeoff).")
         return title, items, note
 
     def __repr__(self) -> str:

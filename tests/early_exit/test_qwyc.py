@@ -117,6 +117,9 @@ def test_margin_rule_baseline(setting):
     assert np.all(2 * np.abs(early["score"]) > 1.0)        # LightGBM's 2|g - beta| > margin
     wide = qwyc(fit, held, thresholds="margin", margin=50.0).predict(test)
     assert np.all(wide["exit"] == "full")
+    report = repr(ee.summary())                  # the rule's margin, no alpha it never used
+    assert "margin: 1 (stop once 2|score - beta| > margin)" in report
+    assert "alpha" not in report and "margin=1:" in repr(ee)
 
 
 @pytest.mark.parametrize("freq", [1, 3, 10])
@@ -147,7 +150,7 @@ def test_exit_every_through_qwyc_and_tradeoff(setting):
     res = ee.predict(test)
     assert np.all((res["n_trees"] % 4 == 0) | (res["n_trees"] == N_TREES))
     assert ee.report_.exit_every == 4
-    assert "after every 4th tree" in repr(ee.summary())
+    assert "exits: only after trees 4, 8, 12, ... of the order" in repr(ee.summary())
     assert "exits" not in repr(qwyc(fit, held, alpha=0.02).summary())
     curves = qwyc_tradeoff(fit, held, test, alphas=[0.0, 0.02], methods=("qwyc", "gbt"),
                            exit_every=4, n_trees=N_TREES)
