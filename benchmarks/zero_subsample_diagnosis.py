@@ -11,6 +11,8 @@ importance weights against the full fit, three seeds each (the fit's
   fit is read at its last tree and at the number of trees its own validation
   deviance picks (the 10% validation rows, never subsampled; every n_trees/40
   trees), and the test deviances compared.
+  ``newton`` and ``no_dest_newton`` grow the trees on the Newton response
+  (``ordered_boosting_newton.NewtonSplitBernoulli``: not R's split criterion).
 * ``decompose``: seed 1, design settings: where on the test rows the
   subsampled fit's excess deviance falls (by the response, the destination's
   training size, the origin-day's cancellation rate, the most costly rows),
@@ -55,6 +57,7 @@ import pandas as pd
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import zero_subsample as zs  # noqa: E402  (puts the repository on sys.path)
 import pygbm  # noqa: E402
+from ordered_boosting_newton import NewtonSplitBernoulli  # noqa: E402
 
 RESULTS = zs.RESULTS
 RATE = 0.1
@@ -86,6 +89,10 @@ VARIANTS = {
     "no_dest_minobs200": ("without `dest`, n_minobsinnode=200", {"n_minobsinnode": 200},
                           ("dest",), False),
     "no_dest_bag1": ("without `dest`, bag_fraction=1", {"bag_fraction": 1.0}, ("dest",), False),
+    "newton": ("trees grown on the Newton response (not R's split criterion)",
+               {"distribution": NewtonSplitBernoulli()}, (), False),
+    "no_dest_newton": ("without `dest`, Newton splits",
+                       {"distribution": NewtonSplitBernoulli()}, ("dest",), False),
 }
 
 
@@ -102,10 +109,11 @@ def frames(problem, drop, fill):
 def fit(problem, seed, rate, settings, drop=(), fill=False):
     """One fit and its test and validation deviance curves."""
     x, xv, xt = frames(problem, drop, fill)
-    s = {k: v for k, v in dict(DESIGN, **settings).items() if v is not None}
+    s = {k: v for k, v in {**DESIGN, "distribution": "bernoulli", **settings}.items()
+         if v is not None}
     sub = {} if rate is None else dict(zero_subsample=rate, zero_weight="importance")
     c0 = time.process_time()
-    m = pygbm.gbm("cancelled ~ .", x, distribution="bernoulli", random_state=seed, **s, **sub)
+    m = pygbm.gbm("cancelled ~ .", x, random_state=seed, **s, **sub)
     cpu = time.process_time() - c0
     n = s["n_trees"]
     step = max(1, n // CURVE_STEPS)
