@@ -25,6 +25,12 @@ of no more cost and no more loss (1% allowed on each).
 Run from the repository root (a few minutes; no peer library needed):
 
     PYTHONPATH=. python benchmarks/cegb_growth.py [--leaves 16 32] [--trees 100]
+        [--grid fine] [--lightgbm]
+
+``--lightgbm`` also runs the issue's reading (deep against shallow, as many leaves
+as the two ``--depths`` give) with LightGBM's ``cegb_*`` on the same data, costs and
+grid (LightGBM grows leaf-wise only, so it has no breadth-first counterpart); LightGBM
+is needed for that part only.
 """
 from __future__ import annotations
 
@@ -41,7 +47,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from cegb_peers import (BETA, COSTS, MIN_OBS, NAMES, SHRINKAGE, WITHIN,  # noqa: E402
-                        gatekeeper, logloss, undominated)
+                        gatekeeper, lgb_curve, logloss, undominated)
 from pygbm import gbm  # noqa: E402
 from pygbm.distributions import FitContext, Targets, get_distribution  # noqa: E402
 from pygbm.engine.boost import BoostProblem, BoostState, run_boosting  # noqa: E402
@@ -195,6 +201,8 @@ def main():
                     help="the issue's reading: best-first, deep against shallow")
     ap.add_argument("--grid", choices=("coarse", "fine"), default="coarse",
                     help="the lambda grid: 1-2-5 steps (coarse) or ten per decade (fine)")
+    ap.add_argument("--lightgbm", action="store_true",
+                    help="also the deep-against-shallow reading with LightGBM's cegb_*")
     ap.add_argument("--csv", default=None, help="write every point here")
     args = ap.parse_args()
     train, test = gatekeeper(args.n, 1), gatekeeper(args.n, 2)
@@ -230,6 +238,14 @@ def main():
     report(rows, f"interaction_depth {shallow}", sel(deep + 1, "best"),
            sel(shallow + 1, "best"),
            f"Issue 22's reading, interaction_depth {deep} against {shallow}: deep")
+    if args.lightgbm:
+        counts = list(range(STEP, args.trees + 1, STEP))
+        peer = {leaves: [r for lam in grid
+                         for r in lgb_curve(train, test, lam, leaves, counts)]
+                for leaves in (deep + 1, shallow + 1)}
+        report(rows, f"LightGBM {shallow + 1} leaves", peer[deep + 1], peer[shallow + 1],
+               f"The same reading with LightGBM, {deep + 1} against {shallow + 1} leaves: "
+               f"{deep + 1} leaves")
 
 
 if __name__ == "__main__":
