@@ -1,0 +1,146 @@
+"""calibrate(): the argument checks and the calibration map of a fit on a
+calibration sample (Langford's binned linear spline; the module
+:mod:`pygbm.calibration` says what it computes)."""
+from __future__ import annotations
+
+import numpy as np
+
+from .._checks import bool_arg
+from ..messages import warn
+from ..model import TRAINING_ROWS_SHARE, GBMFit
+from ..zero_sampling import zero_subsample_arg
+from .model import CalibratedGBM, expected_response
+from .points import DEFAULT_BINS, ENDS, bins_arg, control_points, knots, weights_arg
+
+
+def _calibration_rows(fit, data, y, weights):
+    """The response and case weights of the calibration sample."""
+    if y is None:
+        if fit.formula is None:
+            raise ValueError("calibrate: give y= (the response of data) for a gbm_fit model")
+        from ..frontend import model_frame
+
+        mf = model_frame(fit.formula, data, weights)
+        y, weights = mf.y, mf.weights
+    y = np.asarray(fit.distribution.check_response(np.asarray(y)), dtype=float)
+    return y, weights_arg(weights, y.shape[0])
+
+
+def _rate_arg(subsampled, fit) -> float | None:
+    if subsampled is True:
+        if fit.zero_sample is None:
+            raise ValueError("calibrate(subsampled=True): the fit was not zero-subsampled; "
+                             "give the calibration sample's keep rate instead")
+        return fit.zero_sample.rate
+    if subsampled is False or subsampled is None:
+        return None
+    return zero_subsample_arg(subsampled)
+
+
+def calibrate(fit: GBMFit, data, n_trees=None, bins: int = DEFAULT_BINS, ends: str = "flat",
+              subsampled=False, monotone: bool = False, y=None, weights=None,
+              offset=None) -> CalibratedGBM:
+    """Calibrate ``fit`` on the sample ``data`` (Langford's binned linear spline).
+
+    Parameters
+    ----------
+    fit : GBMFit
+        A fitted model (not multinomial, pairwise or coxph).
+    data : pandas.DataFrame
+        The calibration sample (the formula's columns, or the predictors of a
+        gbm_fit model with ``y=``).
+    n_trees : int, optional
+        Trees used (None: the fit's best iteration, as ``predict``).
+    bins : int
+        Equal-count groups of the calibration rows (default 20).
+    ends : {"flat", "langford"}
+        No end points (default), or the post's end points (see the module).
+    subsampled : bool or float
+        True if ``data``'s zeros were kept at the fit's ``zero_subsample``
+        rate, or that rate: zeros count 1/l in both means.
+    monotone : bool
+        Pool adjacent violators among the control points.
+    y : array_like, optional
+        The response of ``data`` (default: from the formula).
+    weights : str or array_like, optional
+        Case weights (a column name or an array; default: the formula fit's
+        none).
+    offset : array_like, optional
+        Link-scale offsets of ``data`` (default: the formula's ``offset()`` terms).
+
+    Returns
+    -------
+    CalibratedGBM
+        ``predict(newdata)`` gives calibrated predictions, ``plot()`` the
+        reliability diagram, ``control_points`` the table.
+
+    Notes
+    -----
+    Not in R. Calibrate on rows the fit did not train on (a held-out
+    sample): on the training rows the fit's predictions look better
+    calibrated than they are (``calibrate`` warns when most rows of ``data``
+    are training rows). See the design note on zero-response
+    subsampling (docs/zero_subsampling.md) for the measured effect of the
+    ends and of ``subsampled``.
+
+    Examples
+    --------
+    >>> pima = pd.read_csv("data/pima2.csv")
+    >>> bfit = pygbm.gbm("diabetes ~ .", data=pima.iloc[:500], distribution="bernoulli",
+    ...                  n_trees=100, interaction_depth=2, random_state=1)
+    >>> cal = pygbm.calibrate(bfit, pima.iloc[500:], n_trees=100, bins=10)
+    >>> p = cal.predict(pima.iloc[500:])
+    >>> bool(((p >= 0) & (p <= 1)).all())
+    True
+    """
+    if not isinstance(fit, GBMFit):
+        raise TypeError(f"fit must be a GBMFit, got {type(fit).__name__}")
+    dist = fit.distribution
+    if dist.multi_output or dist.bag_by_group or dist.survival_response:
+        raise ValueError(f"calibrate: distribution {dist.name!r} has no expected response "
+                         "to calibrate")
+    bins = bins_arg(bins)
+    monotone = bool_arg(monotone, "monotone")
+    if ends not in ENDS:
+        raise ValueError(f"ends must be 'flat' or 'langford', got {ends!r}")
+    rate = _rate_arg(subsampled, fit)
+    if n_trees is None:
+        n_trees = fit.best_iteration(quiet=True)[0]
+    else:           # R's cap (with its warning) above the trees fitted, as predict
+        counts = fit._check_n_trees(n_trees)
+        if counts.size != 1:
+            raise ValueError(f"n_trees must be one whole number, got {n_trees!r}")
+        n_trees = int(counts[0])
+    y, w = _calibration_rows(fit, data, y, weights)
+    x = fit._design(data)                          # coded once: predictions and the check
+    phi = expected_response(fit, data, n_trees, offset, x)
+    if fit._training_share(x) > TRAINING_ROWS_SHARE:
+        warn("calibrate(): data are the fit's training rows, on which its predictions look "
+             "better calibrated than on new rows; calibrate on held-out rows")
+    if phi.shape[0] != y.shape[0]:
+        raise ValueError(f"y has {y.shape[0]} values but data have {phi.shape[0]} rows")
+    if rate is not None:
+        w = np.where(y == 0, w / rate, w)
+    cx, cy, cw, rows = control_points(phi, y, w, bins, monotone)
+    _warn_certain_points(cy, dist.response_link)
+    kx, ky = knots(cx, cy, cw, phi, y, ends, dist.response_link == "logistic")
+    return CalibratedGBM(fit=fit, n_trees=int(n_trees), phi=cx, response=cy, weight=cw,
+                         rows=rows, knots_x=kx, knots_y=ky, ends=ends, rate=rate)
+
+
+def _warn_certain_points(cy: np.ndarray, link: str) -> None:
+    """Warn when control points say "certain": a mean response of exactly 0
+    (or 1, for a probability) makes the calibrated expected response 0 (or 1)
+    around that point, and the deviance of a row that disagrees infinite."""
+    if link == "logistic":
+        certain = (cy <= 0) | (cy >= 1)
+    elif link == "exp":
+        certain = cy <= 0
+    else:
+        return
+    if np.any(certain):
+        edge = "0 or 1" if link == "logistic" else "0"
+        warn(f"calibrate: {int(certain.sum())} of the {cy.size} control points have a mean "
+             f"response of exactly {edge} (no row of the other kind in their bin): the "
+             f"calibrated expected response is {edge} there, and the deviance of a row that "
+             "disagrees is infinite; use fewer bins or a larger calibration sample")

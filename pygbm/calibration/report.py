@@ -1,0 +1,113 @@
+"""calibration_report(): calibration-in-the-large, the expected calibration
+error on equal-count bins, the Brier score and the deviance of expected
+responses against responses."""
+from __future__ import annotations
+
+import numpy as np
+
+from .points import DEFAULT_BINS, bins_arg, equal_count_bins, weights_arg
+
+#: predictions are clipped this far inside (0, 1) for the bernoulli deviance
+PROB_EPS = 1e-15
+
+
+def _deviance(y, p, w, distribution):
+    if distribution == "bernoulli":
+        q = np.clip(p, PROB_EPS, 1 - PROB_EPS)
+        d = -2 * (y * np.log(q) + (1 - y) * np.log1p(-q))
+    elif distribution == "poisson":
+        q = np.maximum(p, PROB_EPS)
+        ylogy = np.where(y > 0, y * np.log(np.where(y > 0, y, 1) / q), 0.0)
+        d = 2 * (ylogy - (y - q))
+    else:
+        d = (y - p) ** 2
+    return float(np.sum(w * d) / np.sum(w))
+
+
+def _check_scale(y, p, family: str, guessed: bool) -> None:
+    """``y`` and ``p`` on the scale of ``family``: probabilities in [0, 1] for
+    bernoulli, counts and means >= 0 for poisson."""
+    if family == "gaussian":
+        return
+    low, high, what = (0.0, 1.0, "in [0, 1]") if family == "bernoulli" else (0.0, np.inf, ">= 0")
+    how = " (guessed from y)" if guessed else ""
+    for name, v in (("p", p), ("y", y)):
+        if np.any((v < low) | (v > high)):
+            hint = "; for expected counts pass distribution='poisson'" \
+                if guessed and name == "p" and family == "bernoulli" else ""
+            raise ValueError(f"{name} must be {what} with distribution {family!r}{how}, got "
+                             f"values from {v.min():g} to {v.max():g}{hint}")
+
+
+def _guess_family(y):
+    if np.all((y == 0) | (y == 1)):
+        return "bernoulli"
+    if np.all(y >= 0) and np.all(y == np.round(y)):
+        return "poisson"
+    return "gaussian"
+
+
+def _numbers(name: str, values) -> np.ndarray:
+    """``values`` as a flat float array, or a ValueError naming ``name``."""
+    try:
+        return np.asarray(values, dtype=float).ravel()
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be numbers, got {values!r:.80}") from None
+
+
+def calibration_report(y, p, bins: int = DEFAULT_BINS, weights=None, distribution=None) -> dict:
+    """How well the expected responses ``p`` match the responses ``y``.
+
+    Parameters
+    ----------
+    y : array_like
+        Responses.
+    p : array_like
+        Expected responses (probabilities, expected counts, means).
+    bins : int
+        Equal-count bins of ``p`` for the expected calibration error.
+    weights : array_like, optional
+        Case weights.
+    distribution : {"bernoulli", "poisson", "gaussian"}, optional
+        The deviance's family (None: guessed from ``y``).
+
+    Returns
+    -------
+    dict
+        ``in_the_large`` (sum of w p / sum of w y: 1 is calibrated in the
+        large), ``ece`` (expected calibration error: the weighted mean over
+        ``bins`` equal-count bins of ``|mean p - mean y|``), ``brier``
+        (weighted mean of (y - p)^2), ``deviance`` (per row, weighted;
+        bernoulli, poisson -- with the saturated term, so 0 is a perfect fit
+        -- or squared error; the ``distribution`` is guessed from ``y`` when
+        None) and ``n``.
+
+    Notes
+    -----
+    Not in R. The expected calibration error depends on ``bins``; compare
+    models at the same number of bins.
+
+    Examples
+    --------
+    >>> r = pygbm.calibration_report([0, 1, 1, 0], [0.2, 0.7, 0.6, 0.4], bins=2)
+    >>> round(r["in_the_large"], 2), round(r["brier"], 4), r["n"]
+    (0.95, 0.1125, 4)
+    """
+    y, p = _numbers("y", y), _numbers("p", p)
+    if y.shape != p.shape or y.size == 0:
+        raise ValueError(f"y and p must be non-empty and of the same length; got {y.shape} "
+                         f"and {p.shape}")
+    if not (np.all(np.isfinite(y)) and np.all(np.isfinite(p))):
+        raise ValueError("y and p must be finite (no NaN or inf)")
+    bins = bins_arg(bins)
+    w = weights_arg(weights, y.shape[0])
+    family = _guess_family(y) if distribution is None else distribution
+    if family not in ("bernoulli", "poisson", "gaussian"):
+        raise ValueError(f"distribution must be 'bernoulli', 'poisson' or 'gaussian', "
+                         f"got {family!r}")
+    _check_scale(y, p, family, guessed=distribution is None)
+    ece = sum(abs(np.sum(w[g] * (p[g] - y[g]))) for g in equal_count_bins(p, bins)) / np.sum(w)
+    total_y = np.sum(w * y)
+    return {"in_the_large": float(np.sum(w * p) / total_y) if total_y else float("nan"),
+            "ece": float(ece), "brier": float(np.sum(w * (y - p) ** 2) / np.sum(w)),
+            "deviance": _deviance(y, p, w, family), "n": int(y.size)}
