@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import inspect
 
 import numpy as np
 
 from . import cv, frontend
 from ._checks import (R_INT_MAX, as_generator, bool_arg, fraction_arg, int_arg, n_cores_arg,
                       offset_arg, weights_arg)
+from .call import call_string, given_arguments
 from .distributions import get_distribution, guess_distribution
 from .costs import cost_spec
 from .fitting import CodedData, Targets, continue_fit, fit_coded
@@ -151,7 +151,7 @@ def gbm_fit(x, y, offset=None, misc=None, distribution="bernoulli", w=None,
     >>> fit = pygbm.gbm_fit(x, x[:, 0] + rng.normal(size=200), distribution="gaussian",
     ...                     n_trees=50, shrinkage=0.1)
     """
-    given = _given(gbm_fit, locals())
+    given = given_arguments(gbm_fit, locals())
     coded, names, var_type, var_levels, encoder = _encode(x, var_names)
     status = None
     if hasattr(y, "time") and hasattr(y, "status"):     # a Surv object (duck-typed)
@@ -214,59 +214,6 @@ def _permutations_arg(n_permutations, ts_permutations):
         raise ValueError(f"n_permutations={n_permutations!r} and its alias "
                          f"ts_permutations={ts_permutations!r} differ: give one")
     return n_permutations
-
-
-#: arguments shown in the call only when given other than their defaults (R's call
-#: shows what was given; these are the ones that change what was fitted), and checked
-#: for having an effect (options.warn_unused)
-_CALL_IF_GIVEN = ("weights", "var_monotone", "n_minobsinnode", "max_bins", "categorical",
-                  "ts_permutations", "ts_prior", "ts_prior_weight", "ts_max_combination",
-                  "zero_subsample", "zero_weight", "feature_costs", "feature_costs_model",
-                  "cost_split", "cegb_tradeoff", "boosting_type", "n_permutations",
-                  "fold_len_multiplier", "min_fold_size", "full_history")
-#: longest argument value shown in the call (a vector of costs is cut)
-_CALL_VALUE_CHARS = 60
-#: a vector argument (weights, costs) longer than this is shown as its length
-_CALL_VECTOR_VALUES = 20
-
-
-def _call_value(value) -> str:
-    """An argument's value in the call: strings in R's double quotes, long values cut."""
-    if isinstance(value, str):
-        return f'"{value}"'
-    if isinstance(value, (np.ndarray, list, tuple)) and np.ndim(value) == 1:
-        value = np.asarray(value).tolist()
-        if len(value) > _CALL_VECTOR_VALUES:
-            return f"<{len(value)} values>"
-    text = f"<array {np.shape(value)}>" if isinstance(value, np.ndarray) else repr(value)
-    return text if len(text) <= _CALL_VALUE_CHARS else text[:_CALL_VALUE_CHARS - 3] + "..."
-
-
-def _call_string(formula, distribution, kwargs, given):
-    """R's call string: the formula, the distribution, ``kwargs`` always and ``given``
-    (gbm()'s other arguments given other than their defaults, :func:`_given`)."""
-    parts = [f'formula = "{formula}"']
-    if distribution is not None:
-        parts.append(f"distribution = {_call_value(distribution)}")
-    parts += [f"{k} = {_call_value(v)}" for k, v in [*kwargs.items(), *given.items()]]
-    return "gbm(" + ", ".join(parts) + ")"
-
-
-def _given(function, arguments: dict) -> dict:
-    """Those of ``arguments`` (a call's ``locals()`` at its start) named in
-    ``_CALL_IF_GIVEN`` that differ from ``function``'s defaults."""
-    defaults = _defaults(function)
-    return {name: value for name, value in arguments.items() if name in defaults
-            and not (value is defaults[name] or (isinstance(value, (str, int, float, bool))
-                                                 and type(value) is type(defaults[name])
-                                                 and value == defaults[name]))}
-
-
-@functools.cache
-def _defaults(function) -> dict:
-    """``function``'s defaults of the arguments the call shows when given."""
-    parameters = inspect.signature(function).parameters
-    return {name: parameters[name].default for name in _CALL_IF_GIVEN if name in parameters}
 
 
 def gbm(formula, data, distribution=None, weights=None, var_monotone=None, n_trees=100,
@@ -425,7 +372,7 @@ def gbm(formula, data, distribution=None, weights=None, var_monotone=None, n_tre
     ...                 cv_folds=3, random_state=1)
     >>> best = pygbm.gbm_perf(fit, method="cv", plot_it=False)
     """
-    given = _given(gbm, locals())
+    given = given_arguments(gbm, locals())
     n_permutations = _permutations_arg(n_permutations, ts_permutations)
     native = isinstance(categorical, str) and categorical == "native"
     # R's 1024-level cap applies to native categoricals; target statistics have none
@@ -441,7 +388,7 @@ def gbm(formula, data, distribution=None, weights=None, var_monotone=None, n_tre
     train_fraction = fraction_arg("train_fraction", train_fraction)
     cv_folds, n_cores = int_arg("cv_folds", cv_folds, 0), n_cores_arg(n_cores)
     n_train = int(np.floor(train_fraction * n))
-    call = _call_string(formula, distribution, dict(
+    call = call_string(formula, distribution, dict(
         n_trees=n_trees, interaction_depth=interaction_depth, shrinkage=shrinkage,
         bag_fraction=bag_fraction, train_fraction=train_fraction, cv_folds=cv_folds),
         given)

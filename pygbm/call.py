@@ -1,0 +1,60 @@
+"""R's call string of a fit: the formula, the distribution, the arguments R's
+call shows, and the extension arguments given other than their defaults."""
+from __future__ import annotations
+
+import functools
+import inspect
+
+import numpy as np
+
+#: arguments shown in the call only when given other than their defaults (R's call
+#: shows what was given; these are the ones that change what was fitted), and checked
+#: for having an effect (options.warn_unused)
+CALL_IF_GIVEN = ("weights", "var_monotone", "n_minobsinnode", "max_bins", "categorical",
+                 "ts_permutations", "ts_prior", "ts_prior_weight", "ts_max_combination",
+                 "zero_subsample", "zero_weight", "feature_costs", "feature_costs_model",
+                 "cost_split", "cegb_tradeoff", "boosting_type", "n_permutations",
+                 "fold_len_multiplier", "min_fold_size", "full_history")
+#: longest argument value shown in the call (a vector of costs is cut)
+CALL_VALUE_CHARS = 60
+#: a vector argument (weights, costs) longer than this is shown as its length
+CALL_VECTOR_VALUES = 20
+
+
+def call_value(value) -> str:
+    """An argument's value in the call: strings in R's double quotes, long values cut."""
+    if isinstance(value, str):
+        return f'"{value}"'
+    if isinstance(value, (np.ndarray, list, tuple)) and np.ndim(value) == 1:
+        value = np.asarray(value).tolist()
+        if len(value) > CALL_VECTOR_VALUES:
+            return f"<{len(value)} values>"
+    text = f"<array {np.shape(value)}>" if isinstance(value, np.ndarray) else repr(value)
+    return text if len(text) <= CALL_VALUE_CHARS else text[:CALL_VALUE_CHARS - 3] + "..."
+
+
+def call_string(formula, distribution, kwargs, given):
+    """R's call string: the formula, the distribution, ``kwargs`` always and ``given``
+    (gbm()'s other arguments given other than their defaults, :func:`given_arguments`)."""
+    parts = [f'formula = "{formula}"']
+    if distribution is not None:
+        parts.append(f"distribution = {call_value(distribution)}")
+    parts += [f"{k} = {call_value(v)}" for k, v in [*kwargs.items(), *given.items()]]
+    return "gbm(" + ", ".join(parts) + ")"
+
+
+def given_arguments(function, arguments: dict) -> dict:
+    """Those of ``arguments`` (a call's ``locals()`` at its start) named in
+    ``CALL_IF_GIVEN`` that differ from ``function``'s defaults."""
+    defaults = defaults_of(function)
+    return {name: value for name, value in arguments.items() if name in defaults
+            and not (value is defaults[name] or (isinstance(value, (str, int, float, bool))
+                                                 and type(value) is type(defaults[name])
+                                                 and value == defaults[name]))}
+
+
+@functools.cache
+def defaults_of(function) -> dict:
+    """``function``'s defaults of the arguments the call shows when given."""
+    parameters = inspect.signature(function).parameters
+    return {name: parameters[name].default for name in CALL_IF_GIVEN if name in parameters}
