@@ -34,7 +34,7 @@ from formulaic.utils.code import sanitize_variable_names
 from formulaic.utils.layered_mapping import LayeredMapping
 from formulaic.utils.stateful_transforms import stateful_eval
 
-from .r_functions import COMPARE_NAME, R_FUNCTIONS, python_names, r_names
+from .r_functions import COMPARE_NAME, R_FUNCTION_NAMES, R_FUNCTIONS, python_names, r_names
 from .surv import Surv
 from .terms import FormulaTerms, TermSpec, missing_column_error
 
@@ -107,8 +107,7 @@ class Evaluator:
         if functions := sorted(n for n in calls if n not in FUNCTIONS):
             raise ValueError(
                 f"formula term {r_names(expr)!r} calls {', '.join(map(repr, functions))}, which "
-                "is not available in formulas (available: R's factor, as.factor, ordered, "
-                "as.numeric, as.integer, as.character, is.na, pmin, pmax, round, ifelse, "
+                f"is not available in formulas (available: R's {', '.join(R_FUNCTION_NAMES)}, "
                 "I, log, exp, sqrt, abs, ..., and numpy as np.<name>); compute the column "
                 "in the data frame first")
         names = {node.id for node in ast.walk(tree)
@@ -178,7 +177,8 @@ def _parse(formula: str, available: tuple[str, ...]):
     """formulaic's parse of ``formula`` with the data's columns ``available``
     (kept: the parsed formula is only read)."""
     try:
-        parsed = Formula.from_spec(python_names(formula), ordering="none", context={_AVAILABLE: available})
+        parsed = Formula.from_spec(python_names(formula), ordering="none",
+                                   context={_AVAILABLE: available})
     except (FormulaicError, SyntaxError) as exc:
         raise ValueError(f"formula {formula!r} could not be parsed: {_plain(exc)}") from None
     parts = [getattr(parsed, "lhs", None), getattr(parsed, "rhs", parsed)]

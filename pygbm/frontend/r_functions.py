@@ -135,7 +135,8 @@ def ifelse(test, yes, no):
     chosen = np.where(test.fillna(False).to_numpy(dtype=bool), yes, no)
     if not missing.any():
         return pd.Series(chosen, index=test.index)
-    return pd.Series(np.where(missing, None, chosen.astype(object)), index=test.index).infer_objects()
+    return pd.Series(np.where(missing, None, chosen.astype(object)),
+                     index=test.index).infer_objects()
 
 
 _COMPARISONS = {"<": np.less, "<=": np.less_equal, ">": np.greater, ">=": np.greater_equal,
@@ -172,3 +173,6 @@ R_FUNCTIONS = {
     "as_character": as_character, "is_na": is_na, "pmin": pmin, "pmax": pmax,
     "round": r_round, "ifelse": ifelse,
 }
+#: the R functions formulas take, by their R names (what an error lists as available)
+R_FUNCTION_NAMES = tuple(_FROM_PYTHON.get(name, name) for name in R_FUNCTIONS
+                         if name != COMPARE_NAME)

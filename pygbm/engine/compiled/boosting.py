@@ -4,9 +4,10 @@ back into the fit's state.
 :func:`compiled_loop` says whether a ``run_boosting`` call can run in
 :func:`.loop.boost_exact` or :func:`.loop.boost_binned`: the compiled
 engine, R's plain boosting on presorted data small enough for the compiled
-grower or on binned data, one output, one of the package's own distribution classes
-(:func:`pygbm.distributions.is_builtin`: a subclass may change its methods,
-which the kernels would not see) with compiled kernels (:data:`.losses.KINDS`; pairwise ranking in R's exact mode runs
+grower or on binned data, one output, one of the package's own distribution
+classes (:func:`pygbm.distributions.is_builtin`: a subclass may change its
+methods, which the kernels would not see) with compiled kernels
+(:data:`.losses.KINDS`; pairwise ranking in R's exact mode runs
 :mod:`.ranking_boosting`'s loop, the multinomial on presorted data
 :mod:`.multiclass_boosting`'s) whose arithmetic is the fit's (the kernels' exp and
 log are the C library's: binned fits outside R's exact arithmetic, which use
