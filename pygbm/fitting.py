@@ -104,8 +104,15 @@ def check_rows(data: CodedData, options: FitOptions) -> None:
             "bag_fraction)")
 
 
-#: distributions whose initial value is a log-odds: a response of one value gives +-inf
-_BINARY_RATE_FITS = ("bernoulli",)
+#: distributions whose initial value is a log-odds (bernoulli; adaboost: half of
+#: it): a response of one value, or a class of zero weight, gives +-inf
+_BINARY_RATE_FITS = ("bernoulli", "adaboost")
+#: distributions whose initial value divides by the weight of the training
+#: rows with y = 0 (huberized: the weight of the 1s over that of the 0s)
+_ZERO_WEIGHT_RATIO_FITS = ("huberized",)
+#: distributions whose initial value is the log of the training rows'
+#: weighted response sum (poisson): a sum of 0 gives -inf
+_LOG_SUM_FITS = ("poisson",)
 
 
 def _check_response(y, n, dist):
@@ -143,10 +150,29 @@ def check_targets(data: CodedData, dist) -> Targets:
             raise ValueError(f"a Surv() response needs distribution='coxph', "
                              f"not {dist.name!r}")
         y = _check_response(data.y, n, dist)
-        if dist.name in _BINARY_RATE_FITS and np.unique(y[:data.n_train]).size < 2:
-            raise ValueError(f"{dist.name}: the response y has only the value "
-                             f"{float(y[0]):g} among the training rows; it needs both 0 and 1")
+        _check_initial_value(y[:data.n_train], w_raw[:data.n_train], dist)
     return Targets(y=y, misc=status, offset=offset, w=w_raw * n / np.sum(w_raw), w_raw=w_raw)
+
+
+def _check_initial_value(y_train, w_train, dist) -> None:
+    """The training rows must give the distribution a finite initial value:
+    both classes with weight for a log-odds, some weight on the 0s for
+    huberized's ratio, a positive weighted count for poisson's log."""
+    if dist.name in _BINARY_RATE_FITS and np.unique(y_train).size < 2:
+        raise ValueError(f"{dist.name}: the response y has only the value "
+                         f"{float(y_train[0]):g} among the training rows; it needs both 0 and 1")
+    binary = dist.name in _BINARY_RATE_FITS
+    classes = (0.0, 1.0) if binary else (0.0,) if dist.name in _ZERO_WEIGHT_RATIO_FITS else ()
+    for value in classes:
+        if not np.any(w_train[y_train == value] > 0):
+            raise ValueError(f"{dist.name}: no training row with y = {value:g} has a positive "
+                             f"weight (their weights sum to 0), so the initial value would "
+                             f"be infinite; it needs weight on "
+                             + ("both 0 and 1" if binary else "the rows with y = 0"))
+    if dist.name in _LOG_SUM_FITS and not np.any((y_train > 0) & (w_train > 0)):
+        raise ValueError(f"{dist.name}: the response y is 0 on every training row (or on "
+                         f"every row of positive weight), so the initial value "
+                         f"log(sum(w * y) / sum(w)) would be -inf; there is no count to fit")
 
 
 # ---------------------------------------------------------------- row order

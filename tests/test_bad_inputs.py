@@ -149,6 +149,23 @@ _CASES = [
     # distributions and their responses
     ("gbm-bernoulli-no-1", lambda E: g(E, formula="b ~ x1", data=E.d.assign(b=0),
                                        distribution="bernoulli"), V, "y|0 and 1"),
+    ("gbm-bernoulli-no-weight-on-1s", lambda E: g(E, formula="b ~ x1", distribution="bernoulli",
+                                                  weights=1.0 - E.d.b), V, "y = 1|weight"),
+    ("gbm-adaboost-no-1", lambda E: g(E, formula="b ~ x1", data=E.d.assign(b=0),
+                                      distribution="adaboost"), V, "adaboost.*0 and 1"),
+    ("gbm-adaboost-no-weight-on-0s", lambda E: g(E, formula="b ~ x1", distribution="adaboost",
+                                                 weights=E.d.b.astype(float)), V, "y = 0"),
+    ("gbm-huberized-no-0", lambda E: g(E, formula="b ~ x1", data=E.d.assign(b=1),
+                                       distribution="huberized"), V, "huberized.*y = 0"),
+    # R: the initial value log(0) = -Inf and a deviance of NaN
+    ("gbm-poisson-all-zero", lambda E: g(E, formula="k ~ x1", data=E.d.assign(k=0),
+                                         distribution="poisson"), V, "poisson.*0 on every"),
+    ("gbm-poisson-all-zero-offset", lambda E: g(
+        E, formula="k ~ x1 + offset(np.log(t))", data=E.d.assign(k=0),
+        distribution="poisson"), V, "poisson.*0 on every"),
+    ("gbm-poisson-all-zero-subsampled", lambda E: g(
+        E, formula="k ~ x1", data=E.d.assign(k=0), distribution="poisson",
+        zero_subsample=0.5), V, "poisson.*0 on every"),
     ("gbm-bernoulli-three-values", lambda E: g(E, formula="k ~ x1", distribution="bernoulli"),
      V, "0/1"),
     ("gbm-poisson-negative", lambda E: g(E, formula="y ~ x1", distribution="poisson"), V,
