@@ -209,6 +209,34 @@ def test_calibration_report_measures():
     assert pygbm.calibration_report([1.5, 2.5], [-1.0, 3.0])["n"] == 2      # gaussian
 
 
+@pytest.mark.parametrize("kw, match", [
+    (dict(y=None), "y must be numbers, got None"),
+    (dict(p=["a", "b", "c", "d"]), "p must be numbers"),
+    (dict(p=[0.1, np.nan, 0.5, 0.5]), "p must be finite numbers, got 1 NaN"),
+    (dict(y=[0, np.inf, 1, 1]), "y must be finite numbers, got 0 NaN and 1 infinite"),
+    (dict(weights=["a"] * 4), "weights must be numbers"),
+    (dict(weights=np.ones((4, 1))), r"weights must be one number per row \(4\), got shape"),
+    (dict(weights=[1, -1, 1, 1]), "weights must be >= 0.*1 negative"),
+    (dict(weights=[1, np.nan, 1, 1]), "weights must be finite numbers, got 1 NaN"),
+])
+def test_calibration_report_bad_arguments_name_themselves(kw, match):
+    args = dict(y=[0, 0, 1, 1], p=[0.1, 0.2, 0.6, 0.9]) | kw
+    with pytest.raises(ValueError, match=match):       # not NumPy's "could not convert"
+        pygbm.calibration_report(**args)
+
+
+def test_calibrate_bad_offset_and_weights_name_themselves(rare):
+    x = rare[["a", "b"]]
+    fit = pygbm.gbm_fit(x, rare["y"], n_trees=5, shrinkage=0.1)
+    n = x.shape[0]
+    for bad, match in [(dict(offset=["a"] * n), "offset must be numbers"),
+                       (dict(offset=np.zeros(3)), r"offset must be one number per row"),
+                       (dict(offset=np.full(n, np.nan)), f"offset must be finite.*{n} NaN"),
+                       (dict(weights=["a"] * n), "weights must be numbers")]:
+        with pytest.raises(ValueError, match=match):
+            pygbm.calibrate(fit, x, n_trees=5, y=rare["y"], **bad)
+
+
 def test_reliability_plot(rare):
     import matplotlib
     matplotlib.use("Agg")

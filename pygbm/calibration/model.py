@@ -9,6 +9,7 @@ import numpy as np
 
 from ..display import table_html
 from ..model import GBMFit
+from .points import finite_arg, numbers_arg
 
 
 @dataclass(frozen=True, eq=False, repr=False)
@@ -197,9 +198,11 @@ def link_of(dist, mu):
 
 def _offset_of(fit, data, offset, n):
     if offset is not None:
-        offset = np.asarray(offset, dtype=float)
-        if offset.shape != (n,) or not np.all(np.isfinite(offset)):
-            raise ValueError(f"offset must be {n} finite numbers")
+        offset = numbers_arg("offset", offset)
+        if offset.shape != (n,):
+            raise ValueError(f"offset must be one number per row ({n}), got shape "
+                             f"{offset.shape}")
+        finite_arg("offset", offset)
         return offset
     if fit.formula is None:
         return None

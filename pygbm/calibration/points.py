@@ -25,12 +25,35 @@ def bins_arg(bins) -> int:
     return int(bins)
 
 
+def numbers_arg(name: str, values) -> np.ndarray:
+    """``values`` as a float array, or a ValueError naming ``name``."""
+    if values is None:
+        raise ValueError(f"{name} must be numbers, got None")
+    try:
+        return np.asarray(values, dtype=float)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be numbers, got {values!r:.80}") from None
+
+
+def finite_arg(name: str, values: np.ndarray) -> None:
+    """A ValueError naming ``name`` and counting its NaN and infinite values."""
+    bad = ~np.isfinite(values)
+    if np.any(bad):
+        raise ValueError(f"{name} must be finite numbers, got {int(np.isnan(values).sum())} "
+                         f"NaN and {int(np.isinf(values).sum())} infinite value(s)")
+
+
 def weights_arg(w, n) -> np.ndarray:
     if w is None:
         return np.ones(n)
-    w = np.asarray(w, dtype=float)
-    if w.shape != (n,) or not np.all(np.isfinite(w)) or np.any(w < 0) or not np.any(w > 0):
-        raise ValueError(f"weights must be {n} finite non-negative numbers, not all zero")
+    w = numbers_arg("weights", w)
+    if w.shape != (n,):
+        raise ValueError(f"weights must be one number per row ({n}), got shape {w.shape}")
+    finite_arg("weights", w)
+    if np.any(w < 0) or not np.any(w > 0):
+        raise ValueError(f"weights must be >= 0 and not all zero, got {int(np.sum(w < 0))} "
+                         f"negative value(s) (min {w.min():g}) and "
+                         f"{int(np.sum(w > 0))} positive")
     return w
 
 

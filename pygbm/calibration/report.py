@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .points import DEFAULT_BINS, bins_arg, equal_count_bins, weights_arg
+from .points import (DEFAULT_BINS, bins_arg, equal_count_bins, finite_arg, numbers_arg,
+                     weights_arg)
 
 #: predictions are clipped this far inside (0, 1) for the bernoulli deviance
 PROB_EPS = 1e-15
@@ -47,14 +48,6 @@ def _guess_family(y):
     return "gaussian"
 
 
-def _numbers(name: str, values) -> np.ndarray:
-    """``values`` as a flat float array, or a ValueError naming ``name``."""
-    try:
-        return np.asarray(values, dtype=float).ravel()
-    except (TypeError, ValueError):
-        raise ValueError(f"{name} must be numbers, got {values!r:.80}") from None
-
-
 def calibration_report(y, p, bins: int = DEFAULT_BINS, weights=None, distribution=None) -> dict:
     """How well the expected responses ``p`` match the responses ``y``.
 
@@ -93,12 +86,12 @@ def calibration_report(y, p, bins: int = DEFAULT_BINS, weights=None, distributio
     >>> round(r["in_the_large"], 2), round(r["brier"], 4), r["n"]
     (0.95, 0.1125, 4)
     """
-    y, p = _numbers("y", y), _numbers("p", p)
+    y, p = numbers_arg("y", y).ravel(), numbers_arg("p", p).ravel()
     if y.shape != p.shape or y.size == 0:
         raise ValueError(f"y and p must be non-empty and of the same length; got {y.shape} "
                          f"and {p.shape}")
-    if not (np.all(np.isfinite(y)) and np.all(np.isfinite(p))):
-        raise ValueError("y and p must be finite (no NaN or inf)")
+    finite_arg("y", y)
+    finite_arg("p", p)
     bins = bins_arg(bins)
     w = weights_arg(weights, y.shape[0])
     family = _guess_family(y) if distribution is None else distribution
