@@ -39,6 +39,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .engine.boost import BoostState
+from .messages import warn
 
 #: the modes of ``zero_weight``
 ZERO_WEIGHTS = ("importance", "none", "offset")
@@ -170,6 +171,9 @@ def draw_zero_sample(y_train: np.ndarray, options, rng: np.random.Generator) -> 
     keep = ~zero
     n_zero = int(zero.sum())
     keep[zero] = rng.random(n_zero) < options.zero_subsample
+    if not n_zero:
+        warn(f"zero_subsample={options.zero_subsample:g} has no effect: no training row has a "
+             f"zero response (of {zero.shape[0]}), so every row is kept")
     if n_zero and not np.any(keep[zero]):
         raise ValueError(f"zero_subsample={options.zero_subsample:g} kept none of the {n_zero} "
                          f"training rows with a zero response (about "

@@ -263,3 +263,18 @@ def test_a_rate_that_keeps_no_zero_says_so(mode):
     with pytest.raises(ValueError, match="kept none of the 40 training rows with a zero"):
         pygbm.gbm("y ~ a + b", df, distribution="bernoulli", zero_subsample=1e-6,
                   zero_weight=mode, n_minobsinnode=2, n_trees=3, random_state=1)
+
+
+def test_a_response_without_zeros_warns_that_nothing_is_subsampled(pois):
+    df = pois.assign(y=pois["y"] + 1.0)           # counts 1, 2, ...: no zero
+    with pytest.warns(UserWarning, match=r"zero_subsample=0.5 has no effect: no training row "
+                                         r"has a zero response \(of 4000\)"):
+        fit = pygbm.gbm("y ~ a", df, distribution="poisson", zero_subsample=0.5, n_trees=2,
+                        random_state=1)
+    assert fit.zero_sample.n_kept == N
+
+
+def test_a_response_of_zeros_only_is_refused_before_the_draw(pois):
+    with pytest.raises(ValueError, match="poisson: the response y is 0 on every training row"):
+        pygbm.gbm("y ~ a", pois.assign(y=0.0), distribution="poisson", zero_subsample=0.5,
+                  n_trees=2)
