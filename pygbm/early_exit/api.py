@@ -77,7 +77,7 @@ def _check_order(order, n_trees: int):
     if explicit.ndim != 1 or not np.issubdtype(explicit.dtype, np.integer) \
             or not np.array_equal(np.sort(explicit), np.arange(n_trees)):
         raise ValueError(f"order must be a permutation of 0..{n_trees - 1} (0-based tree "
-                         f"indices) when given explicitly")
+                         f"indices) when given explicitly, got {_describe(explicit)}")
     return explicit.astype(np.intp)
 
 
@@ -89,12 +89,24 @@ def _check_cost(cost, scores: ModelScores, view) -> np.ndarray:
             raise ValueError(f"cost must be None, 'path' or an array of {scores.n_trees} "
                              f"positive numbers, got {cost!r}")
         return np.maximum(scores.path_cost(view), 1.0)
-    values = np.asarray(cost, dtype=float)
+    try:
+        values = np.asarray(cost, dtype=float)
+    except (TypeError, ValueError):
+        raise ValueError(f"cost must be None, 'path' or an array of {scores.n_trees} positive "
+                         f"numbers, got {cost!r:.80}") from None
     if values.shape != (scores.n_trees,) or not np.all(np.isfinite(values)) \
             or np.any(values <= 0):
         raise ValueError(f"cost must hold {scores.n_trees} positive finite numbers (one per "
-                         f"tree), got shape {values.shape}")
+                         f"tree), got {_describe(values)}")
     return values
+
+
+def _describe(values: np.ndarray) -> str:
+    """What an array argument holds, for an error message: its shape, dtype and range."""
+    if values.ndim != 1 or values.size == 0 or values.dtype.kind not in "iuf":
+        return f"shape {values.shape} of dtype {values.dtype}"
+    return (f"{values.size} values of dtype {values.dtype} from {values.min():g} to "
+            f"{values.max():g} ({np.unique(values).size} distinct)")
 
 
 def _seed(random_state) -> int:

@@ -9,6 +9,7 @@ trees on any subset of the prepared rows.
 from __future__ import annotations
 
 import dataclasses
+import numbers
 
 import numpy as np
 
@@ -26,15 +27,34 @@ def decision_threshold(distribution, threshold) -> tuple[float, float]:
     response is its link).
     """
     link = distribution.response_link
+    number = isinstance(threshold, numbers.Real) and not isinstance(threshold, bool)
     if link == "identity":
+        if threshold is not None and not (number and np.isfinite(threshold)):
+            raise ValueError(f"threshold must be a finite number on the link scale "
+                             f"({distribution.name}'s response), got {threshold!r}")
         value = 0.0 if threshold is None else float(threshold)
         return value, value
-    value = 0.5 if threshold is None else threshold
-    if not isinstance(value, (int, float)) or not 0 < value < 1:
+    if threshold is not None and not (number and 0 < threshold < 1):
         raise ValueError(f"threshold must be a probability strictly between 0 and 1, "
                          f"got {threshold!r}")
+    value = 0.5 if threshold is None else float(threshold)
     logit = float(np.log(value) - np.log1p(-value))
-    return float(value), logit / 2 if link == "logistic2" else logit
+    return value, logit / 2 if link == "logistic2" else logit
+
+
+def offset_arg(offset, n: int) -> np.ndarray:
+    """``offset``: one finite number per row of the ``n`` rows, or a ValueError."""
+    try:
+        values = np.asarray(offset, dtype=float)
+    except (TypeError, ValueError):
+        raise ValueError(f"offset must be numbers, got {offset!r:.80}") from None
+    if values.shape != (n,):
+        raise ValueError(f"offset must be one number per row of newdata ({n}), got shape "
+                         f"{values.shape}")
+    if not np.all(np.isfinite(values)):
+        raise ValueError(f"offset must be finite, got {int(np.sum(~np.isfinite(values)))} "
+                         f"NaN or infinite value(s)")
+    return values
 
 
 class ModelScores:
@@ -70,7 +90,7 @@ class ModelScores:
         view = self.predictor.prepare(self.model.to_engine(x))
         g0 = np.full(view.n_rows, self.init_f)
         if offset is not None:
-            g0 = g0 + np.asarray(offset, dtype=float)
+            g0 = g0 + offset_arg(offset, view.n_rows)
         return view, g0
 
     def rows(self, data) -> ColumnView:

@@ -184,6 +184,9 @@ class EarlyExitPredictor:
             evaluated), ``score`` (link score at exit) and ``exit`` (codes
             0 "neg", 1 "pos", 2 "full").
         """
+        if newdata is None:
+            raise ValueError("newdata is required: the early-exit predictor holds the trees, "
+                             "not the rows it was optimised on")
         view, g0 = self._model.coded(self._model.model, newdata, offset)
         kernels = compiled_kernels()
         if kernels is None:

@@ -255,6 +255,11 @@ def test_other_distributions():
     (dict(thresholds="margin", margin=1.0, margin_freq=N_TREES), "margin_freq must be"),
     (dict(thresholds="margin", margin=1.0, exit_every=2), "exit_every is for"),
     (dict(honest=1), "honest must be"), (dict(random_state="a"), "random_state must be"),
+    (dict(order=[0, 0] + list(range(2, N_TREES))),
+     r"order must be a permutation.*got 40 values .* \(39 distinct\)"),
+    (dict(cost=["a"] * N_TREES), "cost must be None, 'path' or an array"),
+    (dict(cost=np.r_[-1.0, np.ones(N_TREES - 1)]), "cost must hold.*from -1 to 1"),
+    (dict(threshold=np.nan), "threshold must be"), (dict(threshold="0.3"), "threshold must be"),
 ])
 def test_bad_arguments_name_the_argument(setting, kwargs, message):
     fit, _, held, _ = setting
@@ -274,6 +279,29 @@ def test_empty_rows_are_refused(setting):
     with pytest.raises(ValueError, match="newdata must have at least 1 row, got 0"):
         qwyc_tradeoff(fit, held, test.iloc[:0])
     assert qwyc(fit, held.iloc[:1], alpha=0.0).report_.n_rows == 1
+
+
+def test_threshold_of_any_real_type_and_the_link_scale_checked(setting):
+    fit, _, held, _ = setting
+    same = qwyc(fit, held, alpha=0.0, threshold=np.float32(0.25))
+    assert same.threshold == pytest.approx(0.25) and same.beta < 0
+    hub = gbm("y ~ x0 + x1", _data(300, 4), distribution="huberized", n_trees=5,
+              bag_fraction=1)
+    for bad in (np.nan, np.inf, "a"):   # NaN decided every row negative; text: NumPy's error
+        with pytest.raises(ValueError, match="threshold must be a finite number on the link"):
+            qwyc(hub, held, threshold=bad)
+
+
+def test_predict_offset_and_newdata_checked(setting):
+    fit, _, held, _ = setting
+    ee = qwyc(fit, held, alpha=0.0)
+    for bad, match in [(np.zeros(3), r"offset must be one number per row of newdata \(500\)"),
+                       (["a"] * 500, "offset must be numbers"),
+                       (np.full(500, np.nan), "offset must be finite, got 500 NaN")]:
+        with pytest.raises(ValueError, match=match):
+            ee.predict(held, offset=bad)
+    with pytest.raises(ValueError, match="newdata is required"):
+        ee.predict(None)
 
 
 def test_bad_fit_and_predict_type(setting):
