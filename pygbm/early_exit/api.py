@@ -56,6 +56,17 @@ def check_every(name: str, value, n_trees: int) -> int:
     return int(value)
 
 
+def check_margin(name: str, margin) -> float:
+    """A margin of the margin rule (``thresholds='margin'``): a positive finite number."""
+    if isinstance(margin, np.generic):
+        margin = margin.item()                 # an element of an array: -1, not np.int64(-1)
+    if isinstance(margin, bool) or not isinstance(margin, numbers.Real) \
+            or not np.isfinite(margin) or margin <= 0:
+        raise ValueError(f"{name} must be a positive number with thresholds='margin' (rows "
+                         f"stop once 2|score - beta| exceeds it), got {margin!r}")
+    return float(margin)
+
+
 def _check_fraction(name, value, low_open=False):
     if isinstance(value, np.generic):
         value = value.item()                   # an element of an array: 0, not np.int64(0)
@@ -245,10 +256,7 @@ def qwyc(fit, data=None, n_trees=None, alpha=0.005, threshold=None, mode="both",
     if thresholds not in THRESHOLD_RULES:
         raise ValueError(f"thresholds must be 'qwyc' or 'margin', got {thresholds!r}")
     if thresholds == "margin":
-        if isinstance(margin, bool) or not isinstance(margin, numbers.Real) \
-                or not np.isfinite(margin) or margin <= 0:
-            raise ValueError(f"margin must be a positive number with thresholds='margin', "
-                             f"got {margin!r}")
+        check_margin("margin", margin)
     elif margin is not None:
         raise ValueError(f"margin is used with thresholds='margin' only (got margin={margin!r} "
                          f"with thresholds={thresholds!r})")

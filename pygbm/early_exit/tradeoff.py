@@ -12,7 +12,7 @@ import numpy as np
 from .. import frontend
 from ..progress import check_progress, progress_bar, wanted
 from .api import (HONEST_LEAST_ROWS, _check_fit, _check_fraction, _check_n_trees, _scored,
-                  _seed, check_every, check_row_count)
+                  _seed, check_every, check_margin, check_row_count)
 from .build import ORDERS, Settings, optimise
 from .model_scores import ModelScores, decision_threshold
 from .thresholds import MODES
@@ -128,6 +128,11 @@ def qwyc_tradeoff(fit, data, newdata, alphas=DEFAULT_ALPHAS, methods=("qwyc", "g
     alphas = [_check_fraction("alphas", a) for a in np.atleast_1d(alphas)]
     if not alphas:
         raise ValueError("alphas is empty: give the alphas of the curves, e.g. [0, 0.01, 0.05]")
+    if margins is not None:
+        margins = [check_margin("margins", m) for m in np.atleast_1d(margins)]
+        if not margins:
+            raise ValueError("margins is empty: give the margin rule's margins, or None for "
+                             "the default quantiles")
     margin_freq = check_every("margin_freq", margin_freq, n_trees)
     exit_every = check_every("exit_every", exit_every, n_trees)
     progress = check_progress(progress)

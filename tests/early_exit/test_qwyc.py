@@ -304,6 +304,17 @@ def test_predict_offset_and_newdata_checked(setting):
         ee.predict(None)
 
 
+@pytest.mark.parametrize("margins, match", [
+    ([-1.0], "margins must be a positive number.*got -1.0"),   # every row stopped at once
+    ([np.nan], "margins must be a positive number.*got nan"),  # no row ever stopped
+    (["a"], "margins must be a positive number.*got 'a'"),
+    ([], "margins is empty")])
+def test_tradeoff_margins_checked(setting, margins, match):
+    fit, _, held, test = setting
+    with pytest.raises(ValueError, match=match):
+        qwyc_tradeoff(fit, held, test, margins=margins)
+
+
 def test_bad_fit_and_predict_type(setting):
     fit, _, held, _ = setting
     with pytest.raises(TypeError, match="fit must be a fitted gbm"):
