@@ -28,6 +28,24 @@ def int_arg(name, value, low, high=None):
     return value
 
 
+#: permutations x training rows a fit may hold: the target statistics and the
+#: supporting models of ordered boosting keep a table of values of each
+#: permutation's rows (2**28 float64 values: 2 GiB per table)
+MAX_PERMUTATION_VALUES = 2 ** 28
+
+
+def permutations_arg(name, value, n_rows: int) -> int:
+    """``value`` permutations (>= 1) of ``n_rows`` training rows, within
+    :data:`MAX_PERMUTATION_VALUES`; errors naming ``name``."""
+    value = int_arg(name, value, 1)
+    if value * n_rows > MAX_PERMUTATION_VALUES:
+        raise ValueError(f"{name}={value} permutations of the {n_rows} training rows would "
+                         f"hold {value * n_rows:,} values per table, above the "
+                         f"{MAX_PERMUTATION_VALUES:,} (2 GiB) a fit may hold: use at most "
+                         f"{MAX_PERMUTATION_VALUES // n_rows:,} (CatBoost's default is 4)")
+    return value
+
+
 def fraction_arg(name, value, allow_one=True):
     """``value`` as a float in (0, 1] ((0, 1) without ``allow_one``)."""
     if isinstance(value, bool) or not isinstance(value, numbers.Real) or not np.isfinite(value):

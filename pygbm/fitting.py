@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._checks import as_generator, int_arg, offset_arg, weights_arg
+from ._checks import as_generator, int_arg, offset_arg, permutations_arg, weights_arg
 from .distributions import FitContext
 from .draws import is_r_stream
 from .distributions import Targets as LossTargets
@@ -301,8 +301,9 @@ def ordered_scheme(problem: BoostProblem, options: FitOptions, training, schedul
                    seed) -> OrderedBoosting:
     """Ordered boosting's scheme: on the target statistics' permutations
     (``schedule``) or, native categoricals, on permutations of ``seed``."""
-    views = ScheduleViews(schedule) if schedule is not None else \
-        NativeViews(training, options.ordered.n_permutations, seed)
+    views = ScheduleViews(schedule) if schedule is not None else NativeViews(
+        training, permutations_arg("n_permutations", options.ordered.n_permutations,
+                                   training.n), seed)
     return OrderedBoosting(OrderedProblem(problem.train_targets(), problem.distribution,
                                           problem.context, options.interaction_depth,
                                           options.n_minobsinnode, options.ordered,

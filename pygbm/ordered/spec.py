@@ -2,7 +2,10 @@
 boosting, the default) or Ordered boosting, checked once."""
 from __future__ import annotations
 
+import numbers
 from dataclasses import dataclass
+
+import numpy as np
 
 from .._checks import bool_arg, int_arg
 
@@ -42,12 +45,12 @@ def ordered_spec(boosting_type, dist, *, n_permutations=4, fold_len_multiplier=2
     if max_combination != 1:
         raise ValueError("boosting_type='ordered' does not support ts_max_combination > 1 yet")
     n_permutations = int_arg("n_permutations", n_permutations, 1)
-    try:
-        multiplier = float(fold_len_multiplier)
-    except (TypeError, ValueError):
-        multiplier = float("nan")
-    if not multiplier > 1.0:
-        raise ValueError(f"fold_len_multiplier must be a number > 1, got {fold_len_multiplier!r}")
+    if isinstance(fold_len_multiplier, bool) \
+            or not isinstance(fold_len_multiplier, numbers.Real) \
+            or not (np.isfinite(fold_len_multiplier) and fold_len_multiplier > 1.0):
+        raise ValueError(f"fold_len_multiplier must be a finite number > 1, got "
+                         f"{fold_len_multiplier!r}")
+    multiplier = float(fold_len_multiplier)
     if min_fold_size is not None:
         min_fold_size = int_arg("min_fold_size", min_fold_size, 1)
     full_history = bool_arg(full_history, "full_history")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._checks import int_arg
+from .._checks import int_arg, permutations_arg
 from ..messages import warn
 from .combinations import CombinationRegistry
 from .encoder import TargetStatisticsEncoder
@@ -36,10 +36,10 @@ def fit_target_statistics(categorical, x, y, w, n_train, var_names, var_type, va
         raise ValueError(f"x must be (n, {len(var_names)}) with one var_type per column, got "
                          f"x {x.shape} and var_type {var_type.shape}")
     modes = resolve_modes(categorical, var_names, var_type)
-    n_permutations = int_arg("ts_permutations", n_permutations, 1)
+    n_train = int_arg("n_train", n_train, 1, x.shape[0])
+    n_permutations = permutations_arg("ts_permutations", n_permutations, n_train)
     prior_weight = check_number("ts_prior_weight", prior_weight, positive=True)
     max_combination = int_arg("ts_max_combination", max_combination, 1, MAX_COMBINATION)
-    n_train = int_arg("n_train", n_train, 1, x.shape[0])
     target, w = statistic_inputs(dist, y, w, offset)
     if target.shape[0] != x.shape[0] or w.shape[0] != x.shape[0]:
         raise ValueError(f"y and w must have one value per row of x ({x.shape[0]})")

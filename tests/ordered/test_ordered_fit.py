@@ -151,12 +151,27 @@ def test_refused_pairwise(frame):
                   boosting_type="ordered")
 
 
+@pytest.mark.parametrize("kw", [dict(boosting_type="ordered", n_permutations=10 ** 12),
+                                dict(categorical="ordered_ts", ts_permutations=10 ** 12)])
+def test_permutations_beyond_memory_are_refused_up_front(frame, kw):
+    # each permutation keeps a table of the training rows: this ran out of memory
+    name = "n_permutations" if "n_permutations" in kw else "ts_permutations"
+    with pytest.raises(ValueError, match=f"{name}=1000000000000 permutations of the "
+                                         f"{len(frame)} training rows"):
+        pygbm.gbm("y ~ .", frame, distribution="bernoulli", n_trees=2, **kw)
+
+
 def test_bad_arguments(frame):
     with pytest.raises(ValueError, match="boosting_type must be"):
         pygbm.gbm("y ~ .", frame, distribution="bernoulli", boosting_type="Ordered")
     with pytest.raises(ValueError, match="fold_len_multiplier"):
         pygbm.gbm("y ~ .", frame, distribution="bernoulli", boosting_type="ordered",
                   fold_len_multiplier=1.0)
+    # text was converted ('2' fitted as 2.0), inf raised OverflowError in the folds
+    for bad in ("2", np.inf, np.nan, True):
+        with pytest.raises(ValueError, match=r"fold_len_multiplier must be a finite number > 1"):
+            pygbm.gbm("y ~ .", frame, distribution="bernoulli", boosting_type="ordered",
+                      fold_len_multiplier=bad)
     with pytest.raises(ValueError, match="differ"):
         pygbm.gbm("y ~ .", frame, distribution="bernoulli", n_permutations=3,
                   ts_permutations=2)
