@@ -127,7 +127,12 @@ def _fit_fold(k, fold_id, data, fit, seed):
     fold's rows moved to the end as the validation set."""
     rows = np.arange(data.n_train)
     order = np.concatenate([rows[fold_id != k], rows[fold_id == k]])
-    return fit(data.rows(order, int(np.sum(fold_id != k))), seed)
+    n_fold_train = int(np.sum(fold_id != k))
+    try:
+        return fit(data.rows(order, n_fold_train), seed)
+    except ValueError as error:         # say which rows: a fold trains on fewer than the fit
+        raise ValueError(f"cv fold {k} (trained on {n_fold_train} of the {data.n_train} "
+                         f"training rows): {error}") from error
 
 
 def _told(items, bar):

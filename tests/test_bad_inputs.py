@@ -166,6 +166,11 @@ _CASES = [
     ("gbm-poisson-all-zero-subsampled", lambda E: g(
         E, formula="k ~ x1", data=E.d.assign(k=0), distribution="poisson",
         zero_subsample=0.5), V, "poisson.*0 on every"),
+    # a fold's error says which fold and how many rows it trains on (fewer than the fit)
+    ("gbm-cv-fold-without-a-class", lambda E: g(
+        E, formula="b ~ x1", data=E.d.assign(b=np.r_[1, np.zeros(N - 1)]),
+        distribution="bernoulli", cv_folds=3, n_cores=1, random_state=1), V,
+     r"cv fold \d \(trained on 80 of the 120 training rows\): bernoulli.*both 0 and 1"),
     ("gbm-bernoulli-three-values", lambda E: g(E, formula="k ~ x1", distribution="bernoulli"),
      V, "0/1"),
     ("gbm-poisson-negative", lambda E: g(E, formula="y ~ x1", distribution="poisson"), V,
