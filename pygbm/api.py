@@ -207,13 +207,15 @@ DEFAULT_PERMUTATIONS = 4
 
 
 def _permutations_arg(n_permutations, ts_permutations):
-    """``n_permutations``, or its alias ``ts_permutations`` (not both, differing)."""
+    """``n_permutations``, or its alias ``ts_permutations`` (not both, differing),
+    a whole number >= 1 (an error names the one given)."""
     if n_permutations is None:
-        return DEFAULT_PERMUTATIONS if ts_permutations is None else ts_permutations
+        return DEFAULT_PERMUTATIONS if ts_permutations is None else \
+            int_arg("ts_permutations", ts_permutations, 1)
     if ts_permutations is not None and ts_permutations != n_permutations:
         raise ValueError(f"n_permutations={n_permutations!r} and its alias "
                          f"ts_permutations={ts_permutations!r} differ: give one")
-    return n_permutations
+    return int_arg("n_permutations", n_permutations, 1)
 
 
 def gbm(formula, data, distribution=None, weights=None, var_monotone=None, n_trees=100,

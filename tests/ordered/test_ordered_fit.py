@@ -175,6 +175,13 @@ def test_bad_arguments(frame):
     with pytest.raises(ValueError, match="differ"):
         pygbm.gbm("y ~ .", frame, distribution="bernoulli", n_permutations=3,
                   ts_permutations=2)
+    # the error names the argument given, not its alias ("ts_permutations must be >= 1")
+    for kw in (dict(categorical="ordered_ts"), dict(boosting_type="ordered"), {}):
+        with pytest.raises(ValueError, match="n_permutations must be >= 1, got 0"):
+            pygbm.gbm("y ~ .", frame, distribution="bernoulli", n_permutations=0, **kw)
+    with pytest.raises(ValueError, match="ts_permutations must be >= 1, got 0"):
+        pygbm.gbm("y ~ .", frame, distribution="bernoulli", ts_permutations=0,
+                  categorical="ordered_ts")
     same = pygbm.gbm("y ~ .", frame, distribution="bernoulli", categorical="ordered_ts", ts_permutations=2,
                      n_trees=5, random_state=1)
     alias = pygbm.gbm("y ~ .", frame, distribution="bernoulli", categorical="ordered_ts", n_permutations=2,
