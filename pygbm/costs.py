@@ -12,6 +12,7 @@ predictor those trees use (``model_cost``, the same for every row).
 from __future__ import annotations
 
 import numbers
+import re
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -51,6 +52,19 @@ def _by_name(value):
     return None
 
 
+def _used_in(key, var_names) -> str:
+    """A hint when ``key`` is a column that predictors transform (``log(x1)``,
+    ``I(x2^2)``): costs are keyed by the predictors' names."""
+    if not isinstance(key, str) or not key.isidentifier():
+        return ""
+    word = re.compile(rf"(?<![\w.]){re.escape(key)}(?![\w.(])")     # a column, not a function
+    using = [v for v in var_names if word.search(v)]
+    if not using:
+        return ""
+    return (f" ({key!r} enters the model through {', '.join(map(repr, using))}: key the cost "
+            f"by the predictor's name)")
+
+
 def _cost_vector(name, value, var_names, response_name) -> np.ndarray:
     """A cost per predictor from costs by name (unlisted: 0) or a vector."""
     p = len(var_names)
@@ -65,7 +79,7 @@ def _cost_vector(name, value, var_names, response_name) -> np.ndarray:
                 if response_name is not None and key == response_name:
                     raise ValueError(f"{name}: {key!r} is the response, not a predictor")
                 raise ValueError(f"{name}: {key!r} is not a predictor; the predictors are "
-                                 f"{', '.join(map(str, var_names))}")
+                                 f"{', '.join(map(str, var_names))}{_used_in(key, var_names)}")
             out[index[key]] = _cost_value(name, f"the cost of {key!r}", cost)
         return out
     arr = np.asarray(value, dtype=object)

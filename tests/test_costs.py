@@ -4,6 +4,7 @@ engine's accounting, the print and summary reports."""
 from __future__ import annotations
 
 import pickle
+import re
 
 import numpy as np
 import pandas as pd
@@ -141,6 +142,16 @@ def test_cv_folds_use_the_costs():
 def test_bad_costs_name_the_argument(kw, match):
     with pytest.raises(ValueError, match=match):
         _fit(_frame(200), n_trees=2, **kw)
+
+
+@pytest.mark.parametrize("formula, key, predictor", [
+    ("y ~ np.exp(c1) + c2", "c1", "'np.exp(c1)'"), ("y ~ c1 + I(c2 ** 2)", "c2", "'I(c2 ** 2)'")])
+def test_a_cost_keyed_by_a_transformed_column_names_its_predictor(formula, key, predictor):
+    with pytest.raises(ValueError, match=rf"feature_costs: '{key}' is not a predictor.* "
+                                         rf"\('{key}' enters the model through "
+                                         rf"{re.escape(predictor)}: key the cost by"):
+        gbm(formula, _frame(200), distribution="bernoulli", n_trees=2,
+            feature_costs={key: 1.0})
 
 
 def test_costs_by_name_in_a_series_or_by_position():
