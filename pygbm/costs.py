@@ -39,7 +39,7 @@ def _cost_value(name, what, value):
     return float(value) + 0.0                     # -0.0 is 0.0
 
 
-def _by_name(value):
+def _by_name(name, value):
     """The costs of ``value`` by predictor name (a dict, any mapping, or a
     pandas Series indexed by name), or None for costs by position (a list,
     an array, a Series with the default integer index)."""
@@ -48,6 +48,10 @@ def _by_name(value):
     pd = sys.modules.get("pandas")       # a Series exists only once pandas is imported
     if pd is not None and isinstance(value, pd.Series) \
             and not isinstance(value.index, pd.RangeIndex):
+        repeated = value.index[value.index.duplicated()].unique().tolist()
+        if repeated:
+            raise ValueError(f"{name}: the Series names {', '.join(map(repr, repeated))} "
+                             f"more than once; give one cost per predictor")
         return dict(value.items())
     return None
 
@@ -71,7 +75,7 @@ def _cost_vector(name, value, var_names, response_name) -> np.ndarray:
     out = np.zeros(p)
     if value is None:
         return out
-    named = _by_name(value)
+    named = _by_name(name, value)
     if named is not None:
         index = {v: i for i, v in enumerate(var_names)}
         for key, cost in named.items():

@@ -136,6 +136,9 @@ def test_cv_folds_use_the_costs():
     (dict(cost_split=np.array([1.0, 2.0])), "cost_split: the cost of a split"),
     (dict(feature_costs=5.0), "feature_costs must be a dict .* got 5.0"),
     (dict(feature_costs=pd.Series({"c1": 1.0, "zz": 2.0})), "'zz' is not a predictor"),
+    # the last of the repeated names was taken silently
+    (dict(feature_costs=pd.Series([1.0, 2.0], index=["c1", "c1"])),
+     "feature_costs: the Series names 'c1' more than once"),
     (dict(feature_costs={"e1": 1e300}, cegb_tradeoff=1e3),
      "cegb_tradeoff x feature_costs is too large"),
 ])
