@@ -327,7 +327,11 @@ def fit_coded(options: FitOptions, data: CodedData, random_state=None) -> GBMFit
     sample = None
     if options.zero_subsample is not None:
         sample, data = subsample_zeros(data, options, rng)
-        check_rows(data, options)
+        try:
+            check_rows(data, options)
+        except ValueError as error:     # say why the rows are fewer than given
+            raise ValueError(f"zero_subsample={sample.rate:g} kept {sample.n_kept} of the "
+                             f"{sample.n_train_full} training rows: {error}") from error
     targets = check_targets(data, dist)
     classes = dist.response_classes(np.asarray(data.y), data.y_levels)
     perm, targets = row_order(data, targets, dist)

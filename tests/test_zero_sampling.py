@@ -278,3 +278,11 @@ def test_a_response_of_zeros_only_is_refused_before_the_draw(pois):
     with pytest.raises(ValueError, match="poisson: the response y is 0 on every training row"):
         pygbm.gbm("y ~ a", pois.assign(y=0.0), distribution="poisson", zero_subsample=0.5,
                   n_trees=2)
+
+
+def test_too_few_kept_rows_say_the_subsample_kept_them():
+    df = _frame(6, n=60).assign(y=np.r_[np.ones(3), np.zeros(57)])
+    with pytest.raises(ValueError, match=r"zero_subsample=0.05 kept \d+ of the 60 training "
+                                         r"rows: the data set is too small"):
+        pygbm.gbm("y ~ a", df, distribution="bernoulli", zero_subsample=0.05, n_trees=2,
+                  random_state=1)
