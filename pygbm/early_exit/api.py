@@ -13,6 +13,8 @@ from .model_scores import BINARY_DISTRIBUTIONS, ModelScores, decision_threshold
 from .predictor import EarlyExitPredictor
 from .thresholds import MODES
 
+#: qwyc()'s default disagreement budget (a share of the optimisation rows)
+DEFAULT_ALPHA = 0.005
 #: rows qwyc(honest=True) needs: one for each half
 HONEST_LEAST_ROWS = 2
 #: the rule of three: after N rows without a disagreement, the rate can still be about
@@ -145,7 +147,7 @@ def _scored(scores: ModelScores, fit, data, beta, name: str = "data") -> Rows:
     return Rows(scores.matrix(view), g0, beta)
 
 
-def qwyc(fit, data=None, n_trees=None, alpha=0.005, threshold=None, mode="both",
+def qwyc(fit, data=None, n_trees=None, alpha=DEFAULT_ALPHA, threshold=None, mode="both",
          order="qwyc", cost=None, honest=False, validation=None, max_disagreement=None,
          random_state=None, thresholds="qwyc", margin=None,
          margin_freq=1, exit_every=1) -> EarlyExitPredictor:
@@ -265,6 +267,12 @@ def qwyc(fit, data=None, n_trees=None, alpha=0.005, threshold=None, mode="both",
     if thresholds == "margin" and exit_every != 1:
         raise ValueError(f"exit_every is for thresholds='qwyc' (got exit_every={exit_every!r} "
                          f"with thresholds='margin', whose check frequency is margin_freq)")
+    if thresholds == "margin" and (isinstance(alpha, str) or alpha != DEFAULT_ALPHA):
+        raise ValueError(f"alpha is for thresholds='qwyc' (got alpha={alpha!r} with "
+                         f"thresholds='margin', whose rule is set by margin alone)")
+    if thresholds == "margin" and honest is True:
+        raise ValueError("honest=True is for thresholds='qwyc' (the margin rule sets no "
+                         "thresholds on the rows, so there is nothing to split them for)")
     if not isinstance(honest, bool):
         raise ValueError(f"honest must be True or False, got {honest!r}")
     auto = isinstance(alpha, str)
@@ -308,7 +316,8 @@ def qwyc(fit, data=None, n_trees=None, alpha=0.005, threshold=None, mode="both",
         warn(f"qwyc(): even alpha = 0 disagrees with the full model on "
                       f"{100 * on_validation.disagreement(held_out.full_decision):.2f}% of the "
                       f"validation rows, above max_disagreement = {max_disagreement:g}; try "
-                      f"honest=True, more optimisation rows, or fewer trees")
+                      + ("" if honest else "honest=True, ")
+                      + "more optimisation rows, or fewer trees")
     rep = report(schedule, threshold_rows, alpha, settings, training)
     if held_out is not None:
         rep = dataclasses.replace(

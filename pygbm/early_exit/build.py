@@ -75,14 +75,15 @@ def _fixed_order(settings: Settings, n_trees: int, rng: np.random.Generator):
 
 
 def margin_schedule(n_trees: int, beta: float, margin: float, order=None,
-                    freq: int = 1) -> Schedule:
+                    freq: int = 1, mode: str = "both") -> Schedule:
     """LightGBM's pred_early_stop rule (binary): after every ``freq``-th tree
     (``pred_early_stop_freq``; LightGBM's default 10), stop once
-    2|g - beta| > margin (``pred_early_stop_margin``); no exit in between."""
+    2|g - beta| > margin (``pred_early_stop_margin``); no exit in between.
+    ``mode`` "negative" ("positive") keeps only the exits below (above) beta."""
     order = np.arange(n_trees) if order is None else np.asarray(order)
     checked = np.arange(1, n_trees + 1) % freq == 0
-    lower = np.where(checked, beta - margin / 2, -np.inf)
-    upper = np.where(checked, beta + margin / 2, np.inf)
+    lower = np.where(checked & (mode != "positive"), beta - margin / 2, -np.inf)
+    upper = np.where(checked & (mode != "negative"), beta + margin / 2, np.inf)
     lower[-1] = upper[-1] = beta
     return Schedule(order, lower, upper)
 
@@ -94,7 +95,7 @@ def optimise(rows: Rows, alpha: float, settings: Settings) -> tuple[Schedule, Ro
     order = _fixed_order(settings, n_trees, rng)
     if settings.rule == "margin":
         return margin_schedule(n_trees, rows.beta, settings.margin, order,
-                               settings.margin_freq), rows
+                               settings.margin_freq, settings.mode), rows
     every = settings.exit_every
     if not settings.honest:
         return place(rows.problem(alpha, settings.mode, settings.cost), order,

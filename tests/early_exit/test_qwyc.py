@@ -254,6 +254,11 @@ def test_other_distributions():
     (dict(exit_every=N_TREES), "exit_every must be a whole number from 1 to 39"),
     (dict(thresholds="margin", margin=1.0, margin_freq=N_TREES), "margin_freq must be"),
     (dict(thresholds="margin", margin=1.0, exit_every=2), "exit_every is for"),
+    # ignored silently by the margin rule
+    (dict(thresholds="margin", margin=1.0, alpha=0.2), "alpha is for thresholds='qwyc'"),
+    (dict(thresholds="margin", margin=1.0, alpha="auto", max_disagreement=0.1),
+     "alpha is for thresholds='qwyc'"),
+    (dict(thresholds="margin", margin=1.0, honest=True), "honest=True is for"),
     (dict(honest=1), "honest must be"), (dict(random_state="a"), "random_state must be"),
     (dict(order=[0, 0] + list(range(2, N_TREES))),
      r"order must be a permutation.*got 40 values .* \(39 distinct\)"),
@@ -313,6 +318,18 @@ def test_tradeoff_margins_checked(setting, margins, match):
     fit, _, held, test = setting
     with pytest.raises(ValueError, match=match):
         qwyc_tradeoff(fit, held, test, margins=margins)
+
+
+@pytest.mark.parametrize("mode, kept", [("negative", {"neg", "full"}),
+                                         ("positive", {"pos", "full"})])
+def test_margin_rule_keeps_the_mode(setting, mode, kept):
+    # the margin rule let rows exit on both sides whatever the mode
+    fit, _, held, test = setting
+    res = qwyc(fit, held, thresholds="margin", margin=1.0, mode=mode).predict(test)
+    assert set(res["exit"]) <= kept and set(res["exit"]) != {"full"}
+    both = qwyc(fit, held, thresholds="margin", margin=1.0).predict(test)
+    early = both["exit"] == mode[:3]
+    np.testing.assert_array_equal(res["n_trees"][early], both["n_trees"][early])
 
 
 def test_bad_fit_and_predict_type(setting):
