@@ -332,6 +332,18 @@ def test_margin_rule_keeps_the_mode(setting, mode, kept):
     np.testing.assert_array_equal(res["n_trees"][early], both["n_trees"][early])
 
 
+def test_tables_missing_a_column_are_named_by_their_argument(setting):
+    fit, _, held, test = setting
+    with pytest.raises(ValueError, match="^validation: formula uses column not in newdata: 'x1'"):
+        qwyc(fit, held, validation=test.drop(columns="x1"))
+    with pytest.raises(ValueError, match="^data: formula uses column not in newdata: 'x1'"):
+        qwyc(fit, held.drop(columns="x1"))
+    with pytest.raises(TypeError, match="^validation: newdata must be a pandas DataFrame"):
+        qwyc(fit, held, validation=test[["x0", "x1"]].to_numpy())
+    with pytest.raises(ValueError, match="^data: formula uses column"):
+        qwyc_tradeoff(fit, held.drop(columns="x2"), test)
+
+
 def test_bad_fit_and_predict_type(setting):
     fit, _, held, _ = setting
     with pytest.raises(TypeError, match="fit must be a fitted gbm"):
