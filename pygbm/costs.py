@@ -21,7 +21,6 @@ import numpy as np
 
 from .engine.cegb import Columns, CostSpec, CostTracker, path_masks
 from .engine.tree import ColumnView, terminal_nodes
-from .messages import warn
 
 #: the columns of predict_cost's table
 COST_COLUMNS = ("feature_cost", "split_cost", "model_cost", "total")
@@ -128,15 +127,6 @@ def penalised(spec: CostSpec | None) -> bool:
     """Whether the costs change the fit (some cost > 0 and λ > 0)."""
     return spec is not None and spec.tradeoff > 0 and (
         spec.split > 0 or bool(np.any(spec.feature > 0)) or bool(np.any(spec.model > 0)))
-
-
-def warn_if_constant(spec: CostSpec | None, trees) -> None:
-    """Warn when the costs stopped every split: each tree is a single leaf."""
-    if penalised(spec) and len(trees) and all(tree.n_nodes == 1 for tree in trees):
-        warn(f"feature costs: all {len(trees)} trees are single leaves (the constant model): "
-             f"cegb_tradeoff={spec.tradeoff:g} times the costs exceeded the gain of every "
-             f"split. The penalties grow with the rows that pay them (a per-row cost is paid "
-             f"by every row reading the predictor); lower cegb_tradeoff or the costs")
 
 
 def engine_columns(p: int, ts_encoder=None) -> Columns:

@@ -22,7 +22,7 @@ from ._checks import as_generator, int_arg, offset_arg, permutations_arg, weight
 from .distributions import FitContext
 from .draws import is_r_stream
 from .distributions import Targets as LossTargets
-from .costs import cost_tracker, engine_columns, warn_if_constant
+from .costs import cost_tracker, engine_columns
 from .engine.boost import BoostProblem, BoostState, run_boosting
 from .engine.factory import training_data
 from .engine.schemes import PlainBoosting
@@ -366,9 +366,7 @@ def fit_coded(options: FitOptions, data: CodedData, random_state=None) -> GBMFit
         run_boosting(problem, state, options.n_trees, rng, options.verbose, scheme, bar)
     if sample is not None:
         state = sample.finish(state, data.n_train)
-    fit = build_fit(data, options, problem, targets, state, engine, rng, perm, sample)
-    warn_if_constant(options.costs, fit.trees)
-    return fit
+    return build_fit(data, options, problem, targets, state, engine, rng, perm, sample)
 
 
 def build_fit(data: CodedData, options: FitOptions, problem: BoostProblem, targets: Targets,

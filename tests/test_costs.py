@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import pickle
 import re
-import warnings
 
 import numpy as np
 import pandas as pd
@@ -53,16 +52,6 @@ def test_costs_lower_the_prediction_cost():
     plain = _fit(df, feature_costs=COSTS, cegb_tradeoff=0.0)
     cheap = _fit(df, feature_costs=COSTS, cegb_tradeoff=0.01)
     assert cheap.predict_cost(df)["total"].mean() < 0.7 * plain.predict_cost(df)["total"].mean()
-
-
-def test_costs_that_stop_every_split_warn_of_the_constant_model():
-    df = _frame()
-    with pytest.warns(UserWarning, match="all 10 trees are single leaves"):
-        flat = _fit(df, n_trees=10, feature_costs=COSTS, cegb_tradeoff=10.0)
-    assert np.ptp(flat.predict(df)) == 0
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        _fit(df, n_trees=10, feature_costs=COSTS, cegb_tradeoff=0.01)
 
 
 def test_gbm_more_continues_the_marks():

@@ -13,10 +13,13 @@ from .evaluate import matrix_scores, run_schedule
 from .outcome import EXIT_NEGATIVE, EXIT_POSITIVE, Outcome
 from .ordering import Problem, Schedule, place
 from .predictor import OptimisationReport
+from .rate import rate_schedule
 from .thresholds import disagreement_budget
 
 ORDERS = ("qwyc", "gbt", "random")
-THRESHOLD_RULES = ("qwyc", "margin")
+#: thresholds: Algorithm 2 ("qwyc"), Algorithm 2's cuts with the budget spent by rate
+#: ("rate", :mod:`.rate`), LightGBM's margin rule ("margin")
+THRESHOLD_RULES = ("qwyc", "rate", "margin")
 #: bisection steps of alpha="auto" at most (the budget is a whole number of rows)
 AUTO_STEPS = 12
 
@@ -57,7 +60,7 @@ class Settings:
     cost: np.ndarray
     honest: bool
     seed: int                     # the random order and the honest split, the same every call
-    rule: str = "qwyc"            # thresholds: "qwyc" (Algorithm 2) or "margin"
+    rule: str = "qwyc"            # thresholds: one of THRESHOLD_RULES
     margin: float = 0.0
     margin_freq: int = 1          # the margin rule checks after every margin_freq-th tree
     exit_every: int = 1           # Algorithm 2's thresholds after every exit_every-th tree
@@ -97,16 +100,20 @@ def optimise(rows: Rows, alpha: float, settings: Settings) -> tuple[Schedule, Ro
         return margin_schedule(n_trees, rows.beta, settings.margin, order,
                                settings.margin_freq, settings.mode), rows
     every = settings.exit_every
-    if not settings.honest:
-        return place(rows.problem(alpha, settings.mode, settings.cost), order,
-                     exit_every=every), rows
-    shuffled = rng.permutation(rows.n)
-    half_a, half_b = rows.subset(shuffled[: rows.n // 2]), rows.subset(shuffled[rows.n // 2:])
-    if order is None:
-        order = place(half_a.problem(alpha, settings.mode, settings.cost),
-                      exit_every=every).order
-    return place(half_b.problem(alpha, settings.mode, settings.cost), order,
-                 exit_every=every), half_b
+    threshold_rows = rows
+    if settings.honest:
+        shuffled = rng.permutation(rows.n)
+        half_a, threshold_rows = (rows.subset(shuffled[: rows.n // 2]),
+                                  rows.subset(shuffled[rows.n // 2:]))
+        if order is None:
+            order = place(half_a.problem(alpha, settings.mode, settings.cost),
+                          exit_every=every).order
+    problem = threshold_rows.problem(alpha, settings.mode, settings.cost)
+    if settings.rule == "rate":
+        if order is None:
+            order = place(problem, exit_every=every).order
+        return rate_schedule(problem, order, every), threshold_rows
+    return place(problem, order, exit_every=every), threshold_rows
 
 
 def report(schedule: Schedule, rows: Rows, alpha: float, settings: Settings,
@@ -125,4 +132,5 @@ def report(schedule: Schedule, rows: Rows, alpha: float, settings: Settings,
         exits_positive=np.bincount(position[out.exit == EXIT_POSITIVE], minlength=n_trees),
         order_rule=rule, honest=settings.honest, training_rows=training_rows,
         exit_every=settings.margin_freq if settings.rule == "margin" else settings.exit_every,
-        margin=settings.margin if settings.rule == "margin" else None)
+        margin=settings.margin if settings.rule == "margin" else None,
+        spending="rate" if settings.rule == "rate" else "greedy")

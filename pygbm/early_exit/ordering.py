@@ -88,17 +88,21 @@ def _compiled_search(kernels):
 
 
 def place(problem: Problem, order=None, window: int | None = None,
-          exit_every: int = 1) -> Schedule:
+          exit_every: int = 1, search=None) -> Schedule:
     """Place every tree: in ``order`` (fixed) or by Algorithm 1 (``order=None``), which
     searches every tree not yet placed, or with ``window`` only the next ``window`` of
     them in training order (an experiment of ``benchmarks/qwyc_honest_variants.py``).
 
     ``exit_every`` > 1: rows may exit after every ``exit_every``-th position only (and
     the last); the other positions get no thresholds, and Algorithm 1 still places
-    there the tree of least cost per row it would let stop."""
+    there the tree of least cost per row it would let stop.
+
+    ``search``: how a position's tree and thresholds are found (None: Algorithm 2
+    for every candidate; :mod:`.rate` gives its own for a fixed order)."""
     n_trees = problem.scores.shape[0]
-    kernels = compiled_kernels()
-    search = _numpy_search if kernels is None else _compiled_search(kernels)
+    if search is None:
+        kernels = compiled_kernels()
+        search = _numpy_search if kernels is None else _compiled_search(kernels)
     positive_all = problem.positive
     rows = np.arange(problem.scores.shape[1])
     g = problem.g0.copy()

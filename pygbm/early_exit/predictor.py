@@ -78,6 +78,7 @@ class OptimisationReport:
     training_rows: bool           # the rows were the fit's training rows
     exit_every: int = 1           # rows may exit after every exit_every-th tree only
     margin: float | None = None   # the margin rule's margin (None: Algorithm 2's thresholds)
+    spending: str = "greedy"      # Algorithm 2's budget: "greedy" (the paper) or "rate"
     validation_rows: int = 0
     validation_disagreement: float | None = None
     validation_mean_trees: float | None = None
@@ -251,6 +252,8 @@ class EarlyExitPredictor:
     def __repr__(self) -> str:
         r = self.report_
         rule = f"alpha={r.alpha:g}" if r.margin is None else f"margin={r.margin:g}"
+        if r.spending == "rate":
+            rule += " spent by rate"
         return (f"EarlyExitPredictor({r.order_rule} order, {self.n_trees} trees, "
                 f"{rule}: {r.mean_trees:.1f} trees per row, "
                 f"{100 * r.disagreement:.2f}% disagreement on {r.n_rows} rows)")
@@ -283,7 +286,8 @@ class QWYCSummary:
         if r.margin is None:
             title = (f"QWYC early exit ({r.order_rule} order"
                      f"{', honest' if r.honest else ''}), {decision}")
-            rule = ("alpha", f"{r.alpha:g} (at most {r.budget} disagreements)")
+            spent = ", spent by rate" if r.spending == "rate" else ""
+            rule = ("alpha", f"{r.alpha:g} (at most {r.budget} disagreements{spent})")
             note = ("alpha holds on the optimisation rows only; expect several times alpha "
                     "on new rows (check with validation= or qwyc_tradeoff).")
         else:

@@ -69,6 +69,13 @@ def _ranks(flags: np.ndarray, count: int) -> np.ndarray:
     return ranks
 
 
+def _first_ranks(flags: np.ndarray, count: int) -> np.ndarray:
+    """The positions of the 1st..count-th True of ``flags`` (one column; ``n`` for
+    the first missing one, and no further)."""
+    ranks = np.flatnonzero(flags)[:count]
+    return ranks if ranks.size == count else np.append(ranks, flags.size)
+
+
 def _tie_start(s: np.ndarray) -> np.ndarray:
     """Per column of sorted ``s``: the first position of each value's run, with
     a last row ``n`` (so that position n maps to n)."""
@@ -114,6 +121,34 @@ def cuts(G: np.ndarray, positive: np.ndarray, budget, mode: str):
     return i[pick, cols[0]], j[pick, cols[0]], s
 
 
+def rate_cuts(g: np.ndarray, positive: np.ndarray, budget: int, mode: str, rate: float):
+    """The cuts of one position (scores ``g`` of the rows of U) that stop the most
+    rows less ``rate`` per disagreement, within ``budget`` disagreements: the budget
+    is spent only where a disagreement stops at least ``rate`` more rows
+    (:mod:`.rate`). ``rate`` is finite. Ties: the fewest disagreements, then the most
+    negative exits. Returns (i, j, s) as :func:`cuts` for one column."""
+    n = g.shape[0]
+    B = max(int(budget), 0)
+    order = np.argsort(g, kind="stable")
+    s, pos = g[order][:, None], positive[order]
+    below_bad = np.concatenate([[0], np.cumsum(pos)])
+    above_bad = np.concatenate([[0], np.cumsum(~pos[::-1])])
+    none = np.zeros(1, dtype=np.intp)
+    i = none if mode == "positive" else _tie_start(s)[_first_ranks(pos, B + 1), 0]
+    j = none if mode == "negative" else _tie_start(-s[::-1])[_first_ranks(~pos[::-1], B + 1), 0]
+    bad_low, bad_up = below_bad[i], above_bad[j]
+    # the upper cut of most value among those within each budget left (a prefix of j)
+    value_up = j - rate * bad_up
+    new_best = value_up > np.concatenate([[-np.inf], np.maximum.accumulate(value_up)[:-1]])
+    best_up = np.maximum.accumulate(np.where(new_best, np.arange(j.size), 0))
+    within = np.searchsorted(bad_up, B - bad_low, side="right") - 1
+    up = np.minimum(j[best_up[np.maximum(within, 0)]], n - i)
+    bad = bad_low + above_bad[up]
+    value = np.where(within >= 0, (i + up) - rate * bad, -np.inf)
+    k = np.lexsort((-i, bad, -value))[0]
+    return np.array([i[k]]), np.array([up[k]]), s
+
+
 def position_thresholds(G: np.ndarray, positive: np.ndarray, budget, mode: str):
     """Algorithm 2 for every column of ``G`` (rows of U x candidate trees).
 
@@ -121,9 +156,17 @@ def position_thresholds(G: np.ndarray, positive: np.ndarray, budget, mode: str):
     disagreements still allowed (an int or one per column). Returns
     ``(lower, upper)``, one per column, with lower <= upper.
     """
-    n = G.shape[0]
     i, j, s = cuts(G, positive, budget, mode)
-    cols = np.arange(G.shape[1])
+    return thresholds_of_cuts(i, j, s)
+
+
+def thresholds_of_cuts(i: np.ndarray, j: np.ndarray, s: np.ndarray):
+    """``(lower, upper)`` per column of the sorted scores ``s`` when the ``i`` lowest
+    rows exit negative and the ``j`` highest positive: halfway between the last row
+    stopped and the first kept (see :func:`between`); infinite for a side that
+    stops no row."""
+    n = s.shape[0]
+    cols = np.arange(s.shape[1])
     last = s[np.maximum(i - 1, 0), cols]
     first = np.where(i < n, s[np.minimum(i, n - 1), cols], np.inf)
     lower = np.where(i > 0, between(last, first), -np.inf)

@@ -21,6 +21,8 @@ DEFAULT_ALPHAS = (0.0, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.02)
 #: default margins: twice these quantiles of |full score - beta| on ``data``
 MARGIN_QUANTILES = (0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
 METHODS = ORDERS + ("margin",)
+#: the threshold rules of the curves with Algorithm 2's thresholds
+ALGORITHM2_RULES = ("qwyc", "rate")
 
 
 def _labels(fit, newdata):
@@ -41,7 +43,7 @@ def _labels(fit, newdata):
 def qwyc_tradeoff(fit, data, newdata, alphas=DEFAULT_ALPHAS, methods=("qwyc", "gbt", "margin"),
                   n_trees=None, mode="both", honest=False, margins=None, threshold=None,
                   random_state=None, plot_it=False, ax=None, margin_freq=1, progress=None,
-                  exit_every=1):
+                  exit_every=1, thresholds="qwyc"):
     """The paper's trade-off curves: for each method and alpha (margin for the
     margin rule), optimise on ``data`` and measure on ``newdata``.
 
@@ -95,6 +97,9 @@ def qwyc_tradeoff(fit, data, newdata, alphas=DEFAULT_ALPHAS, methods=("qwyc", "g
         The curves with Algorithm 2's thresholds ("qwyc", "gbt", "random")
         let rows exit after every ``exit_every``-th tree only (see
         :func:`qwyc`).
+    thresholds : {"qwyc", "rate"}, default "qwyc"
+        How the curves with Algorithm 2's thresholds spend alpha: as the
+        paper ("qwyc") or by rate ("rate", see :func:`qwyc`).
 
     Returns
     -------
@@ -133,6 +138,9 @@ def qwyc_tradeoff(fit, data, newdata, alphas=DEFAULT_ALPHAS, methods=("qwyc", "g
         if not margins:
             raise ValueError("margins is empty: give the margin rule's margins, or None for "
                              "the default quantiles")
+    if thresholds not in ALGORITHM2_RULES:
+        raise ValueError(f"thresholds must be one of {', '.join(map(repr, ALGORITHM2_RULES))} "
+                         f"(the margin rule is the method 'margin'), got {thresholds!r}")
     margin_freq = check_every("margin_freq", margin_freq, n_trees)
     exit_every = check_every("exit_every", exit_every, n_trees)
     progress = check_progress(progress)
@@ -156,7 +164,7 @@ def qwyc_tradeoff(fit, data, newdata, alphas=DEFAULT_ALPHAS, methods=("qwyc", "g
             grid += [(method, np.nan, Settings(mode, "gbt", cost, False, seed, "margin",
                                                float(m), margin_freq)) for m in margins]
         else:
-            grid += [(method, a, Settings(mode, method, cost, honest, seed,
+            grid += [(method, a, Settings(mode, method, cost, honest, seed, thresholds,
                                           exit_every=exit_every)) for a in alphas]
     points = []
     with progress_bar(wanted(progress, False), len(grid), "qwyc_tradeoff", unit="point") as bar:

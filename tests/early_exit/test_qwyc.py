@@ -379,3 +379,25 @@ def test_tradeoff_table_and_plot(setting):
     plt.close("all")
     with pytest.raises(ValueError, match="methods must be"):
         qwyc_tradeoff(fit, held, test, methods=("fan",))
+
+
+def test_thresholds_spent_by_rate_through_qwyc_and_tradeoff(setting):
+    """thresholds="rate": the budget holds on the optimisation rows through predict,
+    the order is Algorithm 1's, the summary says how alpha was spent, and the
+    trade-off curves take the same option."""
+    fit, _, held, test = setting
+    greedy = qwyc(fit, held, alpha=0.02, random_state=0)
+    ee = qwyc(fit, held, alpha=0.02, thresholds="rate", random_state=0)
+    wrong = int(np.sum(ee.predict(held)["decision"].to_numpy() != _full_decision(fit, held)))
+    assert wrong <= int(np.floor(0.02 * len(held)))
+    np.testing.assert_array_equal(ee.order_, greedy.order_)
+    assert "spent by rate" in repr(ee.summary()) and "spent by rate" in repr(ee)
+    assert "spent by rate" not in repr(greedy.summary())
+    again = pickle.loads(pickle.dumps(ee))
+    pd.testing.assert_frame_equal(again.predict(test), ee.predict(test))
+    curves = qwyc_tradeoff(fit, held, test, alphas=[0.0, 0.02], methods=("gbt",),
+                           thresholds="rate")
+    assert curves["method"].tolist() == ["gbt", "gbt", "full"]
+    assert np.all(curves["fit_disagreement"] <= 0.02)
+    with pytest.raises(ValueError, match="thresholds must be one of 'qwyc', 'rate'"):
+        qwyc_tradeoff(fit, held, test, thresholds="margin")
