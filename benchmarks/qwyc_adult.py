@@ -113,6 +113,16 @@ def fitted(cache: Path, train, out):
     return fit
 
 
+def held_out_split(split_seed: int, fit_share: float):
+    """Adult's training rows split at random: (rows to fit the gbm on, the other
+    rows to optimise on, the test rows), the held-out protocol of qwyc_heldout.py."""
+    train, test = load("adult_train.csv"), load("adult_test.csv")
+    shuffled = np.random.default_rng(split_seed).permutation(len(train))
+    cut = int(fit_share * len(train))
+    return (train.iloc[shuffled[:cut]].reset_index(drop=True),
+            train.iloc[shuffled[cut:]].reset_index(drop=True), test)
+
+
 def load_text():
     return "load average " + " ".join(f"{x:.1f}" for x in os.getloadavg())
 

@@ -17,7 +17,6 @@ import time
 import warnings
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -58,11 +57,7 @@ def matched(table, rule) -> list:
 
 def main() -> None:
     warnings.simplefilter("ignore")
-    train, test = qa.load("adult_train.csv"), qa.load("adult_test.csv")
-    order = np.random.default_rng(SPLIT_SEED).permutation(len(train))
-    cut = int(FIT_SHARE * len(train))
-    fit_rows = train.iloc[order[:cut]].reset_index(drop=True)
-    opt_rows = train.iloc[order[cut:]].reset_index(drop=True)
+    fit_rows, opt_rows, test = qa.held_out_split(SPLIT_SEED, FIT_SHARE)
     out = [f"Start: {qa.load_text()} (2 cores, shared)."]
     t0 = time.time()
     fit = gbm("over_50k ~ .", fit_rows, **qa.SETTINGS)

@@ -79,11 +79,7 @@ def variants(rows, cost):
 
 def one_split(split_seed: int):
     """The table of points of one split of the training rows, and its sizes."""
-    train, test = qa.load("adult_train.csv"), qa.load("adult_test.csv")
-    order = np.random.default_rng(split_seed).permutation(len(train))
-    cut = int(FIT_SHARE * len(train))
-    fit_rows = train.iloc[order[:cut]].reset_index(drop=True)
-    opt_rows = train.iloc[order[cut:]].reset_index(drop=True)
+    fit_rows, opt_rows, test = qa.held_out_split(split_seed, FIT_SHARE)
     fit = gbm("over_50k ~ .", fit_rows, **qa.SETTINGS)
     beta = decision_threshold(fit.distribution, None)[1]
     scores = ModelScores(fit, N_TREES)

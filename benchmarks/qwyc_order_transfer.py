@@ -60,11 +60,7 @@ def paper_protocol(trained, new, cost) -> dict:
 def one_split(split_seed: int) -> tuple[dict, dict]:
     """order name -> mean trees on the test rows at each alpha (thresholds set there),
     and the paper protocol's mean trees at those test disagreements."""
-    train, test = qa.load("adult_train.csv"), qa.load("adult_test.csv")
-    shuffled = np.random.default_rng(split_seed).permutation(len(train))
-    cut = int(FIT_SHARE * len(train))
-    fit_rows = train.iloc[shuffled[:cut]].reset_index(drop=True)
-    opt_rows = train.iloc[shuffled[cut:]].reset_index(drop=True)
+    fit_rows, opt_rows, test = qa.held_out_split(split_seed, FIT_SHARE)
     fit = gbm("over_50k ~ .", fit_rows, **qa.SETTINGS)
     beta = decision_threshold(fit.distribution, None)[1]
     scores = ModelScores(fit, N_TREES)

@@ -45,11 +45,7 @@ RESULTS = qa.ROOT / "benchmarks" / "results"
 
 
 def one_split(split_seed: int) -> pd.DataFrame:
-    train, test = qa.load("adult_train.csv"), qa.load("adult_test.csv")
-    shuffled = np.random.default_rng(split_seed).permutation(len(train))
-    cut = int(FIT_SHARE * len(train))
-    fit_rows = train.iloc[shuffled[:cut]].reset_index(drop=True)
-    opt_rows = train.iloc[shuffled[cut:]].reset_index(drop=True)
+    fit_rows, opt_rows, test = qa.held_out_split(split_seed, FIT_SHARE)
     fit = gbm("over_50k ~ .", fit_rows, **qa.SETTINGS)
     beta = decision_threshold(fit.distribution, None)[1]
     scores = ModelScores(fit, N_TREES)

@@ -12,21 +12,14 @@ from pygbm.early_exit.forest import compiled_kernels
 from pygbm.early_exit.ordering import Problem, place
 from pygbm.early_exit.thresholds import MODES, disagreement_budget, exits, position_thresholds
 
-
-def _rows(seed, n=300, T=12):
-    rng = np.random.default_rng(seed)
-    # trees of unequal strength, discrete leaf values (ties), a shared signal
-    signal = rng.normal(size=n)
-    F = np.round(0.3 * signal[:, None] * rng.uniform(0.2, 1.5, T)
-                 + 0.4 * rng.normal(size=(n, T)), 1)
-    return Rows(np.ascontiguousarray(F.T), np.full(n, -0.3), 0.0)
+from ._rows import synthetic_rows
 
 
 @pytest.mark.parametrize("order", ["qwyc", "gbt", "random", "explicit"])
 @pytest.mark.parametrize("mode", ["both", "negative", "positive"])
 def test_disagreement_at_most_floor_alpha_n(order, mode):
     for seed, alpha in [(0, 0.0), (1, 0.01), (2, 0.05), (3, 0.123), (4, 0.3)]:
-        rows = _rows(seed)
+        rows = synthetic_rows(seed)
         chosen = np.random.default_rng(seed).permutation(12) if order == "explicit" else order
         settings = Settings(mode, chosen, np.ones(12), False, seed)
         schedule, used = optimise(rows, alpha, settings)
@@ -51,7 +44,7 @@ def test_exit_every_allows_exits_at_its_positions_only(order, every):
     holds, and a fixed order's thresholds there are Algorithm 2's on the rows
     still active."""
     for seed, alpha in [(0, 0.0), (1, 0.02), (2, 0.1)]:
-        rows = _rows(seed)
+        rows = synthetic_rows(seed)
         schedule, used = optimise(rows, alpha, Settings("both", order, np.ones(12), False, seed,
                                                         exit_every=every))
         closed = (np.arange(1, 12) % every) != 0
@@ -79,7 +72,7 @@ def test_exit_every_allows_exits_at_its_positions_only(order, every):
 
 
 def test_exit_every_one_is_the_paper_rule():
-    rows = _rows(5)
+    rows = synthetic_rows(5)
     for order in ("qwyc", "gbt"):
         default = optimise(rows, 0.03, Settings("both", order, np.ones(12), True, 5))[0]
         one = optimise(rows, 0.03, Settings("both", order, np.ones(12), True, 5,
@@ -165,7 +158,7 @@ def test_compiled_and_numpy_algorithms_agree(monkeypatch):
     rng = np.random.default_rng(3)
     for seed, alpha, mode in [(0, 0.0, "both"), (1, 0.02, "both"), (2, 0.1, "negative"),
                               (3, 0.05, "positive"), (4, 0.4, "both")]:
-        rows = _rows(seed, n=int(rng.integers(50, 400)), T=12)
+        rows = synthetic_rows(seed, n=int(rng.integers(50, 400)), T=12)
         problem = Problem(rows.scores, rows.g0, 0.0, disagreement_budget(alpha, rows.n), mode,
                           rng.uniform(0.5, 2.0, 12))
         compiled = place(problem)

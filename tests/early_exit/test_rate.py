@@ -5,18 +5,12 @@ import numpy as np
 import pytest
 
 from pygbm.early_exit import ordering
-from pygbm.early_exit.build import Rows, Settings, optimise
+from pygbm.early_exit.build import Settings, optimise
 from pygbm.early_exit.outcome import EXIT_NEGATIVE, EXIT_POSITIVE
 from pygbm.early_exit.rate import place_by_rate, rate_schedule
 from pygbm.early_exit.thresholds import MODES, exits, rate_cuts, thresholds_of_cuts
 
-
-def _rows(seed, n=300, T=12):
-    rng = np.random.default_rng(seed)
-    signal = rng.normal(size=n)
-    F = np.round(0.3 * signal[:, None] * rng.uniform(0.2, 1.5, T)
-                 + 0.4 * rng.normal(size=(n, T)), 1)
-    return Rows(np.ascontiguousarray(F.T), np.full(n, -0.3), 0.0)
+from ._rows import synthetic_rows
 
 
 def _value(g, positive, lower, upper, rate):
@@ -52,9 +46,9 @@ def test_rate_cuts_against_brute_force(mode):
 
 @pytest.mark.parametrize("order", ["qwyc", "gbt", "random", "explicit"])
 @pytest.mark.parametrize("mode", MODES)
-def test_budget_holds_on_the_threshold_rows(order, mode):
+def test_budget_holds_on_the_thresholdsynthetic_rows(order, mode):
     for seed, alpha in [(0, 0.0), (1, 0.01), (2, 0.05), (3, 0.123), (4, 0.3)]:
-        rows = _rows(seed)
+        rows = synthetic_rows(seed)
         chosen = np.random.default_rng(seed).permutation(12) if order == "explicit" else order
         for honest in (False, True):
             schedule, used = optimise(rows, alpha, Settings(mode, chosen, np.ones(12), honest,
@@ -74,7 +68,7 @@ def test_budget_holds_on_the_threshold_rows(order, mode):
 def test_alpha_zero_is_algorithm_2s(honest):
     """With no budget the rate spends nothing: Algorithm 2's schedule at alpha 0."""
     for seed in range(4):
-        rows = _rows(seed)
+        rows = synthetic_rows(seed)
         for order in ("qwyc", "gbt"):
             greedy = optimise(rows, 0.0, Settings("both", order, np.ones(12), honest, seed))[0]
             rate = optimise(rows, 0.0, Settings("both", order, np.ones(12), honest, seed,
@@ -85,7 +79,7 @@ def test_alpha_zero_is_algorithm_2s(honest):
 
 def test_the_order_is_algorithm_1s():
     """thresholds="rate" keeps Algorithm 1's order and changes only the thresholds."""
-    rows = _rows(5)
+    rows = synthetic_rows(5)
     greedy = optimise(rows, 0.05, Settings("both", "qwyc", np.ones(12), False, 5))[0]
     rate = optimise(rows, 0.05, Settings("both", "qwyc", np.ones(12), False, 5, "rate"))[0]
     np.testing.assert_array_equal(rate.order, greedy.order)
@@ -94,7 +88,7 @@ def test_the_order_is_algorithm_1s():
 def test_rate_spends_where_rows_stop_and_keeps_the_budget():
     """A higher rate never spends more; the chosen schedule spends within the budget
     and at least as many rows stop as with Algorithm 2's greedy spending here."""
-    rows = _rows(11, n=2000, T=30)
+    rows = synthetic_rows(11, n=2000, T=30)
     problem = rows.problem(0.02, "both", np.ones(30))
     order = np.arange(30)
     spent = []
@@ -109,7 +103,7 @@ def test_rate_spends_where_rows_stop_and_keeps_the_budget():
 
 
 def test_exit_every_with_rate():
-    rows = _rows(2)
+    rows = synthetic_rows(2)
     schedule, _ = optimise(rows, 0.05, Settings("both", "gbt", np.ones(12), False, 2, "rate",
                                                 exit_every=3))
     closed = (np.arange(1, 12) % 3) != 0
