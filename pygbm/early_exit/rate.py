@@ -64,13 +64,13 @@ def rate_schedule(problem: Problem, order, exit_every: int = 1) -> Schedule:
     """The thresholds of the fixed ``order`` at the least rate that keeps
     ``problem.budget`` on its rows."""
     high = float(problem.scores.shape[1] + 1)      # no disagreement is worth its rows
-    best = place_by_rate(problem, order, high, exit_every)
     if problem.budget <= 0:
-        return best
+        return place_by_rate(problem, order, high, exit_every)
     low = RATE_LEAST
     schedule = place_by_rate(problem, order, low, exit_every)
     if _spent(problem, schedule) <= problem.budget:
         return schedule
+    best = None                                    # the schedule at high, once it is tried
     for _ in range(RATE_STEPS):
         if high <= low * (1 + RATE_TOLERANCE):
             break
@@ -80,4 +80,4 @@ def rate_schedule(problem: Problem, order, exit_every: int = 1) -> Schedule:
             high, best = middle, schedule
         else:
             low = middle
-    return best
+    return place_by_rate(problem, order, high, exit_every) if best is None else best
