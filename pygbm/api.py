@@ -458,7 +458,7 @@ def _new_rows(fit, data, weights):
     if mf.x.shape[0] != n_first:
         raise ValueError(f"data have {mf.x.shape[0]} rows but the model was fitted on "
                          f"{n_first}; gbm_more continues on the same rows")
-    x = frontend.model_frame_newdata(fit.encoder, data)
+    x = frontend.model_frame_newdata(fit.encoder, data, "data")
     y, off, status = mf.y, mf.offset, mf.status
     if fit.distribution.bag_by_group:                  # pairwise: the kept groups
         status = fit.data["misc"] if fit.data else None

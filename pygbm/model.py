@@ -258,22 +258,23 @@ class GBMFit:
                                 self.c_splits, self.init_f, counts,
                                 n_outputs=self.num_classes, engine=self.options.engine)
 
-    def _design(self, newdata) -> np.ndarray:
-        """The coded predictor matrix for ``newdata`` (None: the training data)."""
+    def _design(self, newdata, name: str = "newdata") -> np.ndarray:
+        """The coded predictor matrix for ``newdata`` (None: the training data);
+        errors call it ``name``, the caller's argument."""
         if newdata is None:
             if not self.data:
-                raise ValueError("newdata is required: the model was fitted with "
+                raise ValueError(f"{name} is required: the model was fitted with "
                                  "keep_data=False, so the training data were not kept")
             return self.data["x"]
         if isinstance(newdata, np.ndarray) and self.encoder is None:
             x = np.asarray(newdata, dtype=float)
             if x.ndim != 2 or x.shape[1] != self.n_features:
-                raise ValueError(f"newdata must have {self.n_features} columns "
+                raise ValueError(f"{name} must have {self.n_features} columns "
                                  f"({', '.join(self.var_names)}); got shape {x.shape}")
             return x
         from .frontend import model_frame_newdata
 
-        return model_frame_newdata(self.encoder, newdata)
+        return model_frame_newdata(self.encoder, newdata, name)
 
     def to_engine(self, x: np.ndarray) -> np.ndarray:
         """The coded predictors as the trees see them.

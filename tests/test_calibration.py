@@ -259,3 +259,15 @@ def test_calibrate_caps_n_trees_above_the_fit_as_predict_does():
         _w.simplefilter("ignore")
         np.testing.assert_array_equal(cal.predict(df), pygbm.calibrate(fit, df, n_trees=20,
                                                                       bins=5).predict(df))
+
+
+def test_calibrate_errors_call_the_table_data(rare):
+    # the front end's messages named every table "newdata"; calibrate's argument is data
+    fit = pygbm.gbm("y ~ a + b", rare, distribution="bernoulli", n_trees=5, random_state=1)
+    with pytest.raises(ValueError, match="^formula uses column not in data: 'b'"):
+        pygbm.calibrate(fit, rare.drop(columns="b"), n_trees=5, y=rare["y"])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")                 # calibrated on the training rows
+        model = pygbm.calibrate(fit, rare, n_trees=5, bins=5)
+    with pytest.raises(ValueError, match="^formula uses column not in newdata: 'b'"):
+        model.predict(rare.drop(columns="b"))

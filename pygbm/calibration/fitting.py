@@ -112,8 +112,8 @@ def calibrate(fit: GBMFit, data, n_trees=None, bins: int = DEFAULT_BINS, ends: s
             raise ValueError(f"n_trees must be one whole number, got {n_trees!r}")
         n_trees = int(counts[0])
     y, w = _calibration_rows(fit, data, y, weights)
-    x = fit._design(data)                          # coded once: predictions and the check
-    phi = expected_response(fit, data, n_trees, offset, x)
+    x = fit._design(data, "data")                  # coded once: predictions and the check
+    phi = expected_response(fit, data, n_trees, offset, x, "data")
     if fit._training_share(x) > TRAINING_ROWS_SHARE:
         warn("calibrate(): data are the fit's training rows, on which its predictions look "
              "better calibrated than on new rows; calibrate on held-out rows")

@@ -196,7 +196,7 @@ def link_of(dist, mu):
     return mu
 
 
-def _offset_of(fit, data, offset, n):
+def _offset_of(fit, data, offset, n, name):
     if offset is not None:
         offset = numbers_arg("offset", offset)
         if offset.shape != (n,):
@@ -208,14 +208,15 @@ def _offset_of(fit, data, offset, n):
         return None
     from ..frontend import offset_newdata
 
-    return offset_newdata(fit.encoder, data)
+    return offset_newdata(fit.encoder, data, name)
 
 
-def expected_response(fit, data, n_trees, offset, x=None):
+def expected_response(fit, data, n_trees, offset, x=None, name="newdata"):
     """The fit's expected response of ``data`` (coded as ``x`` when the caller has
-    coded it already), offsets added."""
-    x = fit._design(data) if x is None else x
+    coded it already), offsets added; errors call ``data`` ``name``, the caller's
+    argument."""
+    x = fit._design(data, name) if x is None else x
     link = fit._link(x, fit._check_n_trees(n_trees))
     link = link[..., 0] if np.ndim(n_trees) == 0 else link
-    off = _offset_of(fit, data, offset, link.shape[0])
+    off = _offset_of(fit, data, offset, link.shape[0], name)
     return fit.distribution.inverse_link(link if off is None else link + off)

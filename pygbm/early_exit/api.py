@@ -140,22 +140,9 @@ def check_row_count(n: int, name: str, least: int = 1) -> None:
                          f"got {n}")
 
 
-def _design(fit, data, name: str):
-    """``data`` coded for ``fit`` (None: its training rows), an error naming the
-    argument ``name`` (the front end's errors call every table ``newdata``)."""
-    if data is None:
-        return None
-    try:
-        return fit._design(data)
-    except (TypeError, ValueError) as error:
-        if name == "newdata":
-            raise
-        raise type(error)(f"{name}: {error}") from error
-
-
 def _scored(scores: ModelScores, fit, data, beta, name: str = "data") -> Rows:
     """The rows of ``data`` (at least one) scored by every tree."""
-    view, g0 = scores.coded(fit, data, x=_design(fit, data, name))
+    view, g0 = scores.coded(fit, data, name=name)
     check_row_count(g0.shape[0], name)
     return Rows(scores.matrix(view), g0, beta)
 
@@ -314,8 +301,8 @@ def qwyc(fit, data=None, n_trees=None, alpha=DEFAULT_ALPHA, threshold=None, mode
     order = _check_order(order, n_trees)
     seed = _seed(random_state)
 
-    x = _design(fit, data, "data")                    # coded once: scores and the check
-    view, g0 = scores.coded(fit, data, x=x)
+    x = None if data is None else fit._design(data, "data")   # coded once: scores, check
+    view, g0 = scores.coded(fit, data, x=x, name="data")
     check_row_count(g0.shape[0], "data (honest=True halves them)" if honest else "data",
                     HONEST_LEAST_ROWS if honest else 1)
     rows = Rows(scores.matrix(view), g0, decision[1])

@@ -42,14 +42,15 @@ def decision_threshold(distribution, threshold) -> tuple[float, float]:
     return value, logit / 2 if link == "logistic2" else logit
 
 
-def offset_arg(offset, n: int) -> np.ndarray:
-    """``offset``: one finite number per row of the ``n`` rows, or a ValueError."""
+def offset_arg(offset, n: int, name: str = "newdata") -> np.ndarray:
+    """``offset``: one finite number per row of the ``n`` rows of the table
+    ``name``, or a ValueError."""
     try:
         values = np.asarray(offset, dtype=float)
     except (TypeError, ValueError):
         raise ValueError(f"offset must be numbers, got {offset!r:.80}") from None
     if values.shape != (n,):
-        raise ValueError(f"offset must be one number per row of newdata ({n}), got shape "
+        raise ValueError(f"offset must be one number per row of {name} ({n}), got shape "
                          f"{values.shape}")
     if not np.all(np.isfinite(values)):
         raise ValueError(f"offset must be finite, got {int(np.sum(~np.isfinite(values)))} "
@@ -72,25 +73,27 @@ class ModelScores:
     def n_trees(self) -> int:
         return len(self.predictor)
 
-    def coded(self, fit, data, offset=None, x=None) -> tuple[ColumnView, np.ndarray]:
+    def coded(self, fit, data, offset=None, x=None,
+              name: str = "newdata") -> tuple[ColumnView, np.ndarray]:
         """The rows of ``data`` prepared for the trees, and their starting score
         (``init_f`` plus the offset). ``data`` None: the fit's kept training rows;
-        ``x``: ``data`` coded already (``fit._design(data)``), when the caller has it."""
+        ``x``: ``data`` coded already (``fit._design(data)``), when the caller has it;
+        ``name``: the caller's argument, as errors call the table."""
         if data is None:
             if not fit.data:
-                raise ValueError("data is required: the model was fitted with "
+                raise ValueError(f"{name} is required: the model was fitted with "
                                  "keep_data=False, so the training data were not kept")
             x, kept = fit.data["x"], fit.data.get("offset")
             offset = kept if offset is None else offset
         else:
-            x = self.model._design(data) if x is None else x
+            x = self.model._design(data, name) if x is None else x
             if offset is None and fit.encoder is not None and not isinstance(data, np.ndarray):
                 from ..frontend import offset_newdata   # loads pandas: on first use
-                offset = offset_newdata(fit.encoder, data)
+                offset = offset_newdata(fit.encoder, data, name)
         view = self.predictor.prepare(self.model.to_engine(x))
         g0 = np.full(view.n_rows, self.init_f)
         if offset is not None:
-            g0 = g0 + offset_arg(offset, view.n_rows)
+            g0 = g0 + offset_arg(offset, view.n_rows, name)
         return view, g0
 
     def rows(self, data) -> ColumnView:

@@ -268,31 +268,32 @@ class PredictorEncoder:
         return [labels[i] for i in order], np.where(inverse >= 0, rank[np.maximum(inverse, 0)], -1)
 
     # ---- new data
-    def transform(self, newdata) -> np.ndarray:
+    def transform(self, newdata, name: str = "newdata") -> np.ndarray:
         """Code ``newdata`` with the training coding; returns a float64 (n, p) matrix.
 
         Columns are matched by name (a 2-d ndarray is taken positionally). Categorical
         levels are matched by label; levels never seen in training are coded after the
         training levels (unordered; the trees treat them as missing, as R does) or as
-        missing (ordered), with one UserWarning.
+        missing (ordered), with one UserWarning. Errors and the warning call the
+        table ``name``, the caller's argument.
         """
         if self.var_names is None:
             raise RuntimeError("PredictorEncoder.transform() called before fit()")
-        frame = self._select(newdata)
+        frame = self._select(newdata, name)
         n, p = frame.shape[0], len(self.var_names)
         x = np.empty((n, p), dtype=float)
         unseen = []
-        for j, name in enumerate(self.var_names):
+        for j, var in enumerate(self.var_names):
             col = frame.iloc[:, j]
             if self.kinds[j] == NUMERIC:
-                x[:, j] = _numeric_values(col, name, "in newdata")
+                x[:, j] = _numeric_values(col, var, f"in {name}")
                 continue
             labels, inverse = _labels_inverse(col)
             lookup = self._codes[j]
             code_of_label = np.array([lookup.get(lab, -1) for lab in labels] + [-1], dtype=float)
             new = [lab for lab in labels if lab not in lookup]
             if new:
-                unseen.append(f"{name}: {new[:10]}" + (" ..." if len(new) > 10 else ""))
+                unseen.append(f"{var}: {new[:10]}" + (" ..." if len(new) > 10 else ""))
             coded = code_of_label[inverse]  # inverse == -1 picks the trailing -1
             missing = inverse < 0
             x[:, j] = np.where(coded >= 0, coded, np.nan)
@@ -302,23 +303,23 @@ class PredictorEncoder:
                 # statistics give it the prior) -- missing values stay NaN
                 x[(coded < 0) & ~missing, j] = float(len(lookup))
         if unseen:
-            warn("newdata has levels not seen in training, treated as missing: "
-       + "; ".join(unseen))
+            warn(f"{name} has levels not seen in training, treated as missing: "
+                 + "; ".join(unseen))
         return x
 
-    def _select(self, newdata) -> pd.DataFrame:
+    def _select(self, newdata, name: str) -> pd.DataFrame:
         if isinstance(newdata, np.ndarray):
-            frame = _as_frame(newdata, "newdata")
+            frame = _as_frame(newdata, name)
             if frame.shape[1] != len(self.var_names):
                 raise ValueError(
-                    f"newdata has {frame.shape[1]} columns; the model has "
+                    f"{name} has {frame.shape[1]} columns; the model has "
                     f"{len(self.var_names)} predictors: {self.var_names}")
             return frame
-        frame = _as_frame(newdata, "newdata")
+        frame = _as_frame(newdata, name)
         columns = [str(c) for c in frame.columns]
-        missing = [name for name in self.var_names if name not in columns]
+        missing = [var for var in self.var_names if var not in columns]
         if missing:
-            raise ValueError(f"newdata lacks the predictor columns {missing} used in training")
+            raise ValueError(f"{name} lacks the predictor columns {missing} used in training")
         position = {c: i for i, c in enumerate(columns)}
         return frame.iloc[:, [position[name] for name in self.var_names]]
 

@@ -268,55 +268,60 @@ def _rhs_text(formula: str) -> str:
     return formula.split("~", 1)[1]
 
 
-def _newdata_frame(newdata) -> pd.DataFrame:
+def _newdata_frame(newdata, name: str) -> pd.DataFrame:
+    """``newdata`` (the argument ``name`` in errors) as a table with string column names."""
     if isinstance(newdata, Mapping) and not isinstance(newdata, pd.DataFrame):
-        newdata = _mapping_frame(newdata, "newdata")
+        newdata = _mapping_frame(newdata, name)
     if not isinstance(newdata, pd.DataFrame):
-        raise TypeError(f"newdata must be a pandas DataFrame, got {type(newdata).__name__}")
+        raise TypeError(f"{name} must be a pandas DataFrame, got {type(newdata).__name__}")
     if not all(isinstance(c, str) for c in newdata.columns):
         newdata = newdata.rename(columns=str)
     return newdata.reset_index(drop=True)
 
 
-def response_newdata(formula: str, newdata) -> tuple[np.ndarray, np.ndarray | None]:
+def response_newdata(formula: str, newdata,
+                      name: str = "newdata") -> tuple[np.ndarray, np.ndarray | None]:
     """The formula's response and ``offset()`` terms evaluated on ``newdata``
     (a test set that has the response): ``(y, offset or None)``, as
     :func:`model_frame` makes them, for deviances on new rows (the predictors
-    are not evaluated)."""
+    are not evaluated). Errors call the table ``name``, the caller's argument."""
     _check_formula(formula)
-    newdata = _newdata_frame(newdata)
-    terms, evaluator = _parse_on(formula, newdata, "newdata")
+    newdata = _newdata_frame(newdata, name)
+    terms, evaluator = _parse_on(formula, newdata, name)
     n = newdata.shape[0]
     y = _response(evaluator.evaluate(terms.response), terms.response.label, n)[0]
     return y, _offset_value(list(terms.offsets), evaluator, n)
 
 
-def model_frame_newdata(encoder: PredictorEncoder, newdata) -> np.ndarray:
+def model_frame_newdata(encoder: PredictorEncoder, newdata,
+                        name: str = "newdata") -> np.ndarray:
     """Evaluate the training formula's terms on ``newdata`` and code them.
 
     Returns the float64 (n, p) matrix ``encoder`` codes (as R's predict.gbm builds
     ``model.frame(terms(reformulate(var.names)), newdata, na.action = na.pass)``).
     Without formula terms (encoder fitted on a table), the columns are taken by name.
+    Errors call the table ``name``, the caller's argument.
     """
     if not isinstance(encoder, PredictorEncoder):
         raise TypeError(f"encoder must be a PredictorEncoder, got {type(encoder).__name__}")
     if encoder.terms is None:
-        return encoder.transform(newdata)
-    newdata = _newdata_frame(newdata)
-    evaluator = _evaluator(encoder.terms, newdata, "newdata")
+        return encoder.transform(newdata, name)
+    newdata = _newdata_frame(newdata, name)
+    evaluator = _evaluator(encoder.terms, newdata, name)
     n = newdata.shape[0]
     frame = pd.DataFrame({t.label: _as_column(evaluator.evaluate(t), t.label, n)
                           for t in encoder.terms}, index=pd.RangeIndex(n))
-    return encoder.transform(frame)
+    return encoder.transform(frame, name)
 
 
-def offset_newdata(encoder: PredictorEncoder, newdata) -> np.ndarray | None:
+def offset_newdata(encoder: PredictorEncoder, newdata, name: str = "newdata") -> np.ndarray | None:
     """The formula's ``offset()`` terms evaluated on ``newdata`` (None without offsets).
 
-    R's predict.gbm ignores offsets; this is for callers that want them.
+    R's predict.gbm ignores offsets; this is for callers that want them. Errors
+    call the table ``name``, the caller's argument.
     """
     if not encoder.offset_terms:
         return None
-    newdata = _newdata_frame(newdata)
-    evaluator = _evaluator(encoder.offset_terms, newdata, "newdata")
+    newdata = _newdata_frame(newdata, name)
+    evaluator = _evaluator(encoder.offset_terms, newdata, name)
     return _offset_value(encoder.offset_terms, evaluator, newdata.shape[0])

@@ -334,14 +334,16 @@ def test_margin_rule_keeps_the_mode(setting, mode, kept):
 
 def test_tables_missing_a_column_are_named_by_their_argument(setting):
     fit, _, held, test = setting
-    with pytest.raises(ValueError, match="^validation: formula uses column not in newdata: 'x1'"):
+    with pytest.raises(ValueError, match="^formula uses column not in validation: 'x1'"):
         qwyc(fit, held, validation=test.drop(columns="x1"))
-    with pytest.raises(ValueError, match="^data: formula uses column not in newdata: 'x1'"):
+    with pytest.raises(ValueError, match="^formula uses column not in data: 'x1'"):
         qwyc(fit, held.drop(columns="x1"))
-    with pytest.raises(TypeError, match="^validation: newdata must be a pandas DataFrame"):
+    with pytest.raises(TypeError, match="^validation must be a pandas DataFrame"):
         qwyc(fit, held, validation=test[["x0", "x1"]].to_numpy())
-    with pytest.raises(ValueError, match="^data: formula uses column"):
+    with pytest.raises(ValueError, match="^formula uses column not in data: 'x2'"):
         qwyc_tradeoff(fit, held.drop(columns="x2"), test)
+    with pytest.raises(ValueError, match="^formula uses column not in newdata: 'x2'"):
+        qwyc_tradeoff(fit, held, test.drop(columns="x2"))
 
 
 def test_bad_fit_and_predict_type(setting):
