@@ -3,7 +3,8 @@
 
 Run from the repository root (LightGBM is needed here only, never by pygbm):
 
-    PYTHONPATH=. python benchmarks/cegb_peers.py [--n 20000] [--trees 100] [--timing]
+    PYTHONPATH=. python benchmarks/cegb_peers.py [--n 20000] [--trees 100]
+        [--timing [--max-bins 255]]
 
 Gatekeeper simulation (docs/cegb.md): five cheap predictors c1..c5 (cost 1),
 five expensive e1..e5 (cost 100); y = 1[c1 + 0.3 c2 > 0] outside the band
@@ -22,7 +23,8 @@ Checks printed (issue 22, "How it is checked"):
   D4 the unpenalised model's cost saturates at the sum of the costs (505)
   E  (--timing) fit time with costs over the unpenalised fit, 100k x 20, 300 trees,
      depth 6: the three fits interleaved, ``--rounds`` rounds, CPU and wall seconds,
-     the minimum and the spread, the load average before and after
+     the minimum and the spread, the load average before and after (``--max-bins``:
+     all three fits binned)
 """
 from __future__ import annotations
 
@@ -171,8 +173,9 @@ def undominated(deep, shallow):
                        and d["loss"] <= s["loss"] * (1 + WITHIN) for d in deep)]
 
 
-def timing(n=100_000, p=20, trees=300, depth=6, rounds=3):
-    """E: CPU and wall seconds of the three fits, interleaved round by round."""
+def timing(n=100_000, p=20, trees=300, depth=6, rounds=3, max_bins=None):
+    """E: CPU and wall seconds of the three fits, interleaved round by round
+    (``max_bins``: all three in the binned mode)."""
     rng = np.random.default_rng(0)
     x = rng.normal(size=(n, p))
     y = (x[:, 0] + 0.5 * x[:, 1] - 0.3 * x[:, 2] + rng.normal(size=n) > 0).astype(float)
@@ -189,12 +192,13 @@ def timing(n=100_000, p=20, trees=300, depth=6, rounds=3):
         warnings.simplefilter("ignore")
         for _, kw in fits:                                  # warm-up: caches loaded
             gbm("y ~ .", df.iloc[:2000], distribution="bernoulli", n_trees=3,
-                interaction_depth=depth, **kw)
+                interaction_depth=depth, max_bins=max_bins, **kw)
         for r in range(rounds):
             for label, kw in fits:
                 t0, w0 = time.process_time(), time.perf_counter()
                 gbm("y ~ .", df, distribution="bernoulli", n_trees=trees,
-                    interaction_depth=depth, shrinkage=0.1, random_state=1, **kw)
+                    interaction_depth=depth, shrinkage=0.1, random_state=1,
+                    max_bins=max_bins, **kw)
                 cpu[label].append(time.process_time() - t0)
                 wall[label].append(time.perf_counter() - w0)
                 print(f"  round {r + 1} {label:16s} {cpu[label][-1]:6.1f} s CPU "
@@ -215,6 +219,8 @@ def main():
     ap.add_argument("--n", type=int, default=20000)
     ap.add_argument("--trees", type=int, default=100)
     ap.add_argument("--timing", action="store_true")
+    ap.add_argument("--max-bins", type=int, default=None,
+                    help="with --timing: the fits in the binned mode")
     ap.add_argument("--rounds", type=int, default=3)
     args = ap.parse_args()
     train, test = gatekeeper(args.n, 1), gatekeeper(args.n, 2)
@@ -264,7 +270,7 @@ def main():
     if args.timing:
         print("\nE  fit time, 100k x 20, 300 trees, depth 6, bernoulli, costs 1..20, "
               "lambda 1e-3:")
-        timing(rounds=args.rounds)
+        timing(rounds=args.rounds, max_bins=args.max_bins)
 
 
 if __name__ == "__main__":

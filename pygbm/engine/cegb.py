@@ -116,10 +116,9 @@ def path_masks(n_nodes: int, columns: Columns, children: Callable, var_of: Calla
 
 def grown_paths(grown, columns: Columns):
     """The predictors read on the path to each terminal node of a grown tree
-    (:class:`.grow.GrownTree`), (n_terminal, p), and the splits on it."""
-    nodes = grown.nodes
-    mask, depth = path_masks(len(nodes), columns, lambda i: nodes[i].children,
-                             lambda i: nodes[i].split.var)
+    (:class:`.grow.GrownTree` or the compiled engine's tree), (n_terminal, p),
+    and the splits on it."""
+    mask, depth = path_masks(grown.n_nodes, columns, grown.children, grown.split_var)
     return mask[grown.terminals], depth[grown.terminals]
 
 
@@ -180,6 +179,24 @@ class CostTracker:
         spec = self.spec
         feature = self.read_all() @ spec.feature
         return feature, spec.split * self.evaluated, float(spec.model @ self.used_model)
+
+    def compiled_state(self) -> tuple | None:
+        """The state and the penalties as the compiled binned grower takes
+        them (:mod:`.compiled.cegb_penalties`; the state arrays are this
+        tracker's own, updated in place), or None where only the NumPy
+        search applies them: case weights (the compiled count is of rows),
+        feature combinations."""
+        if self._weights is not None or self.columns.combinations:
+            return None
+        return (self.used_rows, self.used_model, np.asarray(self._model, dtype=float),
+                np.asarray(self._feature, dtype=float), float(self._split), self._lazy)
+
+    def splits_made(self, columns: np.ndarray, improvements: np.ndarray,
+                    penalties: np.ndarray) -> None:
+        """A compiled grower's splits of the current tree, in the order made
+        (what :meth:`on_split` records of the NumPy grower's)."""
+        self._current.extend(zip(columns.tolist(), improvements.tolist(),
+                                 penalties.tolist()))
 
     def copy(self) -> CostTracker:
         """An independent copy (gbm_more continues a copy: the first fit keeps its own)."""

@@ -25,6 +25,7 @@ from __future__ import annotations
 import numpy as np
 
 from .binned import BinnedTrainingData
+from .cegb import CostTracker
 from .data import TrainingData
 from .grow import SearchGrower
 from .tree import ColumnView, Tree
@@ -136,7 +137,20 @@ class TreeStage:
                 from .compiled.grower import CompiledBinnedGrower
 
                 return CompiledBinnedGrower(data, self.depth, self.min_obs)
+        if self.compiled and self._compiled_costs(data):
+            from .compiled.grower import CompiledBinnedGrower
+
+            return CompiledBinnedGrower(data, self.depth, self.min_obs, self.adjustment)
         return SearchGrower(data, self.depth, self.min_obs, self.adjustment)
+
+    def _compiled_costs(self, data) -> bool:
+        """Whether the adjustment is CEGB's costs that the compiled binned grower
+        applies on ``data``: binned data searched on histograms only (not one
+        bucket per value, where R's arithmetic decides) and a tracker with a
+        compiled form (:meth:`.cegb.CostTracker.compiled_state`)."""
+        return (isinstance(self.adjustment, CostTracker)
+                and isinstance(data, BinnedTrainingData) and not data.exact_bins
+                and self.adjustment.compiled_state() is not None)
 
     def step(self, tree: Tree, view: ColumnView, c_splits: list) -> np.ndarray:
         """Shrunken prediction of ``tree`` for the rows of ``view``."""

@@ -49,6 +49,18 @@ class GrownTree:
     def n_terminal(self) -> int:
         return len(self.terminals)
 
+    @property
+    def n_nodes(self) -> int:
+        return len(self.nodes)
+
+    def children(self, k: int) -> tuple[int, int, int] | None:
+        """Node ``k``'s (left, right, missing) children; None: terminal."""
+        return self.nodes[k].children
+
+    def split_var(self, k: int) -> int:
+        """The predictor split node ``k`` splits on."""
+        return self.nodes[k].split.var
+
     def terminal_counts(self) -> np.ndarray:
         return np.array([self.nodes[i].n for i in self.terminals], dtype=np.intp)
 

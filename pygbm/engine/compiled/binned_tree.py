@@ -32,6 +32,7 @@ from .arith import numpy_sum_at
 from .binned_r_choice import bag_tolerance, float_bound, r_choice
 from .binned_rows import row_record
 from .binned_search import categorical_best, continuous_best, record, split_point
+from .cegb_penalties import active, mark, no_costs, penalties
 from .histograms import build_float, build_packed, clear_empty, pack, subtract, unpack
 from .tree_arrays import new_nodes
 
@@ -175,9 +176,8 @@ def _goes_right(L, v, left_levels, n_lev):
 
 @njit(cache=True, error_model="numpy")
 def _histogram_best(L, H, unit, counted, rows, resp, min_obs, gains, pos, orders):
-    """Every predictor's best gain and position on the node's histogram;
-    returns the best predictor (first of the largest) and how many are
-    within NEAR_TIE of it."""
+    """Every predictor's best gain and position on the node's histogram
+    (into ``gains``, ``pos`` and the categoricals' level ``orders``)."""
     pc = L.cont.shape[0]
     pcat = L.cat.shape[0]
     g = np.empty(max(pc, pcat))
@@ -192,6 +192,12 @@ def _histogram_best(L, H, unit, counted, rows, resp, min_obs, gains, pos, orders
         for i in range(pcat):
             gains[L.cat[i]] = g[i]
             pos[L.cat[i]] = b[i]
+
+
+@njit(cache=True, error_model="numpy")
+def _top(gains):
+    """The best predictor (first of the largest gain) and how many are within
+    NEAR_TIE of it."""
     v = 0
     for u in range(1, gains.shape[0]):
         if gains[u] > gains[v]:
@@ -270,15 +276,18 @@ def _ensure_r_total(L, nd, rows_of, resp, unit, nodes):
 
 
 @njit(cache=True, error_model="numpy")
-def _tie_break(L, H, rows, resp, unit, total, gains, pos, orders, best_v, out):
+def _tie_break(L, H, rows, resp, unit, total, found, out):
     """As R: of the predictors within NEAR_TIE of the best, the first whose
-    split is strictly better in R's arithmetic on the node's rows. ``out`` =
-    (sums, left level order): filled; returns (gain, var, split point,
-    levels sent left)."""
+    split is strictly better in R's arithmetic on the node's rows, less its
+    penalty. ``found`` = (gains less penalties, positions, level orders,
+    best predictor, penalties); ``out`` = (sums, left level order): filled;
+    returns (gain, var, split point, levels sent left, gain less penalty)."""
+    gains, pos, orders, best_v, pen = found
     sums, order = out
     trial = np.empty(_N_SUMS)
     floor = gains[best_v] * (1.0 - NEAR_TIE)
     best_g = 0.0
+    best_score = 0.0
     var = -1
     value = 0.0
     n_lev = 0
@@ -292,8 +301,10 @@ def _tie_break(L, H, rows, resp, unit, total, gains, pos, orders, best_v, out):
             at = pos[v]
             levels = orders[np.searchsorted(L.cat, v)]
         g, x = row_record(L, rows, v, at, levels, total, resp, unit, trial)
-        if var < 0 or g > best_g:
+        score = g - pen[v]
+        if var < 0 or score > best_score:
             best_g = g
+            best_score = score
             var = v
             value = x
             sums[:] = trial
@@ -306,7 +317,7 @@ def _tie_break(L, H, rows, resp, unit, total, gains, pos, orders, best_v, out):
                 order[:] = levels
     if L.var_type[var] == 0:
         value = split_point(L, H, var, pos[var])       # the bucket rule's point
-    return best_g, var, value, n_lev
+    return best_g, var, value, n_lev, best_score
 
 
 @njit(cache=True, error_model="numpy")
@@ -335,6 +346,26 @@ def _exact_choice(L, rows, resp, unit, min_obs, node, found, out):
 
 @njit(cache=True, error_model="numpy")
 def grow_binned(L, space, wz, w, inbag, unit, min_obs, depth):
+    """The binned tree of at most ``depth`` splits (see :func:`_grow`), R's
+    gains unpenalised."""
+    return _grow(L, space, wz, w, inbag, unit, min_obs, depth, no_costs(), np.zeros(0))
+
+
+@njit(cache=True, error_model="numpy")
+def grow_binned_penalised(L, space, wz, w, inbag, unit, min_obs, depth, costs):
+    """:func:`grow_binned` with CEGB's penalties (``costs``, see
+    :mod:`.cegb_penalties`): candidates and nodes compared by the gain less
+    the penalty, no split without a positive one, the rows of each split
+    marked as having read its predictor, and every terminal node searched
+    again when the model first pays a predictor's cost. Returns the node
+    arrays and each node's penalty (0 for terminal nodes)."""
+    node_pen = np.zeros(1 + 3 * depth)
+    arrays = _grow(L, space, wz, w, inbag, unit, min_obs, depth, costs, node_pen)
+    return arrays, node_pen[:arrays[0].shape[0]]
+
+
+@njit(cache=True, error_model="numpy")
+def _grow(L, space, wz, w, inbag, unit, min_obs, depth, costs, node_pen):
     """The binned tree of at most ``depth`` splits on the working response
     (``wz`` = w*z and ``w`` of the training rows) from the in-bag rows
     ``inbag`` (see the module docstring), in the scratch arrays ``space`` (a
@@ -345,9 +376,11 @@ def grow_binned(L, space, wz, w, inbag, unit, min_obs, depth):
     mean, sums, weight and in-bag count, split predictor (-1: terminal),
     split point, gain, children, levels sent left; the terminal nodes in R's
     terminal order; every training row's terminal index (``space.node_of``:
-    the next tree overwrites it).
+    the next tree overwrites it). With penalties (``costs``) each split
+    node's penalty goes to ``node_pen``.
     """
     p = L.var_type.shape[0]
+    penalised = active(costs)
     resp = (wz, w)
     packed = unit and L.packable and not L.exact_bins
     n_bag = _bag_rows(inbag, space.bag)
@@ -390,7 +423,9 @@ def grow_binned(L, space, wz, w, inbag, unit, min_obs, depth):
     searched = np.zeros(max_term, dtype=np.bool_)
     counted = np.ones(max_term, dtype=np.bool_)         # histogram counted from rows
     slot = np.zeros(max_term, dtype=np.int64)           # its place in the pool
-    t_gain = np.zeros(max_term)
+    t_gain = np.zeros(max_term)                         # less the penalty
+    t_raw = np.zeros(max_term)                          # R's gain
+    t_pen = np.zeros(max_term)
     t_var = np.full(max_term, -1, dtype=np.int64)
     t_value = np.zeros(max_term)
     t_nlev = np.zeros(max_term, dtype=np.int64)
@@ -409,6 +444,8 @@ def grow_binned(L, space, wz, w, inbag, unit, min_obs, depth):
         build_float(L, buffers[0], 0, n_bag, wz, w, pool_float[0])
 
     gains = np.zeros(p)
+    raw = np.zeros(p)
+    pen = np.zeros(p)
     pos = np.zeros(p, dtype=np.int64)
     orders = np.zeros((L.cat.shape[0], lev_w), dtype=np.int64)
     node_of = space.node_of
@@ -423,6 +460,8 @@ def grow_binned(L, space, wz, w, inbag, unit, min_obs, depth):
                 continue
             searched[t] = True
             t_gain[t] = 0.0
+            t_raw[t] = 0.0
+            t_pen[t] = 0.0
             t_var[t] = -1
             nd = term_node[t]
             lo, hi = seg[nd, 0], seg[nd, 1]
@@ -434,8 +473,15 @@ def grow_binned(L, space, wz, w, inbag, unit, min_obs, depth):
             else:
                 H = pool_float[slot[t]]
             node_rows = buffers[node_buf[nd], lo:hi]
-            v, tied = _histogram_best(L, H, unit, counted[t], node_rows, resp, min_obs,
-                                      gains, pos, orders)
+            _histogram_best(L, H, unit, counted[t], node_rows, resp, min_obs, gains, pos,
+                            orders)
+            if penalised:
+                penalties(costs, node_rows, node_w[nd], pen)
+                for u in range(p):
+                    raw[u] = gains[u]
+                    gains[u] = raw[u] - pen[u]
+            v, tied = _top(gains)
+            score = 0.0
             if L.exact_bins:
                 total = (r_tot[nd, 0], r_tot[nd, 1], np.int64(r_tot[nd, 2]))
                 g, v, value, n_lev = _exact_choice(
@@ -443,6 +489,7 @@ def grow_binned(L, space, wz, w, inbag, unit, min_obs, depth):
                     (gains, pos, orders, v), (t_sums[t], t_order[t]))
                 if v < 0:
                     continue
+                score = g
                 t_exact[t] = True
             elif not gains[v] > 0.0:
                 continue
@@ -450,18 +497,24 @@ def grow_binned(L, space, wz, w, inbag, unit, min_obs, depth):
                 _ensure_r_total(L, nd, (seg, (term_node, n_term, node_buf), buffers), resp,
                                 unit, nodes)
                 total = (r_tot[nd, 0], r_tot[nd, 1], np.int64(r_tot[nd, 2]))
-                g, v, value, n_lev = _tie_break(L, H, node_rows, resp, unit, total, gains,
-                                                pos, orders, v, (t_sums[t], t_order[t]))
+                g, v, value, n_lev, score = _tie_break(
+                    L, H, node_rows, resp, unit, total, (gains, pos, orders, v, pen),
+                    (t_sums[t], t_order[t]))
+                if penalised and not score > 0.0:
+                    continue
                 t_exact[t] = True
             else:
                 total = (node_z[nd], node_w[nd], node_n[nd])
                 if L.var_type[v] > 0:
                     t_order[t, :] = orders[np.searchsorted(L.cat, v)]
-                g = gains[v]
+                g = raw[v] if penalised else gains[v]
+                score = gains[v]
                 value, n_lev = record(L, H, unit, v, pos[v], t_order[t], total, t_sums[t],
                                       t_levels[t])
                 t_exact[t] = False
-            t_gain[t] = g
+            t_gain[t] = score
+            t_raw[t] = g
+            t_pen[t] = pen[v] if penalised else 0.0
             t_var[t] = v
             t_value[t] = value
             t_nlev[t] = n_lev
@@ -479,7 +532,12 @@ def grow_binned(L, space, wz, w, inbag, unit, min_obs, depth):
         n_lev = t_nlev[t]
         node_var[nd] = v
         node_value[nd] = t_value[t]
-        node_gain[nd] = t_gain[t]
+        node_gain[nd] = t_raw[t]
+        if penalised:
+            node_pen[nd] = t_pen[t]
+            lo, hi = seg[nd, 0], seg[nd, 1]
+            if mark(costs, buffers[node_buf[nd], lo:hi], v):
+                searched[:n_term] = False       # the other nodes' penalties changed
         node_nlev[nd] = n_lev
         node_levels[nd, :n_lev] = t_levels[t, :n_lev]
         node_order[nd, :] = t_order[t]

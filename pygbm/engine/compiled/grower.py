@@ -15,7 +15,7 @@ import numpy as np
 
 from ..tree import ColumnView, Tree
 from .binned_layout import binned_layout
-from .binned_tree import binned_space, grow_binned
+from .binned_tree import binned_space, grow_binned, grow_binned_penalised
 from .exact_tree import ExactData, grow_exact, growth_space, tied_predictors
 from .tree_arrays import adjust, r_vectors, route_rows, tree_terminal_nodes
 
@@ -36,6 +36,18 @@ class CompiledTree:
     @property
     def n_terminal(self) -> int:
         return int(self.terminals.shape[0])
+
+    @property
+    def n_nodes(self) -> int:
+        return int(self.node_var.shape[0])
+
+    def children(self, k: int) -> tuple[int, int, int] | None:
+        """Node ``k``'s (left, right, missing) children; None: terminal."""
+        return None if self.node_var[k] < 0 else tuple(self.node_kids[k].tolist())
+
+    def split_var(self, k: int) -> int:
+        """The predictor split node ``k`` splits on."""
+        return int(self.node_var[k])
 
     @property
     def vars_used(self) -> list[int]:
@@ -115,23 +127,35 @@ class CompiledBinnedGrower:
     """Grows trees of ``depth`` splits on binned ``data`` (a
     :class:`pygbm.engine.binned.BinnedTrainingData`) with the histogram
     search, compiled (:func:`.binned_tree.grow_binned`); the layout and the
-    scratch :attr:`space` are made once."""
+    scratch :attr:`space` are made once. ``costs``: a CEGB cost tracker
+    (:class:`pygbm.engine.cegb.CostTracker`) whose penalties the search
+    subtracts (:func:`.binned_tree.grow_binned_penalised`), or None."""
 
-    def __init__(self, data, depth: int, min_obs: int):
+    def __init__(self, data, depth: int, min_obs: int, costs=None):
         self.layout = binned_layout(data)
         self.depth = int(depth)
         self.min_obs = int(min_obs)
         self.var_type = self.layout.var_type
         self.space = binned_space(self.layout, self.depth)
+        self.costs = costs
 
     def grow(self, z: np.ndarray, w: np.ndarray, inbag: np.ndarray,
              unit_weights: bool) -> CompiledTree:
         """Grow one tree on the working response ``z`` with weights ``w``
         (training rows) from the in-bag rows ``inbag``."""
-        arrays = grow_binned(self.layout, self.space, w * z, np.asarray(w, dtype=float),
-                             inbag, bool(unit_weights), self.min_obs, self.depth)
+        args = (self.layout, self.space, w * z, np.asarray(w, dtype=float), inbag,
+                bool(unit_weights), self.min_obs, self.depth)
+        if self.costs is None:
+            arrays = grow_binned(*args)
+        else:
+            arrays, penalties = grow_binned_penalised(*args, self.costs.compiled_state())
         # the rows' terminal nodes live in the grower's scratch: the tree keeps a copy
-        return CompiledTree(arrays[:-1] + (arrays[-1].copy(),), self.var_type)
+        tree = CompiledTree(arrays[:-1] + (arrays[-1].copy(),), self.var_type)
+        if self.costs is not None:
+            split = np.flatnonzero(tree.node_var >= 0)
+            made = split[np.argsort(tree.node_kids[split, 0], kind="stable")]
+            self.costs.splits_made(tree.node_var[made], tree.node_gain[made], penalties[made])
+        return tree
 
 
 def tree_step(tree: Tree, view: ColumnView, c_splits: list) -> np.ndarray:
