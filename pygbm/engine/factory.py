@@ -128,29 +128,29 @@ class TreeStage:
         return self._growers[key][1]
 
     def _make(self, data):
-        if self.compiled and self.adjustment is None:
-            if compiled_exact(data, self.adjustment):
+        if self.compiled and (self.adjustment is None or self._compiled_costs(data)):
+            costs = self.adjustment
+            if compiled_exact(data, None):
                 from .compiled.grower import CompiledGrower
 
-                return CompiledGrower(data, self.depth, self.min_obs)
+                return CompiledGrower(data, self.depth, self.min_obs, costs)
             if isinstance(data, BinnedTrainingData):
                 from .compiled.grower import CompiledBinnedGrower
 
-                return CompiledBinnedGrower(data, self.depth, self.min_obs)
-        if self.compiled and self._compiled_costs(data):
-            from .compiled.grower import CompiledBinnedGrower
-
-            return CompiledBinnedGrower(data, self.depth, self.min_obs, self.adjustment)
+                return CompiledBinnedGrower(data, self.depth, self.min_obs, costs)
         return SearchGrower(data, self.depth, self.min_obs, self.adjustment)
 
     def _compiled_costs(self, data) -> bool:
-        """Whether the adjustment is CEGB's costs that the compiled binned grower
-        applies on ``data``: binned data searched on histograms only (not one
-        bucket per value, where R's arithmetic decides) and a tracker with a
-        compiled form (:meth:`.cegb.CostTracker.compiled_state`)."""
-        return (isinstance(self.adjustment, CostTracker)
-                and isinstance(data, BinnedTrainingData) and not data.exact_bins
-                and self.adjustment.compiled_state() is not None)
+        """Whether the adjustment is CEGB's costs that a compiled grower applies
+        on ``data`` (:meth:`.cegb.CostTracker.compiled_state`: unit case weights,
+        no feature combinations): the exact grower's data, or binned data searched
+        on histograms (not one bucket per value, where R's arithmetic decides)."""
+        if not (isinstance(self.adjustment, CostTracker)
+                and self.adjustment.compiled_state() is not None):
+            return False
+        if isinstance(data, BinnedTrainingData):
+            return not data.exact_bins
+        return compiled_exact(data, None)
 
     def step(self, tree: Tree, view: ColumnView, c_splits: list) -> np.ndarray:
         """Shrunken prediction of ``tree`` for the rows of ``view``."""

@@ -1,8 +1,9 @@
-"""CEGB's penalties in the compiled binned grower (engine/compiled/cegb_penalties.py,
-binned_tree.grow_binned_penalised): the same trees, the same recorded splits and
-the same feature-use state as the NumPy histogram search with the cost tracker,
-tree by tree and over whole fits; the NumPy search where the compiled one does
-not apply (case weights, one bucket per value)."""
+"""CEGB's penalties in the compiled growers (engine/compiled/cegb_penalties.py,
+exact_tree.grow_exact_penalised, binned_tree.grow_binned_penalised): the same
+trees, the same recorded splits and the same feature-use state as the NumPy
+searches (exact and histogram) with the cost tracker, tree by tree and over
+whole fits; the NumPy search where the compiled one does not apply (case
+weights, feature combinations, one bucket per value)."""
 from __future__ import annotations
 
 import numpy as np
@@ -12,7 +13,8 @@ import pytest
 import pygbm
 from pygbm.engine.binned import BinnedTrainingData
 from pygbm.engine.cegb import Columns, CostSpec, CostTracker
-from pygbm.engine.compiled.grower import CompiledBinnedGrower
+from pygbm.engine.compiled.grower import CompiledBinnedGrower, CompiledGrower
+from pygbm.engine.data import TrainingData
 from pygbm.engine.factory import TreeStage
 from pygbm.engine.grow import SearchGrower
 
@@ -29,7 +31,7 @@ def _spec(feature=(), model=(), split=0.0, tradeoff=1.0):
     return CostSpec(vec(feature), vec(model), float(split), float(tradeoff))
 
 
-def _data(seed, missing=0.05, categorical=True):
+def _data(seed, missing=0.05, categorical=True, layout="binned"):
     rng = np.random.default_rng(seed)
     x = rng.normal(size=(N, P))
     x[rng.random((N, P)) < missing] = np.nan
@@ -39,7 +41,14 @@ def _data(seed, missing=0.05, categorical=True):
         var_type[3] = 5
     z = (np.nan_to_num(x[:, 0]) + 0.8 * np.nan_to_num(x[:, 1]) ** 2 + 0.5 * (x[:, 3] == 2)
          + 0.3 * np.nan_to_num(x[:, 4]) + rng.normal(size=N))
+    if layout == "exact":
+        return TrainingData(x, var_type, np.zeros(P, dtype=int)), z
     return BinnedTrainingData(x, var_type, np.zeros(P, dtype=int), BINS), z
+
+
+def _compiled(data, depth, min_obs, costs):
+    grower = CompiledGrower if isinstance(data, TrainingData) else CompiledBinnedGrower
+    return grower(data, depth, min_obs, costs)
 
 
 SPECS = {
@@ -58,7 +67,7 @@ def _grow_both(data, z, spec, n_trees=8, depth=5, seed=0):
     w = np.ones(N)
     trackers = [None if spec is None else CostTracker(spec, N, None) for _ in range(2)]
     numpy_grower = SearchGrower(data, depth, 5, trackers[0])
-    compiled_grower = CompiledBinnedGrower(data, depth, 5, trackers[1])
+    compiled_grower = _compiled(data, depth, 5, trackers[1])
     out = []
     for _ in range(n_trees):
         inbag = rng.random(N) < 0.6
@@ -71,10 +80,11 @@ def _grow_both(data, z, spec, n_trees=8, depth=5, seed=0):
     return out, trackers
 
 
+@pytest.mark.parametrize("layout", ["exact", "binned"])
 @pytest.mark.parametrize("name", sorted(SPECS))
 @pytest.mark.parametrize("seed", [0, 1])
-def test_compiled_trees_and_state_equal_the_numpy_search(name, seed):
-    data, z = _data(seed)
+def test_compiled_trees_and_state_equal_the_numpy_search(name, seed, layout):
+    data, z = _data(seed, layout=layout)
     trees, (numpy_tracker, compiled_tracker) = _grow_both(data, z, SPECS[name], seed=seed)
     for numpy_tree, compiled_tree in trees:
         assert numpy_tree.vars_used == compiled_tree.vars_used
@@ -89,20 +99,22 @@ def test_compiled_trees_and_state_equal_the_numpy_search(name, seed):
     np.testing.assert_array_equal(numpy_tracker.evaluated, compiled_tracker.evaluated)
 
 
-def test_the_penalties_change_the_trees():
+@pytest.mark.parametrize("layout", ["exact", "binned"])
+def test_the_penalties_change_the_trees(layout):
     # the comparisons above are of trees the costs change; with zero costs the
     # penalised growth is the free one
-    data, z = _data(0)
+    data, z = _data(0, layout=layout)
     free = [trees[1].vars_used for trees in _grow_both(data, z, _spec())[0]]
     assert free == [trees[1].vars_used for trees in _grow_both(data, z, None)[0]]
     for spec in SPECS.values():
         assert [trees[1].vars_used for trees in _grow_both(data, z, spec)[0]] != free
 
 
-def test_model_cost_paid_mid_tree_searches_the_other_nodes_again():
+@pytest.mark.parametrize("layout", ["exact", "binned"])
+def test_model_cost_paid_mid_tree_searches_the_other_nodes_again(layout):
     # a model cost on the best predictor only: once it is paid the other nodes'
     # best splits change, in both growers alike
-    data, z = _data(2, categorical=False)
+    data, z = _data(2, categorical=False, layout=layout)
     spec = _spec(model=[30, 0, 0, 0, 0, 0], tradeoff=1.0)
     trees, trackers = _grow_both(data, z, spec, n_trees=3)
     assert trackers[1].used_model[0]
@@ -114,6 +126,9 @@ def test_stage_uses_the_compiled_grower_where_it_applies():
     data, _ = _data(0)
     tracker = CostTracker(SPECS["feature"], N, None)
     assert isinstance(TreeStage("numba", 3, 5, tracker).grower(data), CompiledBinnedGrower)
+    exact, _ = _data(0, layout="exact")
+    assert isinstance(TreeStage("numba", 3, 5, tracker).grower(exact), CompiledGrower)
+    assert isinstance(TreeStage("numpy", 3, 5, tracker).grower(exact), SearchGrower)
     assert isinstance(TreeStage("numpy", 3, 5, tracker).grower(data), SearchGrower)
     weighted = CostTracker(SPECS["feature"], N, np.full(N, 2.0))
     assert isinstance(TreeStage("numba", 3, 5, weighted).grower(data), SearchGrower)
@@ -126,8 +141,9 @@ def test_stage_uses_the_compiled_grower_where_it_applies():
     assert isinstance(TreeStage("numba", 3, 5, one).grower(few), SearchGrower)
 
 
+@pytest.mark.parametrize("max_bins", [None, 64])
 @pytest.mark.parametrize("distribution", ["gaussian", "bernoulli"])
-def test_fits_of_both_engines_are_identical(distribution):
+def test_fits_of_both_engines_are_identical(distribution, max_bins):
     rng = np.random.default_rng(5)
     n = 4000
     df = pd.DataFrame(rng.normal(size=(n, 5)), columns=[f"x{j}" for j in range(5)])
@@ -136,7 +152,7 @@ def test_fits_of_both_engines_are_identical(distribution):
     signal = df.x0 + np.nan_to_num(df.x1) ** 2 + 0.6 * (df.g == "b") + rng.normal(size=n)
     df["y"] = signal if distribution == "gaussian" else (signal > 0.8).astype(float)
     kw = dict(distribution=distribution, n_trees=40, interaction_depth=4, shrinkage=0.1,
-              max_bins=64, random_state=2, feature_costs={"x0": 1, "x1": 4, "x2": 2, "g": 3},
+              max_bins=max_bins, random_state=2, feature_costs={"x0": 1, "x1": 4, "x2": 2, "g": 3},
               feature_costs_model={"x3": 30, "x4": 30}, cost_split=0.005, cegb_tradeoff=5e-3)
     fits = [pygbm.gbm("y ~ .", df, engine=engine, **kw) for engine in ("numpy", "numba")]
     more = [pygbm.gbm_more(fit, 10) for fit in fits]

@@ -23,6 +23,7 @@ from numba import njit
 
 from ..split import LEFT, MISSING, RIGHT
 from .arith import shell_order_into, split_gain
+from .cegb_penalties import active, mark, no_costs, penalties
 from .tree_arrays import new_nodes
 
 
@@ -38,6 +39,12 @@ class ExactData(NamedTuple):
     max_levels: int             # the most levels of a categorical predictor (0: none)
     tied: np.ndarray            # per continuous predictor: long runs of tied values
 
+
+#: a penalised predictor's scan admits the positions whose gain exceeds the best
+#: gain less penalty so far plus its penalty, lowered by this share: a rounding
+#: allowance (whether it wins is then decided as the NumPy search does, by the
+#: gain less the penalty)
+PENALTY_SLACK = 1e-12
 
 #: a continuous predictor is scanned as ``tied`` when fewer than this share of
 #: its sorted non-missing values differ from the one before: long runs of ties,
@@ -92,6 +99,8 @@ class GrowthSpace(NamedTuple):
     level_mean: np.ndarray      # the levels' means, the key of R's level order
     level_sorted: np.ndarray    # the sort's copy of the means
     level_order: np.ndarray     # int64: the levels in R's order
+    trial_sums: np.ndarray      # (9,) a predictor's best split's sums, until it wins
+    trial_levels: np.ndarray    # (widest factor,) int64: its levels sent left
 
 
 def growth_space(data: ExactData) -> GrowthSpace:
@@ -108,9 +117,11 @@ def growth_space(data: ExactData) -> GrowthSpace:
 
 
 def _level_space(width: int) -> tuple:
-    """The categorical scan's per-level scratch (see :class:`GrowthSpace`)."""
+    """The categorical scan's per-level scratch and a predictor's best split
+    (see :class:`GrowthSpace`)."""
     return (np.empty(width), np.empty(width), np.empty(width, dtype=np.int64),
-            np.empty(width), np.empty(width), np.empty(width, dtype=np.int64))
+            np.empty(width), np.empty(width), np.empty(width, dtype=np.int64),
+            np.empty(9), np.empty(width, dtype=np.int64))
 
 
 #: the screen of a candidate's gain (see :func:`_may_beat`): the rounding of
@@ -246,14 +257,26 @@ def _scan_unit(xt, v, S, c, wz, lo, hi, min_obs, mono, tied, side, weight, eps, 
     return best, value, found
 
 
+@njit(cache=True, error_model="numpy", inline="always")
+def _floor(best_score, pen):
+    """The gain a predictor with penalty ``pen`` must exceed to be a candidate
+    (the best so far itself without a penalty, R's running best)."""
+    if pen == 0.0:
+        return best_score
+    floor = best_score + pen
+    return floor - abs(floor) * PENALTY_SLACK
+
+
 @njit(cache=True, error_model="numpy")
-def _search(data, space, wz, w, unit, min_obs, term_nm, t, lo, hi, tot_z, tot_w, out_sums,
-            levels_out):
+def _search(data, space, wz, w, unit, min_obs, term_nm, t, lo, hi, tot_z, tot_w, pen,
+            out_sums, levels_out):
     """Best split of one node: its in-bag rows are ``S[c, lo:hi]`` in each
     continuous predictor's order (``term_nm[t, c]`` missing first) and ``R[lo:hi]``
-    in row order, with totals ``tot_z``, ``tot_w``. Returns (gain, var,
-    value, n_left_levels); ``out_sums`` gets (ls, lw, nl, rs, rw, nr, ms,
-    mw, nmiss) and ``levels_out`` the levels sent left (categorical)."""
+    in row order, with totals ``tot_z``, ``tot_w``; each predictor's best
+    split is compared by its gain less its penalty ``pen`` (zeros: R's
+    search). Returns (gain, var, value, n_left_levels, gain less penalty);
+    ``out_sums`` gets (ls, lw, nl, rs, rw, nr, ms, mw, nmiss) and
+    ``levels_out`` the levels sent left (categorical)."""
     xt, cont_row, var_type, mono = data.xt, data.cont_row, data.var_type, data.monotone
     tied = data.tied
     S, R = space.S, space.R
@@ -268,12 +291,19 @@ def _search(data, space, wz, w, unit, min_obs, term_nm, t, lo, hi, tot_z, tot_w,
         for k in range(lo, hi):
             size += abs(wz[rows[k]])
         eps = SCREEN_ULPS * SCREEN_SPAN * size * tot_w * SCREEN_SLACK
-    best = 0.0
+    best_score = 0.0
+    best_gain = 0.0
     best_var = -1
     best_value = 0.0
     best_nlev = 0
+    trial = space.trial_sums
+    trial_levels = space.trial_levels
     m = hi - lo
     for v in range(p):
+        best = _floor(best_score, pen[v])      # this predictor's candidates exceed it
+        found = False
+        value = 0.0
+        nlev = 0
         if var_type[v] == 0:
             c = cont_row[v]
             k_nm = term_nm[t, c]
@@ -296,13 +326,11 @@ def _search(data, space, wz, w, unit, min_obs, term_nm, t, lo, hi, tot_z, tot_w,
             if unit:
                 best, value, found = _scan_unit(xt, v, S, c, wz, lo + k_nm, hi, min_obs, mv,
                                                 tied[c], (rs, mw, ms, k_nm), tot_w, eps,
-                                                best, out_sums)
-                if found:
-                    best_var = v
-                    best_value = value
-                    best_nlev = 0
-                continue
-            for k in range(lo + k_nm, hi):
+                                                best, trial)
+                k_end = lo + k_nm                   # scanned: no weighted scan
+            else:
+                k_end = hi
+            for k in range(lo + k_nm, k_end):
                 i = S[c, k]
                 xv = xt[v, i]
                 if (last != xv and nl >= min_obs and nr >= min_obs
@@ -314,10 +342,9 @@ def _search(data, space, wz, w, unit, min_obs, term_nm, t, lo, hi, tot_z, tot_w,
                         g = split_gain(lw, rw, mw, ls, rs, ms)
                         if g > best:
                             best = g
-                            best_var = v
-                            best_value = 0.5 * (last + xv)
-                            best_nlev = 0
-                            _keep_sums(out_sums, ls, lw, nl, rs, rw, nr, ms, mw, k_nm)
+                            found = True
+                            value = 0.5 * (last + xv)
+                            _keep_sums(trial, ls, lw, nl, rs, rw, nr, ms, mw, k_nm)
                 zi = wz[i]
                 if nl == 0:
                     ls = zi
@@ -384,13 +411,30 @@ def _search(data, space, wz, w, unit, min_obs, term_nm, t, lo, hi, tot_z, tot_w,
                     g = split_gain(lw, rw, mw, ls, rs, ms)
                     if g > best:
                         best = g
-                        best_var = v
-                        best_value = float(j)
-                        best_nlev = j + 1
+                        found = True
+                        value = float(j)
+                        nlev = j + 1
                         for q in range(j + 1):
-                            levels_out[q] = order[q]
-                        _keep_sums(out_sums, ls, lw, nl, rs, rw, nr, ms, mw, k_nm)
-    return best, best_var, best_value, best_nlev
+                            trial_levels[q] = order[q]
+                        _keep_sums(trial, ls, lw, nl, rs, rw, nr, ms, mw, k_nm)
+        # R's rule across predictors: a later one only if strictly better (by
+        # its gain less its penalty)
+        if found and best - pen[v] > best_score:
+            best_score = best - pen[v]
+            best_gain = best
+            best_var = v
+            best_value = value
+            best_nlev = nlev
+            out_sums[:] = trial
+            levels_out[:nlev] = trial_levels[:nlev]
+    return best_gain, best_var, best_value, best_nlev, best_score
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def _node_rows(space, lo, hi):
+    """The in-bag rows of a node's segment (in some predictor's order)."""
+    rows = space.S[0] if space.S.shape[0] else space.R
+    return rows[lo:hi]
 
 
 @njit(cache=True, error_model="numpy", inline="always")
@@ -453,6 +497,25 @@ def _sorted_levels(t_levels, t, nlev, node_levels, nd):
 
 @njit(cache=True, error_model="numpy")
 def grow_exact(data, space, wz, w, inbag, unit, min_obs, depth):
+    """R's best-first tree of at most ``depth`` splits (see :func:`_grow`)."""
+    return _grow(data, space, wz, w, inbag, unit, min_obs, depth, no_costs(), np.zeros(0))
+
+
+@njit(cache=True, error_model="numpy")
+def grow_exact_penalised(data, space, wz, w, inbag, unit, min_obs, depth, costs):
+    """:func:`grow_exact` with CEGB's penalties (``costs``, see
+    :mod:`.cegb_penalties`): predictors and nodes compared by the gain less
+    the penalty, no split without a positive one, the rows of each split
+    marked as having read its predictor, and every terminal node searched
+    again when the model first pays a predictor's cost. Returns the node
+    arrays and each node's penalty (0 for terminal nodes)."""
+    node_pen = np.zeros(1 + 3 * depth)
+    arrays = _grow(data, space, wz, w, inbag, unit, min_obs, depth, costs, node_pen)
+    return arrays, node_pen[:arrays[0].shape[0]]
+
+
+@njit(cache=True, error_model="numpy")
+def _grow(data, space, wz, w, inbag, unit, min_obs, depth, costs, node_pen):
     """R's best-first tree of at most ``depth`` splits (see the module docstring)
     on ``data`` (an :class:`ExactData`) from the in-bag rows' ``w * z`` and
     ``w`` (``unit``: every weight is 1), in the scratch arrays ``space`` (a
@@ -461,7 +524,8 @@ def grow_exact(data, space, wz, w, inbag, unit, min_obs, depth):
     Returns the nodes (sums, weights, counts, split variable, value, gain,
     children, levels sent left) in creation order, the terminal nodes in R's
     terminal order and every training row's terminal index (``space.node_of``:
-    the next tree overwrites it).
+    the next tree overwrites it). With penalties (``costs``) each split
+    node's penalty goes to ``node_pen``.
 
     The in-bag rows are kept in one table (every continuous predictor's
     sorted rows, and the rows in row order when categorical predictors need
@@ -472,6 +536,8 @@ def grow_exact(data, space, wz, w, inbag, unit, min_obs, depth):
     max_levels = data.max_levels
     p, n = xt.shape
     pc = order.shape[0]
+    penalised = active(costs)
+    pen = np.zeros(p)
     n_bag = 0
     for i in range(n):
         n_bag += inbag[i]
@@ -515,7 +581,9 @@ def grow_exact(data, space, wz, w, inbag, unit, min_obs, depth):
     term_hi = np.zeros(max_term, dtype=np.int64)
     term_hi[0] = n_bag
     searched = np.zeros(max_term, dtype=np.bool_)
-    t_gain = np.zeros(max_term)
+    t_gain = np.zeros(max_term)                         # less the penalty
+    t_raw = np.zeros(max_term)                          # R's gain
+    t_pen = np.zeros(max_term)
     t_var = np.full(max_term, -1, dtype=np.int64)
     t_value = np.zeros(max_term)
     t_nlev = np.zeros(max_term, dtype=np.int64)
@@ -542,11 +610,16 @@ def grow_exact(data, space, wz, w, inbag, unit, min_obs, depth):
             t_gain[t] = 0.0
             t_var[t] = -1
             if node_n[nd] >= 2:
-                g, v, value, nlev = _search(data, space, wz, w, unit, min_obs, term_nm, t,
-                                            term_lo[t], term_hi[t], node_z[nd], node_w[nd],
-                                            sums, levels)
+                if penalised:
+                    penalties(costs, _node_rows(space, term_lo[t], term_hi[t]), node_w[nd],
+                              pen)
+                g, v, value, nlev, score = _search(data, space, wz, w, unit, min_obs, term_nm,
+                                                   t, term_lo[t], term_hi[t], node_z[nd],
+                                                   node_w[nd], pen, sums, levels)
                 if v >= 0:
-                    t_gain[t] = g
+                    t_gain[t] = score
+                    t_raw[t] = g
+                    t_pen[t] = pen[v]
                     t_var[t] = v
                     t_value[t] = value
                     t_nlev[t] = nlev
@@ -564,7 +637,11 @@ def grow_exact(data, space, wz, w, inbag, unit, min_obs, depth):
         v = t_var[t]
         node_var[nd] = v
         node_value[nd] = t_value[t]
-        node_gain[nd] = t_gain[t]
+        node_gain[nd] = t_raw[t]
+        if penalised:
+            node_pen[nd] = t_pen[t]
+            if mark(costs, _node_rows(space, term_lo[t], term_hi[t]), v):
+                searched[:n_term] = False       # the other nodes' penalties changed
         nlev = t_nlev[t]
         node_nlev[nd] = nlev
         _sorted_levels(t_levels, t, nlev, node_levels, nd)

@@ -16,7 +16,8 @@ import numpy as np
 from ..tree import ColumnView, Tree
 from .binned_layout import binned_layout
 from .binned_tree import binned_space, grow_binned, grow_binned_penalised
-from .exact_tree import ExactData, grow_exact, growth_space, tied_predictors
+from .exact_tree import (ExactData, grow_exact, grow_exact_penalised, growth_space,
+                         tied_predictors)
 from .tree_arrays import adjust, r_vectors, route_rows, tree_terminal_nodes
 
 
@@ -93,15 +94,30 @@ class CompiledTree:
                           self.node_kids, self.node_nlev, self.node_levels, terminal_of)
 
 
+def _finished(arrays, var_type: np.ndarray, costs, penalties) -> CompiledTree:
+    """The tree of a compiled grower's node ``arrays``; with ``costs`` (a cost
+    tracker) its splits, in the order made, told to the tracker."""
+    # the rows' terminal nodes live in the grower's scratch: the tree keeps a copy
+    tree = CompiledTree(arrays[:-1] + (arrays[-1].copy(),), var_type)
+    if costs is not None:
+        split = np.flatnonzero(tree.node_var >= 0)
+        made = split[np.argsort(tree.node_kids[split, 0], kind="stable")]
+        costs.splits_made(tree.node_var[made], tree.node_gain[made], penalties[made])
+    return tree
+
+
 class CompiledGrower:
     """Grows trees of ``depth`` splits on presorted ``data`` (a
     :class:`pygbm.engine.data.TrainingData`) with R's exact search, compiled;
     what does not change from tree to tree is prepared once
     (:attr:`inputs` and the scratch :attr:`space`, which the compiled loop
-    uses too)."""
+    uses too). ``costs``: a CEGB cost tracker
+    (:class:`pygbm.engine.cegb.CostTracker`) whose penalties the search
+    subtracts (:func:`.exact_tree.grow_exact_penalised`), or None."""
 
-    def __init__(self, data, depth: int, min_obs: int):
+    def __init__(self, data, depth: int, min_obs: int, costs=None):
         self.data = data
+        self.costs = costs
         self.depth = int(depth)
         self.min_obs = int(min_obs)
         cont_row = np.full(data.p, -1, dtype=np.int64)
@@ -117,10 +133,12 @@ class CompiledGrower:
              unit_weights: bool) -> CompiledTree:
         """Grow one tree on the working response ``z`` with weights ``w``
         (training rows) from the in-bag rows ``inbag``."""
-        arrays = grow_exact(self.inputs, self.space, w * z, w, inbag, bool(unit_weights),
-                            self.min_obs, self.depth)
-        # the rows' terminal nodes live in the grower's scratch: the tree keeps a copy
-        return CompiledTree(arrays[:-1] + (arrays[-1].copy(),), self.var_type)
+        args = (self.inputs, self.space, w * z, w, inbag, bool(unit_weights), self.min_obs,
+                self.depth)
+        if self.costs is None:
+            return _finished(grow_exact(*args), self.var_type, None, None)
+        arrays, penalties = grow_exact_penalised(*args, self.costs.compiled_state())
+        return _finished(arrays, self.var_type, self.costs, penalties)
 
 
 class CompiledBinnedGrower:
@@ -146,16 +164,9 @@ class CompiledBinnedGrower:
         args = (self.layout, self.space, w * z, np.asarray(w, dtype=float), inbag,
                 bool(unit_weights), self.min_obs, self.depth)
         if self.costs is None:
-            arrays = grow_binned(*args)
-        else:
-            arrays, penalties = grow_binned_penalised(*args, self.costs.compiled_state())
-        # the rows' terminal nodes live in the grower's scratch: the tree keeps a copy
-        tree = CompiledTree(arrays[:-1] + (arrays[-1].copy(),), self.var_type)
-        if self.costs is not None:
-            split = np.flatnonzero(tree.node_var >= 0)
-            made = split[np.argsort(tree.node_kids[split, 0], kind="stable")]
-            self.costs.splits_made(tree.node_var[made], tree.node_gain[made], penalties[made])
-        return tree
+            return _finished(grow_binned(*args), self.var_type, None, None)
+        arrays, penalties = grow_binned_penalised(*args, self.costs.compiled_state())
+        return _finished(arrays, self.var_type, self.costs, penalties)
 
 
 def tree_step(tree: Tree, view: ColumnView, c_splits: list) -> np.ndarray:
