@@ -4,7 +4,8 @@
 Run from the repository root (LightGBM is needed here only, never by pygbm):
 
     PYTHONPATH=. python benchmarks/cegb_peers.py [--n 20000] [--trees 100]
-        [--timing [--max-bins 255]]
+        [--timing | --timing-only] [--max-bins 255] [--timing-rows 100000]
+        [--timing-distribution bernoulli|gaussian] [--rounds 3]
 
 Gatekeeper simulation (docs/cegb.md): five cheap predictors c1..c5 (cost 1),
 five expensive e1..e5 (cost 100); y = 1[c1 + 0.3 c2 > 0] outside the band
@@ -173,12 +174,15 @@ def undominated(deep, shallow):
                        and d["loss"] <= s["loss"] * (1 + WITHIN) for d in deep)]
 
 
-def timing(n=100_000, p=20, trees=300, depth=6, rounds=3, max_bins=None):
+def timing(n=100_000, p=20, trees=300, depth=6, rounds=3, max_bins=None,
+           distribution="bernoulli"):
     """E: CPU and wall seconds of the three fits, interleaved round by round
     (``max_bins``: all three in the binned mode)."""
     rng = np.random.default_rng(0)
     x = rng.normal(size=(n, p))
-    y = (x[:, 0] + 0.5 * x[:, 1] - 0.3 * x[:, 2] + rng.normal(size=n) > 0).astype(float)
+    y = x[:, 0] + 0.5 * x[:, 1] - 0.3 * x[:, 2] + rng.normal(size=n)
+    if distribution == "bernoulli":
+        y = (y > 0).astype(float)
     df = pd.DataFrame(x, columns=[f"x{i}" for i in range(p)])
     df["y"] = y
     costs = {f"x{i}": float(1 + i) for i in range(p)}
@@ -191,12 +195,12 @@ def timing(n=100_000, p=20, trees=300, depth=6, rounds=3, max_bins=None):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         for _, kw in fits:                                  # warm-up: caches loaded
-            gbm("y ~ .", df.iloc[:2000], distribution="bernoulli", n_trees=3,
+            gbm("y ~ .", df.iloc[:2000], distribution=distribution, n_trees=3,
                 interaction_depth=depth, max_bins=max_bins, **kw)
         for r in range(rounds):
             for label, kw in fits:
                 t0, w0 = time.process_time(), time.perf_counter()
-                gbm("y ~ .", df, distribution="bernoulli", n_trees=trees,
+                gbm("y ~ .", df, distribution=distribution, n_trees=trees,
                     interaction_depth=depth, shrinkage=0.1, random_state=1,
                     max_bins=max_bins, **kw)
                 cpu[label].append(time.process_time() - t0)
@@ -221,8 +225,16 @@ def main():
     ap.add_argument("--timing", action="store_true")
     ap.add_argument("--max-bins", type=int, default=None,
                     help="with --timing: the fits in the binned mode")
+    ap.add_argument("--timing-only", action="store_true",
+                    help="E only: the fit times, not the comparisons with LightGBM")
+    ap.add_argument("--timing-rows", type=int, default=100_000)
+    ap.add_argument("--timing-distribution", default="bernoulli",
+                    choices=["bernoulli", "gaussian"])
     ap.add_argument("--rounds", type=int, default=3)
     args = ap.parse_args()
+    if args.timing_only:
+        _timing(args)
+        return
     train, test = gatekeeper(args.n, 1), gatekeeper(args.n, 2)
     trees_list = sorted({25, 50, args.trees})
     rows = []
@@ -268,9 +280,14 @@ def main():
     print(f"D4 unpenalised cost per test row at {T} trees: pygbm {base_py['cost']:.1f}, "
           f"LightGBM {base_lgb['cost']:.1f} (sum of costs {BETA.sum():.0f})")
     if args.timing:
-        print("\nE  fit time, 100k x 20, 300 trees, depth 6, bernoulli, costs 1..20, "
-              "lambda 1e-3:")
-        timing(rounds=args.rounds, max_bins=args.max_bins)
+        _timing(args)
+
+
+def _timing(args):
+    print(f"\nE  fit time, {args.timing_rows} x 20, 300 trees, depth 6, "
+          f"{args.timing_distribution}, costs 1..20, lambda 1e-3, max_bins {args.max_bins}:")
+    timing(n=args.timing_rows, rounds=args.rounds, max_bins=args.max_bins,
+           distribution=args.timing_distribution)
 
 
 if __name__ == "__main__":

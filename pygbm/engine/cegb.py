@@ -198,6 +198,13 @@ class CostTracker:
         self._current.extend(zip(columns.tolist(), improvements.tolist(),
                                  penalties.tolist()))
 
+    def trees_grown(self, splits: np.ndarray, n_splits: np.ndarray) -> None:
+        """The compiled loop's trees: each one's splits (``splits[t, :n_splits[t]]``:
+        predictor, R's gain, penalty, in the order made); the loop has marked
+        the rows itself."""
+        for table, n in zip(splits, n_splits.tolist()):
+            self.splits.append(table[:n].copy())
+
     def copy(self) -> CostTracker:
         """An independent copy (gbm_more continues a copy: the first fit keeps its own)."""
         other = copy.copy(self)

@@ -105,6 +105,19 @@ def compiled_exact(data, adjustment) -> bool:
     return data.presorted and adjustment is None and compiled_size(data.n, data.p)
 
 
+def compiled_costs(adjustment, data) -> bool:
+    """Whether ``adjustment`` is CEGB's costs that a compiled grower (and loop)
+    applies on ``data`` (:meth:`.cegb.CostTracker.compiled_state`: unit case
+    weights, no feature combinations): the exact grower's data, or binned data
+    searched on histograms (not one bucket per value, where R's arithmetic
+    decides)."""
+    if not (isinstance(adjustment, CostTracker) and adjustment.compiled_state() is not None):
+        return False
+    if isinstance(data, BinnedTrainingData):
+        return not data.exact_bins
+    return compiled_exact(data, None)
+
+
 class TreeStage:
     """How one fit grows trees and steps its validation rows (``engine``:
     "numba" or "numpy"); one grower per training data, made on first use."""
@@ -128,7 +141,8 @@ class TreeStage:
         return self._growers[key][1]
 
     def _make(self, data):
-        if self.compiled and (self.adjustment is None or self._compiled_costs(data)):
+        if self.compiled and (self.adjustment is None
+                              or compiled_costs(self.adjustment, data)):
             costs = self.adjustment
             if compiled_exact(data, None):
                 from .compiled.grower import CompiledGrower
@@ -139,18 +153,6 @@ class TreeStage:
 
                 return CompiledBinnedGrower(data, self.depth, self.min_obs, costs)
         return SearchGrower(data, self.depth, self.min_obs, self.adjustment)
-
-    def _compiled_costs(self, data) -> bool:
-        """Whether the adjustment is CEGB's costs that a compiled grower applies
-        on ``data`` (:meth:`.cegb.CostTracker.compiled_state`: unit case weights,
-        no feature combinations): the exact grower's data, or binned data searched
-        on histograms (not one bucket per value, where R's arithmetic decides)."""
-        if not (isinstance(self.adjustment, CostTracker)
-                and self.adjustment.compiled_state() is not None):
-            return False
-        if isinstance(data, BinnedTrainingData):
-            return not data.exact_bins
-        return compiled_exact(data, None)
 
     def step(self, tree: Tree, view: ColumnView, c_splits: list) -> np.ndarray:
         """Shrunken prediction of ``tree`` for the rows of ``view``."""

@@ -163,3 +163,43 @@ def test_fits_of_both_engines_are_identical(distribution, max_bins):
         for s, t in zip(a.cost_tracker.splits, b.cost_tracker.splits):
             np.testing.assert_array_equal(s, t)
         pd.testing.assert_frame_equal(a.predict_cost(df), b.predict_cost(df))
+
+
+@pytest.mark.parametrize("max_bins, loop", [(None, "boost_exact"), (64, "boost_binned")])
+def test_fits_with_costs_run_in_the_compiled_loop(monkeypatch, max_bins, loop):
+    # gaussian: the compiled loop runs the fit with its costs, the rows marked
+    # in the loop; the same fit, marks and recorded splits as the NumPy loop's
+    from pygbm.engine.compiled import boosting
+
+    calls, original = [], getattr(boosting, loop)
+
+    def counting(*args):
+        calls.append(1)
+        return original(*args)
+
+    monkeypatch.setattr(boosting, loop, counting)
+    rng = np.random.default_rng(8)
+    n = 3000
+    df = pd.DataFrame(rng.normal(size=(n, 4)), columns=["a", "b", "c", "d"])
+    df.loc[::11, "b"] = np.nan
+    df["y"] = df.a + np.nan_to_num(df.b) ** 2 + rng.normal(size=n)
+    kw = dict(distribution="gaussian", n_trees=30, interaction_depth=4, shrinkage=0.1,
+              max_bins=max_bins, random_state=4, feature_costs={"a": 1, "b": 3, "c": 2},
+              feature_costs_model={"d": 40}, cost_split=0.002, cegb_tradeoff=1e-2,
+              train_fraction=0.8)
+    numpy_fit = pygbm.gbm("y ~ .", df, engine="numpy", **kw)
+    assert not calls
+    numba_fit = pygbm.gbm("y ~ .", df, engine="numba", **kw)
+    assert calls
+    for a, b in ((numpy_fit, numba_fit),
+                 (pygbm.gbm_more(numpy_fit, 10), pygbm.gbm_more(numba_fit, 10))):
+        np.testing.assert_array_equal(a.fit, b.fit)
+        np.testing.assert_array_equal(a.valid_error, b.valid_error)
+        np.testing.assert_array_equal(a.cost_tracker.used_rows, b.cost_tracker.used_rows)
+        np.testing.assert_array_equal(a.cost_tracker.evaluated, b.cost_tracker.evaluated)
+        assert len(a.cost_tracker.splits) == len(b.cost_tracker.splits)
+        for s, t in zip(a.cost_tracker.splits, b.cost_tracker.splits):
+            np.testing.assert_array_equal(s, t)
+    cv = [pygbm.gbm("y ~ .", df, engine=engine, cv_folds=3, n_cores=1, **kw)
+          for engine in ("numpy", "numba")]
+    np.testing.assert_array_equal(cv[0].cv_error, cv[1].cv_error)

@@ -14,7 +14,10 @@ log are the C library's: binned fits outside R's exact arithmetic, which use
 NumPy's, only with the distributions that call neither,
 :data:`.losses.NO_EXP_LOG`), R's bag, and none of the loop's seams in use (a
 split-gain adjustment, per-row state, a sampler of one's own, another
-scheme), which need Python between trees. Otherwise the NumPy loop runs
+scheme), which need Python between trees, except CEGB's cost tracker as both
+(the adjustment and the row state) where the compiled growers apply it
+(:func:`pygbm.engine.factory.compiled_costs`): the loop then
+grows with its penalties and marks the rows itself. Otherwise the NumPy loop runs
 (with the compiled growers where they apply); both give the same fit bit
 for bit.
 
@@ -27,12 +30,15 @@ bar hear of every chunk.
 """
 from __future__ import annotations
 
+import numpy as np
+
 from ...distributions import is_builtin
 from ..binned import BinnedTrainingData
-from ..factory import compiled_exact
+from ..factory import compiled_costs, compiled_exact
 from ..report import IterationReport
 from ..sampling import SelectionBag, default_sampler
 from ..schemes import PlainBoosting
+from .cegb_penalties import no_costs
 from .grower import CompiledBinnedGrower, CompiledGrower
 from .losses import NO_EXP_LOG, kind_of, loss_params
 from .chunks import bag_uniforms, loop_inputs, run_chunks
@@ -45,18 +51,20 @@ def compiled_loop(problem, state, scheme) -> CompiledLoop | RankingLoop | Multic
     """The compiled loop of this ``run_boosting`` call, or None when the fit
     needs the NumPy loop (see the module docstring)."""
     data = scheme.data if isinstance(scheme, PlainBoosting) else None
+    costs = problem.gain_adjustment
     if (data is None or problem.engine != "numba"
-            or problem.sampler is not None or state.rows is not None
-            or problem.gain_adjustment is not None
+            or problem.sampler is not None or state.rows is not costs
             or not is_builtin(problem.distribution)):
         return None
+    if costs is not None and not compiled_costs(costs, data):
+        return None
     if problem.context.n_outputs != 1:
-        if (runs_multiclass(problem.distribution) and problem.context.r_exact_math
-                and compiled_exact(data, None)):
+        if (costs is None and runs_multiclass(problem.distribution)
+                and problem.context.r_exact_math and compiled_exact(data, None)):
             return MulticlassLoop(problem, data)
         return None
     if problem.distribution.name in RANKING:
-        if problem.context.r_exact_math and compiled_exact(data, None):
+        if costs is None and problem.context.r_exact_math and compiled_exact(data, None):
             return RankingLoop(problem, data)
         return None
     kind = kind_of(problem.distribution)
@@ -81,6 +89,8 @@ class CompiledLoop:
         else:
             grower = CompiledGrower(data, depth, min_obs)
             self.data, self.boost = grower.inputs, boost_exact
+        #: CEGB's cost tracker (None: no costs)
+        self.costs = problem.gain_adjustment
         self.var_type = grower.var_type
         self.max_levels = int(self.var_type.max(initial=0))
         self.space = grower.space
@@ -96,10 +106,22 @@ class CompiledLoop:
 
         def chunk(count: int):
             out = empty_forest(count, growth.depth, self.max_levels)
+            cegb = loop_costs(self.costs, count, growth.depth)
             self.boost(self.loss, self.train, self.data, self.space, self.valid, growth,
                        bag_uniforms(sampler, rng, count, P.n_train), f_tr, f_va,
-                       len(state.c_splits), out)
+                       len(state.c_splits), out, cegb)
+            if self.costs is not None:
+                self.costs.trees_grown(cegb[2], (out.n_nodes - 1) // 3)
             return out
 
         run_chunks(state, n_trees, P.n_train, self.var_type, report, chunk)
         return state
+
+
+def loop_costs(costs, count: int, depth: int) -> tuple:
+    """The loop's ``cegb`` tuple (:mod:`.loop`) for ``count`` iterations: the
+    tracker's penalties and state, and room for each tree's splits; empty
+    without costs (``costs`` None)."""
+    if costs is None:
+        return no_costs(), np.zeros(0, dtype=np.int64), np.zeros((count, 0, 3))
+    return costs.compiled_state(), costs.evaluated, np.zeros((count, max(depth, 1), 3))

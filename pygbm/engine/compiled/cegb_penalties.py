@@ -81,3 +81,55 @@ def mark(costs, rows, v) -> bool:
         return False
     used_model[v] = True
     return model[v] > 0.0
+
+
+@njit(cache=True, error_model="numpy")
+def tree_read(cegb, grown, node_pen, t):
+    """After tree ``t`` of a compiled loop's chunk: every training row (in and
+    out of the bag) has read the predictors on its path and evaluated its
+    splits; the tree's splits (predictor, R's gain, penalty) in the order made
+    into the chunk's table. ``cegb`` = (penalty tuple, the rows' evaluated
+    splits, the chunk's (T, depth, 3) split table); ``grown`` a penalised
+    grower's node arrays and ``node_pen`` its nodes' penalties."""
+    costs, evaluated, splits_out = cegb[0], cegb[1], cegb[2][t]
+    node_var, node_gain, node_kids = grown[4], grown[6], grown[7]
+    terminals, node_of = grown[10], grown[11]
+    used_rows = costs[0]
+    n_nodes = node_var.shape[0]
+    n_bytes = used_rows.shape[0]
+    # children are made after their parents: masks and depths in one pass
+    masks = np.zeros((n_nodes, n_bytes), dtype=np.uint8)
+    depth = np.zeros(n_nodes, dtype=np.int64)
+    made = 0
+    for k in range(n_nodes):
+        v = node_var[k]
+        if v < 0:
+            continue
+        for side in range(3):
+            c = node_kids[k, side]
+            masks[c, :] = masks[k, :]
+            masks[c, v // BITS] |= np.uint8(1 << (v % BITS))
+            depth[c] = depth[k] + 1
+        made += 1
+    # the splits in the order made: by their first child's number
+    first = np.empty(made, dtype=np.int64)
+    split = np.empty(made, dtype=np.int64)
+    q = 0
+    for k in range(n_nodes):
+        if node_var[k] >= 0:
+            first[q] = node_kids[k, 0]
+            split[q] = k
+            q += 1
+    order = np.argsort(first)
+    for q in range(made):
+        k = split[order[q]]
+        splits_out[q, 0] = node_var[k]
+        splits_out[q, 1] = node_gain[k]
+        splits_out[q, 2] = node_pen[k]
+    if made == 0:
+        return
+    for i in range(node_of.shape[0]):
+        nd = terminals[node_of[i]]
+        for b in range(n_bytes):
+            used_rows[b, i] |= masks[nd, b]
+        evaluated[i] += depth[nd]

@@ -20,7 +20,12 @@ rows' (:class:`.losses.LossRows`, :class:`ValidRows`), the presorted data
 (:class:`.exact_tree.ExactData`) or binned layout
 (:class:`.binned_layout.BinnedLayout`) and the fit's settings
 (:class:`Growth`); the trees come back in a :class:`Forest` of fixed-width
-node tables, one row per iteration. The Python side is :mod:`.boosting`.
+node tables, one row per iteration. A fit with CEGB's costs passes them in
+``cegb`` = (penalty tuple of :mod:`.cegb_penalties`, the rows' evaluated
+splits, (T, depth, 3) for each tree's splits): the trees are grown with the
+penalties and every training row marked along its path after its tree, as
+the cost tracker does between the NumPy loop's trees. The Python side is
+:mod:`.boosting`.
 """
 from __future__ import annotations
 
@@ -30,8 +35,9 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from .binned_tree import grow_binned
-from .exact_tree import grow_exact
+from .binned_tree import grow_binned, grow_binned_penalised
+from .cegb_penalties import active, tree_read
+from .exact_tree import grow_exact, grow_exact_penalised
 from .losses import bag_improvement, deviance, leaf_values, working_response
 from .tree_arrays import adjust, r_vectors, tree_terminal_nodes
 
@@ -127,21 +133,28 @@ def select_bag(u, n_bag, inbag):
 
 @njit(cache=True, error_model="numpy", nogil=True)
 def boost_exact(loss, train, data, space, valid, growth, uniforms, f_tr, f_va, n_csplits,
-                out):
+                out, cegb):
     """Run ``out``'s ``T`` iterations (see the module docstring) from the
     training and validation link values ``f_tr`` and ``f_va`` (updated in
     place), growing in the scratch arrays ``space``
     (:func:`.exact_tree.growth_space`); ``uniforms`` (T, n_train) the bags'
     uniforms ((0, n_train): every row in every bag), ``n_csplits`` the
-    model's categorical splits so far. Returns the number of categorical
-    splits after them."""
+    model's categorical splits so far, ``cegb`` the costs (see the module
+    docstring; empty arrays: none). Returns the number of categorical splits
+    after them."""
     work = work_arrays(f_tr)
     z, wz, inbag, fadj = work
     links = (f_tr, f_va)
     for t in range(out.n_nodes.shape[0]):
         _respond(loss, train, growth, uniforms, t, f_tr, work)
-        grown = grow_exact(data, space, wz, train.w, inbag, growth.unit, growth.min_obs,
-                           growth.depth)
+        if active(cegb[0]):
+            grown, node_pen = grow_exact_penalised(data, space, wz, train.w, inbag,
+                                                   growth.unit, growth.min_obs, growth.depth,
+                                                   cegb[0])
+            tree_read(cegb, grown, node_pen, t)
+        else:
+            grown = grow_exact(data, space, wz, train.w, inbag, growth.unit, growth.min_obs,
+                               growth.depth)
         # the iteration after its tree (here, not in a helper taking the loop's
         # tuples: a compiled call costs reference counting per array it is given,
         # per tree; the helpers get the arrays they read)
@@ -164,7 +177,7 @@ def boost_exact(loss, train, data, space, valid, growth, uniforms, f_tr, f_va, n
 
 @njit(cache=True, error_model="numpy", nogil=True)
 def boost_binned(loss, train, layout, space, valid, growth, uniforms, f_tr, f_va, n_csplits,
-                 out):
+                 out, cegb):
     """:func:`boost_exact` on binned data: the trees grown by
     :func:`.binned_tree.grow_binned` on ``layout`` (a
     :class:`.binned_layout.BinnedLayout`) in its scratch arrays ``space``
@@ -174,8 +187,14 @@ def boost_binned(loss, train, layout, space, valid, growth, uniforms, f_tr, f_va
     links = (f_tr, f_va)
     for t in range(out.n_nodes.shape[0]):
         _respond(loss, train, growth, uniforms, t, f_tr, work)
-        grown = grow_binned(layout, space, wz, train.w, inbag, growth.unit, growth.min_obs,
-                            growth.depth)
+        if active(cegb[0]):
+            grown, node_pen = grow_binned_penalised(layout, space, wz, train.w, inbag,
+                                                    growth.unit, growth.min_obs, growth.depth,
+                                                    cegb[0])
+            tree_read(cegb, grown, node_pen, t)
+        else:
+            grown = grow_binned(layout, space, wz, train.w, inbag, growth.unit, growth.min_obs,
+                                growth.depth)
         counts, grow_pred = leaf_inputs(grown[0], grown[3], grown[10])
         values = np.empty(counts.shape[0])
         leaf_values(loss.kind, loss.params, train, f_tr, z, grown[11], counts.shape[0], counts,
