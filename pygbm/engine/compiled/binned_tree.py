@@ -32,7 +32,7 @@ from .arith import numpy_sum_at
 from .binned_r_choice import bag_tolerance, float_bound, r_choice
 from .binned_rows import row_record
 from .binned_search import categorical_best, continuous_best, record, split_point
-from .cegb_penalties import active, mark, no_costs, penalties
+from .cegb_penalties import mark, penalties
 from .histograms import build_float, build_packed, clear_empty, pack, subtract, unpack
 from .tree_arrays import new_nodes
 
@@ -348,7 +348,7 @@ def _exact_choice(L, rows, resp, unit, min_obs, node, found, out):
 def grow_binned(L, space, wz, w, inbag, unit, min_obs, depth):
     """The binned tree of at most ``depth`` splits (see :func:`_grow`), R's
     gains unpenalised."""
-    return _grow(L, space, wz, w, inbag, unit, min_obs, depth, no_costs(), np.zeros(0))
+    return _grow(L, space, wz, w, inbag, unit, min_obs, depth, None, np.zeros(0))
 
 
 @njit(cache=True, error_model="numpy")
@@ -380,7 +380,6 @@ def _grow(L, space, wz, w, inbag, unit, min_obs, depth, costs, node_pen):
     node's penalty goes to ``node_pen``.
     """
     p = L.var_type.shape[0]
-    penalised = active(costs)
     resp = (wz, w)
     packed = unit and L.packable and not L.exact_bins
     n_bag = _bag_rows(inbag, space.bag)
@@ -475,7 +474,7 @@ def _grow(L, space, wz, w, inbag, unit, min_obs, depth, costs, node_pen):
             node_rows = buffers[node_buf[nd], lo:hi]
             _histogram_best(L, H, unit, counted[t], node_rows, resp, min_obs, gains, pos,
                             orders)
-            if penalised:
+            if costs is not None:
                 penalties(costs, node_rows, node_w[nd], pen)
                 for u in range(p):
                     raw[u] = gains[u]
@@ -500,21 +499,23 @@ def _grow(L, space, wz, w, inbag, unit, min_obs, depth, costs, node_pen):
                 g, v, value, n_lev, score = _tie_break(
                     L, H, node_rows, resp, unit, total, (gains, pos, orders, v, pen),
                     (t_sums[t], t_order[t]))
-                if penalised and not score > 0.0:
+                if costs is not None and not score > 0.0:
                     continue
                 t_exact[t] = True
             else:
                 total = (node_z[nd], node_w[nd], node_n[nd])
                 if L.var_type[v] > 0:
                     t_order[t, :] = orders[np.searchsorted(L.cat, v)]
-                g = raw[v] if penalised else gains[v]
+                g = gains[v]
+                if costs is not None:
+                    g = raw[v]
                 score = gains[v]
                 value, n_lev = record(L, H, unit, v, pos[v], t_order[t], total, t_sums[t],
                                       t_levels[t])
                 t_exact[t] = False
             t_gain[t] = score
             t_raw[t] = g
-            t_pen[t] = pen[v] if penalised else 0.0
+            t_pen[t] = pen[v]                    # (0 without costs)
             t_var[t] = v
             t_value[t] = value
             t_nlev[t] = n_lev
@@ -533,7 +534,7 @@ def _grow(L, space, wz, w, inbag, unit, min_obs, depth, costs, node_pen):
         node_var[nd] = v
         node_value[nd] = t_value[t]
         node_gain[nd] = t_raw[t]
-        if penalised:
+        if costs is not None:
             node_pen[nd] = t_pen[t]
             lo, hi = seg[nd, 0], seg[nd, 1]
             if mark(costs, buffers[node_buf[nd], lo:hi], v):

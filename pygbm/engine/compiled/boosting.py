@@ -38,7 +38,6 @@ from ..factory import compiled_costs, compiled_exact
 from ..report import IterationReport
 from ..sampling import SelectionBag, default_sampler
 from ..schemes import PlainBoosting
-from .cegb_penalties import no_costs
 from .grower import CompiledBinnedGrower, CompiledGrower
 from .losses import NO_EXP_LOG, kind_of, loss_params
 from .chunks import bag_uniforms, loop_inputs, run_chunks
@@ -118,10 +117,10 @@ class CompiledLoop:
         return state
 
 
-def loop_costs(costs, count: int, depth: int) -> tuple:
+def loop_costs(costs, count: int, depth: int) -> tuple | None:
     """The loop's ``cegb`` tuple (:mod:`.loop`) for ``count`` iterations: the
-    tracker's penalties and state, and room for each tree's splits; empty
+    tracker's penalties and state, and room for each tree's splits; None
     without costs (``costs`` None)."""
     if costs is None:
-        return no_costs(), np.zeros(0, dtype=np.int64), np.zeros((count, 0, 3))
+        return None
     return costs.compiled_state(), costs.evaluated, np.zeros((count, max(depth, 1), 3))

@@ -1,9 +1,11 @@
-"""CEGB's split-gain penalties in compiled code (numba), for the binned grower.
+"""CEGB's split-gain penalties in compiled code (numba), for the compiled growers.
 
 The arithmetic of :class:`pygbm.engine.cegb.CostTracker` on its own arrays,
-so that :func:`.binned_tree.grow_binned_penalised` grows, penalty for
-penalty, the tree that the NumPy grower grows with the tracker as its
-split-gain adjustment. A penalty tuple ``costs`` is
+so that :func:`.exact_tree.grow_exact_penalised` and
+:func:`.binned_tree.grow_binned_penalised` grow, penalty for penalty, the
+trees that the NumPy growers grow with the tracker as their split-gain
+adjustment, and the compiled loop marks the rows as the tracker does
+(:func:`tree_read`). A penalty tuple ``costs`` is
 
     (used_rows, used_model, model, feature, split, lazy)
 
@@ -13,7 +15,8 @@ model has paid γ_v; ``model``, ``feature`` (p,): λγ and λβ; ``split``: λα
 ``lazy``: some β is positive. Both state arrays are the tracker's own and
 are updated in place. Only unit case weights (rows are counted) and no
 feature combinations: the tracker says when (``CostTracker.compiled_state``).
-:func:`no_costs` is the tuple of a fit without costs.
+A fit without costs passes None instead: numba prunes the branches that
+test it, so such a fit does not compile them (the first fit's compile time).
 """
 from __future__ import annotations
 
@@ -24,19 +27,6 @@ from numba import njit
 BITS = 8
 #: values of one byte
 BYTE_VALUES = 256
-
-
-@njit(cache=True)
-def no_costs():
-    """The penalty tuple of a fit without costs (its arrays empty)."""
-    return (np.zeros((0, 0), dtype=np.uint8), np.zeros(0, dtype=np.bool_), np.zeros(0),
-            np.zeros(0), 0.0, False)
-
-
-@njit(cache=True)
-def active(costs) -> bool:
-    """Whether ``costs`` penalise anything (a fit with costs)."""
-    return costs[2].shape[0] > 0
 
 
 @njit(cache=True, error_model="numpy")

@@ -23,7 +23,7 @@ from numba import njit
 
 from ..split import LEFT, MISSING, RIGHT
 from .arith import shell_order_into, split_gain
-from .cegb_penalties import active, mark, no_costs, penalties
+from .cegb_penalties import mark, penalties
 from .tree_arrays import new_nodes
 
 
@@ -498,7 +498,7 @@ def _sorted_levels(t_levels, t, nlev, node_levels, nd):
 @njit(cache=True, error_model="numpy")
 def grow_exact(data, space, wz, w, inbag, unit, min_obs, depth):
     """R's best-first tree of at most ``depth`` splits (see :func:`_grow`)."""
-    return _grow(data, space, wz, w, inbag, unit, min_obs, depth, no_costs(), np.zeros(0))
+    return _grow(data, space, wz, w, inbag, unit, min_obs, depth, None, np.zeros(0))
 
 
 @njit(cache=True, error_model="numpy")
@@ -536,7 +536,6 @@ def _grow(data, space, wz, w, inbag, unit, min_obs, depth, costs, node_pen):
     max_levels = data.max_levels
     p, n = xt.shape
     pc = order.shape[0]
-    penalised = active(costs)
     pen = np.zeros(p)
     n_bag = 0
     for i in range(n):
@@ -610,7 +609,7 @@ def _grow(data, space, wz, w, inbag, unit, min_obs, depth, costs, node_pen):
             t_gain[t] = 0.0
             t_var[t] = -1
             if node_n[nd] >= 2:
-                if penalised:
+                if costs is not None:
                     penalties(costs, _node_rows(space, term_lo[t], term_hi[t]), node_w[nd],
                               pen)
                 g, v, value, nlev, score = _search(data, space, wz, w, unit, min_obs, term_nm,
@@ -638,7 +637,7 @@ def _grow(data, space, wz, w, inbag, unit, min_obs, depth, costs, node_pen):
         node_var[nd] = v
         node_value[nd] = t_value[t]
         node_gain[nd] = t_raw[t]
-        if penalised:
+        if costs is not None:
             node_pen[nd] = t_pen[t]
             if mark(costs, _node_rows(space, term_lo[t], term_hi[t]), v):
                 searched[:n_term] = False       # the other nodes' penalties changed

@@ -22,7 +22,8 @@ rows' (:class:`.losses.LossRows`, :class:`ValidRows`), the presorted data
 (:class:`Growth`); the trees come back in a :class:`Forest` of fixed-width
 node tables, one row per iteration. A fit with CEGB's costs passes them in
 ``cegb`` = (penalty tuple of :mod:`.cegb_penalties`, the rows' evaluated
-splits, (T, depth, 3) for each tree's splits): the trees are grown with the
+splits, (T, depth, 3) for each tree's splits; None without costs, so that
+numba prunes the branch and a fit without costs does not compile it): the trees are grown with the
 penalties and every training row marked along its path after its tree, as
 the cost tracker does between the NumPy loop's trees. The Python side is
 :mod:`.boosting`.
@@ -36,7 +37,7 @@ import numpy as np
 from numba import njit
 
 from .binned_tree import grow_binned, grow_binned_penalised
-from .cegb_penalties import active, tree_read
+from .cegb_penalties import tree_read
 from .exact_tree import grow_exact, grow_exact_penalised
 from .losses import bag_improvement, deviance, leaf_values, working_response
 from .tree_arrays import adjust, r_vectors, tree_terminal_nodes
@@ -140,14 +141,14 @@ def boost_exact(loss, train, data, space, valid, growth, uniforms, f_tr, f_va, n
     (:func:`.exact_tree.growth_space`); ``uniforms`` (T, n_train) the bags'
     uniforms ((0, n_train): every row in every bag), ``n_csplits`` the
     model's categorical splits so far, ``cegb`` the costs (see the module
-    docstring; empty arrays: none). Returns the number of categorical splits
+    docstring; None: none). Returns the number of categorical splits
     after them."""
     work = work_arrays(f_tr)
     z, wz, inbag, fadj = work
     links = (f_tr, f_va)
     for t in range(out.n_nodes.shape[0]):
         _respond(loss, train, growth, uniforms, t, f_tr, work)
-        if active(cegb[0]):
+        if cegb is not None:     # (no costs: the branch is not even compiled)
             grown, node_pen = grow_exact_penalised(data, space, wz, train.w, inbag,
                                                    growth.unit, growth.min_obs, growth.depth,
                                                    cegb[0])
@@ -187,7 +188,7 @@ def boost_binned(loss, train, layout, space, valid, growth, uniforms, f_tr, f_va
     links = (f_tr, f_va)
     for t in range(out.n_nodes.shape[0]):
         _respond(loss, train, growth, uniforms, t, f_tr, work)
-        if active(cegb[0]):
+        if cegb is not None:     # (no costs: the branch is not even compiled)
             grown, node_pen = grow_binned_penalised(layout, space, wz, train.w, inbag,
                                                     growth.unit, growth.min_obs, growth.depth,
                                                     cegb[0])
