@@ -358,7 +358,9 @@ def grow_binned_penalised(L, space, wz, w, inbag, unit, min_obs, depth, costs):
     the penalty, no split without a positive one, the rows of each split
     marked as having read its predictor, and every terminal node searched
     again when the model first pays a predictor's cost. Returns the node
-    arrays and each node's penalty (0 for terminal nodes)."""
+    arrays and each node's penalty (0 for terminal nodes). Not for a layout
+    of one bucket per value, where R's arithmetic chooses (the NumPy search
+    applies the penalties there: ``factory.compiled_costs``)."""
     node_pen = np.zeros(1 + 3 * depth)
     arrays = _grow(L, space, wz, w, inbag, unit, min_obs, depth, costs, node_pen)
     return arrays, node_pen[:arrays[0].shape[0]]
