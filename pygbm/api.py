@@ -328,8 +328,10 @@ def gbm(formula, data, distribution=None, weights=None, var_monotone=None, n_tre
         λ, multiplying all costs: candidate splits are compared by their gain
         less λ times their new cost; trees may stop before
         ``interaction_depth`` splits. With no costs the fit is R's, unchanged;
-        costs are searched by the NumPy engine (the compiled one has no cost
-        hook). ``fit.predict_cost(newdata)`` gives each row's prediction cost.
+        with costs both engines give the same fit (the compiled one applies
+        them in its own growers, except with case weights or feature
+        combinations). ``fit.predict_cost(newdata)`` gives each row's
+        prediction cost.
     boosting_type : {"plain", "ordered"}, default "plain"
         "ordered": CatBoost's ordered boosting (Prokhorenkova et al. 2018,
         :mod:`pygbm.ordered`, docs/ordered_boosting.md): each tree grown from
