@@ -207,15 +207,17 @@ def _walk(fit, newdata, counts, spec):
 def predict_cost(fit, newdata=None, n_trees=None):
     """Per row, the cost of predicting it with the first ``n_trees``
     iterations (None: all): a DataFrame with ``feature_cost``, ``split_cost``,
-    ``model_cost`` and ``total``; a list of counts gives a dict of them by
-    count (one pass over the trees)."""
+    ``model_cost`` and ``total``; a list of counts gives a dict of them keyed
+    by the counts asked for (one pass over the trees; a count above the trees
+    fitted gets the table of all of them, with ``predict``'s warning)."""
     spec = _spec_of(fit)
     single = n_trees is None or np.ndim(n_trees) == 0
     counts = fit._check_n_trees(fit.n_trees if n_trees is None else n_trees)
     out, _ = _walk(fit, newdata, counts, spec)
     if single:
         return out[int(counts[0])]
-    return {int(c): out[int(c)] for c in counts}
+    asked = np.asarray(n_trees).ravel()
+    return {int(a): out[int(c)] for a, c in zip(asked, counts)}
 
 
 # ---------------------------------------------------------------- the report

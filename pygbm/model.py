@@ -395,7 +395,9 @@ class GBMFit:
         newdata : DataFrame with the predictors (a matrix for gbm_fit models);
             None: the training data (when kept).
         n_trees : int or list of ints; None uses all iterations. A list gives
-            a dict of tables by count, computed in one pass over the trees.
+            a dict of tables keyed by the counts asked for, computed in one
+            pass over the trees (a count above the trees fitted: all of them,
+            with ``predict``'s warning).
 
         Returns
         -------

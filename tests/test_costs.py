@@ -86,6 +86,11 @@ def test_predict_cost_on_the_training_rows_is_the_trackers_accounting(bag):
     assert tables[0]["total"].sum() == 0.0
     pd.testing.assert_frame_equal(tables[fit.n_trees], table)
     assert (tables[5]["total"] <= table["total"]).all()
+    # counts above the trees fitted: keyed as asked, each the table of all the trees
+    with pytest.warns(UserWarning, match="n_trees exceeded"):
+        above = fit.predict_cost(df, n_trees=[5, fit.n_trees + 10, fit.n_trees + 20])
+    assert list(above) == [5, fit.n_trees + 10, fit.n_trees + 20]
+    pd.testing.assert_frame_equal(above[fit.n_trees + 20], table)
 
 
 def test_print_and_summary_report_the_cost():
