@@ -15,10 +15,15 @@ from .rrandom import RRandom
 R_INT_MAX = 2 ** 31 - 1
 
 
+def finite_number(value) -> bool:
+    """Whether ``value`` is one finite real number (a bool is not: True is not 1.0 here)."""
+    return not isinstance(value, bool) and isinstance(value, numbers.Real) \
+        and bool(np.isfinite(value))
+
+
 def int_arg(name, value, low, high=None):
     """``value`` as an int in [low, high]; TypeError/ValueError naming ``name``."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Real) \
-            or not np.isfinite(value) or value != int(value):
+    if not finite_number(value) or value != int(value):
         raise TypeError(f"{name} must be a whole number, got {value!r}")
     given, value = value, int(value)
     if value < low or (high is not None and value > high):
@@ -48,7 +53,7 @@ def permutations_arg(name, value, n_rows: int) -> int:
 
 def fraction_arg(name, value, allow_one=True):
     """``value`` as a float in (0, 1] ((0, 1) without ``allow_one``)."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not np.isfinite(value):
+    if not finite_number(value):
         raise TypeError(f"{name} must be a number in (0, 1], got {value!r}")
     if not (0 < value <= 1) or (not allow_one and value == 1):
         raise ValueError(f"{name} must be in (0, 1], got {value}")
@@ -57,8 +62,7 @@ def fraction_arg(name, value, allow_one=True):
 
 def shrinkage_arg(value):
     """A positive float; above 1 is allowed with a warning."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not np.isfinite(value) \
-            or value <= 0:
+    if not finite_number(value) or value <= 0:
         raise ValueError(f"shrinkage must be a positive number, got {value!r}")
     if value > 1:
         warn(f"shrinkage={value} is above 1; values between 0.001 and 0.1 usually "

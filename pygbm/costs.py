@@ -11,7 +11,6 @@ predictor those trees use (``model_cost``, the same for every row).
 """
 from __future__ import annotations
 
-import numbers
 import re
 import sys
 from collections.abc import Mapping
@@ -19,6 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ._checks import finite_number
 from .engine.cegb import Columns, CostSpec, CostTracker, path_masks
 from .engine.tree import ColumnView, terminal_nodes
 
@@ -33,8 +33,7 @@ _MAX_ROWS = 2.0 ** 53
 
 
 def _cost_value(name, what, value):
-    if isinstance(value, bool) or not isinstance(value, numbers.Real) \
-            or not np.isfinite(value) or value < 0:
+    if not finite_number(value) or value < 0:
         raise ValueError(f"{name}: {what} must be a finite number >= 0, got {value!r}")
     return float(value) + 0.0                     # -0.0 is 0.0
 

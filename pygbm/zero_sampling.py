@@ -33,11 +33,11 @@ from __future__ import annotations
 
 import dataclasses
 import math
-import numbers
 from dataclasses import dataclass
 
 import numpy as np
 
+from ._checks import finite_number
 from .engine.boost import BoostState
 from .messages import warn
 
@@ -49,7 +49,7 @@ def zero_subsample_arg(rate) -> float | None:
     """The keep rate in (0, 1]; None (or 1) is off."""
     if rate is None:
         return None
-    if isinstance(rate, bool) or not isinstance(rate, numbers.Real) or not np.isfinite(rate):
+    if not finite_number(rate):
         raise TypeError(f"zero_subsample must be None or a keep rate in (0, 1], got {rate!r}")
     if not 0 < rate <= 1:
         raise ValueError(f"zero_subsample must be a keep rate in (0, 1], got {rate}")

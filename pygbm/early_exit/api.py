@@ -2,10 +2,10 @@
 from __future__ import annotations
 
 import dataclasses
-import numbers
 
 import numpy as np
 
+from .._checks import finite_number
 from ..messages import warn
 from ..model import TRAINING_ROWS_SHARE, GBMFit
 from .build import ORDERS, THRESHOLD_RULES, AUTO_STEPS, Rows, Settings, optimise, report
@@ -62,8 +62,7 @@ def check_margin(name: str, margin) -> float:
     """A margin of the margin rule (``thresholds='margin'``): a positive finite number."""
     if isinstance(margin, np.generic):
         margin = margin.item()                 # an element of an array: -1, not np.int64(-1)
-    if isinstance(margin, bool) or not isinstance(margin, numbers.Real) \
-            or not np.isfinite(margin) or margin <= 0:
+    if not finite_number(margin) or margin <= 0:
         raise ValueError(f"{name} must be a positive number with thresholds='margin' (rows "
                          f"stop once 2|score - beta| exceeds it), got {margin!r}")
     return float(margin)

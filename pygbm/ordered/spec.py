@@ -2,12 +2,9 @@
 boosting, the default) or Ordered boosting, checked once."""
 from __future__ import annotations
 
-import numbers
 from dataclasses import dataclass
 
-import numpy as np
-
-from .._checks import bool_arg, int_arg
+from .._checks import bool_arg, finite_number, int_arg
 
 #: distributions ordered boosting refuses (several outputs, groups, risk sets)
 REFUSED = ("multinomial", "pairwise", "coxph")
@@ -45,9 +42,7 @@ def ordered_spec(boosting_type, dist, *, n_permutations=4, fold_len_multiplier=2
     if max_combination != 1:
         raise ValueError("boosting_type='ordered' does not support ts_max_combination > 1 yet")
     n_permutations = int_arg("n_permutations", n_permutations, 1)
-    if isinstance(fold_len_multiplier, bool) \
-            or not isinstance(fold_len_multiplier, numbers.Real) \
-            or not (np.isfinite(fold_len_multiplier) and fold_len_multiplier > 1.0):
+    if not (finite_number(fold_len_multiplier) and fold_len_multiplier > 1.0):
         raise ValueError(f"fold_len_multiplier must be a finite number > 1, got "
                          f"{fold_len_multiplier!r}")
     multiplier = float(fold_len_multiplier)

@@ -1,9 +1,9 @@
 """The options of ``categorical=`` and the distributions target statistics refuse."""
 from __future__ import annotations
 
-import numbers
-
 import numpy as np
+
+from .._checks import finite_number
 
 NATIVE = "native"
 ORDERED, GREEDY, HOLDOUT, LOO = "ordered_ts", "greedy_ts", "holdout_ts", "loo_ts"
@@ -22,7 +22,7 @@ _REFUSED = {
 
 
 def check_number(name, value, positive=False):
-    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not np.isfinite(value):
+    if not finite_number(value):
         raise TypeError(f"{name} must be a finite number, got {value!r}")
     if positive and value <= 0:
         raise ValueError(f"{name} must be > 0, got {value}")
