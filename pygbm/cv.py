@@ -135,6 +135,16 @@ def _fit_fold(k, fold_id, data, fit, seed):
                          f"training rows): {error}") from error
 
 
+def _worker_errors(results):
+    """The folds' results from worker processes; a fold's ValueError (a
+    clear message of pygbm's checks, see :func:`_fit_fold`) raised again
+    here, without joblib's frames and the worker's remote traceback."""
+    try:
+        yield from results
+    except ValueError as error:
+        raise ValueError(str(error)) from None
+
+
 def _told(items, bar):
     """``items``, telling ``bar`` (if any) of each one done."""
     for item in items:
@@ -193,8 +203,8 @@ def cross_validate(data, fit, spec: CVSpec, dist_name, rng, main_fit=None):
 
             with ThreadPoolExecutor(max_workers=1) as alongside:
                 running = alongside.submit(main_fit)
-                models = list(_told(Parallel(n_jobs=n_cores, return_as="generator")(
-                    delayed(_fit_fold)(k, fold_id, data, fit, s) for k, s in jobs), bar))
+                models = list(_told(_worker_errors(Parallel(n_jobs=n_cores, return_as="generator")(
+                    delayed(_fit_fold)(k, fold_id, data, fit, s) for k, s in jobs)), bar))
                 main = running.result()
     sizes = np.bincount(fold_id, minlength=n_folds + 1)[1:]
     errors = np.stack([m.valid_error for m in models], axis=1)      # (n_trees, K)

@@ -171,6 +171,12 @@ _CASES = [
         E, formula="b ~ x1", data=E.d.assign(b=np.r_[1, np.zeros(N - 1)]),
         distribution="bernoulli", cv_folds=3, n_cores=1, random_state=1), V,
      r"cv fold \d \(trained on 80 of the 120 training rows\): bernoulli.*both 0 and 1"),
+    # the same from worker processes (the NumPy engine's folds run under joblib): the
+    # fold's error again, not joblib's traceback
+    ("gbm-cv-fold-without-a-class-workers", lambda E: g(
+        E, formula="b ~ x1", data=E.d.assign(b=np.r_[1, np.zeros(N - 1)]),
+        distribution="bernoulli", cv_folds=3, n_cores=2, engine="numpy", random_state=1), V,
+     r"cv fold \d \(trained on 80 of the 120 training rows\): bernoulli.*both 0 and 1"),
     ("gbm-bernoulli-three-values", lambda E: g(E, formula="k ~ x1", distribution="bernoulli"),
      V, "0/1"),
     ("gbm-poisson-negative", lambda E: g(E, formula="y ~ x1", distribution="poisson"), V,
