@@ -120,34 +120,55 @@ def monotone_arg(var_monotone, var_names, var_type):
     return mono.astype(np.intp)
 
 
-def weights_arg(w, n):
-    """Case weights: finite, non-negative, not all zero (None: all 1)."""
+def numbers_arg(name: str, values) -> np.ndarray:
+    """``values`` as a float array, or a ValueError naming ``name``."""
+    if values is None:
+        raise ValueError(f"{name} must be numbers, got None")
+    try:
+        return np.asarray(values, dtype=float)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be numbers, got {values!r:.80}") from None
+
+
+def finite_arg(name: str, values: np.ndarray) -> None:
+    """A ValueError naming ``name`` and counting its NaN and infinite values."""
+    bad = ~np.isfinite(values)
+    if np.any(bad):
+        raise ValueError(f"{name} must be finite numbers, got {int(np.isnan(values).sum())} "
+                         f"NaN and {int(np.isinf(values).sum())} infinite value(s)")
+
+
+def per_row_arg(name: str, values, n: int, table: str | None = None) -> np.ndarray:
+    """``values``: one finite number per row of the ``n`` rows (of the table the
+    caller's argument ``table`` holds), or a ValueError naming ``name``."""
+    values = numbers_arg(name, values)
+    if values.shape != (n,):
+        rows = f"per row of {table} ({n})" if table else f"per row ({n})"
+        raise ValueError(f"{name} must be one number {rows}, got shape {values.shape}")
+    finite_arg(name, values)
+    return values
+
+
+def weights_arg(w, n: int) -> np.ndarray:
+    """Case weights: one finite, non-negative number per row, not all zero
+    (None: all 1)."""
     if w is None:
         return np.ones(n)
-    w = np.asarray(w, dtype=float)
-    if w.ndim != 1 or w.shape[0] != n:
-        raise ValueError(f"weights must have one value per row ({n}), got shape {w.shape}")
-    if not np.all(np.isfinite(w)):
-        raise ValueError("weights must be finite numbers (found NaN or inf)")
-    if np.any(w < 0):
-        raise ValueError(f"weights must be non-negative; {int(np.sum(w < 0))} are negative")
-    if not np.any(w > 0):
-        raise ValueError("weights must not all be zero")
+    w = per_row_arg("weights", w, n)
+    if np.any(w < 0) or not np.any(w > 0):
+        raise ValueError(f"weights must be >= 0 and not all zero, got {int(np.sum(w < 0))} "
+                         f"negative value(s) (min {w.min():g}) and "
+                         f"{int(np.sum(w > 0))} positive")
     return w
 
 
-def offset_arg(offset, n):
-    """Finite offsets, one per row; None for none (or all zero, R's checkOffset)."""
+def offset_arg(offset, n: int) -> np.ndarray | None:
+    """Offsets: one finite number per row; None for none (or all zero, R's
+    checkOffset: an all-zero offset is no offset)."""
     if offset is None:
         return None
-    offset = np.asarray(offset, dtype=float)
-    if offset.ndim != 1 or offset.shape[0] != n:
-        raise ValueError(f"offset must have one value per row ({n}), got shape {offset.shape}")
-    if not np.all(np.isfinite(offset)):
-        raise ValueError("offset must be finite numbers (found NaN or inf)")
-    if np.all(offset == 0):
-        return None          # R's checkOffset: an all-zero offset is no offset
-    return offset
+    offset = per_row_arg("offset", offset, n)
+    return None if np.all(offset == 0) else offset
 
 
 def as_generator(random_state):

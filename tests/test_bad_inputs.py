@@ -214,6 +214,11 @@ _CASES = [
     ("gbm_fit-offset-length", lambda E: gf(E, offset=np.ones(3)), V, "offset"),
     ("gbm_fit-offset-nan", lambda E: gf(E, offset=np.full(N, np.nan)), V, "offset"),
     ("gbm_fit-w-negative", lambda E: gf(E, w=-np.ones(N)), V, "weights"),
+    # words where numbers belong: the argument named, not NumPy's conversion error
+    ("gbm_fit-offset-words", lambda E: gf(E, offset=["a"] * N), V, "offset must be numbers"),
+    ("gbm_fit-w-words", lambda E: gf(E, w=["a"] * N), V, "weights must be numbers"),
+    ("gbm_fit-w-inf", lambda E: gf(E, w=np.r_[np.inf, np.ones(N - 1)]), V,
+     "weights must be finite numbers, got 0 NaN and 1 infinite"),
     ("gbm_fit-n_train-too-big", lambda E: gf(E, n_train=N + 1), V, "n_train"),
     ("gbm_fit-n_train-and-fraction", lambda E: gf(E, n_train=50, train_fraction=0.5), V,
      "n_train"),

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._checks import bool_arg
+from .._checks import bool_arg, weights_arg
 from ..messages import warn
 from ..model import TRAINING_ROWS_SHARE, GBMFit
 from ..zero_sampling import zero_subsample_arg
 from .model import CalibratedGBM, expected_response
-from .points import DEFAULT_BINS, ENDS, bins_arg, control_points, knots, weights_arg
+from .points import DEFAULT_BINS, ENDS, bins_arg, control_points, knots
 
 
 def _calibration_rows(fit, data, y, weights):

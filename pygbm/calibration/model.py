@@ -7,9 +7,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .._checks import per_row_arg
 from ..display import table_html
 from ..model import GBMFit
-from .points import finite_arg, numbers_arg
 
 
 @dataclass(frozen=True, eq=False, repr=False)
@@ -198,12 +198,7 @@ def link_of(dist, mu):
 
 def _offset_of(fit, data, offset, n, name):
     if offset is not None:
-        offset = numbers_arg("offset", offset)
-        if offset.shape != (n,):
-            raise ValueError(f"offset must be one number per row ({n}), got shape "
-                             f"{offset.shape}")
-        finite_arg("offset", offset)
-        return offset
+        return per_row_arg("offset", offset, n, name)
     if fit.formula is None:
         return None
     from ..frontend import offset_newdata

@@ -1,7 +1,7 @@
 """The calibration map's pieces: equal-count bins, Langford's control points
 (weighted mean prediction, weighted mean response per bin) and the knots the
-calibrated prediction interpolates between, with the checks of ``bins`` and
-case weights that :mod:`.fitting` and :mod:`.report` share."""
+calibrated prediction interpolates between, with the check of ``bins`` that
+:mod:`.fitting` and :mod:`.report` share."""
 from __future__ import annotations
 
 import numpy as np
@@ -23,38 +23,6 @@ def bins_arg(bins) -> int:
     if isinstance(bins, bool) or not isinstance(bins, (int, np.integer)) or bins < 1:
         raise ValueError(f"bins must be a whole number >= 1, got {bins!r}")
     return int(bins)
-
-
-def numbers_arg(name: str, values) -> np.ndarray:
-    """``values`` as a float array, or a ValueError naming ``name``."""
-    if values is None:
-        raise ValueError(f"{name} must be numbers, got None")
-    try:
-        return np.asarray(values, dtype=float)
-    except (TypeError, ValueError):
-        raise ValueError(f"{name} must be numbers, got {values!r:.80}") from None
-
-
-def finite_arg(name: str, values: np.ndarray) -> None:
-    """A ValueError naming ``name`` and counting its NaN and infinite values."""
-    bad = ~np.isfinite(values)
-    if np.any(bad):
-        raise ValueError(f"{name} must be finite numbers, got {int(np.isnan(values).sum())} "
-                         f"NaN and {int(np.isinf(values).sum())} infinite value(s)")
-
-
-def weights_arg(w, n) -> np.ndarray:
-    if w is None:
-        return np.ones(n)
-    w = numbers_arg("weights", w)
-    if w.shape != (n,):
-        raise ValueError(f"weights must be one number per row ({n}), got shape {w.shape}")
-    finite_arg("weights", w)
-    if np.any(w < 0) or not np.any(w > 0):
-        raise ValueError(f"weights must be >= 0 and not all zero, got {int(np.sum(w < 0))} "
-                         f"negative value(s) (min {w.min():g}) and "
-                         f"{int(np.sum(w > 0))} positive")
-    return w
 
 
 def _pava(values: np.ndarray, weights: np.ndarray) -> np.ndarray:

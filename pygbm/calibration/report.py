@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .points import (DEFAULT_BINS, bins_arg, equal_count_bins, finite_arg, numbers_arg,
-                     weights_arg)
+from .._checks import finite_arg, numbers_arg, weights_arg
+from .points import DEFAULT_BINS, bins_arg, equal_count_bins
 
 #: predictions are clipped this far inside (0, 1) for the bernoulli deviance
 PROB_EPS = 1e-15

@@ -13,6 +13,7 @@ import numbers
 
 import numpy as np
 
+from .._checks import per_row_arg
 from ..engine.tree import ColumnView, TreePredictor, terminal_nodes
 from .forest import FlatForest, compiled_kernels
 
@@ -40,22 +41,6 @@ def decision_threshold(distribution, threshold) -> tuple[float, float]:
     value = 0.5 if threshold is None else float(threshold)
     logit = float(np.log(value) - np.log1p(-value))
     return value, logit / 2 if link == "logistic2" else logit
-
-
-def offset_arg(offset, n: int, name: str = "newdata") -> np.ndarray:
-    """``offset``: one finite number per row of the ``n`` rows of the table
-    ``name``, or a ValueError."""
-    try:
-        values = np.asarray(offset, dtype=float)
-    except (TypeError, ValueError):
-        raise ValueError(f"offset must be numbers, got {offset!r:.80}") from None
-    if values.shape != (n,):
-        raise ValueError(f"offset must be one number per row of {name} ({n}), got shape "
-                         f"{values.shape}")
-    if not np.all(np.isfinite(values)):
-        raise ValueError(f"offset must be finite, got {int(np.sum(~np.isfinite(values)))} "
-                         f"NaN or infinite value(s)")
-    return values
 
 
 class ModelScores:
@@ -93,7 +78,7 @@ class ModelScores:
         view = self.predictor.prepare(self.model.to_engine(x))
         g0 = np.full(view.n_rows, self.init_f)
         if offset is not None:
-            g0 = g0 + offset_arg(offset, view.n_rows, name)
+            g0 = g0 + per_row_arg("offset", offset, view.n_rows, name)
         return view, g0
 
     def rows(self, data) -> ColumnView:

@@ -302,7 +302,7 @@ def test_predict_offset_and_newdata_checked(setting):
     ee = qwyc(fit, held, alpha=0.0)
     for bad, match in [(np.zeros(3), r"offset must be one number per row of newdata \(500\)"),
                        (["a"] * 500, "offset must be numbers"),
-                       (np.full(500, np.nan), "offset must be finite, got 500 NaN")]:
+                       (np.full(500, np.nan), "offset must be finite numbers, got 500 NaN")]:
         with pytest.raises(ValueError, match=match):
             ee.predict(held, offset=bad)
     with pytest.raises(ValueError, match="newdata is required"):
