@@ -51,6 +51,16 @@ def permutations_arg(name, value, n_rows: int) -> int:
     return value
 
 
+def choice_arg(name: str, value, choices, also: str = "") -> str:
+    """``value``, one of the strings ``choices``, or a ValueError naming ``name``
+    (``also``: what else the argument takes, said after the choices). Anything
+    but a string (an array, a Series) is refused before it is compared."""
+    if not (isinstance(value, str) and value in choices):
+        raise ValueError(f"{name} must be one of {', '.join(map(repr, choices))}{also}, "
+                         f"got {value!r:.80}")
+    return value
+
+
 def fraction_arg(name, value, allow_one=True):
     """``value`` as a float in (0, 1] ((0, 1) without ``allow_one``)."""
     if not finite_number(value):
@@ -80,9 +90,7 @@ def engine_arg(engine) -> str:
             _NOTED.append(True)
             warn(NUMBA_MISSING_NOTE)
         return "numpy"
-    if engine not in ENGINES:
-        raise ValueError(f"engine must be one of {', '.join(map(repr, ENGINES))} or None, "
-                         f"got {engine!r}")
+    choice_arg("engine", engine, ENGINES, " or None")
     if engine == "numba" and not available():
         raise ValueError(f"engine='numba' needs numba, which cannot be imported here; "
                          f"use engine='numpy' (the same results) or install numba")

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ._checks import choice_arg
 from .distributions import Distribution
 from .distributions.inputs import FitContext
 from .costs import cost_lines, predict_cost
@@ -371,8 +372,7 @@ class GBMFit:
         >>> fit.predict(newdata, n_trees=best, type="response")  # doctest: +SKIP
         """
         import pandas as pd        # imported on first use: import pygbm stays fast
-        if type not in _PREDICT_TYPES:
-            raise ValueError(f"type must be 'link' or 'response', got {type!r}")
+        choice_arg("type", type, _PREDICT_TYPES)
         single = n_trees is None or np.ndim(n_trees) == 0
         if n_trees is None:
             n_trees, rule = self.best_iteration(quiet=True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._checks import bool_arg, weights_arg
+from .._checks import bool_arg, choice_arg, weights_arg
 from ..messages import warn
 from ..model import TRAINING_ROWS_SHARE, GBMFit
 from ..zero_sampling import zero_subsample_arg
@@ -22,7 +22,10 @@ def _calibration_rows(fit, data, y, weights):
 
         mf = model_frame(fit.formula, data, weights)
         y, weights = mf.y, mf.weights
-    y = np.asarray(fit.distribution.check_response(np.asarray(y)), dtype=float)
+    y = np.asarray(y)
+    if y.ndim != 1:
+        raise ValueError(f"y must be one response per row of data, got shape {y.shape}")
+    y = np.asarray(fit.distribution.check_response(y), dtype=float)
     return y, weights_arg(weights, y.shape[0])
 
 
@@ -101,8 +104,7 @@ def calibrate(fit: GBMFit, data, n_trees=None, bins: int = DEFAULT_BINS, ends: s
                          "to calibrate")
     bins = bins_arg(bins)
     monotone = bool_arg(monotone, "monotone")
-    if ends not in ENDS:
-        raise ValueError(f"ends must be 'flat' or 'langford', got {ends!r}")
+    choice_arg("ends", ends, ENDS)
     rate = _rate_arg(subsampled, fit)
     if n_trees is None:
         n_trees = fit.best_iteration(quiet=True)[0]

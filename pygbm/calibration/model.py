@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._checks import per_row_arg
+from .._checks import choice_arg, per_row_arg
 from ..display import table_html
 from ..model import GBMFit
 
@@ -161,8 +161,7 @@ class CalibratedGBM:
         numpy.ndarray
             One calibrated value per row of ``newdata``.
         """
-        if type not in ("response", "link"):
-            raise ValueError(f"type must be 'response' or 'link', got {type!r}")
+        choice_arg("type", type, ("response", "link"))
         out = self.calibrate_values(self.raw(newdata, n_trees, offset))
         return out if type == "response" else link_of(self.fit.distribution, out)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._checks import finite_arg, numbers_arg, weights_arg
+from .._checks import choice_arg, finite_arg, numbers_arg, weights_arg
 from .points import DEFAULT_BINS, bins_arg, equal_count_bins
 
 #: predictions are clipped this far inside (0, 1) for the bernoulli deviance
@@ -94,10 +94,8 @@ def calibration_report(y, p, bins: int = DEFAULT_BINS, weights=None, distributio
     finite_arg("p", p)
     bins = bins_arg(bins)
     w = weights_arg(weights, y.shape[0])
-    family = _guess_family(y) if distribution is None else distribution
-    if family not in ("bernoulli", "poisson", "gaussian"):
-        raise ValueError(f"distribution must be 'bernoulli', 'poisson' or 'gaussian', "
-                         f"got {family!r}")
+    family = _guess_family(y) if distribution is None else \
+        choice_arg("distribution", distribution, ("bernoulli", "poisson", "gaussian"))
     _check_scale(y, p, family, guessed=distribution is None)
     ece = sum(abs(np.sum(w[g] * (p[g] - y[g]))) for g in equal_count_bins(p, bins)) / np.sum(w)
     total_y = np.sum(w * y)

@@ -5,7 +5,7 @@ import dataclasses
 
 import numpy as np
 
-from .._checks import finite_number
+from .._checks import choice_arg, finite_number
 from ..messages import warn
 from ..model import TRAINING_ROWS_SHARE, GBMFit
 from .build import ORDERS, THRESHOLD_RULES, AUTO_STEPS, Rows, Settings, optimise, report
@@ -126,9 +126,10 @@ def _seed(random_state) -> int:
         return int(np.random.SeedSequence().entropy % (1 << 63))
     if isinstance(random_state, np.random.Generator):
         return int(random_state.integers(1 << 62))
-    if isinstance(random_state, (int, np.integer)) and not isinstance(random_state, bool):
+    if isinstance(random_state, (int, np.integer)) and not isinstance(random_state, bool) \
+            and random_state >= 0:
         return int(random_state)
-    raise ValueError(f"random_state must be None, an int or a numpy Generator, "
+    raise ValueError(f"random_state must be None, a non-negative int or a numpy Generator, "
                      f"got {random_state!r}")
 
 
@@ -259,11 +260,8 @@ def qwyc(fit, data=None, n_trees=None, alpha=DEFAULT_ALPHA, threshold=None, mode
     """
     _check_fit(fit)
     n_trees = _check_n_trees(fit, n_trees)
-    if mode not in MODES:
-        raise ValueError(f"mode must be one of {', '.join(map(repr, MODES))}, got {mode!r}")
-    if thresholds not in THRESHOLD_RULES:
-        raise ValueError(f"thresholds must be one of {', '.join(map(repr, THRESHOLD_RULES))}"
-                         f", got {thresholds!r}")
+    choice_arg("mode", mode, MODES)
+    choice_arg("thresholds", thresholds, THRESHOLD_RULES)
     if thresholds == "margin":
         check_margin("margin", margin)
     elif margin is not None:

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .._checks import choice_arg
 from ..display import table_html
 from ..engine.tree import ColumnView
 from .evaluate import run_schedule
@@ -226,9 +227,7 @@ class EarlyExitPredictor:
             Columns ``decision``, ``n_trees``, ``score``, ``exit``.
         """
         import pandas as pd
-        if type not in PREDICT_TYPES:
-            raise ValueError(f"type must be one of {', '.join(map(repr, PREDICT_TYPES))}, "
-                             f"got {type!r}")
+        choice_arg("type", type, PREDICT_TYPES)
         out = self.outcome(newdata, offset)
         score = out.score
         if type == "response":

@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import frontend
+from .._checks import choice_arg
 from ..progress import check_progress, progress_bar, wanted
 from .api import (HONEST_LEAST_ROWS, _check_fit, _check_fraction, _check_n_trees, _scored,
                   _seed, check_every, check_margin, check_row_count)
@@ -124,8 +125,7 @@ def qwyc_tradeoff(fit, data, newdata, alphas=DEFAULT_ALPHAS, methods=("qwyc", "g
     import pandas as pd
     _check_fit(fit)
     n_trees = _check_n_trees(fit, n_trees)
-    if mode not in MODES:
-        raise ValueError(f"mode must be one of {', '.join(map(repr, MODES))}, got {mode!r}")
+    choice_arg("mode", mode, MODES)
     unknown = [m for m in methods if m not in METHODS]
     if unknown or not methods:
         raise ValueError(f"methods must be a non-empty list of {', '.join(map(repr, METHODS))}"
@@ -138,9 +138,8 @@ def qwyc_tradeoff(fit, data, newdata, alphas=DEFAULT_ALPHAS, methods=("qwyc", "g
         if not margins:
             raise ValueError("margins is empty: give the margin rule's margins, or None for "
                              "the default quantiles")
-    if thresholds not in ALGORITHM2_RULES:
-        raise ValueError(f"thresholds must be one of {', '.join(map(repr, ALGORITHM2_RULES))} "
-                         f"(the margin rule is the method 'margin'), got {thresholds!r}")
+    choice_arg("thresholds", thresholds, ALGORITHM2_RULES,
+               " (the margin rule is the method 'margin')")
     margin_freq = check_every("margin_freq", margin_freq, n_trees)
     exit_every = check_every("exit_every", exit_every, n_trees)
     progress = check_progress(progress)

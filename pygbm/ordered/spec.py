@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .._checks import bool_arg, finite_number, int_arg
+from .._checks import bool_arg, choice_arg, finite_number, int_arg
 
 #: distributions ordered boosting refuses (several outputs, groups, risk sets)
 REFUSED = ("multinomial", "pairwise", "coxph")
@@ -32,8 +32,7 @@ def ordered_spec(boosting_type, dist, *, n_permutations=4, fold_len_multiplier=2
                  min_fold_size=None, full_history=False, max_combination=1):
     """The checked :class:`OrderedSpec` of ``boosting_type="ordered"``; None
     for "plain"."""
-    if boosting_type not in ("plain", "ordered"):
-        raise ValueError(f"boosting_type must be 'plain' or 'ordered', got {boosting_type!r}")
+    choice_arg("boosting_type", boosting_type, ("plain", "ordered"))
     if boosting_type == "plain":
         return None
     if dist.name in REFUSED:
