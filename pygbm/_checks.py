@@ -157,6 +157,15 @@ def per_row_arg(name: str, values, n: int, table: str | None = None) -> np.ndarr
     return values
 
 
+def response_arg(distribution, y, table: str = "data") -> np.ndarray:
+    """``y``: one response per row of the table ``table``, checked by the
+    distribution (``check_response``), as floats."""
+    y = np.asarray(y)
+    if y.ndim != 1:
+        raise ValueError(f"y must be one response per row of {table}, got shape {y.shape}")
+    return np.asarray(distribution.check_response(y), dtype=float)
+
+
 def weights_arg(w, n: int) -> np.ndarray:
     """Case weights: one finite, non-negative number per row, not all zero
     (None: all 1)."""

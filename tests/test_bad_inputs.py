@@ -362,6 +362,14 @@ _CASES = [
     ("calibration-report-distribution-series", lambda E: pygbm.calibration_report(
         E.d.b, np.full(N, 0.5), distribution=pd.Series(["bernoulli"])), V,
      "distribution must be one of"),
+    ("qwyc-tradeoff-honest-series", lambda E: pygbm.qwyc_tradeoff(
+        E.bfit, E.d, E.d, alphas=[0.01], honest=pd.Series([True])), V, "honest must be"),
+    ("cost-tradeoff-y-scalar", lambda E: pygbm.cost_tradeoff(
+        g(E, feature_costs={"x1": 1.0}), E.d, y=True), V,
+     r"y must be one response per row of newdata, got shape \(\)"),
+    ("cost-tradeoff-n_trees-inf", lambda E: pygbm.cost_tradeoff(
+        g(E, feature_costs={"x1": 1.0}), E.d, n_trees=np.inf), V,
+     "n_trees must be a whole number"),
     ("partial-dependence-not-fit", lambda E: pygbm.partial_dependence([1], 0), T, "fitted gbm"),
     ("interact-not-fit", lambda E: pygbm.interact_gbm("fit", E.d, [0, 1]), T, "fitted gbm"),
     ("pretty-not-fit", lambda E: pygbm.pretty_gbm_tree("fit"), T, "fitted gbm"),

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._checks import bool_arg, choice_arg, weights_arg
+from .._checks import bool_arg, choice_arg, response_arg, weights_arg
 from ..messages import warn
 from ..model import TRAINING_ROWS_SHARE, GBMFit
 from ..zero_sampling import zero_subsample_arg
@@ -22,10 +22,7 @@ def _calibration_rows(fit, data, y, weights):
 
         mf = model_frame(fit.formula, data, weights)
         y, weights = mf.y, mf.weights
-    y = np.asarray(y)
-    if y.ndim != 1:
-        raise ValueError(f"y must be one response per row of data, got shape {y.shape}")
-    y = np.asarray(fit.distribution.check_response(y), dtype=float)
+    y = response_arg(fit.distribution, y)
     return y, weights_arg(weights, y.shape[0])
 
 

@@ -121,6 +121,11 @@ def _describe(values: np.ndarray) -> str:
             f"{values.max():g} ({np.unique(values).size} distinct)")
 
 
+def _check_honest(honest) -> None:
+    if not isinstance(honest, bool):
+        raise ValueError(f"honest must be True or False, got {honest!r:.80}")
+
+
 def _seed(random_state) -> int:
     if random_state is None:
         return int(np.random.SeedSequence().entropy % (1 << 63))
@@ -279,8 +284,7 @@ def qwyc(fit, data=None, n_trees=None, alpha=DEFAULT_ALPHA, threshold=None, mode
     if thresholds == "margin" and honest is True:
         raise ValueError("honest=True is for thresholds='qwyc' or 'rate' (the margin rule sets "
                          "no thresholds on the rows, so there is nothing to split them for)")
-    if not isinstance(honest, bool):
-        raise ValueError(f"honest must be True or False, got {honest!r}")
+    _check_honest(honest)
     auto = isinstance(alpha, str)
     if auto:
         if alpha != "auto":

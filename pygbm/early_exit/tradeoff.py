@@ -12,8 +12,8 @@ import numpy as np
 from .. import frontend
 from .._checks import choice_arg
 from ..progress import check_progress, progress_bar, wanted
-from .api import (HONEST_LEAST_ROWS, _check_fit, _check_fraction, _check_n_trees, _scored,
-                  _seed, check_every, check_margin, check_row_count)
+from .api import (HONEST_LEAST_ROWS, _check_fit, _check_fraction, _check_honest, _check_n_trees,
+                  _scored, _seed, check_every, check_margin, check_row_count)
 from .build import ORDERS, Settings, optimise
 from .model_scores import ModelScores, decision_threshold
 from .thresholds import MODES
@@ -143,6 +143,7 @@ def qwyc_tradeoff(fit, data, newdata, alphas=DEFAULT_ALPHAS, methods=("qwyc", "g
     margin_freq = check_every("margin_freq", margin_freq, n_trees)
     exit_every = check_every("exit_every", exit_every, n_trees)
     progress = check_progress(progress)
+    _check_honest(honest)
     decision = decision_threshold(fit.distribution, threshold)
     scores = ModelScores(fit, n_trees)
     rows = _scored(scores, fit, data, decision[1])

@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 
 from .. import frontend
-from .._checks import fit_arg
+from .._checks import fit_arg, response_arg
 from ..costs import COST_COLUMNS
 from ..distributions import Targets
 
@@ -18,7 +18,7 @@ DEFAULT_STEPS = 10
 
 def _counts(fit, n_trees) -> list:
     if n_trees is not None:
-        return sorted(set(int(c) for c in np.atleast_1d(n_trees)))
+        return sorted(set(int(c) for c in fit._check_n_trees(n_trees)))
     grid = np.unique(np.round(np.geomspace(1, fit.n_trees, DEFAULT_STEPS)).astype(int))
     return [int(c) for c in grid]
 
@@ -34,7 +34,7 @@ def _targets(fit, newdata, y) -> Targets:
         y, offset = frontend.response_newdata(fit.formula, newdata)
     elif fit.formula is not None:
         offset = frontend.offset_newdata(fit.encoder, newdata)
-    y = np.asarray(fit.distribution.check_response(np.asarray(y)), dtype=float)
+    y = response_arg(fit.distribution, y, "newdata")
     return Targets(y, offset, np.ones(y.shape[0]))
 
 
