@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._checks import as_generator
+from ._checks import as_generator, choice_arg
 from .draws import is_r_stream
 
 #: R's tie-breaking noise in perf.pairwise: f + NOISE * runif(-0.5, 0.5)
@@ -469,8 +469,7 @@ def perf_pairwise(y, f, group, metric="ndcg", w=None, max_rank=0, random_state=N
     0.7251
     """
     import pandas as pd        # imported on first use: import pygbm stays fast
-    if metric not in _MEASURES:
-        raise ValueError(f"metric must be one of {sorted(_MEASURES)}; got {metric!r}")
+    choice_arg("metric", metric, sorted(_MEASURES))
     if group is None:
         raise ValueError("group must give the group (query) of every row: perf_pairwise "
                          "averages a measure over groups (for one group call "

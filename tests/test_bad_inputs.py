@@ -370,6 +370,11 @@ _CASES = [
     ("cost-tradeoff-n_trees-inf", lambda E: pygbm.cost_tradeoff(
         g(E, feature_costs={"x1": 1.0}), E.d, n_trees=np.inf), V,
      "n_trees must be a whole number"),
+    ("summary-method-series", lambda E: pygbm.summary(E.fit, method=pd.Series(["permutation"]),
+                                                      plot_it=False), V, "method must be one of"),
+    ("perf-pairwise-metric-array", lambda E: pygbm.perf_pairwise(
+        E.d.b, E.d.y, np.repeat([1, 2], N // 2), metric=np.array(["ndcg"])), V,
+     "metric must be one of"),
     ("partial-dependence-not-fit", lambda E: pygbm.partial_dependence([1], 0), T, "fitted gbm"),
     ("interact-not-fit", lambda E: pygbm.interact_gbm("fit", E.d, [0, 1]), T, "fitted gbm"),
     ("pretty-not-fit", lambda E: pygbm.pretty_gbm_tree("fit"), T, "fitted gbm"),

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .._checks import choice_arg
 from ..messages import warn
 
 #: R's loess.control() defaults
@@ -125,8 +126,7 @@ def _check_inputs(x, y, weights, span, degree, surface, cell):
         raise ValueError(f"span must be a positive number; got {span!r}")
     if degree not in (0, 1, 2):
         raise ValueError(f"degree must be 0, 1 or 2; got {degree!r}")
-    if surface not in ("interpolate", "direct"):
-        raise ValueError(f"surface must be 'interpolate' or 'direct'; got {surface!r}")
+    choice_arg("surface", surface, ("interpolate", "direct"))
     if not (np.isfinite(cell) and cell > 0):
         raise ValueError(f"cell must be a positive number; got {cell!r}")
     return x, y, w

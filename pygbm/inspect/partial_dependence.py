@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .._checks import fit_arg
+from .._checks import choice_arg, fit_arg
 from ..engine.predict import predict_link
 from ..engine.tree import LEFT, MISSING, NO_NODE, NOWHERE, RIGHT, split_directions
 from ..messages import warn
@@ -213,11 +213,6 @@ def _frame(fit, idx, grid, extra: dict, attrs: dict) -> pd.DataFrame:
     return frame
 
 
-def _check_choice(value, choices, arg):
-    if value not in choices:
-        raise ValueError(f"{arg} must be one of {choices}, got {value!r}")
-
-
 def _check_resolution(continuous_resolution):
     if isinstance(continuous_resolution, (bool, np.bool_)) or \
             not isinstance(continuous_resolution, (int, np.integer)) or continuous_resolution < 1:
@@ -320,8 +315,8 @@ def partial_dependence(fit, i_var, n_trees=None, continuous_resolution=100, type
     n_trees = check_n_trees(fit, n_trees, cap=True)
     ice = check_bool(ice, "ice")
     _check_resolution(continuous_resolution)
-    _check_choice(type, TYPES, "type")
-    _check_choice(method, METHODS, "method")
+    choice_arg("type", type, TYPES)
+    choice_arg("method", method, METHODS)
     k_class = _class_index(fit, class_)
     axes = [grid_values(fit, j, continuous_resolution) for j in idx]
     size = int(np.prod([len(a) for a in axes], dtype=float))

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .._checks import fit_arg
+from .._checks import choice_arg, fit_arg
 from ..costs import cost_report
 from ..messages import warn
 from .influence import check_bool, check_n_trees, permutation_influence, relative_influence
@@ -297,12 +297,11 @@ def summary(fit, c_bars=None, n_trees=None, plot_it=True, order=True,
     for value, arg in ((plot_it, "plot_it"), (order, "order"), (normalize, "normalize")):
         check_bool(value, arg)
     n_trees = check_n_trees(fit, n_trees, cap=True)
+    choice_arg("method", method, METHODS)
     if method == "relative_influence":
         rel_inf = relative_influence(fit, n_trees).to_numpy().copy()
-    elif method == "permutation":
-        rel_inf = permutation_influence(fit, n_trees, random_state).to_numpy().copy()
     else:
-        raise ValueError(f"method must be one of {METHODS}, got {method!r}")
+        rel_inf = permutation_influence(fit, n_trees, random_state).to_numpy().copy()
     p = len(fit.var_names)
     if c_bars is None:
         c_bars = p
