@@ -375,6 +375,22 @@ _CASES = [
     ("perf-pairwise-metric-array", lambda E: pygbm.perf_pairwise(
         E.d.b, E.d.y, np.repeat([1, 2], N // 2), metric=np.array(["ndcg"])), V,
      "metric must be one of"),
+    # R's plotting functions: their settings named, not matplotlib's or pandas' errors
+    ("gbm-perf-plot_it-series", lambda E: pygbm.gbm_perf(E.fit, plot_it=pd.Series([True])), T,
+     "plot_it must be True or False"),
+    ("gbm-perf-ax-empty", lambda E: pygbm.gbm_perf(E.fit, method="OOB", ax=[]), V,
+     "ax must be .*empty list"),
+    ("calibrate-plot-y-words", lambda E: pygbm.calibrate_plot(["a"] * N, np.full(N, 0.5)), V,
+     "y must be numbers"),
+    ("calibrate-plot-replace", lambda E: pygbm.calibrate_plot(E.d.b, np.linspace(0.1, 0.9, N),
+                                                              replace="yes"), T, "replace"),
+    ("calibrate-plot-line_par", lambda E: pygbm.calibrate_plot(E.d.b, np.linspace(0.1, 0.9, N),
+                                                               line_par="red"), T, "line_par"),
+    ("calibrate-plot-rug-side", lambda E: pygbm.calibrate_plot(
+        E.d.b, np.linspace(0.1, 0.9, N), rug_par={"side": 2}), V, r"rug_par\['side'\] must be 1"),
+    ("calibrate-plot-shade_col", lambda E: pygbm.calibrate_plot(E.d.b, np.linspace(0.1, 0.9, N),
+                                                                shade_col="no-such"), V,
+     "shade_col must be a matplotlib colour"),
     ("partial-dependence-not-fit", lambda E: pygbm.partial_dependence([1], 0), T, "fitted gbm"),
     ("interact-not-fit", lambda E: pygbm.interact_gbm("fit", E.d, [0, 1]), T, "fitted gbm"),
     ("pretty-not-fit", lambda E: pygbm.pretty_gbm_tree("fit"), T, "fitted gbm"),

@@ -20,6 +20,7 @@ import warnings
 import numpy as np
 import pandas as pd
 
+from .._checks import bool_arg, numbers_arg
 from ..distributions import available_distributions
 from ..messages import warn
 
@@ -139,8 +140,8 @@ def calibration_curve(y, p, distribution: str = "bernoulli", knots=None, df: int
     ``lower``/``upper`` (``fit -+ 2 se``, clipped to [0, 1] for bernoulli and at 0
     for poisson).  Rows with missing ``y`` are dropped (R's ``na.omit``).
     """
-    y = np.asarray(y, dtype=float).ravel()
-    p = np.asarray(p, dtype=float).ravel()
+    y = numbers_arg("y", y).ravel()
+    p = numbers_arg("p", p).ravel()
     if y.shape != p.shape or len(y) == 0:
         raise ValueError(f"y and p must be non-empty and of the same length; got {y.shape} "
                          f"and {p.shape}")
@@ -273,6 +274,7 @@ def calibrate_plot(y, p, distribution: str = "bernoulli", replace: bool = True,
     """
     from ..plotting.perf import plot_calibration
 
+    bool_arg(replace, "replace")
     curve = calibration_curve(y, p, distribution=distribution, knots=knots, df=df)
     return plot_calibration(curve, p, distribution=distribution, replace=replace,
                             line_par=line_par, shade_col=shade_col,

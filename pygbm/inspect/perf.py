@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._checks import fit_arg
+from .._checks import bool_arg, fit_arg
 from ..messages import GBMMessage, warn
 from .loess import loess, span_from_enp
 
@@ -228,6 +228,8 @@ def gbm_perf(fit, method: str | None = None, plot_it: bool = True, oobag_curve: 
     >>> ax = pygbm.gbm_perf(fit, method="cv").axes       # R's plot
     """
     fit_arg(fit)
+    for value, name in ((plot_it, "plot_it"), (oobag_curve, "oobag_curve"), (overlay, "overlay")):
+        bool_arg(value, name)
     if method is None:
         method = guess_error_method(fit)
     method = _check_method(method)

@@ -10,6 +10,9 @@ import numpy as np
 
 from .axes import check_axes
 
+#: R's sides of the plot that the decile rug can be drawn on (bottom, top)
+RUG_SIDES = (1, 3)
+
 #: R's colours and line widths in gbm.perf
 TRAIN_COLOR, TEST_COLOR, CV_COLOR, BEST_COLOR = "black", "red", "green", "blue"
 BEST_LINEWIDTH = 2.0
@@ -54,6 +57,9 @@ def plot_perf(fit, best: int, method: str, smoother=None, oobag_curve: bool = Fa
     if ax is None:
         axes = _new_axes(2 if oobag_curve else 1)
     elif isinstance(ax, (list, tuple)):
+        if not ax:
+            raise ValueError("ax must be a matplotlib Axes, a list of them (one per panel) "
+                             "or None, got an empty list")
         axes = [check_axes(a) for a in ax]
     else:
         axes = [check_axes(ax)]
@@ -122,13 +128,23 @@ def plot_calibration(curve, p, distribution: str = "bernoulli", replace: bool = 
     """
     import matplotlib.pyplot as plt
 
+    from matplotlib.colors import is_color_like
+
+    for value, name in ((line_par, "line_par"), (rug_par, "rug_par")):
+        if value is not None and not isinstance(value, dict):
+            raise TypeError(f"{name} must be a dict of plot settings or None, got {value!r:.80}")
     line_kw = {"color": "black"}
     for key, val in (line_par or {}).items():
         line_kw["color" if key == "col" else key] = val
-    side = int((rug_par or {}).get("side", 1))
+    side = (rug_par or {}).get("side", 1)
+    if isinstance(side, bool) or not isinstance(side, (int, np.integer)) or side not in RUG_SIDES:
+        raise ValueError(f"rug_par['side'] must be 1 (bottom) or 3 (top), got {side!r:.80}")
+    shade = shade_col is not None and str(shade_col).lower() not in ("none", "na")
+    if shade and not is_color_like(shade_col):
+        raise ValueError(f"shade_col must be a matplotlib colour, or None or 'none' for no band, "
+                         f"got {shade_col!r:.80}")
     x = curve["x"].to_numpy()
     fit = curve["fit"].to_numpy()
-    shade = shade_col is not None and str(shade_col).lower() not in ("none", "na")
     if replace:
         ax = _new_axes(1)[0] if ax is None else ax
         if xlim is None:
