@@ -37,7 +37,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._checks import finite_number
+from ._checks import choice_arg, finite_number
 from .engine.boost import BoostState
 from .messages import warn
 
@@ -58,9 +58,7 @@ def zero_subsample_arg(rate) -> float | None:
 
 def zero_weight_arg(mode, dist, rate) -> str:
     """``zero_weight`` checked against the distribution (refusals name it)."""
-    if not isinstance(mode, str) or mode not in ZERO_WEIGHTS:
-        raise ValueError(f"zero_weight must be one of {', '.join(map(repr, ZERO_WEIGHTS))}, "
-                         f"got {mode!r}")
+    choice_arg("zero_weight", mode, ZERO_WEIGHTS)
     if rate is None:
         return mode
     if dist.survival_response or dist.bag_by_group or dist.multi_output:

@@ -127,7 +127,6 @@ def plot_calibration(curve, p, distribution: str = "bernoulli", replace: bool = 
     Returns the axes.
     """
     import matplotlib.pyplot as plt
-
     from matplotlib.colors import is_color_like
 
     for value, name in ((line_par, "line_par"), (rug_par, "rug_par")):
