@@ -15,6 +15,8 @@ from .thresholds import MODES
 
 #: qwyc()'s default disagreement budget (a share of the optimisation rows)
 DEFAULT_ALPHA = 0.005
+#: the threshold rules that set thresholds on the rows (all but the margin rule)
+ALGORITHM2 = "thresholds='qwyc', 'rate' or 'loo'"
 #: rows qwyc(honest=True) needs: one for each half
 HONEST_LEAST_ROWS = 2
 #: the rule of three: after N rows without a disagreement, the rate can still be about
@@ -173,6 +175,8 @@ def qwyc(fit, data=None, n_trees=None, alpha=DEFAULT_ALPHA, threshold=None, mode
     disagreement several-fold, at more trees); ``validation=`` measures the
     disagreement on held-out rows, and ``alpha="auto"`` with ``max_disagreement=``
     searches the largest alpha whose validation disagreement stays within it.
+    ``thresholds="loo"`` spends alpha on a leave-one-out count of the rows
+    instead, an estimate of the disagreement on new rows.
 
     Parameters
     ----------
@@ -205,7 +209,8 @@ def qwyc(fit, data=None, n_trees=None, alpha=DEFAULT_ALPHA, threshold=None, mode
     honest : bool, default False
         Choose the order on one half of ``data`` (Algorithm 1) and the
         thresholds on the other (Algorithm 2); alpha then holds on the
-        second half.
+        second half. With ``thresholds="loo"`` the thresholds are set on
+        all of ``data`` (the leave-one-out count needs no held-out half).
     validation : pandas.DataFrame, optional
         Rows on which to report the disagreement and the mean trees
         (``summary()``, ``report_``).
@@ -214,17 +219,22 @@ def qwyc(fit, data=None, n_trees=None, alpha=DEFAULT_ALPHA, threshold=None, mode
         ``validation`` rows, in (0, 1).
     random_state : int or numpy.random.Generator, optional
         Seeds the random order and the honest split.
-    thresholds : {"qwyc", "rate", "margin"}, default "qwyc"
+    thresholds : {"qwyc", "rate", "loo", "margin"}, default "qwyc"
         Algorithm 2's thresholds (the paper's: each position spends what
         it can of the disagreement budget, the first ones spend it all);
         "rate": Algorithm 2's cuts with the budget spent only where a
         disagreement stops at least a rate of rows, the least rate that
         keeps alpha (not in the paper; on Adult's test rows 0.46-1.01 of
         the greedy spending's trees at the same disagreement, the fewest
-        for the training order; docs/qwyc.md); or LightGBM's
-        ``pred_early_stop`` rule (stop once 2|score - beta| > ``margin``,
-        checked after every ``margin_freq``-th tree, in the order given by
-        ``order``).
+        for the training order; docs/qwyc.md); "loo": spent by rate on a
+        leave-one-out count of the rows, which adds to the disagreements
+        the row at the edge of every threshold in use (left out, it would
+        have exited wrongly), so that alpha estimates the disagreement on
+        new rows (not in the paper; measured at 1-2x alpha on held-out rows
+        where the other rules reach 2-4x at small alpha; docs/qwyc.md); or
+        LightGBM's ``pred_early_stop`` rule (stop once 2|score - beta| >
+        ``margin``, checked after every ``margin_freq``-th tree, in the
+        order given by ``order``).
     margin : float, optional
         The margin of ``thresholds="margin"`` (required there; LightGBM's
         ``pred_early_stop_margin``).
@@ -232,13 +242,15 @@ def qwyc(fit, data=None, n_trees=None, alpha=DEFAULT_ALPHA, threshold=None, mode
         With ``thresholds="margin"``: check after every ``margin_freq``-th
         tree (LightGBM's ``pred_early_stop_freq``, whose default is 10).
     exit_every : int, default 1
-        With ``thresholds="qwyc"`` or ``"rate"``: rows may exit after every
-        ``exit_every``-th tree of the order only (and after the last);
-        Algorithm 2 sets no thresholds in between. Fewer exit points spend
-        alpha on fewer thresholds, each set on more rows, so the disagreement
-        on new rows stays closer to alpha (on Adult's held-out rows with
+        With ``thresholds="qwyc"``, ``"rate"`` or ``"loo"``: rows may exit
+        after every ``exit_every``-th tree of the order only (and after the
+        last); no thresholds in between. Fewer exit points spend alpha on
+        fewer thresholds, each set on more rows, so the disagreement on new
+        rows stays closer to alpha (on Adult's held-out rows with
         ``honest=True``, 5 needed 6-17% fewer trees at matched test
-        disagreement; docs/qwyc.md). 1 is the paper's rule.
+        disagreement), but no row stops before the ``exit_every``-th tree
+        (where the first tree decides most rows, as with a rare response,
+        5 needed 3-5 times the trees; docs/qwyc.md). 1 is the paper's rule.
 
     Returns
     -------
@@ -275,14 +287,14 @@ def qwyc(fit, data=None, n_trees=None, alpha=DEFAULT_ALPHA, threshold=None, mode
     margin_freq = check_every("margin_freq", margin_freq, n_trees)
     exit_every = check_every("exit_every", exit_every, n_trees)
     if thresholds == "margin" and exit_every != 1:
-        raise ValueError(f"exit_every is for thresholds='qwyc' or 'rate' (got exit_every="
+        raise ValueError(f"exit_every is for {ALGORITHM2} (got exit_every="
                          f"{exit_every!r} with thresholds='margin', whose check frequency is "
                          f"margin_freq)")
     if thresholds == "margin" and (isinstance(alpha, str) or alpha != DEFAULT_ALPHA):
-        raise ValueError(f"alpha is for thresholds='qwyc' or 'rate' (got alpha={alpha!r} with "
+        raise ValueError(f"alpha is for {ALGORITHM2} (got alpha={alpha!r} with "
                          f"thresholds='margin', whose rule is set by margin alone)")
     if thresholds == "margin" and honest is True:
-        raise ValueError("honest=True is for thresholds='qwyc' or 'rate' (the margin rule sets "
+        raise ValueError(f"honest=True is for {ALGORITHM2} (the margin rule sets "
                          "no thresholds on the rows, so there is nothing to split them for)")
     _check_honest(honest)
     auto = isinstance(alpha, str)
@@ -313,8 +325,8 @@ def qwyc(fit, data=None, n_trees=None, alpha=DEFAULT_ALPHA, threshold=None, mode
     training = fit._training_share(x) > TRAINING_ROWS_SHARE
     if training:
         warn(TRAINING_ROWS_WARNING)
-    elif not auto and thresholds != "margin" and validation is None:
-        _warn_unresolvable(alpha, rows.n - rows.n // 2 if honest else rows.n, honest)
+    elif not auto and thresholds not in ("margin", "loo") and validation is None:
+        _warn_unresolvable(alpha, settings.threshold_row_count(rows.n), honest)
     held_out = None if validation is None else _scored(scores, fit, validation, decision[1],
                                                        "validation")
 
@@ -352,7 +364,7 @@ def _warn_unresolvable(alpha: float, n_threshold_rows: int, honest: bool) -> Non
 def _auto_alpha(rows: Rows, held_out: Rows, settings: Settings, target: float) -> float:
     """The largest alpha (a whole budget of rows) whose disagreement on the held-out
     rows is at most ``target`` (bisection: the disagreement grows with alpha)."""
-    n_threshold_rows = rows.n - rows.n // 2 if settings.honest else rows.n
+    n_threshold_rows = settings.threshold_row_count(rows.n)
     full = held_out.full_decision
 
     def alpha_of(k):            # floor(alpha N) = k exactly

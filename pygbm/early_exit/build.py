@@ -13,13 +13,17 @@ from .evaluate import matrix_scores, run_schedule
 from .outcome import EXIT_NEGATIVE, EXIT_POSITIVE, Outcome
 from .ordering import Problem, Schedule, place
 from .predictor import OptimisationReport
+from .loo import loo_count
 from .rate import rate_schedule
 from .thresholds import disagreement_budget
 
 ORDERS = ("qwyc", "gbt", "random")
 #: thresholds: Algorithm 2 ("qwyc"), Algorithm 2's cuts with the budget spent by rate
-#: ("rate", :mod:`.rate`), LightGBM's margin rule ("margin")
-THRESHOLD_RULES = ("qwyc", "rate", "margin")
+#: ("rate", :mod:`.rate`), spent by rate on the leave-one-out count ("loo", :mod:`.loo`),
+#: LightGBM's margin rule ("margin")
+THRESHOLD_RULES = ("qwyc", "rate", "loo", "margin")
+#: the rules that spend alpha by rate (:func:`.rate.rate_schedule`)
+BY_RATE = ("rate", "loo")
 #: bisection steps of alpha="auto" at most (the budget is a whole number of rows)
 AUTO_STEPS = 12
 
@@ -65,6 +69,11 @@ class Settings:
     margin_freq: int = 1          # the margin rule checks after every margin_freq-th tree
     exit_every: int = 1           # Algorithm 2's thresholds after every exit_every-th tree
 
+    def threshold_row_count(self, n: int) -> int:
+        """How many of ``n`` optimisation rows the thresholds are set on: the second
+        half when honest, except for the leave-one-out count, which takes them all."""
+        return n - n // 2 if self.honest and self.rule != "loo" else n
+
 
 def _fixed_order(settings: Settings, n_trees: int, rng: np.random.Generator):
     """The order to place the trees in (None: Algorithm 1)."""
@@ -103,16 +112,19 @@ def optimise(rows: Rows, alpha: float, settings: Settings) -> tuple[Schedule, Ro
     threshold_rows = rows
     if settings.honest:
         shuffled = rng.permutation(rows.n)
-        half_a, threshold_rows = (rows.subset(shuffled[: rows.n // 2]),
-                                  rows.subset(shuffled[rows.n // 2:]))
+        half_a, half_b = (rows.subset(shuffled[: rows.n // 2]),
+                          rows.subset(shuffled[rows.n // 2:]))
+        if settings.threshold_row_count(rows.n) < rows.n:
+            threshold_rows = half_b
         if order is None:
             order = place(half_a.problem(alpha, settings.mode, settings.cost),
                           exit_every=every).order
     problem = threshold_rows.problem(alpha, settings.mode, settings.cost)
-    if settings.rule == "rate":
+    if settings.rule in BY_RATE:
         if order is None:
             order = place(problem, exit_every=every).order
-        return rate_schedule(problem, order, every), threshold_rows
+        return (rate_schedule(problem, order, every, loo=settings.rule == "loo"),
+                threshold_rows)
     return place(problem, order, exit_every=every), threshold_rows
 
 
@@ -133,4 +145,6 @@ def report(schedule: Schedule, rows: Rows, alpha: float, settings: Settings,
         order_rule=rule, honest=settings.honest, training_rows=training_rows,
         exit_every=settings.margin_freq if settings.rule == "margin" else settings.exit_every,
         margin=settings.margin if settings.rule == "margin" else None,
-        spending="rate" if settings.rule == "rate" else "greedy")
+        spending=settings.rule if settings.rule in BY_RATE else "greedy",
+        loo_disagreement=None if settings.rule == "margin" or rows.n == 0 else
+        loo_count(rows.problem(alpha, settings.mode, settings.cost), schedule) / rows.n)

@@ -79,7 +79,8 @@ class OptimisationReport:
     training_rows: bool           # the rows were the fit's training rows
     exit_every: int = 1           # rows may exit after every exit_every-th tree only
     margin: float | None = None   # the margin rule's margin (None: Algorithm 2's thresholds)
-    spending: str = "greedy"      # Algorithm 2's budget: "greedy" (the paper) or "rate"
+    spending: str = "greedy"      # Algorithm 2's budget: "greedy" (the paper), "rate" or "loo"
+    loo_disagreement: float | None = None   # the leave-one-out count / n_rows (not margin)
     validation_rows: int = 0
     validation_disagreement: float | None = None
     validation_mean_trees: float | None = None
@@ -251,11 +252,21 @@ class EarlyExitPredictor:
     def __repr__(self) -> str:
         r = self.report_
         rule = f"alpha={r.alpha:g}" if r.margin is None else f"margin={r.margin:g}"
-        if r.spending == "rate":
-            rule += " spent by rate"
+        rule += SPENDING_LABELS[r.spending]
         return (f"EarlyExitPredictor({r.order_rule} order, {self.n_trees} trees, "
                 f"{rule}: {r.mean_trees:.1f} trees per row, "
                 f"{100 * r.disagreement:.2f}% disagreement on {r.n_rows} rows)")
+
+
+#: how the repr and the summary name the spending of alpha (report_.spending)
+SPENDING_LABELS = {"greedy": "", "rate": " spent by rate",
+                   "loo": " spent by rate on the leave-one-out count"}
+#: the summary's closing note: alpha on the rows themselves, or on the leave-one-out count
+NOTES = ("alpha holds on the optimisation rows only; expect several times alpha on new rows "
+         "(check with validation= or qwyc_tradeoff).",
+         "alpha bounds the leave-one-out count, an estimate of the disagreement on new rows "
+         "(measured at 1-2x alpha on held-out rows); check with validation= or "
+         "qwyc_tradeoff.")
 
 
 class QWYCSummary:
@@ -285,10 +296,11 @@ class QWYCSummary:
         if r.margin is None:
             title = (f"QWYC early exit ({r.order_rule} order"
                      f"{', honest' if r.honest else ''}), {decision}")
-            spent = ", spent by rate" if r.spending == "rate" else ""
-            rule = ("alpha", f"{r.alpha:g} (at most {r.budget} disagreements{spent})")
-            note = ("alpha holds on the optimisation rows only; expect several times alpha "
-                    "on new rows (check with validation= or qwyc_tradeoff).")
+            counted = ("rows in the leave-one-out count" if r.spending == "loo"
+                       else "disagreements")
+            spent = ", spent by rate" if r.spending in ("rate", "loo") else ""
+            rule = ("alpha", f"{r.alpha:g} (at most {r.budget} {counted}{spent})")
+            note = NOTES[r.spending == "loo"]
         else:
             title = f"Early exit by the margin rule (LightGBM's pred_early_stop), {decision}"
             rule = ("margin", f"{r.margin:g} (stop once 2|score - beta| > margin)")
@@ -299,6 +311,9 @@ class QWYCSummary:
                  ("mean trees evaluated", f"{r.mean_trees:.2f} of {p.n_trees} "
                                           f"(speed-up {self.speedup:.2f}x in cost)"),
                  ("disagreement with the full model", f"{100 * r.disagreement:.3f}%")]
+        if r.loo_disagreement is not None:
+            items.append(("leave-one-out estimate for new rows",
+                          f"{100 * r.loo_disagreement:.3f}%"))
         if r.exit_every > 1:
             k = r.exit_every
             items.insert(1, ("exits", f"only after trees {k}, {2 * k}, {3 * k}, ... of the "

@@ -76,7 +76,7 @@ def _first_ranks(flags: np.ndarray, count: int) -> np.ndarray:
     return ranks if ranks.size == count else np.append(ranks, flags.size)
 
 
-def _tie_start(s: np.ndarray) -> np.ndarray:
+def tie_start(s: np.ndarray) -> np.ndarray:
     """Per column of sorted ``s``: the first position of each value's run, with
     a last row ``n`` (so that position n maps to n)."""
     n, m = s.shape
@@ -102,14 +102,14 @@ def cuts(G: np.ndarray, positive: np.ndarray, budget, mode: str):
     if mode == "positive":
         i = np.zeros((1, m), dtype=np.intp)
     else:      # just below the (b+1)-th lowest full-positive score
-        i = _tie_start(s)[_ranks(pos, B + 1), cols]
+        i = tie_start(s)[_ranks(pos, B + 1), cols]
     levels = np.arange(i.shape[0])[:, None]
     spent = below_bad[i, cols]
     left = budget[None, :] - spent
     if mode == "negative":
         j = np.zeros_like(i)
     else:      # just above the (c+1)-th highest full-negative score
-        top = _tie_start(-s[::-1])[_ranks(~pos[::-1], B + 1), cols]
+        top = tie_start(-s[::-1])[_ranks(~pos[::-1], B + 1), cols]
         j = np.minimum(top[np.clip(left, 0, B), cols], n - i)
     bad = spent + above_bad[j, cols]
     ok = (left >= 0) & (levels <= budget[None, :])
@@ -134,8 +134,8 @@ def rate_cuts(g: np.ndarray, positive: np.ndarray, budget: int, mode: str, rate:
     below_bad = np.concatenate([[0], np.cumsum(pos)])
     above_bad = np.concatenate([[0], np.cumsum(~pos[::-1])])
     none = np.zeros(1, dtype=np.intp)
-    i = none if mode == "positive" else _tie_start(s)[_first_ranks(pos, B + 1), 0]
-    j = none if mode == "negative" else _tie_start(-s[::-1])[_first_ranks(~pos[::-1], B + 1), 0]
+    i = none if mode == "positive" else tie_start(s)[_first_ranks(pos, B + 1), 0]
+    j = none if mode == "negative" else tie_start(-s[::-1])[_first_ranks(~pos[::-1], B + 1), 0]
     bad_low, bad_up = below_bad[i], above_bad[j]
     # the upper cut of most value among those within each budget left (a prefix of j)
     value_up = j - rate * bad_up

@@ -15,6 +15,7 @@ from ..progress import check_progress, progress_bar, wanted
 from .api import (HONEST_LEAST_ROWS, _check_fit, _check_fraction, _check_honest, _check_n_trees,
                   _scored, _seed, check_every, check_margin, check_row_count)
 from .build import ORDERS, Settings, optimise
+from .loo import loo_count
 from .model_scores import ModelScores, decision_threshold
 from .thresholds import MODES
 
@@ -23,7 +24,7 @@ DEFAULT_ALPHAS = (0.0, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.02)
 MARGIN_QUANTILES = (0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
 METHODS = ORDERS + ("margin",)
 #: the threshold rules of the curves with Algorithm 2's thresholds
-ALGORITHM2_RULES = ("qwyc", "rate")
+ALGORITHM2_RULES = ("qwyc", "rate", "loo")
 
 
 def _labels(fit, newdata):
@@ -50,9 +51,11 @@ def qwyc_tradeoff(fit, data, newdata, alphas=DEFAULT_ALPHAS, methods=("qwyc", "g
 
     Returns a DataFrame, one row per point: ``method``, ``alpha``, ``margin``,
     ``mean_trees`` and ``disagreement`` (with the full model, on ``newdata``),
-    ``accuracy`` (when ``newdata`` has the 0/1 response), ``fit_mean_trees`` and
-    ``fit_disagreement`` (on the rows the thresholds were set on); a last row
-    "full" is the whole model. Compare methods at matched disagreement on
+    ``accuracy`` (when ``newdata`` has the 0/1 response), ``fit_mean_trees``,
+    ``fit_disagreement`` and ``fit_loo_disagreement`` (on the rows the
+    thresholds were set on; the last is the leave-one-out estimate of the
+    disagreement on new rows, see :func:`qwyc`'s ``thresholds="loo"``); a last
+    row "full" is the whole model. Compare methods at matched disagreement on
     ``newdata``: alpha itself holds only on the optimisation rows.
 
     Parameters
@@ -98,9 +101,10 @@ def qwyc_tradeoff(fit, data, newdata, alphas=DEFAULT_ALPHAS, methods=("qwyc", "g
         The curves with Algorithm 2's thresholds ("qwyc", "gbt", "random")
         let rows exit after every ``exit_every``-th tree only (see
         :func:`qwyc`).
-    thresholds : {"qwyc", "rate"}, default "qwyc"
+    thresholds : {"qwyc", "rate", "loo"}, default "qwyc"
         How the curves with Algorithm 2's thresholds spend alpha: as the
-        paper ("qwyc") or by rate ("rate", see :func:`qwyc`).
+        paper ("qwyc"), by rate ("rate") or by rate on the leave-one-out
+        count ("loo"; see :func:`qwyc`).
 
     Returns
     -------
@@ -178,13 +182,16 @@ def qwyc_tradeoff(fit, data, newdata, alphas=DEFAULT_ALPHAS, methods=("qwyc", "g
                 "disagreement": on_new.disagreement(full_new),
                 "accuracy": np.nan if y is None else np.mean(on_new.decision == y),
                 "fit_mean_trees": on_fit.n_trees.mean(),
-                "fit_disagreement": on_fit.disagreement(threshold_rows.full_decision)})
+                "fit_disagreement": on_fit.disagreement(threshold_rows.full_decision),
+                "fit_loo_disagreement": np.nan if method == "margin" else loo_count(
+                    threshold_rows.problem(alpha, mode, cost), schedule) / threshold_rows.n})
             if bar is not None:
                 bar.update(1)
     points.append({"method": "full", "alpha": np.nan, "margin": np.nan,
                    "mean_trees": float(n_trees), "disagreement": 0.0,
                    "accuracy": np.nan if y is None else np.mean(full_new == y),
-                   "fit_mean_trees": float(n_trees), "fit_disagreement": 0.0})
+                   "fit_mean_trees": float(n_trees), "fit_disagreement": 0.0,
+                   "fit_loo_disagreement": 0.0})
     table = pd.DataFrame(points)
     if plot_it:
         from ..plotting.qwyc import plot_qwyc_tradeoff
