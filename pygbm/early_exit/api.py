@@ -16,7 +16,7 @@ from .thresholds import MODES
 #: qwyc()'s default disagreement budget (a share of the optimisation rows)
 DEFAULT_ALPHA = 0.005
 #: the threshold rules that set thresholds on the rows (all but the margin rule)
-ALGORITHM2 = "thresholds='qwyc', 'rate' or 'loo'"
+ALGORITHM2 = "thresholds='qwyc' or 'rate'"
 #: rows qwyc(honest=True) needs: one for each half
 HONEST_LEAST_ROWS = 2
 #: the rule of three: after N rows without a disagreement, the rate can still be about
@@ -175,8 +175,8 @@ def qwyc(fit, data=None, n_trees=None, alpha=DEFAULT_ALPHA, threshold=None, mode
     disagreement several-fold, at more trees); ``validation=`` measures the
     disagreement on held-out rows, and ``alpha="auto"`` with ``max_disagreement=``
     searches the largest alpha whose validation disagreement stays within it.
-    ``thresholds="loo"`` spends alpha on a leave-one-out count of the rows
-    instead, an estimate of the disagreement on new rows.
+    ``summary()`` also gives a leave-one-out estimate of the disagreement on
+    new rows, from the optimisation rows alone.
 
     Parameters
     ----------
@@ -209,8 +209,7 @@ def qwyc(fit, data=None, n_trees=None, alpha=DEFAULT_ALPHA, threshold=None, mode
     honest : bool, default False
         Choose the order on one half of ``data`` (Algorithm 1) and the
         thresholds on the other (Algorithm 2); alpha then holds on the
-        second half. With ``thresholds="loo"`` the thresholds are set on
-        all of ``data`` (the leave-one-out count needs no held-out half).
+        second half.
     validation : pandas.DataFrame, optional
         Rows on which to report the disagreement and the mean trees
         (``summary()``, ``report_``).
@@ -219,22 +218,17 @@ def qwyc(fit, data=None, n_trees=None, alpha=DEFAULT_ALPHA, threshold=None, mode
         ``validation`` rows, in (0, 1).
     random_state : int or numpy.random.Generator, optional
         Seeds the random order and the honest split.
-    thresholds : {"qwyc", "rate", "loo", "margin"}, default "qwyc"
+    thresholds : {"qwyc", "rate", "margin"}, default "qwyc"
         Algorithm 2's thresholds (the paper's: each position spends what
         it can of the disagreement budget, the first ones spend it all);
         "rate": Algorithm 2's cuts with the budget spent only where a
         disagreement stops at least a rate of rows, the least rate that
         keeps alpha (not in the paper; on Adult's test rows 0.46-1.01 of
         the greedy spending's trees at the same disagreement, the fewest
-        for the training order; docs/qwyc.md); "loo": spent by rate on a
-        leave-one-out count of the rows, which adds to the disagreements
-        the row at the edge of every threshold in use (left out, it would
-        have exited wrongly), so that alpha estimates the disagreement on
-        new rows (not in the paper; measured at 1-2x alpha on held-out rows
-        where the other rules reach 2-4x at small alpha; docs/qwyc.md); or
-        LightGBM's ``pred_early_stop`` rule (stop once 2|score - beta| >
-        ``margin``, checked after every ``margin_freq``-th tree, in the
-        order given by ``order``).
+        for the training order; docs/qwyc.md); or LightGBM's
+        ``pred_early_stop`` rule (stop once 2|score - beta| > ``margin``,
+        checked after every ``margin_freq``-th tree, in the order given by
+        ``order``).
     margin : float, optional
         The margin of ``thresholds="margin"`` (required there; LightGBM's
         ``pred_early_stop_margin``).
@@ -242,7 +236,7 @@ def qwyc(fit, data=None, n_trees=None, alpha=DEFAULT_ALPHA, threshold=None, mode
         With ``thresholds="margin"``: check after every ``margin_freq``-th
         tree (LightGBM's ``pred_early_stop_freq``, whose default is 10).
     exit_every : int, default 1
-        With ``thresholds="qwyc"``, ``"rate"`` or ``"loo"``: rows may exit
+        With ``thresholds="qwyc"`` or ``"rate"``: rows may exit
         after every ``exit_every``-th tree of the order only (and after the
         last); no thresholds in between. Fewer exit points spend alpha on
         fewer thresholds, each set on more rows, so the disagreement on new
@@ -325,7 +319,7 @@ def qwyc(fit, data=None, n_trees=None, alpha=DEFAULT_ALPHA, threshold=None, mode
     training = fit._training_share(x) > TRAINING_ROWS_SHARE
     if training:
         warn(TRAINING_ROWS_WARNING)
-    elif not auto and thresholds not in ("margin", "loo") and validation is None:
+    elif not auto and thresholds != "margin" and validation is None:
         _warn_unresolvable(alpha, settings.threshold_row_count(rows.n), honest)
     held_out = None if validation is None else _scored(scores, fit, validation, decision[1],
                                                        "validation")

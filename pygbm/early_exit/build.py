@@ -10,20 +10,17 @@ from dataclasses import dataclass
 import numpy as np
 
 from .evaluate import matrix_scores, run_schedule
+from .loo import loo_count
 from .outcome import EXIT_NEGATIVE, EXIT_POSITIVE, Outcome
 from .ordering import Problem, Schedule, place
 from .predictor import OptimisationReport
-from .loo import loo_count
 from .rate import rate_schedule
 from .thresholds import disagreement_budget
 
 ORDERS = ("qwyc", "gbt", "random")
 #: thresholds: Algorithm 2 ("qwyc"), Algorithm 2's cuts with the budget spent by rate
-#: ("rate", :mod:`.rate`), spent by rate on the leave-one-out count ("loo", :mod:`.loo`),
-#: LightGBM's margin rule ("margin")
-THRESHOLD_RULES = ("qwyc", "rate", "loo", "margin")
-#: the rules that spend alpha by rate (:func:`.rate.rate_schedule`)
-BY_RATE = ("rate", "loo")
+#: ("rate", :mod:`.rate`), LightGBM's margin rule ("margin")
+THRESHOLD_RULES = ("qwyc", "rate", "margin")
 #: bisection steps of alpha="auto" at most (the budget is a whole number of rows)
 AUTO_STEPS = 12
 
@@ -71,8 +68,8 @@ class Settings:
 
     def threshold_row_count(self, n: int) -> int:
         """How many of ``n`` optimisation rows the thresholds are set on: the second
-        half when honest, except for the leave-one-out count, which takes them all."""
-        return n - n // 2 if self.honest and self.rule != "loo" else n
+        half when honest."""
+        return n - n // 2 if self.honest else n
 
 
 def _fixed_order(settings: Settings, n_trees: int, rng: np.random.Generator):
@@ -112,19 +109,16 @@ def optimise(rows: Rows, alpha: float, settings: Settings) -> tuple[Schedule, Ro
     threshold_rows = rows
     if settings.honest:
         shuffled = rng.permutation(rows.n)
-        half_a, half_b = (rows.subset(shuffled[: rows.n // 2]),
-                          rows.subset(shuffled[rows.n // 2:]))
-        if settings.threshold_row_count(rows.n) < rows.n:
-            threshold_rows = half_b
+        half_a, threshold_rows = (rows.subset(shuffled[: rows.n // 2]),
+                                  rows.subset(shuffled[rows.n // 2:]))
         if order is None:
             order = place(half_a.problem(alpha, settings.mode, settings.cost),
                           exit_every=every).order
     problem = threshold_rows.problem(alpha, settings.mode, settings.cost)
-    if settings.rule in BY_RATE:
+    if settings.rule == "rate":
         if order is None:
             order = place(problem, exit_every=every).order
-        return (rate_schedule(problem, order, every, loo=settings.rule == "loo"),
-                threshold_rows)
+        return rate_schedule(problem, order, every), threshold_rows
     return place(problem, order, exit_every=every), threshold_rows
 
 
@@ -145,6 +139,6 @@ def report(schedule: Schedule, rows: Rows, alpha: float, settings: Settings,
         order_rule=rule, honest=settings.honest, training_rows=training_rows,
         exit_every=settings.margin_freq if settings.rule == "margin" else settings.exit_every,
         margin=settings.margin if settings.rule == "margin" else None,
-        spending=settings.rule if settings.rule in BY_RATE else "greedy",
+        spending="rate" if settings.rule == "rate" else "greedy",
         loo_disagreement=None if settings.rule == "margin" or rows.n == 0 else
         loo_count(rows.problem(alpha, settings.mode, settings.cost), schedule) / rows.n)

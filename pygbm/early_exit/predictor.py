@@ -79,7 +79,7 @@ class OptimisationReport:
     training_rows: bool           # the rows were the fit's training rows
     exit_every: int = 1           # rows may exit after every exit_every-th tree only
     margin: float | None = None   # the margin rule's margin (None: Algorithm 2's thresholds)
-    spending: str = "greedy"      # Algorithm 2's budget: "greedy" (the paper), "rate" or "loo"
+    spending: str = "greedy"      # Algorithm 2's budget: "greedy" (the paper) or "rate"
     loo_disagreement: float | None = None   # the leave-one-out count / n_rows (not margin)
     validation_rows: int = 0
     validation_disagreement: float | None = None
@@ -252,21 +252,11 @@ class EarlyExitPredictor:
     def __repr__(self) -> str:
         r = self.report_
         rule = f"alpha={r.alpha:g}" if r.margin is None else f"margin={r.margin:g}"
-        rule += SPENDING_LABELS[r.spending]
+        if r.spending == "rate":
+            rule += " spent by rate"
         return (f"EarlyExitPredictor({r.order_rule} order, {self.n_trees} trees, "
                 f"{rule}: {r.mean_trees:.1f} trees per row, "
                 f"{100 * r.disagreement:.2f}% disagreement on {r.n_rows} rows)")
-
-
-#: how the repr and the summary name the spending of alpha (report_.spending)
-SPENDING_LABELS = {"greedy": "", "rate": " spent by rate",
-                   "loo": " spent by rate on the leave-one-out count"}
-#: the summary's closing note: alpha on the rows themselves, or on the leave-one-out count
-NOTES = ("alpha holds on the optimisation rows only; expect several times alpha on new rows "
-         "(check with validation= or qwyc_tradeoff).",
-         "alpha bounds the leave-one-out count, an estimate of the disagreement on new rows "
-         "(measured at 1-2x alpha on held-out rows); check with validation= or "
-         "qwyc_tradeoff.")
 
 
 class QWYCSummary:
@@ -296,11 +286,12 @@ class QWYCSummary:
         if r.margin is None:
             title = (f"QWYC early exit ({r.order_rule} order"
                      f"{', honest' if r.honest else ''}), {decision}")
-            counted = ("rows in the leave-one-out count" if r.spending == "loo"
-                       else "disagreements")
-            spent = ", spent by rate" if r.spending in ("rate", "loo") else ""
-            rule = ("alpha", f"{r.alpha:g} (at most {r.budget} {counted}{spent})")
-            note = NOTES[r.spending == "loo"]
+            spent = ", spent by rate" if r.spending == "rate" else ""
+            rule = ("alpha", f"{r.alpha:g} (at most {r.budget} disagreements{spent})")
+            note = ("alpha holds on the optimisation rows only; expect more on new rows, "
+                    "often several times alpha: the leave-one-out estimate (too low where "
+                    "the order was chosen on the same rows), validation= or qwyc_tradeoff "
+                    "say how much.")
         else:
             title = f"Early exit by the margin rule (LightGBM's pred_early_stop), {decision}"
             rule = ("margin", f"{r.margin:g} (stop once 2|score - beta| > margin)")

@@ -11,8 +11,7 @@ all positions together keep the budget (a bisection on its logarithm). The
 order is placed first (Algorithm 1's order is chosen with Algorithm 2's
 thresholds, as it is for ``thresholds="qwyc"``); the budget holds on the rows
 the thresholds are set on, as Algorithm 2's. A budget of 0 gives Algorithm 2's
-thresholds at alpha = 0. The same bisection keeps the leave-one-out count of
-``thresholds="loo"`` (:mod:`.loo`).
+thresholds at alpha = 0.
 
 Measured on Adult (``benchmarks/qwyc_rate.py``): on the test rows, at the same
 disagreement, 0.46-1.01 of the trees of Algorithm 2's greedy spending, the fewest
@@ -25,7 +24,6 @@ import math
 import numpy as np
 
 from .evaluate import matrix_scores, run_schedule
-from .loo import place_by_loo
 from .ordering import Problem, Schedule, place
 from .thresholds import rate_cuts, thresholds_of_cuts
 
@@ -62,31 +60,24 @@ def place_by_rate(problem: Problem, order, rate: float, exit_every: int = 1) -> 
     return place(problem, order, exit_every=exit_every, search=_rate_search(rate))
 
 
-def rate_schedule(problem: Problem, order, exit_every: int = 1, loo: bool = False) -> Schedule:
+def rate_schedule(problem: Problem, order, exit_every: int = 1) -> Schedule:
     """The thresholds of the fixed ``order`` at the least rate that keeps
-    ``problem.budget`` on its rows: of the disagreements, or with ``loo`` of the
-    leave-one-out count (:mod:`.loo`)."""
-    def placed(rate):
-        if loo:
-            return place_by_loo(problem, order, rate, exit_every)
-        schedule = place_by_rate(problem, order, rate, exit_every)
-        return schedule, _spent(problem, schedule)
-
+    ``problem.budget`` on its rows."""
     high = float(problem.scores.shape[1] + 1)      # no disagreement is worth its rows
     if problem.budget <= 0:
-        return placed(high)[0]
+        return place_by_rate(problem, order, high, exit_every)
     low = RATE_LEAST
-    schedule, spent = placed(low)
-    if spent <= problem.budget:
+    schedule = place_by_rate(problem, order, low, exit_every)
+    if _spent(problem, schedule) <= problem.budget:
         return schedule
     best = None                                    # the schedule at high, once it is tried
     for _ in range(RATE_STEPS):
         if high <= low * (1 + RATE_TOLERANCE):
             break
         middle = math.sqrt(low * high)
-        schedule, spent = placed(middle)
-        if spent <= problem.budget:
+        schedule = place_by_rate(problem, order, middle, exit_every)
+        if _spent(problem, schedule) <= problem.budget:
             high, best = middle, schedule
         else:
             low = middle
-    return placed(high)[0] if best is None else best
+    return place_by_rate(problem, order, high, exit_every) if best is None else best

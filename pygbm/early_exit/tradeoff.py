@@ -24,7 +24,7 @@ DEFAULT_ALPHAS = (0.0, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.02)
 MARGIN_QUANTILES = (0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
 METHODS = ORDERS + ("margin",)
 #: the threshold rules of the curves with Algorithm 2's thresholds
-ALGORITHM2_RULES = ("qwyc", "rate", "loo")
+ALGORITHM2_RULES = ("qwyc", "rate")
 
 
 def _labels(fit, newdata):
@@ -54,7 +54,7 @@ def qwyc_tradeoff(fit, data, newdata, alphas=DEFAULT_ALPHAS, methods=("qwyc", "g
     ``accuracy`` (when ``newdata`` has the 0/1 response), ``fit_mean_trees``,
     ``fit_disagreement`` and ``fit_loo_disagreement`` (on the rows the
     thresholds were set on; the last is the leave-one-out estimate of the
-    disagreement on new rows, see :func:`qwyc`'s ``thresholds="loo"``); a last
+    disagreement on new rows, NaN for the margin rule); a last
     row "full" is the whole model. Compare methods at matched disagreement on
     ``newdata``: alpha itself holds only on the optimisation rows.
 
@@ -101,10 +101,9 @@ def qwyc_tradeoff(fit, data, newdata, alphas=DEFAULT_ALPHAS, methods=("qwyc", "g
         The curves with Algorithm 2's thresholds ("qwyc", "gbt", "random")
         let rows exit after every ``exit_every``-th tree only (see
         :func:`qwyc`).
-    thresholds : {"qwyc", "rate", "loo"}, default "qwyc"
+    thresholds : {"qwyc", "rate"}, default "qwyc"
         How the curves with Algorithm 2's thresholds spend alpha: as the
-        paper ("qwyc"), by rate ("rate") or by rate on the leave-one-out
-        count ("loo"; see :func:`qwyc`).
+        paper ("qwyc") or by rate ("rate", see :func:`qwyc`).
 
     Returns
     -------
