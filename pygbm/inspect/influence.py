@@ -13,20 +13,13 @@ import dataclasses
 import numpy as np
 import pandas as pd
 
-from .._checks import as_generator, fit_arg
+from .._checks import as_generator, bool_arg, fit_arg
 from ..distributions.inputs import Targets
 from ..draws import shuffled
 from ..engine.predict import predict_link
 from ..engine.tree import NO_NODE
 from ..messages import GBMMessage, warn
 
-
-
-def check_bool(value, arg: str) -> bool:
-    """``value`` if it is True or False, else a ``TypeError`` naming ``arg``."""
-    if not isinstance(value, (bool, np.bool_)):
-        raise TypeError(f"{arg} must be True or False, got {value!r}")
-    return bool(value)
 
 
 def class_labels(fit) -> list:
@@ -129,8 +122,8 @@ def relative_influence(fit, n_trees=None, scale=False, sort=False, per_class=Fal
     1.0
     """
     fit_arg(fit)
-    scale, sort = check_bool(scale, "scale"), check_bool(sort, "sort")
-    if check_bool(per_class, "per_class"):
+    scale, sort = bool_arg(scale, "scale"), bool_arg(sort, "sort")
+    if bool_arg(per_class, "per_class"):
         if int(fit.num_classes) == 1:
             raise ValueError("per_class=True needs a multi-class (multinomial) fit")
         if n_trees is None:

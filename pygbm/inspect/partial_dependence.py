@@ -22,11 +22,11 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .._checks import choice_arg, fit_arg
+from .._checks import bool_arg, choice_arg, fit_arg
 from ..engine.predict import predict_link
 from ..engine.tree import LEFT, MISSING, NO_NODE, NOWHERE, RIGHT, split_directions
 from ..messages import warn
-from .influence import check_bool, check_n_trees, class_labels, class_view
+from .influence import check_n_trees, class_labels, class_view
 
 TYPES = ("link", "response")
 METHODS = ("weighted_traversal", "brute_force")
@@ -313,7 +313,7 @@ def partial_dependence(fit, i_var, n_trees=None, continuous_resolution=100, type
     fit_arg(fit)
     idx = resolve_vars(fit, i_var)
     n_trees = check_n_trees(fit, n_trees, cap=True)
-    ice = check_bool(ice, "ice")
+    ice = bool_arg(ice, "ice")
     _check_resolution(continuous_resolution)
     choice_arg("type", type, TYPES)
     choice_arg("method", method, METHODS)
@@ -474,7 +474,7 @@ def plot_gbm(fit, i_var=0, n_trees=None, continuous_resolution=100, return_grid=
     """
     fit_arg(fit)
     idx = resolve_vars(fit, i_var)
-    return_grid, ice = check_bool(return_grid, "return_grid"), check_bool(ice, "ice")
+    return_grid, ice = bool_arg(return_grid, "return_grid"), bool_arg(ice, "ice")
     if len(idx) > MAX_PLOT_VARS and not return_grid:
         warn("plot_gbm draws up to 3 variables; returning the grid instead")
         return_grid = True
@@ -494,7 +494,7 @@ def plot_gbm(fit, i_var=0, n_trees=None, continuous_resolution=100, return_grid=
         drawn = pdp.plot_ice(frame, ax=ax, ylabel=label)
     else:
         drawn = pdp.plot_partial_dependence(frame, ax=ax, ylabel=label)
-    if check_bool(rug, "rug") and len(idx) <= 2:
+    if bool_arg(rug, "rug") and len(idx) <= 2:
         pdp.draw_deciles(drawn, [_deciles(fit, j) for j in idx])
     return drawn
 

@@ -11,10 +11,10 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .._checks import choice_arg, fit_arg
+from .._checks import bool_arg, choice_arg, fit_arg
 from ..costs import cost_report
 from ..messages import warn
-from .influence import check_bool, check_n_trees, permutation_influence, relative_influence
+from .influence import check_n_trees, permutation_influence, relative_influence
 
 #: summary(method=...) spellings
 METHODS = ("relative_influence", "permutation")
@@ -295,7 +295,7 @@ def summary(fit, c_bars=None, n_trees=None, plot_it=True, order=True,
     """
     fit_arg(fit)
     for value, arg in ((plot_it, "plot_it"), (order, "order"), (normalize, "normalize")):
-        check_bool(value, arg)
+        bool_arg(value, arg)
     n_trees = check_n_trees(fit, n_trees, cap=True)
     choice_arg("method", method, METHODS)
     if method == "relative_influence":
