@@ -65,6 +65,9 @@ def test_relative_influence_errors():
         relative_influence(fit, 2.5)
     with pytest.raises(TypeError, match="scale"):
         relative_influence(fit, 10, scale="yes")
+    # 0/1 read as FALSE/TRUE, as R and every other boolean argument of pygbm
+    np.testing.assert_array_equal(relative_influence(fit, 10, scale=1),
+                                  relative_influence(fit, 10, scale=True))
 
 
 def test_summary_matches_r(case):
