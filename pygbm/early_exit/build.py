@@ -47,6 +47,11 @@ class Rows:
     def run(self, schedule: Schedule) -> Outcome:
         return run_schedule(schedule, self.g0, matrix_scores(self.scores), self.beta)
 
+    def loo_disagreement(self, schedule: Schedule) -> float:
+        """The leave-one-out count of ``schedule`` on these rows, as a share of them
+        (:mod:`.loo`: an estimate of the disagreement on new rows)."""
+        return loo_count(self.scores, self.g0, self.full_decision, schedule) / self.n
+
     @property
     def full_decision(self) -> np.ndarray:
         return Problem(self.scores, self.g0, self.beta, 0, "both", np.ones(0)).positive
@@ -141,4 +146,4 @@ def report(schedule: Schedule, rows: Rows, alpha: float, settings: Settings,
         margin=settings.margin if settings.rule == "margin" else None,
         spending="rate" if settings.rule == "rate" else "greedy",
         loo_disagreement=None if settings.rule == "margin" or rows.n == 0 else
-        loo_count(rows.problem(alpha, settings.mode, settings.cost), schedule) / rows.n)
+        rows.loo_disagreement(schedule))

@@ -27,8 +27,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .ordering import Problem, Schedule
-from .thresholds import between, tie_start
+from .ordering import Schedule
+from .thresholds import between, exits, tie_start
 
 
 def edge_rows(s: np.ndarray, bad: np.ndarray, cut: np.ndarray) -> np.ndarray:
@@ -52,42 +52,41 @@ def edge_rows(s: np.ndarray, bad: np.ndarray, cut: np.ndarray) -> np.ndarray:
 
 
 def charge(counted: np.ndarray, rows: np.ndarray, g: np.ndarray, positive: np.ndarray,
-           lower: float, upper: float) -> None:
+           lower: float, upper: float) -> np.ndarray:
     """Mark in ``counted`` (one flag per row of the problem) the rows that one
     position adds to the leave-one-out count: ``rows`` are the active rows,
     ``g`` their scores after the position's tree, ``positive`` their full
     decisions, ``lower``/``upper`` the position's thresholds (a side in use has
-    a finite one)."""
-    negative_exit = g < lower
-    positive_exit = (g > upper) & ~negative_exit
+    a finite one). Returns which of ``rows`` exit there."""
+    negative_exit, positive_exit = exits(g, lower, upper)
     counted[rows[(negative_exit & positive) | (positive_exit & ~positive)]] = True
-    order = np.argsort(g, kind="stable")
-    s, pos = g[order], positive[order]
-    i = int(negative_exit.sum())
-    if np.isfinite(lower) and i > 0:
-        k = edge_rows(s, pos, np.array([i]))[0]
-        if k >= 0:
-            counted[rows[order[k]]] = True
-    j = int(positive_exit.sum())
-    if np.isfinite(upper) and j > 0:
-        top = order[i:][::-1]
-        k = edge_rows(-g[top], ~positive[top], np.array([j]))[0]
-        if k >= 0:
-            counted[rows[top[k]]] = True
+    i, j = int(negative_exit.sum()), int(positive_exit.sum())
+    lower_used, upper_used = np.isfinite(lower) and i > 0, np.isfinite(upper) and j > 0
+    if lower_used or upper_used:
+        order = np.argsort(g, kind="stable")
+        if lower_used:
+            k = edge_rows(g[order], positive[order], np.array([i]))[0]
+            if k >= 0:
+                counted[rows[order[k]]] = True
+        if upper_used:
+            top = order[i:][::-1]
+            k = edge_rows(-g[top], ~positive[top], np.array([j]))[0]
+            if k >= 0:
+                counted[rows[top[k]]] = True
+    return negative_exit | positive_exit
 
 
-def loo_count(problem: Problem, schedule: Schedule) -> int:
-    """The leave-one-out count of ``schedule`` on the rows of ``problem``."""
-    counted = np.zeros(problem.scores.shape[1], dtype=bool)
-    positive_all = problem.positive
+def loo_count(scores: np.ndarray, g0: np.ndarray, positive: np.ndarray,
+              schedule: Schedule) -> int:
+    """The leave-one-out count of ``schedule`` on rows with per-tree ``scores``
+    (trees x rows), starting scores ``g0`` and full decisions ``positive``."""
+    counted = np.zeros(scores.shape[1], dtype=bool)
     rows = np.arange(counted.size)
-    g = problem.g0.copy()
+    g = g0.copy()
     for r, t in enumerate(schedule.order[:-1]):
         if rows.size == 0:
             break
-        g = g + problem.scores[t, rows]
-        lower, upper = schedule.lower[r], schedule.upper[r]
-        charge(counted, rows, g, positive_all[rows], lower, upper)
-        keep = ~((g < lower) | (g > upper))
+        g = g + scores[t, rows]
+        keep = ~charge(counted, rows, g, positive[rows], schedule.lower[r], schedule.upper[r])
         rows, g = rows[keep], g[keep]
     return int(counted.sum())

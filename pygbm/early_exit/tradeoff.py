@@ -15,7 +15,6 @@ from ..progress import check_progress, progress_bar, wanted
 from .api import (HONEST_LEAST_ROWS, _check_fit, _check_fraction, _check_honest, _check_n_trees,
                   _scored, _seed, check_every, check_margin, check_row_count)
 from .build import ORDERS, Settings, optimise
-from .loo import loo_count
 from .model_scores import ModelScores, decision_threshold
 from .thresholds import MODES
 
@@ -182,8 +181,8 @@ def qwyc_tradeoff(fit, data, newdata, alphas=DEFAULT_ALPHAS, methods=("qwyc", "g
                 "accuracy": np.nan if y is None else np.mean(on_new.decision == y),
                 "fit_mean_trees": on_fit.n_trees.mean(),
                 "fit_disagreement": on_fit.disagreement(threshold_rows.full_decision),
-                "fit_loo_disagreement": np.nan if method == "margin" else loo_count(
-                    threshold_rows.problem(alpha, mode, cost), schedule) / threshold_rows.n})
+                "fit_loo_disagreement": np.nan if method == "margin" else
+                threshold_rows.loo_disagreement(schedule)})
             if bar is not None:
                 bar.update(1)
     points.append({"method": "full", "alpha": np.nan, "margin": np.nan,

@@ -53,7 +53,7 @@ def test_the_count_holds_every_disagreement(rule, mode):
         for order, honest in [("qwyc", False), ("gbt", False), ("qwyc", True)]:
             schedule, used = optimise(rows, alpha, Settings(mode, order, np.ones(12), honest,
                                                             seed, rule))
-            count = loo_count(used.problem(alpha, mode, np.ones(12)), schedule)
+            count = loo_count(used.scores, used.g0, used.full_decision, schedule)
             wrong = int(np.sum(used.run(schedule).decision != used.full_decision))
             assert wrong <= count <= used.n
             above += count > wrong
@@ -68,4 +68,5 @@ def test_no_threshold_in_use_counts_nothing():
     lower, upper = np.full(n_trees, -np.inf), np.full(n_trees, np.inf)
     lower[-1] = upper[-1] = rows.beta
     schedule = Schedule(np.arange(n_trees), lower, upper)
-    assert loo_count(rows.problem(0.1, "both", np.ones(n_trees)), schedule) == 0
+    assert loo_count(rows.scores, rows.g0, rows.full_decision, schedule) == 0
+    assert rows.loo_disagreement(schedule) == 0.0
