@@ -544,9 +544,6 @@ def gbm_more(fit: GBMFit, n_new_trees=100, data=None, weights=None, offset=None,
     n = x.shape[0]
     if n != fit.fit.shape[0]:
         raise ValueError(f"data have {n} rows but the model was fitted on {fit.fit.shape[0]}")
-    if sample is not None:
-        targets = dataclasses.replace(targets,
-                                      offset=sample.continuing_offset(targets.offset, n))
     rng = fit.rng if random_state is None else as_generator(random_state)
     report = (fit.verbose if verbose is None else bool_arg(verbose, "verbose"),
               check_progress(progress))

@@ -421,6 +421,9 @@ def continue_fit(fit: GBMFit, x, targets: Targets, n_trees, report, rng) -> GBMF
     state = BoostState(fit.init_f, f.copy(), list(fit.train_error), list(fit.valid_error),
                        list(fit.oobag_improve), TreeList.of(fit.trees), list(fit.c_splits),
                        fit.ts_support, tracker)
+    sample = fit.zero_sample
+    if sample is not None:
+        state = sample.resume(state, fit.n_train)
     if fit.options.ordered is not None:
         training = None if schedule is not None else problem.training_data()
         scheme = ordered_scheme(problem, fit.options, training, schedule, fit.ts_support.seed)
@@ -429,6 +432,8 @@ def continue_fit(fit: GBMFit, x, targets: Targets, n_trees, report, rng) -> GBMF
     verbose, progress = report
     with progress_bar(wanted(progress, verbose), n_trees, "gbm_more", "iteration") as bar:
         run_boosting(problem, state, n_trees, rng, verbose, scheme, bar)
+    if sample is not None:
+        state = sample.finish(state, fit.n_train)
     return dataclasses.replace(
         fit, fit=restore_order(state.f, perm), train_error=np.asarray(state.train_error),
         valid_error=np.asarray(state.valid_error),

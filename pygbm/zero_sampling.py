@@ -144,15 +144,16 @@ class ZeroSample:
         f[:n_train] += self.shift
         return dataclasses.replace(state, init_f=state.init_f + self.shift, f=f)
 
-    def continuing_offset(self, offset, n: int):
-        """gbm_more: the offsets that continue the corrected model on the kept
-        rows (training rows less the shift, so their gradients are the
-        unweighted fit's)."""
+    def resume(self, state: BoostState, n_train: int) -> BoostState:
+        """gbm_more: :meth:`finish` undone, so that the new trees grow from the
+        unweighted fit's link values, as the first fit's did, and the
+        supporting models and target statistics see the rows as they did
+        (then :meth:`finish` again)."""
         if not self.shift:
-            return offset
-        out = np.zeros(n) if offset is None else np.array(offset, dtype=float)
-        out[:self.n_kept] -= self.shift
-        return out
+            return state
+        f = state.f.copy()
+        f[:n_train] -= self.shift
+        return dataclasses.replace(state, init_f=state.init_f - self.shift, f=f)
 
     def describe(self) -> str:
         how = {"importance": f"zeros weighted 1/{self.rate:g}", "none": "unweighted",

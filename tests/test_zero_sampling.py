@@ -202,13 +202,22 @@ def test_gbm_more_continues_on_kept_rows(bern, mode):
     assert more.zero_sample is not None and "Zeros kept" in repr(more)
 
 
-def test_gbm_more_offset_mode_continues_the_corrected_model(bern):
-    kw = dict(distribution="bernoulli", random_state=5, zero_subsample=0.3,
-              zero_weight="offset", interaction_depth=2, shrinkage=0.1, bag_fraction=1)
-    full = pygbm.gbm("y ~ a + b", bern, n_trees=40, **kw)
-    more = pygbm.gbm_more(pygbm.gbm("y ~ a + b", bern, n_trees=25, **kw), 15)
+@pytest.mark.parametrize("boosting", [dict(), dict(boosting_type="ordered"),
+                                      dict(boosting_type="ordered", categorical="ordered_ts")])
+def test_gbm_more_offset_mode_continues_the_corrected_model(bern, boosting):
+    # ordered boosting's supporting models and the target statistics continue
+    # from the unweighted fit's link values too (they had been shifted by log l)
+    df = bern.assign(g=pd.Categorical(np.resize(list("pqrstu"), N)))
+    kw = dict(distribution="bernoulli", random_state=5, zero_subsample=0.3, train_fraction=0.8,
+              zero_weight="offset", interaction_depth=2, shrinkage=0.1, bag_fraction=1,
+              **boosting)
+    full = pygbm.gbm("y ~ a + b + g", df, n_trees=40, **kw)
+    more = pygbm.gbm_more(pygbm.gbm("y ~ a + b + g", df, n_trees=25, **kw), 15)
     np.testing.assert_allclose(more.fit, full.fit, rtol=0, atol=1e-10)
+    np.testing.assert_allclose(more.init_f, full.init_f, rtol=0, atol=1e-12)
     np.testing.assert_allclose(more.train_error, full.train_error, rtol=1e-10)
+    np.testing.assert_allclose(more.valid_error, full.valid_error, rtol=1e-10)
+    np.testing.assert_allclose(more.predict(df), full.predict(df), rtol=0, atol=1e-10)
 
 
 def test_works_with_exposure_max_bins_ordered_ts_and_gbm_fit(pois):
