@@ -449,6 +449,10 @@ def gbm(formula, data, distribution=None, weights=None, var_monotone=None, n_tre
 
 
 # ---------------------------------------------------------------- gbm_more
+#: how closely weights given to gbm_more without data must match the kept ones
+_SAME_WEIGHTS_RTOL = 1e-12
+
+
 def _new_rows(fit, data, weights):
     """gbm_more(data=...): the coded predictors and the targets of ``data``
     (the same rows as the first fit's)."""
@@ -478,6 +482,26 @@ def _new_rows(fit, data, weights):
     return x, Targets(y=y, misc=status, offset=off, w=w_norm, w_raw=w_raw)
 
 
+def _kept_weights(fit, weights, w_raw):
+    """gbm_more without ``data``: the fit continues with the case weights it
+    kept (``w_raw``), as R's ``gbm.more`` does; ``weights`` given there must
+    be those (R ignores them silently)."""
+    if isinstance(weights, str):
+        raise ValueError(f"weights={weights!r} names a column of data, but no data were "
+                         "given: gbm_more continues with the weights the model kept "
+                         "(give data= to use the column)")
+    sample = fit.zero_sample
+    n = w_raw.shape[0] if sample is None else \
+        w_raw.shape[0] - sample.n_kept + sample.n_train_full
+    w = weights_arg(weights, n)
+    if sample is not None:
+        w = sample.raw_weights(sample.select(w))
+    if not np.allclose(w, w_raw, rtol=_SAME_WEIGHTS_RTOL, atol=0.0):
+        raise ValueError("weights differ from the ones the model was fitted with: without "
+                         "data= gbm_more continues with the weights the model kept (R "
+                         "ignores new ones there); give data= with the new weights")
+
+
 def gbm_more(fit: GBMFit, n_new_trees=100, data=None, weights=None, offset=None,
              verbose=None, random_state=None, progress=None):
     """Add trees to a fitted model (R's ``gbm.more``).
@@ -492,7 +516,9 @@ def gbm_more(fit: GBMFit, n_new_trees=100, data=None, weights=None, offset=None,
         The training rows again (a formula fit), when the fit did not keep
         them (R: ``data``); the same rows.
     weights : str or array-like, optional
-        Row weights with ``data`` (R: ``weights``).
+        Row weights with ``data`` (R: ``weights``). Without ``data`` the model
+        continues with the weights it kept; weights given then must be those
+        (R ignores them silently; pygbm refuses others).
     offset : array-like, optional
         Offset per row (R: ``offset``).
     verbose : bool, optional
@@ -533,6 +559,8 @@ def gbm_more(fit: GBMFit, n_new_trees=100, data=None, weights=None, offset=None,
         x = d["x"]
         targets = Targets(y=d["y"], misc=d["misc"], offset=d["offset"], w=d["w"],
                           w_raw=d["w_raw"])
+        if weights is not None:
+            _kept_weights(fit, weights, targets.w_raw)
     else:
         x, targets = _new_rows(fit, data, weights)
     sample = fit.zero_sample

@@ -101,6 +101,21 @@ def test_gbm_more_with_data(boston):
     np.testing.assert_allclose(more.fit, full.fit, rtol=1e-12)
 
 
+@pytest.mark.parametrize("zero_subsample", [None, 0.5])
+def test_gbm_more_without_data_keeps_the_fit_weights(boston, zero_subsample):
+    # R's gbm.more ignores weights when the fit kept its data; pygbm accepts
+    # the same weights and refuses others (they would be silently ignored)
+    df = boston.assign(w=np.linspace(1, 2, len(boston)), y=(boston.medv > 25).astype(int))
+    fit = pygbm.gbm("y ~ crim + rm + lstat", df, weights="w", distribution="bernoulli",
+                    n_trees=10, random_state=1, zero_subsample=zero_subsample)
+    same = pygbm.gbm_more(fit, 5, random_state=2, weights=df["w"].to_numpy())
+    np.testing.assert_array_equal(same.fit, pygbm.gbm_more(fit, 5, random_state=2).fit)
+    with pytest.raises(ValueError, match="weights differ .* give data="):
+        pygbm.gbm_more(fit, 5, weights=np.ones(len(df)))
+    with pytest.raises(ValueError, match="weights='w' names a column of data"):
+        pygbm.gbm_more(fit, 5, weights="w")
+
+
 def test_gbm_fit_matrix_interface(boston):
     x = boston.drop(columns="medv")
     fit = pygbm.gbm_fit(x, boston["medv"].to_numpy(), distribution="gaussian", n_trees=20,

@@ -240,6 +240,8 @@ _CASES = [
     ("gbm_more-no-kept-data", lambda E: pygbm.gbm_more(E.mfit, 5), V, "keep_data"),
     ("gbm_more-offset-length", lambda E: pygbm.gbm_more(E.fit, 5, offset=np.ones(3)), V,
      "offset"),
+    ("gbm_more-weights-length", lambda E: pygbm.gbm_more(E.fit, 5, weights=np.ones(3)), V,
+     "weights"),
     ("gbm_more-random_state", lambda E: pygbm.gbm_more(E.fit, 5, random_state="x"), T,
      "random_state"),
     ("gbm_more-data-gbm_fit", lambda E: pygbm.gbm_more(E.ffit, 5, data=E.d), V, "formula"),
