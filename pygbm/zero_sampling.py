@@ -178,6 +178,14 @@ def draw_zero_sample(y_train: np.ndarray, options, rng: np.random.Generator) -> 
                          f"training rows with a zero response (about "
                          f"{n_zero * options.zero_subsample:.2g} expected): the fit would "
                          f"never see a zero; use a larger keep rate")
+    n_zero_kept, n_other = int(np.sum(keep[zero])), int(zero.shape[0] - n_zero)
+    if options.zero_weight == "importance" and n_zero and n_zero_kept < n_other:
+        warn(f"zero_subsample={options.zero_subsample:g} kept {n_zero_kept} of the {n_zero} "
+             f"training rows with a zero response, fewer than the {n_other} other rows: "
+             f"each kept zero stands for {1 / options.zero_subsample:.3g} rows, and leaves "
+             f"with few of them are estimated badly (predictions biased upwards); use a keep "
+             f"rate of at least {n_other / n_zero:.2g} here, or zero_weight='none' with "
+             f"calibrate() (or 'offset' for bernoulli)")
     kept = np.flatnonzero(keep)
     return ZeroSample(rate=options.zero_subsample, weight=options.zero_weight,
                       n_train_full=int(zero.shape[0]), kept=kept, kept_zero=zero[kept])

@@ -274,6 +274,19 @@ def test_a_rate_that_keeps_no_zero_says_so(mode):
                   zero_weight=mode, n_minobsinnode=2, n_trees=3, random_state=1)
 
 
+def test_importance_weights_on_fewer_kept_zeros_than_other_rows_warn(bern):
+    n_one = int(bern["y"].sum())
+    rate = 0.5 * n_one / (N - n_one)             # about half as many kept zeros as ones
+    kw = dict(distribution="bernoulli", zero_subsample=rate, n_trees=2, random_state=1)
+    with pytest.warns(UserWarning, match=rf"kept \d+ of the {N - n_one} training rows with a "
+                                         rf"zero response, fewer than the {n_one} other rows"):
+        pygbm.gbm("y ~ a", bern, **kw)
+    with warnings.catch_warnings():              # unweighted: calibrate() is the remedy
+        warnings.simplefilter("error")
+        pygbm.gbm("y ~ a", bern, zero_weight="none", **kw)
+        pygbm.gbm("y ~ a", bern, **dict(kw, zero_subsample=min(1.0, 4 * rate)))
+
+
 def test_a_response_without_zeros_warns_that_nothing_is_subsampled(pois):
     df = pois.assign(y=pois["y"] + 1.0)           # counts 1, 2, ...: no zero
     with pytest.warns(UserWarning, match=r"zero_subsample=0.5 has no effect: no training row "
