@@ -532,7 +532,9 @@ def gbm_more(fit: GBMFit, n_new_trees=100, data=None, weights=None, offset=None,
     Returns
     -------
     GBMFit
-        A new fit with ``fit.n_trees + n_new_trees`` trees (``fit`` is unchanged).
+        A new fit with ``fit.n_trees + n_new_trees`` trees. ``fit``'s trees are
+        unchanged; without ``random_state`` its random generator advances, as
+        R's stream does, so a second ``gbm_more(fit)`` draws other bags.
 
     Notes
     -----
