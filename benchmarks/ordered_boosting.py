@@ -69,9 +69,9 @@ def subset(train, fraction, seed):
     return train.iloc[rows].reset_index(drop=True)
 
 
-def pygbm_fit(rows, test, boosting_type, seed, args):
+def pygbm_fit(rows, test, boosting_type, seed, args, response=RESPONSE):
     t0 = time.process_time()
-    fit = pygbm.gbm(f"{RESPONSE} ~ .", rows, distribution="bernoulli", n_trees=args.n_trees,
+    fit = pygbm.gbm(f"{response} ~ .", rows, distribution="bernoulli", n_trees=args.n_trees,
                     interaction_depth=DEPTH, shrinkage=args.shrinkage,
                     bag_fraction=BAG_FRACTION, train_fraction=1 - VALID_FRACTION,
                     categorical="ordered_ts", max_bins=MAX_BINS, boosting_type=boosting_type,
@@ -79,14 +79,14 @@ def pygbm_fit(rows, test, boosting_type, seed, args):
     cpu = time.process_time() - t0
     best = int(np.argmin(fit.valid_error)) + 1
     p = fit.predict(test, n_trees=best, type="response")
-    return log_loss(test[RESPONSE].to_numpy(), p), best, cpu
+    return log_loss(test[response].to_numpy(), p), best, cpu
 
 
-def catboost_fit(rows, test, boosting_type, seed, args):
+def catboost_fit(rows, test, boosting_type, seed, args, response=RESPONSE):
     from catboost import CatBoostClassifier, Pool
 
     n_fit = int(np.floor((1 - VALID_FRACTION) * len(rows)))
-    x = rows.drop(columns=RESPONSE)
+    x = rows.drop(columns=response)
     cats = [c for c in x.columns if isinstance(x[c].dtype, pd.CategoricalDtype)]
 
     def pool(frame, y):
@@ -95,7 +95,7 @@ def catboost_fit(rows, test, boosting_type, seed, args):
             frame[c] = frame[c].astype(object).where(frame[c].notna(), "NA").astype(str)
         return Pool(frame, y, cat_features=cats)
 
-    y = rows[RESPONSE].to_numpy()
+    y = rows[response].to_numpy()
     extra = {} if args.catboost_ctr_complexity is None else \
         dict(max_ctr_complexity=args.catboost_ctr_complexity)
     model = CatBoostClassifier(iterations=args.n_trees, learning_rate=args.shrinkage,
@@ -105,8 +105,8 @@ def catboost_fit(rows, test, boosting_type, seed, args):
     t0 = time.process_time()
     model.fit(pool(x.iloc[:n_fit], y[:n_fit]), eval_set=pool(x.iloc[n_fit:], y[n_fit:]))
     cpu = time.process_time() - t0
-    p = model.predict_proba(pool(test.drop(columns=RESPONSE), test[RESPONSE]))[:, 1]
-    return log_loss(test[RESPONSE].to_numpy(), p), int(model.get_best_iteration()) + 1, cpu
+    p = model.predict_proba(pool(test.drop(columns=response), test[response]))[:, 1]
+    return log_loss(test[response].to_numpy(), p), int(model.get_best_iteration()) + 1, cpu
 
 
 def have_catboost() -> bool:

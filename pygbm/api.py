@@ -339,6 +339,9 @@ def gbm(formula, data, distribution=None, weights=None, var_monotone=None, n_tre
         fitted as plain. It runs on the histogram search (``max_bins`` 255
         unless given), where R's bit-exactness is not a goal; multinomial,
         pairwise and coxph are refused. "plain" is R's boosting. Not in R.
+        Not better on every data set: on small ones it was level with or worse
+        than plain boosting, as CatBoost's is (docs/ordered_boosting.md);
+        compare both on held-out rows.
     n_permutations : int, optional
         Random permutations of the training rows (CatBoost's
         ``permutation_count``; default 4); with ``categorical="ordered_ts"``
