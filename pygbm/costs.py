@@ -248,8 +248,10 @@ def training_rows(fit) -> np.ndarray:
 
 def _tracked(fit, count: int) -> bool:
     """Whether the engine's marks are the training rows' prediction cost under
-    ``count`` iterations: they are of all the trees."""
-    return fit.cost_tracker is not None and count == fit.n_trees
+    ``count`` iterations: all the trees, and no target statistics (their trees
+    route the training rows by the training-time statistics, not by
+    ``predict``'s)."""
+    return fit.cost_tracker is not None and count == fit.n_trees and fit.ts_encoder is None
 
 
 def cost_report(fit, n_trees=None) -> CostReport | None:
@@ -259,9 +261,13 @@ def cost_report(fit, n_trees=None) -> CostReport | None:
     (:func:`report_missing`).
 
     The engine's marks (``fit.cost_tracker``: every training row read along
-    its path in every tree) are that cost for all the trees; for fewer trees
-    (or without marks) the kept training rows are routed through the trees as
-    ``predict`` routes them.
+    its path in every tree) are that cost for all the trees. With target
+    statistics they are not: the engine marks the training rows along the
+    paths of their training-time statistics (``ordered_ts``: each row's from
+    the rows before it in the iteration's permutation), which are not the
+    paths ``predict`` gives them with the statistics of all training rows
+    (docs/cegb.md), so the kept training rows are routed as ``predict``
+    routes them, as for fewer trees.
     """
     spec = fit.costs
     if spec is None:

@@ -353,3 +353,73 @@ def test_costs_with_target_statistics_combinations():
     more = gbm_more(fit, 5)
     assert more.cost_tracker.used_rows.shape == fit.cost_tracker.used_rows.shape
     assert (more.cost_tracker.read_all() >= fit.cost_tracker.read_all()).all()
+
+
+def _levels_frame(n=800, seed=0):
+    """Factors of 4 to 12 levels (three of them drive y) and a continuous
+    predictor: ordered target statistics of many values per level."""
+    rng = np.random.default_rng(seed)
+    cols, effects = {}, []
+    for j, k in enumerate([12, 12, 8, 8, 4]):
+        level = rng.integers(0, k, n)
+        cols[f"f{j}"] = pd.Categorical(level)
+        effects.append(rng.normal(size=k)[level])
+    cols["x"] = rng.normal(size=n)
+    eta = effects[0] + 0.8 * effects[1] + 0.5 * effects[2] + 0.5 * cols["x"]
+    cols["y"] = (eta + rng.normal(size=n) > 0).astype(float)
+    return pd.DataFrame(cols)
+
+
+LEVEL_COSTS = {"f0": 1.0, "f1": 5.0, "f2": 20.0, "f3": 5.0, "f4": 1.0, "x": 1.0}
+
+
+def _training_paths(fit):
+    """The training rows' engine matrix of every tree as the engine grew it:
+    the ordered statistics of the iteration's permutation (combination slots
+    too)."""
+    d = fit.data
+    _, schedule = fit.ts_encoder.engine_inputs(d["x"], d["y"], d["w"], fit.var_monotone,
+                                               fit.max_bins)
+    width = len(fit.engine_var_type)
+    views = {}
+    for i in range(fit.n_trees):
+        r = schedule.view_of(i)
+        if r not in views:
+            xt = schedule.data(r).xt
+            views[r] = np.column_stack([xt[j] for j in range(width)])
+    return [views[schedule.view_of(i)] for i in range(fit.n_trees)]
+
+
+def test_cost_report_of_target_statistics_is_the_prediction_cost():
+    """With ordered target statistics print and summary report the training
+    rows' cost as predict_cost gives it (the rows routed by the statistics of
+    all training rows); the engine's marks are the rows' paths under the
+    ordered statistics each tree was grown on, another number (docs/cegb.md)."""
+    df = _levels_frame()
+    first = gbm("y ~ .", df, distribution="bernoulli", n_trees=20, interaction_depth=3,
+                categorical="ordered_ts", ts_max_combination=2, random_state=1,
+                feature_costs=LEVEL_COSTS, cegb_tradeoff=1e-3)
+    for fit in (first, gbm_more(first, 10)):
+        x = fit.to_engine(fit._design(df))
+        read, evaluated = _reads_by_hand(fit, [x] * fit.n_trees)
+        want, mean = _shares_by_hand(fit, read, evaluated, fit.n_trees)
+        assert mean == pytest.approx(fit.predict_cost(df)["total"].mean(), rel=1e-12)
+        s = fit.summary(plot_it=False)
+        assert s.mean_cost == pytest.approx(mean, rel=1e-12)
+        assert f"Mean prediction cost per training row: {s.mean_cost:.4g} " in repr(fit)
+        got = s.cost_frame()["cost_share"].reindex(fit.var_names).to_numpy()
+        np.testing.assert_allclose(got, want[:-1], rtol=1e-12, atol=1e-12)
+        # the engine's marks: every training row along its path under the
+        # ordered statistics of the tree's permutation, gbm_more's trees included
+        marks = fit.cost_tracker.read_all()
+        grown, _ = _reads_by_hand(fit, _training_paths(fit))
+        np.testing.assert_array_equal(marks, grown)
+        assert not np.array_equal(marks, read)
+    bare = gbm("y ~ .", df, distribution="bernoulli", n_trees=5, interaction_depth=3,
+               categorical="ordered_ts", random_state=1, feature_costs=LEVEL_COSTS,
+               cegb_tradeoff=1e-3, keep_data=False)
+    assert "Mean prediction cost per training row: not computed (the training rows' " \
+           "prediction cost under 5 trees needs the training data, which were not kept " \
+           "(keep_data=False))." in repr(bare)
+    with pytest.raises(ValueError, match="keep_data=False"):
+        bare.summary(plot_it=False).cost_frame()
