@@ -310,10 +310,6 @@ def summary(fit, c_bars=None, n_trees=None, plot_it=True, order=True,
         bool_arg(value, arg)
     n_trees = check_n_trees(fit, n_trees, cap=True)
     choice_arg("method", method, METHODS)
-    if method == "relative_influence":
-        rel_inf = relative_influence(fit, n_trees).to_numpy().copy()
-    else:
-        rel_inf = permutation_influence(fit, n_trees, random_state).to_numpy().copy()
     p = len(fit.var_names)
     if c_bars is None:
         c_bars = p
@@ -321,8 +317,49 @@ def summary(fit, c_bars=None, n_trees=None, plot_it=True, order=True,
             or c_bars < 0:
         raise ValueError(f"c_bars must be a non-negative integer or None, got {c_bars!r}")
     c_bars = min(10, p) if c_bars == 0 else min(int(c_bars), p)
+    idx, rel_inf = influence_table(fit, n_trees, method, order, normalize, random_state)
+    names = np.asarray(fit.var_names, dtype=object)
+    costs = cost_report(fit, n_trees)         # the first n_trees, as predict_cost
+    extra = dict(cost_missing=report_missing(fit, n_trees)) if costs is None else dict(
+        cost_share=costs.share[idx], split_share=costs.split_share, mean_cost=costs.total)
+    result = InfluenceSummary(tuple(names[idx]), rel_inf, fit.distribution.name,
+                              n_trees, method, normalize, c_bars, **extra)
+    if plot_it:
+        result.plot(ax=ax)
+    return result
+
+
+def influence_table(fit, n_trees, method, order, normalize, random_state):
+    """:func:`summary`'s influences, without its checks, chart and cost table.
+
+    Parameters
+    ----------
+    fit : GBMFit
+        A fitted model.
+    n_trees : int
+        Trees used (checked by the caller).
+    method : {"relative_influence", "permutation"}
+        As :func:`summary`'s.
+    order : bool
+        Sort by decreasing influence, ties in variable order.
+    normalize : bool
+        Scale to sum to 100, negative influences set to 0 first.
+    random_state : int, numpy.random.Generator or RRandom, optional
+        The permutation method's seed.
+
+    Returns
+    -------
+    idx : numpy.ndarray
+        The predictors' indices in the table's order.
+    rel_inf : numpy.ndarray
+        Their influences, in that order.
+    """
+    if method == "relative_influence":
+        rel_inf = relative_influence(fit, n_trees).to_numpy().copy()
+    else:
+        rel_inf = permutation_influence(fit, n_trees, random_state).to_numpy().copy()
     rel_inf[rel_inf < 0] = 0.0
-    idx = np.argsort(-rel_inf, kind="stable") if order else np.arange(p)
+    idx = np.argsort(-rel_inf, kind="stable") if order else np.arange(rel_inf.shape[0])
     if normalize:
         total = rel_inf.sum()
         if total > 0:
@@ -332,12 +369,4 @@ def summary(fit, c_bars=None, n_trees=None, plot_it=True, order=True,
             warn(f"no split in the first {n_trees} trees reduces the loss (every "
                  "predictor's influence is 0): the relative influences are 0, where "
                  "R's summary.gbm shows NaN")
-    names = np.asarray(fit.var_names, dtype=object)
-    costs = cost_report(fit, n_trees)         # the first n_trees, as predict_cost
-    extra = dict(cost_missing=report_missing(fit, n_trees)) if costs is None else dict(
-        cost_share=costs.share[idx], split_share=costs.split_share, mean_cost=costs.total)
-    result = InfluenceSummary(tuple(names[idx]), rel_inf[idx], fit.distribution.name,
-                              n_trees, method, normalize, c_bars, **extra)
-    if plot_it:
-        result.plot(ax=ax)
-    return result
+    return idx, rel_inf[idx]
