@@ -189,9 +189,11 @@ def _spec_of(fit) -> CostSpec:
     return spec
 
 
-def _walk(fit, newdata, counts, spec):
-    """{count: _Reads snapshot table} for the first ``count`` iterations."""
-    x = fit.to_engine(fit._design(newdata))
+def _walk(fit, x, counts, spec):
+    """{count: _Reads snapshot table} of the coded rows ``x`` (:meth:`GBMFit._design`'s)
+    for the first ``count`` iterations, routed as ``predict`` routes them, and the
+    reads after the largest count."""
+    x = fit.to_engine(x)
     view = ColumnView(x, fit.engine_var_type)
     reads = _Reads(x.shape[0], engine_columns(spec.p, fit.ts_encoder))
     out, done, k = {}, 0, fit.num_classes
@@ -212,7 +214,7 @@ def predict_cost(fit, newdata=None, n_trees=None):
     spec = _spec_of(fit)
     single = n_trees is None or np.ndim(n_trees) == 0
     counts = fit._check_n_trees(fit.n_trees if n_trees is None else n_trees)
-    out, _ = _walk(fit, newdata, counts, spec)
+    out, _ = _walk(fit, fit._design(newdata), counts, spec)
     if single:
         return out[int(counts[0])]
     asked = np.asarray(n_trees).ravel()
@@ -222,8 +224,9 @@ def predict_cost(fit, newdata=None, n_trees=None):
 # ---------------------------------------------------------------- the report
 @dataclass(frozen=True)
 class CostReport:
-    """The mean prediction cost per training row of a fit (all trees) and
-    each predictor's share of it (percent; ``split_share``: the splits')."""
+    """The mean prediction cost per training row of a fit under its first
+    ``n_trees`` iterations and each predictor's share of it (percent;
+    ``split_share``: the splits')."""
 
     feature: float
     split: float
@@ -236,18 +239,45 @@ class CostReport:
         return self.feature + self.split + self.model
 
 
-def cost_report(fit) -> CostReport | None:
-    """The training rows' mean cost (None: no costs, or the training rows
-    neither tracked nor kept)."""
+def training_rows(fit) -> np.ndarray:
+    """The training rows' indices in the kept data (the data's row order): the
+    engine's first ``n_train`` rows (``row_order``; None: the data's)."""
+    n = int(fit.n_train)
+    return np.arange(n) if fit.row_order is None else np.sort(fit.row_order[:n])
+
+
+def _tracked(fit, count: int) -> bool:
+    """Whether the engine's marks are the training rows' prediction cost under
+    ``count`` iterations: all the trees, and no target statistics (their trees
+    route the training rows by the training-time statistics, not by
+    ``predict``'s)."""
+    return fit.cost_tracker is not None and count == fit.n_trees and fit.ts_encoder is None
+
+
+def cost_report(fit, n_trees=None) -> CostReport | None:
+    """The training rows' mean prediction cost under the first ``n_trees``
+    iterations (None: all): the cost ``predict_cost`` gives them. None without
+    costs, or when the training rows are needed and were not kept
+    (:func:`report_missing`).
+
+    The engine's marks (``fit.cost_tracker``: every training row read along
+    its path in every tree) are that cost for all the trees. With target
+    statistics they are not: the engine marks the training rows along the
+    paths of their training-time statistics (``ordered_ts``: each row's from
+    the rows before it in the iteration's permutation), which are not the
+    paths ``predict`` gives them with the statistics of all training rows
+    (docs/cegb.md), so the kept training rows are routed as ``predict``
+    routes them, as for fewer trees.
+    """
     spec = fit.costs
     if spec is None:
         return None
-    tracker = fit.cost_tracker
-    if tracker is not None:
-        read = tracker.read_all()
-        evaluated, used = tracker.evaluated, tracker.used_model
+    count = int(fit.n_trees if n_trees is None else n_trees)
+    if _tracked(fit, count):
+        tracker = fit.cost_tracker
+        read, evaluated, used = tracker.read_all(), tracker.evaluated, tracker.used_model
     elif fit.data:
-        _, reads = _walk(fit, None, [fit.n_trees], spec)
+        _, reads = _walk(fit, np.asarray(fit.data["x"])[training_rows(fit)], [count], spec)
         read, evaluated, used = reads.read, reads.evaluated, reads.used
     else:
         return None
@@ -261,6 +291,16 @@ def cost_report(fit) -> CostReport | None:
                       split_share=split * scale)
 
 
+def report_missing(fit, n_trees=None) -> str | None:
+    """Why a fit with costs has no :func:`cost_report` under its first
+    ``n_trees`` iterations (None: all); None when it has one, or no costs."""
+    count = int(fit.n_trees if n_trees is None else n_trees)
+    if fit.costs is None or _tracked(fit, count) or fit.data:
+        return None
+    return (f"the training rows' prediction cost under {count} trees needs the training "
+            f"data, which were not kept (keep_data=False)")
+
+
 #: predictors named in print(fit)'s cost line
 PRINTED_SHARES = 5
 
@@ -269,7 +309,9 @@ def cost_lines(fit) -> list:
     """print(fit)'s lines on the prediction cost (none without costs)."""
     report = cost_report(fit)
     if report is None:
-        return []
+        missing = report_missing(fit)
+        return [] if missing is None else [
+            f"Mean prediction cost per training row: not computed ({missing})."]
     order = np.argsort(-report.share, kind="stable")[:PRINTED_SHARES]
     shares = ", ".join(f"{fit.var_names[i]} {report.share[i]:.1f}%" for i in order
                        if report.share[i] > 0)

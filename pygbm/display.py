@@ -95,7 +95,7 @@ def _row(key: str, value: str, css: str | None = None) -> str:
 
 def fit_html(fit) -> str:
     """R's print of ``fit`` as an HTML table, with the influence top five."""
-    from .inspect.summary import summary
+    from .inspect.summary import influence_table
 
     rows = []
     if fit.call:
@@ -122,12 +122,14 @@ def fit_html(fit) -> str:
     n_used, _ = fit.best_iteration(quiet=True)         # what predict uses by default
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        table = summary(fit, n_trees=n_used, plot_it=False).to_frame()
-    nonzero = int((table["rel_inf"] > 0).sum())
-    rows.append(_row("Predictors", f"{len(table)}, of which {nonzero} had non-zero influence"))
+        # summary()'s table without its cost table (not shown here)
+        idx, rel_inf = influence_table(fit, n_used, "relative_influence", order=True,
+                                       normalize=True, random_state=None)
+    nonzero = int((rel_inf > 0).sum())
+    rows.append(_row("Predictors", f"{len(idx)}, of which {nonzero} had non-zero influence"))
     influence = "".join(
-        f"<tr><td>{escape(str(name))}</td><td class=\"num\">{value:.2f}</td></tr>"
-        for name, value in zip(table["var"][:TOP_INFLUENCE], table["rel_inf"][:TOP_INFLUENCE]))
+        f"<tr><td>{escape(str(fit.var_names[i]))}</td><td class=\"num\">{value:.2f}</td></tr>"
+        for i, value in zip(idx[:TOP_INFLUENCE], rel_inf[:TOP_INFLUENCE]))
     return _display(_table("GBMFit", "".join(rows)),
                     _table(f"Relative influence (%), top {TOP_INFLUENCE}, at {n_used} trees",
                            f"<tr><th>variable</th><th>rel_inf</th></tr>{influence}"))

@@ -249,8 +249,86 @@ def _ts_fit(df, costs, lam, n_trees=30):
                feature_costs=costs, cegb_tradeoff=lam)
 
 
-def _split_columns(fit):
-    return np.concatenate([t.split_var[t.split_var >= 0] for t in fit.trees])
+def _split_columns(fit, n_trees=None):
+    return np.concatenate([t.split_var[t.split_var >= 0] for t in fit.trees[:n_trees]])
+
+
+def _reads_by_hand(fit, engine_rows):
+    """A row-by-row walk of the first ``len(engine_rows)`` trees of a fit with
+    continuous engine columns: tree ``t`` routes the rows ``engine_rows[t]``
+    (the engine's matrix). Returns which predictors each row has read (a
+    combination: its members) and the splits it has evaluated."""
+    p = len(fit.var_names)
+    members = fit.ts_encoder.originals_of if fit.ts_encoder is not None else (lambda v: (v,))
+    n = engine_rows[0].shape[0] if len(engine_rows) else 0
+    read = np.zeros((n, p), dtype=bool)
+    evaluated = np.zeros(n, dtype=int)
+    for t, x in zip(fit.trees, engine_rows):
+        for i in range(n):
+            k = 0
+            while t.split_var[k] >= 0:
+                v = int(t.split_var[k])
+                read[i, list(members(v))] = True
+                evaluated[i] += 1
+                xv = x[i, v]
+                k = t.missing[k] if np.isnan(xv) else \
+                    t.left[k] if xv < t.split_code_pred[k] else t.right[k]
+    return read, evaluated
+
+
+def _shares_by_hand(fit, read, evaluated, n_trees):
+    """The cost table (percent by predictor, then the splits') and the mean cost
+    per row of rows that have read ``read`` and evaluated ``evaluated``."""
+    spec = fit.costs
+    members = fit.ts_encoder.originals_of if fit.ts_encoder is not None else (lambda v: (v,))
+    used = np.zeros(len(fit.var_names), dtype=bool)
+    for v in np.unique(_split_columns(fit, n_trees)):
+        used[list(members(v))] = True
+    per_var = read.mean(axis=0) * spec.feature + spec.model * used
+    split = spec.split * evaluated.mean()
+    total = per_var.sum() + split
+    return np.append(per_var, split) * 100.0 / total, total
+
+
+def test_summary_cost_table_is_of_its_trees():
+    """summary(n_trees=k): the training rows' cost under the first k trees, as
+    predict_cost(n_trees=k) gives it (it was the cost of all the trees)."""
+    df = _frame()
+    fit = _fit(df, feature_costs=COSTS, feature_costs_model={"c2": 7.0}, cost_split=0.5,
+               cegb_tradeoff=0.005)
+    x = fit.to_engine(fit._design(df))
+    tables = {}
+    for k in (1, 5, fit.n_trees):
+        s = fit.summary(n_trees=k, plot_it=False)
+        frame = s.cost_frame()
+        want, mean = _shares_by_hand(fit, *_reads_by_hand(fit, [x] * k), k)
+        got = frame["cost_share"].reindex(fit.var_names + ["(splits)"]).to_numpy()
+        np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12)
+        assert s.mean_cost == pytest.approx(mean, rel=1e-12)
+        assert s.mean_cost == pytest.approx(fit.predict_cost(df, n_trees=k)["total"].mean(),
+                                            rel=1e-12)
+        tables[k] = got
+    assert not np.allclose(tables[1], tables[fit.n_trees])     # the first tree reads less
+    # without the training rows: all the trees from the engine's marks, fewer not at all
+    bare = _fit(df, feature_costs=COSTS, cegb_tradeoff=0.005, keep_data=False)
+    assert abs(bare.summary(plot_it=False).cost_frame()["cost_share"].sum() - 100) < 1e-9
+    with pytest.raises(ValueError, match=r"no cost table: .* under 5 trees needs the "
+                                         r"training data, which were not kept \(keep_data"):
+        bare.summary(n_trees=5, plot_it=False).cost_frame()
+    with pytest.raises(ValueError, match="fitted without costs"):
+        _fit(df, n_trees=2).summary(plot_it=False).cost_frame()
+
+
+def test_cost_report_is_of_the_training_rows():
+    """Without the engine's marks (cegb_tradeoff=0) the report walks the kept
+    rows: the training rows, not the validation rows."""
+    df = _frame()
+    fit = _fit(df, feature_costs=COSTS, cegb_tradeoff=0.0, train_fraction=0.5)
+    assert fit.cost_tracker is None
+    mean = fit.predict_cost(df.iloc[:fit.n_train])["total"].mean()
+    assert mean != pytest.approx(fit.predict_cost(df)["total"].mean())
+    assert fit.summary(plot_it=False).mean_cost == pytest.approx(mean, rel=1e-12)
+    assert f"Mean prediction cost per training row: {mean:.4g} " in repr(fit)
 
 
 def test_costs_with_target_statistics_combinations():
@@ -264,18 +342,8 @@ def test_costs_with_target_statistics_combinations():
     fit = _ts_fit(df, {"a": 1.0, "b": 2.0, "c": 0.5}, 1e-4)
     cols = _split_columns(fit)
     assert (cols >= p).any()                               # combinations are used
-    x = fit.to_engine(fit._design(df))
     assert not fit.engine_var_type.any()                   # all continuous to the trees
-    read = np.zeros((len(df), p), dtype=bool)
-    for t in fit.trees:
-        for i in range(len(df)):
-            k = 0
-            while t.split_var[k] >= 0:
-                v = int(t.split_var[k])
-                read[i, list(fit.ts_encoder.originals_of(v))] = True
-                xv = x[i, v]
-                k = t.missing[k] if np.isnan(xv) else \
-                    t.left[k] if xv < t.split_code_pred[k] else t.right[k]
+    read, _ = _reads_by_hand(fit, [fit.to_engine(fit._design(df))] * fit.n_trees)
     np.testing.assert_allclose(fit.predict_cost(df)["feature_cost"], read @ fit.costs.feature)
     # b expensive: neither b nor the combination of a and b (column 3) is split on
     dear = _ts_fit(df, {"a": 1.0, "b": 1e4, "c": 0.5}, 1e-2)
@@ -285,3 +353,73 @@ def test_costs_with_target_statistics_combinations():
     more = gbm_more(fit, 5)
     assert more.cost_tracker.used_rows.shape == fit.cost_tracker.used_rows.shape
     assert (more.cost_tracker.read_all() >= fit.cost_tracker.read_all()).all()
+
+
+def _levels_frame(n=800, seed=0):
+    """Factors of 4 to 12 levels (three of them drive y) and a continuous
+    predictor: ordered target statistics of many values per level."""
+    rng = np.random.default_rng(seed)
+    cols, effects = {}, []
+    for j, k in enumerate([12, 12, 8, 8, 4]):
+        level = rng.integers(0, k, n)
+        cols[f"f{j}"] = pd.Categorical(level)
+        effects.append(rng.normal(size=k)[level])
+    cols["x"] = rng.normal(size=n)
+    eta = effects[0] + 0.8 * effects[1] + 0.5 * effects[2] + 0.5 * cols["x"]
+    cols["y"] = (eta + rng.normal(size=n) > 0).astype(float)
+    return pd.DataFrame(cols)
+
+
+LEVEL_COSTS = {"f0": 1.0, "f1": 5.0, "f2": 20.0, "f3": 5.0, "f4": 1.0, "x": 1.0}
+
+
+def _training_paths(fit):
+    """The training rows' engine matrix of every tree as the engine grew it:
+    the ordered statistics of the iteration's permutation (combination slots
+    too)."""
+    d = fit.data
+    _, schedule = fit.ts_encoder.engine_inputs(d["x"], d["y"], d["w"], fit.var_monotone,
+                                               fit.max_bins)
+    width = len(fit.engine_var_type)
+    views = {}
+    for i in range(fit.n_trees):
+        r = schedule.view_of(i)
+        if r not in views:
+            xt = schedule.data(r).xt
+            views[r] = np.column_stack([xt[j] for j in range(width)])
+    return [views[schedule.view_of(i)] for i in range(fit.n_trees)]
+
+
+def test_cost_report_of_target_statistics_is_the_prediction_cost():
+    """With ordered target statistics print and summary report the training
+    rows' cost as predict_cost gives it (the rows routed by the statistics of
+    all training rows); the engine's marks are the rows' paths under the
+    ordered statistics each tree was grown on, another number (docs/cegb.md)."""
+    df = _levels_frame()
+    first = gbm("y ~ .", df, distribution="bernoulli", n_trees=20, interaction_depth=3,
+                categorical="ordered_ts", ts_max_combination=2, random_state=1,
+                feature_costs=LEVEL_COSTS, cegb_tradeoff=1e-3)
+    for fit in (first, gbm_more(first, 10)):
+        x = fit.to_engine(fit._design(df))
+        read, evaluated = _reads_by_hand(fit, [x] * fit.n_trees)
+        want, mean = _shares_by_hand(fit, read, evaluated, fit.n_trees)
+        assert mean == pytest.approx(fit.predict_cost(df)["total"].mean(), rel=1e-12)
+        s = fit.summary(plot_it=False)
+        assert s.mean_cost == pytest.approx(mean, rel=1e-12)
+        assert f"Mean prediction cost per training row: {s.mean_cost:.4g} " in repr(fit)
+        got = s.cost_frame()["cost_share"].reindex(fit.var_names).to_numpy()
+        np.testing.assert_allclose(got, want[:-1], rtol=1e-12, atol=1e-12)
+        # the engine's marks: every training row along its path under the
+        # ordered statistics of the tree's permutation, gbm_more's trees included
+        marks = fit.cost_tracker.read_all()
+        grown, _ = _reads_by_hand(fit, _training_paths(fit))
+        np.testing.assert_array_equal(marks, grown)
+        assert not np.array_equal(marks, read)
+    bare = gbm("y ~ .", df, distribution="bernoulli", n_trees=5, interaction_depth=3,
+               categorical="ordered_ts", random_state=1, feature_costs=LEVEL_COSTS,
+               cegb_tradeoff=1e-3, keep_data=False)
+    assert "Mean prediction cost per training row: not computed (the training rows' " \
+           "prediction cost under 5 trees needs the training data, which were not kept " \
+           "(keep_data=False))." in repr(bare)
+    with pytest.raises(ValueError, match="keep_data=False"):
+        bare.summary(plot_it=False).cost_frame()

@@ -4,7 +4,8 @@
 The fitted object is used through the attributes listed in
 docs/ARCHITECTURE.md ("The fitted object"): ``trees``, ``var_names``,
 ``n_trees``, ``train_fraction``, ``cv_error``, ``data``, ``distribution``,
-``var_type``, ``c_splits``, ``init_f``.
+``var_type``, ``c_splits``, ``init_f``, ``num_classes``, ``options``
+(``engine``), ``ts_encoder`` and ``engine_var_type``.
 """
 from __future__ import annotations
 
@@ -170,12 +171,20 @@ def relative_influence(fit, n_trees=None, scale=False, sort=False, per_class=Fal
 
 
 def used_variables(fit, n_trees: int) -> np.ndarray:
-    """Sorted 0-based indices of the variables split on in the first ``n_trees`` trees."""
+    """Sorted 0-based indices of the predictors split on in the first ``n_trees``
+    trees; with ordered target statistics a split on a feature combination
+    uses each of its members."""
     used = [np.asarray(t.split_var) for t in fit.trees[:n_trees * int(fit.num_classes)]]
     if not used:
         return np.zeros(0, dtype=np.intp)
     allv = np.unique(np.concatenate(used))
-    return allv[allv != NO_NODE].astype(np.intp)
+    columns = allv[allv != NO_NODE].astype(np.intp)
+    ts = fit.ts_encoder
+    if ts is None:
+        return columns
+    # engine columns -> the predictors they read (a combination: its members)
+    members = [m for c in columns.tolist() for m in ts.originals_of(c)]
+    return np.unique(np.asarray(members, dtype=np.intp))
 
 
 def permutation_influence(fit, n_trees=None, random_state=None) -> pd.Series:
@@ -221,6 +230,13 @@ def permutation_influence(fit, n_trees=None, random_state=None) -> pd.Series:
     coxph, whose loss needs the time order, as in R). As R, it uses the
     training rows, not out-of-bag rows (Breiman's forests use those).
 
+    The permuted rows are predicted as ``predict`` predicts the training
+    rows: with target statistics (``categorical="ordered_ts"`` etc.) a
+    categorical predictor's levels are permuted and then encoded by the
+    fit's statistics of all training rows, and every feature combination
+    with the predictor among its members is made from the permuted levels,
+    so a predictor used only through a combination has an influence too.
+
     Examples
     --------
     >>> pi = pygbm.permutation_influence(fit, n_trees=100, random_state=1)
@@ -250,9 +266,16 @@ def permutation_influence(fit, n_trees=None, random_state=None) -> pd.Series:
         misc = np.asarray(misc)[rows]
     targets = Targets(y, offset, w, misc)
     perm = shuffled(as_generator(random_state), n)
+    # the rows are predicted as predict() predicts them: with target statistics
+    # the coded predictors are encoded by the fit (the statistics of all training
+    # rows, every feature combination made from its members' permuted values)
+    # and the trees read them with the engine's var_type
+    ts = fit.ts_encoder
+    var_type = fit.var_type if ts is None else fit.engine_var_type
 
     def loss(xm):
-        f = predict_link(fit.trees, xm, fit.var_type, fit.c_splits, fit.init_f, [n_trees],
+        xe = xm if ts is None else ts.transform(xm)
+        f = predict_link(fit.trees, xe, var_type, fit.c_splits, fit.init_f, [n_trees],
                          n_outputs=K, engine=fit.options.engine)[..., 0]
         return float(dist.deviance(targets, f, fit.context))
 

@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 
 from .._checks import bool_arg, choice_arg, fit_arg
-from ..costs import cost_report
+from ..costs import cost_report, report_missing
 from ..messages import warn
 from .influence import check_n_trees, permutation_influence, relative_influence
 
@@ -59,12 +59,16 @@ class InfluenceSummary:
         (R: ``cBars``).
     cost_share : numpy.ndarray, optional
         Cost-efficient boosting only: each predictor's share (percent) of the
-        mean prediction cost per training row, in the table's order; None
-        for a fit without costs.
+        mean prediction cost per training row under the first ``n_trees``
+        trees (``predict_cost``'s), in the table's order; None for a fit
+        without costs, or without the table (``cost_missing``).
     split_share : float, default 0.0
         Cost-efficient boosting: the share of the split costs.
     mean_cost : float, default 0.0
         Cost-efficient boosting: the mean prediction cost per training row.
+    cost_missing : str, optional
+        Cost-efficient boosting: why there is no cost table (the training
+        data were needed and not kept); None otherwise.
 
     Notes
     -----
@@ -96,6 +100,8 @@ class InfluenceSummary:
     cost_share: np.ndarray | None = None
     split_share: float = 0.0
     mean_cost: float = 0.0
+    #: cost-efficient boosting: why there is no cost table; None otherwise
+    cost_missing: str | None = None
 
     def cost_frame(self) -> pd.DataFrame:
         """Each predictor's share of the mean prediction cost per training row.
@@ -111,10 +117,13 @@ class InfluenceSummary:
         Raises
         ------
         ValueError
-            When the model was fitted without costs.
+            When the model was fitted without costs, or the training rows'
+            cost under the summary's trees needs the training data and they
+            were not kept.
         """
         if self.cost_share is None:
-            raise ValueError("the model was fitted without costs")
+            raise ValueError(f"no cost table: {self.cost_missing}" if self.cost_missing
+                             else "the model was fitted without costs")
         names, share = list(self.var), list(self.cost_share)
         if self.split_share > 0:
             names.append("(splits)")
@@ -249,7 +258,10 @@ def summary(fit, c_bars=None, n_trees=None, plot_it=True, order=True,
         table. Default None: every predictor (R's default); 0: up to 10.
     n_trees : int, optional
         Trees used (R: ``n.trees``); default None: all trees (R's default).
-        More than the fit has: a warning and the cap, as R.
+        More than the fit has: a warning and the cap, as R. A fit with costs:
+        the cost table is the training rows' prediction cost under these
+        trees too (``predict_cost(n_trees=)``; fewer than all trees need the
+        kept training data).
     plot_it : bool, default True
         Draw R's horizontal bar chart, largest on top, into ``ax`` (R:
         ``plotit``).
@@ -298,10 +310,6 @@ def summary(fit, c_bars=None, n_trees=None, plot_it=True, order=True,
         bool_arg(value, arg)
     n_trees = check_n_trees(fit, n_trees, cap=True)
     choice_arg("method", method, METHODS)
-    if method == "relative_influence":
-        rel_inf = relative_influence(fit, n_trees).to_numpy().copy()
-    else:
-        rel_inf = permutation_influence(fit, n_trees, random_state).to_numpy().copy()
     p = len(fit.var_names)
     if c_bars is None:
         c_bars = p
@@ -309,8 +317,49 @@ def summary(fit, c_bars=None, n_trees=None, plot_it=True, order=True,
             or c_bars < 0:
         raise ValueError(f"c_bars must be a non-negative integer or None, got {c_bars!r}")
     c_bars = min(10, p) if c_bars == 0 else min(int(c_bars), p)
+    idx, rel_inf = influence_table(fit, n_trees, method, order, normalize, random_state)
+    names = np.asarray(fit.var_names, dtype=object)
+    costs = cost_report(fit, n_trees)         # the first n_trees, as predict_cost
+    extra = dict(cost_missing=report_missing(fit, n_trees)) if costs is None else dict(
+        cost_share=costs.share[idx], split_share=costs.split_share, mean_cost=costs.total)
+    result = InfluenceSummary(tuple(names[idx]), rel_inf, fit.distribution.name,
+                              n_trees, method, normalize, c_bars, **extra)
+    if plot_it:
+        result.plot(ax=ax)
+    return result
+
+
+def influence_table(fit, n_trees, method, order, normalize, random_state):
+    """:func:`summary`'s influences, without its checks, chart and cost table.
+
+    Parameters
+    ----------
+    fit : GBMFit
+        A fitted model.
+    n_trees : int
+        Trees used (checked by the caller).
+    method : {"relative_influence", "permutation"}
+        As :func:`summary`'s.
+    order : bool
+        Sort by decreasing influence, ties in variable order.
+    normalize : bool
+        Scale to sum to 100, negative influences set to 0 first.
+    random_state : int, numpy.random.Generator or RRandom, optional
+        The permutation method's seed.
+
+    Returns
+    -------
+    idx : numpy.ndarray
+        The predictors' indices in the table's order.
+    rel_inf : numpy.ndarray
+        Their influences, in that order.
+    """
+    if method == "relative_influence":
+        rel_inf = relative_influence(fit, n_trees).to_numpy().copy()
+    else:
+        rel_inf = permutation_influence(fit, n_trees, random_state).to_numpy().copy()
     rel_inf[rel_inf < 0] = 0.0
-    idx = np.argsort(-rel_inf, kind="stable") if order else np.arange(p)
+    idx = np.argsort(-rel_inf, kind="stable") if order else np.arange(rel_inf.shape[0])
     if normalize:
         total = rel_inf.sum()
         if total > 0:
@@ -320,13 +369,4 @@ def summary(fit, c_bars=None, n_trees=None, plot_it=True, order=True,
             warn(f"no split in the first {n_trees} trees reduces the loss (every "
                  "predictor's influence is 0): the relative influences are 0, where "
                  "R's summary.gbm shows NaN")
-    names = np.asarray(fit.var_names, dtype=object)
-    costs = cost_report(fit)
-    extra = {} if costs is None else dict(cost_share=costs.share[idx],
-                                          split_share=costs.split_share,
-                                          mean_cost=costs.total)
-    result = InfluenceSummary(tuple(names[idx]), rel_inf[idx], fit.distribution.name,
-                              n_trees, method, normalize, c_bars, **extra)
-    if plot_it:
-        result.plot(ax=ax)
-    return result
+    return idx, rel_inf[idx]

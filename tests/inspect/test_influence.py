@@ -3,6 +3,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
+import pygbm
+from pygbm.distributions.inputs import Targets
 from pygbm.inspect.influence import permutation_influence, relative_influence, used_variables
 from pygbm.inspect.summary import summary
 from rfit import build_fit, load_fixture
@@ -125,3 +127,89 @@ def test_permutation_details():
     fit.data = None
     with pytest.raises(ValueError, match="keep_data"):
         permutation_influence(fit)
+
+
+# ---------------------------------------------------------------- target statistics
+#: rows of the frame below
+TS_ROWS = 400
+#: trees of its fits
+TS_TREES = 10
+#: the permutation's seed
+TS_SEED = 5
+
+
+def _ts_frame() -> pd.DataFrame:
+    """Two factors whose interaction drives y (a combination of them pays) and
+    a weak numeric predictor."""
+    rng = np.random.default_rng(0)
+    d = pd.DataFrame({"g": rng.choice(list("abcd"), TS_ROWS), "h": rng.choice(list("pqr"), TS_ROWS),
+                      "x": rng.normal(size=TS_ROWS)})
+    signal = (d.g.isin(["a", "b"]) ^ (d.h == "p")) * 2.0 + 0.3 * d.x
+    d["y"] = (signal + rng.normal(size=TS_ROWS) > 1).astype(int)
+    return d
+
+
+def _ts_fit(frame, **kw):
+    return pygbm.gbm("y ~ g + h + x", frame, distribution="bernoulli", n_trees=TS_TREES,
+                     interaction_depth=3, random_state=1, categorical="ordered_ts", **kw)
+
+
+def _permuted_by_hand(fit, frame, n_trees) -> pd.Series:
+    """R's meaning: each predictor's values permuted in the data (one permutation
+    of the rows), the rows predicted as predict(newdata) predicts them, the
+    increase of the deviance."""
+    perm = np.random.default_rng(TS_SEED).permutation(len(frame))
+    d = fit.data
+    targets = Targets(d["y"], d["offset"], d["w"], d["misc"])
+    x = frame.drop(columns="y")
+
+    def loss(rows):
+        return fit.distribution.deviance(targets, fit.predict(rows, n_trees=n_trees),
+                                         fit.context)
+
+    base = loss(x)
+    out = {}
+    for v in fit.var_names:
+        shuffled = x.copy()
+        shuffled[v] = x[v].to_numpy()[perm]
+        out[v] = loss(shuffled) - base
+    return pd.Series(out)
+
+
+@pytest.mark.parametrize("kw", [{}, {"max_bins": 16}, {"boosting_type": "ordered"},
+                                {"boosting_type": "ordered", "max_bins": 16},
+                                {"ts_max_combination": 2},
+                                {"ts_max_combination": 2, "max_bins": 16}])
+def test_permutation_with_target_statistics_permutes_the_predictor(kw):
+    # the levels are permuted and encoded by the fit as predict() encodes them
+    # (the stored codes were read as the trees' statistics: an IndexError in
+    # split_directions, or an influence of 0 for the factor that drives y)
+    frame = _ts_frame()
+    fit = _ts_fit(frame, **kw)
+    got = permutation_influence(fit, random_state=np.random.default_rng(TS_SEED))
+    np.testing.assert_array_equal(got.to_numpy(),
+                                  _permuted_by_hand(fit, frame, TS_TREES).to_numpy())
+    assert got["g"] > 0 and got["h"] > 0
+    table = summary(fit, plot_it=False, method="permutation", random_state=TS_SEED).to_frame()
+    assert table["rel_inf"].sum() == pytest.approx(100.0)
+
+
+def test_permutation_engines_agree_with_target_statistics():
+    frame = _ts_frame()
+    got = [permutation_influence(_ts_fit(frame, ts_max_combination=2, engine=engine),
+                                 random_state=TS_SEED) for engine in ("numpy", "numba")]
+    pd.testing.assert_series_equal(got[0], got[1])
+
+
+def test_a_predictor_read_through_a_combination_is_used():
+    frame = _ts_frame()
+    fit = _ts_fit(frame, ts_max_combination=2)
+    p = len(fit.var_names)
+    columns = set(fit.trees[0].split_var.tolist()) - {-1}
+    # the first tree reads h only through the combination (g, h)
+    assert 1 not in columns and any(fit.ts_encoder.originals_of(c) == (0, 1)
+                                    for c in columns if c >= p)
+    assert used_variables(fit, 1).tolist() == [0, 1, 2]
+    got = permutation_influence(fit, 1, random_state=np.random.default_rng(TS_SEED))
+    np.testing.assert_array_equal(got.to_numpy(), _permuted_by_hand(fit, frame, 1).to_numpy())
+    assert got["h"] > 0
