@@ -19,6 +19,8 @@ DEFAULT_ALPHA = 0.005
 ALGORITHM2 = "thresholds='qwyc' or 'rate'"
 #: rows qwyc(honest=True) needs: one for each half
 HONEST_LEAST_ROWS = 2
+#: trees an early-exit ensemble needs: rows exit between trees
+LEAST_TREES = 2
 #: the rule of three: after N rows without a disagreement, the rate can still be about
 #: 3/N (95% upper bound); an alpha below it is finer than the rows can resolve
 RULE_OF_THREE = 3.0
@@ -41,12 +43,23 @@ def _check_fit(fit):
 
 
 def _check_n_trees(fit, n_trees) -> int:
+    """The trees of the ensemble: ``n_trees`` given (from 2 to the trees fitted), or
+    the fit's best iteration, which must then be 2 or more: rows exit between trees."""
+    if fit.n_trees < LEAST_TREES:
+        raise ValueError(f"n_trees: qwyc needs a fit of at least {LEAST_TREES} trees (rows "
+                         f"exit between trees), got a fit of {fit.n_trees}")
     if n_trees is None:
-        return fit.best_iteration(quiet=True)[0]
+        best, rule = fit.best_iteration(quiet=True)
+        if best < LEAST_TREES:
+            raise ValueError(f"n_trees must be at least {LEAST_TREES} (rows exit between "
+                             f"trees); the default n_trees, the fit's best iteration "
+                             f"(fit.best_iteration(), by {rule}), is {best}: give n_trees from "
+                             f"{LEAST_TREES} to {fit.n_trees}")
+        return best
     if isinstance(n_trees, bool) or not isinstance(n_trees, (int, np.integer)) \
-            or not 2 <= n_trees <= fit.n_trees:
-        raise ValueError(f"n_trees must be a whole number from 2 to the {fit.n_trees} trees "
-                         f"fitted, got {n_trees!r}")
+            or not LEAST_TREES <= n_trees <= fit.n_trees:
+        raise ValueError(f"n_trees must be a whole number from {LEAST_TREES} to the "
+                         f"{fit.n_trees} trees fitted, got {n_trees!r}")
     return int(n_trees)
 
 

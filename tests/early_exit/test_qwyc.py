@@ -272,6 +272,27 @@ def test_bad_arguments_name_the_argument(setting, kwargs, message):
         qwyc(fit, held, **kwargs)
 
 
+def test_best_iteration_of_one_tree_blames_n_trees():
+    # the default n_trees is the best iteration; at 1 the refusal blamed margin_freq,
+    # which was never given
+    data = _data(300, 7)
+    fit = gbm("y ~ x0 + x1 + x2 + x3 + c", data, distribution="bernoulli", n_trees=10,
+              shrinkage=1.0, interaction_depth=8, n_minobsinnode=1, train_fraction=0.5,
+              random_state=0)
+    assert fit.best_iteration(quiet=True) == (1, "test")
+    match = (r"n_trees must be at least 2 .*the default n_trees, the fit's best iteration "
+             r"\(fit.best_iteration\(\), by test\), is 1: give n_trees from 2 to 10")
+    with pytest.raises(ValueError, match=match):
+        qwyc(fit, data)
+    with pytest.raises(ValueError, match=match):
+        qwyc_tradeoff(fit, data, data)
+    assert qwyc(fit, data, n_trees=2, alpha=0.0).n_trees == 2
+    one = gbm("y ~ x0 + x1", data, distribution="bernoulli", n_trees=1)
+    with pytest.raises(ValueError, match="n_trees: qwyc needs a fit of at least 2 trees.*"
+                                         "got a fit of 1"):
+        qwyc(one, data, n_trees=1)
+
+
 def test_empty_rows_are_refused(setting):
     fit, _, held, test = setting
     with pytest.raises(ValueError, match="data must have at least 1 row, got 0"):
