@@ -125,6 +125,12 @@ def _check_cost(cost, scores: ModelScores, view) -> np.ndarray:
             or np.any(values <= 0):
         raise ValueError(f"cost must hold {scores.n_trees} positive finite numbers (one per "
                          f"tree), got {_describe(values)}")
+    with np.errstate(over="ignore"):
+        total = np.sum(values)
+    if not np.isfinite(total):       # the speed-up and the mean cost per row are sums
+        raise ValueError(f"cost must have a finite total (the cost of the whole ensemble), "
+                         f"got {_describe(values)} whose sum overflows; give the costs in "
+                         f"a larger unit (only their ratios matter)")
     return values
 
 

@@ -217,6 +217,17 @@ def test_offset_is_part_of_the_score():
     np.testing.assert_allclose(res["score"][ran], full[ran], rtol=0, atol=1e-12)
 
 
+def test_huge_costs_give_the_unit_costs_speed_up(setting):
+    # only the costs' ratios matter; the mean cost per row summed costs near the
+    # largest float over the rows and overflowed (speed-up 0)
+    fit, _, held, _ = setting
+    unit = qwyc(fit, held, alpha=0.01)
+    huge = qwyc(fit, held, alpha=0.01, cost=np.full(N_TREES, 1e306))
+    np.testing.assert_array_equal(huge.order_, unit.order_)
+    assert huge.summary().speedup == pytest.approx(unit.summary().speedup, rel=1e-12)
+    assert np.isfinite(huge.report_.mean_cost)
+
+
 def test_path_cost_and_explicit_order(setting):
     fit, _, held, _ = setting
     ee = qwyc(fit, held, alpha=0.01, cost="path")
@@ -264,6 +275,8 @@ def test_other_distributions():
      r"order must be a permutation.*got 40 values .* \(39 distinct\)"),
     (dict(cost=["a"] * N_TREES), "cost must be None, 'path' or an array"),
     (dict(cost=np.r_[-1.0, np.ones(N_TREES - 1)]), "cost must hold.*from -1 to 1"),
+    (dict(cost=np.full(N_TREES, 1e308)), r"cost must have a finite total .*1e\+308 .*"
+                                          r"sum overflows"),   # was: speed-up nanx
     (dict(threshold=np.nan), "threshold must be"), (dict(threshold="0.3"), "threshold must be"),
 ])
 def test_bad_arguments_name_the_argument(setting, kwargs, message):
