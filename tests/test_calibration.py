@@ -237,6 +237,22 @@ def test_calibrate_bad_offset_and_weights_name_themselves(rare):
             pygbm.calibrate(fit, x, n_trees=5, y=rare["y"], **bad)
 
 
+def test_calibrate_needs_the_offset_of_a_model_fitted_with_one(rare):
+    # a gbm_fit model with an offset argument: calibrate computed phi without it
+    x, off = rare[["a", "b"]].to_numpy(), np.log(rare["expo"].to_numpy())
+    fit = pygbm.gbm_fit(x[:3000], rare["k"][:3000], offset=off[:3000], distribution="poisson",
+                        n_trees=5)
+    cal, y = x[3000:], rare["k"][3000:]
+    with pytest.raises(ValueError, match=r"^offset is required: the model was fitted with an "
+                                         r"offset argument.*rows of data"):
+        pygbm.calibrate(fit, cal, n_trees=5, y=y)
+    c = pygbm.calibrate(fit, cal, n_trees=5, y=y, offset=off[3000:], bins=4)
+    np.testing.assert_allclose(c.raw(cal, offset=off[3000:]),
+                               np.exp(fit.predict(cal, 5) + off[3000:]), rtol=1e-12)
+    with pytest.raises(ValueError, match="^offset is required.*rows of newdata"):
+        c.predict(cal)
+
+
 def test_reliability_plot(rare):
     import matplotlib
     matplotlib.use("Agg")

@@ -66,7 +66,8 @@ def calibrate(fit: GBMFit, data, n_trees=None, bins: int = DEFAULT_BINS, ends: s
         Case weights (a column name or an array; default: the formula fit's
         none).
     offset : array_like, optional
-        Link-scale offsets of ``data`` (default: the formula's ``offset()`` terms).
+        Link-scale offsets of ``data`` (default: the formula's ``offset()`` terms;
+        required for a model fitted with an ``offset`` argument).
 
     Returns
     -------

@@ -166,9 +166,11 @@ def check_row_count(n: int, name: str, least: int = 1) -> None:
                          f"got {n}")
 
 
-def _scored(scores: ModelScores, fit, data, beta, name: str = "data") -> Rows:
-    """The rows of ``data`` (at least one) scored by every tree."""
-    view, g0 = scores.coded(fit, data, name=name)
+def _scored(scores: ModelScores, fit, data, beta, name: str = "data", offset=None,
+            offset_name: str = "offset") -> Rows:
+    """The rows of ``data`` (at least one) scored by every tree, from their offsets
+    ``offset`` (the argument ``offset_name``; see :meth:`ModelScores.coded`)."""
+    view, g0 = scores.coded(fit, data, offset, name=name, offset_name=offset_name)
     check_row_count(g0.shape[0], name)
     return Rows(scores.matrix(view), g0, beta)
 
@@ -176,7 +178,8 @@ def _scored(scores: ModelScores, fit, data, beta, name: str = "data") -> Rows:
 def qwyc(fit, data=None, n_trees=None, alpha=DEFAULT_ALPHA, threshold=None, mode="both",
          order="qwyc", cost=None, honest=False, validation=None, max_disagreement=None,
          random_state=None, thresholds="qwyc", margin=None,
-         margin_freq=1, exit_every=1) -> EarlyExitPredictor:
+         margin_freq=1, exit_every=1, offset=None,
+         validation_offset=None) -> EarlyExitPredictor:
     """Early-exit prediction for a binary gbm: an evaluation order of the trees and
     per-position exit thresholds (QWYC, Wang, Gupta and You 2018).
 
@@ -264,6 +267,15 @@ def qwyc(fit, data=None, n_trees=None, alpha=DEFAULT_ALPHA, threshold=None, mode
         disagreement), but no row stops before the ``exit_every``-th tree
         (where the first tree decides most rows, as with a rare response,
         5 needed 3-5 times the trees; docs/qwyc.md). 1 is the paper's rule.
+    offset : array-like of float, optional
+        The offset of each row of ``data`` (link scale), as
+        ``EarlyExitPredictor.predict(newdata, offset=)``: required for a
+        model fitted with an ``offset`` argument (``gbm_fit``); a formula's
+        ``offset()`` terms are found in ``data``. With ``data`` None: the
+        kept training offsets.
+    validation_offset : array-like of float, optional
+        The offset of each row of ``validation``, as ``offset`` for
+        ``data``.
 
     Returns
     -------
@@ -327,8 +339,11 @@ def qwyc(fit, data=None, n_trees=None, alpha=DEFAULT_ALPHA, threshold=None, mode
     order = _check_order(order, n_trees)
     seed = _seed(random_state)
 
+    if validation is None and validation_offset is not None:
+        raise ValueError("validation_offset is the offset of the validation rows: give "
+                         "validation too (or leave validation_offset None)")
     x = None if data is None else fit._design(data, "data")   # coded once: scores, check
-    view, g0 = scores.coded(fit, data, x=x, name="data")
+    view, g0 = scores.coded(fit, data, offset, x=x, name="data")
     check_row_count(g0.shape[0], "data (honest=True halves them)" if honest else "data",
                     HONEST_LEAST_ROWS if honest else 1)
     rows = Rows(scores.matrix(view), g0, decision[1])
@@ -341,7 +356,8 @@ def qwyc(fit, data=None, n_trees=None, alpha=DEFAULT_ALPHA, threshold=None, mode
     elif not auto and thresholds != "margin" and validation is None:
         _warn_unresolvable(alpha, settings.threshold_row_count(rows.n), honest)
     held_out = None if validation is None else _scored(scores, fit, validation, decision[1],
-                                                       "validation")
+                                                       "validation", validation_offset,
+                                                       "validation_offset")
 
     if auto:
         alpha = _auto_alpha(rows, held_out, settings, max_disagreement)

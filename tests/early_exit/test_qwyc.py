@@ -217,6 +217,56 @@ def test_offset_is_part_of_the_score():
     np.testing.assert_allclose(res["score"][ran], full[ran], rtol=0, atol=1e-12)
 
 
+def test_matrix_offset_given_to_qwyc_and_required():
+    # a gbm_fit model with an offset: qwyc tuned its thresholds on scores without the
+    # offset (1 mean tree reported, 20 when predicting with the offsets)
+    from pygbm import gbm_fit, gbm_more
+    rows = _data(900, 8)
+    x = rows[["x0", "x1", "x2", "x3"]].to_numpy()
+    off = np.random.default_rng(0).normal(0, 1.5, len(rows))
+    fit = gbm_fit(x[:400], rows.y[:400], offset=off[:400], distribution="bernoulli",
+                  n_trees=N_TREES, interaction_depth=2, random_state=1)
+    assert fit.matrix_offset
+    opt, o_opt, val, o_val = x[400:700], off[400:700], x[700:], off[700:]
+    for call in (lambda: qwyc(fit, opt), lambda: qwyc_tradeoff(fit, opt, val, offset=o_opt)):
+        with pytest.raises(ValueError, match=r"^(newdata_)?offset is required: the model was "
+                                             r"fitted with an offset argument"):
+            call()
+    with pytest.raises(ValueError, match="^validation_offset is required"):
+        qwyc(fit, opt, offset=o_opt, validation=val)
+    with pytest.raises(ValueError, match="validation_offset is the offset of the validation"):
+        qwyc(fit, opt, offset=o_opt, validation_offset=o_val)
+    with pytest.raises(ValueError, match=r"offset must be one number per row of data \(300\)"):
+        qwyc(fit, opt, offset=o_val)
+    ee = qwyc(fit, opt, alpha=0.01, order="gbt", offset=o_opt, validation=val,
+              validation_offset=o_val)
+    res = ee.predict(opt, offset=o_opt)
+    assert ee.fit_mean_trees_ == res["n_trees"].mean()
+    full = fit.predict(opt, n_trees=N_TREES) + o_opt >= 0
+    assert ee.fit_disagreement_ == np.mean(res["decision"].to_numpy() != full)
+    assert ee.report_.validation_mean_trees == ee.predict(val, offset=o_val)["n_trees"].mean()
+    with pytest.raises(ValueError, match="^offset is required.*rows of newdata"):
+        ee.predict(val)
+    curves = qwyc_tradeoff(fit, opt, val, alphas=[0.01], methods=["gbt"], offset=o_opt,
+                           newdata_offset=o_val)
+    assert curves["fit_mean_trees"].iloc[0] == ee.fit_mean_trees_
+    assert curves["mean_trees"].iloc[0] == ee.report_.validation_mean_trees
+    with pytest.warns(UserWarning, match="training rows"):    # the kept offsets
+        kept = qwyc(fit, alpha=0.0)
+    np.testing.assert_array_equal(kept.predict(x[:400], offset=off[:400])["decision"],
+                                  (fit.predict(x[:400], n_trees=N_TREES) + off[:400] >= 0))
+    # known without the kept data, and after gbm_more(offset=)
+    lean = gbm_fit(x[:400], rows.y[:400], offset=off[:400], distribution="bernoulli",
+                   n_trees=5, keep_data=False)
+    with pytest.raises(ValueError, match="^offset is required"):
+        qwyc(lean, opt)
+    plain = gbm_fit(x[:400], rows.y[:400], distribution="bernoulli", n_trees=5)
+    assert not plain.matrix_offset
+    assert gbm_more(plain, 2, offset=off[:400]).matrix_offset
+    assert not gbm("y ~ x0 + offset(np.log(t))", rows, distribution="bernoulli",
+                   n_trees=2).matrix_offset
+
+
 def test_huge_costs_give_the_unit_costs_speed_up(setting):
     # only the costs' ratios matter; the mean cost per row summed costs near the
     # largest float over the rows and overflowed (speed-up 0)
