@@ -32,7 +32,7 @@ def _labels(fit, newdata):
     ``gbm_fit`` model its column of the response's name."""
     try:
         if fit.formula is not None:
-            y = frontend.response_newdata(fit.formula, newdata)[0]
+            y = frontend.response_newdata(fit.formula, newdata, levels=fit.y_levels).y
         else:
             y = newdata[fit.response_name]
         y = np.asarray(y, dtype=float)
