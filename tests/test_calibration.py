@@ -2,6 +2,7 @@
 points, clamping, zeros counted 1/l, offsets, the report's measures."""
 from __future__ import annotations
 
+import contextlib
 import warnings
 
 import numpy as np
@@ -251,6 +252,61 @@ def test_calibrate_needs_the_offset_of_a_model_fitted_with_one(rare):
                                np.exp(fit.predict(cal, 5) + off[3000:]), rtol=1e-12)
     with pytest.raises(ValueError, match="^offset is required.*rows of newdata"):
         c.predict(cal)
+
+
+@contextlib.contextmanager
+def _warnings_are_errors():
+    """Warnings as errors, but for the (true) one on control points of mean 0 or 1."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        warnings.filterwarnings("ignore", message="calibrate: .* control points have a mean")
+        yield
+
+
+def test_calibrate_reads_the_sample_as_new_rows(rare):
+    # calibrate ran the training model-frame checks on the calibration sample: a
+    # predictor all missing there failed, small samples warned "has no variation", one
+    # row was "at least 2", a weights column warned "'.' includes ['w']"
+    cols = ["a", "b", "c", "y"]
+    fit = pygbm.gbm("y ~ .", rare[cols].iloc[:3000], distribution="bernoulli", n_trees=10,
+                    random_state=1)
+    cal = rare.iloc[3000:]
+    with _warnings_are_errors():
+        blind = cal[cols].assign(c=np.nan)          # e.g. a site that never measures c
+        c = pygbm.calibrate(fit, blind, n_trees=10, bins=5)
+        phi = fit.predict(blind, 10, type="response")
+        cx, cy, _, _ = control_points(phi, blind["y"].to_numpy(), np.ones(len(blind)), 5)
+        np.testing.assert_allclose(c.phi, cx, rtol=1e-12)
+        np.testing.assert_allclose(c.response, cy, rtol=1e-12)
+        assert pygbm.calibrate(fit, cal[cols].iloc[:3], n_trees=10).rows.sum() == 3
+        one = pygbm.calibrate(fit, cal[cols].iloc[:1], n_trees=10)
+        assert one.control_points.shape[0] == 1
+        weighted = pygbm.calibrate(fit, cal[cols + ["w"]], n_trees=10, bins=5, weights="w")
+        _, cy, cw, _ = control_points(fit.predict(cal, 10, type="response"),
+                                      cal["y"].to_numpy(), cal["w"].to_numpy(), 5)
+        np.testing.assert_allclose(weighted.response, cy, rtol=1e-12)
+        np.testing.assert_allclose(weighted.weight, cw, rtol=1e-12)
+    with pytest.raises(ValueError, match="^data must have at least 1 row, got 0"):
+        pygbm.calibrate(fit, cal[cols].iloc[:0], n_trees=10)
+    with pytest.raises(ValueError, match=r"^y must be one response per row of data \(3\), "
+                                         r"got 2"):
+        pygbm.calibrate(fit, cal[cols].iloc[:3], n_trees=10, y=[0, 1])
+    with pytest.raises(ValueError, match="^weights: column 'v' is not in data"):
+        pygbm.calibrate(fit, cal[cols], n_trees=10, weights="v")
+
+
+def test_calibrate_codes_a_text_response_by_the_fits_levels(rare):
+    # a sample holding one level of a text response was coded by its own levels
+    text = rare[["a", "b"]].assign(y=np.where(rare["y"] == 1, "yes", "no"))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")             # the response's coding, said once
+        fit = pygbm.gbm("y ~ a + b", text.iloc[:3000], distribution="bernoulli", n_trees=5,
+                        random_state=1)
+    positives = text.iloc[3000:][text["y"].iloc[3000:] == "yes"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")             # a control point of mean 1: true here
+        c = pygbm.calibrate(fit, positives, n_trees=5, bins=1)
+    np.testing.assert_array_equal(c.response, [1.0])
 
 
 def test_reliability_plot(rare):

@@ -13,17 +13,20 @@ from .model import CalibratedGBM, expected_response
 from .points import DEFAULT_BINS, ENDS, bins_arg, control_points, knots
 
 
-def _calibration_rows(fit, data, y, weights):
-    """The response and case weights of the calibration sample."""
+def _calibration_rows(fit, data, y, weights, n: int):
+    """The response and case weights of the ``n`` rows of the calibration sample
+    ``data``, read as new rows are (its response and a weights column, not checked as
+    training data: a predictor may be all missing there, one row is a sample)."""
+    from .. import frontend        # loads pandas: on first use
+
     if y is None:
         if fit.formula is None:
             raise ValueError("calibrate: give y= (the response of data) for a gbm_fit model")
-        from ..frontend import model_frame
-
-        mf = model_frame(fit.formula, data, weights)
-        y, weights = mf.y, mf.weights
+        y = frontend.response_newdata(fit.formula, data, "data", fit.y_levels).y
     y = response_arg(fit.distribution, y)
-    return y, weights_arg(weights, y.shape[0])
+    if y.shape[0] != n:
+        raise ValueError(f"y must be one response per row of data ({n}), got {y.shape[0]}")
+    return y, weights_arg(frontend.weights_newdata(weights, data, "data"), n)
 
 
 def _rate_arg(subsampled, fit) -> float | None:
@@ -48,7 +51,8 @@ def calibrate(fit: GBMFit, data, n_trees=None, bins: int = DEFAULT_BINS, ends: s
         A fitted model (not multinomial, pairwise or coxph).
     data : pandas.DataFrame
         The calibration sample (the formula's columns, or the predictors of a
-        gbm_fit model with ``y=``).
+        gbm_fit model with ``y=``), read as ``predict`` reads new rows: any
+        number of rows from 1, predictors as they come (all missing, constant).
     n_trees : int, optional
         Trees used (None: the fit's best iteration, as ``predict``).
     bins : int
@@ -63,8 +67,7 @@ def calibrate(fit: GBMFit, data, n_trees=None, bins: int = DEFAULT_BINS, ends: s
     y : array_like, optional
         The response of ``data`` (default: from the formula).
     weights : str or array_like, optional
-        Case weights (a column name or an array; default: the formula fit's
-        none).
+        Case weights (a column name of ``data`` or an array; default: none).
     offset : array_like, optional
         Link-scale offsets of ``data`` (default: the formula's ``offset()`` terms;
         required for a model fitted with an ``offset`` argument).
@@ -111,14 +114,17 @@ def calibrate(fit: GBMFit, data, n_trees=None, bins: int = DEFAULT_BINS, ends: s
         if counts.size != 1:
             raise ValueError(f"n_trees must be one whole number, got {n_trees!r}")
         n_trees = int(counts[0])
-    y, w = _calibration_rows(fit, data, y, weights)
+    if data is None:
+        raise ValueError("data is required: the calibration sample (rows the fit did not "
+                         "train on)")
     x = fit._design(data, "data")                  # coded once: predictions and the check
+    if x.shape[0] < 1:
+        raise ValueError("data must have at least 1 row, got 0")
+    y, w = _calibration_rows(fit, data, y, weights, x.shape[0])
     phi = expected_response(fit, data, n_trees, offset, x, "data")
     if fit._training_share(x) > TRAINING_ROWS_SHARE:
         warn("calibrate(): data are the fit's training rows, on which its predictions look "
              "better calibrated than on new rows; calibrate on held-out rows")
-    if phi.shape[0] != y.shape[0]:
-        raise ValueError(f"y has {y.shape[0]} values but data have {phi.shape[0]} rows")
     if rate is not None:
         w = np.where(y == 0, w / rate, w)
     cx, cy, cw, rows = control_points(phi, y, w, bins, monotone)
