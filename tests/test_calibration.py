@@ -3,6 +3,7 @@ points, clamping, zeros counted 1/l, offsets, the report's measures."""
 from __future__ import annotations
 
 import contextlib
+import re
 import warnings
 
 import numpy as np
@@ -176,11 +177,25 @@ def test_calibrate_gbm_fit_needs_y_and_bad_arguments(rare):
     assert c.phi.size == 4
     for bad, match in [(dict(bins=0), "bins"), (dict(ends="linear"), "ends"),
                        (dict(subsampled=True), "not zero-subsampled"),
-                       (dict(subsampled=2.0), "zero_subsample")]:
+                       (dict(subsampled=2.0), r"^subsampled must be True, False or the "
+                                              r"keep rate .* in \(0, 1\], got 2.0")]:
         with pytest.raises(ValueError, match=match):
             pygbm.calibrate(fit, x, n_trees=5, y=rare["y"], **bad)
     with pytest.raises(TypeError, match="fit must be a GBMFit"):
         pygbm.calibrate("fit", x)
+
+
+@pytest.mark.parametrize("value", [0, -0.5, 1.5, np.nan, np.inf, "half", [0.5]])
+def test_calibrate_subsampled_names_itself(rare, value):
+    # 0 said "zero_subsample must be ...", nan raised a TypeError
+    fit = pygbm.gbm("y ~ a", rare.iloc[:3000], distribution="bernoulli", n_trees=5,
+                    zero_subsample=0.3, zero_weight="none", random_state=1)
+    with pytest.raises(ValueError, match=r"^subsampled must be True, False or the keep rate "
+                                         r"of the calibration sample's zeros in \(0, 1\], "
+                                         rf"got {re.escape(repr(value))}$"):
+        pygbm.calibrate(fit, rare.iloc[3000:], n_trees=5, subsampled=value)
+    assert pygbm.calibrate(fit, rare.iloc[3000:], n_trees=5, subsampled=1).rate is None
+    assert pygbm.calibrate(fit, rare.iloc[3000:], n_trees=5, subsampled=np.True_).rate == 0.3
 
 
 def test_calibration_report_measures():

@@ -5,10 +5,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._checks import bool_arg, choice_arg, response_arg, weights_arg
+from .._checks import bool_arg, choice_arg, finite_number, response_arg, weights_arg
 from ..messages import warn
 from ..model import TRAINING_ROWS_SHARE, GBMFit
-from ..zero_sampling import zero_subsample_arg
 from .model import CalibratedGBM, expected_response
 from .points import DEFAULT_BINS, ENDS, bins_arg, control_points, knots
 
@@ -30,14 +29,21 @@ def _calibration_rows(fit, data, y, weights, n: int):
 
 
 def _rate_arg(subsampled, fit) -> float | None:
-    if subsampled is True:
+    """The keep rate of the calibration sample's zeros (None: all kept): True is the
+    fit's ``zero_subsample``, a number in (0, 1] the rate (1: all kept)."""
+    if isinstance(subsampled, (bool, np.bool_)):
+        if not subsampled:
+            return None
         if fit.zero_sample is None:
             raise ValueError("calibrate(subsampled=True): the fit was not zero-subsampled; "
                              "give the calibration sample's keep rate instead")
         return fit.zero_sample.rate
-    if subsampled is False or subsampled is None:
+    if subsampled is None:
         return None
-    return zero_subsample_arg(subsampled)
+    if not finite_number(subsampled) or not 0 < subsampled <= 1:
+        raise ValueError(f"subsampled must be True, False or the keep rate of the calibration "
+                         f"sample's zeros in (0, 1], got {subsampled!r}")
+    return None if subsampled == 1 else float(subsampled)
 
 
 def calibrate(fit: GBMFit, data, n_trees=None, bins: int = DEFAULT_BINS, ends: str = "flat",
@@ -61,7 +67,8 @@ def calibrate(fit: GBMFit, data, n_trees=None, bins: int = DEFAULT_BINS, ends: s
         No end points (default), or the post's end points (see the module).
     subsampled : bool or float
         True if ``data``'s zeros were kept at the fit's ``zero_subsample``
-        rate, or that rate: zeros count 1/l in both means.
+        rate, or that rate (a number in (0, 1]): zeros count 1/l in both
+        means.
     monotone : bool
         Pool adjacent violators among the control points.
     y : array_like, optional
