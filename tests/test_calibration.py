@@ -225,6 +225,23 @@ def test_calibration_report_measures():
     assert pygbm.calibration_report([1.5, 2.5], [-1.0, 3.0])["n"] == 2      # gaussian
 
 
+@pytest.mark.parametrize("y, p, distribution", [
+    (np.zeros(8), [.1, .8, .6, .3, .2, .7, .4, .1], None),            # bernoulli
+    (np.zeros(4), [0.5, 1.5, 2.0, 0.0], "poisson"),
+    (np.zeros(4), [-0.5, 1.5, 2.0, 0.0], "gaussian"),
+    (np.array([-1.0, 1.0, -2.0, 2.0]), [0.1, 0.2, 0.3, 0.4], None),   # gaussian, sum 0
+])
+def test_calibration_report_in_the_large_undefined_at_sum_of_y_zero_warns(y, p, distribution):
+    # in_the_large (sum p / sum y) was NaN silently where every y is 0
+    rows = "every y is 0" if not y.any() else "the weighted sum of y is 0"
+    with pytest.warns(UserWarning, match=rf"in_the_large \(sum of w p / sum of w y\) is "
+                                         rf"undefined where {rows}, so it is NaN: the "
+                                         rf"weighted mean of p is {np.mean(p):.4g}, of y 0 "):
+        report = pygbm.calibration_report(y, p, distribution=distribution)
+    assert np.isnan(report["in_the_large"]) and report["n"] == y.size
+    assert report["brier"] == pytest.approx(np.mean((y - np.asarray(p)) ** 2))
+
+
 @pytest.mark.parametrize("kw, match", [
     (dict(y=None), "y must be numbers, got None"),
     (dict(p=["a", "b", "c", "d"]), "p must be numbers"),
