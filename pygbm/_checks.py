@@ -188,6 +188,21 @@ def offset_arg(offset, n: int) -> np.ndarray | None:
     return None if np.all(offset == 0) else offset
 
 
+def new_offset_arg(fit, offset, n: int, name: str = "offset",
+                   table: str = "newdata") -> np.ndarray | None:
+    """The offsets of ``n`` new rows (of the table the caller's argument ``table``
+    holds) given as ``offset`` (the caller's argument ``name``): one finite number
+    per row, or None when none is given, refused for a fit trained with an offset
+    argument (``fit.matrix_offset``), whose new rows cannot be scored without theirs."""
+    if offset is None:
+        if getattr(fit, "matrix_offset", False):
+            raise ValueError(f"{name} is required: the model was fitted with an offset "
+                             f"argument (gbm_fit(offset=)), so the rows of {table} are scored "
+                             f"with theirs; give one number per row")
+        return None
+    return per_row_arg(name, offset, n, table)
+
+
 def as_generator(random_state):
     """A numpy Generator (given, or seeded by ``random_state``), or R's stream
     (a :class:`pygbm.RRandom`, used as is: the fit continues it)."""

@@ -17,7 +17,7 @@ from ._checks import (R_INT_MAX, as_generator, bool_arg, fraction_arg, int_arg, 
 from .call import call_string, given_arguments
 from .distributions import get_distribution, guess_distribution
 from .costs import cost_spec
-from .fitting import CodedData, Targets, continue_fit, fit_coded
+from .fitting import CodedData, Targets, continue_fit, fit_coded, formula_offset
 from .messages import GBMMessage, warn
 from .model import GBMFit
 from .options import fit_options, warn_unused
@@ -581,6 +581,8 @@ def gbm_more(fit: GBMFit, n_new_trees=100, data=None, weights=None, offset=None,
     report = (fit.verbose if verbose is None else bool_arg(verbose, "verbose"),
               check_progress(progress))
     more = continue_fit(fit, x, targets, n_new_trees, report, rng)
+    if offset is not None and not more.matrix_offset and not formula_offset(fit.encoder):
+        more = dataclasses.replace(more, matrix_offset=True)   # new rows need theirs now
     # R's gbm.more records its own call: print(fit) shows how the trees came to be
     call = f"gbm_more({fit.call or 'fit'}, n_new_trees = {n_new_trees})  # {more.n_trees} trees"
     return dataclasses.replace(more, options=dataclasses.replace(more.options, call=call))

@@ -369,6 +369,12 @@ def fit_coded(options: FitOptions, data: CodedData, random_state=None) -> GBMFit
     return build_fit(data, options, problem, targets, state, engine, rng, perm, sample)
 
 
+def formula_offset(encoder) -> bool:
+    """Whether ``encoder`` (None for arrays) finds the offset of new rows in them
+    (a formula's ``offset()`` terms)."""
+    return bool(getattr(encoder, "offset_terms", None))
+
+
 def build_fit(data: CodedData, options: FitOptions, problem: BoostProblem, targets: Targets,
               state: BoostState, inputs: EngineInputs, rng, perm,
               zero_sample: ZeroSample | None = None) -> GBMFit:
@@ -392,7 +398,8 @@ def build_fit(data: CodedData, options: FitOptions, problem: BoostProblem, targe
         encoder=data.encoder, data=kept, y_levels=data.y_levels,
         engine_var_type=inputs.var_type, ts_encoder=inputs.ts_encoder, rng=rng,
         row_order=perm, ts_support=state.support, zero_sample=zero_sample,
-        cost_tracker=state.rows)
+        cost_tracker=state.rows,
+        matrix_offset=targets.offset is not None and not formula_offset(data.encoder))
 
 
 def continue_fit(fit: GBMFit, x, targets: Targets, n_trees, report, rng) -> GBMFit:

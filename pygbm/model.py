@@ -134,6 +134,11 @@ class GBMFit:
         Cost-efficient boosting: the training rows' feature-use marks, the
         model's used predictors and each split's penalty; None without
         effective costs. Not in R.
+    matrix_offset : bool, default False
+        The fit was trained with an ``offset`` argument (:func:`gbm_fit`,
+        :func:`gbm_more`), not a formula's ``offset()`` terms: what adds
+        offsets to new rows' predictions (:func:`qwyc`, :func:`calibrate`)
+        needs their offsets given (``offset=``). Not in R.
 
     Notes
     -----
@@ -204,6 +209,9 @@ class GBMFit:
     #: model's used predictors and each split's penalty (engine row order;
     #: None without effective costs)
     cost_tracker: CostTracker | None = None
+    #: trained with an offset argument (gbm_fit, gbm_more), not a formula's offset():
+    #: new rows' offsets must be given where they are added (qwyc, calibrate)
+    matrix_offset: bool = False
 
     # ---- R's parameters, read from the options
     shrinkage = _Option()

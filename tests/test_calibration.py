@@ -2,6 +2,8 @@
 points, clamping, zeros counted 1/l, offsets, the report's measures."""
 from __future__ import annotations
 
+import contextlib
+import re
 import warnings
 
 import numpy as np
@@ -175,11 +177,25 @@ def test_calibrate_gbm_fit_needs_y_and_bad_arguments(rare):
     assert c.phi.size == 4
     for bad, match in [(dict(bins=0), "bins"), (dict(ends="linear"), "ends"),
                        (dict(subsampled=True), "not zero-subsampled"),
-                       (dict(subsampled=2.0), "zero_subsample")]:
+                       (dict(subsampled=2.0), r"^subsampled must be True, False or the "
+                                              r"keep rate .* in \(0, 1\], got 2.0")]:
         with pytest.raises(ValueError, match=match):
             pygbm.calibrate(fit, x, n_trees=5, y=rare["y"], **bad)
     with pytest.raises(TypeError, match="fit must be a GBMFit"):
         pygbm.calibrate("fit", x)
+
+
+@pytest.mark.parametrize("value", [0, -0.5, 1.5, np.nan, np.inf, "half", [0.5]])
+def test_calibrate_subsampled_names_itself(rare, value):
+    # 0 said "zero_subsample must be ...", nan raised a TypeError
+    fit = pygbm.gbm("y ~ a", rare.iloc[:3000], distribution="bernoulli", n_trees=5,
+                    zero_subsample=0.3, zero_weight="none", random_state=1)
+    with pytest.raises(ValueError, match=r"^subsampled must be True, False or the keep rate "
+                                         r"of the calibration sample's zeros in \(0, 1\], "
+                                         rf"got {re.escape(repr(value))}$"):
+        pygbm.calibrate(fit, rare.iloc[3000:], n_trees=5, subsampled=value)
+    assert pygbm.calibrate(fit, rare.iloc[3000:], n_trees=5, subsampled=1).rate is None
+    assert pygbm.calibrate(fit, rare.iloc[3000:], n_trees=5, subsampled=np.True_).rate == 0.3
 
 
 def test_calibration_report_measures():
@@ -209,6 +225,23 @@ def test_calibration_report_measures():
     assert pygbm.calibration_report([1.5, 2.5], [-1.0, 3.0])["n"] == 2      # gaussian
 
 
+@pytest.mark.parametrize("y, p, distribution", [
+    (np.zeros(8), [.1, .8, .6, .3, .2, .7, .4, .1], None),            # bernoulli
+    (np.zeros(4), [0.5, 1.5, 2.0, 0.0], "poisson"),
+    (np.zeros(4), [-0.5, 1.5, 2.0, 0.0], "gaussian"),
+    (np.array([-1.0, 1.0, -2.0, 2.0]), [0.1, 0.2, 0.3, 0.4], None),   # gaussian, sum 0
+])
+def test_calibration_report_in_the_large_undefined_at_sum_of_y_zero_warns(y, p, distribution):
+    # in_the_large (sum p / sum y) was NaN silently where every y is 0
+    rows = "every y is 0" if not y.any() else "the weighted sum of y is 0"
+    with pytest.warns(UserWarning, match=rf"in_the_large \(sum of w p / sum of w y\) is "
+                                         rf"undefined where {rows}, so it is NaN: the "
+                                         rf"weighted mean of p is {np.mean(p):.4g}, of y 0 "):
+        report = pygbm.calibration_report(y, p, distribution=distribution)
+    assert np.isnan(report["in_the_large"]) and report["n"] == y.size
+    assert report["brier"] == pytest.approx(np.mean((y - np.asarray(p)) ** 2))
+
+
 @pytest.mark.parametrize("kw, match", [
     (dict(y=None), "y must be numbers, got None"),
     (dict(p=["a", "b", "c", "d"]), "p must be numbers"),
@@ -235,6 +268,77 @@ def test_calibrate_bad_offset_and_weights_name_themselves(rare):
                        (dict(weights=["a"] * n), "weights must be numbers")]:
         with pytest.raises(ValueError, match=match):
             pygbm.calibrate(fit, x, n_trees=5, y=rare["y"], **bad)
+
+
+def test_calibrate_needs_the_offset_of_a_model_fitted_with_one(rare):
+    # a gbm_fit model with an offset argument: calibrate computed phi without it
+    x, off = rare[["a", "b"]].to_numpy(), np.log(rare["expo"].to_numpy())
+    fit = pygbm.gbm_fit(x[:3000], rare["k"][:3000], offset=off[:3000], distribution="poisson",
+                        n_trees=5)
+    cal, y = x[3000:], rare["k"][3000:]
+    with pytest.raises(ValueError, match=r"^offset is required: the model was fitted with an "
+                                         r"offset argument.*rows of data"):
+        pygbm.calibrate(fit, cal, n_trees=5, y=y)
+    c = pygbm.calibrate(fit, cal, n_trees=5, y=y, offset=off[3000:], bins=4)
+    np.testing.assert_allclose(c.raw(cal, offset=off[3000:]),
+                               np.exp(fit.predict(cal, 5) + off[3000:]), rtol=1e-12)
+    with pytest.raises(ValueError, match="^offset is required.*rows of newdata"):
+        c.predict(cal)
+
+
+@contextlib.contextmanager
+def _warnings_are_errors():
+    """Warnings as errors, but for the (true) one on control points of mean 0 or 1."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        warnings.filterwarnings("ignore", message="calibrate: .* control points have a mean")
+        yield
+
+
+def test_calibrate_reads_the_sample_as_new_rows(rare):
+    # calibrate ran the training model-frame checks on the calibration sample: a
+    # predictor all missing there failed, small samples warned "has no variation", one
+    # row was "at least 2", a weights column warned "'.' includes ['w']"
+    cols = ["a", "b", "c", "y"]
+    fit = pygbm.gbm("y ~ .", rare[cols].iloc[:3000], distribution="bernoulli", n_trees=10,
+                    random_state=1)
+    cal = rare.iloc[3000:]
+    with _warnings_are_errors():
+        blind = cal[cols].assign(c=np.nan)          # e.g. a site that never measures c
+        c = pygbm.calibrate(fit, blind, n_trees=10, bins=5)
+        phi = fit.predict(blind, 10, type="response")
+        cx, cy, _, _ = control_points(phi, blind["y"].to_numpy(), np.ones(len(blind)), 5)
+        np.testing.assert_allclose(c.phi, cx, rtol=1e-12)
+        np.testing.assert_allclose(c.response, cy, rtol=1e-12)
+        assert pygbm.calibrate(fit, cal[cols].iloc[:3], n_trees=10).rows.sum() == 3
+        one = pygbm.calibrate(fit, cal[cols].iloc[:1], n_trees=10)
+        assert one.control_points.shape[0] == 1
+        weighted = pygbm.calibrate(fit, cal[cols + ["w"]], n_trees=10, bins=5, weights="w")
+        _, cy, cw, _ = control_points(fit.predict(cal, 10, type="response"),
+                                      cal["y"].to_numpy(), cal["w"].to_numpy(), 5)
+        np.testing.assert_allclose(weighted.response, cy, rtol=1e-12)
+        np.testing.assert_allclose(weighted.weight, cw, rtol=1e-12)
+    with pytest.raises(ValueError, match="^data must have at least 1 row, got 0"):
+        pygbm.calibrate(fit, cal[cols].iloc[:0], n_trees=10)
+    with pytest.raises(ValueError, match=r"^y must be one response per row of data \(3\), "
+                                         r"got 2"):
+        pygbm.calibrate(fit, cal[cols].iloc[:3], n_trees=10, y=[0, 1])
+    with pytest.raises(ValueError, match="^weights: column 'v' is not in data"):
+        pygbm.calibrate(fit, cal[cols], n_trees=10, weights="v")
+
+
+def test_calibrate_codes_a_text_response_by_the_fits_levels(rare):
+    # a sample holding one level of a text response was coded by its own levels
+    text = rare[["a", "b"]].assign(y=np.where(rare["y"] == 1, "yes", "no"))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")             # the response's coding, said once
+        fit = pygbm.gbm("y ~ a + b", text.iloc[:3000], distribution="bernoulli", n_trees=5,
+                        random_state=1)
+    positives = text.iloc[3000:][text["y"].iloc[3000:] == "yes"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")             # a control point of mean 1: true here
+        c = pygbm.calibrate(fit, positives, n_trees=5, bins=1)
+    np.testing.assert_array_equal(c.response, [1.0])
 
 
 def test_reliability_plot(rare):

@@ -233,6 +233,81 @@ def test_cost_tradeoff_evaluates_the_formulas_response_and_offset():
     assert given["deviance"].iloc[0] == pytest.approx(pois.train_error[-1], rel=1e-12)
 
 
+def test_cost_tradeoff_coxph_reads_the_event_status_of_newdata():
+    # coxph's deviance needs each row's event: cost_tradeoff crashed with "coxph needs
+    # the event indicator (misc = status 0/1)"
+    from pygbm import Surv, cost_tradeoff
+
+    rng = np.random.default_rng(6)
+    df = _frame(500, seed=6)
+    df["time"] = rng.exponential(np.exp(-np.nan_to_num(df.c1.to_numpy())))
+    df["status"] = (rng.random(len(df)) < 0.7).astype(int)
+    fit = gbm("Surv(time, status) ~ c1 + c2 + e1 + e2", df, distribution="coxph",
+              n_trees=20, train_fraction=0.7, feature_costs=COSTS, random_state=1)
+    test = df.iloc[fit.n_train:]
+    table = cost_tradeoff(fit, test, n_trees=[5, 20])
+    np.testing.assert_allclose(table["deviance"], fit.valid_error[[4, 19]], rtol=1e-12)
+    given = cost_tradeoff(fit, test, y=Surv(test["time"], test["status"]), n_trees=[5, 20])
+    np.testing.assert_allclose(given["deviance"], table["deviance"], rtol=1e-12)
+    with pytest.raises(ValueError, match=r"y must be the survival times and event status of "
+                                         r"newdata for distribution 'coxph'"):
+        cost_tradeoff(fit, test, y=test["time"], n_trees=[5])
+
+
+def _ranking_frame(n_groups=60, size=8, seed=5):
+    rng = np.random.default_rng(seed)
+    n = n_groups * size
+    df = pd.DataFrame({"q": np.repeat(np.arange(n_groups), size), "c1": rng.normal(size=n),
+                       "e1": rng.normal(size=n)})
+    df["y"] = np.clip(np.round(df.c1 + 0.5 * rng.normal(size=n) + 1), 0, 3)
+    return df
+
+
+def test_cost_tradeoff_pairwise_reads_the_groups_of_newdata():
+    # pairwise's deviance needs the group of every row, the rows sorted by group and
+    # decreasing response: cost_tradeoff crashed ("needs the group of every row")
+    from pygbm import cost_tradeoff
+
+    df = _ranking_frame()
+    fit = gbm("y ~ c1 + e1", df, distribution={"name": "pairwise", "group": "q",
+                                                "metric": "ndcg"},
+              n_trees=40, interaction_depth=3, train_fraction=0.7, random_state=1,
+              feature_costs={"c1": 1.0, "e1": 5.0}, cegb_tradeoff=0.0)
+    n_train_groups = int(np.round(0.7 * 60))
+    test = df[df["q"].astype(str).isin(fit.group_levels[n_train_groups:])]
+    noise = fit.context.noise_rng.bit_generator.state
+    # at 40 trees no two rows of a group tie, so the tie-breaking noise has no effect
+    table = cost_tradeoff(fit, test, n_trees=[40])
+    assert table["deviance"].iloc[0] == pytest.approx(fit.valid_error[39], rel=1e-12)
+    shuffled = cost_tradeoff(fit, test.sample(frac=1.0, random_state=2), n_trees=[40])
+    assert shuffled["deviance"].iloc[0] == pytest.approx(fit.valid_error[39], rel=1e-12)
+    # the fit's noise generator (which gbm_more continues) is not drawn from
+    assert fit.context.noise_rng.bit_generator.state == noise
+    with pytest.raises(ValueError, match=r"distribution 'pairwise' needs the group of every "
+                                         r"row of newdata: newdata must be a DataFrame with "
+                                         r"the group column\(s\) \['q'\]"):
+        cost_tradeoff(fit, test.drop(columns="q"), y=test["y"], n_trees=[40])
+
+
+def test_cost_tradeoff_needs_the_offset_of_a_model_fitted_with_one():
+    from pygbm import cost_tradeoff
+
+    df = _frame(600, seed=7)
+    x, off = df[NAMES].to_numpy(), np.random.default_rng(7).normal(0, 1, len(df))
+    fit = gbm_fit(x[:400], df["y"][:400], offset=off[:400], distribution="bernoulli",
+                  n_trees=10, feature_costs=[1.0, 1.0, 50.0, 50.0], random_state=1)
+    with pytest.raises(ValueError, match="^offset is required: the model was fitted with an "
+                                         "offset argument"):
+        cost_tradeoff(fit, x[400:], y=df["y"][400:], n_trees=[10])
+    table = cost_tradeoff(fit, x[400:], y=df["y"][400:], n_trees=[10], offset=off[400:])
+    f = fit.predict(x[400:], n_trees=10) + off[400:]
+    y = df["y"][400:].to_numpy()
+    assert table["deviance"].iloc[0] == pytest.approx(-2 * np.mean(y * f - np.logaddexp(0, f)),
+                                                      rel=1e-12)
+    with pytest.raises(ValueError, match=r"y must be one response per row of newdata \(200\)"):
+        cost_tradeoff(fit, x[400:], y=y[:5], n_trees=[10], offset=off[400:])
+
+
 def _pairs_frame(n=1500, seed=0):
     """Two categoricals whose levels' parity decides y (neither alone says
     anything: a combination does) and a continuous noise predictor."""

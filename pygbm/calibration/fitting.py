@@ -5,36 +5,45 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._checks import bool_arg, choice_arg, response_arg, weights_arg
+from .._checks import bool_arg, choice_arg, finite_number, response_arg, weights_arg
 from ..messages import warn
 from ..model import TRAINING_ROWS_SHARE, GBMFit
-from ..zero_sampling import zero_subsample_arg
 from .model import CalibratedGBM, expected_response
 from .points import DEFAULT_BINS, ENDS, bins_arg, control_points, knots
 
 
-def _calibration_rows(fit, data, y, weights):
-    """The response and case weights of the calibration sample."""
+def _calibration_rows(fit, data, y, weights, n: int):
+    """The response and case weights of the ``n`` rows of the calibration sample
+    ``data``, read as new rows are (its response and a weights column, not checked as
+    training data: a predictor may be all missing there, one row is a sample)."""
+    from .. import frontend        # loads pandas: on first use
+
     if y is None:
         if fit.formula is None:
             raise ValueError("calibrate: give y= (the response of data) for a gbm_fit model")
-        from ..frontend import model_frame
-
-        mf = model_frame(fit.formula, data, weights)
-        y, weights = mf.y, mf.weights
+        y = frontend.response_newdata(fit.formula, data, "data", fit.y_levels).y
     y = response_arg(fit.distribution, y)
-    return y, weights_arg(weights, y.shape[0])
+    if y.shape[0] != n:
+        raise ValueError(f"y must be one response per row of data ({n}), got {y.shape[0]}")
+    return y, weights_arg(frontend.weights_newdata(weights, data, "data"), n)
 
 
 def _rate_arg(subsampled, fit) -> float | None:
-    if subsampled is True:
+    """The keep rate of the calibration sample's zeros (None: all kept): True is the
+    fit's ``zero_subsample``, a number in (0, 1] the rate (1: all kept)."""
+    if isinstance(subsampled, (bool, np.bool_)):
+        if not subsampled:
+            return None
         if fit.zero_sample is None:
             raise ValueError("calibrate(subsampled=True): the fit was not zero-subsampled; "
                              "give the calibration sample's keep rate instead")
         return fit.zero_sample.rate
-    if subsampled is False or subsampled is None:
+    if subsampled is None:
         return None
-    return zero_subsample_arg(subsampled)
+    if not finite_number(subsampled) or not 0 < subsampled <= 1:
+        raise ValueError(f"subsampled must be True, False or the keep rate of the calibration "
+                         f"sample's zeros in (0, 1], got {subsampled!r}")
+    return None if subsampled == 1 else float(subsampled)
 
 
 def calibrate(fit: GBMFit, data, n_trees=None, bins: int = DEFAULT_BINS, ends: str = "flat",
@@ -48,7 +57,8 @@ def calibrate(fit: GBMFit, data, n_trees=None, bins: int = DEFAULT_BINS, ends: s
         A fitted model (not multinomial, pairwise or coxph).
     data : pandas.DataFrame
         The calibration sample (the formula's columns, or the predictors of a
-        gbm_fit model with ``y=``).
+        gbm_fit model with ``y=``), read as ``predict`` reads new rows: any
+        number of rows from 1, predictors as they come (all missing, constant).
     n_trees : int, optional
         Trees used (None: the fit's best iteration, as ``predict``).
     bins : int
@@ -57,16 +67,17 @@ def calibrate(fit: GBMFit, data, n_trees=None, bins: int = DEFAULT_BINS, ends: s
         No end points (default), or the post's end points (see the module).
     subsampled : bool or float
         True if ``data``'s zeros were kept at the fit's ``zero_subsample``
-        rate, or that rate: zeros count 1/l in both means.
+        rate, or that rate (a number in (0, 1]): zeros count 1/l in both
+        means.
     monotone : bool
         Pool adjacent violators among the control points.
     y : array_like, optional
         The response of ``data`` (default: from the formula).
     weights : str or array_like, optional
-        Case weights (a column name or an array; default: the formula fit's
-        none).
+        Case weights (a column name of ``data`` or an array; default: none).
     offset : array_like, optional
-        Link-scale offsets of ``data`` (default: the formula's ``offset()`` terms).
+        Link-scale offsets of ``data`` (default: the formula's ``offset()`` terms;
+        required for a model fitted with an ``offset`` argument).
 
     Returns
     -------
@@ -110,14 +121,17 @@ def calibrate(fit: GBMFit, data, n_trees=None, bins: int = DEFAULT_BINS, ends: s
         if counts.size != 1:
             raise ValueError(f"n_trees must be one whole number, got {n_trees!r}")
         n_trees = int(counts[0])
-    y, w = _calibration_rows(fit, data, y, weights)
+    if data is None:
+        raise ValueError("data is required: the calibration sample (rows the fit did not "
+                         "train on)")
     x = fit._design(data, "data")                  # coded once: predictions and the check
+    if x.shape[0] < 1:
+        raise ValueError("data must have at least 1 row, got 0")
+    y, w = _calibration_rows(fit, data, y, weights, x.shape[0])
     phi = expected_response(fit, data, n_trees, offset, x, "data")
     if fit._training_share(x) > TRAINING_ROWS_SHARE:
         warn("calibrate(): data are the fit's training rows, on which its predictions look "
              "better calibrated than on new rows; calibrate on held-out rows")
-    if phi.shape[0] != y.shape[0]:
-        raise ValueError(f"y has {y.shape[0]} values but data have {phi.shape[0]} rows")
     if rate is not None:
         w = np.where(y == 0, w / rate, w)
     cx, cy, cw, rows = control_points(phi, y, w, bins, monotone)

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._checks import choice_arg, per_row_arg
+from .._checks import choice_arg, new_offset_arg
 from ..display import table_html
 from ..model import GBMFit
 
@@ -129,7 +129,8 @@ class CalibratedGBM:
         n_trees : int, optional
             Trees used (None: the calibration's).
         offset : array_like, optional
-            Link-scale offsets (None: the formula's ``offset()`` terms).
+            Link-scale offsets (None: the formula's ``offset()`` terms;
+            required for a model fitted with an ``offset`` argument).
 
         Returns
         -------
@@ -154,7 +155,8 @@ class CalibratedGBM:
             The calibrated expected response, or its link (offset included).
         offset : array_like, optional
             Link-scale offsets of the rows (None: the formula's ``offset()``
-            terms evaluated on ``newdata``, if any).
+            terms evaluated on ``newdata``, if any; required for a model
+            fitted with an ``offset`` argument).
 
         Returns
         -------
@@ -196,10 +198,11 @@ def link_of(dist, mu):
 
 
 def _offset_of(fit, data, offset, n, name):
-    if offset is not None:
-        return per_row_arg("offset", offset, n, name)
-    if fit.formula is None:
-        return None
+    """The offsets of the ``n`` rows of ``data``: ``offset`` given, else the formula's
+    ``offset()`` terms (required for a fit trained with an offset argument)."""
+    offset = new_offset_arg(fit, offset, n, "offset", name)
+    if offset is not None or fit.formula is None:
+        return offset
     from ..frontend import offset_newdata
 
     return offset_newdata(fit.encoder, data, name)

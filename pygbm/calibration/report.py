@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._checks import choice_arg, finite_arg, numbers_arg, weights_arg
+from ..messages import warn
 from .points import DEFAULT_BINS, bins_arg, equal_count_bins
 
 #: predictions are clipped this far inside (0, 1) for the bernoulli deviance
@@ -40,6 +41,19 @@ def _check_scale(y, p, family: str, guessed: bool) -> None:
                              f"values from {v.min():g} to {v.max():g}{hint}")
 
 
+def _in_the_large(y, p, w) -> float:
+    """sum(w p) / sum(w y); NaN, with a warning, where sum(w y) is 0 (every y 0: the
+    ratio is undefined, not 1 nor infinite)."""
+    total_y = np.sum(w * y)
+    if total_y:
+        return float(np.sum(w * p) / total_y)
+    rows = "every y is 0" if not np.any(y) else "the weighted sum of y is 0"
+    warn(f"calibration_report: in_the_large (sum of w p / sum of w y) is undefined where "
+         f"{rows}, so it is NaN: the weighted mean of p is {np.sum(w * p) / np.sum(w):.4g}, "
+         f"of y {np.sum(w * y) / np.sum(w):.4g} (equal means are calibrated in the large)")
+    return float("nan")
+
+
 def _guess_family(y):
     if np.all((y == 0) | (y == 1)):
         return "bernoulli"
@@ -68,8 +82,10 @@ def calibration_report(y, p, bins: int = DEFAULT_BINS, weights=None, distributio
     -------
     dict
         ``in_the_large`` (sum of w p / sum of w y: 1 is calibrated in the
-        large), ``ece`` (expected calibration error: the weighted mean over
-        ``bins`` equal-count bins of ``|mean p - mean y|``), ``brier``
+        large; undefined where sum of w y is 0, e.g. every y 0: NaN, with a
+        warning that gives the weighted means of p and y), ``ece``
+        (expected calibration error: the weighted mean over ``bins``
+        equal-count bins of ``|mean p - mean y|``), ``brier``
         (weighted mean of (y - p)^2), ``deviance`` (per row, weighted;
         bernoulli, poisson -- with the saturated term, so 0 is a perfect fit
         -- or squared error; the ``distribution`` is guessed from ``y`` when
@@ -98,7 +114,6 @@ def calibration_report(y, p, bins: int = DEFAULT_BINS, weights=None, distributio
         choice_arg("distribution", distribution, ("bernoulli", "poisson", "gaussian"))
     _check_scale(y, p, family, guessed=distribution is None)
     ece = sum(abs(np.sum(w[g] * (p[g] - y[g]))) for g in equal_count_bins(p, bins)) / np.sum(w)
-    total_y = np.sum(w * y)
-    return {"in_the_large": float(np.sum(w * p) / total_y) if total_y else float("nan"),
+    return {"in_the_large": _in_the_large(y, p, w),
             "ece": float(ece), "brier": float(np.sum(w * (y - p) ** 2) / np.sum(w)),
             "deviance": _deviance(y, p, w, family), "n": int(y.size)}

@@ -19,6 +19,8 @@ DEFAULT_ALPHA = 0.005
 ALGORITHM2 = "thresholds='qwyc' or 'rate'"
 #: rows qwyc(honest=True) needs: one for each half
 HONEST_LEAST_ROWS = 2
+#: trees an early-exit ensemble needs: rows exit between trees
+LEAST_TREES = 2
 #: the rule of three: after N rows without a disagreement, the rate can still be about
 #: 3/N (95% upper bound); an alpha below it is finer than the rows can resolve
 RULE_OF_THREE = 3.0
@@ -41,12 +43,23 @@ def _check_fit(fit):
 
 
 def _check_n_trees(fit, n_trees) -> int:
+    """The trees of the ensemble: ``n_trees`` given (from 2 to the trees fitted), or
+    the fit's best iteration, which must then be 2 or more: rows exit between trees."""
+    if fit.n_trees < LEAST_TREES:
+        raise ValueError(f"n_trees: qwyc needs a fit of at least {LEAST_TREES} trees (rows "
+                         f"exit between trees), got a fit of {fit.n_trees}")
     if n_trees is None:
-        return fit.best_iteration(quiet=True)[0]
+        best, rule = fit.best_iteration(quiet=True)
+        if best < LEAST_TREES:
+            raise ValueError(f"n_trees must be at least {LEAST_TREES} (rows exit between "
+                             f"trees); the default n_trees, the fit's best iteration "
+                             f"(fit.best_iteration(), by {rule}), is {best}: give n_trees from "
+                             f"{LEAST_TREES} to {fit.n_trees}")
+        return best
     if isinstance(n_trees, bool) or not isinstance(n_trees, (int, np.integer)) \
-            or not 2 <= n_trees <= fit.n_trees:
-        raise ValueError(f"n_trees must be a whole number from 2 to the {fit.n_trees} trees "
-                         f"fitted, got {n_trees!r}")
+            or not LEAST_TREES <= n_trees <= fit.n_trees:
+        raise ValueError(f"n_trees must be a whole number from {LEAST_TREES} to the "
+                         f"{fit.n_trees} trees fitted, got {n_trees!r}")
     return int(n_trees)
 
 
@@ -112,6 +125,12 @@ def _check_cost(cost, scores: ModelScores, view) -> np.ndarray:
             or np.any(values <= 0):
         raise ValueError(f"cost must hold {scores.n_trees} positive finite numbers (one per "
                          f"tree), got {_describe(values)}")
+    with np.errstate(over="ignore"):
+        total = np.sum(values)
+    if not np.isfinite(total):       # the speed-up and the mean cost per row are sums
+        raise ValueError(f"cost must have a finite total (the cost of the whole ensemble), "
+                         f"got {_describe(values)} whose sum overflows; give the costs in "
+                         f"a larger unit (only their ratios matter)")
     return values
 
 
@@ -147,9 +166,11 @@ def check_row_count(n: int, name: str, least: int = 1) -> None:
                          f"got {n}")
 
 
-def _scored(scores: ModelScores, fit, data, beta, name: str = "data") -> Rows:
-    """The rows of ``data`` (at least one) scored by every tree."""
-    view, g0 = scores.coded(fit, data, name=name)
+def _scored(scores: ModelScores, fit, data, beta, name: str = "data", offset=None,
+            offset_name: str = "offset") -> Rows:
+    """The rows of ``data`` (at least one) scored by every tree, from their offsets
+    ``offset`` (the argument ``offset_name``; see :meth:`ModelScores.coded`)."""
+    view, g0 = scores.coded(fit, data, offset, name=name, offset_name=offset_name)
     check_row_count(g0.shape[0], name)
     return Rows(scores.matrix(view), g0, beta)
 
@@ -157,7 +178,8 @@ def _scored(scores: ModelScores, fit, data, beta, name: str = "data") -> Rows:
 def qwyc(fit, data=None, n_trees=None, alpha=DEFAULT_ALPHA, threshold=None, mode="both",
          order="qwyc", cost=None, honest=False, validation=None, max_disagreement=None,
          random_state=None, thresholds="qwyc", margin=None,
-         margin_freq=1, exit_every=1) -> EarlyExitPredictor:
+         margin_freq=1, exit_every=1, offset=None,
+         validation_offset=None) -> EarlyExitPredictor:
     """Early-exit prediction for a binary gbm: an evaluation order of the trees and
     per-position exit thresholds (QWYC, Wang, Gupta and You 2018).
 
@@ -245,6 +267,15 @@ def qwyc(fit, data=None, n_trees=None, alpha=DEFAULT_ALPHA, threshold=None, mode
         disagreement), but no row stops before the ``exit_every``-th tree
         (where the first tree decides most rows, as with a rare response,
         5 needed 3-5 times the trees; docs/qwyc.md). 1 is the paper's rule.
+    offset : array-like of float, optional
+        The offset of each row of ``data`` (link scale), as
+        ``EarlyExitPredictor.predict(newdata, offset=)``: required for a
+        model fitted with an ``offset`` argument (``gbm_fit``); a formula's
+        ``offset()`` terms are found in ``data``. With ``data`` None: the
+        kept training offsets.
+    validation_offset : array-like of float, optional
+        The offset of each row of ``validation``, as ``offset`` for
+        ``data``.
 
     Returns
     -------
@@ -308,8 +339,11 @@ def qwyc(fit, data=None, n_trees=None, alpha=DEFAULT_ALPHA, threshold=None, mode
     order = _check_order(order, n_trees)
     seed = _seed(random_state)
 
+    if validation is None and validation_offset is not None:
+        raise ValueError("validation_offset is the offset of the validation rows: give "
+                         "validation too (or leave validation_offset None)")
     x = None if data is None else fit._design(data, "data")   # coded once: scores, check
-    view, g0 = scores.coded(fit, data, x=x, name="data")
+    view, g0 = scores.coded(fit, data, offset, x=x, name="data")
     check_row_count(g0.shape[0], "data (honest=True halves them)" if honest else "data",
                     HONEST_LEAST_ROWS if honest else 1)
     rows = Rows(scores.matrix(view), g0, decision[1])
@@ -322,7 +356,8 @@ def qwyc(fit, data=None, n_trees=None, alpha=DEFAULT_ALPHA, threshold=None, mode
     elif not auto and thresholds != "margin" and validation is None:
         _warn_unresolvable(alpha, settings.threshold_row_count(rows.n), honest)
     held_out = None if validation is None else _scored(scores, fit, validation, decision[1],
-                                                       "validation")
+                                                       "validation", validation_offset,
+                                                       "validation_offset")
 
     if auto:
         alpha = _auto_alpha(rows, held_out, settings, max_disagreement)

@@ -127,6 +127,14 @@ def optimise(rows: Rows, alpha: float, settings: Settings) -> tuple[Schedule, Ro
     return place(problem, order, exit_every=every), threshold_rows
 
 
+def _mean_cost(cost_to: np.ndarray, position: np.ndarray) -> float:
+    """The mean over rows of the cost to each row's exit position (``cost_to``: the
+    cumulative cost of the order), as a share of the total: a sum of shares, which
+    cannot overflow where a sum of costs near the largest float would."""
+    total = cost_to[-1]
+    return float(np.mean(cost_to[position] / total) * total)
+
+
 def report(schedule: Schedule, rows: Rows, alpha: float, settings: Settings,
            training_rows: bool) -> OptimisationReport:
     out = rows.run(schedule)
@@ -138,7 +146,7 @@ def report(schedule: Schedule, rows: Rows, alpha: float, settings: Settings,
     return OptimisationReport(
         n_rows=rows.n, alpha=alpha, budget=disagreement_budget(alpha, rows.n),
         disagreement=out.disagreement(rows.full_decision), mean_trees=float(out.n_trees.mean()),
-        mean_cost=float(cost_to[position].mean()),
+        mean_cost=_mean_cost(cost_to, position),
         exits_negative=np.bincount(position[out.exit == EXIT_NEGATIVE], minlength=n_trees),
         exits_positive=np.bincount(position[out.exit == EXIT_POSITIVE], minlength=n_trees),
         order_rule=rule, honest=settings.honest, training_rows=training_rows,

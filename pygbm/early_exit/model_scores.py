@@ -13,7 +13,7 @@ import numbers
 
 import numpy as np
 
-from .._checks import per_row_arg
+from .._checks import new_offset_arg, per_row_arg
 from ..engine.tree import ColumnView, TreePredictor, terminal_nodes
 from .forest import FlatForest, compiled_kernels
 
@@ -58,28 +58,31 @@ class ModelScores:
     def n_trees(self) -> int:
         return len(self.predictor)
 
-    def coded(self, fit, data, offset=None, x=None,
-              name: str = "newdata") -> tuple[ColumnView, np.ndarray]:
+    def coded(self, fit, data, offset=None, x=None, name: str = "newdata",
+              offset_name: str = "offset") -> tuple[ColumnView, np.ndarray]:
         """The rows of ``data`` prepared for the trees, and their starting score
-        (``init_f`` plus the offset). ``data`` None: the fit's kept training rows;
+        (``init_f`` plus the offset: ``offset`` given, else the formula's ``offset()``
+        terms on ``data``; a fit trained with an offset argument, ``matrix_offset``,
+        needs ``offset``). ``data`` None: the fit's kept training rows (and offsets);
         ``x``: ``data`` coded already (``fit._design(data)``), when the caller has it;
-        ``name``: the caller's argument, as errors call the table."""
+        ``name`` and ``offset_name``: the caller's arguments, as errors call them."""
         if data is None:
             if not fit.data:
                 raise ValueError(f"{name} is required: the model was fitted with "
                                  "keep_data=False, so the training data were not kept")
             x, kept = fit.data["x"], fit.data.get("offset")
             offset = kept if offset is None else offset
+            if offset is not None:
+                offset = per_row_arg(offset_name, offset, x.shape[0], name)
         else:
             x = self.model._design(data, name) if x is None else x
+            offset = new_offset_arg(fit, offset, x.shape[0], offset_name, name)
             if offset is None and fit.encoder is not None and not isinstance(data, np.ndarray):
                 from ..frontend import offset_newdata   # loads pandas: on first use
                 offset = offset_newdata(fit.encoder, data, name)
         view = self.predictor.prepare(self.model.to_engine(x))
         g0 = np.full(view.n_rows, self.init_f)
-        if offset is not None:
-            g0 = g0 + per_row_arg("offset", offset, view.n_rows, name)
-        return view, g0
+        return view, g0 if offset is None else g0 + offset
 
     def rows(self, data) -> ColumnView:
         """New rows prepared (no kept data, so ``data`` is required)."""

@@ -177,7 +177,8 @@ class EarlyExitPredictor:
         newdata : pandas.DataFrame or numpy.ndarray
             The rows (a matrix for ``gbm_fit`` models).
         offset : array-like of float, optional
-            An offset per row (matrix models; a formula's offset is found in
+            An offset per row (matrix models, required for a model fitted
+            with an ``offset`` argument; a formula's offset is found in
             ``newdata``).
 
         Returns
@@ -219,7 +220,8 @@ class EarlyExitPredictor:
         type : {"class", "link", "response"}, default "class"
             The scale of ``score``.
         offset : array-like of float, optional
-            An offset per row (matrix models; a formula's offset is found in
+            An offset per row (matrix models, required for a model fitted
+            with an ``offset`` argument; a formula's offset is found in
             ``newdata``).
 
         Returns

@@ -32,7 +32,7 @@ def _labels(fit, newdata):
     ``gbm_fit`` model its column of the response's name."""
     try:
         if fit.formula is not None:
-            y = frontend.response_newdata(fit.formula, newdata)[0]
+            y = frontend.response_newdata(fit.formula, newdata, levels=fit.y_levels).y
         else:
             y = newdata[fit.response_name]
         y = np.asarray(y, dtype=float)
@@ -44,7 +44,7 @@ def _labels(fit, newdata):
 def qwyc_tradeoff(fit, data, newdata, alphas=DEFAULT_ALPHAS, methods=("qwyc", "gbt", "margin"),
                   n_trees=None, mode="both", honest=False, margins=None, threshold=None,
                   random_state=None, plot_it=False, ax=None, margin_freq=1, progress=None,
-                  exit_every=1, thresholds="qwyc"):
+                  exit_every=1, thresholds="qwyc", offset=None, newdata_offset=None):
     """The paper's trade-off curves: for each method and alpha (margin for the
     margin rule), optimise on ``data`` and measure on ``newdata``.
 
@@ -103,6 +103,12 @@ def qwyc_tradeoff(fit, data, newdata, alphas=DEFAULT_ALPHAS, methods=("qwyc", "g
     thresholds : {"qwyc", "rate"}, default "qwyc"
         How the curves with Algorithm 2's thresholds spend alpha: as the
         paper ("qwyc") or by rate ("rate", see :func:`qwyc`).
+    offset : array-like of float, optional
+        The offset of each row of ``data`` (see :func:`qwyc`): required for
+        a model fitted with an ``offset`` argument (``gbm_fit``); a
+        formula's ``offset()`` terms are found in ``data``.
+    newdata_offset : array-like of float, optional
+        The offset of each row of ``newdata``, as ``offset`` for ``data``.
 
     Returns
     -------
@@ -148,10 +154,11 @@ def qwyc_tradeoff(fit, data, newdata, alphas=DEFAULT_ALPHAS, methods=("qwyc", "g
     _check_honest(honest)
     decision = decision_threshold(fit.distribution, threshold)
     scores = ModelScores(fit, n_trees)
-    rows = _scored(scores, fit, data, decision[1])
+    rows = _scored(scores, fit, data, decision[1], offset=offset)
     if honest:
         check_row_count(rows.n, "data (honest=True halves them)", HONEST_LEAST_ROWS)
-    new = _scored(scores, fit, newdata, decision[1], "newdata")
+    new = _scored(scores, fit, newdata, decision[1], "newdata", newdata_offset,
+                  "newdata_offset")
     y = _labels(fit, newdata)
     full_new = new.full_decision
     seed = _seed(random_state)

@@ -3,6 +3,7 @@
 * :func:`model_frame` — ``gbm(formula, data, weights)``'s model frame;
 * :func:`model_frame_newdata` — the same terms evaluated and coded on new data;
 * :func:`response_newdata` — the response and offsets of new data (a test set);
+  :func:`weights_newdata` — their case weights (a column name or numbers);
 * :class:`PredictorEncoder` — R gbm.fit's coding of a predictors table;
 * :func:`Surv` — right-censored survival responses.
 """
@@ -16,13 +17,13 @@ _MODULES = {
     "r_quantile7": ".encode", "Surv": ".surv", "SurvData": ".surv",
     "ModelFrame": ".formula", "TermSpec": ".terms", "model_frame": ".formula",
     "model_frame_newdata": ".formula", "offset_newdata": ".formula",
-    "response_newdata": ".formula",
+    "response_newdata": ".formula", "weights_newdata": ".formula", "NewResponse": ".formula",
 }
 
 __all__ = [
-    "ModelFrame", "PredictorEncoder", "Surv", "SurvData", "TermSpec", "model_frame",
-    "model_frame_newdata", "offset_newdata", "r_collation_key", "r_label", "r_quantile7",
-    "response_newdata",
+    "ModelFrame", "NewResponse", "PredictorEncoder", "Surv", "SurvData", "TermSpec",
+    "model_frame", "model_frame_newdata", "offset_newdata", "r_collation_key", "r_label",
+    "r_quantile7", "response_newdata", "weights_newdata",
 ]
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -27,7 +28,8 @@ from .plain_formula import ColumnEvaluator, is_plain_term, plain_terms
 from .surv import SurvData
 from .terms import TermSpec, similar_columns
 
-__all__ = ["ModelFrame", "TermSpec", "model_frame", "model_frame_newdata", "offset_newdata"]
+__all__ = ["ModelFrame", "NewResponse", "TermSpec", "model_frame", "model_frame_newdata",
+           "offset_newdata", "response_newdata", "weights_newdata"]
 
 _MIN_ROWS = 2
 
@@ -279,18 +281,59 @@ def _newdata_frame(newdata, name: str) -> pd.DataFrame:
     return newdata.reset_index(drop=True)
 
 
-def response_newdata(formula: str, newdata,
-                      name: str = "newdata") -> tuple[np.ndarray, np.ndarray | None]:
+class NewResponse(NamedTuple):
+    """The response of new rows (:func:`response_newdata`)."""
+
+    y: np.ndarray                     # the response (a survival response: the times)
+    offset: np.ndarray | None         # the formula's offset() terms (None: none)
+    status: np.ndarray | None         # a survival response's event status (else None)
+
+
+def _recode_levels(y: np.ndarray, new_levels: list, levels, label: str,
+                   name: str) -> np.ndarray:
+    """Codes ``y`` of ``new_levels`` (the levels of the new rows' own response) as
+    codes of ``levels`` (the fit's), so that a sample holding one level only is coded
+    as the fit coded that level."""
+    index = {level: code for code, level in enumerate(levels)}
+    unknown = [level for level in new_levels if level not in index]
+    if unknown:
+        raise ValueError(f"the response {label} of {name} has level(s) {unknown[:5]} that "
+                         f"the fit's response did not have (its levels: {list(levels)[:5]})")
+    remap = np.array([index[level] for level in new_levels], dtype=float)
+    return remap[y.astype(np.intp)]
+
+
+def response_newdata(formula: str, newdata, name: str = "newdata",
+                     levels=None) -> NewResponse:
     """The formula's response and ``offset()`` terms evaluated on ``newdata``
-    (a test set that has the response): ``(y, offset or None)``, as
-    :func:`model_frame` makes them, for deviances on new rows (the predictors
-    are not evaluated). Errors call the table ``name``, the caller's argument."""
+    (a test set that has the response): ``(y, offset or None, status or None)``, as
+    :func:`model_frame` makes them, for deviances on new rows (the predictors are not
+    evaluated, nor checked as training data). ``levels``: the fit's levels of a
+    categorical response (``fit.y_levels``), by which a text response is coded (not
+    by the levels the new rows happen to have). Errors call the table ``name``, the
+    caller's argument."""
     _check_formula(formula)
     newdata = _newdata_frame(newdata, name)
     terms, evaluator = _parse_on(formula, newdata, name)
     n = newdata.shape[0]
-    y = _response(evaluator.evaluate(terms.response), terms.response.label, n)[0]
-    return y, _offset_value(list(terms.offsets), evaluator, n)
+    label = terms.response.label
+    y, new_levels, _, status = _response(evaluator.evaluate(terms.response), label, n)
+    if levels is not None and new_levels is not None:
+        y = _recode_levels(y, new_levels, levels, label, name)
+    return NewResponse(y, _offset_value(list(terms.offsets), evaluator, n), status)
+
+
+def weights_newdata(weights, newdata, name: str = "newdata"):
+    """Case weights of new rows as given: ``weights`` itself, or the column of
+    ``newdata`` (the caller's argument ``name``) it names; the caller checks the
+    numbers."""
+    if not isinstance(weights, str):
+        return weights
+    newdata = _newdata_frame(newdata, name)
+    if weights not in newdata.columns:
+        raise ValueError(f"weights: column {weights!r} is not in {name} "
+                         f"({similar_columns(weights, newdata.columns)})")
+    return newdata[weights].to_numpy()
 
 
 def model_frame_newdata(encoder: PredictorEncoder, newdata,

@@ -4,13 +4,17 @@ of trees for several fits (one per trade-off λ) — the figure every plot of
 Peter et al. (2017) is."""
 from __future__ import annotations
 
+import copy
+import dataclasses
+
 import numpy as np
 import pandas as pd
 
 from .. import frontend
-from .._checks import fit_arg, response_arg
+from .._checks import fit_arg, new_offset_arg, response_arg
 from ..costs import COST_COLUMNS
 from ..distributions import Targets
+from ..pairwise_rows import group_labels, sort_within_groups
 
 #: how many tree counts are traced by default (geometric steps up to all trees)
 DEFAULT_STEPS = 10
@@ -23,22 +27,75 @@ def _counts(fit, n_trees) -> list:
     return [int(c) for c in grid]
 
 
-def _targets(fit, newdata, y) -> Targets:
-    """The response of ``newdata`` (its formula's, unless ``y`` is given) and
-    the formula's offsets: deviances as ``valid_error`` measures them."""
-    offset = None
+def _survival(dist, y):
+    """A coxph response given as ``y``: (times, event status), from an (n, 2) array of
+    (time, status) or a :func:`pygbm.Surv`."""
+    arr = np.asarray(dist.check_response(np.asarray(y)), dtype=float)
+    if arr.ndim != 2:
+        raise ValueError(f"y must be the survival times and event status of newdata for "
+                         f"distribution {dist.name!r} (an (n, 2) array of (time, status) or a "
+                         f"Surv object), got shape {arr.shape}")
+    return arr[:, 0], arr[:, 1]
+
+
+def _groups(fit, newdata) -> np.ndarray:
+    """The group label of every row of ``newdata`` (a pairwise fit's group columns)."""
+    group = fit.distribution.group
+    if group is None:
+        raise ValueError("cost_tradeoff: distribution 'pairwise' needs the group of every row "
+                         "of newdata, and the fit names no group column (a gbm_fit model, "
+                         "fitted with group=): fit it with gbm() and the distribution's "
+                         "'group' column(s)")
+    columns = [group] if isinstance(group, str) else list(group)
+    if not isinstance(newdata, pd.DataFrame) or not set(columns) <= set(newdata.columns):
+        raise ValueError(f"cost_tradeoff: distribution 'pairwise' needs the group of every row "
+                         f"of newdata: newdata must be a DataFrame with the group column(s) "
+                         f"{columns}")
+    return group_labels(newdata, columns)
+
+
+def _targets(fit, newdata, y, offset, n: int) -> tuple[Targets, np.ndarray | None]:
+    """The ``n`` rows of ``newdata`` as the distribution's deviance reads them: their
+    response (the formula's, unless ``y`` is given), offsets (``offset``, else the
+    formula's ``offset()`` terms), a coxph fit's event status, a pairwise fit's groups
+    with the rows sorted by group and decreasing response (as the fit sorts its own);
+    and that row order (None: as given). Deviances as ``valid_error`` measures them."""
+    dist = fit.distribution
+    status = formula_offset = None
     if y is None:
         if fit.formula is None:
             raise ValueError("cost_tradeoff: give y= (the response of newdata) for a "
                              "gbm_fit model")
-        y, offset = frontend.response_newdata(fit.formula, newdata)
-    elif fit.formula is not None:
-        offset = frontend.offset_newdata(fit.encoder, newdata)
-    y = response_arg(fit.distribution, y, "newdata")
-    return Targets(y, offset, np.ones(y.shape[0]))
+        y, formula_offset, status = frontend.response_newdata(fit.formula, newdata,
+                                                              levels=fit.y_levels)
+    else:
+        if fit.formula is not None:
+            formula_offset = frontend.offset_newdata(fit.encoder, newdata)
+        if dist.survival_response:
+            y, status = _survival(dist, y)
+    y = response_arg(dist, y, "newdata")
+    if y.shape[0] != n:
+        raise ValueError(f"y must be one response per row of newdata ({n}), got {y.shape[0]}")
+    offset = new_offset_arg(fit, offset, n, "offset", "newdata")
+    offset = formula_offset if offset is None else offset
+    if not dist.bag_by_group:
+        return Targets(y, offset, np.ones(n), status), None
+    order, group = sort_within_groups(_groups(fit, newdata), y, n)
+    if order is None:
+        return Targets(y, offset, np.ones(n), group), None
+    return Targets(y[order], None if offset is None else offset[order], np.ones(n),
+                   group[order]), order
 
 
-def cost_tradeoff(fits, newdata, y=None, n_trees=None) -> pd.DataFrame:
+def _context(fit):
+    """The fit's context for deviances of new rows: its tie-breaking noise (pairwise)
+    drawn from a copy of its generator and an empty cache, so that the fit itself
+    (its generator, which gbm_more continues, and its cached layouts) is untouched."""
+    return dataclasses.replace(fit.context, noise_rng=copy.deepcopy(fit.context.noise_rng),
+                               cache={})
+
+
+def cost_tradeoff(fits, newdata, y=None, n_trees=None, offset=None) -> pd.DataFrame:
     """Deviance and mean prediction cost per row of each fit at each number of trees.
 
     Parameters
@@ -47,13 +104,20 @@ def cost_tradeoff(fits, newdata, y=None, n_trees=None) -> pd.DataFrame:
         E.g. one per ``cegb_tradeoff``; a dict names them, else the trade-off
         names them ("lambda=0.001").
     newdata : DataFrame
-        The rows to evaluate on (a test set), with the response column.
+        The rows to evaluate on (a test set), with the response column (a
+        coxph fit: its ``Surv(time, status)``; a pairwise fit: the group
+        column(s) too, the rows in any order).
     y : array, optional
         The response of ``newdata`` (default: the fits' formula's response
         evaluated on it, e.g. ``log(wage)``; the formula's ``offset()`` terms
-        enter the deviance either way).
+        enter the deviance either way); for coxph an (n, 2) array of (time,
+        status) or a :func:`Surv`.
     n_trees : int or list of ints, optional
         Counts to trace (default: 10 geometric steps up to each fit's trees).
+    offset : array-like of float, optional
+        The offset of each row of ``newdata`` (link scale; default: the
+        formula's ``offset()`` terms evaluated on it): required for fits
+        fitted with an ``offset`` argument (``gbm_fit``).
 
     Returns
     -------
@@ -93,14 +157,16 @@ def cost_tradeoff(fits, newdata, y=None, n_trees=None) -> pd.DataFrame:
             raise ValueError(f"cost_tradeoff: {where} was fitted without costs; give it the "
                              "costs with cegb_tradeoff=0 to report them")
         name = key if isinstance(fits, dict) else f"lambda={fit.costs.tradeoff:g}"
-        targets = _targets(fit, newdata, y)
         counts = _counts(fit, n_trees)
         f = fit.predict(newdata, n_trees=counts)
+        targets, order = _targets(fit, newdata, y, offset, f.shape[0])
+        f = f if order is None else f[order]
+        context = _context(fit)
         costs = fit.predict_cost(newdata, n_trees=counts)
         for j, count in enumerate(counts):
             table = costs[count]
             row = dict(model=name, tradeoff=fit.costs.tradeoff, n_trees=count,
-                       deviance=float(fit.distribution.deviance(targets, f[..., j], fit.context)),
+                       deviance=float(fit.distribution.deviance(targets, f[..., j], context)),
                        mean_cost=float(table["total"].mean()))
             row.update({c: float(table[c].mean()) for c in COST_COLUMNS[:-1]})
             rows.append(row)

@@ -217,6 +217,67 @@ def test_offset_is_part_of_the_score():
     np.testing.assert_allclose(res["score"][ran], full[ran], rtol=0, atol=1e-12)
 
 
+def test_matrix_offset_given_to_qwyc_and_required():
+    # a gbm_fit model with an offset: qwyc tuned its thresholds on scores without the
+    # offset (1 mean tree reported, 20 when predicting with the offsets)
+    from pygbm import gbm_fit, gbm_more
+    rows = _data(900, 8)
+    x = rows[["x0", "x1", "x2", "x3"]].to_numpy()
+    off = np.random.default_rng(0).normal(0, 1.5, len(rows))
+    fit = gbm_fit(x[:400], rows.y[:400], offset=off[:400], distribution="bernoulli",
+                  n_trees=N_TREES, interaction_depth=2, random_state=1)
+    assert fit.matrix_offset
+    opt, o_opt, val, o_val = x[400:700], off[400:700], x[700:], off[700:]
+    for call in (lambda: qwyc(fit, opt), lambda: qwyc_tradeoff(fit, opt, val, offset=o_opt)):
+        with pytest.raises(ValueError, match=r"^(newdata_)?offset is required: the model was "
+                                             r"fitted with an offset argument"):
+            call()
+    with pytest.raises(ValueError, match="^validation_offset is required"):
+        qwyc(fit, opt, offset=o_opt, validation=val)
+    with pytest.raises(ValueError, match="validation_offset is the offset of the validation"):
+        qwyc(fit, opt, offset=o_opt, validation_offset=o_val)
+    with pytest.raises(ValueError, match=r"offset must be one number per row of data \(300\)"):
+        qwyc(fit, opt, offset=o_val)
+    ee = qwyc(fit, opt, alpha=0.01, order="gbt", offset=o_opt, validation=val,
+              validation_offset=o_val)
+    res = ee.predict(opt, offset=o_opt)
+    assert ee.fit_mean_trees_ == res["n_trees"].mean()
+    full = fit.predict(opt, n_trees=N_TREES) + o_opt >= 0
+    assert ee.fit_disagreement_ == np.mean(res["decision"].to_numpy() != full)
+    assert ee.report_.validation_mean_trees == ee.predict(val, offset=o_val)["n_trees"].mean()
+    with pytest.raises(ValueError, match="^offset is required.*rows of newdata"):
+        ee.predict(val)
+    curves = qwyc_tradeoff(fit, opt, val, alphas=[0.01], methods=["gbt"], offset=o_opt,
+                           newdata_offset=o_val)
+    assert curves["fit_mean_trees"].iloc[0] == ee.fit_mean_trees_
+    assert curves["mean_trees"].iloc[0] == ee.report_.validation_mean_trees
+    with pytest.warns(UserWarning, match="training rows"):    # the kept offsets
+        kept = qwyc(fit, alpha=0.0)
+    np.testing.assert_array_equal(kept.predict(x[:400], offset=off[:400])["decision"],
+                                  (fit.predict(x[:400], n_trees=N_TREES) + off[:400] >= 0))
+    # known without the kept data, and after gbm_more(offset=)
+    lean = gbm_fit(x[:400], rows.y[:400], offset=off[:400], distribution="bernoulli",
+                   n_trees=5, keep_data=False)
+    with pytest.raises(ValueError, match="^offset is required"):
+        qwyc(lean, opt)
+    plain = gbm_fit(x[:400], rows.y[:400], distribution="bernoulli", n_trees=5)
+    assert not plain.matrix_offset
+    assert gbm_more(plain, 2, offset=off[:400]).matrix_offset
+    assert not gbm("y ~ x0 + offset(np.log(t))", rows, distribution="bernoulli",
+                   n_trees=2).matrix_offset
+
+
+def test_huge_costs_give_the_unit_costs_speed_up(setting):
+    # only the costs' ratios matter; the mean cost per row summed costs near the
+    # largest float over the rows and overflowed (speed-up 0)
+    fit, _, held, _ = setting
+    unit = qwyc(fit, held, alpha=0.01)
+    huge = qwyc(fit, held, alpha=0.01, cost=np.full(N_TREES, 1e306))
+    np.testing.assert_array_equal(huge.order_, unit.order_)
+    assert huge.summary().speedup == pytest.approx(unit.summary().speedup, rel=1e-12)
+    assert np.isfinite(huge.report_.mean_cost)
+
+
 def test_path_cost_and_explicit_order(setting):
     fit, _, held, _ = setting
     ee = qwyc(fit, held, alpha=0.01, cost="path")
@@ -264,12 +325,35 @@ def test_other_distributions():
      r"order must be a permutation.*got 40 values .* \(39 distinct\)"),
     (dict(cost=["a"] * N_TREES), "cost must be None, 'path' or an array"),
     (dict(cost=np.r_[-1.0, np.ones(N_TREES - 1)]), "cost must hold.*from -1 to 1"),
+    (dict(cost=np.full(N_TREES, 1e308)), r"cost must have a finite total .*1e\+308 .*"
+                                          r"sum overflows"),   # was: speed-up nanx
     (dict(threshold=np.nan), "threshold must be"), (dict(threshold="0.3"), "threshold must be"),
 ])
 def test_bad_arguments_name_the_argument(setting, kwargs, message):
     fit, _, held, _ = setting
     with pytest.raises(ValueError, match=message):
         qwyc(fit, held, **kwargs)
+
+
+def test_best_iteration_of_one_tree_blames_n_trees():
+    # the default n_trees is the best iteration; at 1 the refusal blamed margin_freq,
+    # which was never given
+    data = _data(300, 7)
+    fit = gbm("y ~ x0 + x1 + x2 + x3 + c", data, distribution="bernoulli", n_trees=10,
+              shrinkage=1.0, interaction_depth=8, n_minobsinnode=1, train_fraction=0.5,
+              random_state=0)
+    assert fit.best_iteration(quiet=True) == (1, "test")
+    match = (r"n_trees must be at least 2 .*the default n_trees, the fit's best iteration "
+             r"\(fit.best_iteration\(\), by test\), is 1: give n_trees from 2 to 10")
+    with pytest.raises(ValueError, match=match):
+        qwyc(fit, data)
+    with pytest.raises(ValueError, match=match):
+        qwyc_tradeoff(fit, data, data)
+    assert qwyc(fit, data, n_trees=2, alpha=0.0).n_trees == 2
+    one = gbm("y ~ x0 + x1", data, distribution="bernoulli", n_trees=1)
+    with pytest.raises(ValueError, match="n_trees: qwyc needs a fit of at least 2 trees.*"
+                                         "got a fit of 1"):
+        qwyc(one, data, n_trees=1)
 
 
 def test_empty_rows_are_refused(setting):

@@ -385,3 +385,28 @@ def test_as_numeric_of_words_is_refused_as_r_nan():
     d = boston().assign(word=lambda x: np.where(x["rm"] > 6, "six", "7"))
     with pytest.raises(ValueError, match=r"'as.numeric\(word\)' gives NaN for \d+ rows"):
         model_frame("medv ~ as.numeric(word)", d)
+
+
+def test_response_newdata_codes_a_text_response_by_the_fits_levels():
+    # a sample holding one level only was coded by its own levels: "pos" became 0
+    from pygbm.frontend import response_newdata, weights_newdata
+
+    d = pd.DataFrame({"y": ["neg", "pos", "pos", "neg"], "x": [1.0, 2.0, 3.0, 4.0],
+                      "t": [1.0, 2.0, 3.0, 4.0], "s": [1, 0, 1, 1], "w": [1.0, 2, 3, 4]})
+    mf = _mf("y ~ x", d)
+    only_pos = d[d["y"] == "pos"]
+    np.testing.assert_array_equal(response_newdata("y ~ x", only_pos, levels=mf.y_levels).y,
+                                  [1.0, 1.0])
+    np.testing.assert_array_equal(response_newdata("y ~ x", only_pos).y, [0.0, 0.0])
+    with pytest.raises(ValueError, match=r"the response y of data has level\(s\) \['maybe'\] "
+                                         r"that the fit's response did not have"):
+        response_newdata("y ~ x", d.assign(y="maybe"), "data", levels=mf.y_levels)
+    surv = response_newdata("Surv(t, s) ~ x + offset(np.log(t))", d.iloc[:2])
+    np.testing.assert_array_equal(surv.y, [1.0, 2.0])
+    np.testing.assert_array_equal(surv.status, [1.0, 0.0])
+    np.testing.assert_allclose(surv.offset, np.log([1.0, 2.0]))
+    assert response_newdata("x ~ t", d).status is None
+    np.testing.assert_array_equal(weights_newdata("w", d, "data"), d["w"].to_numpy())
+    assert weights_newdata(None, d) is None
+    with pytest.raises(ValueError, match="weights: column 'v' is not in data"):
+        weights_newdata("v", d, "data")
