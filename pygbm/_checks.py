@@ -195,7 +195,7 @@ def new_offset_arg(fit, offset, n: int, name: str = "offset",
     per row, or None when none is given, refused for a fit trained with an offset
     argument (``fit.matrix_offset``), whose new rows cannot be scored without theirs."""
     if offset is None:
-        if getattr(fit, "matrix_offset", False):
+        if fit.matrix_offset:
             raise ValueError(f"{name} is required: the model was fitted with an offset "
                              f"argument (gbm_fit(offset=)), so the rows of {table} are scored "
                              f"with theirs; give one number per row")

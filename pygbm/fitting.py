@@ -370,9 +370,9 @@ def fit_coded(options: FitOptions, data: CodedData, random_state=None) -> GBMFit
 
 
 def formula_offset(encoder) -> bool:
-    """Whether ``encoder`` (None for arrays) finds the offset of new rows in them
-    (a formula's ``offset()`` terms)."""
-    return bool(getattr(encoder, "offset_terms", None))
+    """Whether ``encoder`` (a :class:`pygbm.frontend.PredictorEncoder`) finds
+    the offset of new rows in them (a formula's ``offset()`` terms)."""
+    return bool(encoder.offset_terms)
 
 
 def build_fit(data: CodedData, options: FitOptions, problem: BoostProblem, targets: Targets,
