@@ -7,6 +7,8 @@ one fit learns or keeps lives in its :class:`FitContext`.
 """
 from __future__ import annotations
 
+import copy
+import dataclasses
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -82,6 +84,13 @@ class FitContext:
     def n_outputs(self) -> int:
         """Link columns: one per class of a multi-output fit, else 1."""
         return 1 if self.classes is None else int(len(self.classes))
+
+    def detached(self) -> FitContext:
+        """This context for the deviance of rows the fit is not fitting (a test
+        set, permuted rows): the tie-breaking noise drawn from a copy of the
+        generator and an empty cache, so that the fit's own (the generator
+        ``gbm_more`` continues, its cached layouts) are untouched."""
+        return dataclasses.replace(self, noise_rng=copy.deepcopy(self.noise_rng), cache={})
 
     def model_exp(self, x):
         """exp on the fit's path (see ``r_exact_math``)."""

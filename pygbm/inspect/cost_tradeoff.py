@@ -4,9 +4,6 @@ of trees for several fits (one per trade-off λ) — the figure every plot of
 Peter et al. (2017) is."""
 from __future__ import annotations
 
-import copy
-import dataclasses
-
 import numpy as np
 import pandas as pd
 
@@ -87,14 +84,6 @@ def _targets(fit, newdata, y, offset, n: int) -> tuple[Targets, np.ndarray | Non
                    group[order]), order
 
 
-def _context(fit):
-    """The fit's context for deviances of new rows: its tie-breaking noise (pairwise)
-    drawn from a copy of its generator and an empty cache, so that the fit itself
-    (its generator, which gbm_more continues, and its cached layouts) is untouched."""
-    return dataclasses.replace(fit.context, noise_rng=copy.deepcopy(fit.context.noise_rng),
-                               cache={})
-
-
 def cost_tradeoff(fits, newdata, y=None, n_trees=None, offset=None) -> pd.DataFrame:
     """Deviance and mean prediction cost per row of each fit at each number of trees.
 
@@ -161,7 +150,7 @@ def cost_tradeoff(fits, newdata, y=None, n_trees=None, offset=None) -> pd.DataFr
         f = fit.predict(newdata, n_trees=counts)
         targets, order = _targets(fit, newdata, y, offset, f.shape[0])
         f = f if order is None else f[order]
-        context = _context(fit)
+        context = fit.context.detached()
         costs = fit.predict_cost(newdata, n_trees=counts)
         for j, count in enumerate(counts):
             table = costs[count]

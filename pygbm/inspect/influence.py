@@ -273,11 +273,13 @@ def permutation_influence(fit, n_trees=None, random_state=None) -> pd.Series:
     ts = fit.ts_encoder
     var_type = fit.var_type if ts is None else fit.engine_var_type
 
+    context = fit.context.detached()      # the fit's own generator untouched
+
     def loss(xm):
         xe = xm if ts is None else ts.transform(xm)
         f = predict_link(fit.trees, xe, var_type, fit.c_splits, fit.init_f, [n_trees],
                          n_outputs=K, engine=fit.options.engine)[..., 0]
-        return float(dist.deviance(targets, f, fit.context))
+        return float(dist.deviance(targets, f, context))
 
     baseline = loss(x)
     rel_inf = np.zeros(len(fit.var_names))

@@ -1,4 +1,6 @@
 """relative_influence / summary / permutation influence against R gbm 2.1.8.1."""
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -8,6 +10,8 @@ from pygbm.distributions.inputs import Targets
 from pygbm.inspect.influence import permutation_influence, relative_influence, used_variables
 from pygbm.inspect.summary import summary
 from rfit import build_fit, load_fixture
+
+DATA_DIR = Path(__file__).resolve().parents[2] / "data"
 
 ALL = ["boston_gaussian", "boston_stumps", "pima2_bernoulli", "lending_bernoulli",
        "lung_coxph", "boston_quantile", "boston_tdist"]
@@ -213,3 +217,16 @@ def test_a_predictor_read_through_a_combination_is_used():
     got = permutation_influence(fit, 1, random_state=np.random.default_rng(TS_SEED))
     np.testing.assert_array_equal(got.to_numpy(), _permuted_by_hand(fit, frame, 1).to_numpy())
     assert got["h"] > 0
+
+
+def test_permutation_leaves_a_pairwise_fit_generator_untouched():
+    # pairwise deviances break ties with noise: drawn from a copy of the fit's
+    # generator, which gbm_more continues (the influence had advanced it)
+    tm = pd.read_csv(DATA_DIR / "travel_mode.csv").assign(
+        choice=lambda d: (d["choice"] == "yes").astype(int))
+    fit = pygbm.gbm("choice ~ wait + travel + gcost + income", tm, n_trees=10, random_state=1,
+                    distribution=dict(name="pairwise", group="individual", metric="ndcg"))
+    noise = fit.context.noise_rng.bit_generator.state
+    first = pygbm.permutation_influence(fit, random_state=1)
+    assert fit.context.noise_rng.bit_generator.state == noise
+    pd.testing.assert_series_equal(pygbm.permutation_influence(fit, random_state=1), first)
