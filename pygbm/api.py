@@ -174,10 +174,15 @@ def gbm_fit(x, y, offset=None, misc=None, distribution="bernoulli", w=None,
                                         full_history=full_history))
     warn_unused(given)                         # after the checks: only valid arguments
     n_train, train_fraction = _n_train_arg(n_train, train_fraction, coded.shape[0])
+    # a class distribution's text or categorical y is coded as gbm()'s model frame
+    # codes it (R's factor: a Categorical's order of categories), not by np.asarray's
+    # sorted strings; the other distributions refuse text in check_response
+    y, y_levels = (frontend.factor_response(y, response_name)
+                   if options.distribution.name in _CLASS_RESPONSES else (y, None))
     data = CodedData(x=coded, var_names=names, var_type=var_type, var_levels=var_levels,
                      encoder=encoder, y=np.asarray(y), n_train=n_train,
                      train_fraction=train_fraction, status=status, offset=offset, weights=w,
-                     group=group, response_name=response_name)
+                     group=group, response_name=response_name, y_levels=y_levels)
     return fit_coded(options, data, random_state)
 
 

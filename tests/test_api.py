@@ -129,6 +129,24 @@ def test_gbm_fit_matrix_interface(boston):
     assert arr.predict(x.drop(columns="chas").to_numpy(), n_trees=5).shape == (len(x),)
 
 
+def test_gbm_fit_codes_a_text_response_as_gbm_does(pima):
+    """gbm_fit's categorical or text response is coded as gbm()'s model frame codes
+    it (R's factor): a Categorical's order of categories, R's collation of strings;
+    np.asarray sorted a Categorical's labels, modelling the first level."""
+    x = pima.drop(columns="diabetes")
+    text = pima["diabetes"].map({1: "yes", 0: "no"})
+    kw = dict(distribution="bernoulli", n_trees=10, shrinkage=0.1, random_state=1)
+    for y in (pd.Categorical(text, categories=["yes", "no"]), text.str.replace("yes", "Yes")):
+        data = x.assign(diabetes=y)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            ref = pygbm.gbm("diabetes ~ .", data, **kw)
+            fit = pygbm.gbm_fit(x, y, **kw)
+        np.testing.assert_array_equal(fit.predict(x, n_trees=10), ref.predict(data, n_trees=10))
+    with pytest.raises(ValueError, match="gaussian needs a numeric response y"):
+        pygbm.gbm_fit(x, text, distribution="gaussian", n_trees=5)
+
+
 def test_print_like_r(boston):
     fit = pygbm.gbm("medv ~ .", boston, distribution="gaussian", n_trees=30,
                     train_fraction=0.8, random_state=1)

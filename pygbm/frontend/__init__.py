@@ -2,6 +2,7 @@
 
 * :func:`model_frame` — ``gbm(formula, data, weights)``'s model frame;
 * :func:`model_frame_newdata` — the same terms evaluated and coded on new data;
+* :func:`factor_response` — gbm_fit's text or categorical response coded as R's factor;
 * :func:`response_newdata` — the response and offsets of new data (a test set);
   :func:`weights_newdata` — their case weights (a column name or numbers);
 * :class:`PredictorEncoder` — R gbm.fit's coding of a predictors table;
@@ -18,11 +19,12 @@ _MODULES = {
     "ModelFrame": ".formula", "TermSpec": ".terms", "model_frame": ".formula",
     "model_frame_newdata": ".formula", "offset_newdata": ".formula",
     "response_newdata": ".formula", "weights_newdata": ".formula", "NewResponse": ".formula",
+    "factor_response": ".formula",
 }
 
 __all__ = [
     "ModelFrame", "NewResponse", "PredictorEncoder", "Surv", "SurvData", "TermSpec",
-    "model_frame", "model_frame_newdata", "offset_newdata", "r_collation_key", "r_label",
+    "factor_response", "model_frame", "model_frame_newdata", "offset_newdata", "r_collation_key", "r_label",
     "r_quantile7", "response_newdata", "weights_newdata",
 ]
 

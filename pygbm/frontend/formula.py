@@ -164,6 +164,22 @@ def _response(value, name: str, n: int):
     return y, levels, levels is not None, status
 
 
+def factor_response(y, name: str):
+    """gbm_fit's response ``y`` coded as :func:`model_frame` codes a text or
+    categorical response (R's factor: a Categorical's order of its categories, else
+    R's collation; codes 0..K-1 as floats, NaN where missing): ``(codes, levels)``;
+    ``(y, None)`` for any other response (numbers, logical, Surv, not one column)."""
+    if hasattr(y, "time") or np.ndim(y) != 1:
+        return y, None
+    col = y if isinstance(y, pd.Series) else pd.Series(y)
+    is_bool = pd.api.types.is_bool_dtype(col.dtype) or (
+        col.dtype == object and pd.api.types.infer_dtype(col, skipna=True) == "boolean")
+    if is_bool or _column_kind(col, name, role="the response") == NUMERIC:
+        return y, None
+    levels, codes = PredictorEncoder._fit_levels(col)
+    return np.where(codes >= 0, codes, np.nan).astype(float), levels
+
+
 def _offset_value(terms, evaluator, n: int) -> np.ndarray | None:
     if not terms:
         return None
