@@ -201,6 +201,23 @@ def test_bernoulli_offset_init_is_one_newton_step():
     assert d.init_f(Targets(y, o, w, misc), CTX) == pytest.approx(step, rel=1e-14)
 
 
+def test_bernoulli_offset_init_where_r_newton_diverges():
+    """A large offset: R's first Newton step is about -20, its second overshoots
+    until every p rounds to 1 and the next step divides by 0 (a ZeroDivisionError
+    here before); the initial value solves the score equation instead."""
+    d = make("bernoulli")
+    rng = np.random.default_rng(4)
+    o = rng.uniform(3.0, 4.5, 300)
+    y = (rng.uniform(size=300) < 0.35).astype(float)
+    w = np.ones(300)
+    f0 = d.init_f(Targets(y, o, w, None), CTX)
+    p = 1 / (1 + np.exp(-(o + f0)))
+    assert np.isfinite(f0)
+    assert abs(np.sum(w * (y - p))) < 1e-9
+    with pytest.raises(ValueError, match="every response .* is 1"):
+        d.init_f(Targets(np.ones(300), o + 40.0, w, None), CTX)
+
+
 BAG_SCALE = {"gaussian": 1.0, "laplace": 1.0, "quantile": 1.0, "tdist": 1.0,
              "adaboost": 1.0, "bernoulli": 0.5, "poisson": 0.5, "coxph": 0.5}
 
