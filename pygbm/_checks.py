@@ -135,7 +135,24 @@ def numbers_arg(name: str, values) -> np.ndarray:
     try:
         return np.asarray(values, dtype=float)
     except (TypeError, ValueError):
-        raise ValueError(f"{name} must be numbers, got {values!r:.80}") from None
+        raise ValueError(f"{name} must be numbers, got {_non_numbers(values)}") from None
+
+
+def _non_numbers(values) -> str:
+    """What ``values`` (not convertible to floats) are, for an error: a scalar's
+    repr, or an array's size and its first value that is not a number (not the
+    repr of a whole column)."""
+    flat = np.asarray(values, dtype=object)
+    if flat.ndim == 0:
+        return f"{values!r:.80}"
+    flat = flat.ravel()
+    for v in flat:
+        try:
+            float(v)
+        except (TypeError, ValueError):
+            return (f"{type(values).__name__} of {flat.size} values with non-numbers such "
+                    f"as {v!r:.40}")
+    return f"{type(values).__name__} of {flat.size} values"
 
 
 def finite_arg(name: str, values: np.ndarray) -> None:

@@ -245,6 +245,8 @@ def test_calibration_report_in_the_large_undefined_at_sum_of_y_zero_warns(y, p, 
 @pytest.mark.parametrize("kw, match", [
     (dict(y=None), "y must be numbers, got None"),
     (dict(p=["a", "b", "c", "d"]), "p must be numbers"),
+    (dict(y=pd.Series(["no", "no", "yes", "yes"])),
+     r"^y must be numbers, got Series of 4 values with non-numbers such as 'no'$"),
     (dict(p=[0.1, np.nan, 0.5, 0.5]), "p must be finite numbers, got 1 NaN"),
     (dict(y=[0, np.inf, 1, 1]), "y must be finite numbers, got 0 NaN and 1 infinite"),
     (dict(weights=["a"] * 4), "weights must be numbers"),
