@@ -12,6 +12,8 @@ from .modes import MAX_COMBINATION, NATIVE, ORDERED, check_number, resolve_modes
 
 #: bound of the seeds drawn from the fit's generator
 _SEED_BOUND = 2**63 - 1
+#: the encoder's seed where no predictor is coded (no permutation is drawn)
+_UNUSED_SEED = 0
 
 
 def fit_target_statistics(categorical, x, y, w, n_train, var_names, var_type, var_monotone,
@@ -49,11 +51,14 @@ def fit_target_statistics(categorical, x, y, w, n_train, var_names, var_type, va
         prior = float(np.sum(w_tr * y_tr) / total) if total > 0 else float(np.mean(y_tr))
     else:
         prior = check_number("ts_prior", prior)
-    if not any(m != NATIVE for m in modes):
-        if not (isinstance(categorical, dict) or categorical == NATIVE):
-            warn(f"categorical={categorical!r} has no effect: there is no unordered "
-                 "categorical predictor")
-    seed = int(rng.integers(_SEED_BOUND)) if isinstance(rng, np.random.Generator) \
+    coded = any(m != NATIVE for m in modes)
+    if not coded and not (isinstance(categorical, dict) or categorical == NATIVE):
+        warn(f"categorical={categorical!r} has no effect: there is no unordered "
+             "categorical predictor")
+    # no predictor coded: nothing is permuted, and the fit's generator is left as a
+    # plain fit uses it (the same fit as categorical="native", as the warning says)
+    seed = _UNUSED_SEED if not coded else int(rng.integers(_SEED_BOUND)) \
+        if isinstance(rng, np.random.Generator) \
         else int(np.random.default_rng(rng).integers(_SEED_BOUND))
     enc = TargetStatisticsEncoder(modes, var_names, var_type, prior, prior_weight,
                                   n_permutations, seed, n_train, max_combination)

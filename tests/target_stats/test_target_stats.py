@@ -224,6 +224,24 @@ def test_no_categorical_predictor_warns():
     np.testing.assert_array_equal(x_engine, x)
 
 
+def test_no_categorical_predictor_fits_as_native():
+    """"has no effect" holds: no seed is drawn from the fit's generator (the
+    permutations' seed moved every bag after it, so the fit differed)."""
+    import pandas as pd
+
+    import pygbm
+
+    rng = np.random.default_rng(5)
+    data = pd.DataFrame({"a": rng.normal(size=200), "b": rng.normal(size=200)})
+    data["y"] = (data.a + rng.normal(size=200) > 0).astype(float)
+    kw = dict(distribution="bernoulli", n_trees=10, random_state=0, cv_folds=2)
+    native = pygbm.gbm("y ~ .", data, **kw)
+    with pytest.warns(UserWarning, match="no effect"):
+        ts = pygbm.gbm("y ~ .", data, categorical="ordered_ts", **kw)
+    np.testing.assert_array_equal(ts.fit, native.fit)
+    np.testing.assert_array_equal(ts.cv_error, native.cv_error)
+
+
 def test_encoder_pickles_and_transforms_the_same():
     rng = np.random.default_rng(11)
     x = np.column_stack([rng.integers(0, 30, 300), rng.integers(0, 5, 300)]).astype(float)
