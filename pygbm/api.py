@@ -35,6 +35,10 @@ def _encode(x, var_names):
         if len(var_names) != width:
             raise ValueError(f"var_names must give one name per column of x ({width}), "
                              f"got {len(var_names)}")
+        dup = [v for i, v in enumerate(var_names) if v in var_names[:i]]
+        if dup:
+            raise ValueError(f"var_names must be distinct names, got duplicates "
+                             f"{list(dict.fromkeys(dup))}")
     if isinstance(x, np.ndarray) and var_names is not None:
         x = pd.DataFrame(x, columns=var_names)
     coded, names, var_type, var_levels = encoder.fit_transform(x)

@@ -147,6 +147,16 @@ def test_gbm_fit_codes_a_text_response_as_gbm_does(pima):
         pygbm.gbm_fit(x, text, distribution="gaussian", n_trees=5)
 
 
+def test_gbm_fit_duplicated_var_names_name_the_argument(pima):
+    x = pima.drop(columns="diabetes").to_numpy()
+    with pytest.raises(ValueError, match=r"^var_names must be distinct names, got duplicates "
+                                         r"\['a'\]$"):
+        pygbm.gbm_fit(x, pima["diabetes"], var_names=["a"] * 8, n_trees=5)
+    frame = pima.drop(columns="diabetes").set_axis(["a"] * 8, axis=1)
+    with pytest.raises(ValueError, match=r"duplicated column names: \['a'\]$"):
+        pygbm.gbm_fit(frame, pima["diabetes"], n_trees=5)
+
+
 def test_print_like_r(boston):
     fit = pygbm.gbm("medv ~ .", boston, distribution="gaussian", n_trees=30,
                     train_fraction=0.8, random_state=1)

@@ -165,7 +165,7 @@ def _as_frame(data, what: str) -> pd.DataFrame:
         raise TypeError(f"{what} must be a pandas DataFrame or a 2-d numpy array, "
                         f"got {type(data).__name__}")
     if frame.columns.duplicated().any():
-        dup = list(frame.columns[frame.columns.duplicated()])
+        dup = list(dict.fromkeys(frame.columns[frame.columns.duplicated()]))
         raise ValueError(f"{what} has duplicated column names: {dup}")
     return frame
 
