@@ -472,7 +472,7 @@ def _new_rows(fit, data, weights):
         raise ValueError("data= is only supported for models fitted with a formula")
     mf = frontend.model_frame(fit.formula, data, weights)
     n_first = fit.fit.shape[0] if fit.zero_sample is None else \
-        fit.fit.shape[0] - fit.zero_sample.n_kept + fit.zero_sample.n_train_full
+        fit.zero_sample.n_original(fit.fit.shape[0])
     if mf.x.shape[0] != n_first:
         raise ValueError(f"data have {mf.x.shape[0]} rows but the model was fitted on "
                          f"{n_first}; gbm_more continues on the same rows")
@@ -503,8 +503,7 @@ def _kept_weights(fit, weights, w_raw):
                          "given: gbm_more continues with the weights the model kept "
                          "(give data= to use the column)")
     sample = fit.zero_sample
-    n = w_raw.shape[0] if sample is None else \
-        w_raw.shape[0] - sample.n_kept + sample.n_train_full
+    n = w_raw.shape[0] if sample is None else sample.n_original(w_raw.shape[0])
     w = weights_arg(weights, n)
     if sample is not None:
         w = sample.raw_weights(sample.select(w))
@@ -580,7 +579,7 @@ def gbm_more(fit: GBMFit, n_new_trees=100, data=None, weights=None, offset=None,
     sample = fit.zero_sample
     if offset is not None:
         offset = offset_arg(offset, x.shape[0] if sample is None else
-                            x.shape[0] - sample.n_kept + sample.n_train_full)
+                            sample.n_original(x.shape[0]))
         targets = dataclasses.replace(targets, offset=offset if sample is None else
                                       sample.select(offset))
     n = x.shape[0]

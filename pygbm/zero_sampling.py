@@ -85,6 +85,12 @@ class ZeroSample:
     def n_kept(self) -> int:
         return int(self.kept.shape[0])
 
+    def n_original(self, n_fit: int) -> int:
+        """The rows of the original data for the fit's ``n_fit`` rows (kept
+        training rows and every validation row): the training rows before
+        subsampling, then the validation rows."""
+        return n_fit - self.n_kept + self.n_train_full
+
     @property
     def shift(self) -> float:
         """What ``"offset"`` adds to the link (log l), else 0."""
