@@ -6,6 +6,7 @@ import numbers
 
 import numpy as np
 
+from . import frontend
 from .engine.compiled import NUMBA_MISSING_NOTE, available
 from .messages import warn
 from .rrandom import RRandom
@@ -218,6 +219,18 @@ def new_offset_arg(fit, offset, n: int, name: str = "offset",
                              f"with theirs; give one number per row")
         return None
     return per_row_arg(name, offset, n, table)
+
+
+def new_offsets(fit, data, offset, n: int, name: str = "offset",
+                table: str = "newdata") -> np.ndarray | None:
+    """The offsets of the ``n`` rows of ``data`` (the caller's argument ``table``):
+    ``offset`` given (the caller's argument ``name``, checked as
+    :func:`new_offset_arg` checks it), else the formula's ``offset()`` terms
+    evaluated on ``data``; None for a ``gbm_fit`` model, or a formula without them."""
+    offset = new_offset_arg(fit, offset, n, name, table)
+    if offset is not None or fit.formula is None:
+        return offset
+    return frontend.offset_newdata(fit.encoder, data, table)
 
 
 def as_generator(random_state):

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._checks import choice_arg, new_offset_arg
+from .._checks import choice_arg, new_offsets
 from ..display import table_html
 from ..model import GBMFit
 
@@ -197,17 +197,6 @@ def link_of(dist, mu):
     return mu
 
 
-def _offset_of(fit, data, offset, n, name):
-    """The offsets of the ``n`` rows of ``data``: ``offset`` given, else the formula's
-    ``offset()`` terms (required for a fit trained with an offset argument)."""
-    offset = new_offset_arg(fit, offset, n, "offset", name)
-    if offset is not None or fit.formula is None:
-        return offset
-    from ..frontend import offset_newdata
-
-    return offset_newdata(fit.encoder, data, name)
-
-
 def expected_response(fit, data, n_trees, offset, x=None, name="newdata"):
     """The fit's expected response of ``data`` (coded as ``x`` when the caller has
     coded it already), offsets added; errors call ``data`` ``name``, the caller's
@@ -215,5 +204,5 @@ def expected_response(fit, data, n_trees, offset, x=None, name="newdata"):
     x = fit._design(data, name) if x is None else x
     link = fit._link(x, fit._check_n_trees(n_trees))
     link = link[..., 0] if np.ndim(n_trees) == 0 else link
-    off = _offset_of(fit, data, offset, link.shape[0], name)
+    off = new_offsets(fit, data, offset, link.shape[0], "offset", name)
     return fit.distribution.inverse_link(link if off is None else link + off)

@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 
 from .. import frontend
-from .._checks import fit_arg, new_offset_arg, response_arg
+from .._checks import fit_arg, new_offsets, response_arg
 from ..costs import COST_COLUMNS
 from ..distributions import Targets
 from ..pairwise_rows import group_labels, sort_within_groups
@@ -58,23 +58,18 @@ def _targets(fit, newdata, y, offset, n: int) -> tuple[Targets, np.ndarray | Non
     with the rows sorted by group and decreasing response (as the fit sorts its own);
     and that row order (None: as given). Deviances as ``valid_error`` measures them."""
     dist = fit.distribution
-    status = formula_offset = None
+    status = None
     if y is None:
         if fit.formula is None:
             raise ValueError("cost_tradeoff: give y= (the response of newdata) for a "
                              "gbm_fit model")
-        y, formula_offset, status = frontend.response_newdata(fit.formula, newdata,
-                                                              levels=fit.y_levels)
-    else:
-        if fit.formula is not None:
-            formula_offset = frontend.offset_newdata(fit.encoder, newdata)
-        if dist.survival_response:
-            y, status = _survival(dist, y)
+        y, _, status = frontend.response_newdata(fit.formula, newdata, levels=fit.y_levels)
+    elif dist.survival_response:
+        y, status = _survival(dist, y)
     y = response_arg(dist, y, "newdata")
     if y.shape[0] != n:
         raise ValueError(f"y must be one response per row of newdata ({n}), got {y.shape[0]}")
-    offset = new_offset_arg(fit, offset, n, "offset", "newdata")
-    offset = formula_offset if offset is None else offset
+    offset = new_offsets(fit, newdata, offset, n)
     if not dist.bag_by_group:
         return Targets(y, offset, np.ones(n), status), None
     order, group = sort_within_groups(_groups(fit, newdata), y, n)
