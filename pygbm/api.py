@@ -251,8 +251,10 @@ def gbm(formula, data, distribution=None, weights=None, var_monotone=None, n_tre
         The loss (R: ``distribution``): a name ("gaussian", "bernoulli", ...;
         see :func:`available_distributions`), R's list form as a dict
         (``{"name": "quantile", "alpha": 0.25}``; ranking:
-        ``{"name": "pairwise", "group": "query", "metric": "ndcg"}``) or an
-        instance. Default None: guessed as R does, with R's message.
+        ``{"name": "pairwise", "group": "query", "metric": "ndcg"}``; second-order
+        splits, not R's: ``{"name": "bernoulli", "splits": "newton"}``, also
+        poisson and multinomial) or an instance. Default None: guessed as R
+        does, with R's message.
     weights : str or array-like, optional
         Row weights: a column name or one value per row (R: ``weights``).
     var_monotone : sequence of {-1, 0, 1}, optional

@@ -103,7 +103,8 @@ KERNELS = (
         "engine/compiled/*.py", "engine/split.py", "engine/fixed_point.py",
         "engine/histogram.py", "engine/histogram_search.py", "engine/kernels/reference.py",
         "engine/tolerance.py",
-        "distributions/pairwise.py", "distributions/multinomial.py")),
+        "distributions/pairwise.py", "distributions/multinomial.py",
+        "distributions/_newton.py")),
     KernelCache("ordered/compiled", (
         "ordered/compiled/*.py", "ordered/columns.py", "ordered/leaf_terms.py",
         "distributions/huberized.py", "distributions/poisson.py", "engine/split.py",

@@ -136,6 +136,14 @@ class Distribution(ABC):
                         ctx: FitContext) -> float:
         """Out-of-bag improvement in deviance of the step ``shrinkage * fadj``."""
 
+    @property
+    def gradient_splits(self) -> bool:
+        """Whether the trees are grown on the working response with the case
+        weights, R's algorithm (the compiled loops' assumption); False where a
+        distribution's ``splits="newton"`` grows them on the Newton response
+        (:mod:`._newton`)."""
+        return True
+
     def growth_response(self, t: Targets, f, z, ctx: FitContext):
         """What the tree is grown on: (response, weights). Default: the working
         response with the case weights ``t.w`` (R's algorithm; the engine's

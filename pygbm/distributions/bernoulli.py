@@ -5,6 +5,7 @@ import numpy as np
 
 from .._rmath import exp_r, log_r, sequential_sum
 from ._common import as_binary_response, full_f, node_ratio, oob_average
+from ._newton import NewtonSplits
 from .base import Distribution
 
 #: R's Newton tolerance for the initial value with an offset
@@ -46,7 +47,7 @@ def _score_root(y, offset, w) -> float:
     return 0.5 * (lo + hi)
 
 
-class Bernoulli(Distribution):
+class Bernoulli(NewtonSplits, Distribution):
     """Bernoulli log-likelihood, logit link.
 
     * deviance: ``-2 * sum(w * (y * F - log(1 + exp(F)))) / sum(w)``,
@@ -62,6 +63,8 @@ class Bernoulli(Distribution):
       infinite or NaN value) the exact maximiser, by bisection (an improvement).
     * terminal nodes: one Newton step ``sum(w z) / sum(w p (1 - p))`` for every
       node (no minimum-count rule), 0 when the denominator is 0.
+    * ``splits="newton"`` (not R's): trees grown on ``z / h`` with weights
+      ``w h``, ``h = p (1 - p)`` (:mod:`._newton`); ``"gradient"``, R's, on ``z``.
     """
 
     name = "bernoulli"
@@ -104,6 +107,13 @@ class Bernoulli(Distribution):
         y, offset = t.y, t.offset
         F = full_f(f, offset)
         return np.asarray(y, dtype=float) - 1.0 / (1.0 + ctx.model_exp(-F))
+
+    def hessian(self, t, f, z, ctx):
+        """``p (1 - p)`` as ``1 / ((1 + exp(-F)) (1 + exp(F)))``: no cancellation
+        in ``1 - p`` where ``p`` is near 1."""
+        F = full_f(f, t.offset)
+        with np.errstate(over="ignore"):        # exp(|F| > 709) = inf: h = 0
+            return 1.0 / ((1.0 + ctx.model_exp(-F)) * (1.0 + ctx.model_exp(F)))
 
     def fit_leaves(self, t, f, z, leaves, bag, ctx):
         y, w = t.y, t.w

@@ -39,10 +39,8 @@ from __future__ import annotations
 import numpy as np
 
 from ._common import node_sum, oob_average
+from ._newton import MIN_HESSIAN, NewtonSplits
 from .base import Distribution
-
-#: a node whose Hessian sum is below this gets 0 (no Newton step)
-MIN_HESSIAN = 1e-150
 #: safeguard: largest |terminal-node value| (before shrinkage). The single
 #: Newton step 1/p explodes on nodes whose rows are confidently wrong (p ~ 0);
 #: ordinary fits stay far below (scikit-learn's letter fit: 99.9% of leaves
@@ -79,7 +77,7 @@ def _full(f, offset):
     return f + np.asarray(offset, dtype=float)[:, None]
 
 
-class Multinomial(Distribution):
+class Multinomial(NewtonSplits, Distribution):
     """K-class softmax boosting (see the module docstring).
 
     ``check_response`` codes the response as 0..K-1 (classes in sorted order,
@@ -91,17 +89,6 @@ class Multinomial(Distribution):
     name = "multinomial"
     response_link = "softmax"
     multi_output = True
-
-    #: how trees choose their splits: "gradient" (Friedman's algorithm, as R gbm
-    #: and scikit-learn: least squares on the gradient) or "newton" (least squares
-    #: on g/h weighted by h, i.e. LightGBM's second-order gain)
-    SPLITS = ("gradient", "newton")
-
-    def __init__(self, splits="gradient", **params):
-        super().__init__(**params)
-        if splits not in self.SPLITS:
-            raise ValueError(f"multinomial: splits must be one of {self.SPLITS}, got {splits!r}")
-        self.splits = splits
 
     # ------------------------------------------------------------------ checks
     @staticmethod
@@ -142,16 +129,10 @@ class Multinomial(Distribution):
         """Labels of the codes 0..K-1 (see ``_classes_and_codes``)."""
         return self._classes_and_codes(y, labels)[0]
 
-    def params(self):
-        return {} if self.splits == "gradient" else {"splits": self.splits}
-
-    def growth_response(self, t, f, z, ctx, k=0):
-        """Newton splits: grow on z/h with weights w*h (h = p(1-p))."""
-        if self.splits == "gradient":
-            return z, t.w
+    def hessian(self, t, f, z, ctx, k=0):
+        """Class ``k``'s ``p_k (1 - p_k)`` (Newton splits)."""
         p = self._probabilities(f, t.offset, ctx)[:, k]
-        h = np.maximum(p * (1.0 - p), MIN_HESSIAN)
-        return np.asarray(z, dtype=float) / h, np.asarray(t.w, dtype=float) * h
+        return p * (1.0 - p)
 
     # ------------------------------------------------------------------ the table
     def init_f(self, t, ctx):

@@ -5,6 +5,7 @@ import numpy as np
 
 from .._rmath import exp_r, log_r, sequential_sum
 from ._common import as_numeric_response, full_f, node_sum, oob_average
+from ._newton import NewtonSplits
 from .base import Distribution
 
 #: R's bound on the link: a terminal estimate is capped so that the
@@ -15,7 +16,7 @@ F_CAP = 19.0
 ZERO_COUNT_PRED = -19.0
 
 
-class Poisson(Distribution):
+class Poisson(NewtonSplits, Distribution):
     """Poisson log-likelihood, log link.
 
     * deviance (R's, without the saturated term):
@@ -29,6 +30,8 @@ class Poisson(Distribution):
       where min/max run over all training rows of the node (in and out of
       bag).  R 2.1.8 skips that clipping when there is an offset (its bounds
       stay infinite); reproduced.
+    * ``splits="newton"`` (not R's): trees grown on ``z / h`` with weights
+      ``w h``, ``h = exp(F)`` (:mod:`._newton`); ``"gradient"``, R's, on ``z``.
     """
 
     name = "poisson"
@@ -65,6 +68,10 @@ class Poisson(Distribution):
     def negative_gradient(self, t, f, bag, ctx):
         y, offset = t.y, t.offset
         return np.asarray(y, dtype=float) - ctx.model_exp(full_f(f, offset))
+
+    def hessian(self, t, f, z, ctx):
+        """``exp(F)``."""
+        return ctx.model_exp(full_f(f, t.offset))
 
     def fit_leaves(self, t, f, z, leaves, bag, ctx):
         y, offset, w = t.y, t.offset, t.w

@@ -6,7 +6,7 @@ back into the fit's state.
 engine, R's plain boosting on presorted data small enough for the compiled
 grower or on binned data, one output, one of the package's own distribution
 classes (:func:`pygbm.distributions.is_builtin`: a subclass may change its
-methods, which the kernels would not see) with compiled kernels
+methods, which the kernels would not see) with R's gradient splits and compiled kernels
 (:data:`.losses.KINDS`; pairwise ranking in R's exact mode runs
 :mod:`.ranking_boosting`'s loop, the multinomial on presorted data
 :mod:`.multiclass_boosting`'s) whose arithmetic is the fit's (the kernels' exp and
@@ -68,7 +68,7 @@ def compiled_loop(problem, state, scheme) -> CompiledLoop | RankingLoop | Multic
         return None
     kind = kind_of(problem.distribution)
     if (kind is None or not (problem.context.r_exact_math or kind in NO_EXP_LOG)
-            or problem.distribution.bag_by_group):
+            or problem.distribution.bag_by_group or not problem.distribution.gradient_splits):
         return None
     if not (compiled_exact(data, None) or isinstance(data, BinnedTrainingData)):
         return None

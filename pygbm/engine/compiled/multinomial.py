@@ -21,7 +21,8 @@ import math
 import numpy as np
 from numba import njit
 
-from ...distributions.multinomial import MAX_STEP, MIN_HESSIAN
+from ...distributions._newton import MIN_HESSIAN
+from ...distributions.multinomial import MAX_STEP
 from .arith import numpy_sum
 from .losses import oob_average
 

@@ -1,0 +1,156 @@
+"""Newton (second-order) splits, ``splits="newton"``: the growth response, the
+option's checks, and fits (the split they choose, both engines the same)."""
+from __future__ import annotations
+
+import pickle
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import pygbm
+from pygbm.distributions import FitContext, Targets, get_distribution
+from pygbm.distributions._newton import MIN_HESSIAN
+from pygbm.engine.compiled import available
+
+NEWTON = ("bernoulli", "poisson")
+
+
+def _targets(name, n=50, seed=0):
+    rng = np.random.default_rng(seed)
+    f = rng.normal(scale=2.0, size=n)
+    y = (rng.random(n) < 0.3).astype(float) if name == "bernoulli" \
+        else rng.poisson(2.0, size=n).astype(float)
+    return Targets(y, rng.normal(size=n), rng.uniform(0.5, 2.0, size=n)), f
+
+
+@pytest.mark.parametrize("name", NEWTON)
+def test_growth_response_is_the_newton_response(name):
+    t, f = _targets(name)
+    ctx = FitContext()
+    dist = get_distribution({"name": name, "splits": "newton"})
+    z = dist.negative_gradient(t, f, np.ones(f.shape[0], bool), ctx)
+    F = f + t.offset
+    mean = 1.0 / (1.0 + np.exp(-F)) if name == "bernoulli" else np.exp(F)
+    h = mean * (1.0 - mean) if name == "bernoulli" else mean
+    gz, gw = dist.growth_response(t, f, z, ctx)
+    np.testing.assert_allclose(gw, t.w * h, rtol=1e-12)
+    np.testing.assert_allclose(gz, z / h, rtol=1e-12)
+    # R's splits: the working response and the very weights array (the engine's
+    # integer fast path needs it)
+    plain = get_distribution(name)
+    gz, gw = plain.growth_response(t, f, z, ctx)
+    assert gz is z and gw is t.w
+
+
+def test_bernoulli_hessian_keeps_its_precision_near_certainty():
+    dist = get_distribution({"name": "bernoulli", "splits": "newton"})
+    f = np.array([40.0, -40.0, 800.0])
+    t = Targets(np.array([1.0, 0.0, 1.0]), None, np.ones(3))
+    h = dist.hessian(t, f, None, FitContext())
+    # 1 - p would round to 0 at F = 40; exp(-40) is the Hessian to 1e-17
+    np.testing.assert_allclose(h[:2], np.exp(-40.0), rtol=1e-12)
+    assert h[2] == 0.0                       # overflowed: floored in growth_response
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")                 # no overflow warning
+        z = dist.negative_gradient(t, f, np.ones(3, bool), FitContext())
+        gz, gw = dist.growth_response(t, f, z, FitContext())
+    assert gw[2] == MIN_HESSIAN and np.isfinite(gz).all()
+
+
+@pytest.mark.parametrize("name", NEWTON + ("multinomial",))
+def test_the_option_is_named_and_checked(name):
+    plain, newton = get_distribution(name), get_distribution({"name": name,
+                                                              "splits": "newton"})
+    assert plain.params() == {} and plain.gradient_splits          # R's list, unchanged
+    assert newton.params() == {"splits": "newton"} and not newton.gradient_splits
+    assert newton.spec() == {"name": name, "splits": "newton"}
+    assert newton.display_name == f"{name} (Newton splits)"
+    assert newton != plain and newton == get_distribution(newton.spec())
+    with pytest.raises(ValueError, match=r"splits must be one of .*got 'second'"):
+        get_distribution({"name": name, "splits": "second"})
+
+
+def test_distributions_without_the_option_refuse_it():
+    with pytest.raises(ValueError, match="takes no parameters"):
+        get_distribution({"name": "gaussian", "splits": "newton"})
+
+
+def test_the_first_split_maximises_the_newton_gain():
+    # an offset makes the rows' Hessians differ in the first tree: R's criterion and
+    # Newton's then disagree, and the fit must take Newton's best split
+    rng = np.random.default_rng(3)
+    n = 400
+    x = rng.uniform(size=n)
+    offset = np.where(x < 0.5, 4.0, 0.0) + rng.normal(scale=0.1, size=n)
+    y = (rng.random(n) < 1.0 / (1.0 + np.exp(-offset - np.sin(6 * x)))).astype(float)
+    fits = {s: pygbm.gbm_fit(x[:, None], y, offset=offset, n_trees=1, interaction_depth=1,
+                             n_minobsinnode=5, bag_fraction=1.0, shrinkage=1.0,
+                             distribution={"name": "bernoulli", "splits": s}, progress=False)
+            for s in ("gradient", "newton")}
+    newton = fits["newton"]
+    F = newton.init_f + offset
+    p = 1.0 / (1.0 + np.exp(-F))
+    wz, wh = y - p, p * (1.0 - p)
+    order = np.argsort(x)
+    xs, cz, ch = x[order], np.cumsum(wz[order]), np.cumsum(wh[order])
+    k = np.arange(5, n - 5 + 1)                              # n_minobsinnode rows a side
+    k = k[xs[k - 1] < xs[k]]
+    gain = cz[k - 1] ** 2 / ch[k - 1] + (cz[-1] - cz[k - 1]) ** 2 / (ch[-1] - ch[k - 1])
+    best = k[np.argmax(gain)]
+    threshold = 0.5 * (xs[best - 1] + xs[best])
+    assert newton.trees[0].split_code_pred[0] == pytest.approx(threshold, rel=1e-12)
+    assert fits["gradient"].trees[0].split_code_pred[0] != pytest.approx(threshold, rel=1e-6)
+
+
+@pytest.mark.skipif(not available(), reason="numba is not installed")
+@pytest.mark.parametrize("name,max_bins", [("bernoulli", None), ("bernoulli", 64),
+                                           ("poisson", None)])
+def test_both_engines_give_the_same_fit(name, max_bins):
+    rng = np.random.default_rng(1)
+    n = 600
+    d = pd.DataFrame({"a": rng.normal(size=n), "b": rng.choice(list("pqrs"), size=n),
+                      "c": np.where(rng.random(n) < 0.1, np.nan, rng.normal(size=n)),
+                      "e": rng.uniform(1.0, 3.0, size=n)})
+    link = d.a - 1.0 + (d.b == "q") + np.log(d.e)
+    d["y"] = ((rng.random(n) < 1 / (1 + np.exp(-link))) if name == "bernoulli"
+              else rng.poisson(np.exp(link))).astype(float)
+    formula = "y ~ a + b + c + offset(log(e))"
+    fits = [pygbm.gbm(formula, d, distribution={"name": name, "splits": "newton"},
+                      n_trees=40, interaction_depth=3, shrinkage=0.1, train_fraction=0.8,
+                      max_bins=max_bins, random_state=7, engine=engine, progress=False)
+            for engine in ("numpy", "numba")]
+    a, b = fits
+    np.testing.assert_array_equal(a.train_error, b.train_error)
+    np.testing.assert_array_equal(a.valid_error, b.valid_error)
+    np.testing.assert_array_equal(a.predict(d, n_trees=40), b.predict(d, n_trees=40))
+    plain = pygbm.gbm(formula, d, distribution=name, n_trees=40, interaction_depth=3,
+                      shrinkage=0.1, train_fraction=0.8, max_bins=max_bins, random_state=7,
+                      progress=False)
+    assert not np.array_equal(plain.train_error, a.train_error)
+
+
+def test_the_option_is_kept_by_gbm_more_and_pickling():
+    rng = np.random.default_rng(2)
+    x = rng.normal(size=(300, 2))
+    y = (rng.random(300) < 1 / (1 + np.exp(-2 * x[:, 0]))).astype(float)
+    fit = pygbm.gbm_fit(x, y, distribution={"name": "bernoulli", "splits": "newton"},
+                        n_trees=20, random_state=1, progress=False)
+    again = pickle.loads(pickle.dumps(fit))
+    assert again.distribution == fit.distribution
+    np.testing.assert_array_equal(again.predict(x, n_trees=20), fit.predict(x, n_trees=20))
+    more = pygbm.gbm_more(fit, 10)
+    assert more.distribution.splits == "newton"
+    whole = pygbm.gbm_fit(x, y, distribution={"name": "bernoulli", "splits": "newton"},
+                          n_trees=30, random_state=1, progress=False)
+    np.testing.assert_array_equal(more.predict(x, n_trees=30), whole.predict(x, n_trees=30))
+    assert "bernoulli (Newton splits) loss function" in repr(fit)
+
+
+def test_ordered_boosting_refuses_newton_splits():
+    d = pd.DataFrame({"a": np.arange(40.0), "y": np.arange(40) % 2})
+    with pytest.raises(ValueError, match=r"boosting_type='ordered' does not support "
+                                         r"bernoulli's splits='newton'"):
+        pygbm.gbm("y ~ a", d, distribution={"name": "bernoulli", "splits": "newton"},
+                  boosting_type="ordered", n_trees=2)
