@@ -46,7 +46,7 @@ class InfluenceSummary:
         of the total when ``normalized``, else the sums of the splits'
         improvements.
     distribution : str
-        The fit's distribution name.
+        The fit's distribution (its display name: pairwise with its metric, Newton splits).
     n_trees : int
         The number of trees the influences were computed from.
     method : {"relative_influence", "permutation"}
@@ -322,7 +322,7 @@ def summary(fit, c_bars=None, n_trees=None, plot_it=True, order=True,
     costs = cost_report(fit, n_trees)         # the first n_trees, as predict_cost
     extra = dict(cost_missing=report_missing(fit, n_trees)) if costs is None else dict(
         cost_share=costs.share[idx], split_share=costs.split_share, mean_cost=costs.total)
-    result = InfluenceSummary(tuple(names[idx]), rel_inf, fit.distribution.name,
+    result = InfluenceSummary(tuple(names[idx]), rel_inf, fit.distribution.display_name,
                               n_trees, method, normalize, c_bars, **extra)
     if plot_it:
         result.plot(ax=ax)

@@ -146,6 +146,8 @@ def test_the_option_is_kept_by_gbm_more_and_pickling():
                           n_trees=30, random_state=1, progress=False)
     np.testing.assert_array_equal(more.predict(x, n_trees=30), whole.predict(x, n_trees=30))
     assert "bernoulli (Newton splits) loss function" in repr(fit)
+    assert "bernoulli (Newton splits)" in str(fit.summary(plot_it=False))
+    assert "bernoulli (Newton splits)" in fit._repr_html_()
 
 
 def test_ordered_boosting_refuses_newton_splits():
