@@ -105,9 +105,20 @@ def test_the_first_split_maximises_the_newton_gain():
 
 
 @pytest.mark.skipif(not available(), reason="numba is not installed")
-@pytest.mark.parametrize("name,max_bins", [("bernoulli", None), ("bernoulli", 64),
-                                           ("poisson", None)])
-def test_both_engines_give_the_same_fit(name, max_bins):
+@pytest.mark.parametrize("name, max_bins, costs, loop", [
+    ("bernoulli", None, None, "boost_exact"), ("poisson", None, None, "boost_exact"),
+    ("bernoulli", None, {"a": 1.0, "c": 3.0}, "boost_exact"),
+    ("bernoulli", 5000, None, "boost_binned"),       # a bucket per value: R's exp
+    ("poisson", 64, None, None)])                    # NumPy's exp: the NumPy loop
+def test_both_engines_give_the_same_fit(monkeypatch, name, max_bins, costs, loop):
+    from pygbm.engine.compiled import boosting
+
+    calls = []
+    for kernel in ("boost_exact", "boost_binned"):
+        def counting(*args, _kernel=kernel, _original=getattr(boosting, kernel)):
+            calls.append(_kernel)
+            return _original(*args)
+        monkeypatch.setattr(boosting, kernel, counting)
     rng = np.random.default_rng(1)
     n = 600
     d = pd.DataFrame({"a": rng.normal(size=n), "b": rng.choice(list("pqrs"), size=n),
@@ -117,17 +128,19 @@ def test_both_engines_give_the_same_fit(name, max_bins):
     d["y"] = ((rng.random(n) < 1 / (1 + np.exp(-link))) if name == "bernoulli"
               else rng.poisson(np.exp(link))).astype(float)
     formula = "y ~ a + b + c + offset(log(e))"
+    settings = dict(n_trees=40, interaction_depth=3, shrinkage=0.1, train_fraction=0.8,
+                    max_bins=max_bins, random_state=7, feature_costs=costs,
+                    cegb_tradeoff=0.05 if costs else 1.0, progress=False)
     fits = [pygbm.gbm(formula, d, distribution={"name": name, "splits": "newton"},
-                      n_trees=40, interaction_depth=3, shrinkage=0.1, train_fraction=0.8,
-                      max_bins=max_bins, random_state=7, engine=engine, progress=False)
+                      engine=engine, **settings)
             for engine in ("numpy", "numba")]
+    assert set(calls) == ({loop} if loop else set())
     a, b = fits
     np.testing.assert_array_equal(a.train_error, b.train_error)
     np.testing.assert_array_equal(a.valid_error, b.valid_error)
+    np.testing.assert_array_equal(a.oobag_improve, b.oobag_improve)
     np.testing.assert_array_equal(a.predict(d, n_trees=40), b.predict(d, n_trees=40))
-    plain = pygbm.gbm(formula, d, distribution=name, n_trees=40, interaction_depth=3,
-                      shrinkage=0.1, train_fraction=0.8, max_bins=max_bins, random_state=7,
-                      progress=False)
+    plain = pygbm.gbm(formula, d, distribution=name, **settings)
     assert not np.array_equal(plain.train_error, a.train_error)
 
 

@@ -6,8 +6,9 @@ back into the fit's state.
 engine, R's plain boosting on presorted data small enough for the compiled
 grower or on binned data, one output, one of the package's own distribution
 classes (:func:`pygbm.distributions.is_builtin`: a subclass may change its
-methods, which the kernels would not see) with R's gradient splits and compiled kernels
-(:data:`.losses.KINDS`; pairwise ranking in R's exact mode runs
+methods, which the kernels would not see) with compiled kernels
+(:data:`.losses.KINDS`; Newton splits, ``splits="newton"``, of
+:data:`.losses.NEWTON_KINDS`; pairwise ranking in R's exact mode runs
 :mod:`.ranking_boosting`'s loop, the multinomial on presorted data
 :mod:`.multiclass_boosting`'s) whose arithmetic is the fit's (the kernels' exp and
 log are the C library's: binned fits outside R's exact arithmetic, which use
@@ -39,7 +40,7 @@ from ..report import IterationReport
 from ..sampling import SelectionBag, default_sampler
 from ..schemes import PlainBoosting
 from .grower import CompiledBinnedGrower, CompiledGrower
-from .losses import NO_EXP_LOG, kind_of, loss_params
+from .losses import NEWTON_KINDS, NO_EXP_LOG, kind_of, loss_params
 from .chunks import bag_uniforms, loop_inputs, run_chunks
 from .loop import Loss, boost_binned, boost_exact, empty_forest
 from .multiclass_boosting import MulticlassLoop, runs_multiclass
@@ -67,8 +68,9 @@ def compiled_loop(problem, state, scheme) -> CompiledLoop | RankingLoop | Multic
             return RankingLoop(problem, data)
         return None
     kind = kind_of(problem.distribution)
+    dist = problem.distribution
     if (kind is None or not (problem.context.r_exact_math or kind in NO_EXP_LOG)
-            or problem.distribution.bag_by_group or not problem.distribution.gradient_splits):
+            or dist.bag_by_group or not (dist.gradient_splits or kind in NEWTON_KINDS)):
         return None
     if not (compiled_exact(data, None) or isinstance(data, BinnedTrainingData)):
         return None
@@ -94,7 +96,8 @@ class CompiledLoop:
         self.max_levels = int(self.var_type.max(initial=0))
         self.space = grower.space
         self.train, self.valid, self.growth = loop_inputs(problem)
-        self.loss = Loss(kind, loss_params(problem.distribution))
+        self.loss = Loss(kind, loss_params(problem.distribution),
+                         not problem.distribution.gradient_splits)
 
     def run(self, state, n_trees: int, rng, report: IterationReport):
         """Add ``n_trees`` iterations to ``state`` (in place) and return it."""

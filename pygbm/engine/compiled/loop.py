@@ -9,7 +9,8 @@ dozen per tree) cost more than the compiled loop's few fused ones.
 :func:`pygbm.engine.boost.run_boosting`'s loop for one output on R's exact
 (presorted) search, :func:`boost_binned` on binned data: per iteration the
 bag (R's selection rule on the iteration's uniforms), the working response,
-the tree (:func:`.exact_tree.grow_exact`, :func:`.binned_tree.grow_binned`),
+the tree (:func:`.exact_tree.grow_exact`, :func:`.binned_tree.grow_binned`; on
+the Newton response with Newton splits, :func:`.losses.newton_growth`),
 the terminal values, R's Adjust, the out-of-bag improvement, R's eight
 vectors, the training and validation updates and errors, every number as
 the NumPy loop computes it (:mod:`.losses`).
@@ -39,7 +40,7 @@ from numba import njit
 from .binned_tree import grow_binned, grow_binned_penalised
 from .cegb_penalties import tree_read
 from .exact_tree import grow_exact, grow_exact_penalised
-from .losses import bag_improvement, deviance, leaf_values, working_response
+from .losses import bag_improvement, deviance, leaf_values, newton_growth, working_response
 from .tree_arrays import adjust, r_vectors, tree_terminal_nodes
 
 
@@ -48,6 +49,9 @@ class Loss(NamedTuple):
 
     kind: int
     params: np.ndarray
+    #: the trees are grown by Newton splits (``splits="newton"``,
+    #: :data:`.losses.NEWTON_KINDS`), else on R's working response
+    newton: bool
 
 
 class ValidRows(NamedTuple):
@@ -144,18 +148,17 @@ def boost_exact(loss, train, data, space, valid, growth, uniforms, f_tr, f_va, n
     docstring; None: none). Returns the number of categorical splits
     after them."""
     work = work_arrays(f_tr)
-    z, wz, inbag, fadj = work
+    z, wz, inbag, fadj, gw = work
+    w, unit = (gw, False) if loss.newton else (train.w, growth.unit)
     links = (f_tr, f_va)
     for t in range(out.n_nodes.shape[0]):
         _respond(loss, train, growth, uniforms, t, f_tr, work)
         if cegb is not None:     # (no costs: the branch is not even compiled)
-            grown, node_pen = grow_exact_penalised(data, space, wz, train.w, inbag,
-                                                   growth.unit, growth.min_obs, growth.depth,
-                                                   cegb[0])
+            grown, node_pen = grow_exact_penalised(data, space, wz, w, inbag, unit,
+                                                   growth.min_obs, growth.depth, cegb[0])
             tree_read(cegb, grown, node_pen, t)
         else:
-            grown = grow_exact(data, space, wz, train.w, inbag, growth.unit, growth.min_obs,
-                               growth.depth)
+            grown = grow_exact(data, space, wz, w, inbag, unit, growth.min_obs, growth.depth)
         # the iteration after its tree (here, not in a helper taking the loop's
         # tuples: a compiled call costs reference counting per array it is given,
         # per tree; the helpers get the arrays they read)
@@ -184,17 +187,17 @@ def boost_binned(loss, train, layout, space, valid, growth, uniforms, f_tr, f_va
     :class:`.binned_layout.BinnedLayout`) in its scratch arrays ``space``
     (:func:`.binned_tree.binned_space`)."""
     work = work_arrays(f_tr)
-    z, wz, inbag, fadj = work
+    z, wz, inbag, fadj, gw = work
+    w, unit = (gw, False) if loss.newton else (train.w, growth.unit)
     links = (f_tr, f_va)
     for t in range(out.n_nodes.shape[0]):
         _respond(loss, train, growth, uniforms, t, f_tr, work)
         if cegb is not None:     # (no costs: the branch is not even compiled)
-            grown, node_pen = grow_binned_penalised(layout, space, wz, train.w, inbag,
-                                                    growth.unit, growth.min_obs, growth.depth,
-                                                    cegb[0])
+            grown, node_pen = grow_binned_penalised(layout, space, wz, w, inbag, unit,
+                                                    growth.min_obs, growth.depth, cegb[0])
             tree_read(cegb, grown, node_pen, t)
         else:
-            grown = grow_binned(layout, space, wz, train.w, inbag, growth.unit, growth.min_obs,
+            grown = grow_binned(layout, space, wz, w, inbag, unit, growth.min_obs,
                                 growth.depth)
         counts, grow_pred = leaf_inputs(grown[0], grown[3], grown[10])
         values = np.empty(counts.shape[0])
@@ -215,19 +218,23 @@ def boost_binned(loss, train, layout, space, valid, growth, uniforms, f_tr, f_va
 
 @njit(cache=True, error_model="numpy")
 def work_arrays(f_tr):
-    """The loop's per-row scratch: working response, w*z, the bag, the step."""
+    """The loop's per-row scratch: working response, the grower's weighted
+    response, the bag, the step, Newton splits' growth weights."""
     n = f_tr.shape[0]
-    return np.empty(n), np.empty(n), np.ones(n, dtype=np.bool_), np.empty(n)
+    return np.empty(n), np.empty(n), np.ones(n, dtype=np.bool_), np.empty(n), np.empty(n)
 
 
 @njit(cache=True, error_model="numpy")
 def _respond(loss, train, growth, uniforms, t, f_tr, work):
     """Iteration ``t``'s bag (every row without uniforms) and working response
-    (z and w*z into ``work``)."""
-    z, wz, inbag, _ = work
+    (z and the grower's w*z into ``work``; with Newton splits their weights too)."""
+    z, wz, inbag, _, gw = work
     if uniforms.shape[0]:
         select_bag(uniforms[t], growth.n_bag, inbag)
     working_response(loss.kind, loss.params, train, f_tr, inbag, z)
+    if loss.newton:
+        newton_growth(loss.kind, train, f_tr, z, gw, wz)
+        return
     w = train.w
     for i in range(z.shape[0]):
         wz[i] = w[i] * z[i]

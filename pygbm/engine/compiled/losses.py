@@ -23,6 +23,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
+from ...distributions._newton import MIN_HESSIAN
 from .location import grouped_location_m, grouped_median, grouped_quantile
 from .arith import numpy_sum
 
@@ -36,6 +37,9 @@ KINDS = {"gaussian": GAUSSIAN, "bernoulli": BERNOULLI, "poisson": POISSON,
 #: the fit's exp mode, so the kernels serve binned fits outside R's exact
 #: arithmetic too, where the NumPy methods use NumPy's exp and log
 NO_EXP_LOG = frozenset({GAUSSIAN, HUBERIZED, LAPLACE, QUANTILE})
+#: the kinds whose Newton splits (``splits="newton"``, :mod:`pygbm.distributions._newton`)
+#: the kernels grow: :func:`newton_growth` has their Hessians
+NEWTON_KINDS = frozenset({BERNOULLI, POISSON})
 
 # the constants of the NumPy distributions (pygbm.distributions.*), which the
 # kernels below must share
@@ -89,8 +93,10 @@ def kind_of(distribution) -> int | None:
 
 def loss_params(distribution) -> np.ndarray:
     """The parameters the kernels read, in the distribution's own order
-    (R's list: quantile's alpha, tdist's df)."""
-    return np.array([float(v) for v in distribution.params().values()], dtype=np.float64)
+    (R's list: quantile's alpha, tdist's df); not ``splits``, which says how the
+    trees are grown (the loop's ``Loss.newton``)."""
+    return np.array([float(v) for k, v in distribution.params().items() if k != "splits"],
+                    dtype=np.float64)
 
 
 # ----------------------------------------------------------------- elementwise
@@ -206,6 +212,26 @@ def _node_ratio(num_values, den_values, node, n_nodes, bag, out):
 
 
 # --------------------------------------------------------------- the four methods
+@njit(cache=True, error_model="numpy")
+def newton_growth(kind, rows, f, z, gw, wz):
+    """Newton splits' growth weights ``gw = w h`` and ``wz = gw * (z / h)`` (the
+    grower's weighted response) of the rows at ``f`` with working response ``z``:
+    ``NewtonSplits.growth_response`` and the grower's product, bit for bit;
+    ``h`` the kind's Hessian (:data:`NEWTON_KINDS`), at least ``MIN_HESSIAN``."""
+    bernoulli = kind == BERNOULLI
+    for i in range(z.shape[0]):
+        F = _link(rows, f, i)
+        if bernoulli:
+            h = 1.0 / ((1.0 + math.exp(-F)) * (1.0 + math.exp(F)))
+        else:
+            h = math.exp(F)
+        if h < MIN_HESSIAN:
+            h = MIN_HESSIAN
+        g = rows.w[i] * h
+        gw[i] = g
+        wz[i] = g * (z[i] / h)
+
+
 @njit(cache=True, error_model="numpy")
 def working_response(kind, params, rows, f, bag, z):
     """The distribution's ``negative_gradient`` of the rows at ``f`` into ``z``."""

@@ -38,7 +38,7 @@ class MulticlassLoop:
         grower = CompiledGrower(data, problem.interaction_depth, problem.n_minobsinnode)
         self.data, self.space = grower.inputs, grower.space
         self.train, self.valid, self.growth = loop_inputs(problem)
-        self.newton = problem.distribution.splits == "newton"
+        self.newton = not problem.distribution.gradient_splits
 
     def run(self, state, n_trees: int, rng, report: IterationReport):
         """Add ``n_trees`` iterations (K trees each) to ``state`` (in place)

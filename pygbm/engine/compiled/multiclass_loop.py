@@ -35,7 +35,7 @@ def boost_multiclass(train, data, space, valid, growth, newton, uniforms, f_tr, 
     after them."""
     K = f_tr.shape[0]
     n_valid = f_va.shape[1]
-    z, wz, inbag, fadj = work_arrays(f_tr[0])
+    z, wz, inbag, fadj, _ = work_arrays(f_tr[0])
     gw = train.w.copy() if newton else train.w
     unit = growth.unit and not newton
     p = np.empty_like(f_tr)
