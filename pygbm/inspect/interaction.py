@@ -42,12 +42,15 @@ def code_columns(fit, data, idx: list[int]) -> np.ndarray:
     """
     names = list(fit.var_names)
     if isinstance(data, pd.DataFrame):
-        missing = [names[j] for j in idx if names[j] not in data.columns]
+        # columns by their names as text, as the fit's encoder finds them (gbm_fit
+        # names a table's integer column 0 "0")
+        position = {str(c): i for i, c in enumerate(data.columns)}
+        missing = [names[j] for j in idx if names[j] not in position]
         if missing:
             raise ValueError(f"data lacks the columns {missing}")
         cols = []
         for j in idx:
-            col = data[names[j]]
+            col = data.iloc[:, position[names[j]]]
             if is_categorical(fit, j):
                 cols.append(_code_categorical(col, fit.var_levels[j]))
             else:

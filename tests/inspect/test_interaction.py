@@ -5,6 +5,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+import pygbm
 from pygbm.inspect.interaction import code_columns, interact_gbm
 from rfit import build_fit, load_data, load_fixture
 
@@ -82,3 +83,18 @@ def test_errors():
         interact_gbm(fit, data.iloc[:0], ["lstat", "rm"])
     with pytest.warns(UserWarning, match="exceeds"):
         interact_gbm(fit, data, ["lstat", "rm"], n_trees=1000)
+
+
+def test_integer_column_names_of_a_table_are_found():
+    # gbm_fit on a table with integer column names (pd.DataFrame(matrix)) names its
+    # predictors "0", "1", ...; predict finds those columns in the same table, and so
+    # must interact_gbm (it said "data lacks the columns ['0', '1']")
+    rng = np.random.default_rng(3)
+    x = pd.DataFrame(rng.normal(size=(200, 3)))
+    y = x[0] * x[1] + rng.normal(size=200)
+    fit = pygbm.gbm_fit(x, y, distribution="gaussian", n_trees=30, interaction_depth=2,
+                        shrinkage=0.1, bag_fraction=1.0)
+    assert fit.var_names == ["0", "1", "2"]
+    h = interact_gbm(fit, x, [0, 1])
+    assert h == interact_gbm(fit, x.to_numpy(), [0, 1])
+    assert h == interact_gbm(fit, x.rename(columns=str), ["0", "1"])
