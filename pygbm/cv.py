@@ -91,6 +91,10 @@ def _check_fold_id(fold_id, n_train):
     missing = int(_missing(fold_id).sum())
     if missing:
         raise ValueError(f"fold_id must not have missing values; {missing} are missing")
+    if fold_id.ndim == 0:        # fold_id="fold": a column name (data are not searched)
+        raise ValueError(f"fold_id must give one fold per training row ({n_train}), got "
+                         f"the single value {fold_id.item()!r}; a name is not looked up "
+                         "in data: pass the column itself, e.g. data['fold']")
     if fold_id.ndim != 1 or fold_id.shape[0] != n_train:
         raise ValueError(f"fold_id must give one fold per training row ({n_train}), "
                          f"got shape {fold_id.shape}")

@@ -137,6 +137,9 @@ _CASES = [
      "fold_id"),
     ("gbm-fold_id-length", lambda E: g(E, fold_id=[1, 2]), V, "fold_id"),
     ("gbm-fold_id-one-fold", lambda E: g(E, fold_id=np.ones(N)), V, "fold_id"),
+    # a column name, as weights= takes one: said "got shape ()"
+    ("gbm-fold_id-column-name", lambda E: g(E, fold_id="x1"), V,
+     r"fold_id .*single value 'x1'.*not looked up in data"),
     ("gbm-categorical-unknown", lambda E: g(E, categorical="hashed"), V, "categorical"),
     ("gbm-zero_subsample-bad", lambda E: g(E, distribution="poisson", formula="k ~ x1",
                                            zero_subsample=2), V, "zero_subsample"),
