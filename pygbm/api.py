@@ -41,6 +41,15 @@ def _encode(x, var_names):
                              f"{list(dict.fromkeys(dup))}")
     if isinstance(x, np.ndarray) and var_names is not None:
         x = pd.DataFrame(x, columns=var_names)
+    elif isinstance(x, pd.DataFrame) and var_names is not None:
+        # a table's predictors are its columns, by name (predict finds them so): other
+        # names would be dropped without a word
+        columns = [str(c) for c in x.columns]
+        if [str(v) for v in var_names] != columns:
+            raise ValueError(f"var_names names the columns of an array x; x is a DataFrame "
+                             f"whose columns {columns} are the predictors' names, got "
+                             f"var_names {var_names}: rename the columns instead "
+                             "(x.set_axis(var_names, axis=1))")
     coded, names, var_type, var_levels = encoder.fit_transform(x)
     return coded, list(names), np.asarray(var_type), var_levels, encoder
 
@@ -104,7 +113,8 @@ def gbm_fit(x, y, offset=None, misc=None, distribution="bernoulli", w=None,
     verbose : bool, default False
         Print R's iteration table (R: ``verbose``).
     var_names : sequence of str, optional
-        Predictor names of an array ``x`` (R: ``var.names``).
+        Predictor names of an array ``x`` (R: ``var.names``); a DataFrame's
+        predictors are its columns (other names are refused).
     response_name : str, default "y"
         The response's name (R: ``response.name``).
     random_state : int, numpy.random.Generator or RRandom, optional

@@ -157,6 +157,20 @@ def test_gbm_fit_duplicated_var_names_name_the_argument(pima):
         pygbm.gbm_fit(frame, pima["diabetes"], n_trees=5)
 
 
+def test_gbm_fit_var_names_of_a_table_are_its_columns(pima):
+    # var_names other than a DataFrame's columns were dropped without a word: the fit
+    # kept the columns' names, and feature_costs={"a": ...} then said 'a' is no predictor
+    frame = pima.drop(columns="diabetes")
+    names = [f"v{j}" for j in range(frame.shape[1])]
+    with pytest.raises(ValueError, match=r"^var_names names the columns of an array x; "
+                                         r"x is a DataFrame .*x.set_axis"):
+        pygbm.gbm_fit(frame, pima["diabetes"], var_names=names, n_trees=5)
+    same = pygbm.gbm_fit(frame, pima["diabetes"], var_names=list(frame.columns), n_trees=5)
+    assert same.var_names == list(frame.columns)
+    renamed = pygbm.gbm_fit(frame.set_axis(names, axis=1), pima["diabetes"], n_trees=5)
+    assert renamed.var_names == names
+
+
 def test_print_like_r(boston):
     fit = pygbm.gbm("medv ~ .", boston, distribution="gaussian", n_trees=30,
                     train_fraction=0.8, random_state=1)
