@@ -102,6 +102,24 @@ def _ns_basis(x, knots, boundary):
 _FAMILIES = {"bernoulli": "binomial", "poisson": "poisson"}
 #: R's start of the poisson IRLS: mustart = y + 0.1
 POISSON_MUSTART = 0.1
+#: glm.fit's tolerance of its QR (LINPACK's dqrdc2): min(1e-7, epsilon / 1000)
+GLM_QR_TOL = min(1e-7, GLM_EPSILON / 1000)
+
+
+def _independent_columns(X) -> list[int]:
+    """The columns of ``X`` that R's ``glm.fit`` estimates: in order, each kept unless
+    what remains of it beside the kept columns is below ``GLM_QR_TOL`` of its norm
+    (LINPACK's dqrdc2 moves such a column to the end: an aliased, NA coefficient)."""
+    kept, basis = [], np.empty((X.shape[0], 0))
+    for j in range(X.shape[1]):
+        column = X[:, j]
+        rest = column - basis @ (basis.T @ column)
+        rest = rest - basis @ (basis.T @ rest)        # twice: Gram-Schmidt's rounding
+        norm = np.linalg.norm(rest)
+        if norm > GLM_QR_TOL * np.linalg.norm(column):
+            kept.append(j)
+            basis = np.column_stack([basis, rest / norm])
+    return kept
 
 
 def _glm(X, y, family: str):
@@ -171,14 +189,25 @@ def calibration_curve(y, p, distribution: str = "bernoulli", knots=None, df: int
     boundary = np.array([pk.min(), pk.max()])
     if boundary[0] == boundary[1]:
         raise ValueError("p must take at least two distinct values")
-    if knots is None:
+    quantile_knots = knots is None
+    if quantile_knots:
         knots = np.quantile(pk, np.arange(1, int(df)) / int(df))
     knots = np.sort(np.asarray(knots, dtype=float).ravel())
     if np.any((knots <= boundary[0]) | (knots >= boundary[1])):
+        if quantile_knots:           # R's ns() fails there too
+            raise ValueError(f"p has too few distinct values for df={df}: the knots, "
+                             f"quantiles of p at (1..{int(df) - 1})/{int(df)}, fall on the "
+                             "ends of its range; give a smaller df or knots")
         raise ValueError("knots must lie strictly inside the range of p")
     X = np.column_stack([np.ones_like(pk), _ns_basis(pk, knots, boundary)])
     grid = np.linspace(p.min(), p.max(), CALIBRATION_POINTS)
     X0 = np.column_stack([np.ones_like(grid), _ns_basis(grid, knots, boundary)])
+    kept = _independent_columns(X)
+    if len(kept) < X.shape[1]:
+        # fewer rows or distinct p than the spline's columns: R's glm gives the aliased
+        # columns NA coefficients and predicts from the others, with this warning
+        warn("prediction from a rank-deficient fit may be misleading")
+        X, X0 = X[:, kept], X0[:, kept]
     # R's predict(type = "response", se.fit = TRUE): the delta method's se
     prediction = _glm(X, yk, family).get_prediction(X0)
     fit, se = prediction.predicted_mean, prediction.se_mean

@@ -120,12 +120,40 @@ def test_calibrate_plot_options():
     (dict(p=[0.1, np.nan, 0.3, 0.4]), "finite"),
     (dict(p=[0.1, 0.2]), "same length"),
     (dict(p=[0.5, 0.5, 0.5, 0.5]), "distinct"),
+    # the knots are quantiles of p, and these fall on its ends: said "knots must lie
+    # strictly inside the range of p" to a call that gave no knots
+    (dict(y=[0, 1] * 10, p=[0.2] * 8 + [0.5] * 4 + [0.8] * 8),
+     r"too few distinct values for df=6.*smaller df or knots"),
 ])
 def test_calibration_bad_inputs(kwargs, match):
     args = dict(y=[0, 1, 1, 0], p=[0.1, 0.2, 0.3, 0.4])
     args.update(kwargs)
     with pytest.raises(ValueError, match=match):
         calibration_curve(**args)
+
+
+def test_calibration_curve_of_a_rank_deficient_spline_is_r():
+    # six distinct p for ns(p, df = 6) and an intercept: R's glm gives the aliased column
+    # an NA coefficient and predicts from the others ("prediction from a rank-deficient
+    # fit may be misleading"); pygbm drew 0s and 1s with NaN standard errors, and with
+    # fewer rows than columns (5) raised numpy's LinAlgError
+    vals = np.linspace(0.1, 0.9, 6)
+    p = np.r_[np.repeat(vals[0], 3), np.repeat(vals[1:-1], 30), np.repeat(vals[-1], 3)]
+    y = (np.arange(len(p)) % 3 == 0).astype(float)
+    y[:3], y[-3:] = [0, 1, 0], [1, 1, 0]
+    with pytest.warns(UserWarning, match="rank-deficient fit may be misleading"):
+        curve = calibration_curve(y, p)
+    rows = [0, 49, 119, 199]
+    # R 4.2.2: glm(y ~ ns(p, df = 6), binomial), predict(se.fit = TRUE) on 200 points
+    np.testing.assert_allclose(curve["fit"].to_numpy()[rows],
+                               [0.333333333333, 0.11174018964, 0.373810509173,
+                                0.666666666667], rtol=1e-9)
+    np.testing.assert_allclose(curve["se_fit"].to_numpy()[rows],
+                               [0.272165477003, 0.141228734919, 0.0982510481205,
+                                0.272165477003], rtol=1e-9)
+    with pytest.warns(UserWarning, match="rank-deficient"):
+        few = calibration_curve([0, 1, 1, 0, 1], [0.1, 0.7, 0.8, 0.3, 0.6])
+    assert np.isfinite(few["fit"]).all()
 
 
 # ------------------------------------------------------------------ baseline hazard
