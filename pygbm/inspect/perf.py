@@ -33,6 +33,8 @@ OOB_WARNING = ("OOB generally underestimates the optimal number of iterations al
                "calling gbm usually results in improved predictive performance.")
 #: enp.target of R's OOB smoother: min(max(ENP_MIN, n / ENP_DIVISOR), ENP_MAX)
 ENP_MIN, ENP_DIVISOR, ENP_MAX = 4.0, 10.0, 50.0
+#: the fewest iterations (with finite improvements) the OOB smoother's loess can fit
+OOB_MIN_POINTS = 3
 METHODS = ("OOB", "test", "cv")
 
 #: y-axis label by the first two letters of the distribution name (R's get_ylab)
@@ -157,6 +159,12 @@ def oob_smoother(fit) -> OOBSmoother:
     if not finite.any():
         raise ValueError("Cannot compute OOB estimate or the OOB curve. No finite OOB "
                          "estimates of improvement.")
+    if finite.sum() < OOB_MIN_POINTS:
+        # loess would say "span is too small" (R too, for one tree), of a span not given
+        raise ValueError(f'method="OOB" smooths fit.oobag_improve with loess, which needs '
+                         f"at least {OOB_MIN_POINTS} iterations with a finite improvement; "
+                         f"the fit has {int(finite.sum())} of {n_trees}: add trees "
+                         "(gbm_more) or use method='test' / 'cv'")
     x = np.arange(1, n_trees + 1, dtype=float)
     enp = min(max(ENP_MIN, n_trees / ENP_DIVISOR), ENP_MAX)
     span = span_from_enp(enp, degree=2)

@@ -148,6 +148,18 @@ def test_cv_after_gbm_more_says_why_the_cv_errors_are_missing():
         gbm_perf(fit, method="cv", plot_it=False)
 
 
+@pytest.mark.parametrize("n_trees", [1, 2])
+def test_oob_of_too_few_trees_says_so(n_trees):
+    # loess's "span is too small" / "zero-width neighbourhood" spoke of a span the
+    # call did not give
+    case = CASES["pima2_1000"]
+    fit = as_fit(case, n_trees=n_trees,
+                 oobag_improve=np.array(case["oobag_improve"][:n_trees], float))
+    with pytest.raises(ValueError, match=r'method="OOB" .*at least 3 iterations.*has '
+                                         rf'{n_trees} of {n_trees}'):
+        gbm_perf(fit, method="OOB", plot_it=False)
+
+
 def test_oob_without_bagging():
     with pytest.raises(ValueError, match=r'method="OOB".*bag_fraction=1'):
         gbm_perf(as_fit(CASES["pima2_1000"], bag_fraction=1.0), method="OOB", plot_it=False)
