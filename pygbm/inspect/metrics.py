@@ -61,8 +61,8 @@ def gbm_roc_area(obs, pred) -> float:
     >>> pygbm.gbm_roc_area([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
     0.75
     """
-    obs = np.asarray(obs, dtype=float).ravel()
-    pred = np.asarray(pred, dtype=float).ravel()
+    obs = numbers_arg("obs", obs).ravel()
+    pred = numbers_arg("pred", pred).ravel()
     if obs.shape != pred.shape or len(obs) == 0:
         raise ValueError("obs and pred must be non-empty and of the same length; got "
                          f"{obs.shape} and {pred.shape}")

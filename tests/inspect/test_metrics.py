@@ -58,6 +58,9 @@ def test_roc_area_small_hand_example():
     ([1, 0], [0.5], "same length"),
     ([], [], "non-empty"),
     ([1, 0], [np.nan, 0.1], "finite"),
+    # a class label: numpy's "could not convert string to float: 'R'" from pandas' code
+    (["R", "D"], [0.5, 0.1], r"^obs must be numbers, got .*'R'"),
+    ([1, 0], ["high", "low"], r"^pred must be numbers"),
 ])
 def test_roc_area_bad_inputs(obs, pred, match):
     with pytest.raises(ValueError, match=match):
