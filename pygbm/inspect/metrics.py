@@ -359,9 +359,9 @@ def basehaz_gbm(t, delta, f_x, t_eval=None, smooth: bool = False, cumulative: bo
     >>> bool(np.all(np.diff(H) > 0))                     # a cumulative hazard grows
     True
     """
-    t = np.asarray(t, dtype=float).ravel()
-    delta = np.asarray(delta, dtype=float).ravel()
-    f_x = np.asarray(f_x, dtype=float).ravel()
+    t = numbers_arg("t", t).ravel()
+    delta = numbers_arg("delta", delta).ravel()
+    f_x = numbers_arg("f_x", f_x).ravel()
     if not (len(t) == len(delta) == len(f_x)) or len(t) == 0:
         raise ValueError("t, delta and f_x must be non-empty and of the same length; got "
                          f"{len(t)}, {len(delta)} and {len(f_x)}")
@@ -392,7 +392,7 @@ def basehaz_gbm(t, delta, f_x, t_eval=None, smooth: bool = False, cumulative: bo
         xs, ys = supsmu(t_unique, np.cumsum(alpha) if cumulative else alpha)
     else:
         xs, ys = t_unique, np.cumsum(alpha)
-    xout = t if t_eval is None else np.asarray(t_eval, dtype=float).ravel()
+    xout = t if t_eval is None else numbers_arg("t_eval", t_eval).ravel()
     return np.interp(xout, xs, ys, left=np.nan, right=np.nan)
 
 

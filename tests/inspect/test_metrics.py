@@ -190,6 +190,9 @@ def test_breslow_hand_example():
     (dict(delta=[0, 0, 0, 1]), "two distinct event times"),
     (dict(f_x=[0, 0]), "same length"),
     (dict(t=[1, np.nan, 3, 4]), "finite"),
+    # text: numpy's "could not convert string to float" before
+    (dict(delta=["dead", "dead", "alive", "dead"]), r"^delta must be numbers"),
+    (dict(t_eval=["1", "a"]), r"^t_eval must be numbers"),
 ])
 def test_breslow_bad_inputs(kwargs, match):
     args = dict(t=[1, 2, 3, 4], delta=[1, 1, 0, 1], f_x=[0, 0.1, 0.2, 0.3])
