@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._checks import as_generator, choice_arg
+from ._checks import as_generator, choice_arg, numbers_arg
 from .draws import is_r_stream
 
 #: R's tie-breaking noise in perf.pairwise: f + NOISE * runif(-0.5, 0.5)
@@ -81,8 +81,8 @@ class _Sorted:
     """Rows sorted by group, then decreasing score (ties: original position)."""
 
     def __init__(self, y, f, group):
-        y = np.asarray(y, dtype=float).ravel()
-        f = np.asarray(f, dtype=float).ravel()
+        y = numbers_arg("y", y).ravel()
+        f = numbers_arg("f", f).ravel()
         if y.shape != f.shape:
             raise ValueError(f"y and f must have the same length; got {y.shape[0]} and "
                              f"{f.shape[0]}")
@@ -474,7 +474,7 @@ def perf_pairwise(y, f, group, metric="ndcg", w=None, max_rank=0, random_state=N
         raise ValueError("group must give the group (query) of every row: perf_pairwise "
                          "averages a measure over groups (for one group call "
                          "ir_measure_* without group)")
-    y = np.asarray(y, dtype=float)
+    y = numbers_arg("y", y)
     func = _MEASURES[metric]
     if metric == "conc" and np.all(np.isin(y, (0.0, 1.0))):
         func = ir_measure_auc

@@ -125,6 +125,13 @@ def test_bad_input():
         ir_measure_mrr([1, 0], [1, 2], max_rank=1.5)
     with pytest.raises(ValueError, match="metric"):
         perf_pairwise([1, 0], [1, 2], [1, 1], metric="dcg")
+    # text: numpy's "could not convert string to float: np.str_('a')" named no argument
+    with pytest.raises(ValueError, match=r"^y must be numbers, got .*'a'"):
+        ir_measure_auc(["a", "b"], [1, 2])
+    with pytest.raises(ValueError, match=r"^f must be numbers"):
+        ir_measure_ndcg([1, 0], ["high", "low"])
+    with pytest.raises(ValueError, match=r"^y must be numbers"):
+        perf_pairwise(["a", "b"], [1, 2], [1, 1])
 
 
 @pytest.mark.skipif(shutil.which("Rscript") is None, reason="R is not installed")
