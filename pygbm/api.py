@@ -193,6 +193,7 @@ def gbm_fit(x, y, offset=None, misc=None, distribution="bernoulli", w=None,
     # sorted strings; the other distributions refuse text in check_response
     y, y_levels = (frontend.factor_response(y, response_name)
                    if options.distribution.name in _CLASS_RESPONSES else (y, None))
+    _check_two_classes(y_levels, response_name, options.distribution)
     data = CodedData(x=coded, var_names=names, var_type=var_type, var_levels=var_levels,
                      encoder=encoder, y=np.asarray(y), n_train=n_train,
                      train_fraction=train_fraction, status=status, offset=offset, weights=w,
@@ -207,6 +208,18 @@ _CLASS_RESPONSES = ("bernoulli", "multinomial", "adaboost", "huberized")
 _LOGICAL_LEVELS = ["FALSE", "TRUE"]
 
 
+def _check_two_classes(y_levels, response_name, dist):
+    """A two-class distribution's text/categorical response needs two levels (its
+    codes were refused as the numbers 0.0, 1.0, 2.0, not by their labels)."""
+    if y_levels is None or dist.name == "multinomial" or len(y_levels) == 2:
+        return
+    levels = list(y_levels)
+    raise ValueError(f"distribution {dist.name!r} needs a response of two classes; the "
+                     f"response {response_name} has {len(levels)} (levels {levels[:5]}"
+                     f"{' ...' if len(levels) > 5 else ''})"
+                     + (": use distribution='multinomial'" if len(levels) > 2 else ""))
+
+
 def _check_text_response(mf, dist):
     """A text/categorical response: refused for distributions of numbers (R's
     gbm would fit its codes); for a two-level class response the mapping is said."""
@@ -216,6 +229,7 @@ def _check_text_response(mf, dist):
         raise ValueError(f"the response {mf.response_name} is text/categorical (levels "
                          f"{list(mf.y_levels)[:5]}...); distribution {dist.name!r} needs "
                          "numbers: convert it (e.g. pd.to_numeric) or use a class distribution")
+    _check_two_classes(mf.y_levels, mf.response_name, dist)
     if len(mf.y_levels) == 2:
         warn(f"the response {mf.response_name} is coded {mf.y_levels[0]!r} = 0, "
              f"{mf.y_levels[1]!r} = 1 (the second level is modelled)", GBMMessage)

@@ -157,6 +157,21 @@ def test_gbm_fit_duplicated_var_names_name_the_argument(pima):
         pygbm.gbm_fit(frame, pima["diabetes"], n_trees=5)
 
 
+def test_two_class_distributions_name_the_levels_of_a_text_response(pima):
+    # three levels were refused as "got 3 distinct values (0.0, 1.0, 2.0)": their codes
+    x = pima.drop(columns="diabetes").iloc[:90]
+    y = pd.Categorical(np.repeat(["low", "mid", "high"], 30), categories=["low", "mid", "high"])
+    match = (r"^distribution 'bernoulli' needs a response of two classes; the response "
+             r"(y|grade) has 3 \(levels \['low', 'mid', 'high'\]\): use distribution="
+             r"'multinomial'$")
+    with pytest.raises(ValueError, match=match):
+        pygbm.gbm_fit(x, y, distribution="bernoulli", n_trees=5)
+    with pytest.raises(ValueError, match=match):
+        pygbm.gbm("grade ~ .", x.assign(grade=y), distribution="bernoulli", n_trees=5)
+    with pytest.raises(ValueError, match=r"'adaboost' needs .* has 1 \(levels \['a'\]\)$"):
+        pygbm.gbm_fit(x, np.repeat("a", 90), distribution="adaboost", n_trees=5)
+
+
 def test_gbm_fit_var_names_of_a_table_are_its_columns(pima):
     # var_names other than a DataFrame's columns were dropped without a word: the fit
     # kept the columns' names, and feature_costs={"a": ...} then said 'a' is no predictor
