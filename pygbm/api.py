@@ -316,7 +316,8 @@ def gbm(formula, data, distribution=None, weights=None, var_monotone=None, n_tre
         then R's draws in R's order (R's numbers for the same ``set.seed``;
         see :mod:`pygbm.draws`).
     fold_id : array-like of int, optional
-        The cv fold of every training row (1..K), instead of random folds.
+        The cv fold of every training row (1..K), instead of random folds
+        (``cv_folds``, if given, must be K).
     max_bins : int, optional
         Fast binned mode with at most this many buckets per predictor (e.g.
         255); default None: R's exact search.

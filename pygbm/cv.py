@@ -182,6 +182,10 @@ def cross_validate(data, fit, spec: CVSpec, dist_name, rng, main_fit=None):
         check_folds_keep_groups(fold_id, group[:n_train])
     if fold_id is not None:
         fold_id, n_folds = _check_fold_id(fold_id, n_train)
+        if spec.fold_id is not None and spec.n_folds > 1 and spec.n_folds != n_folds:
+            # the user's folds would silently override the number asked for
+            raise ValueError(f"cv_folds={spec.n_folds} but fold_id gives {n_folds} folds: "
+                             "give fold_id alone (or cv_folds of its number of folds)")
     else:
         if n_folds > n_train:
             raise ValueError(f"cv_folds={n_folds} exceeds the {n_train} training rows; "

@@ -138,6 +138,11 @@ _CASES = [
     ("gbm-fold_id-length", lambda E: g(E, fold_id=[1, 2]), V, "fold_id"),
     ("gbm-fold_id-one-fold", lambda E: g(E, fold_id=np.ones(N)), V, "fold_id"),
     # a column name, as weights= takes one: said "got shape ()"
+    # cv_folds=5 was silently replaced by fold_id's 3 folds
+    ("gbm-fold_id-cv_folds-differ", lambda E: g(E, cv_folds=5, fold_id=np.arange(N) % 3 + 1),
+     V, r"cv_folds=5 but fold_id gives 3 folds"),
+    ("gbm-fold_id-cv_folds-agree", lambda E: g(E, cv_folds=3, fold_id=np.arange(N) % 3 + 1)
+     and None, None, None),
     ("gbm-fold_id-column-name", lambda E: g(E, fold_id="x1"), V,
      r"fold_id .*single value 'x1'.*not looked up in data"),
     ("gbm-categorical-unknown", lambda E: g(E, categorical="hashed"), V, "categorical"),
