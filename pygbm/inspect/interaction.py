@@ -6,30 +6,20 @@ import pandas as pd
 
 from .._checks import fit_arg
 from .._rmath import r_sum
+from ..frontend import r_label
 from .influence import check_n_trees, class_labels, class_view, used_variables
 from .partial_dependence import is_categorical, resolve_vars, weighted_traversal
 
 
-def _label_strings(values) -> np.ndarray:
-    """String form of raw values, integral numbers without a decimal point
-    (so a 0/1 integer column matches levels "0"/"1")."""
-    arr = np.asarray(values, dtype=object)
-    out = np.empty(arr.shape[0], dtype=object)
-    for k, v in enumerate(arr):      # over distinct values only (see caller)
-        if isinstance(v, (float, np.floating)) and np.isfinite(v) and float(v).is_integer():
-            out[k] = str(int(v))
-        else:
-            out[k] = str(v)
-    return out
-
-
 def _code_categorical(column: pd.Series, levels) -> np.ndarray:
-    """Codes of ``column`` among the fit's ``levels``; missing or unknown -> NaN."""
+    """Codes of ``column`` among the fit's ``levels``; missing or unknown -> NaN.
+    Values are labelled as the fit's encoder labels them (``r_label``, R's
+    as.character: a bool is "TRUE"/"FALSE", a 0/1 integer "0"/"1")."""
     levels = [str(s) for s in levels]
     codes, uniques = pd.factorize(column, use_na_sentinel=True)
     lookup = {lab: float(i) for i, lab in enumerate(levels)}
-    mapped = np.array([lookup.get(s, np.nan) for s in _label_strings(np.asarray(uniques))]
-                      + [np.nan])
+    mapped = np.array([lookup.get(r_label(v), np.nan)       # over distinct values only
+                       for v in np.asarray(uniques, dtype=object)] + [np.nan])
     return mapped[codes]          # code -1 (missing) picks the trailing NaN
 
 

@@ -98,3 +98,17 @@ def test_integer_column_names_of_a_table_are_found():
     h = interact_gbm(fit, x, [0, 1])
     assert h == interact_gbm(fit, x.to_numpy(), [0, 1])
     assert h == interact_gbm(fit, x.rename(columns=str), ["0", "1"])
+
+
+def test_a_bool_column_is_coded_as_the_fit_codes_it():
+    # a bool predictor's levels are R's "FALSE"/"TRUE"; the data frame's True/False
+    # were labelled "True"/"False", found in no level, so the column was all missing
+    # and H silently wrong
+    rng = np.random.default_rng(4)
+    data = pd.DataFrame({"a": rng.normal(size=300), "b": rng.random(300) < 0.5})
+    data["y"] = data["a"] * data["b"] + rng.normal(size=300)
+    fit = pygbm.gbm("y ~ a + b", data, distribution="gaussian", n_trees=40,
+                    interaction_depth=2, bag_fraction=1.0)
+    assert fit.var_levels[1] == ["FALSE", "TRUE"]
+    np.testing.assert_array_equal(code_columns(fit, data, [1]), fit.data["x"][:, [1]])
+    assert interact_gbm(fit, data, ["a", "b"]) == interact_gbm(fit, fit.data["x"], [0, 1])
