@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._rmath import sequential_sum
 from ..draws import is_r_stream, tie_uniforms
 from ..messages import warn
 from ..ranking import METRICS, group_runs, pairs_within, ranks_within
@@ -312,8 +313,11 @@ class Pairwise(Distribution):
         rank, order = ranks_within(self._noisy(F, ctx, L.runs, use), L.runs)
         wg = np.asarray(t.w, dtype=float)[L.runs.start][use]
         ratio = self._measure(L, rank, order)[use] / L.max_measure[use]
+        # R's sums, group by group in the rows' order: the measures are ratios
+        # of small integers, so iterations tie often and gbm_perf's which.min
+        # depends on the last bits (NumPy's pairwise sum rounds differently)
         with np.errstate(invalid="ignore", divide="ignore"):
-            return float(1.0 - np.sum(wg * ratio) / np.sum(wg))
+            return float(1.0 - sequential_sum(wg * ratio) / sequential_sum(wg))
 
     def negative_gradient(self, t, f, bag, ctx):
         z, h = self._gradient(t, f, bag, ctx)

@@ -6,7 +6,8 @@ score (ties by position, as ``np.lexsort``), each pair's swap cost |Delta Z|
 for the metric (ndcg, conc, map, mrr; the ``max_rank`` cut-off), the lambdas
 and their derivatives summed per row in the pairs' order (``np.bincount``'s),
 the terminal values, the IR measures of the deviance and of the out-of-bag
-improvement (NumPy's pairwise sums where it calls ``np.sum``; map's running
+improvement (the deviance's group sums left to right, as R's and the
+distribution's; NumPy's pairwise sums where it calls ``np.sum``; map's running
 sums over all rows, as its ``np.cumsum``). ``expit`` is ``1 / (1 + exp(-x))``
 with the C library's exp, as SciPy's. The tie-breaking uniforms come in from
 the fit's noise generator (drawn by :mod:`.ranking_boosting`), one per row per
@@ -22,7 +23,7 @@ import numpy as np
 from numba import njit
 
 from ...distributions.pairwise import NOISE
-from .arith import numpy_sum
+from .arith import numpy_sum, sequential_sum
 
 NDCG, CONC, MAP, MRR = range(4)
 #: the metrics by name (Pairwise.metric)
@@ -339,7 +340,7 @@ def pairwise_deviance(P, S, f, offset, w, u):
     for g in range(P.start.shape[0]):
         use[g] = P.max_measure[g] > 0
     group_measures(P, S, use, measure)
-    return 1.0 - _group_mean(P, S, use, w, measure)
+    return 1.0 - _group_mean(P, S, use, w, measure, True)
 
 
 @njit(cache=True, error_model="numpy")
@@ -362,14 +363,15 @@ def pairwise_bag_improvement(P, S, f, offset, w, inbag, u, fadj, shrinkage):
     for g in range(P.start.shape[0]):
         if use[g]:
             new[g] = new[g] - old[g]
-    return _group_mean(P, S, use, w, new)
+    return _group_mean(P, S, use, w, new, False)
 
 
 @njit(cache=True, error_model="numpy")
-def _group_mean(P, S, use, w, per_group):
+def _group_mean(P, S, use, w, per_group, r_order):
     """The mean of ``per_group[g] / max measure`` over the groups in ``use``,
-    weighted by each group's first row's weight (NumPy's sums, as the
-    distribution's)."""
+    weighted by each group's first row's weight: the distribution's sums,
+    left to right with ``r_order`` (the deviance, R's), else NumPy's (the
+    out-of-bag improvement)."""
     wg, terms = S.group_buf[0], S.group_buf[1]
     k = 0
     for g in range(P.start.shape[0]):
@@ -377,4 +379,6 @@ def _group_mean(P, S, use, w, per_group):
             wg[k] = w[P.start[g]]
             terms[k] = wg[k] * (per_group[g] / P.max_measure[g])
             k += 1
+    if r_order:
+        return sequential_sum(terms[:k]) / sequential_sum(wg[:k])
     return numpy_sum(terms[:k]) / numpy_sum(wg[:k])
