@@ -105,6 +105,12 @@ def interact_gbm(fit, data, i_var, n_trees=None) -> float:
     digit. When no tree splits on any of ``i_var``, f_F is constant and H is
     NaN directly (R computes 0/0 or a ratio of rounding errors).
 
+    A categorical column of ``data`` is matched to the fit's levels by label.
+    R's ``interact.gbm`` uses the integer codes of the data's factor instead,
+    so R's H is wrong when the data's factor has other levels than the fit's
+    (an unused level the fit dropped, another order); with the same levels
+    the two agree.
+
     Examples
     --------
     >>> h = pygbm.interact_gbm(fit, boston, ["lstat", "rm"])
