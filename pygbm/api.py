@@ -573,6 +573,10 @@ def gbm_more(fit: GBMFit, n_new_trees=100, data=None, weights=None, offset=None,
         A new fit with ``fit.n_trees + n_new_trees`` trees. ``fit``'s trees are
         unchanged; without ``random_state`` its random generator advances, as
         R's stream does, so a second ``gbm_more(fit)`` draws other bags.
+        As R's ``gbm.more``, ``cv_error`` stays ``fit``'s, of its first
+        ``fit.n_trees`` trees (no folds are refitted): ``gbm_perf(method="cv")``,
+        ``print`` and the default ``n_trees`` of ``predict`` still use it;
+        ``cv_fitted`` is None.
 
     Notes
     -----

@@ -446,4 +446,5 @@ def continue_fit(fit: GBMFit, x, targets: Targets, n_trees, report, rng) -> GBMF
         valid_error=np.asarray(state.valid_error),
         oobag_improve=np.asarray(state.oobag_improve), trees=state.trees,
         c_splits=state.c_splits, ts_support=state.support, cost_tracker=state.rows,
-        cv_error=None, cv_fitted=None)      # cv errors describe the old number of trees
+        cv_fitted=None)
+    # as R's gbm.more: cv_error stays the first fit's (its n_trees), cv_fitted goes

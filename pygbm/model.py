@@ -544,7 +544,8 @@ class GBMFit:
             One row per iteration: ``iteration`` (1-based), ``train_error``
             (R: ``train.error``), ``valid_error`` (``valid.error``; NaN
             without a validation set), ``oobag_improve`` (``oobag.improve``)
-            and, when cv was run, ``cv_error`` (``cv.error``).
+            and, when cv was run, ``cv_error`` (``cv.error``; NaN for the
+            trees ``gbm_more`` added).
 
         Examples
         --------
@@ -556,6 +557,8 @@ class GBMFit:
                             "train_error": self.train_error,
                             "valid_error": self.valid_error,
                             "oobag_improve": self.oobag_improve})
-        if self.cv_error is not None:
-            out["cv_error"] = self.cv_error
+        if self.cv_error is not None:      # after gbm_more: the first fit's trees only
+            cv = np.full(self.n_trees, np.nan)
+            cv[:len(self.cv_error)] = self.cv_error
+            out["cv_error"] = cv
         return out

@@ -112,6 +112,28 @@ def _field_names():
     return {f.name for f in dataclasses.fields(pygbm.GBMFit)}
 
 
+def test_gbm_more_keeps_cv_error_as_r(boston):
+    """R's gbm.more keeps cv.error (of the first fit's trees) and drops
+    cv.fitted: gbm.perf(method = "cv"), print and predict's default n.trees
+    still use it (R 4.2.2, gbm 2.1.8.1: after gbm.more(fit, 25) on 40 trees,
+    "The best cross-validation iteration was 39." and "Using 39 trees...")."""
+    fit = pygbm.gbm("medv ~ .", boston, distribution="gaussian", n_trees=40, cv_folds=3,
+                    n_cores=1, shrinkage=0.3, random_state=2)
+    best = int(pygbm.gbm_perf(fit, method="cv", plot_it=False))
+    more = pygbm.gbm_more(fit, 25)
+    assert more.n_trees == 65 and best < 40
+    np.testing.assert_array_equal(more.cv_error, fit.cv_error)
+    assert more.cv_fitted is None
+    assert pygbm.gbm_perf(more, method="cv", plot_it=False) == best
+    assert f"The best cross-validation iteration was {best}." in str(more)
+    with pytest.warns(pygbm.GBMMessage, match=f"Using {best} trees"):
+        pred = more.predict(boston.iloc[:5])
+    np.testing.assert_array_equal(pred, more.predict(boston.iloc[:5], n_trees=best))
+    errors = more.errors()
+    np.testing.assert_array_equal(errors["cv_error"][:40], fit.cv_error)
+    assert errors["cv_error"][40:].isna().all()
+
+
 def test_fit_has_only_declared_fields_and_is_never_changed(boston):
     fit = pygbm.gbm("medv ~ .", boston, distribution="gaussian", n_trees=10, cv_folds=2,
                     n_cores=1, train_fraction=0.8, random_state=2)
@@ -125,7 +147,7 @@ def test_fit_has_only_declared_fields_and_is_never_changed(boston):
     trees, error = list(fit.trees), fit.train_error.copy()
     more = pygbm.gbm_more(fit, 5)
     assert more is not fit and set(vars(more)) == _field_names()
-    assert more.n_trees == 15 and more.cv_error is None
+    assert more.n_trees == 15 and more.cv_error is fit.cv_error and more.cv_fitted is None
     assert fit.n_trees == 10 and len(fit.trees) == len(trees)
     for kept, before in zip(fit.trees, trees):
         for a, b in zip(kept.vectors(), before.vectors(), strict=True):
