@@ -264,7 +264,11 @@ def partial_dependence(fit, i_var, n_trees=None, continuous_resolution=100, type
     type : {"link", "response"}, default "link"
         The scale (R: ``type``): "response" applies the distribution's
         inverse link to the link-scale partial dependence (for brute force:
-        to the weighted mean of the link predictions; for ICE: to each curve).
+        to the weighted mean of the link predictions; for ICE: to each curve),
+        the scale of ``predict(type="response")`` for every distribution.
+        R's ``plot.gbm`` has it for bernoulli, poisson, multinomial and
+        pairwise only; for the others it warns "Ignoring" and its
+        ``return.grid`` has no ``y`` column.
     method : {"weighted_traversal", "brute_force"}, default "weighted_traversal"
         "weighted_traversal" is R's algorithm (Friedman's: the trees' node
         weights average the other variables out); "brute_force" averages the
