@@ -228,7 +228,10 @@ def gbm_perf(fit, method: str | None = None, plot_it: bool = True, oobag_curve: 
     caveat that OOB underestimates the best number of iterations is a
     :class:`pygbm.GBMMessage` (a ``message()`` in R). R stops when
     ``oobag.curve = TRUE`` with another method; pygbm computes the smoother
-    anyway.
+    anyway. Non-finite improvements are left out of the smooth, which keeps
+    the other iterations' numbers; R's loess stops on them ("NA/NaN/Inf in
+    foreign function call", e.g. huberized fits, whose improvement is
+    infinite when no out-of-bag row lies outside the quadratic part).
 
     Examples
     --------
