@@ -133,9 +133,7 @@ def best_iter_cv(fit) -> int:
     cv = _series(fit.cv_error, "cv_error", required=False)
     if cv is None:
         raise ValueError('method="cv" needs cross-validation errors, but fit.cv_error is '
-                         "missing: call gbm with cv_folds > 1 (a fit continued by "
-                         "gbm_more has none: its folds' errors covered only the first "
-                         "trees)")
+                         "missing: call gbm with cv_folds > 1")
     return _first_argmin(cv, "cv_error")
 
 

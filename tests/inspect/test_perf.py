@@ -8,13 +8,11 @@ from pathlib import Path
 
 import matplotlib
 import numpy as np
-import pandas as pd
 import pytest
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-import pygbm  # noqa: E402
 from pygbm.inspect.perf import (OOB_WARNING, BestIteration, gbm_perf,  # noqa: E402
                                 get_ylab, guess_error_method, oob_smoother)
 
@@ -132,20 +130,6 @@ def test_test_without_validation_set():
 def test_cv_without_cv():
     with pytest.raises(ValueError, match=r'method="cv".*cv_folds > 1'):
         gbm_perf(as_fit(CASES["pima2_1000"]), method="cv", plot_it=False)
-
-
-def test_cv_after_gbm_more_says_why_the_cv_errors_are_missing():
-    # the fit was called with cv_folds=3: "call gbm with cv_folds > 1" alone blamed the
-    # wrong thing; gbm_more drops the cv errors (they cover only the first trees)
-    rng = np.random.default_rng(5)
-    data = pd.DataFrame({"a": rng.normal(size=120), "b": rng.normal(size=120)})
-    data["y"] = data["a"] + rng.normal(size=120)
-    fit = pygbm.gbm("y ~ a + b", data, distribution="gaussian", n_trees=20, cv_folds=3,
-                    n_cores=1, random_state=1)
-    assert fit.cv_error is not None
-    fit = pygbm.gbm_more(fit, 5)
-    with pytest.raises(ValueError, match=r'method="cv".*cv_folds > 1.*gbm_more'):
-        gbm_perf(fit, method="cv", plot_it=False)
 
 
 @pytest.mark.parametrize("n_trees", [1, 2])
