@@ -282,7 +282,10 @@ def gbm(formula, data, distribution=None, weights=None, var_monotone=None, n_tre
     weights : str or array-like, optional
         Row weights: a column name or one value per row (R: ``weights``).
     var_monotone : sequence of {-1, 0, 1}, optional
-        Monotone constraint per predictor (R: ``var.monotone``); default none.
+        Monotone constraint per predictor (R: ``var.monotone``): +1 the fit
+        increases with it, -1 decreases (as R, checked at each split; for
+        adaboost and huberized R's constraint is reversed, pygbm's is not);
+        default none.
     n_trees : int, default 100
         Boosting iterations (R: ``n.trees``).
     interaction_depth : int, default 1

@@ -257,9 +257,19 @@ def engine_matrix(data: CodedData, targets: Targets, options: FitOptions, dist,
         return EngineInputs(data.x, var_type)
     ts_encoder, x_engine, var_type_engine, schedule = fit_target_statistics(
         categorical, data.x, targets.y, targets.w, data.n_train, data.var_names, var_type,
-        options.var_monotone, dist, options.max_bins, rng, offset=targets.offset,
+        tree_monotone(options, dist), dist, options.max_bins, rng, offset=targets.offset,
         **(options.ts_options or {}))
     return EngineInputs(x_engine, var_type_engine, ts_encoder, schedule)
+
+
+def tree_monotone(options: FitOptions, dist) -> np.ndarray:
+    """``var_monotone`` as the trees apply it, to the working response: turned by
+    the distribution's ``z_sign``, so that +1 makes the fitted link increase with
+    the predictor for every distribution. R 2.1.8 applies it to adaboost's and
+    huberized's working responses as they are (the loss's derivative, not its
+    negative), so that there its +1 gives a decreasing fit: an R bug, fixed
+    (docs/coming_from_r.md)."""
+    return options.var_monotone * int(dist.z_sign)
 
 
 def boost_problem(x, targets: Targets, n_train, var_type, options: FitOptions,
@@ -269,7 +279,8 @@ def boost_problem(x, targets: Targets, n_train, var_type, options: FitOptions,
     return BoostProblem(x=x, targets=LossTargets(targets.y, targets.offset, targets.w,
                                                  targets.misc),
                         n_train=n_train, var_type=var_type,
-                        var_monotone=options.var_monotone, distribution=dist, context=context,
+                        var_monotone=tree_monotone(options, dist), distribution=dist,
+                        context=context,
                         interaction_depth=options.interaction_depth,
                         n_minobsinnode=options.n_minobsinnode, shrinkage=options.shrinkage,
                         bag_fraction=options.bag_fraction, max_bins=options.max_bins,
@@ -342,7 +353,7 @@ def fit_coded(options: FitOptions, data: CodedData, random_state=None) -> GBMFit
     training = None
     if engine.schedule is None:
         training = training_data(engine.x[:data.n_train], engine.var_type,
-                                 options.var_monotone, options.max_bins, options.engine)
+                                 tree_monotone(options, dist), options.max_bins, options.engine)
     # binned data with a bucket per distinct value is R's exact search: keep
     # R's arithmetic there; other binned fits are not bit-identical anyway
     context = FitContext(classes=classes, noise_rng=noise_rng,

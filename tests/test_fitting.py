@@ -166,3 +166,23 @@ def test_pairwise_fit_is_built_in_the_data_order(boston):
     assert fit.cv_fitted.shape == (n,) and fit.fold_id.shape == (n,)
     np.testing.assert_array_equal(fit.data["y"], boston["medv"].to_numpy())
     np.testing.assert_array_equal(fit.predict(data, n_trees=5), fit.fit)
+
+
+@pytest.mark.parametrize("name", ["bernoulli", "adaboost", "huberized"])
+@pytest.mark.parametrize("mono", [1, -1])
+def test_monotone_constraints_hold_for_the_fitted_link(name, mono):
+    # R 2.1.8 applies var.monotone to the working response, which for adaboost and
+    # huberized is the loss's derivative (not its negative): its +1 fits decrease
+    # there. pygbm turns the constraint by the distribution's z_sign.
+    rng = np.random.default_rng(4)
+    n = 800
+    x = np.column_stack([rng.uniform(-3, 3, n), rng.normal(size=n)])
+    y = (rng.random(n) < 1 / (1 + np.exp(x[:, 0] ** 2 - 2))).astype(float)    # up, then down
+    fit = pygbm.gbm_fit(x, y, distribution=name, var_monotone=[mono, 0], n_trees=60,
+                        interaction_depth=1, shrinkage=0.1, bag_fraction=1.0,
+                        progress=False)
+    grid = np.column_stack([np.linspace(-3, 3, 121), np.zeros(121)])
+    link = fit.predict(grid, n_trees=60)
+    steps = mono * np.diff(link)
+    assert np.all(steps >= 0.0) and np.sum(steps > 0.0) >= 3
+    assert fit.var_monotone.tolist() == [mono, 0]      # the call's, as R records it

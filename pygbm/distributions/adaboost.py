@@ -1,6 +1,8 @@
 """AdaBoost exponential loss (R gbm's ``distribution = "adaboost"``)."""
 from __future__ import annotations
 
+from typing import ClassVar
+
 import numpy as np
 
 from .._rmath import exp_r, log_r, sequential_sum
@@ -15,9 +17,10 @@ class AdaBoost(Distribution):
     * working response, as R 2.1.8 computes it: ``z = -(2y-1) exp(-(2y-1) F)``,
       which is the derivative of the per-row deviance itself, i.e. *minus*
       the negative gradient (constant -1).  Split search is sign-blind except
-      under monotone constraints (``var_monotone``), where R's sign is what
-      decides; checked against R (a +1 constraint on pima's glucose blocks the
-      split for adaboost and allows it for bernoulli).
+      under monotone constraints (``var_monotone``): R applies them to this z,
+      so that its +1 gives a decreasing fit (checked against R: a +1 constraint
+      on pima's glucose blocks the split for adaboost and allows it for
+      bernoulli); pygbm turns them by ``z_sign`` (an R bug, fixed).
     * initial value: ``0.5 * log(sum_{y=1} w e^{-o} / sum_{y=0} w e^{o})``
     * terminal nodes: ``sum(w (2y-1) e^{-(2y-1)F}) / sum(w e^{-(2y-1)F})`` for
       every node, 0 when the denominator is 0.
@@ -27,7 +30,7 @@ class AdaBoost(Distribution):
     response_link = "logistic2"
 
     #: sign of R's working response relative to the negative gradient
-    z_sign = -1.0
+    z_sign: ClassVar[float] = -1.0
 
     def check_response(self, y):
         return as_binary_response(y, self.name)

@@ -60,6 +60,11 @@ class Distribution(ABC):
     #: ties are broken by random noise (pairwise): the fit gives a generator
     #: (``noise_generator``) in ``ctx.noise_rng``
     random_ties: ClassVar[bool] = False
+    #: the sign of the working response ``z`` relative to the negative gradient:
+    #: -1 where R 2.1.8 computes the loss's derivative itself (adaboost, huberized).
+    #: The trees are the same either way except under monotone constraints, which
+    #: the fit turns by this sign (:func:`pygbm.fitting.tree_monotone`)
+    z_sign: ClassVar[float] = 1.0
 
     def __init__(self, **params):
         if params:

@@ -1,6 +1,8 @@
 """Huberized hinge loss (R gbm's ``distribution = "huberized"``)."""
 from __future__ import annotations
 
+from typing import ClassVar
+
 import numpy as np
 
 from .._rmath import sequential_sum
@@ -23,7 +25,8 @@ class Huberized(Distribution):
     * working response (as R computes it): ``-4 (2y-1)`` for ``m < -1``,
       0 for ``m > 1``, ``-2 (2y-1) (1 - m)`` otherwise.  This is the
       derivative of the loss itself, i.e. *minus* the negative gradient
-      (constant -1; checked against R through a monotone constraint).  The
+      (constant -1; checked against R through a monotone constraint, which
+      R applies to this z, reversed; pygbm turns it by ``z_sign``).  The
       terminal estimate below does not use ``z``.
     * initial value: R's ``sum_{y=1} w / sum_{y=0} w`` (a ratio, not a fitted
       argmin; the offset is ignored, as in R).
@@ -40,6 +43,9 @@ class Huberized(Distribution):
     """
 
     name = "huberized"
+
+    #: sign of R's working response relative to the negative gradient
+    z_sign: ClassVar[float] = -1.0
 
     def check_response(self, y):
         return as_binary_response(y, self.name)
