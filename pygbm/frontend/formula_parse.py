@@ -167,6 +167,19 @@ def _plain(exc: Exception) -> str:
     return re.sub(r"\x1b\[[0-9;]*m", "", str(exc))
 
 
+#: formulaic's message for a comparison outside a function call, which R's grammar
+#: reads as a term (``y ~ a + (b > 0)``) but formulaic's does not
+_COMPARISON = re.compile(r"Unknown operator '[=!<>]+'")
+
+
+def _parse_error(formula: str, exc: Exception) -> ValueError:
+    """The error of a formula formulaic could not parse, with a way out where there is one."""
+    message = _plain(exc)
+    hint = (" (a comparison is a term only inside a function call: write I(b > 0) or "
+            "as.numeric(f == 'a'))" if _COMPARISON.search(message) else "")
+    return ValueError(f"formula {formula!r} could not be parsed{hint}: {message}")
+
+
 #: formulas whose parse is kept for the next call (formulaic takes about 1 ms a parse, a
 #: notebook refits the same formula often: another n_trees, shrinkage, distribution)
 PARSE_CACHE_SIZE = 64
@@ -180,7 +193,7 @@ def _parse(formula: str, available: tuple[str, ...]):
         parsed = Formula.from_spec(python_names(formula), ordering="none",
                                    context={_AVAILABLE: available})
     except (FormulaicError, SyntaxError) as exc:
-        raise ValueError(f"formula {formula!r} could not be parsed: {_plain(exc)}") from None
+        raise _parse_error(formula, exc) from None
     parts = [getattr(parsed, "lhs", None), getattr(parsed, "rhs", parsed)]
     if any(part is not None and not isinstance(part, SimpleFormula) for part in parts):
         raise ValueError(f"formula {formula!r}: multi-part formulas ('|') are not supported; "
@@ -221,7 +234,7 @@ def _named_columns(formula: str) -> tuple[str, ...]:
     try:
         tokens = DefaultFormulaParser().get_tokens(python_names(formula))
     except (FormulaicError, SyntaxError) as exc:
-        raise ValueError(f"formula {formula!r} could not be parsed: {_plain(exc)}") from None
+        raise _parse_error(formula, exc) from None
     return tuple(t.token for t in tokens if t.kind.value == "name")
 
 

@@ -255,6 +255,11 @@ def test_missing_response_error_wording():
     ("medv ~ lstat | rm", "multi-part formulas"),
     ("medv ~ I(lstat", "could not be parsed"),
     ("medv ~ `lstat", "could not be parsed"),
+    # a bare comparison: R's grammar reads it as a term (R gbm's reformulate then
+    # fails on it), formulaic's does not; the error says how to write it
+    ("medv ~ lstat + (rm > 6)", r"could not be parsed \(a comparison is a term only inside "
+                                r"a function call: write I\(b > 0\)"),
+    ("medv ~ lstat + (chas == 1)", r"inside a function call.*Unknown operator '='"),
 ])
 def test_formula_errors(formula, match):
     with pytest.raises(ValueError, match=match):
