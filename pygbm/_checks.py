@@ -211,13 +211,19 @@ def new_offset_arg(fit, offset, n: int, name: str = "offset",
     """The offsets of ``n`` new rows (of the table the caller's argument ``table``
     holds) given as ``offset`` (the caller's argument ``name``): one finite number
     per row, or None when none is given, refused for a fit trained with an offset
-    argument (``fit.matrix_offset``), whose new rows cannot be scored without theirs."""
+    argument (``fit.matrix_offset``), whose new rows cannot be scored without theirs;
+    given, refused for a fit trained without any offset (no ``offset()`` term
+    either), whose scores have none."""
     if offset is None:
         if fit.matrix_offset:
             raise ValueError(f"{name} is required: the model was fitted with an offset "
                              f"argument (gbm_fit(offset=)), so the rows of {table} are scored "
                              f"with theirs; give one number per row")
         return None
+    if not (fit.matrix_offset or (fit.encoder is not None and fit.encoder.offset_terms)):
+        raise ValueError(f"{name} was given, but the model was fitted without an offset "
+                         f"(neither gbm_fit(offset=) nor offset() in its formula): its "
+                         f"scores have none to add to; leave {name} out")
     return per_row_arg(name, offset, n, table)
 
 

@@ -262,14 +262,25 @@ def test_calibration_report_bad_arguments_name_themselves(kw, match):
 
 def test_calibrate_bad_offset_and_weights_name_themselves(rare):
     x = rare[["a", "b"]]
-    fit = pygbm.gbm_fit(x, rare["y"], n_trees=5, shrinkage=0.1)
     n = x.shape[0]
+    # (an offset of zeros is no offset, as R's gbm.fit has it)
+    fit = pygbm.gbm_fit(x, rare["y"], offset=np.full(n, 0.1), n_trees=5, shrinkage=0.1)
     for bad, match in [(dict(offset=["a"] * n), "offset must be numbers"),
                        (dict(offset=np.zeros(3)), r"offset must be one number per row"),
                        (dict(offset=np.full(n, np.nan)), f"offset must be finite.*{n} NaN"),
-                       (dict(weights=["a"] * n), "weights must be numbers")]:
+                       (dict(offset=np.full(n, 0.1), weights=["a"] * n),
+                        "weights must be numbers")]:
         with pytest.raises(ValueError, match=match):
             pygbm.calibrate(fit, x, n_trees=5, y=rare["y"], **bad)
+
+
+def test_calibrate_refuses_an_offset_for_a_model_fitted_without_one(rare):
+    # its scores have no offset: one given was added to them without a word
+    x = rare[["a", "b"]]
+    fit = pygbm.gbm_fit(x, rare["y"], n_trees=5, shrinkage=0.1)
+    with pytest.raises(ValueError, match=r"^offset was given, but the model was fitted "
+                                         r"without an offset"):
+        pygbm.calibrate(fit, x, n_trees=5, y=rare["y"], offset=np.zeros(x.shape[0]))
 
 
 def test_calibrate_needs_the_offset_of_a_model_fitted_with_one(rare):
