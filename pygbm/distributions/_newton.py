@@ -11,6 +11,8 @@ algorithm: with it fits no longer match R gbm (``"gradient"``, the default, does
 """
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
+
 import numpy as np
 
 #: how trees choose their splits: R's least squares on the working response, or
@@ -21,10 +23,11 @@ SPLITS = ("gradient", "newton")
 MIN_HESSIAN = 1e-150
 
 
-class NewtonSplits:
+class NewtonSplits(ABC):
     """Mixin of a distribution that offers ``splits="newton"`` (put it before
     :class:`~.base.Distribution` among the bases): the ``splits`` parameter, and
-    :meth:`growth_response` from the subclass's :meth:`hessian`."""
+    :meth:`growth_response` from the subclass's :meth:`hessian` (abstract: a
+    class without one cannot be made)."""
 
     def __init__(self, splits="gradient", **params):
         super().__init__(**params)
@@ -45,10 +48,10 @@ class NewtonSplits:
     def gradient_splits(self) -> bool:
         return self.splits == "gradient"
 
+    @abstractmethod
     def hessian(self, t, f, z, ctx, **cls) -> np.ndarray:
         """Each row's second derivative of its loss at ``f`` (halved as the
         working response ``z`` is), which the Newton response divides by."""
-        raise NotImplementedError
 
     def growth_response(self, t, f, z, ctx, **cls):
         """R's ``(z, w)``, or with Newton splits ``(z / h, w h)``."""

@@ -169,3 +169,14 @@ def test_ordered_boosting_refuses_newton_splits():
                                          r"bernoulli's splits='newton'"):
         pygbm.gbm("y ~ a", d, distribution={"name": "bernoulli", "splits": "newton"},
                   boosting_type="ordered", n_trees=2)
+
+
+def test_a_distribution_with_the_option_needs_a_hessian():
+    from pygbm.distributions._newton import NewtonSplits
+    from pygbm.distributions.gaussian import Gaussian
+
+    class NoHessian(NewtonSplits, Gaussian):
+        pass
+
+    with pytest.raises(TypeError, match="abstract method.*hessian"):
+        NoHessian()
