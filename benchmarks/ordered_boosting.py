@@ -14,18 +14,24 @@ on the histogram search). CatBoost (if installed; ``pip install
 catboost``): depth 6, the same learning rate, native categoricals,
 ``boosting_type`` "Plain" / "Ordered". The relative change is
 (ordered - plain) / plain of the test log loss (negative: ordered better).
+``--splits newton`` fits pygbm with Newton splits in both modes (rows
+labelled pygbm_newton); in ordered mode that is the cosine score on Newton
+statistics, CatBoost's NewtonCosine (GPU only in CatBoost 1.2; its CPU
+default, Cosine, is the score of R's splits).
 
 The time per tree of the two modes is benchmarks/ordered_time.py's.
 
 Run:  PYTHONPATH=. python benchmarks/ordered_boosting.py [--seeds 10]
       [--fractions 1 0.1 0.03] [--n-trees 1000] [--shrinkage 0.05]
       [--no-catboost | --no-pygbm] [--modes plain ordered] [--seed-start 0]
+      [--splits gradient newton]
       [--tag _name] [--merge earlier.csv ...] [--report-only]
 Writes benchmarks/results/ordered_boosting.csv and .md.
 """
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import time
 from pathlib import Path
@@ -69,13 +75,19 @@ def subset(train, fraction, seed):
     return train.iloc[rows].reset_index(drop=True)
 
 
-def pygbm_fit(rows, test, boosting_type, seed, args, response=RESPONSE):
+#: pygbm's library label per split criterion (R's least squares on the working
+#: response, or Newton splits: CatBoost's NewtonCosine in ordered mode)
+PYGBM_LABELS = {"gradient": "pygbm", "newton": "pygbm_newton"}
+
+
+def pygbm_fit(rows, test, boosting_type, seed, args, response=RESPONSE, splits="gradient"):
     t0 = time.process_time()
-    fit = pygbm.gbm(f"{response} ~ .", rows, distribution="bernoulli", n_trees=args.n_trees,
+    distribution = {"name": "bernoulli", "splits": splits}
+    fit = pygbm.gbm(f"{response} ~ .", rows, distribution=distribution, n_trees=args.n_trees,
                     interaction_depth=DEPTH, shrinkage=args.shrinkage,
                     bag_fraction=BAG_FRACTION, train_fraction=1 - VALID_FRACTION,
                     categorical="ordered_ts", max_bins=MAX_BINS, boosting_type=boosting_type,
-                    random_state=seed, keep_data=False)
+                    random_state=seed, keep_data=False, progress=False)
     cpu = time.process_time() - t0
     best = int(np.argmin(fit.valid_error)) + 1
     p = fit.predict(test, n_trees=best, type="response")
@@ -146,16 +158,19 @@ def summarise(df: pd.DataFrame) -> str:
                      f"{p:.3g} | {trees['plain'].mean():.0f} / {trees['ordered'].mean():.0f} |")
     peer = []
     peers = sorted(lib for lib in df.library.unique() if lib.startswith("catboost"))
+    ours_libs = [lib for lib in PYGBM_LABELS.values() if lib in set(df.library)]
     for frac in sorted(df.fraction.unique(), reverse=True):
-        for peer_lib in peers:
-            ours, theirs = relative_changes(df, "pygbm", frac), relative_changes(df, peer_lib,
+        for lib in ours_libs:
+            for peer_lib in peers:
+                ours, theirs = relative_changes(df, lib, frac), relative_changes(df, peer_lib,
                                                                                 frac)
-            both = ours.index.intersection(theirs.index)
-            if len(both) > 1:
-                d = ours[both] - theirs[both]
-                peer.append(f"* fraction {frac:g}: pygbm's change minus {peer_lib}'s on the "
-                            f"same splits {d.mean():+.2f} +- "
-                            f"{d.std(ddof=1) / np.sqrt(len(d)):.2f} points ({len(d)} seeds)")
+                both = ours.index.intersection(theirs.index)
+                if len(both) > 1:
+                    d = ours[both] - theirs[both]
+                    peer.append(f"* fraction {frac:g}: {lib}'s change minus {peer_lib}'s on "
+                                f"the same splits {d.mean():+.2f} +- "
+                                f"{d.std(ddof=1) / np.sqrt(len(d)):.2f} points "
+                                f"({len(d)} seeds)")
     if peer:
         lines += ["", "Peer gate (within 1 point of CatBoost's relative change):", ""] + peer
     return "\n".join(lines)
@@ -173,6 +188,8 @@ def main():
                     choices=["plain", "ordered"],
                     help="boosting types to fit (a change of one mode joins the other's "
                          "earlier rows by --merge)")
+    ap.add_argument("--splits", nargs="+", default=["gradient"], choices=list(PYGBM_LABELS),
+                    help="pygbm's split criteria (newton: rows labelled pygbm_newton)")
     ap.add_argument("--no-pygbm", action="store_true",
                     help="fit CatBoost only (its seeds joined to earlier pygbm CSVs by --merge)")
     ap.add_argument("--catboost-ctr-complexity", type=int, default=None,
@@ -189,7 +206,8 @@ def main():
     records = []
     if not args.report_only:
         train, test = adult()
-        libs = [] if args.no_pygbm else [("pygbm", pygbm_fit)]
+        libs = [] if args.no_pygbm else \
+            [(PYGBM_LABELS[s], functools.partial(pygbm_fit, splits=s)) for s in args.splits]
         if not args.no_catboost and have_catboost():
             label = "catboost" if args.catboost_ctr_complexity is None else \
                 f"catboost_ctr{args.catboost_ctr_complexity}"
@@ -200,7 +218,7 @@ def main():
                 rows = subset(train, frac, seed)
                 for lib, fit in libs:
                     for bt in args.modes:
-                        name = bt if lib == "pygbm" else bt.capitalize()
+                        name = bt if lib.startswith("pygbm") else bt.capitalize()
                         loss, trees, cpu = fit(rows, test, name, seed, args)
                         records.append(dict(library=lib, fraction=frac, seed=seed,
                                             boosting_type=bt, logloss=loss, trees=trees,

@@ -377,8 +377,10 @@ def gbm(formula, data, distribution=None, weights=None, var_monotone=None, n_tre
         gradients of supporting models that never saw the row, its leaves
         fitted as plain. It runs on the histogram search (``max_bins`` 255
         unless given), where R's bit-exactness is not a goal; multinomial,
-        pairwise and coxph are refused. "plain" is R's boosting. Not in R.
-        Not better on every data set: on small ones it was level with or worse
+        pairwise and coxph are refused. With Newton splits (``{"name":
+        "bernoulli", "splits": "newton"}``, poisson too) the ordered score is
+        formed from Newton statistics (CatBoost's NewtonCosine). "plain" is
+        R's boosting. Not in R. Not better on every data set: on small ones it was level with or worse
         than plain boosting, as CatBoost's is (docs/ordered_boosting.md);
         compare both on held-out rows.
     n_permutations : int, optional

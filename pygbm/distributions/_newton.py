@@ -4,10 +4,13 @@ R gbm grows every tree by least squares on the working response ``z`` with the
 case weights ``w`` (Friedman's gradient boosting) and takes Newton steps only in
 its leaves. With ``splits="newton"`` a tree is grown instead on the Newton
 response ``z / h`` with weights ``w h`` (``h`` the second derivative of the
-row's loss, halved as ``z`` is), the split criterion of LightGBM, XGBoost and
-CatBoost: a node's weighted mean response is then its Newton step, and a split's
-gain is ``(sum w z)^2 / sum w h`` per child. Leaves are fitted as before. Not R's
-algorithm: with it fits no longer match R gbm (``"gradient"``, the default, does).
+row's loss, halved as ``z`` is), the split criterion of LightGBM and XGBoost (and
+CatBoost's NewtonL2 / NewtonCosine scores; its CPU default, Cosine, is first
+order as R's): a node's weighted mean response is then its Newton step, and a
+split's gain is ``(sum w z)^2 / sum w h`` per child. Leaves are fitted as before.
+Ordered boosting (:mod:`pygbm.ordered`) then scores each fold's leaf Newton steps
+against the tail's ``w z`` and ``w h``. Not R's algorithm: with it fits no longer
+match R gbm (``"gradient"``, the default, does).
 """
 from __future__ import annotations
 

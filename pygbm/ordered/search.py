@@ -7,7 +7,9 @@ sum_k a_k^2 V_k to the tree's score N / sqrt(D), with a_k = body w*z /
 body w (the leaf average of the rows before fold k's tail, 0 when it has
 none) and T_k, V_k the tail's sums of w*z and w: the leaf averages of
 earlier rows scored against the later rows' gradients (the cosine of the
-paper). The sums are exact integers (:mod:`.columns`); they become floats
+paper). With Newton splits the columns are w*z and w*h (h the Hessian):
+a_k is the leaf's Newton step and D weighs it by the tail's w*h
+(CatBoost's NewtonCosine). The sums are exact integers (:mod:`.columns`); they become floats
 once per side, and every float below is computed in one fixed order
 (folds in turn, then left, right and missing), so that the compiled search
 gives the same numbers.

@@ -38,10 +38,6 @@ def ordered_spec(boosting_type, dist, *, n_permutations=4, fold_len_multiplier=2
     if dist.name in REFUSED:
         raise ValueError(f"boosting_type='ordered' does not support distribution "
                          f"{dist.name!r} yet (use boosting_type='plain')")
-    if not dist.gradient_splits:
-        raise ValueError(f"boosting_type='ordered' does not support {dist.name}'s "
-                         f"splits={dist.splits!r} yet (the ordered split score is R's "
-                         f"gradient one; use boosting_type='plain')")
     if max_combination != 1:
         raise ValueError("boosting_type='ordered' does not support ts_max_combination > 1 yet")
     n_permutations = int_arg("n_permutations", n_permutations, 1)

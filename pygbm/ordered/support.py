@@ -91,7 +91,9 @@ class SupportingModels:
             rows = order[self.segments.position]
             self.perms.append(PermutationRows(order, rows, problem.targets.rows(rows),
                                               tail_folds(order, bounds)))
-        self.unit = bool(np.all(problem.targets.w == 1.0))
+        #: the fold columns pack w*z with a row count: unit weights and R's splits
+        #: (Newton splits weigh each row by w h)
+        self.unit = bool(np.all(problem.targets.w == 1.0)) and self.dist.gradient_splits
         self.approx = approx
 
     def fold(self, r: int, k: int) -> np.ndarray:
@@ -100,8 +102,9 @@ class SupportingModels:
         return self.approx[r, start:start + int(self.segments.bounds[k + 1])]
 
     def gradients(self, r: int) -> tuple[np.ndarray, np.ndarray]:
-        """w*z and w of every fold position of permutation ``r`` at its
-        fold's model (the distribution's growth response)."""
+        """The weighted growth response and its weight at every fold position
+        of permutation ``r`` at its fold's model: w*z and w (R's splits), or
+        (w h)(z / h) and w h (Newton splits)."""
         t, f = self.perms[r].targets, self.approx[r]
         z = self.dist.negative_gradient(t, f, np.ones(f.shape[0], bool), self.ctx)
         gz, gw = self.dist.growth_response(t, f, z, self.ctx)

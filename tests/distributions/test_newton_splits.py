@@ -163,12 +163,53 @@ def test_the_option_is_kept_by_gbm_more_and_pickling():
     assert "bernoulli (Newton splits)" in fit._repr_html_()
 
 
-def test_ordered_boosting_refuses_newton_splits():
-    d = pd.DataFrame({"a": np.arange(40.0), "y": np.arange(40) % 2})
-    with pytest.raises(ValueError, match=r"boosting_type='ordered' does not support "
-                                         r"bernoulli's splits='newton'"):
-        pygbm.gbm("y ~ a", d, distribution={"name": "bernoulli", "splits": "newton"},
-                  boosting_type="ordered", n_trees=2)
+@pytest.mark.parametrize("name", NEWTON)
+def test_ordered_boosting_scores_newton_columns(name):
+    """Ordered boosting with Newton splits: each fold position's columns are
+    w z and w h at its fold's model (a leaf's body average is its Newton
+    step, scored against the tail's gradients: the cosine score on Newton
+    statistics), unpacked even with unit weights; the trees differ from
+    the ordered ones of R's splits."""
+    from pygbm.ordered.folds import fold_boundaries
+    from pygbm.ordered.scheme import OrderedProblem
+    from pygbm.ordered.spec import OrderedSpec
+    from pygbm.ordered.support import SupportingModels
+
+    n = 700
+    rng = np.random.default_rng(3)
+    y = (rng.random(n) < 0.3).astype(float) if name == "bernoulli" \
+        else rng.poisson(2.0, size=n).astype(float)
+    t = Targets(y, None, np.ones(n))
+    dist = get_distribution({"name": name, "splits": "newton"})
+    ctx = FitContext(r_exact_math=True)
+    bounds = fold_boundaries(n)
+    order = rng.permutation(n)
+    approx = rng.normal(scale=0.5, size=(1, int(bounds[1:].sum())))
+    models = SupportingModels(OrderedProblem(t, dist, ctx, 3, 5, OrderedSpec(1)), [order],
+                              bounds, approx)
+    cols = models.fold_columns(0)
+    assert cols.width == 2
+    k = bounds.shape[0] - 2                    # the last fold: every row, by position
+    f = models.fold(0, k)
+    tk = t.rows(order)
+    z = dist.negative_gradient(tk, f, None, ctx)
+    h = np.maximum(dist.hessian(tk, f, z, ctx), MIN_HESSIAN)
+    np.testing.assert_allclose(cols.values[order, 2 * k] * cols.unit[k, 0], t.w * z,
+                               rtol=1e-12, atol=1e-12 * np.abs(z).max())
+    np.testing.assert_allclose(cols.values[order, 2 * k + 1] * cols.unit[k, 1], h,
+                               rtol=1e-12, atol=1e-12 * h.max())
+
+    a = rng.normal(size=n)
+    eta = 1.5 * a if name == "bernoulli" else 0.5 * a
+    y = (rng.random(n) < 1 / (1 + np.exp(-eta))).astype(float) if name == "bernoulli" \
+        else rng.poisson(np.exp(eta)).astype(float)
+    d = pd.DataFrame({"a": a, "b": rng.normal(size=n), "y": y})
+    fits = [pygbm.gbm("y ~ a + b", d, distribution={"name": name, "splits": splits},
+                      boosting_type="ordered", n_trees=10, interaction_depth=3,
+                      random_state=1, progress=False)
+            for splits in ("gradient", "newton")]
+    assert fits[1].distribution.splits == "newton"
+    assert not np.array_equal(fits[0].fit, fits[1].fit)
 
 
 def test_a_distribution_with_the_option_needs_a_hessian():

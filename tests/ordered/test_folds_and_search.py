@@ -53,22 +53,26 @@ def _binned(n=600, p=4, seed=3):
 
 
 @pytest.mark.parametrize("depth", [1, 3, 6])
-def test_body_equal_tail_gives_the_plain_trees(depth):
+@pytest.mark.parametrize("weighted", [False, True])
+def test_body_equal_tail_gives_the_plain_trees(depth, weighted):
     """Every row twice, one copy in the body and one in the tail of a single
     fold: each leaf's body average is its tail's, so the tree's score is
     sqrt(sum over leaves of S^2/W), monotone in R's improvement: the plain
-    histogram search's trees."""
+    histogram search's trees. Weighted: the fold columns of Newton splits
+    (w z, w h) against the plain search on z / h with weights w h."""
     _, x, var_type, y = _binned()
     n = x.shape[0]
     data = BinnedTrainingData(np.vstack([x, x]), var_type, np.zeros(x.shape[1], dtype=int), 32)
     z = np.tile(y - y.mean(), 2)
-    w = np.ones_like(z)
+    w = np.tile(np.random.default_rng(1).uniform(0.05, 0.25, n), 2) if weighted \
+        else np.ones_like(z)
     inbag = np.tile(np.random.default_rng(0).random(n) < 0.7, 2)
     order = np.arange(2 * n)                    # copies 0..n-1 first: the body
     bounds = np.array([n, 2 * n])
-    folds = fold_columns(z[order], None, order, bounds, tail_folds(order, bounds))
-    ordered = OrderedGrower(data, folds, depth, 5).grow(z, w, inbag, True)
-    plain = SearchGrower(data, depth, 5).grow(z, w, inbag, True)
+    folds = fold_columns((w * z)[order], w[order] if weighted else None, order, bounds,
+                         tail_folds(order, bounds))
+    ordered = OrderedGrower(data, folds, depth, 5).grow(z, w, inbag, not weighted)
+    plain = SearchGrower(data, depth, 5).grow(z, w, inbag, not weighted)
     assert ordered.n_terminal == plain.n_terminal
     np.testing.assert_array_equal(ordered.node_of, plain.node_of)
     for a, b in zip(ordered.nodes, plain.nodes):

@@ -22,6 +22,8 @@ from pygbm.ordered.support import SupportingModels
 
 RATIO = ["gaussian", "bernoulli", "poisson", "adaboost", "huberized"]
 ALL = RATIO + ["laplace", {"name": "quantile", "alpha": 0.3}, "tdist"]
+#: the distributions with Newton splits (their fold columns are w z and w h)
+NEWTON = [{"name": "bernoulli", "splits": "newton"}, {"name": "poisson", "splits": "newton"}]
 
 
 def _response(dist, eta, rng):
@@ -64,7 +66,7 @@ def _fit(df, dist, engine, **kw):
     return pygbm.gbm("y ~ .", df, engine=engine, **args)
 
 
-@pytest.mark.parametrize("dist", ALL)
+@pytest.mark.parametrize("dist", ALL + NEWTON)
 @pytest.mark.parametrize("categorical", ["native", "ordered_ts"])
 def test_fits_equal_every_distribution(dist, categorical):
     df = _frame(dist)
@@ -73,7 +75,7 @@ def test_fits_equal_every_distribution(dist, categorical):
     _same_fits(a, b)
 
 
-@pytest.mark.parametrize("dist", RATIO)
+@pytest.mark.parametrize("dist", RATIO + NEWTON)
 def test_fits_equal_full_history(dist):
     df = _frame(dist, seed=1)
     a = _fit(df, dist, "numpy", full_history=True)
@@ -83,7 +85,7 @@ def test_fits_equal_full_history(dist):
         assert not np.array_equal(a.fit, _fit(df, dist, "numba").fit)
 
 
-@pytest.mark.parametrize("dist", ["gaussian", "bernoulli", "poisson", "laplace"])
+@pytest.mark.parametrize("dist", ["gaussian", "bernoulli", "poisson", "laplace"] + NEWTON)
 def test_fits_equal_weights_offset_monotone(dist):
     """Case weights (the unpacked columns), an offset, a monotone constraint."""
     df = _frame(dist, seed=3)
@@ -137,7 +139,7 @@ def _models(dist, n, weights, offset, full_history, seed=0):
             for cls in (SupportingModels, CompiledSupportingModels)], rng
 
 
-@pytest.mark.parametrize("dist", RATIO)
+@pytest.mark.parametrize("dist", RATIO + NEWTON)
 @pytest.mark.parametrize("weights,offset,full_history",
                          [(False, False, False), (True, True, False), (False, True, True),
                           (True, False, True)])
@@ -149,7 +151,7 @@ def test_supporting_models_equal(dist, weights, offset, full_history):
         np.testing.assert_array_equal(a.values[read], b.values[read])
         np.testing.assert_array_equal(a.unit, b.unit)
         np.testing.assert_array_equal(a.tail_fold, b.tail_fold)
-        assert a.width == b.width == (2 if weights else 1)
+        assert a.width == b.width == (2 if weights or dist in NEWTON else 1)
         node_of = rng.integers(0, 7, 1300)
         ref.add_tree(r, node_of, 7, 0.1)
         comp.add_tree(r, node_of, 7, 0.1)

@@ -15,6 +15,7 @@ import math
 import numpy as np
 from numba import njit
 
+from ...distributions._newton import MIN_HESSIAN
 from ...distributions.huberized import LINEAR_MARGIN, LINEAR_SLOPE
 from ...distributions.poisson import F_CAP, ZERO_COUNT_PRED
 from ..columns import INT64_BITS, MAX_SCALE_BITS, FoldColumns, count_bits
@@ -25,7 +26,7 @@ from ..support import SupportingModels
 @njit(cache=True, error_model="numpy")
 def _gradient(dist, y, off, f):
     """The working response at link value ``f`` (offset ``off``, NaN: none)."""
-    code, z_sign = dist
+    code, z_sign = dist[0], dist[1]
     has_off = off == off
     F = f + off if has_off else f
     if code == GAUSSIAN:
@@ -41,6 +42,24 @@ def _gradient(dist, y, off, f):
     if m < LINEAR_MARGIN:
         return -LINEAR_SLOPE * s
     return 0.0 if 1.0 - m < 0.0 else -2.0 * s * (1.0 - m)
+
+
+@njit(cache=True, error_model="numpy")
+def _growth(dist, y, off, w, f):
+    """A row's weighted growth response and its weight: w*z and w, or with
+    Newton splits (w h)(z / h) and w h, ``h`` the Hessian kept from
+    ``MIN_HESSIAN`` (bernoulli, poisson: :mod:`pygbm.distributions._newton`)."""
+    z = _gradient(dist, y, off, f)
+    if not dist[2]:
+        return w * z, w
+    F = f + off if off == off else f
+    if dist[0] == BERNOULLI:
+        h = 1.0 / ((1.0 + math.exp(-F)) * (1.0 + math.exp(F)))
+    else:
+        h = math.exp(F)
+    h = h if (h > MIN_HESSIAN or h != h) else MIN_HESSIAN     # NumPy's maximum
+    gw = w * h
+    return gw * (z / h), gw
 
 
 @njit(cache=True, error_model="numpy")
@@ -93,11 +112,13 @@ def _value(code, num, den, count, lo, hi, clip, min_rows):
 
 @njit(cache=True, error_model="numpy")
 def fold_gradients(dist, y, off, w, f):
-    """w*z at every fold position (``off`` all NaN: no offset)."""
+    """The weighted growth response and its weight at every fold position
+    (``off`` all NaN: no offset)."""
     out = np.empty(f.shape[0])
+    weight = np.empty(f.shape[0])
     for s in range(f.shape[0]):
-        out[s] = w[s] * _gradient(dist, y[s], off[s], f[s])
-    return out
+        out[s], weight[s] = _growth(dist, y[s], off[s], w[s], f[s])
+    return out, weight
 
 
 @njit(cache=True, error_model="numpy")
@@ -131,6 +152,7 @@ def fold_values(dist, rows, f, fold_layout, values, units):
     y, off, w = rows[0], rows[1], rows[2]
     order, bounds, cb, unit = fold_layout
     wz = np.empty(f.shape[0])
+    gw = np.empty(f.shape[0])
     start = 0
     for k in range(bounds.shape[0] - 1):
         m = bounds[k + 1]
@@ -138,9 +160,9 @@ def fold_values(dist, rows, f, fold_layout, values, units):
         big_w = 0.0
         for p in range(m):
             s = start + p
-            wz[s] = w[s] * _gradient(dist, y[s], off[s], f[s])
+            wz[s], gw[s] = _growth(dist, y[s], off[s], w[s], f[s])
             big_z = _larger(big_z, abs(wz[s]))
-            big_w = _larger(big_w, abs(w[s]))
+            big_w = _larger(big_w, abs(gw[s]))
         if unit:
             scale = _scale(big_z * m, INT64_BITS - 1 - cb)
             units[k, 0] = 1.0 / scale
@@ -153,7 +175,7 @@ def fold_values(dist, rows, f, fold_layout, values, units):
             units[k, 1] = 1.0 / scale_w
             for p in range(m):
                 values[order[p], 2 * k] = _quantized(wz[start + p], scale)
-                values[order[p], 2 * k + 1] = _quantized(w[start + p], scale_w)
+                values[order[p], 2 * k + 1] = _quantized(gw[start + p], scale_w)
         start += m
 
 
@@ -220,7 +242,8 @@ class CompiledSupportingModels(SupportingModels):
         super().__init__(problem, orders, bounds, approx)
         code = code_of(self.dist)
         z_sign = self.dist.z_sign if code == ADABOOST else 1.0
-        self.kernel_dist = None if code is None else (code, float(z_sign))
+        newton = not self.dist.gradient_splits
+        self.kernel_dist = None if code is None else (code, float(z_sign), newton)
         self.rows = []
         seg = self.segments
         for p in self.perms:
@@ -234,7 +257,7 @@ class CompiledSupportingModels(SupportingModels):
         if self.kernel_dist is None:
             return super().gradients(r)
         y, off, w = self.rows[r][:3]
-        return fold_gradients(self.kernel_dist, y, off, w, self.approx[r]), w
+        return fold_gradients(self.kernel_dist, y, off, w, self.approx[r])
 
     def fold_columns(self, r: int) -> FoldColumns:
         if self.kernel_dist is None:
