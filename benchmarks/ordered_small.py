@@ -20,12 +20,14 @@ ordered better), per library and split; "pygbm - CatBoost" is the difference of
 the two libraries' changes on the same split.
 
 Run:  PYTHONPATH=. python benchmarks/ordered_small.py [--seeds 10] [--data pima spam]
+      [--libraries pygbm pygbm_newton catboost] [--tag _name] [--merge earlier.csv ...]
       [--report-only]
 Writes benchmarks/results/ordered_small.csv and .md.
 """
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import sys
 from pathlib import Path
@@ -86,22 +88,37 @@ def mean_se_p(x: pd.Series) -> str:
             f"(p {stats.ttest_1samp(x, 0).pvalue:.3g})")
 
 
+#: the libraries a run can fit: pygbm (R's splits), pygbm with Newton splits, CatBoost
+LIBRARIES = {"pygbm": ob.pygbm_fit,
+             "pygbm_newton": functools.partial(ob.pygbm_fit, splits="newton"),
+             "catboost": ob.catboost_fit}
+
+
 def summarise(df: pd.DataFrame) -> str:
-    lines = ["| data | rows | seeds | plain / ordered log loss, pygbm | pygbm change | "
-             "plain / ordered log loss, CatBoost | CatBoost change | pygbm - CatBoost (points) |",
-             "|---|---|---|---|---|---|---|---|"]
+    libs = [lib for lib in LIBRARIES if lib in set(df.library)]
+    ours = [lib for lib in libs if lib != "catboost"]
+    peer = "catboost" in libs
+    head = ["data", "rows", "seeds"]
+    for lib in libs:
+        head += [f"plain / ordered log loss, {lib}", f"{lib} change"]
+    if peer:
+        head += [f"{lib} - catboost (points)" for lib in ours]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for name in dict.fromkeys(df.data):
         g = df[df.data == name]
         cells = []
         ch = {}
-        for lib in ("pygbm", "catboost"):
+        for lib in libs:
             m = g[g.library == lib].groupby("boosting_type").logloss.mean()
             ch[lib] = changes(df, name, lib)
             cells += [f"{m.get('plain', np.nan):.4f} / {m.get('ordered', np.nan):.4f}",
                       mean_se_p(ch[lib])]
-        diff = (ch["pygbm"] - ch["catboost"]).dropna()
-        lines.append(f"| {name} | {int(g.n_rows.iloc[0])} | {len(ch['pygbm'])} | "
-                     + " | ".join(cells) + f" | {mean_se_p(diff).replace('%', '')} |")
+        if peer:
+            for lib in ours:
+                diff = (ch[lib] - ch["catboost"]).dropna()
+                cells.append(mean_se_p(diff).replace("%", ""))
+        lines.append(f"| {name} | {int(g.n_rows.iloc[0])} | {len(ch[libs[0]])} | "
+                     + " | ".join(cells) + " |")
     return "\n".join(lines)
 
 
@@ -109,30 +126,39 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--seeds", type=int, default=10)
     ap.add_argument("--data", nargs="+", default=list(DATA_SETS))
+    ap.add_argument("--libraries", nargs="+", default=["pygbm", "catboost"],
+                    choices=list(LIBRARIES),
+                    help="pygbm_newton: pygbm with Newton splits in both modes")
+    ap.add_argument("--tag", default="", help="suffix of this run's CSV")
+    ap.add_argument("--merge", nargs="*", default=[],
+                    help="earlier result CSVs whose rows join the report")
     ap.add_argument("--report-only", action="store_true")
     args = ap.parse_args()
-    csv = OUT.with_suffix(".csv")
+    csv = OUT.parent / f"{OUT.name}{args.tag}.csv"
+    points = []
     if not args.report_only:
         fit_args = argparse.Namespace(n_trees=1000, shrinkage=0.05, catboost_ctr_complexity=None)
-        points = []
         for name in args.data:
             d = load(name)
             for seed in range(args.seeds):
                 train, test = split(d, seed)
-                for lib, fit in (("pygbm", ob.pygbm_fit), ("catboost", ob.catboost_fit)):
+                for lib in args.libraries:
                     for bt_lib, bt in (("plain", "Plain"), ("ordered", "Ordered")):
-                        mode = bt_lib if lib == "pygbm" else bt
-                        loss, trees, cpu = fit(train, test, mode, seed, fit_args,
-                                               response=RESPONSE)
+                        mode = bt if lib == "catboost" else bt_lib
+                        loss, trees, cpu = LIBRARIES[lib](train, test, mode, seed, fit_args,
+                                                          response=RESPONSE)
                         points.append(dict(data=name, n_rows=len(d), seed=seed, library=lib,
                                            boosting_type=bt_lib, logloss=loss, trees=trees,
                                            cpu_s=cpu, load=os.getloadavg()[0]))
                         print(points[-1], flush=True)
                 pd.DataFrame(points).to_csv(csv, index=False)
-    df = pd.read_csv(csv)
+    frames = [pd.read_csv(f) for f in args.merge]
+    if points or not frames:
+        frames.append(pd.read_csv(csv))
+    df = pd.concat(frames, ignore_index=True)
     text = ("# Ordered against plain boosting on small and mid-size data "
             "(benchmarks/ordered_small.py)\n\n" + summarise(df) + "\n")
-    OUT.with_suffix(".md").write_text(text)
+    OUT.parent.joinpath(f"{OUT.name}{args.tag}.md").write_text(text)
     print(text)
 
 
