@@ -209,13 +209,13 @@ cat(sprintf("iris_multinomial.json  %.1f s\n", as.numeric(Sys.time() - t0, units
 # ------------------------------------------------------------------ ?calibrate.plot
 # The commented-out example, run as written. calibrate.plot() returns NULL: the
 # curve, the +-2 se band and the axis limits are observed by tracing lines(),
-# polygon() and plot() while it draws.
+# polygon() while it draws (lines() is lines(x, ...): its y is ..1), and par("usr").
 drawn <- list()
 calib_obs <- function(expr) {
   drawn <<- list()
   suppressMessages({
     trace(graphics::lines, tracer = quote(drawn[[length(drawn) + 1]] <<- list(kind = "lines",
-      x = as_array(as.numeric(x)), y = as_array(as.numeric(y)))), print = FALSE, where = graphics::lines)
+      x = as_array(as.numeric(x)), y = as_array(as.numeric(..1)))), print = FALSE, where = graphics::lines)
     trace(graphics::polygon, tracer = quote(drawn[[length(drawn) + 1]] <<- list(kind = "polygon",
       x = as_array(as.numeric(x)), y = as_array(as.numeric(y)))), print = FALSE, where = graphics::polygon)
   })
