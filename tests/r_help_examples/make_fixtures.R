@@ -1,7 +1,7 @@
 # R gbm's own help-page examples, run in R, their data and numbers written for
 # tests/test_r_help_examples.py.
 #
-# Written for and run with: R version 4.2.2, gbm 2.1.8.1, survival, rpart, jsonlite 1.8.4.
+# Written for and run with: R version 4.2.2, gbm 2.1.8.1, survival 3.5-3, rpart 4.1.19, jsonlite 1.8.4.
 # Every fixture records R.version.string and packageVersion("gbm").
 #
 # Usage (from the repository root):
