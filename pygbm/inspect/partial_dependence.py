@@ -46,7 +46,14 @@ def resolve_vars(fit, i_var, arg: str = "i_var") -> list[int]:
     """0-based column indices of ``i_var``: variable names, or 0-based
     positions in ``fit.var_names`` (R's ``i.var = 1`` is position 0 here)."""
     names = list(fit.var_names)
-    items = [i_var] if isinstance(i_var, (str, int, np.integer)) else list(i_var)
+    if isinstance(i_var, (str, int, np.integer)):
+        items = [i_var]
+    else:
+        try:
+            items = list(i_var)
+        except TypeError:  # a float, None...: not R's truncation of i.var = 1.5 to 1
+            raise TypeError(f"{arg} must be a variable name, a 0-based integer position, "
+                            f"or a list of either; got {i_var!r}") from None
     if not items:
         raise ValueError(f"{arg} must name at least one variable")
     if all(isinstance(v, str) for v in items):
@@ -63,8 +70,8 @@ def resolve_vars(fit, i_var, arg: str = "i_var") -> list[int]:
                              f"{len(names) - 1}; got {bad}")
         idx = [int(v) for v in items]
     else:
-        raise TypeError(f"{arg} must be variable names or 0-based integer positions, "
-                        f"not a mix; got {i_var!r}")
+        raise TypeError(f"{arg} must be variable names or 0-based integer positions "
+                        f"(not a mix, nor other values); got {i_var!r}")
     if len(set(idx)) != len(idx):
         raise ValueError(f"{arg} names a variable twice: {i_var!r}")
     return idx

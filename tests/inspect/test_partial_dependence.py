@@ -150,6 +150,13 @@ def test_errors_and_warnings():
         partial_dependence(fit, -1)
     with pytest.raises(TypeError, match="mix"):
         partial_dependence(fit, ["lstat", 3])
+    # R truncates i.var = 1.5 to 1; pygbm names the argument (was: "'float' object is
+    # not iterable", found with R's ?gbm example, tests/test_r_help_examples.py)
+    for bad in (1.5, np.float64(2.0), None):
+        with pytest.raises(TypeError, match=r"i_var must be a variable name, a 0-based"):
+            partial_dependence(fit, bad)
+    with pytest.raises(TypeError, match="mix"):
+        partial_dependence(fit, [1.0, 2.0])
     with pytest.raises(ValueError, match="twice"):
         partial_dependence(fit, ["lstat", "lstat"])
     with pytest.raises(ValueError, match="type"):
