@@ -256,6 +256,37 @@ def test_example_gbm_more(example):
         close(tree[col], m["tree_last"][col], f"gbm.more tree 200 {col}")
 
 
+def test_example_defaults(example):
+    """The same functions called without n.trees / method: R's defaults."""
+    fit, cv, r = example
+    data, _ = example_data()
+    d = r["defaults"]
+    assert int(pygbm.gbm_perf(fit, plot_it=False)) == d["gbm_perf"]  # test, as R
+    with pytest.warns(pygbm.GBMMessage) as record:
+        ri = pygbm.relative_influence(fit)
+    # R prints "n.trees not given. Using N trees."; pygbm says it with its own names
+    [note] = d["relative_influence_message"]
+    assert str(record[0].message) == note.replace("n.trees", "n_trees")
+    close(ri, d["relative_influence"], "relative.influence()")
+    s = pygbm.summary(fit, plot_it=False).to_frame()
+    assert list(s["var"]) == d["summary"]["var"]
+    close(s["rel_inf"], d["summary"]["rel_inf"], "summary()")
+    g = pygbm.partial_dependence(fit, 0)
+    close(g["y"].to_numpy()[d["plot_x1"]["rows"]], d["plot_x1"]["y"], "plot(i.var = 1)")
+    close([pygbm.interact_gbm(fit, data, [0, 1])], [d["interact_12"]], "interact.gbm()",
+          rtol=1e-10)
+    close(np.asarray(fit.predict(data, n_trees=[1, 50, 100])).T.ravel(),
+          np.ravel(d["predict_train_1_50_100"]), "predict(n.trees = c(1, 50, 100))")
+    # print(): the lines after R's call (pygbm's call is its own); the help-page
+    # variant's main fit was made without cv, so its cv line is R's alone
+    r_lines = d["printed"][[i for i, ln in enumerate(d["printed"]) if ln.startswith("A ")][0]:]
+    lines = str(fit).splitlines()
+    lines = lines[[i for i, ln in enumerate(lines) if ln.startswith("A ")][0]:]
+    if fit is not cv:
+        r_lines = [ln for ln in r_lines if "cross-validation" not in ln]
+    assert lines == r_lines
+
+
 def test_help_page_n_cores_differs_from_r_default():
     """The help page's n.cores = 1 and R's default give other main fits (same cv):
     pygbm gives the default's; the by-hand stream above gives the help page's."""

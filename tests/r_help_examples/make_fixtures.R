@@ -128,8 +128,22 @@ run_gbm_example <- function(n_cores) {
   })
   inter <- lapply(INTERACT_VARS, function(iv)
     list(i_var = as_array(iv), h = interact.gbm(gbm1, data, i.var = iv, n.trees = best.iter)))
+  # the same functions without n.trees / method (R's defaults; no random draws)
+  ri_msg <- capture.output(ri_default <- relative.influence(gbm1))  # R prints its note
+  sd <- summary(gbm1, plotit = FALSE)
+  defaults <- list(
+    printed = as_array(capture.output(print(gbm1))),
+    gbm_perf = as.numeric(gbm.perf(gbm1, plot.it = FALSE)),
+    relative_influence = as_array(ri_default),
+    relative_influence_message = as_array(trimws(ri_msg)),
+    summary = list(var = as_array(as.character(sd$var)), rel_inf = as_array(sd$rel.inf)),
+    plot_x1 = grid_json(plot(gbm1, i.var = 1, return.grid = TRUE)),
+    interact_12 = interact.gbm(gbm1, data, i.var = 1:2),
+    predict_train_1_50_100 = unname(predict(gbm1, data, n.trees = c(1, 50, 100)))
+  )
   gbm2 <- gbm.more(gbm1, n.new.trees = 100, verbose = FALSE)
   list(
+    defaults = defaults,
     n_cores = n_cores,
     n_train = gbm1$nTrain,
     init_f = gbm1$initF,
