@@ -239,6 +239,24 @@ def test_example_interact_gbm(example):
         close([h], [case["h"]], f"interact.gbm(i.var = {case['i_var']})", rtol=1e-10)
 
 
+def test_example_interact_gbm_on_new_data_documented_difference(example):
+    """R's interact.gbm takes a data factor's codes, wrong when its levels are not the
+    fit's (docs/coming_from_r.md): the example's own data2$X3 has levels a..d, the
+    fit's are d..a. pygbm matches labels, so it gives R's answer for data2 with the
+    fit's level order, and that answer for data2 itself."""
+    fit, _, r = example
+    _, data2 = example_data()
+    relevelled = data2.assign(X3=data2["X3"].cat.reorder_categories(["d", "c", "b", "a"]))
+    for case in r["interact_data2"]:
+        i_var = case["i_var"]
+        for d in (data2, relevelled):
+            h = pygbm.interact_gbm(fit, d, i_var=i_var, n_trees=r["best_cv"])
+            np.testing.assert_allclose(h, case["h_data2_fit_levels"], rtol=1e-10, atol=1e-12,
+                                       err_msg=str(i_var))
+        if case["h_data2_fit_levels"] > 1e-6:  # R's codes give another H
+            assert abs(case["h_data2"] - case["h_data2_fit_levels"]) > 1e-4
+
+
 def test_example_gbm_more(example):
     fit, _, r = example
     _, data2 = example_data()

@@ -141,6 +141,15 @@ run_gbm_example <- function(n_cores) {
     interact_12 = interact.gbm(gbm1, data, i.var = 1:2),
     predict_train_1_50_100 = unname(predict(gbm1, data, n.trees = c(1, 50, 100)))
   )
+  # interact.gbm on the example's new data: data2$X3 has levels a..d, the fit's (data$X3)
+  # d..a; R's interact.gbm takes data2's codes (an R bug: pygbm matches labels), so
+  # R's answer changes when data2$X3 is given the fit's level order
+  data2_fit_levels <- data2
+  data2_fit_levels$X3 <- factor(as.character(data2$X3), levels = levels(data$X3), ordered = TRUE)
+  interact_data2 <- lapply(list(c("X2", "X3"), c("X3", "X4"), c("X1", "X3", "X5")), function(iv)
+    list(i_var = as_array(iv),
+         h_data2 = interact.gbm(gbm1, data2, i.var = iv, n.trees = best.iter),
+         h_data2_fit_levels = interact.gbm(gbm1, data2_fit_levels, i.var = iv, n.trees = best.iter)))
   gbm2 <- gbm.more(gbm1, n.new.trees = 100, verbose = FALSE)
   list(
     defaults = defaults,
@@ -171,6 +180,7 @@ run_gbm_example <- function(n_cores) {
     predict_data2_default = as_array(suppressMessages(predict(gbm1, newdata = data2))),
     plot_grids = grids,
     interact = inter,
+    interact_data2 = interact_data2,
     more = list(
       n_trees = gbm2$n.trees,
       fit = as_array(gbm2$fit),
