@@ -257,6 +257,21 @@ def test_example_interact_gbm_on_new_data_documented_difference(example):
             assert abs(case["h_data2"] - case["h_data2_fit_levels"]) > 1e-4
 
 
+def test_example_predict_unseen_levels_and_text(example):
+    """Levels the fit never saw are missing values, as in R (pygbm also warns). A text
+    column for a factor: R coerces it to numbers (all NA, "NAs introduced by
+    coercion"), pygbm reads the labels, so it predicts as for the factor itself."""
+    fit, _, r = example
+    _, data2 = example_data()
+    nl = r["new_levels"]
+    nd = data2.head(6).assign(X4=pd.Categorical(nl["X4"]))
+    with pytest.warns(UserWarning, match=r"not seen in training.*X4: \['g', 'h'\]"):
+        close(fit.predict(nd, n_trees=r["best_cv"]), nl["predict_unseen"], "unseen levels")
+    text = data2.head(6).assign(X5=data2["X5"].head(6).astype(str))
+    close(fit.predict(text, n_trees=r["best_cv"]), r["predict_data2_best"][:6], "X5 as text")
+    assert nl["predict_x5_text"] == nl["predict_x5_na"] != r["predict_data2_best"][:6]
+
+
 def test_example_gbm_more(example):
     fit, _, r = example
     _, data2 = example_data()

@@ -128,6 +128,17 @@ run_gbm_example <- function(n_cores) {
   })
   inter <- lapply(INTERACT_VARS, function(iv)
     list(i_var = as_array(iv), h = interact.gbm(gbm1, data, i.var = iv, n.trees = best.iter)))
+  # predict on the first 6 rows of data2 with levels the fit never saw (R: missing),
+  # and with X5 as text (R coerces text to numbers: all NA, with a warning)
+  nd <- head(data2, 6)
+  nd$X4 <- factor(c("a", "g", "b", "h", NA, "c"))
+  nd_text <- head(data2, 6)
+  nd_text$X5 <- as.character(nd_text$X5)
+  new_levels <- list(
+    X4 = as_array(as.character(nd$X4)),
+    predict_unseen = as_array(predict(gbm1, nd, n.trees = best.iter)),
+    predict_x5_text = as_array(suppressWarnings(predict(gbm1, nd_text, n.trees = best.iter))),
+    predict_x5_na = as_array(predict(gbm1, transform(nd_text, X5 = NA_real_), n.trees = best.iter)))
   # the same functions without n.trees / method (R's defaults; no random draws)
   ri_msg <- capture.output(ri_default <- relative.influence(gbm1))  # R prints its note
   sd <- summary(gbm1, plotit = FALSE)
@@ -181,6 +192,7 @@ run_gbm_example <- function(n_cores) {
     plot_grids = grids,
     interact = inter,
     interact_data2 = interact_data2,
+    new_levels = new_levels,
     more = list(
       n_trees = gbm2$n.trees,
       fit = as_array(gbm2$fit),
