@@ -273,7 +273,7 @@ def test_example_predict_unseen_levels_and_text(example):
 
 
 def test_example_gbm_more(example):
-    fit, _, r = example
+    fit, cv, r = example
     _, data2 = example_data()
     m = r["more"]
     more = pygbm.gbm_more(fit, n_new_trees=100, verbose=False)
@@ -283,6 +283,18 @@ def test_example_gbm_more(example):
     close(more.valid_error, m["valid_error"], "gbm.more valid.error")
     close(more.oobag_improve, m["oobag_improve"], "gbm.more oobag.improve")
     assert int(pygbm.gbm_perf(more, method="test", plot_it=False)) == m["best_test"]
+    if cv is fit:  # (the help-page variant's main fit has no cv)
+        assert len(more.cv_error) == 100  # gbm.more runs no cv, in R either
+        assert int(pygbm.gbm_perf(more, method="cv", plot_it=False)) == m["best_cv"]
+    assert int(quiet(pygbm.gbm_perf, more, method="OOB", plot_it=False)) == m["best_oob"]
+    assert int(pygbm.gbm_perf(more, plot_it=False)) == m["best_default"]
+    close(quiet(more.predict, data2), m["predict_data2_default"], "gbm.more predict()")
+    r_lines = m["printed"][[i for i, ln in enumerate(m["printed"]) if ln.startswith("A ")][0]:]
+    lines = str(more).splitlines()
+    lines = lines[[i for i, ln in enumerate(lines) if ln.startswith("A ")][0]:]
+    if cv is not fit:
+        r_lines = [ln for ln in r_lines if "cross-validation" not in ln]
+    assert lines == r_lines
     close(more.predict(data2, n_trees=200), m["predict_data2_200"], "gbm.more predict")
     tree = pygbm.pretty_gbm_tree(more, i_tree=200)
     for col in tree.columns:

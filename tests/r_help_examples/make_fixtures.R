@@ -200,6 +200,11 @@ run_gbm_example <- function(n_cores) {
       valid_error = as_array(gbm2$valid.error),
       oobag_improve = as_array(gbm2$oobag.improve),
       best_test = as.numeric(gbm.perf(gbm2, method = "test", plot.it = FALSE)),
+      best_cv = as.numeric(gbm.perf(gbm2, method = "cv", plot.it = FALSE)),  # cv.error of the 100
+      best_oob = as.numeric(suppressMessages(gbm.perf(gbm2, method = "OOB", plot.it = FALSE))),
+      best_default = as.numeric(gbm.perf(gbm2, plot.it = FALSE)),
+      predict_data2_default = as_array(suppressMessages(predict(gbm2, newdata = data2))),
+      printed = as_array(capture.output(print(gbm2))),
       predict_data2_200 = as_array(predict(gbm2, newdata = data2, n.trees = 200)),
       tree_last = pretty_json(gbm2, 200)
     )
