@@ -401,13 +401,14 @@ def test_calibrate_plot_kyphosis():
 
 
 # --------------------------------------------------------------------- constructed
-def test_coxph_and_basehaz_gbm():
+@pytest.mark.parametrize("engine", [None, "numpy"])
+def test_coxph_and_basehaz_gbm(engine):
     r = load("coxph_basehaz.json")
     d = frame(r["data"])
     fit = pygbm.gbm("Surv(time, status) ~ .", data=d, distribution="coxph", n_trees=100,
                     shrinkage=0.05, interaction_depth=2, bag_fraction=0.5,
                     train_fraction=0.8, n_minobsinnode=10, cv_folds=3, verbose=False,
-                    random_state=pygbm.RRandom(202))
+                    random_state=pygbm.RRandom(202), engine=engine)
     assert fit.init_f == r["init_f"]
     close(fit.fit, r["fit"], "fit$fit")
     close(fit.train_error, r["train_error"], "train.error", rtol=1e-10)
@@ -429,14 +430,27 @@ def test_coxph_and_basehaz_gbm():
           r["basehaz_smooth_haz"], "basehaz smooth hazard", rtol=1e-10)
 
 
-def test_bernoulli_monotone_roc_area_calibrate():
+BERNOULLI_KW = dict(distribution="bernoulli", var_monotone=[1, 0, 0, 0, 0, 0], n_trees=100,
+                    shrinkage=0.1, interaction_depth=3, bag_fraction=0.5,
+                    train_fraction=0.5, n_minobsinnode=10, cv_folds=5, verbose=False)
+
+
+@pytest.mark.parametrize("engine", [None, "numpy"])
+def test_bernoulli_stratified_cv(engine):
+    """gbm(..., class.stratify.cv = TRUE): R's per-class fold draws."""
+    r = load("bernoulli_roc.json")
+    fit = pygbm.gbm("Y ~ .", data=frame(r["data"]), class_stratify_cv=True,
+                    random_state=pygbm.RRandom(302), engine=engine, **BERNOULLI_KW)
+    for key in ("train_error", "cv_error", "cv_fitted"):
+        close(getattr(fit, key), r["stratified"][key], f"stratified {key}")
+
+
+@pytest.mark.parametrize("engine", [None, "numpy"])
+def test_bernoulli_monotone_roc_area_calibrate(engine):
     r = load("bernoulli_roc.json")
     d = frame(r["data"])
-    fit = pygbm.gbm("Y ~ .", data=d, distribution="bernoulli",
-                    var_monotone=[1, 0, 0, 0, 0, 0], n_trees=100, shrinkage=0.1,
-                    interaction_depth=3, bag_fraction=0.5, train_fraction=0.5,
-                    n_minobsinnode=10, cv_folds=5, verbose=False,
-                    random_state=pygbm.RRandom(302))
+    fit = pygbm.gbm("Y ~ .", data=d, random_state=pygbm.RRandom(302), engine=engine,
+                    **BERNOULLI_KW)
     assert fit.init_f == r["init_f"]
     for key in ("fit", "train_error", "valid_error", "oobag_improve", "cv_error", "cv_fitted"):
         close(getattr(fit, key), r[key], key)

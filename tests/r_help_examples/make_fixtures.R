@@ -342,7 +342,16 @@ bin1 <- gbm(Y ~ ., data = dbin, distribution = "bernoulli", var.monotone = c(1, 
 best_bin <- gbm.perf(bin1, method = "cv", plot.it = FALSE)
 pv <- predict(bin1, dbin[-seq_len(bin1$nTrain), ], n.trees = best_bin, type = "response")
 obs <- calib_obs(calibrate.plot(dbin$Y[-seq_len(bin1$nTrain)], pv))
+# the same with class-stratified cv folds (gbm's class.stratify.cv)
+set.seed(302)
+bin_strat <- gbm(Y ~ ., data = dbin, distribution = "bernoulli", var.monotone = c(1, 0, 0, 0, 0, 0),
+                 n.trees = 100, shrinkage = 0.1, interaction.depth = 3, bag.fraction = 0.5,
+                 train.fraction = 0.5, n.minobsinnode = 10, cv.folds = 5, class.stratify.cv = TRUE,
+                 verbose = FALSE, n.cores = 2)
 bin_out <- c(stamp, list(
+  stratified = list(train_error = as_array(bin_strat$train.error),
+                    cv_error = as_array(bin_strat$cv.error),
+                    cv_fitted = as_array(bin_strat$cv.fitted)),
   example = "constructed: bernoulli with var.monotone on the ?gbm design (gbm.roc.area has no Rd example)",
   data = frame_json(dbin),
   init_f = bin1$initF,
