@@ -40,6 +40,7 @@ import pandas as pd
 import pytest
 
 import pygbm
+from pygbm.inspect.influence import permutation_influence
 from pygbm.inspect.metrics import calibration_curve
 
 HERE = Path(__file__).parent / "r_help_examples"
@@ -180,6 +181,39 @@ def test_example_summary_and_relative_influence(example):
           "relative.influence(best)")
     close(pygbm.relative_influence(fit, 100), r["relative_influence_all"],
           "relative.influence(100)")
+
+
+def test_example_summary_permutation_documented_difference(example):
+    """summary(..., method = permutation.test.gbm) after set.seed(104). R permutes and
+    scores all kept rows (training and validation) but subtracts train.error, the loss
+    on the training rows; pygbm subtracts the loss on the same rows. With
+    train.fraction = 0.5 R's raw influences are pygbm's plus that one constant."""
+    fit, _, r = example
+    data, _ = example_data()
+    sp = r["summary_permutation"]
+    best = r["best_cv"]
+    raw = permutation_influence(fit, best, random_state=pygbm.RRandom(104))
+    r_raw = pd.Series(sp["raw"], index=sp["raw_var"])[raw.index]
+    f = fit.predict(data, n_trees=best)
+    shift = np.mean((data["Y"] - f) ** 2) - fit.train_error[best - 1]
+    close(r_raw - raw, np.full(len(raw), shift), "R's raw - pygbm's raw", rtol=1e-9)
+    assert shift > 0.01  # a real difference, not rounding
+    s = pygbm.summary(fit, n_trees=best, method="permutation", plot_it=False,
+                      random_state=pygbm.RRandom(104)).to_frame()
+    close(s["rel_inf"], 100 * raw.sort_values(ascending=False) / raw.sum(), "normalised")
+    assert list(s["var"]) == sp["var"]  # the order survives the shift here
+
+
+def test_permutation_influence_train_fraction_1():
+    """With train.fraction = 1 (bag.fraction 0.5) pygbm's permutation influence is R's."""
+    r = load("gbm_example.json")["permutation_train_fraction_1"]
+    data, _ = example_data()
+    g = pygbm.gbm("Y ~ .", data=data, distribution="gaussian", n_trees=50, shrinkage=0.1,
+                  interaction_depth=3, bag_fraction=0.5, train_fraction=1,
+                  random_state=pygbm.RRandom(7))
+    close(g.fit, r["fit"], "fit")
+    raw = permutation_influence(g, 50, random_state=pygbm.RRandom(8))
+    close(raw[r["var"]], r["raw"], "permutation influence", rtol=1e-10)
 
 
 def test_example_pretty_gbm_tree(example):

@@ -222,13 +222,18 @@ def permutation_influence(fit, n_trees=None, random_state=None) -> pd.Series:
 
     Notes
     -----
-    R's baseline is ``train.error[n.trees]``, the in-bag training loss; pygbm's
-    is the loss of the unpermuted predictions on all kept rows, the same
-    number when every row trained (``bag_fraction=1``), and the right
-    comparison otherwise. R supports only gaussian, bernoulli, laplace,
-    adaboost and poisson; pygbm every distribution with a deviance (not
-    coxph, whose loss needs the time order, as in R). As R, it uses the
-    training rows, not out-of-bag rows (Breiman's forests use those).
+    The losses are over all kept rows (training and validation), permuted by
+    one ``sample(1:nrow(x))``, as R's. R's baseline, though, is
+    ``train.error[n.trees]``, the loss on the training rows only; pygbm's is
+    the loss of the unpermuted predictions on the same rows as the permuted
+    ones. With ``train_fraction=1`` (bagged or not) the two are the same
+    number and pygbm gives R's influences; with ``train_fraction < 1`` R's are
+    pygbm's plus one constant, the loss on all kept rows minus
+    ``train.error[n.trees]`` (``tests/test_r_help_examples.py``). R supports
+    only gaussian, bernoulli, laplace, adaboost and poisson; pygbm every
+    distribution with a deviance (not coxph, whose loss needs the time order,
+    as in R). As R, it uses the kept rows, not out-of-bag rows (Breiman's
+    forests use those).
 
     The permuted rows are predicted as ``predict`` predicts the training
     rows: with target statistics (``categorical="ordered_ts"`` etc.) a

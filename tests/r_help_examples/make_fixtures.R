@@ -139,6 +139,18 @@ run_gbm_example <- function(n_cores) {
     predict_unseen = as_array(predict(gbm1, nd, n.trees = best.iter)),
     predict_x5_text = as_array(suppressWarnings(predict(gbm1, nd_text, n.trees = best.iter))),
     predict_x5_na = as_array(predict(gbm1, transform(nd_text, X5 = NA_real_), n.trees = best.iter)))
+  # summary's permutation method, on a stream of its own (set.seed(104)); the global
+  # stream is put back so that gbm.more below continues the fit's
+  saved <- get(".Random.seed", envir = globalenv())
+  set.seed(104)
+  sp <- summary(gbm1, n.trees = best.iter, method = permutation.test.gbm, plotit = FALSE)
+  set.seed(104)
+  sp_raw <- summary(gbm1, n.trees = best.iter, method = permutation.test.gbm, plotit = FALSE,
+                    normalize = FALSE)
+  assign(".Random.seed", saved, envir = globalenv())
+  summary_permutation <- list(var = as_array(as.character(sp$var)), rel_inf = as_array(sp$rel.inf),
+                              raw_var = as_array(as.character(sp_raw$var)),
+                              raw = as_array(sp_raw$rel.inf))
   # the same functions without n.trees / method (R's defaults; no random draws)
   ri_msg <- capture.output(ri_default <- relative.influence(gbm1))  # R prints its note
   sd <- summary(gbm1, plotit = FALSE)
@@ -193,6 +205,7 @@ run_gbm_example <- function(n_cores) {
     interact = inter,
     interact_data2 = interact_data2,
     new_levels = new_levels,
+    summary_permutation = summary_permutation,
     more = list(
       n_trees = gbm2$n.trees,
       fit = as_array(gbm2$fit),
@@ -211,6 +224,17 @@ run_gbm_example <- function(n_cores) {
   )
 }
 
+# permutation influence with train.fraction = 1 (bagged): R's baseline, train.error,
+# is then the loss on the rows it permutes
+permutation_tf1 <- function() {
+  set.seed(7)
+  g <- gbm(Y ~ ., data = data, distribution = "gaussian", n.trees = 50, shrinkage = 0.1,
+           interaction.depth = 3, bag.fraction = 0.5, train.fraction = 1, verbose = FALSE)
+  set.seed(8)
+  s <- summary(g, n.trees = 50, method = permutation.test.gbm, plotit = FALSE, normalize = FALSE)
+  list(fit = as_array(g$fit), var = as_array(as.character(s$var)), raw = as_array(s$rel.inf))
+}
+
 t0 <- Sys.time()
 ex <- c(stamp, list(
   example = "?gbm and ?gbm.more (same text), gbm 2.1.8.1",
@@ -218,7 +242,8 @@ ex <- c(stamp, list(
   data2 = frame_json(data2),
   sigma = sigma,
   gbm1 = run_gbm_example(1),
-  gbm1_cluster = run_gbm_example(2)
+  gbm1_cluster = run_gbm_example(2),
+  permutation_train_fraction_1 = permutation_tf1()
 ))
 write_json_full(ex, file.path(out_dir, "gbm_example.json"))
 cat(sprintf("gbm_example.json  %.1f s\n", as.numeric(Sys.time() - t0, units = "secs")))
