@@ -7,7 +7,7 @@
 # Usage (from the repository root):
 #   Rscript tests/r_help_examples/make_fixtures.R [out_dir]
 # default out_dir: tests/r_help_examples/fixtures. Deterministic: the fixtures come
-# out byte-identical (~15 s).
+# out byte-identical (~30-60 s: two of the fits start a 2-worker cluster).
 #
 # gbm 2.1.8's Rd files carry runnable examples only on ?gbm (= ?gbm.more, the same
 # text), ?print.gbm (iris, multinomial) and ?quantile.rug (a plot of rnorm data
