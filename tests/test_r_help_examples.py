@@ -508,11 +508,17 @@ def test_bernoulli_monotone_roc_area_calibrate(engine):
 
 
 # --------------------------------------------------------------------- live R
+#: fixtures the R script writes only when rpart is installed (kyphosis)
+NEEDS_RPART = ("calibrate_kyphosis.json",)
+
+
 @pytest.mark.skipif(shutil.which("Rscript") is None, reason="Rscript not installed")
 def test_live_r_writes_the_committed_fixtures(tmp_path):
     run = subprocess.run(["Rscript", str(HERE / "make_fixtures.R"), str(tmp_path)],
                          capture_output=True, text=True, timeout=600)
     assert run.returncode == 0, run.stdout + run.stderr
     for path in sorted(FIXTURES.glob("*.json")):
+        if path.name in NEEDS_RPART and not (tmp_path / path.name).exists():
+            continue                    # R without rpart (a recommended package) skips it
         assert filecmp.cmp(path, tmp_path / path.name, shallow=False), \
             f"R now writes another {path.name}"
