@@ -172,6 +172,9 @@ def gbm_fit(x, y, offset=None, misc=None, distribution="bernoulli", w=None,
         y, status = np.asarray(y.time, dtype=float), np.asarray(y.status, dtype=float)
     elif misc is not None:
         status = np.asarray(misc, dtype=float)
+    if np.ndim(y) != 1:
+        raise ValueError(f"y must be one response per row of x ({coded.shape[0]}), got "
+                         f"{type(y).__name__} of shape {np.shape(y)}")
     options = fit_options(distribution, n_trees=n_trees, interaction_depth=interaction_depth,
                           n_minobsinnode=n_minobsinnode, shrinkage=shrinkage,
                           bag_fraction=bag_fraction, var_monotone=var_monotone,

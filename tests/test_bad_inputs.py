@@ -218,6 +218,9 @@ _CASES = [
     ("gbm_fit-all-censored", lambda E: gf(E, y=E.d.t, distribution="coxph",
                                           misc=np.zeros(N)), V, "censored"),
     ("gbm_fit-y-length", lambda E: gf(E, y=np.ones(5)), V, "y"),
+    # a scalar y: said IndexError: tuple index out of range
+    ("gbm_fit-y-scalar", lambda E: gf(E, y=3.0), V, r"y must be one response per row of x \(120\)"),
+    ("gbm_fit-y-none", lambda E: gf(E, y=None), V, "y must be one response per row"),
     ("gbm_fit-y-nan", lambda E: gf(E, y=np.r_[np.nan, E.d.y[1:]]), V, "missing|y"),
     ("gbm_fit-offset-length", lambda E: gf(E, offset=np.ones(3)), V, "offset"),
     ("gbm_fit-offset-nan", lambda E: gf(E, offset=np.full(N, np.nan)), V, "offset"),
