@@ -296,6 +296,25 @@ _CASES = [
      "continuous_resolution"),
     ("plot-type", lambda E: pygbm.plot_gbm(E.fit, 0, type="prob", return_grid=True), V, "type"),
     ("pd-method", lambda E: pygbm.partial_dependence(E.fit, 0, method="magic"), V, "method"),
+    # a number or None as i_var: said "'float' object is not iterable"
+    ("pd-i_var-float", lambda E: pygbm.partial_dependence(E.fit, 2.5), T,
+     "i_var must be a variable name, a 0-based integer position or a list"),
+    ("plot-i_var-none", lambda E: pygbm.plot_gbm(E.fit, None, return_grid=True), T, "i_var"),
+    ("interact-i_var-fit", lambda E: pygbm.interact_gbm(E.fit, E.d, E.bfit), T, "i_var"),
+    # ICE's random_state reached numpy's SeedSequence; with ice=False it (and
+    # ice_rows) were silently ignored whatever they were
+    ("pd-ice-random_state-text", lambda E: pygbm.partial_dependence(
+        E.fit, 0, ice=True, ice_rows=5, random_state="x"), T, "random_state"),
+    ("pd-ice-random_state-negative", lambda E: pygbm.partial_dependence(
+        E.fit, 0, ice=True, ice_rows=5, random_state=-1), V, "random_state"),
+    ("pd-random_state-no-ice", lambda E: pygbm.partial_dependence(E.fit, 0, random_state=2.5),
+     T, "random_state"),
+    ("pd-ice_rows-no-ice", lambda E: pygbm.partial_dependence(E.fit, 0, ice_rows="x"), V,
+     "ice_rows"),
+    ("plot-ice_rows-no-ice", lambda E: pygbm.plot_gbm(E.fit, 0, ice_rows=-1, return_grid=True),
+     V, "ice_rows"),
+    ("plot-random_state-no-ice", lambda E: pygbm.plot_gbm(E.fit, 0, random_state="x",
+                                                          return_grid=True), T, "random_state"),
     ("pd-four-vars-default-grid", lambda E: pygbm.partial_dependence(E.fit4, [0, 1, 2, 3]), V,
      "continuous_resolution|grid"),
     ("interact-i_var-unknown", lambda E: pygbm.interact_gbm(E.fit, E.d, ["x1", "zz"]), V,

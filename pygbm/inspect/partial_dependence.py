@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .._checks import bool_arg, choice_arg, fit_arg
+from .._checks import as_generator, bool_arg, choice_arg, fit_arg
 from ..engine.predict import predict_link
 from ..engine.tree import LEFT, MISSING, NO_NODE, NOWHERE, RIGHT, split_directions
 from ..messages import warn
@@ -46,14 +46,10 @@ def resolve_vars(fit, i_var, arg: str = "i_var") -> list[int]:
     """0-based column indices of ``i_var``: variable names, or 0-based
     positions in ``fit.var_names`` (R's ``i.var = 1`` is position 0 here)."""
     names = list(fit.var_names)
-    if isinstance(i_var, (str, int, np.integer)):
-        items = [i_var]
-    else:
-        try:
-            items = list(i_var)
-        except TypeError:  # a float, None...: not R's truncation of i.var = 1.5 to 1
-            raise TypeError(f"{arg} must be a variable name, a 0-based integer position, "
-                            f"or a list of either; got {i_var!r}") from None
+    if not isinstance(i_var, (str, int, np.integer)) and np.ndim(i_var) != 1:
+        raise TypeError(f"{arg} must be a variable name, a 0-based integer position or a "
+                        f"list of them, got {i_var!r:.80}")
+    items = [i_var] if isinstance(i_var, (str, int, np.integer)) else list(i_var)
     if not items:
         raise ValueError(f"{arg} must name at least one variable")
     if all(isinstance(v, str) for v in items):
@@ -325,6 +321,7 @@ def partial_dependence(fit, i_var, n_trees=None, continuous_resolution=100, type
     idx = resolve_vars(fit, i_var)
     n_trees = check_n_trees(fit, n_trees, cap=True)
     ice = bool_arg(ice, "ice")
+    ice_rows, random_state = _ice_args(ice_rows, random_state)
     _check_resolution(continuous_resolution)
     choice_arg("type", type, TYPES)
     choice_arg("method", method, METHODS)
@@ -344,14 +341,7 @@ def partial_dependence(fit, i_var, n_trees=None, continuous_resolution=100, type
                            random_state, k_class, attrs)
     if ice:
         x, w = _training_rows(fit)
-        rows = np.arange(x.shape[0])
-        if ice_rows is not None:
-            if isinstance(ice_rows, (bool, np.bool_)) or \
-                    not isinstance(ice_rows, (int, np.integer)) or ice_rows < 1:
-                raise ValueError(f"ice_rows must be a positive integer or None, got {ice_rows!r}")
-            if ice_rows < rows.size:
-                rng = np.random.default_rng(random_state)
-                rows = np.sort(rng.choice(rows.size, size=int(ice_rows), replace=False))
+        rows = _ice_rows(x.shape[0], ice_rows, random_state)
         pred = brute_force_predictions(fit, grid, idx, n_trees, x[rows])  # (grid, rows)
         long_grid = np.tile(grid, (rows.size, 1))
         return _frame(fit, idx, long_grid,
@@ -373,16 +363,26 @@ def partial_dependence(fit, i_var, n_trees=None, continuous_resolution=100, type
     return _frame(fit, idx, grid, {"y": inverse(y)}, {"method": method, **attrs})
 
 
-def _ice_rows(n, ice_rows, random_state):
+def _ice_rows(n, ice_rows, rng):
+    """The rows of the ICE curves: all ``n``, or ``ice_rows`` of them drawn by ``rng``."""
     rows = np.arange(n)
-    if ice_rows is not None:
-        if isinstance(ice_rows, (bool, np.bool_)) or \
-                not isinstance(ice_rows, (int, np.integer)) or ice_rows < 1:
-            raise ValueError(f"ice_rows must be a positive integer or None, got {ice_rows!r}")
-        if ice_rows < rows.size:
-            rng = np.random.default_rng(random_state)
-            rows = np.sort(rng.choice(rows.size, size=int(ice_rows), replace=False))
+    if ice_rows is not None and ice_rows < rows.size:
+        rows = np.sort(rng.choice(rows.size, size=int(ice_rows), replace=False))
     return rows
+
+
+def _ice_args(ice_rows, random_state):
+    """``ice_rows`` (None or a positive integer) and the generator of
+    ``random_state`` (None, a non-negative whole number or a numpy Generator),
+    checked when given, whether or not ICE curves are drawn."""
+    if ice_rows is not None and (isinstance(ice_rows, (bool, np.bool_))
+                                 or not isinstance(ice_rows, (int, np.integer)) or ice_rows < 1):
+        raise ValueError(f"ice_rows must be a positive integer or None, got {ice_rows!r:.80}")
+    rng = as_generator(random_state)
+    if not isinstance(rng, np.random.Generator):
+        raise TypeError(f"random_state must be None, a non-negative whole number or a numpy "
+                        f"Generator, got {type(random_state).__name__}")
+    return ice_rows, rng
 
 
 def _multiclass(fit, idx, grid, n_trees, type, method, ice, ice_rows, random_state,
@@ -486,6 +486,7 @@ def plot_gbm(fit, i_var=0, n_trees=None, continuous_resolution=100, return_grid=
     fit_arg(fit)
     idx = resolve_vars(fit, i_var)
     return_grid, ice = bool_arg(return_grid, "return_grid"), bool_arg(ice, "ice")
+    _ice_args(ice_rows, random_state)
     if len(idx) > MAX_PLOT_VARS and not return_grid:
         warn("plot_gbm draws up to 3 variables; returning the grid instead")
         return_grid = True
