@@ -315,6 +315,9 @@ _CASES = [
      V, "ice_rows"),
     ("plot-random_state-no-ice", lambda E: pygbm.plot_gbm(E.fit, 0, random_state="x",
                                                           return_grid=True), T, "random_state"),
+    # summary's random_state was ignored unchecked unless method="permutation"
+    ("summary-random_state", lambda E: pygbm.summary(E.fit, random_state="x", plot_it=False), T,
+     "random_state"),
     ("pd-four-vars-default-grid", lambda E: pygbm.partial_dependence(E.fit4, [0, 1, 2, 3]), V,
      "continuous_resolution|grid"),
     ("interact-i_var-unknown", lambda E: pygbm.interact_gbm(E.fit, E.d, ["x1", "zz"]), V,

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .._checks import bool_arg, choice_arg, fit_arg
+from .._checks import as_generator, bool_arg, choice_arg, fit_arg
 from ..costs import cost_report, report_missing
 from ..messages import warn
 from .influence import check_n_trees, permutation_influence, relative_influence
@@ -310,6 +310,7 @@ def summary(fit, c_bars=None, n_trees=None, plot_it=True, order=True,
         bool_arg(value, arg)
     n_trees = check_n_trees(fit, n_trees, cap=True)
     choice_arg("method", method, METHODS)
+    as_generator(random_state)                 # checked even when the method draws nothing
     p = len(fit.var_names)
     if c_bars is None:
         c_bars = p
