@@ -350,6 +350,13 @@ _CASES = [
      "t"),
     ("basehaz-length", lambda E: pygbm.basehaz_gbm(E.d.t[:5], E.d.s, E.d.x1), V,
      "same length"),
+    # smooth/cumulative were used as truth values: a DataFrame raised pandas' "truth value
+    # is ambiguous", a string or a number was taken as True
+    ("basehaz-smooth-text", lambda E: pygbm.basehaz_gbm(E.d.t, E.d.s, E.d.x1, smooth="no"), T,
+     "smooth must be True or False"),
+    ("basehaz-cumulative-frame", lambda E: pygbm.basehaz_gbm(E.d.t, E.d.s, E.d.x1,
+                                                             cumulative=E.d), T,
+     "cumulative must be True or False"),
     # ranking measures
     ("ir-ndcg-length", lambda E: pygbm.ir_measure_ndcg([1, 0], [0.1]), Exception, ""),
     # calibrate (Platt / isotonic of a fit)

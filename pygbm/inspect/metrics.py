@@ -373,6 +373,7 @@ def basehaz_gbm(t, delta, f_x, t_eval=None, smooth: bool = False, cumulative: bo
                          "are negative")
     if not np.all(np.isin(delta, (0.0, 1.0))):
         raise ValueError("delta (the event indicator) must be 0 or 1")
+    smooth, cumulative = bool_arg(smooth, "smooth"), bool_arg(cumulative, "cumulative")
     if not smooth and not cumulative:
         if t_eval is not None:
             raise ValueError("Cannot evaluate unsmoothed baseline hazard at t_eval.")
