@@ -376,6 +376,16 @@ _CASES = [
      V, "alphas is empty"),
     ("qwyc-tradeoff-alpha-one", lambda E: pygbm.qwyc_tradeoff(E.bfit, E.d, E.d, alphas=[1]),
      V, r"alphas must be a number in \[0, 1\), got 1$"),
+    # plot_it was a truth value (a DataFrame: pandas' error; "no": a plot)
+    ("qwyc-tradeoff-plot_it", lambda E: pygbm.qwyc_tradeoff(E.bfit, E.d, E.d, alphas=[0.01],
+                                                            plot_it=E.d), T,
+     "plot_it must be True or False"),
+    # methods=None said "'NoneType' object is not iterable"
+    ("qwyc-tradeoff-methods-none", lambda E: pygbm.qwyc_tradeoff(E.bfit, E.d, E.d, alphas=[0.01],
+                                                                 methods=None), V,
+     "methods must be a non-empty list"),
+    ("qwyc-tradeoff-methods-frame", lambda E: pygbm.qwyc_tradeoff(
+        E.bfit, E.d, E.d, alphas=[0.01], methods=pd.DataFrame()), V, "methods must be"),
     ("cost-tradeoff-empty", lambda E: pygbm.cost_tradeoff([], E.d), V, "fits"),
     ("cost-tradeoff-text", lambda E: pygbm.cost_tradeoff("fit", E.d), T, r"fits\[0\]"),
     ("cost-tradeoff-not-fit", lambda E: pygbm.cost_tradeoff(["x"], E.d), T, r"fits\[0\]"),

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import frontend
-from .._checks import choice_arg
+from .._checks import bool_arg, choice_arg
 from ..progress import check_progress, progress_bar, wanted
 from .api import (HONEST_LEAST_ROWS, _check_fit, _check_fraction, _check_honest, _check_n_trees,
                   _scored, _seed, check_every, check_margin, check_row_count)
@@ -134,8 +134,8 @@ def qwyc_tradeoff(fit, data, newdata, alphas=DEFAULT_ALPHAS, methods=("qwyc", "g
     _check_fit(fit)
     n_trees = _check_n_trees(fit, n_trees)
     choice_arg("mode", mode, MODES)
-    unknown = [m for m in methods if m not in METHODS]
-    if unknown or not methods:
+    items = list(methods) if np.ndim(methods) == 1 and not isinstance(methods, str) else []
+    if not items or any(not isinstance(m, str) or m not in METHODS for m in items):
         raise ValueError(f"methods must be a non-empty list of {', '.join(map(repr, METHODS))}"
                          f", got {methods!r}")
     alphas = [_check_fraction("alphas", a) for a in np.atleast_1d(alphas)]
@@ -152,6 +152,7 @@ def qwyc_tradeoff(fit, data, newdata, alphas=DEFAULT_ALPHAS, methods=("qwyc", "g
     exit_every = check_every("exit_every", exit_every, n_trees)
     progress = check_progress(progress)
     _check_honest(honest)
+    plot_it = bool_arg(plot_it, "plot_it")
     decision = decision_threshold(fit.distribution, threshold)
     scores = ModelScores(fit, n_trees)
     rows = _scored(scores, fit, data, decision[1], offset=offset)
