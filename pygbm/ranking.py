@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._checks import as_generator, choice_arg, numbers_arg
+from ._checks import as_generator, choice_arg, finite_number, numbers_arg, per_row_arg
 from .draws import is_r_stream
 
 #: R's tie-breaking noise in perf.pairwise: f + NOISE * runif(-0.5, 0.5)
@@ -94,9 +94,9 @@ class _Sorted:
             self.labels, codes = None, np.zeros(y.shape[0], dtype=np.intp)
         else:
             group = np.asarray(group)
-            if group.shape[0] != y.shape[0]:
+            if group.ndim != 1 or group.shape[0] != y.shape[0]:
                 raise ValueError(f"group must have one value per row ({y.shape[0]}); got "
-                                 f"{group.shape[0]}")
+                                 f"shape {group.shape}")
             self.labels, codes = np.unique(group, return_inverse=True)
             codes = codes.ravel()
         order = np.lexsort((-f, codes))
@@ -120,12 +120,17 @@ class _Sorted:
         return np.bincount(self.runs.gid, weights=values, minlength=self.runs.n_groups)
 
 
+def _max_rank_arg(max_rank):
+    """``max_rank``: None or a whole number (checked also where R ignores it)."""
+    if max_rank is not None and (not finite_number(max_rank) or max_rank != int(max_rank)):
+        raise ValueError(f"max_rank must be a whole number or None; got {max_rank!r:.80}")
+    return max_rank
+
+
 def _cutoff(max_rank, sizes) -> np.ndarray:
-    if max_rank is None:
+    if _max_rank_arg(max_rank) is None or max_rank <= 0:
         return sizes
-    if isinstance(max_rank, bool) or not np.isscalar(max_rank) or max_rank != int(max_rank):
-        raise ValueError(f"max_rank must be a whole number or None; got {max_rank!r}")
-    return sizes if max_rank <= 0 else np.minimum(sizes, int(max_rank))
+    return np.minimum(sizes, min(max_rank, sizes.max(initial=0)))
 
 
 def _binary_undefined(s: _Sorted) -> np.ndarray:
@@ -174,6 +179,7 @@ def ir_measure_conc(y, f, max_rank=None, group=None):
     >>> pygbm.ir_measure_conc([3, 2, 0, 1], [0.9, 0.1, 0.5, 0.3])
     0.5
     """
+    _max_rank_arg(max_rank)
     s = _Sorted(y, f, group)
     a, b = pairs_within(s.runs)
     later = b > a
@@ -226,6 +232,7 @@ def ir_measure_auc(y, f, max_rank=None, group=None):
     >>> pygbm.ir_measure_auc([1, 0, 0, 1], [0.9, 0.1, 0.5, 0.3])
     0.75
     """
+    _max_rank_arg(max_rank)
     s = _Sorted(y, f, group)
     # average rank of every score inside its group (ascending scores)
     asc = np.lexsort((s.f, s.codes))
@@ -290,6 +297,7 @@ def ir_measure_mrr(y, f, max_rank=None, group=None):
     >>> pygbm.ir_measure_mrr([0, 1, 0, 1], [0.9, 0.1, 0.5, 0.3], max_rank=2)
     0.0
     """
+    _max_rank_arg(max_rank)
     s = _Sorted(y, f, group)
     big = np.iinfo(np.intp).max
     top = np.full(s.runs.n_groups, big)
@@ -341,6 +349,7 @@ def ir_measure_map(y, f, max_rank=None, group=None):
     >>> pygbm.ir_measure_map([1, 0, 0, 1], [0.9, 0.1, 0.5, 0.3])   # (1/1 + 2/3) / 2
     0.8333333333333333
     """
+    _max_rank_arg(max_rank)
     s = _Sorted(y, f, group)
     pos = s.y > 0
     n_before = np.cumsum(pos) - np.repeat(np.cumsum(pos)[s.runs.start] - pos[s.runs.start],
@@ -399,6 +408,7 @@ def ir_measure_ndcg(y, f, max_rank=None, group=None):
     b    0.5000
     dtype: float64
     """
+    _max_rank_arg(max_rank)
     s = _Sorted(y, f, group)
     cut = _cutoff(max_rank, s.runs.size)
     inside = s.pos <= cut[s.runs.gid]
@@ -470,6 +480,7 @@ def perf_pairwise(y, f, group, metric="ndcg", w=None, max_rank=0, random_state=N
     """
     import pandas as pd        # imported on first use: import pygbm stays fast
     choice_arg("metric", metric, sorted(_MEASURES))
+    _max_rank_arg(max_rank)
     if group is None:
         raise ValueError("group must give the group (query) of every row: perf_pairwise "
                          "averages a measure over groups (for one group call "
@@ -478,9 +489,12 @@ def perf_pairwise(y, f, group, metric="ndcg", w=None, max_rank=0, random_state=N
     func = _MEASURES[metric]
     if metric == "conc" and np.all(np.isin(y, (0.0, 1.0))):
         func = ir_measure_auc
-    f = np.asarray(f, dtype=float)
+    f = numbers_arg("f", f)
+    if f.ndim != 1:
+        raise ValueError(f"f must be one score per row, got shape {f.shape}")
     rng = as_generator(random_state)
     n = f.shape[0]
+    w = None if w is None else per_row_arg("w", w, n)
     noise = rng.runif(n, -0.5, 0.5) if is_r_stream(rng) else rng.uniform(-0.5, 0.5, size=n)
     f = f + PERF_NOISE * noise
     cut = None if max_rank is None or max_rank <= 0 else max_rank
@@ -491,5 +505,5 @@ def perf_pairwise(y, f, group, metric="ndcg", w=None, max_rank=0, random_state=N
         return float("nan")                  # R: the mean of no values, NaN
     if w is None:
         return float(np.mean(values))
-    w_group = pd.Series(np.asarray(w, dtype=float)).groupby(np.asarray(group)).mean()
+    w_group = pd.Series(w).groupby(np.asarray(group)).mean()
     return float(np.average(values, weights=w_group.reindex(by_group.index).to_numpy()[ok]))

@@ -359,6 +359,26 @@ _CASES = [
      "cumulative must be True or False"),
     # ranking measures
     ("ir-ndcg-length", lambda E: pygbm.ir_measure_ndcg([1, 0], [0.1]), Exception, ""),
+    # a scalar group said IndexError: tuple index out of range
+    ("ir-group-scalar", lambda E: pygbm.ir_measure_ndcg([1, 0], [0.1, 0.2], group=3), V,
+     r"group must have one value per row \(2\); got shape \(\)"),
+    # max_rank: inf or 1e300 raised OverflowError, NaN or text int()'s ValueError; ignored
+    # unchecked by the measures that do not use it (as R, which ignores it there)
+    ("ir-max_rank-inf", lambda E: pygbm.ir_measure_ndcg([1, 0], [0.1, 0.2], max_rank=np.inf), V,
+     "max_rank must be a whole number"),
+    ("ir-max_rank-nan", lambda E: pygbm.ir_measure_mrr([1, 0], [0.1, 0.2], max_rank=np.nan), V,
+     "max_rank must be a whole number"),
+    ("ir-max_rank-text-auc", lambda E: pygbm.ir_measure_auc([1, 0], [0.1, 0.2], max_rank="x"), V,
+     "max_rank must be a whole number"),
+    ("perf-pairwise-max_rank-text", lambda E: pygbm.perf_pairwise(
+        E.d.b, E.d.y, np.repeat([1, 2], N // 2), max_rank="x"), V, "max_rank must be"),
+    # a scalar f: IndexError; w of another length: pandas' "Grouper and axis must be same length"
+    ("perf-pairwise-f-scalar", lambda E: pygbm.perf_pairwise(E.d.b, 0.5, np.repeat([1, 2], N // 2)),
+     V, "f must be one score per row"),
+    ("perf-pairwise-w-length", lambda E: pygbm.perf_pairwise(
+        E.d.b, E.d.y, np.repeat([1, 2], N // 2), w=np.ones(3)), V, r"w must be one number per row"),
+    ("perf-pairwise-w-text", lambda E: pygbm.perf_pairwise(
+        E.d.b, E.d.y, np.repeat([1, 2], N // 2), w="x"), V, r"w must be numbers"),
     # calibrate (Platt / isotonic of a fit)
     ("calibrate-fit-not-fit", lambda E: pygbm.calibrate("fit", E.d), Exception, "fit"),
     ("calibrate-monotone", lambda E: pygbm.calibrate(E.bfit, E.d, monotone="yes"), T,
