@@ -20,7 +20,7 @@ import warnings
 import numpy as np
 import pandas as pd
 
-from .._checks import bool_arg, numbers_arg
+from .._checks import R_INT_MAX, bool_arg, finite_arg, finite_number, numbers_arg
 from ..distributions import available_distributions
 from ..messages import warn
 
@@ -173,8 +173,13 @@ def calibration_curve(y, p, distribution: str = "bernoulli", knots=None, df: int
                          f"got {distribution!r}")
     if knots is None and df is None:
         raise ValueError("Either knots or df must be specified")
-    if knots is None and (df != round(df) or df < 1):
-        raise ValueError(f"df must be a positive integer; got {df!r}")
+    if knots is None:       # a spline of df - 1 interior knots: at most one per value of p
+        if not finite_number(df) or df != round(df) or not 1 <= df <= R_INT_MAX:
+            raise ValueError(f"df must be a positive integer (at most R's largest integer, "
+                             f"{R_INT_MAX}); got {df!r:.80}")
+    else:
+        knots = numbers_arg("knots", knots)
+        finite_arg("knots", knots)
     family = _FAMILIES.get(distribution, "gaussian")
     keep = np.isfinite(y)
     yk, pk = y[keep], p[keep]
