@@ -357,6 +357,14 @@ _CASES = [
      "knots must be finite"),
     ("calibrate-knots-text", lambda E: pygbm.calibrate_plot(E.d.b, np.linspace(0.1, 0.9, N),
                                                             knots="x"), V, "knots must be numbers"),
+    # xlim a dict: matplotlib's unpacking error; ax not an Axes: "'str' object has no
+    # attribute 'set_xlim'"
+    ("calibrate-xlim-dict", lambda E: pygbm.calibrate_plot(E.d.b, np.linspace(0.1, 0.9, N),
+                                                           xlim={"a": 1}), V, "xlim must be"),
+    ("calibrate-ylim-nan", lambda E: pygbm.calibrate_plot(E.d.b, np.linspace(0.1, 0.9, N),
+                                                          ylim=[0, np.nan]), V, "ylim must be"),
+    ("calibrate-ax-text", lambda E: pygbm.calibrate_plot(E.d.b, np.linspace(0.1, 0.9, N),
+                                                         ax="left"), T, "ax must be"),
     ("basehaz-negative-t", lambda E: pygbm.basehaz_gbm(-E.d.t, E.d.s, E.d.x1), V, "t"),
     ("basehaz-delta", lambda E: pygbm.basehaz_gbm(E.d.t, E.d.s * 2, E.d.x1), V, "delta"),
     ("basehaz-nan", lambda E: pygbm.basehaz_gbm(E.d.t.where(E.d.x1 > 0), E.d.s, E.d.x1), V,

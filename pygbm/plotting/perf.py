@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._checks import finite_number
 from .axes import check_axes
 
 #: R's sides of the plot that the decile rug can be drawn on (bottom, top)
@@ -142,6 +143,13 @@ def plot_calibration(curve, p, distribution: str = "bernoulli", replace: bool = 
     if shade and not is_color_like(shade_col):
         raise ValueError(f"shade_col must be a matplotlib colour, or None or 'none' for no band, "
                          f"got {shade_col!r:.80}")
+    if ax is not None:
+        check_axes(ax)
+    for value, name in ((xlim, "xlim"), (ylim, "ylim")):
+        if value is not None and (np.ndim(value) != 1 or len(value) != 2
+                                  or not all(finite_number(v) for v in value)):
+            raise ValueError(f"{name} must be None or two finite numbers (low, high), "
+                             f"got {value!r:.80}")
     x = curve["x"].to_numpy()
     fit = curve["fit"].to_numpy()
     if replace:
