@@ -42,8 +42,9 @@ def E():
         d4 = d.assign(x3=rng.normal(size=N), x4=rng.normal(size=N))
         fit4 = pygbm.gbm("y ~ x1 + x2 + x3 + x4", d4, distribution="gaussian", n_trees=10,
                          interaction_depth=4, random_state=1)
+        mfit3 = pygbm.gbm("c ~ x1 + x2", d, distribution="multinomial", **kw)
     return types.SimpleNamespace(d=d, x=x, fit=fit, bfit=bfit, mfit=mfit, ffit=ffit,
-                                 fit4=fit4, d4=d4)
+                                 fit4=fit4, d4=d4, mfit3=mfit3)
 
 
 def g(E, **kw):
@@ -318,6 +319,11 @@ _CASES = [
     # summary's random_state was ignored unchecked unless method="permutation"
     ("summary-random_state", lambda E: pygbm.summary(E.fit, random_state="x", plot_it=False), T,
      "random_state"),
+    # class_ a DataFrame or an array: pandas' or NumPy's "truth value ... is ambiguous"
+    ("pd-class_-frame", lambda E: pygbm.partial_dependence(E.mfit3, 0, class_=pd.DataFrame()), V,
+     "class_ must be one of the fit's classes"),
+    ("pd-class_-array", lambda E: pygbm.partial_dependence(E.mfit3, 0, class_=np.array(["a", "b"])),
+     V, "class_ must be one of the fit's classes"),
     ("pd-four-vars-default-grid", lambda E: pygbm.partial_dependence(E.fit4, [0, 1, 2, 3]), V,
      "continuous_resolution|grid"),
     ("interact-i_var-unknown", lambda E: pygbm.interact_gbm(E.fit, E.d, ["x1", "zz"]), V,

@@ -240,6 +240,9 @@ def _class_index(fit, class_):
     if K == 1:
         raise ValueError("class_ applies to multi-class (multinomial) fits only")
     labels = class_labels(fit)
+    if np.ndim(class_) != 0:
+        raise ValueError(f"class_ must be one of the fit's classes {labels} (one label), got "
+                         f"{type(class_).__name__} of shape {np.shape(class_)}")
     matches = [k for k, c in enumerate(labels) if c == class_ or str(c) == str(class_)]
     if not matches:
         raise ValueError(f"class_ must be one of the fit's classes {labels}; got {class_!r}")
