@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._checks import choice_arg
+from ._checks import bool_arg, choice_arg
 from .distributions import Distribution
 from .distributions.inputs import FitContext
 from .costs import cost_lines, predict_cost
@@ -321,6 +321,7 @@ class GBMFit:
         """
         from .inspect.perf import gbm_perf
 
+        quiet = bool_arg(quiet, "quiet")
         if self.train_fraction < 1:
             method = "test"
         elif self.cv_error is not None:

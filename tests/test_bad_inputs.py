@@ -269,6 +269,9 @@ _CASES = [
     ("predict-type", lambda E: E.fit.predict(E.d, n_trees=5, type="prob"), V, "type"),
     ("predict-missing-column", lambda E: E.fit.predict(E.d.drop(columns="x1"), n_trees=5), V,
      "x1"),
+    # quiet was a truth value: a DataFrame raised pandas' error, "no" silenced the messages
+    ("best_iteration-quiet", lambda E: E.fit.best_iteration(quiet="no"), T,
+     "quiet must be True or False"),
     ("predict-no-kept-data", lambda E: E.mfit.predict(n_trees=5), V, "newdata|keep_data"),
     # toolbox
     ("perf-method", lambda E: pygbm.gbm_perf(E.fit, method="best", plot_it=False), V,
