@@ -50,7 +50,7 @@ def _encode(x, var_names):
                              f"whose columns {columns} are the predictors' names, got "
                              f"var_names {var_names}: rename the columns instead "
                              "(x.set_axis(var_names, axis=1))")
-    coded, names, var_type, var_levels = encoder.fit_transform(x)
+    coded, names, var_type, var_levels = encoder.fit_transform(x, "x (the predictors)")
     return coded, list(names), np.asarray(var_type), var_levels, encoder
 
 

@@ -214,6 +214,11 @@ _CASES = [
      "var_names"),
     ("gbm_fit-var_names-length-frame", lambda E: gf(E, var_names=["a", "b", "c"]), V,
      "var_names"),
+    # x not a table: "predictors must be ..." did not name the argument x
+    ("gbm_fit-x-none", lambda E: gf(E, x=None), T,
+     r"x \(the predictors\) must be a pandas DataFrame or a 2-d numpy array, got NoneType"),
+    ("gbm_fit-x-no-columns", lambda E: gf(E, x=pd.DataFrame(index=range(N))), V,
+     r"x \(the predictors\): there are no predictor columns"),
     ("gbm_fit-misc-length", lambda E: gf(E, y=E.d.t, distribution="coxph", misc=np.ones(3)),
      V, "misc"),
     ("gbm_fit-all-censored", lambda E: gf(E, y=E.d.t, distribution="coxph",

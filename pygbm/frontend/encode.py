@@ -204,14 +204,15 @@ class PredictorEncoder:
         self.fit_transform(data)
         return self
 
-    def fit_transform(self, data):
+    def fit_transform(self, data, what: str = "predictors"):
         """Fit on ``data`` and return ``(x, var_names, var_type, var_levels)``.
 
-        ``x`` is the float64 (n, p) matrix gbm.fit works on (NaN = missing).
+        ``x`` is the float64 (n, p) matrix gbm.fit works on (NaN = missing);
+        ``what`` names ``data`` in errors (the caller's argument).
         """
-        frame = _as_frame(data, "predictors")
+        frame = _as_frame(data, what)
         if frame.shape[1] == 0:
-            raise ValueError("predictors: there are no predictor columns")
+            raise ValueError(f"{what}: there are no predictor columns")
         n, p = frame.shape
         x = np.empty((n, p), dtype=float)
         names, types, levels, kinds, codes = [], np.zeros(p, dtype=np.int64), [], [], []
