@@ -267,6 +267,22 @@ def bool_arg(value, name) -> bool:
     raise TypeError(f"{name} must be True or False, got {value!r}")
 
 
+def table_arg(name: str, value, columns, made_by: str):
+    """``value`` if it is a pandas DataFrame with ``columns`` (the table
+    ``made_by`` returns, e.g. "qwyc_tradeoff()"), else a TypeError or ValueError
+    naming ``name``."""
+    import pandas as pd        # imported on first use: import pygbm stays fast
+
+    if not isinstance(value, pd.DataFrame):
+        raise TypeError(f"{name} must be the DataFrame {made_by} returns, got "
+                        f"{type(value).__name__}")
+    missing = [c for c in columns if c not in value.columns]
+    if missing:
+        raise ValueError(f"{name} must be the DataFrame {made_by} returns (columns "
+                         f"{', '.join(map(repr, columns))}); it lacks {missing}")
+    return value
+
+
 #: what every reader of a fit uses: the toolbox works on any object with the
 #: fitted object's fields (GBMFit, or a stand-in built from an R fit)
 FIT_FIELDS = ("n_trees", "distribution")

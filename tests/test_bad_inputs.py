@@ -17,6 +17,7 @@ import pandas as pd
 import pytest
 
 import pygbm
+import pygbm.plotting
 
 N = 120
 
@@ -498,6 +499,22 @@ _CASES = [
     ("calibrate-plot-shade_col", lambda E: pygbm.calibrate_plot(E.d.b, np.linspace(0.1, 0.9, N),
                                                                 shade_col="no-such"), V,
      "shade_col must be a matplotlib colour"),
+    # the plotting helpers given something else than the table or fit they draw:
+    # AttributeError ('str' object has no attribute 'columns' / 'groupby' / 'knots_x' /
+    # 'train_error'), pandas' KeyError, matplotlib's errors on best
+    ("plot-pd-frame-text", lambda E: pygbm.plotting.plot_partial_dependence("grid"), T,
+     "frame must be the DataFrame partial_dependence"),
+    ("plot-pd-frame-no-y", lambda E: pygbm.plotting.plot_partial_dependence(
+        pd.DataFrame({"a": [1.0]})), V, r"frame must be .* lacks \['y'\]"),
+    ("plot-ice-frame-none", lambda E: pygbm.plotting.plot_ice(None), T, "frame must be"),
+    ("plot-cost-tradeoff-table", lambda E: pygbm.plot_cost_tradeoff(pd.DataFrame()), V,
+     "table must be the DataFrame cost_tradeoff"),
+    ("plot-qwyc-tradeoff-table", lambda E: pygbm.plotting.plot_qwyc_tradeoff([1, 2]), T,
+     "table must be the DataFrame qwyc_tradeoff"),
+    ("plot-qwyc-tradeoff-accuracy", lambda E: pygbm.plotting.plot_qwyc_tradeoff(
+        pd.DataFrame(), accuracy=pd.DataFrame()), T, "accuracy must be True or False"),
+    ("plot-reliability-not-calibrated", lambda E: pygbm.plotting.plot_reliability(E.fit), T,
+     "calibrated must be a CalibratedGBM"),
     ("partial-dependence-not-fit", lambda E: pygbm.partial_dependence([1], 0), T, "fitted gbm"),
     ("interact-not-fit", lambda E: pygbm.interact_gbm("fit", E.d, [0, 1]), T, "fitted gbm"),
     ("pretty-not-fit", lambda E: pygbm.pretty_gbm_tree("fit"), T, "fitted gbm"),

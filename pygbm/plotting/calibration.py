@@ -18,6 +18,9 @@ def plot_reliability(calibrated, ax=None):
     """The control points (mean prediction, mean response; area ~ weight),
     the calibration map psi and the diagonal (a calibrated fit lies on it).
     Returns the matplotlib Axes."""
+    if not all(hasattr(calibrated, a) for a in ("knots_x", "knots_y", "phi", "response")):
+        raise TypeError(f"calibrated must be a CalibratedGBM (what pygbm.calibrate() "
+                        f"returns), got {type(calibrated).__name__}")
     ax = axes_for(ax, FIGURE_SIZE)
     kx = calibrated.knots_x
     lo, hi = float(kx.min()), float(kx.max())

@@ -2,10 +2,12 @@
 deviance against mean prediction cost per row (matplotlib imported here only)."""
 from __future__ import annotations
 
+from .._checks import table_arg
 from .axes import axes_for
 
 
 def plot_tradeoff(table, ax=None):
+    table_arg("table", table, ("model", "n_trees", "mean_cost", "deviance"), "cost_tradeoff()")
     ax = axes_for(ax)
     for name, part in table.groupby("model", sort=False):
         part = part.sort_values("n_trees")

@@ -11,6 +11,7 @@ import math
 import numpy as np
 import pandas as pd
 
+from .._checks import table_arg
 from .axes import axes_for
 
 #: panels drawn for a continuous conditioning variable (R's ``number = 4``)
@@ -145,7 +146,7 @@ def plot_partial_dependence(frame: pd.DataFrame, ax=None, ylabel="f(x)"):
     """
     import matplotlib.pyplot as plt
 
-    names = _var_columns(frame)
+    names = _var_columns(table_arg("frame", frame, ("y",), "partial_dependence()"))
     if len(names) == 1:
         return _one(axes_for(ax), frame, names[0], ylabel)
     if len(names) == 2:
@@ -167,7 +168,7 @@ def plot_partial_dependence(frame: pd.DataFrame, ax=None, ylabel="f(x)"):
 def plot_ice(frame: pd.DataFrame, ax=None, ylabel="f(x)"):
     """ICE curves of one variable (thin grey lines, one per ``row``) and
     their mean (bold). Returns the Axes."""
-    names = _var_columns(frame)
+    names = _var_columns(table_arg("frame", frame, ("y",), "partial_dependence(ice=True)"))
     if len(names) != 1 or "row" not in frame.columns:
         raise ValueError("plot_ice needs an ICE frame of one variable (columns var, row, y)")
     name = names[0]

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._checks import bool_arg, table_arg
 from .axes import check_axes
 
 _LABELS = {"qwyc": "QWYC order + thresholds", "gbt": "training order + thresholds",
@@ -15,7 +16,9 @@ def plot_qwyc_tradeoff(table, ax=None, accuracy=False):
     (``accuracy=True``: test accuracy instead, with the full model's as a line)."""
     import matplotlib.pyplot as plt
     ax = plt.gca() if ax is None else check_axes(ax)
+    accuracy = bool_arg(accuracy, "accuracy")
     column = "accuracy" if accuracy else "disagreement"
+    table_arg("table", table, ("method", "mean_trees", column), "qwyc_tradeoff()")
     scale = 1.0 if accuracy else 100.0
     for method, part in table[table["method"] != "full"].groupby("method", sort=False):
         part = part.sort_values("mean_trees")
