@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._checks import finite_number
+from .._checks import bool_arg, choice_arg, finite_number, fit_arg, int_arg
 from .axes import check_axes
 
 #: R's sides of the plot that the decile rug can be drawn on (bottom, top)
@@ -55,6 +55,10 @@ def plot_perf(fit, best: int, method: str, smoother=None, oobag_curve: bool = Fa
     axis when ``overlay``, and a second panel with the raw OOB improvements
     (black), their loess smooth (red), y = 0 and x = ``best`` (blue).
     """
+    fit_arg(fit)
+    best = int_arg("best", best, 0, fit.n_trees)
+    choice_arg("method", method, ("OOB", "test", "cv"))
+    oobag_curve, overlay = bool_arg(oobag_curve, "oobag_curve"), bool_arg(overlay, "overlay")
     if ax is None:
         axes = _new_axes(2 if oobag_curve else 1)
     elif isinstance(ax, (list, tuple)):
