@@ -17,6 +17,7 @@ import pandas as pd
 import pytest
 
 import pygbm
+import pygbm.calibration
 import pygbm.plotting
 
 N = 120
@@ -422,6 +423,26 @@ _CASES = [
     ("calibration-report-text", lambda E: pygbm.calibration_report("x", "y"), V, "y must be"),
     ("calibrate-n_trees-list", lambda E: pygbm.calibrate(E.bfit, E.d, n_trees=[5, 10]), V,
      "one whole number"),
+    # the calibration map's exported pieces: AttributeError ('list' object has no attribute
+    # 'shape'), IndexError on y of another length, numpy's "number sections must be larger
+    # than 0", a bins of 2.5 silently truncated to 2, float()'s error on text phi
+    ("equal-count-bins-list", lambda E: pygbm.calibration.equal_count_bins([0.3, 0.1], 2)
+     and None, None, None),
+    ("equal-count-bins-empty", lambda E: pygbm.calibration.equal_count_bins([], 2), V,
+     "p must be a non-empty 1-d array"),
+    ("equal-count-bins-bins-0", lambda E: pygbm.calibration.equal_count_bins([0.3, 0.1], 0), V,
+     "bins must be a whole number >= 1"),
+    ("equal-count-bins-bins-fraction", lambda E: pygbm.calibration.equal_count_bins(
+        [0.3, 0.1], 2.5), V, "bins must be a whole number"),
+    ("control-points-y-length", lambda E: pygbm.calibration.control_points(
+        np.linspace(0, 1, 10), np.ones(7), np.ones(10), 2), V,
+     r"y must be one number per row of phi \(10\)"),
+    ("control-points-w-none", lambda E: pygbm.calibration.control_points(
+        np.linspace(0, 1, 10), np.ones(10), None, 2), V, "w must be numbers"),
+    ("control-points-monotone", lambda E: pygbm.calibration.control_points(
+        np.linspace(0, 1, 10), np.ones(10), np.ones(10), 2, monotone="yes"), T, "monotone"),
+    ("calibrate-values-text", lambda E: pygbm.calibrate(E.bfit, E.d, n_trees=5)
+     .calibrate_values("x"), V, "phi must be numbers"),
     # ordered boosting, QWYC, cost trade-off
     ("ordered-fold-above-rows", lambda E: g(E, boosting_type="ordered", min_fold_size=10**6),
      V, "min_fold_size"),

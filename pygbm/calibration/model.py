@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._checks import choice_arg, new_offsets
+from .._checks import choice_arg, new_offsets, numbers_arg
 from ..display import table_html
 from ..model import GBMFit
 
@@ -117,7 +117,7 @@ class CalibratedGBM:
         >>> cal.calibrate_values([0.0, 1.0])        # flat beyond the control points
         array([0.        , 0.92307692])
         """
-        return np.interp(np.asarray(phi, dtype=float), self.knots_x, self.knots_y)
+        return np.interp(numbers_arg("phi", phi), self.knots_x, self.knots_y)
 
     def raw(self, newdata, n_trees=None, offset=None) -> np.ndarray:
         """The fit's (uncalibrated) expected response of ``newdata``, offsets added.

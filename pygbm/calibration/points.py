@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._checks import bool_arg, numbers_arg, per_row_arg
+
 #: default number of equal-count bins (at l = 0.01 the calibration sample is
 #: small: 50 bins were measured worse than 20)
 DEFAULT_BINS = 20
@@ -15,8 +17,18 @@ ENDS = ("flat", "langford")
 def equal_count_bins(p: np.ndarray, bins: int) -> list[np.ndarray]:
     """Row indices of ``bins`` groups of as equal size as possible, by increasing ``p``
     (stable: ties keep the rows' order)."""
+    p, bins = _values_arg("p", p), bins_arg(bins)
     order = np.argsort(p, kind="stable")
     return [g for g in np.array_split(order, min(int(bins), p.shape[0])) if g.size]
+
+
+def _values_arg(name: str, values) -> np.ndarray:
+    """``values``: a non-empty 1-d array of numbers, or a ValueError naming ``name``."""
+    values = numbers_arg(name, values)
+    if values.ndim != 1 or values.size == 0:
+        raise ValueError(f"{name} must be a non-empty 1-d array of numbers, got shape "
+                         f"{values.shape}")
+    return values
 
 
 def bins_arg(bins) -> int:
@@ -42,6 +54,9 @@ def control_points(phi, y, w, bins: int, monotone: bool = False):
     """Per equal-count bin of ``phi`` (weighted by ``w``): the mean prediction,
     the mean response (pooled adjacent violators if ``monotone``), the total
     weight and the number of rows."""
+    phi = _values_arg("phi", phi)
+    y, w = per_row_arg("y", y, phi.size, "phi"), per_row_arg("w", w, phi.size, "phi")
+    monotone = bool_arg(monotone, "monotone")
     groups = [g for g in equal_count_bins(phi, bins) if np.sum(w[g]) > 0]
     cw = np.array([np.sum(w[g]) for g in groups])
     cx = np.array([np.sum(w[g] * phi[g]) for g in groups]) / cw
