@@ -515,6 +515,18 @@ _CASES = [
                                                               replace="yes"), T, "replace"),
     ("calibrate-plot-line_par", lambda E: pygbm.calibrate_plot(E.d.b, np.linspace(0.1, 0.9, N),
                                                                line_par="red"), T, "line_par"),
+    # an unknown line setting: matplotlib's AttributeError from ax.plot; rug_par's other
+    # settings and any shade_density (text, a list) were silently ignored
+    ("calibrate-plot-line_par-unknown", lambda E: pygbm.calibrate_plot(
+        E.d.b, np.linspace(0.1, 0.9, N), line_par={"colour": "red"}), V,
+     "line_par must hold matplotlib line settings"),
+    ("calibrate-plot-line_par-col-ok", lambda E: pygbm.calibrate_plot(
+        E.d.b, np.linspace(0.1, 0.9, N), line_par={"col": "red", "lw": 2}) and None, None, None),
+    ("calibrate-plot-rug_par-unknown", lambda E: pygbm.calibrate_plot(
+        E.d.b, np.linspace(0.1, 0.9, N), rug_par={"col": "red"}), V,
+     r"rug_par takes only 'side'"),
+    ("calibrate-plot-shade_density", lambda E: pygbm.calibrate_plot(
+        E.d.b, np.linspace(0.1, 0.9, N), shade_density="dense"), V, "shade_density must be"),
     ("calibrate-plot-rug-side", lambda E: pygbm.calibrate_plot(
         E.d.b, np.linspace(0.1, 0.9, N), rug_par={"side": 2}), V, r"rug_par\['side'\] must be 1"),
     ("calibrate-plot-shade_col", lambda E: pygbm.calibrate_plot(E.d.b, np.linspace(0.1, 0.9, N),

@@ -140,6 +140,18 @@ def plot_calibration(curve, p, distribution: str = "bernoulli", replace: bool = 
     line_kw = {"color": "black"}
     for key, val in (line_par or {}).items():
         line_kw["color" if key == "col" else key] = val
+    from matplotlib.lines import Line2D
+    try:                                  # matplotlib's error would come from ax.plot
+        Line2D([], []).set(**line_kw)
+    except (AttributeError, TypeError, ValueError) as err:
+        raise ValueError(f"line_par must hold matplotlib line settings (or R's col), got "
+                         f"{line_par!r:.80}: {err}") from None
+    unknown = sorted(map(str, set(rug_par or {}) - {"side"}))
+    if unknown:       # R passes rug.par to rug(); here only the side is used
+        raise ValueError(f"rug_par takes only 'side' (1 or 3), got {unknown}")
+    if shade_density is not None and (not finite_number(shade_density) or shade_density < 0):
+        raise ValueError(f"shade_density must be None or a non-negative number, got "
+                         f"{shade_density!r:.80}")
     side = (rug_par or {}).get("side", 1)
     if isinstance(side, bool) or not isinstance(side, (int, np.integer)) or side not in RUG_SIDES:
         raise ValueError(f"rug_par['side'] must be 1 (bottom) or 3 (top), got {side!r:.80}")
