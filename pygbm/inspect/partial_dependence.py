@@ -218,9 +218,11 @@ def _frame(fit, idx, grid, extra: dict, attrs: dict) -> pd.DataFrame:
 
 def _check_resolution(continuous_resolution):
     if isinstance(continuous_resolution, (bool, np.bool_)) or \
-            not isinstance(continuous_resolution, (int, np.integer)) or continuous_resolution < 1:
-        raise ValueError("continuous_resolution must be a positive integer, "
-                         f"got {continuous_resolution!r}")
+            not isinstance(continuous_resolution, (int, np.integer)) or \
+            not 1 <= continuous_resolution <= MAX_GRID_ROWS:
+        # above the grid's cap: one variable's axis alone would not fit in a grid
+        raise ValueError(f"continuous_resolution must be a positive integer (at most "
+                         f"{MAX_GRID_ROWS:,}), got {continuous_resolution!r}")
 
 
 def response_label(fit, type: str) -> str:
