@@ -461,6 +461,13 @@ _CASES = [
     ("qwyc-tradeoff-plot_it", lambda E: pygbm.qwyc_tradeoff(E.bfit, E.d, E.d, alphas=[0.01],
                                                             plot_it=E.d), T,
      "plot_it must be True or False"),
+    # ax was ignored unchecked with plot_it=False; newdata=None measured on the fit's
+    # training rows, though newdata is required
+    ("qwyc-tradeoff-ax", lambda E: pygbm.qwyc_tradeoff(E.bfit, E.d, E.d, alphas=[0.01], ax="left"),
+     T, "ax must be a matplotlib Axes"),
+    ("qwyc-tradeoff-newdata-none", lambda E: pygbm.qwyc_tradeoff(E.bfit, E.d, None,
+                                                                 alphas=[0.01]), V,
+     "newdata is required"),
     # methods=None said "'NoneType' object is not iterable"
     ("qwyc-tradeoff-methods-none", lambda E: pygbm.qwyc_tradeoff(E.bfit, E.d, E.d, alphas=[0.01],
                                                                  methods=None), V,

@@ -11,6 +11,7 @@ import numpy as np
 
 from .. import frontend
 from .._checks import bool_arg, choice_arg
+from ..plotting.axes import check_axes
 from ..progress import check_progress, progress_bar, wanted
 from .api import (HONEST_LEAST_ROWS, _check_fit, _check_fraction, _check_honest, _check_n_trees,
                   _scored, _seed, check_every, check_margin, check_row_count)
@@ -153,6 +154,11 @@ def qwyc_tradeoff(fit, data, newdata, alphas=DEFAULT_ALPHAS, methods=("qwyc", "g
     progress = check_progress(progress)
     _check_honest(honest)
     plot_it = bool_arg(plot_it, "plot_it")
+    if ax is not None:              # checked even when plot_it=False leaves it unused
+        check_axes(ax)
+    if newdata is None:
+        raise ValueError("newdata is required: the rows the trade-off is measured on (not "
+                         "the optimisation rows data)")
     decision = decision_threshold(fit.distribution, threshold)
     scores = ModelScores(fit, n_trees)
     rows = _scored(scores, fit, data, decision[1], offset=offset)
