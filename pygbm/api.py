@@ -438,6 +438,8 @@ def gbm(formula, data, distribution=None, weights=None, var_monotone=None, n_tre
     n = mf.x.shape[0]
     train_fraction = fraction_arg("train_fraction", train_fraction)
     cv_folds, n_cores = int_arg("cv_folds", cv_folds, 0), n_cores_arg(n_cores)
+    if class_stratify_cv is not None:
+        class_stratify_cv = bool_arg(class_stratify_cv, "class_stratify_cv")
     n_train = int(np.floor(train_fraction * n))
     call = call_string(formula, distribution, dict(
         n_trees=n_trees, interaction_depth=interaction_depth, shrinkage=shrinkage,

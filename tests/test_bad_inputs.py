@@ -83,6 +83,8 @@ _GBM_SCALARS = [
     ("cv_folds", -1, V), ("cv_folds", 2.5, T), ("cv_folds", N + 1, V), ("cv_folds", "3", T),
     ("cv_folds", float("inf"), T),
     ("n_cores", 0, V), ("n_cores", -2, V), ("n_cores", 1.5, T), ("n_cores", "2", T),
+    # class_stratify_cv was a truth value: "no" stratified, a DataFrame raised pandas' error
+    ("class_stratify_cv", "no", T), ("class_stratify_cv", pd.DataFrame(), T),
     ("random_state", "seed", T), ("random_state", 1.5, T), ("random_state", -1, V),
     ("random_state", [1.5], T),
     ("keep_data", "no", T), ("keep_data", 2, T), ("keep_data", None, T),
