@@ -400,6 +400,11 @@ _CASES = [
     ("basehaz-cumulative-frame", lambda E: pygbm.basehaz_gbm(E.d.t, E.d.s, E.d.x1,
                                                              cumulative=E.d), T,
      "cumulative must be True or False"),
+    # type an array or a DataFrame: NumPy's or pandas' truth-value error
+    ("surv-type-frame", lambda E: pygbm.Surv(E.d.t, E.d.s, type=pd.DataFrame()), V,
+     "Surv\\(\\): type=.* is not supported"),
+    ("surv-type-array", lambda E: pygbm.Surv(E.d.t, E.d.s, type=np.array(["right", "left"])), V,
+     "type="),
     # ranking measures
     ("ir-ndcg-length", lambda E: pygbm.ir_measure_ndcg([1, 0], [0.1]), Exception, ""),
     # a scalar group said IndexError: tuple index out of range

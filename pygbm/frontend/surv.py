@@ -183,9 +183,10 @@ def Surv(time, event=None, *args, type: str = "right") -> SurvData:  # noqa: N80
             "Surv(): three arguments (start, stop, event) describe counting-process "
             "data; gbm handles only right-censored data: Surv(time, event)"
         )
-    if type != "right":
+    if not (isinstance(type, str) and type == "right"):     # an array: not compared
+        shown = repr(type) if isinstance(type, str) else f"a {type.__class__.__name__}"
         raise ValueError(
-            f"Surv(): type={type!r} is not supported; gbm handles only right-censored "
+            f"Surv(): type={shown:.80} is not supported; gbm handles only right-censored "
             "data (type='right')"
         )
     time_arr = _as_float_vector(time, "time")
