@@ -13,7 +13,7 @@ import numpy as np
 
 from . import cv, frontend
 from ._checks import (R_INT_MAX, as_generator, bool_arg, fraction_arg, int_arg, n_cores_arg,
-                      offset_arg, weights_arg)
+                      numbers_arg, offset_arg, weights_arg)
 from .call import call_string, given_arguments
 from .distributions import get_distribution, guess_distribution
 from .costs import cost_spec
@@ -30,6 +30,9 @@ def _encode(x, var_names):
     import pandas as pd        # imported on first use: import pygbm stays fast
     encoder = frontend.PredictorEncoder()
     if var_names is not None:
+        if isinstance(var_names, str) or np.ndim(var_names) != 1:
+            raise TypeError(f"var_names must be a list of names, one per column of x, got "
+                            f"{var_names!r:.80}")
         var_names = list(var_names)
         width = x.shape[1] if getattr(x, "ndim", 2) == 2 else 1
         if len(var_names) != width:
@@ -166,12 +169,15 @@ def gbm_fit(x, y, offset=None, misc=None, distribution="bernoulli", w=None,
     ...                     n_trees=50, shrinkage=0.1)
     """
     given = given_arguments(gbm_fit, locals())
+    if not isinstance(response_name, str):
+        raise TypeError(f"response_name must be a string (the response's name), got "
+                        f"{type(response_name).__name__}")
     coded, names, var_type, var_levels, encoder = _encode(x, var_names)
     status = None
     if hasattr(y, "time") and hasattr(y, "status"):     # a Surv object (duck-typed)
         y, status = np.asarray(y.time, dtype=float), np.asarray(y.status, dtype=float)
     elif misc is not None:
-        status = np.asarray(misc, dtype=float)
+        status = numbers_arg("misc", misc)
     if np.ndim(y) != 1:
         raise ValueError(f"y must be one response per row of x ({coded.shape[0]}), got "
                          f"{type(y).__name__} of shape {np.shape(y)}")

@@ -223,6 +223,17 @@ _CASES = [
      r"x \(the predictors\) must be a pandas DataFrame or a 2-d numpy array, got NoneType"),
     ("gbm_fit-x-no-columns", lambda E: gf(E, x=pd.DataFrame(index=range(N))), V,
      r"x \(the predictors\): there are no predictor columns"),
+    # var_names a number: "'int' object is not iterable"; a string was split into letters
+    ("gbm_fit-var_names-number", lambda E: gf(E, x=E.x.to_numpy(), var_names=2), T,
+     "var_names must be a list of names"),
+    ("gbm_fit-var_names-string", lambda E: gf(E, x=E.x.to_numpy(), var_names="ab"), T,
+     "var_names must be a list of names"),
+    # response_name anything was taken (a DataFrame as the response's name)
+    ("gbm_fit-response_name", lambda E: gf(E, response_name=pd.DataFrame()), T,
+     "response_name must be a string"),
+    # misc text: float()'s "could not convert string to float"
+    ("gbm_fit-misc-text", lambda E: gf(E, y=E.d.t, distribution="coxph", misc="abc"), V,
+     "misc must be numbers"),
     ("gbm_fit-misc-length", lambda E: gf(E, y=E.d.t, distribution="coxph", misc=np.ones(3)),
      V, "misc"),
     ("gbm_fit-all-censored", lambda E: gf(E, y=E.d.t, distribution="coxph",
