@@ -520,6 +520,12 @@ def _new_rows(fit, data, weights):
         raise ValueError(f"data have {mf.x.shape[0]} rows but the model was fitted on "
                          f"{n_first}; gbm_more continues on the same rows")
     x = frontend.model_frame_newdata(fit.encoder, data, "data")
+    n_levels = np.asarray(fit.var_type)
+    unseen = [fit.var_names[j] for j in np.flatnonzero(n_levels > 0)
+              if np.any(x[:, j] >= n_levels[j])]
+    if unseen:      # coded after the fit's levels: no tree can be grown on them
+        raise ValueError(f"data has levels of {unseen} not seen by the first fit; gbm_more "
+                         "continues on the same rows, with the same levels")
     y, off, status = mf.y, mf.offset, mf.status
     if fit.distribution.bag_by_group:                  # pairwise: the kept groups
         status = fit.data["misc"] if fit.data else None

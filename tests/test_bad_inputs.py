@@ -269,6 +269,13 @@ _CASES = [
     ("gbm_more-n_new_trees-str", lambda E: pygbm.gbm_more(E.fit, "5"), T, "n_new_trees"),
     ("gbm_more-data-length", lambda E: pygbm.gbm_more(E.fit, 5, data=E.d.iloc[:50]), V,
      "rows"),
+    # a level the first fit did not see (or a factor given as its codes) reached the
+    # engine: "categorical predictor 2 has codes outside 0..2"
+    ("gbm_more-data-unseen-level", lambda E: pygbm.gbm_more(E.fit, 5, data=E.d.assign(
+        c=pd.Categorical(np.where(np.arange(N) < 5, "zz", E.d.c.astype(str))))), V,
+     r"data has levels of \['c'\] not seen by the first fit"),
+    ("gbm_more-data-codes", lambda E: pygbm.gbm_more(E.fit, 5, data=E.d.assign(c=E.d.c.cat.codes)),
+     V, r"data has levels of \['c'\]"),
     ("gbm_more-no-kept-data", lambda E: pygbm.gbm_more(E.mfit, 5), V, "keep_data"),
     ("gbm_more-offset-length", lambda E: pygbm.gbm_more(E.fit, 5, offset=np.ones(3)), V,
      "offset"),
