@@ -147,8 +147,8 @@ def check_targets(data: CodedData, dist) -> Targets:
                              "all 0): there is no event to fit")
     else:
         if status is not None:
-            raise ValueError(f"a Surv() response needs distribution='coxph', "
-                             f"not {dist.name!r}")
+            raise ValueError(f"a Surv() response (or gbm_fit's misc, the event status) "
+                             f"needs distribution='coxph', not {dist.name!r}")
         y = _check_response(data.y, n, dist)
         _check_initial_value(y[:data.n_train], w_raw[:data.n_train], dist)
     return Targets(y=y, misc=status, offset=offset, w=w_raw * n / np.sum(w_raw), w_raw=w_raw)

@@ -234,6 +234,9 @@ _CASES = [
     # misc text: float()'s "could not convert string to float"
     ("gbm_fit-misc-text", lambda E: gf(E, y=E.d.t, distribution="coxph", misc="abc"), V,
      "misc must be numbers"),
+    # misc for another distribution than coxph: the error spoke of a Surv() response only
+    ("gbm_fit-misc-gaussian", lambda E: gf(E, misc=np.ones(N)), V,
+     r"gbm_fit's misc, the event status\) needs distribution='coxph', not 'gaussian'"),
     ("gbm_fit-misc-length", lambda E: gf(E, y=E.d.t, distribution="coxph", misc=np.ones(3)),
      V, "misc"),
     ("gbm_fit-all-censored", lambda E: gf(E, y=E.d.t, distribution="coxph",
