@@ -5,7 +5,8 @@
 * :func:`factor_response` — gbm_fit's text or categorical response coded as R's factor;
 * :func:`response_newdata` — the response and offsets of new data (a test set);
   :func:`weights_newdata` — their case weights (a column name or numbers);
-* :class:`PredictorEncoder` — R gbm.fit's coding of a predictors table;
+* :class:`PredictorEncoder` — R gbm.fit's coding of a predictors table
+  (:func:`numeric_values`: its reading of a continuous predictor's column);
 * :func:`Surv` — right-censored survival responses.
 """
 
@@ -15,7 +16,7 @@ import importlib
 #: formula_parse.py formulaic), which ``import pygbm`` does not load (issue 21)
 _MODULES = {
     "PredictorEncoder": ".encode", "r_collation_key": ".encode", "r_label": ".encode",
-    "r_quantile7": ".encode", "Surv": ".surv", "SurvData": ".surv",
+    "r_quantile7": ".encode", "numeric_values": ".encode", "Surv": ".surv", "SurvData": ".surv",
     "ModelFrame": ".formula", "TermSpec": ".terms", "model_frame": ".formula",
     "model_frame_newdata": ".formula", "offset_newdata": ".formula",
     "response_newdata": ".formula", "weights_newdata": ".formula", "NewResponse": ".formula",
@@ -24,7 +25,8 @@ _MODULES = {
 
 __all__ = [
     "ModelFrame", "NewResponse", "PredictorEncoder", "Surv", "SurvData", "TermSpec",
-    "factor_response", "model_frame", "model_frame_newdata", "offset_newdata", "r_collation_key", "r_label",
+    "factor_response", "model_frame", "model_frame_newdata", "numeric_values", "offset_newdata",
+    "r_collation_key", "r_label",
     "r_quantile7", "response_newdata", "weights_newdata",
 ]
 

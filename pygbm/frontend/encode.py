@@ -125,7 +125,7 @@ def _column_kind(col: pd.Series, name: str, role: str = "predictor column") -> s
     )
 
 
-def _numeric_values(col: pd.Series, name: str, context: str) -> np.ndarray:
+def numeric_values(col: pd.Series, name: str, context: str) -> np.ndarray:
     """A numeric (or bool / numbers-in-object) column as float with NaN for missing."""
     dtype = col.dtype
     ok = (
@@ -221,7 +221,7 @@ class PredictorEncoder:
             label = str(name)
             kind = _column_kind(col, label)
             if kind == NUMERIC:
-                x[:, j] = _numeric_values(col, label, "in the training data")
+                x[:, j] = numeric_values(col, label, "in the training data")
                 if np.isnan(x[:, j]).all():
                     raise ValueError(f"variable {j + 1}: {label} has only missing values.")
                 levels.append(r_quantile7(x[:, j]))
@@ -287,7 +287,7 @@ class PredictorEncoder:
         for j, var in enumerate(self.var_names):
             col = frame.iloc[:, j]
             if self.kinds[j] == NUMERIC:
-                x[:, j] = _numeric_values(col, var, f"in {name}")
+                x[:, j] = numeric_values(col, var, f"in {name}")
                 continue
             labels, inverse = _labels_inverse(col)
             lookup = self._codes[j]

@@ -23,7 +23,7 @@ import pandas as pd
 
 from ..messages import warn
 from .encode import (NUMERIC, R_MAX_CATEGORICAL_LEVELS, PredictorEncoder, _column_kind,
-                     _numeric_values)
+                     numeric_values)
 from .plain_formula import ColumnEvaluator, is_plain_term, plain_terms
 from .surv import SurvData
 from .terms import TermSpec, similar_columns
@@ -154,7 +154,7 @@ def _response(value, name: str, n: int):
             levels = ["FALSE", "TRUE"]
             y = col.map(lambda v: np.nan if pd.isna(v) else float(bool(v))).to_numpy(dtype=float)
         elif kind == NUMERIC:
-            levels, y = None, _numeric_values(col, name, "(the response)")
+            levels, y = None, numeric_values(col, name, "(the response)")
         else:  # factor response: codes of its levels, the second level is 1
             levels, codes = PredictorEncoder._fit_levels(col)
             y = np.where(codes >= 0, codes, np.nan).astype(float)

@@ -6,7 +6,7 @@ import pandas as pd
 
 from .._checks import fit_arg
 from .._rmath import r_sum
-from ..frontend import r_label
+from ..frontend import numeric_values, r_label
 from .influence import check_n_trees, class_labels, class_view, used_variables
 from .partial_dependence import is_categorical, resolve_vars, weighted_traversal
 
@@ -43,12 +43,8 @@ def code_columns(fit, data, idx: list[int]) -> np.ndarray:
             col = data.iloc[:, position[names[j]]]
             if is_categorical(fit, j):
                 cols.append(_code_categorical(col, fit.var_levels[j]))
-            else:
-                try:
-                    cols.append(pd.to_numeric(col).to_numpy(dtype=float, na_value=np.nan))
-                except (TypeError, ValueError) as err:
-                    raise TypeError(f"data column {names[j]!r} must be numeric "
-                                    f"(the fit treats it as continuous)") from err
+            else:           # read as predict reads it: numbers in text are refused
+                cols.append(numeric_values(col, names[j], "in data"))
         return np.column_stack(cols)
     arr = np.asarray(data)
     if arr.ndim != 2 or arr.shape[1] != len(names) or arr.dtype.kind not in "biuf":

@@ -85,6 +85,18 @@ def test_errors():
         interact_gbm(fit, data, ["lstat", "rm"], n_trees=1000)
 
 
+def test_a_continuous_column_is_read_as_predict_reads_it():
+    """Numbers given as text are refused as predict refuses them (they were parsed
+    silently); numbers in an object column and bools are read as predict reads them."""
+    fx = load_fixture("boston_gaussian")
+    fit, data = build_fit(fx), load_data(fx)
+    with pytest.raises(TypeError, match=r"column 'rm' in data must be numeric .*pd.to_numeric"):
+        interact_gbm(fit, data.assign(rm=data["rm"].astype(str)), ["lstat", "rm"])
+    h = interact_gbm(fit, data, ["lstat", "rm"])
+    assert interact_gbm(fit, data.assign(rm=data["rm"].astype(object)),
+                        ["lstat", "rm"]) == h
+
+
 def test_integer_column_names_of_a_table_are_found():
     # gbm_fit on a table with integer column names (pd.DataFrame(matrix)) names its
     # predictors "0", "1", ...; predict finds those columns in the same table, and so
