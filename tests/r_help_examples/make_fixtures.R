@@ -57,6 +57,16 @@ frame_json <- function(d) {
 
 pretty_json <- function(fit, i) lapply(as.list(pretty.gbm.tree(fit, i.tree = i)), as_array)
 
+# a fit's numbers every case records: initial value, fitted link, the error curves
+fit_json <- function(g) list(
+  init_f = g$initF,
+  fit = as_array(g$fit),
+  train_error = as_array(g$train.error),
+  valid_error = as_array(g$valid.error),
+  oobag_improve = as_array(g$oobag.improve),
+  cv_error = as_array(g$cv.error)
+)
+
 # a partial-dependence grid: every variable's grid values (in order of appearance;
 # the grid is R's expand.grid of them) and y, at most MAX_GRID_ROWS rows of it
 # (evenly spaced, 0-based `rows`) to keep the fixtures small, plus y's sum over all rows.
@@ -174,16 +184,11 @@ run_gbm_example <- function(n_cores) {
          h_data2 = interact.gbm(gbm1, data2, i.var = iv, n.trees = best.iter),
          h_data2_fit_levels = interact.gbm(gbm1, data2_fit_levels, i.var = iv, n.trees = best.iter)))
   gbm2 <- gbm.more(gbm1, n.new.trees = 100, verbose = FALSE)
-  list(
+  c(list(
     defaults = defaults,
     n_cores = n_cores,
-    n_train = gbm1$nTrain,
-    init_f = gbm1$initF,
-    fit = as_array(gbm1$fit),
-    train_error = as_array(gbm1$train.error),
-    valid_error = as_array(gbm1$valid.error),
-    oobag_improve = as_array(gbm1$oobag.improve),
-    cv_error = as_array(gbm1$cv.error),
+    n_train = gbm1$nTrain),
+    fit_json(gbm1), list(
     cv_fitted = as_array(gbm1$cv.fitted),
     cv_folds_of_rows = as_array(gbm1$cv.folds),  # NULL in gbm 2.1.8 (not kept)
     best_oob = as.numeric(best_oob),
@@ -221,7 +226,7 @@ run_gbm_example <- function(n_cores) {
       predict_data2_200 = as_array(predict(gbm2, newdata = data2, n.trees = 200)),
       tree_last = pretty_json(gbm2, 200)
     )
-  )
+  ))
 }
 
 # permutation influence with train.fraction = 1 (bagged): R's baseline, train.error,
@@ -333,13 +338,7 @@ fx <- predict(cox1, dsurv, n.trees = 100)
 t_eval <- c(0.1, 0.5, 1, 2, 5)
 cox_out <- c(stamp, list(
   example = "constructed: coxph on the ?gbm design (basehaz.gbm has no Rd example)",
-  data = frame_json(dsurv),
-  init_f = cox1$initF,
-  fit = as_array(cox1$fit),
-  train_error = as_array(cox1$train.error),
-  valid_error = as_array(cox1$valid.error),
-  oobag_improve = as_array(cox1$oobag.improve),
-  cv_error = as_array(cox1$cv.error),
+  data = frame_json(dsurv)), fit_json(cox1), list(
   best_test = as.numeric(gbm.perf(cox1, method = "test", plot.it = FALSE)),
   best_cv = as.numeric(gbm.perf(cox1, method = "cv", plot.it = FALSE)),
   f_x = as_array(fx),
@@ -378,13 +377,7 @@ bin_out <- c(stamp, list(
                     cv_error = as_array(bin_strat$cv.error),
                     cv_fitted = as_array(bin_strat$cv.fitted)),
   example = "constructed: bernoulli with var.monotone on the ?gbm design (gbm.roc.area has no Rd example)",
-  data = frame_json(dbin),
-  init_f = bin1$initF,
-  fit = as_array(bin1$fit),
-  train_error = as_array(bin1$train.error),
-  valid_error = as_array(bin1$valid.error),
-  oobag_improve = as_array(bin1$oobag.improve),
-  cv_error = as_array(bin1$cv.error),
+  data = frame_json(dbin)), fit_json(bin1), list(
   cv_fitted = as_array(bin1$cv.fitted),
   best_cv = as.numeric(best_bin),
   best_test = as.numeric(gbm.perf(bin1, method = "test", plot.it = FALSE)),
