@@ -86,6 +86,19 @@ def quiet(fn, *args, **kwargs):
         return fn(*args, **kwargs)
 
 
+def assert_printed_as_r(fit, r_printed: list[str], with_cv: bool) -> None:
+    """print()'s lines after the call (pygbm's call is its own) equal R's; a fit
+    made without cv lacks R's cv line (R's main fit of the help-page variant has
+    cv, pygbm's does not)."""
+    def after_call(lines):
+        return lines[[i for i, ln in enumerate(lines) if ln.startswith("A ")][0]:]
+
+    r_lines = after_call(r_printed)
+    if not with_cv:
+        r_lines = [ln for ln in r_lines if "cross-validation" not in ln]
+    assert after_call(str(fit).splitlines()) == r_lines
+
+
 def r_vars(i_var) -> list[str]:
     """R's i.var (1-based positions or names) as names."""
     i_var = i_var if isinstance(i_var, list) else [i_var]
@@ -323,12 +336,7 @@ def test_example_gbm_more(example):
     assert int(quiet(pygbm.gbm_perf, more, method="OOB", plot_it=False)) == m["best_oob"]
     assert int(pygbm.gbm_perf(more, plot_it=False)) == m["best_default"]
     close(quiet(more.predict, data2), m["predict_data2_default"], "gbm.more predict()")
-    r_lines = m["printed"][[i for i, ln in enumerate(m["printed"]) if ln.startswith("A ")][0]:]
-    lines = str(more).splitlines()
-    lines = lines[[i for i, ln in enumerate(lines) if ln.startswith("A ")][0]:]
-    if cv is not fit:
-        r_lines = [ln for ln in r_lines if "cross-validation" not in ln]
-    assert lines == r_lines
+    assert_printed_as_r(more, m["printed"], with_cv=cv is fit)
     close(more.predict(data2, n_trees=200), m["predict_data2_200"], "gbm.more predict")
     tree = pygbm.pretty_gbm_tree(more, i_tree=200)
     for col in tree.columns:
@@ -356,14 +364,7 @@ def test_example_defaults(example):
           rtol=1e-10)
     close(np.asarray(fit.predict(data, n_trees=[1, 50, 100])).T.ravel(),
           np.ravel(d["predict_train_1_50_100"]), "predict(n.trees = c(1, 50, 100))")
-    # print(): the lines after R's call (pygbm's call is its own); the help-page
-    # variant's main fit was made without cv, so its cv line is R's alone
-    r_lines = d["printed"][[i for i, ln in enumerate(d["printed"]) if ln.startswith("A ")][0]:]
-    lines = str(fit).splitlines()
-    lines = lines[[i for i, ln in enumerate(lines) if ln.startswith("A ")][0]:]
-    if fit is not cv:
-        r_lines = [ln for ln in r_lines if "cross-validation" not in ln]
-    assert lines == r_lines
+    assert_printed_as_r(fit, d["printed"], with_cv=fit is cv)
 
 
 def test_help_page_n_cores_differs_from_r_default():
