@@ -128,7 +128,9 @@ def _max_rank_arg(max_rank):
 
 
 def _cutoff(max_rank, sizes) -> np.ndarray:
-    if _max_rank_arg(max_rank) is None or max_rank <= 0:
+    """Each group's last rank counted: its size, or ``max_rank`` (checked by the
+    caller, :func:`_max_rank_arg`) when that is smaller and positive."""
+    if max_rank is None or max_rank <= 0:
         return sizes
     return np.minimum(sizes, min(max_rank, sizes.max(initial=0)))
 
