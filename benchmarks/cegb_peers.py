@@ -215,7 +215,7 @@ def timing(n=100_000, p=20, trees=300, depth=6, rounds=3, max_bins=None,
     print(f"  costs / numba: {best['costs'] / best['numba, no costs']:.2f}x;  costs / numpy: "
           f"{best['costs'] / best['numpy, no costs']:.2f}x (CPU minima; target <= 1.3x)")
     ratios = [c / b for c, b in zip(cpu["costs"], cpu["numba, no costs"])]
-    print(f"  per round, costs / numba: " + ", ".join(f"{r:.2f}" for r in ratios))
+    print("  per round, costs / numba: " + ", ".join(f"{r:.2f}" for r in ratios))
 
 
 def main():

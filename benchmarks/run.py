@@ -36,7 +36,7 @@ import report  # noqa: E402
 import small  # noqa: E402
 import workloads as W  # noqa: E402
 from machine import machine_info, pygbm_fingerprint  # noqa: E402
-from processes import REPO, run_worker  # noqa: E402
+from processes import run_worker  # noqa: E402
 
 ALL_SYSTEMS = ("pygbm", "pygbm_binned", "r", "sklearn", "lightgbm")
 SYNTHETIC_NAMES = tuple(W.SYNTHETIC)

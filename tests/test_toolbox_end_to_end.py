@@ -22,7 +22,6 @@ import json
 import pickle
 import shutil
 import subprocess
-import warnings
 from functools import lru_cache
 from pathlib import Path
 
