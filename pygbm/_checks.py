@@ -93,8 +93,8 @@ def engine_arg(engine) -> str:
         return "numpy"
     choice_arg("engine", engine, ENGINES, " or None")
     if engine == "numba" and not available():
-        raise ValueError(f"engine='numba' needs numba, which cannot be imported here; "
-                         f"use engine='numpy' (the same results) or install numba")
+        raise ValueError("engine='numba' needs numba, which cannot be imported here; "
+                         "use engine='numpy' (the same results) or install numba")
     return engine
 
 

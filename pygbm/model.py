@@ -4,6 +4,7 @@ from __future__ import annotations
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -19,6 +20,9 @@ from .messages import GBMMessage, warn
 from .options import FitOptions
 from .rrandom import RRandom
 from .zero_sampling import ZeroSample
+
+if TYPE_CHECKING:                 # annotations only: pandas is imported on first use
+    import pandas as pd
 
 #: share of a sample's rows found among the fit's training rows above which qwyc() and
 #: calibrate() warn that the sample flatters the fit

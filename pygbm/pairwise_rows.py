@@ -9,10 +9,14 @@ the data's row order (:func:`restore_row_order`).
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .draws import shuffled
+
+if TYPE_CHECKING:                 # annotations only: pandas is imported on first use
+    import pandas as pd
 
 
 @dataclass

@@ -15,11 +15,15 @@ The rows of a pairwise fit are prepared in :mod:`pygbm.pairwise_rows`.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ._checks import as_generator, choice_arg, finite_number, numbers_arg, per_row_arg
 from .draws import is_r_stream
+
+if TYPE_CHECKING:                 # annotations only: pandas is imported on first use
+    import pandas as pd
 
 #: R's tie-breaking noise in perf.pairwise: f + NOISE * runif(-0.5, 0.5)
 PERF_NOISE = 1e-10

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._rmath import exp_r
 from ._common import as_numeric_response, check_finite, full_f
 from .base import Distribution
 

@@ -2,12 +2,17 @@
 the permutations, and the engine's matrix of any rows (pickled with the model)."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from .modes import GREEDY, LOO, NATIVE, ORDERED
 from .schedule import TargetStatisticsSchedule
 from .statistics import (column_level_codes, greedy_statistic, holdout_statistic, level_sums,
                          loo_statistic, ordered_statistic)
+
+if TYPE_CHECKING:                 # annotations only: pandas is imported on first use
+    import pandas as pd
 
 #: sub-stream tags of the encoder's seed (permutations, per-iteration choice, halves)
 _PERMUTATION_STREAM, _CHOICE_STREAM, _HALF_STREAM = 0, 1, 2

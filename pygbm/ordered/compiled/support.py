@@ -19,7 +19,7 @@ from ...distributions._newton import MIN_HESSIAN
 from ...distributions.huberized import LINEAR_MARGIN, LINEAR_SLOPE
 from ...distributions.poisson import F_CAP, ZERO_COUNT_PRED
 from ..columns import INT64_BITS, MAX_SCALE_BITS, FoldColumns, count_bits
-from ..leaf_terms import ADABOOST, BERNOULLI, GAUSSIAN, HUBERIZED, POISSON, code_of
+from ..leaf_terms import ADABOOST, BERNOULLI, GAUSSIAN, POISSON, code_of
 from ..support import SupportingModels
 
 
