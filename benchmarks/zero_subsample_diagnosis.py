@@ -12,7 +12,7 @@ importance weights against the full fit, three seeds each (the fit's
   deviance picks (the 10% validation rows, never subsampled; every n_trees/40
   trees), and the test deviances compared.
   ``newton`` and ``no_dest_newton`` grow the trees on the Newton response
-  (``ordered_boosting_newton.NewtonSplitBernoulli``: not R's split criterion).
+  (``{"name": "bernoulli", "splits": "newton"}``: not R's split criterion).
 * ``decompose``: seed 1, design settings: where on the test rows the
   subsampled fit's excess deviance falls (by the response, the destination's
   training size, the origin-day's cancellation rate, the most costly rows),
@@ -29,13 +29,21 @@ importance weights against the full fit, three seeds each (the fit's
 * ``lightgbm``: the same kept rows and weights fitted by LightGBM (4 leaves,
   400 rounds, learning rate 0.05, bagging 0.5), with its defaults and with
   settings closer to R gbm (no categorical smoothing, 10 rows per leaf).
+* ``refit``: design settings, with and without ``dest``: how much of the excess is the
+  leaf values and how much the trees' shape? The importance-weighted fit's trees
+  kept, their leaf values estimated again tree after tree on all training rows
+  (a Newton step of the full data's gradients, shrunken; no bag, or a bag of
+  half the rows), the way LightGBM's ``Booster.refit`` re-estimates leaves. And
+  the zeros kept within each ``dest`` level, round(l n) of its n zeros (the
+  level's weighted count of zeros then exact), importance weights as the
+  feature's: does the levels' sampling noise cause the excess?
 * ``calibrated``: design settings; can ``calibrate`` undo the excess? The full and
   the importance-weighted fit calibrated on the 10% validation rows (20 bins, flat
   ends), and the importance-weighted fit on those rows with their zeros kept at l
   (``subsampled=l``); test deviances relative to the uncalibrated full fit.
 
     python benchmarks/zero_subsample_diagnosis.py --part variants [--only base no_dest]
-    python benchmarks/zero_subsample_diagnosis.py --part decompose   # variance, clustering, lightgbm, calibrated
+    python benchmarks/zero_subsample_diagnosis.py --part decompose   # variance, clustering, lightgbm, refit, calibrated
     python benchmarks/zero_subsample_diagnosis.py                    # only writes the report
 
 Each part writes ``benchmarks/results/zero_subsample_diagnosis_{part}.csv``
@@ -57,7 +65,7 @@ import pandas as pd
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import zero_subsample as zs  # noqa: E402  (puts the repository on sys.path)
 import pygbm  # noqa: E402
-from ordered_boosting_newton import NewtonSplitBernoulli  # noqa: E402
+from pygbm.engine.tree import ColumnView, terminal_nodes  # noqa: E402
 
 RESULTS = zs.RESULTS
 RATE = 0.1
@@ -71,6 +79,9 @@ DAY_RATE_BINS = [-1, 0.01, 0.05, 0.1, 0.2, 0.4, 1.1]
 DEST_SIZE_BINS = [-1, 300, 1000, 3000, 10_000, 1e9]
 #: the simulation's truth is read on this many rows
 SIM_ROWS = 200_000
+
+#: R's bernoulli with its trees grown on the Newton response
+NEWTON = {"name": "bernoulli", "splits": "newton"}
 
 #: name -> (what changes, settings changed, predictors dropped, missing values filled)
 VARIANTS = {
@@ -90,9 +101,9 @@ VARIANTS = {
                           ("dest",), False),
     "no_dest_bag1": ("without `dest`, bag_fraction=1", {"bag_fraction": 1.0}, ("dest",), False),
     "newton": ("trees grown on the Newton response (not R's split criterion)",
-               {"distribution": NewtonSplitBernoulli()}, (), False),
+               {"distribution": NEWTON}, (), False),
     "no_dest_newton": ("without `dest`, Newton splits",
-                       {"distribution": NewtonSplitBernoulli()}, ("dest",), False),
+                       {"distribution": NEWTON}, ("dest",), False),
 }
 
 
@@ -295,6 +306,79 @@ def part_lightgbm(problem):
     pd.DataFrame(rows).to_csv(RESULTS / "zero_subsample_diagnosis_lightgbm.csv", index=False)
 
 
+def _refit_leaves(model, x, y, bag, seed):
+    """The leaf values of ``model``'s trees estimated again on the rows ``x``, ``y``
+    (bernoulli), tree after tree: each leaf's Newton step of the gradients at the
+    refitted model so far, shrunken; ``bag`` < 1 draws that share of the rows per
+    tree. Returns the new node values, one array per tree."""
+    view = ColumnView(model.to_engine(model._design(x)), model.engine_var_type)
+    f = np.full(len(y), model.init_f)
+    rng, values = np.random.default_rng(seed), []
+    for tree in model.trees:
+        leaf = terminal_nodes(tree, view, model.c_splits)
+        p = 1 / (1 + np.exp(-f))
+        use = rng.uniform(size=len(y)) < bag if bag < 1 else slice(None)
+        num = np.bincount(leaf[use], weights=(y - p)[use], minlength=tree.n_nodes)
+        den = np.bincount(leaf[use], weights=(p * (1 - p))[use], minlength=tree.n_nodes)
+        step = np.divide(num, den, out=np.zeros_like(num), where=den > 0)
+        values.append(np.where(tree.is_terminal, model.shrinkage * step, 0.0))
+        f += values[-1][leaf]
+    return values
+
+
+def _refit_predict(model, values, x):
+    view = ColumnView(model.to_engine(model._design(x)), model.engine_var_type)
+    f = np.full(view.n_rows, model.init_f)
+    for tree, v in zip(model.trees, values):
+        f += v[terminal_nodes(tree, view, model.c_splits)]
+    return 1 / (1 + np.exp(-f))
+
+
+def _kept_within_levels(y, levels, rate, rng):
+    """Every non-zero row, and round(rate n) of each level's n zeros, chosen at random."""
+    keep = y != 0
+    for level in np.unique(levels[y == 0]):
+        zeros = np.flatnonzero((levels == level) & (y == 0))
+        keep[rng.choice(zeros, int(round(rate * len(zeros))), replace=False)] = True
+    return np.flatnonzero(keep)
+
+
+def part_refit(problem):
+    rows = []
+    for drop in ((), ("dest",)):
+        x, _, xt = frames(problem, drop, False)
+        for seed in SEEDS:
+            full, _ = fit(problem, seed, None, {}, drop)
+            imp, _ = fit(problem, seed, RATE, {}, drop)
+            n = DESIGN["n_trees"]
+            dev = {"full": zs.deviance("bernoulli", problem.y_test,
+                                       full.predict(xt, n, type="response")),
+                   "importance": zs.deviance("bernoulli", problem.y_test,
+                                             imp.predict(xt, n, type="response"))}
+            for bag in (1.0, 0.5):
+                c0 = time.process_time()
+                values = _refit_leaves(imp, x, problem.y, bag, seed)
+                cpu = time.process_time() - c0
+                dev[f"importance, leaves refitted on all rows (bag {bag:g})"] = zs.deviance(
+                    "bernoulli", problem.y_test, _refit_predict(imp, values, xt))
+                print(f"  refit bag {bag}: {cpu:.1f} s CPU", flush=True)
+            if not drop:
+                kept = _kept_within_levels(problem.y, x["dest"].astype(str).to_numpy(), RATE,
+                                           np.random.default_rng(seed))
+                w = np.where(problem.y[kept] == 0, 1 / RATE, 1.0)
+                s = {k: v for k, v in {**DESIGN, "distribution": "bernoulli"}.items()
+                     if v is not None}
+                m = pygbm.gbm("cancelled ~ .", x.iloc[kept].reset_index(drop=True),
+                              weights=w, random_state=seed, **s)
+                dev["importance, zeros kept within each dest level"] = zs.deviance(
+                    "bernoulli", problem.y_test, m.predict(xt, n, type="response"))
+            for method, d in dev.items():
+                rows.append(dict(predictors="without dest" if drop else "all", method=method,
+                                 seed=seed, deviance=d, rel=d / dev["full"] - 1))
+                print(rows[-1], flush=True)
+    pd.DataFrame(rows).to_csv(RESULTS / "zero_subsample_diagnosis_refit.csv", index=False)
+
+
 def part_calibrated(problem):
     rows = []
     for seed in SEEDS:
@@ -348,7 +432,7 @@ def _lower(group: str) -> float:
 def write_report():
     parts = {p: RESULTS / f"zero_subsample_diagnosis_{p}.csv"
              for p in ("variants", "decompose", "variance", "clustering", "lightgbm",
-                       "calibrated")}
+                       "refit", "calibrated")}
     lines = ["# Why importance weights lose on flights (issue 23): the experiments", "",
              "`benchmarks/zero_subsample_diagnosis.py`; flights as in `zero_subsample.py` "
              "(218,552 training rows, 10% validation rows never subsampled, 84,000 test rows), "
@@ -402,6 +486,19 @@ def write_report():
                   "4 leaves, 400 rounds, learning rate 0.05, bagging 0.5 (one thread); "
                   f"R-like: {LGB_R_LIKE}.", "", table.reset_index().to_markdown(
                       index=False, floatfmt=".5f"), ""]
+    if parts["refit"].exists():
+        ref = pd.read_csv(parts["refit"])
+        table = ref.groupby(["predictors", "method"], sort=False).agg(
+            deviance=("deviance", "mean"), rel=("rel", "mean"),
+            per_seed=("rel", lambda r: " ".join(f"{v:+.1%}" for v in r)))
+        lines += ["## Leaf values or the trees' shape?", "",
+                  "Design settings. The importance-weighted fit's trees with their leaf "
+                  "values estimated again on all training rows, tree after tree (shrunken "
+                  "Newton steps of the full data's gradients; LightGBM's `refit`); and the "
+                  f"zeros kept within each `dest` level (round(l n) of its n zeros, l = {RATE}), "
+                  "importance weights. Test deviance relative to the full fit; means over the "
+                  "seeds.", "", table.reset_index().to_markdown(index=False, floatfmt=".5f"),
+                  ""]
     if parts["calibrated"].exists():
         cal = pd.read_csv(parts["calibrated"])
         table = cal.groupby("method", sort=False).agg(
@@ -421,7 +518,7 @@ def write_report():
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--part", choices=("variants", "decompose", "variance", "clustering",
-                                       "lightgbm", "calibrated"))
+                                       "lightgbm", "refit", "calibrated"))
     ap.add_argument("--only", nargs="*", choices=tuple(VARIANTS), default=list(VARIANTS))
     args = ap.parse_args(argv)
     warnings.simplefilter("ignore")
