@@ -415,11 +415,13 @@ def gbm(formula, data, distribution=None, weights=None, var_monotone=None, n_tre
     Notes
     -----
     The numbers are R's (``bag_fraction=1`` fits agree with R gbm 2.1.8 to
-    about 1e-14); bagged fits use numpy's generator, so they match R
-    statistically, not draw for draw. Unlike R, relative influence works for
-    every distribution, cv folds use their own rows' weights, quantile
-    regression takes weights and the multinomial is Friedman's K-class
-    algorithm.
+    about 1e-14). Bagged fits and cv folds with an integer or a NumPy
+    ``random_state`` (the default) match R statistically, not draw for draw;
+    with ``random_state=pygbm.RRandom(seed)`` they take R's draws and give R's
+    numbers (not yet pairwise with ``bag_fraction < 1``). Unlike R, relative
+    influence works for every distribution, cv folds use their own rows'
+    weights, quantile regression takes weights and the multinomial is
+    Friedman's K-class algorithm.
 
     Examples
     --------
