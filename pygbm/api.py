@@ -95,8 +95,9 @@ def gbm_fit(x, y, offset=None, misc=None, distribution="bernoulli", w=None,
         The loss, as in :func:`gbm` (R's default).
     w : array-like, optional
         Row weights (R: ``w``).
-    var_monotone : sequence of {-1, 0, 1}, optional
-        Monotone constraint per predictor (R: ``var.monotone``).
+    var_monotone : sequence of {-1, 0, 1} or dict, optional
+        Monotone constraint per predictor (R: ``var.monotone``), or a dict by
+        predictor name (unlisted: 0).
     n_trees : int, default 100
         Boosting iterations (R: ``n.trees``).
     interaction_depth : int, default 1
@@ -290,11 +291,12 @@ def gbm(formula, data, distribution=None, weights=None, var_monotone=None, n_tre
         does, with R's message.
     weights : str or array-like, optional
         Row weights: a column name or one value per row (R: ``weights``).
-    var_monotone : sequence of {-1, 0, 1}, optional
-        Monotone constraint per predictor (R: ``var.monotone``): +1 the fit
-        increases with it, -1 decreases (as R, checked at each split; for
-        adaboost and huberized R's constraint is reversed, pygbm's is not);
-        default none.
+    var_monotone : sequence of {-1, 0, 1} or dict, optional
+        Monotone constraint per predictor (R: ``var.monotone``), or a dict by
+        predictor name (unlisted: 0): +1 the fit increases with it, -1
+        decreases (as R, checked at each split; for adaboost and huberized R's
+        constraint is reversed, pygbm's is not); default none. Unordered
+        categoricals ignore it (a warning says so).
     n_trees : int, default 100
         Boosting iterations (R: ``n.trees``).
     interaction_depth : int, default 1
