@@ -66,9 +66,10 @@ class GBMFit:
         tie-breaking noise, the exp mode), for gbm_more and the loss.
     init_f : float or numpy.ndarray
         The initial link value (R: ``initF``); one per class for multinomial.
-    trees : list of Tree
+    trees : sequence of Tree
         The trees (R: ``trees``): one per iteration, K per iteration for a
-        K-class fit (class-major).
+        K-class fit (class-major); a ``TreeList`` (a sequence that makes a
+        tree's Tree when it is indexed), not a Python list.
     c_splits : list
         Categorical splits (R: ``c.splits``): per level -1 left, 1 right.
     num_classes : int
