@@ -85,7 +85,8 @@ def get_distribution(spec) -> Distribution:
         :func:`available_distributions`), R's list form as a dict with a
         ``"name"`` entry and the distribution's parameters (``alpha`` for
         quantile, ``df`` for tdist, ``group``/``metric``/``max_rank`` for
-        pairwise), or an instance, returned as it is.
+        pairwise; ``splits``, "gradient" or "newton", for bernoulli, poisson
+        and multinomial, not R's), or an instance, returned as it is.
 
     Returns
     -------
