@@ -97,7 +97,8 @@ def cost_tradeoff(fits, newdata, y=None, n_trees=None, offset=None) -> pd.DataFr
         enter the deviance either way); for coxph an (n, 2) array of (time,
         status) or a :func:`Surv`.
     n_trees : int or list of ints, optional
-        Counts to trace (default: 10 geometric steps up to each fit's trees).
+        Counts to trace (default: 10 geometric steps from 1 to each fit's
+        trees, rounded, repeats dropped: fewer for small fits).
     offset : array-like of float, optional
         The offset of each row of ``newdata`` (link scale; default: the
         formula's ``offset()`` terms evaluated on it): required for fits
