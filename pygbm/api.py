@@ -277,7 +277,7 @@ def gbm(formula, data, distribution=None, weights=None, var_monotone=None, n_tre
     ----------
     formula : str
         R's model formula (R: ``formula``): ``"y ~ ."``, ``"y ~ a + log(b) - c"``,
-        ``"y ~ . + offset(log(t))"``, ``"Surv(time, status) ~ ."``.
+        ``"y ~ . - t + offset(log(t))"``, ``"Surv(time, status) ~ ."``.
     data : pandas.DataFrame
         The columns the formula names (R: ``data``). Categorical, string and
         boolean columns are native categorical predictors; NaN is missing.
