@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import functools
+import importlib
 import os
 import time
 from pathlib import Path
@@ -123,7 +124,7 @@ def catboost_fit(rows, test, boosting_type, seed, args, response=RESPONSE):
 
 def have_catboost() -> bool:
     try:
-        import catboost  # noqa: F401
+        importlib.import_module("catboost")
     except ImportError:
         return False
     return True
