@@ -13,25 +13,16 @@ import numpy as np
 from . import compiled
 from .tree import ColumnView, predict_trees
 
-#: the compiled walk (every row through every tree, a data-dependent branch at
-#: every node) is used up to this many rows; above it NumPy's tree-by-tree
-#: passes over all rows are faster (measured, 1000 trees of depth 3 on 10
-#: predictors: compiled/NumPy 0.19 at 100 rows, 0.52 at 1000, 1.2 at 5000,
-#: 2.1 at 100k). The same numbers either way.
-COMPILED_MAX_ROWS = 3000
-
-
 def predict_link(trees, x, var_type, c_splits, init_f, n_trees_list, n_outputs=1,
                  engine="numpy"):
     """Link-scale predictions after each number of iterations in ``n_trees_list``.
 
     Returns (n_rows, len(n_trees_list)); with ``n_outputs`` > 1 (one tree per
     output per iteration, R's layout) (n_rows, n_outputs, len(n_trees_list)).
-    ``engine``: "numba" (compiled, up to :data:`COMPILED_MAX_ROWS` rows) or
-    "numpy" (also where numba cannot be imported, as for a fit pickled with the
-    compiled engine: the same numbers).
+    ``engine``: "numba" (compiled) or "numpy" (also where numba cannot be
+    imported, as for a fit pickled with the compiled engine: the same numbers).
     """
-    if engine != "numba" or x.shape[0] > COMPILED_MAX_ROWS or not compiled.available():
+    if engine != "numba" or not compiled.available():
         return predict_trees(trees, x, var_type, c_splits, init_f, n_trees_list, n_outputs)
     # numba is imported with the compiled predictor, on first use
     from .compiled.predict import forest_link, pack_forest

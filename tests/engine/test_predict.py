@@ -10,7 +10,12 @@ import pytest
 pytest.importorskip("numba")
 
 import pygbm  # noqa: E402
+from pygbm.engine.compiled.predict import ROW_BLOCK  # noqa: E402
 from pygbm.engine.predict import predict_link  # noqa: E402
+
+#: new rows: within one block of the compiled walk, and across blocks with a
+#: partial last one
+NEW_ROWS = [300, 2 * ROW_BLOCK + 37]
 
 
 def _data(n, seed):
@@ -23,20 +28,24 @@ def _data(n, seed):
     return df
 
 
+@pytest.mark.parametrize("n_new", NEW_ROWS)
 @pytest.mark.parametrize("counts", [[50], [0, 13, 50], [40, 7, 40, 1]])
-def test_compiled_predictions_are_numpys(counts):
+def test_compiled_predictions_are_numpys(counts, n_new):
     fit = pygbm.gbm("y ~ .", _data(400, 1), distribution="gaussian", n_trees=50,
                     interaction_depth=3, shrinkage=0.1, random_state=1)
-    new = _data(300, 2)
-    new["c"] = pd.Categorical(np.where(np.arange(300) % 7 == 0, "z", new["c"].astype(str)))
+    new = _data(n_new, 2)
+    levels = np.where(np.arange(n_new) % 7 == 0, "z", new["c"].astype(str))
+    levels[np.arange(n_new) % 11 == 0] = None            # missing level
+    new["c"] = pd.Categorical(levels)
     x = fit.to_engine(fit._design(new))
     args = (fit.trees, x, fit.engine_var_type, fit.c_splits, fit.init_f, counts)
     np.testing.assert_array_equal(predict_link(*args, engine="numba"),
                                   predict_link(*args, engine="numpy"))
 
 
-def test_compiled_multiclass_predictions_are_numpys():
-    df = _data(300, 3)
+@pytest.mark.parametrize("n_rows", NEW_ROWS)
+def test_compiled_multiclass_predictions_are_numpys(n_rows):
+    df = _data(n_rows, 3)
     df["k"] = pd.Categorical(np.digitize(df["y"], [-0.5, 1.5]).astype(str))
     fit = pygbm.gbm("k ~ a + b + c + d", df, distribution="multinomial", n_trees=20,
                     interaction_depth=2, shrinkage=0.1, random_state=1)

