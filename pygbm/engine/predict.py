@@ -13,6 +13,7 @@ import numpy as np
 from . import compiled
 from .tree import ColumnView, predict_trees
 
+
 def predict_link(trees, x, var_type, c_splits, init_f, n_trees_list, n_outputs=1,
                  engine="numpy"):
     """Link-scale predictions after each number of iterations in ``n_trees_list``.
