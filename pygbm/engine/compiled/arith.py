@@ -47,7 +47,15 @@ def shell_order(values):
 def shell_order_into(values, x, ix):
     """:func:`shell_order` in the caller's scratch: ``x`` (float) and ``ix``
     (int, returned), each as long as ``values``."""
-    n = values.shape[0]
+    shell_order_first(values, values.shape[0], x, ix)
+    return ix
+
+
+@njit(cache=True, error_model="numpy")
+def shell_order_first(values, n, x, ix):
+    """:func:`shell_order` of ``values[:n]`` into ``ix[:n]``, sorting in
+    ``x[:n]`` (the caller's scratch, at least ``n`` long; no views made: each
+    would cost its reference counting, per call)."""
     for i in range(n):
         x[i] = values[i]
         ix[i] = i
@@ -66,7 +74,6 @@ def shell_order_into(values, x, ix):
             x[j] = v
             ix[j] = iv
         h //= 3
-    return ix
 
 
 @njit(cache=True, error_model="numpy")

@@ -22,9 +22,9 @@ import numpy as np
 from numba import njit
 
 from ..split import LEFT, MISSING, RIGHT
-from .arith import shell_order_into, split_gain
+from .arith import shell_order_first, split_gain
 from .cegb_penalties import mark, penalties
-from .tree_arrays import new_nodes
+from .tree_arrays import carve, carve2, new_nodes
 
 
 class ExactData(NamedTuple):
@@ -358,12 +358,12 @@ def _search(data, space, wz, w, unit, min_obs, term_nm, t, lo, hi, tot_z, tot_w,
                 last = xv
         else:
             K = var_type[v]
-            gs = level_sums[:K]
-            gw = level_w[:K]
-            gn = level_n[:K]
-            gs[:] = 0.0
-            gw[:] = 0.0
-            gn[:] = 0
+            # (the scratch arrays by index up to K, not views of them: a view
+            # costs reference counting, per predictor and node)
+            for lev in range(K):
+                level_sums[lev] = 0.0
+                level_w[lev] = 0.0
+                level_n[lev] = 0
             ms = 0.0
             mw = 0.0
             rs = tot_z
@@ -380,32 +380,31 @@ def _search(data, space, wz, w, unit, min_obs, term_nm, t, lo, hi, tot_z, tot_w,
                     k_nm += 1
                 else:
                     lev = int(xv)
-                    gs[lev] += wz[i]
-                    gw[lev] += w[i]
-                    gn[lev] += 1
-            means = level_mean[:K]
+                    level_sums[lev] += wz[i]
+                    level_w[lev] += w[i]
+                    level_n[lev] += 1
             n_finite = 0
             for lev in range(K):
-                if gw[lev] != 0.0:
-                    means[lev] = gs[lev] / gw[lev]
+                if level_w[lev] != 0.0:
+                    level_mean[lev] = level_sums[lev] / level_w[lev]
                     n_finite += 1
                 else:
-                    means[lev] = np.inf
-            order = shell_order_into(means, level_sorted[:K], level_order[:K])
+                    level_mean[lev] = np.inf
+            shell_order_first(level_mean, K, level_sorted, level_order)
             ls = 0.0
             lw = 0.0
             nl = 0
             for j in range(n_finite - 1):
-                lev = order[j]
+                lev = level_order[j]
                 if j == 0:
-                    ls = gs[lev]
-                    lw = gw[lev]
+                    ls = level_sums[lev]
+                    lw = level_w[lev]
                 else:
-                    ls += gs[lev]
-                    lw += gw[lev]
-                nl += gn[lev]
-                rs -= gs[lev]
-                rw -= gw[lev]
+                    ls += level_sums[lev]
+                    lw += level_w[lev]
+                nl += level_n[lev]
+                rs -= level_sums[lev]
+                rw -= level_w[lev]
                 nr = m - k_nm - nl
                 if nl >= min_obs and nr >= min_obs:
                     g = split_gain(lw, rw, mw, ls, rs, ms)
@@ -415,7 +414,7 @@ def _search(data, space, wz, w, unit, min_obs, term_nm, t, lo, hi, tot_z, tot_w,
                         value = float(j)
                         nlev = j + 1
                         for q in range(j + 1):
-                            trial_levels[q] = order[q]
+                            trial_levels[q] = level_order[q]
                         _keep_sums(trial, ls, lw, nl, rs, rw, nr, ms, mw, k_nm)
         # R's rule across predictors: a later one only if strictly better (by
         # its gain less its penalty)
@@ -536,13 +535,39 @@ def _grow(data, space, wz, w, inbag, unit, min_obs, depth, costs, node_pen):
     max_levels = data.max_levels
     p, n = xt.shape
     pc = order.shape[0]
-    pen = np.zeros(p)
+    max_term = 1 + 2 * depth
+    width = max(max_levels, 1)
+    cols = max(pc, 1)
+    # the terminal nodes' tables and the growth's small scratch, cut from
+    # three allocations (see tree_arrays.carve)
+    floats = np.zeros(p + 9 + max_term * 13)
+    pen, at = carve(floats, 0, p)
+    sums, at = carve(floats, at, 9)
+    t_gain, at = carve(floats, at, max_term)            # less the penalty
+    t_raw, at = carve(floats, at, max_term)             # R's gain
+    t_pen, at = carve(floats, at, max_term)
+    t_value, at = carve(floats, at, max_term)
+    t_sums, at = carve2(floats, at, max_term, 9)
+    ints = np.zeros(max_term * (5 + cols + width) + 3 * cols + 9 + 2 * width, dtype=np.int64)
+    term_nm, at = carve2(ints, 0, max_term, cols)
+    term_node, at = carve(ints, at, max_term)
+    term_lo, at = carve(ints, at, max_term)
+    term_hi, at = carve(ints, at, max_term)
+    t_var, at = carve(ints, at, max_term)
+    t_nlev, at = carve(ints, at, max_term)
+    t_levels, at = carve2(ints, at, max_term, width)
+    levels, at = carve(ints, at, width)
+    nm_children, at = carve2(ints, at, 3, cols)
+    counts, at = carve(ints, at, 3)
+    goes, at = carve(ints, at, 3)
+    ids, at = carve(ints, at, 3)
+    goes_right, at = carve(ints, at, width)
+    t_var[:] = -1
+    searched = np.zeros(max_term, dtype=np.bool_)
     n_bag = 0
     for i in range(n):
         n_bag += inbag[i]
     S, R = space.S, space.R
-    max_term = 1 + 2 * depth
-    term_nm = np.zeros((max_term, max(pc, 1)), dtype=np.int64)
     for c in range(pc):               # every predictor's in-bag rows, in its order
         q = 0                         # (written at q, kept by moving q: no branch)
         for k in range(n_nan[c]):
@@ -569,36 +594,17 @@ def _grow(data, space, wz, w, inbag, unit, min_obs, depth, costs, node_pen):
 
     max_nodes = 1 + 3 * depth
     (node_z, node_w, node_n, node_var, node_value, node_gain, node_kids, node_nlev,
-     node_levels) = new_nodes(max_nodes, max(max_levels, 1))
+     node_levels) = new_nodes(max_nodes, width)
     node_z[0] = tot_z
     node_w[0] = tot_w
     node_n[0] = n_bag
     n_nodes = 1
 
-    term_node = np.zeros(max_term, dtype=np.int64)
-    term_lo = np.zeros(max_term, dtype=np.int64)
-    term_hi = np.zeros(max_term, dtype=np.int64)
     term_hi[0] = n_bag
-    searched = np.zeros(max_term, dtype=np.bool_)
-    t_gain = np.zeros(max_term)                         # less the penalty
-    t_raw = np.zeros(max_term)                          # R's gain
-    t_pen = np.zeros(max_term)
-    t_var = np.full(max_term, -1, dtype=np.int64)
-    t_value = np.zeros(max_term)
-    t_nlev = np.zeros(max_term, dtype=np.int64)
-    t_sums = np.zeros((max_term, 9))
-    t_levels = np.zeros((max_term, max(max_levels, 1)), dtype=np.int64)
     n_term = 1
     node_of = space.node_of
     node_of[:] = 0
     direction = space.direction
-    sums = np.zeros(9)
-    levels = np.zeros(max(max_levels, 1), dtype=np.int64)
-    nm_children = np.zeros((3, max(pc, 1)), dtype=np.int64)
-    counts = np.zeros(3, dtype=np.int64)
-    goes = np.empty(3, dtype=np.int64)
-    ids = np.empty(3, dtype=np.int64)
-    goes_right = np.empty(max(max_levels, 1), dtype=np.int64)
 
     for n_split in range(depth):
         for t in range(n_term):

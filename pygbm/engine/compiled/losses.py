@@ -201,8 +201,8 @@ def oob_average(values, rows, bag):
 def _node_ratio(num_values, den_values, node, n_nodes, bag, out):
     """Per-node sum(num) / sum(den) over the in-bag rows in row order, 0 where
     the denominator sums to 0 (pygbm.distributions._common.node_ratio)."""
-    num = np.zeros(n_nodes)
-    den = np.zeros(n_nodes)
+    sums = np.zeros((2, n_nodes))
+    num, den = sums[0], sums[1]
     for i in range(node.shape[0]):
         if bag[i]:
             num[node[i]] += num_values[i]
@@ -381,8 +381,8 @@ def _poisson_leaves(rows, f, node, n_nodes, bag, out):
     """Poisson.fit_leaves: log(sum(w y) / sum(w exp(F))) per node, -19 without
     counts, 0 without weight, clipped (without an offset) so that every row
     of the node stays within +-19."""
-    num = np.zeros(n_nodes)
-    den = np.zeros(n_nodes)
+    sums = np.zeros((2, n_nodes))
+    num, den = sums[0], sums[1]
     for i in range(node.shape[0]):
         if bag[i]:
             num[node[i]] += rows.w[i] * rows.y[i]
@@ -395,8 +395,10 @@ def _poisson_leaves(rows, f, node, n_nodes, bag, out):
         else:
             out[k] = _log(num[k] / den[k])
     if rows.offset.shape[0] == 0:
-        fmax = np.full(n_nodes, -np.inf)
-        fmin = np.full(n_nodes, np.inf)
+        bounds = np.empty((2, n_nodes))
+        fmax, fmin = bounds[0], bounds[1]
+        fmax[:] = -np.inf
+        fmin[:] = np.inf
         for i in range(node.shape[0]):
             fmax[node[i]] = _maximum(fmax[node[i]], f[i])
             fmin[node[i]] = _minimum(fmin[node[i]], f[i])
@@ -491,21 +493,18 @@ def deviance(kind, params, rows, f):
     """The distribution's ``deviance`` of the rows at ``f`` (NaN without rows
     where NumPy gives NaN)."""
     n = f.shape[0]
-    vals = np.empty(n)
+    buf = np.empty(n)               # the rows' terms (one allocation per call)
     if kind == GAUSSIAN:
-        buf = np.empty(n)
         for i in range(n):
             r = _residual(rows, f, i)
             buf[i] = rows.w[i] * r * r
         return numpy_sum(buf[:n]) / numpy_sum(rows.w[:n])
     if kind == BERNOULLI:
-        buf = np.empty(n)
         for i in range(n):
             F = _link(rows, f, i)
             buf[i] = rows.w[i] * (rows.y[i] * F - _log1pexp(F))
         return -2.0 * numpy_sum(buf[:n]) / numpy_sum(rows.w[:n])
     if kind == POISSON:
-        buf = np.empty(n)
         for i in range(n):
             F = _link(rows, f, i)
             buf[i] = rows.w[i] * (rows.y[i] * F - math.exp(F))
@@ -513,35 +512,34 @@ def deviance(kind, params, rows, f):
     if kind == ADABOOST:
         for i in range(n):
             s = 2.0 * rows.y[i] - 1.0
-            vals[i] = math.exp(-s * _link(rows, f, i))
-        return _weighted_mean(vals, rows)
+            buf[i] = math.exp(-s * _link(rows, f, i))
+        return _weighted_mean(buf, rows)
     if kind == HUBERIZED:
         for i in range(n):
             s = 2.0 * rows.y[i] - 1.0
             m = s * _link(rows, f, i)
             if s * f[i] < HUBER_LINEAR_MARGIN:      # R's linear-part test uses f alone
-                vals[i] = -HUBER_LINEAR_SLOPE * m
+                buf[i] = -HUBER_LINEAR_SLOPE * m
             elif 1.0 - m < 0.0:
-                vals[i] = 0.0
+                buf[i] = 0.0
             else:
-                vals[i] = (1.0 - m) * (1.0 - m)
-        return _weighted_mean(vals, rows)
+                buf[i] = (1.0 - m) * (1.0 - m)
+        return _weighted_mean(buf, rows)
     if kind == COXPH:
         return _coxph_deviance(rows, f)
     if kind == LAPLACE:
-        buf = np.empty(n)
         for i in range(n):
             buf[i] = rows.w[i] * abs(_residual(rows, f, i))
         return numpy_sum(buf[:n]) / numpy_sum(rows.w[:n])
     if kind == QUANTILE:
         for i in range(n):
-            vals[i] = _check_loss(rows.y[i], _link(rows, f, i), params[0])
-        return _weighted_mean(vals, rows)
+            buf[i] = _check_loss(rows.y[i], _link(rows, f, i), params[0])
+        return _weighted_mean(buf, rows)
     if kind == TDIST:
         for i in range(n):
             u = _residual(rows, f, i)
-            vals[i] = _log(params[0] + u * u)
-        return _weighted_mean(vals, rows)
+            buf[i] = _log(params[0] + u * u)
+        return _weighted_mean(buf, rows)
     return np.nan
 
 

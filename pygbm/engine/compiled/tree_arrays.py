@@ -36,6 +36,20 @@ def adjust(pred, node_w, node_n, node_var, node_kids, min_obs):
                        / (node_w[li] + node_w[ri] + node_w[mi]))
 
 
+@njit(cache=True, error_model="numpy", inline="always")
+def carve(buf, at, size):
+    """``buf[at:at + size]`` and the place after it. A tree's small tables
+    are cut from a few allocations: an allocation per table (a few dozen per
+    tree) costs more than the search of a tree on a few dozen rows."""
+    return buf[at:at + size], at + size
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def carve2(buf, at, rows, cols):
+    """:func:`carve` of a (``rows``, ``cols``) table."""
+    return buf[at:at + rows * cols].reshape((rows, cols)), at + rows * cols
+
+
 @njit(cache=True, error_model="numpy")
 def r_vectors(pred, node_w, node_var, node_value, node_gain, node_kids, node_nlev,
               node_levels, var_type, shrinkage, n_csplits):
@@ -43,9 +57,19 @@ def r_vectors(pred, node_w, node_var, node_value, node_gain, node_kids, node_nle
     missing subtrees) and the rows of the tree's categorical splits (in that
     order, numbered from ``n_csplits``; padded with 0 to the widest)."""
     n_nodes = pred.shape[0]
-    order = np.empty(n_nodes, dtype=np.int64)
-    number = np.empty(n_nodes, dtype=np.int64)
-    stack = np.empty(n_nodes, dtype=np.int64)
+    ints = np.empty(7 * n_nodes, dtype=np.int64)       # (see carve)
+    order, at = carve(ints, 0, n_nodes)
+    number, at = carve(ints, at, n_nodes)
+    stack, at = carve(ints, at, n_nodes)
+    split_var, at = carve(ints, at, n_nodes)
+    kids, at = carve2(ints, at, 3, n_nodes)
+    split_var[:] = NO_NODE
+    kids[:] = NO_NODE
+    floats = np.zeros(4 * n_nodes)
+    code, at = carve(floats, 0, n_nodes)
+    gain, at = carve(floats, at, n_nodes)
+    weight, at = carve(floats, at, n_nodes)
+    prediction, at = carve(floats, at, n_nodes)
     stack[0] = 0
     top = 1
     q = 0
@@ -60,12 +84,6 @@ def r_vectors(pred, node_w, node_var, node_value, node_gain, node_kids, node_nle
             stack[top + 1] = node_kids[k, RIGHT]
             stack[top + 2] = node_kids[k, LEFT]
             top += 3
-    split_var = np.full(n_nodes, NO_NODE, dtype=np.int64)
-    code = np.zeros(n_nodes)
-    kids = np.full((3, n_nodes), NO_NODE, dtype=np.int64)
-    gain = np.zeros(n_nodes)
-    weight = np.empty(n_nodes)
-    prediction = np.empty(n_nodes)
     n_cat = 0
     width = 1
     for k in range(n_nodes):
@@ -216,7 +234,18 @@ def new_nodes(max_nodes, level_width):
     predictor (-1: terminal), split point, gain, children (left, right,
     missing; -1: none), number of levels sent left and those levels
     (``level_width`` columns)."""
-    return (np.zeros(max_nodes), np.zeros(max_nodes), np.zeros(max_nodes, dtype=np.int64),
-            np.full(max_nodes, -1, dtype=np.int64), np.zeros(max_nodes), np.zeros(max_nodes),
-            np.full((max_nodes, 3), -1, dtype=np.int64), np.zeros(max_nodes, dtype=np.int64),
-            np.zeros((max_nodes, level_width), dtype=np.int64))
+    floats = np.zeros(4 * max_nodes)
+    node_z, at = carve(floats, 0, max_nodes)
+    node_w, at = carve(floats, at, max_nodes)
+    node_value, at = carve(floats, at, max_nodes)
+    node_gain, at = carve(floats, at, max_nodes)
+    ints = np.zeros((6 + level_width) * max_nodes, dtype=np.int64)
+    node_n, at = carve(ints, 0, max_nodes)
+    node_var, at = carve(ints, at, max_nodes)
+    node_kids, at = carve2(ints, at, max_nodes, 3)
+    node_nlev, at = carve(ints, at, max_nodes)
+    node_levels, at = carve2(ints, at, max_nodes, level_width)
+    node_var[:] = -1
+    node_kids[:] = -1
+    return (node_z, node_w, node_n, node_var, node_value, node_gain, node_kids, node_nlev,
+            node_levels)
