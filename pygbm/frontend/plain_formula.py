@@ -1,22 +1,26 @@
 """Formulas of bare column names, parsed without formulaic.
 
 Most gbm formulas are ``y ~ .``, ``y ~ a + b``, ``y ~ . - c`` or
-``Surv(time, status) ~ .``. For them the model frame needs no expression
-evaluation, so this parser reads them directly and a first fit does not pay for
-loading formulaic (about 0.4 s, more than R spends on a small fit). It gives the
-terms formulaic's parser gives (tests compare the two on many formulas); anything
-else (calls, ``offset()``, interactions, backticks, a ``-`` before a ``+``) is left
-to :mod:`.formula_parse`.
+``Surv(time, status) ~ .``, and count models add an exposure,
+``+ offset(log(t))``. For them the model frame needs no expression evaluation
+beyond that logarithm, so this parser reads them directly and a first fit does
+not pay for loading formulaic (about 0.4 s, more than R spends on a small fit).
+It gives the terms formulaic's parser gives (tests compare the two on many
+formulas); anything else (other calls, interactions, backticks, a ``-`` before a
+``+``) is left to :mod:`.formula_parse`.
 
 Grammar: ``response ~ item (+ item)* (- item)*``; the response is a name or
-``Surv(name, name)``; an item is a name, ``.``, ``0`` or ``1`` (``.`` only after
-``+``); a name is R's syntactic name, not a Python keyword.
+``Surv(name, name)``; an item is a name, ``.``, ``0``, ``1``, ``offset(name)`` or
+``offset(log(name))`` (``.`` only after ``+``; an offset added anywhere, once); a
+name is R's syntactic name, not a Python keyword.
 """
 
 from __future__ import annotations
 
 import keyword
 import re
+
+import numpy as np
 
 from .surv import Surv
 from .terms import FormulaTerms, TermSpec, missing_column_error
@@ -27,6 +31,8 @@ _NAME = r"(?:[A-Za-z]|\.(?![0-9]))[A-Za-z0-9._]*"
 _NAME_RE = re.compile(_NAME)
 _SURV_RE = re.compile(rf"Surv\(\s*({_NAME})\s*,\s*({_NAME})\s*\)")
 _SIGN_RE = re.compile(r"([+-])")
+#: ``offset(name)`` or ``offset(log(name))``, spaced as the formula likes
+_OFFSET_RE = re.compile(rf"offset\(\s*(?:(log)\(\s*({_NAME})\s*\)|({_NAME}))\s*\)")
 _DOT = "."
 _INTERCEPT_ITEMS = ("0", "1")
 #: names formulaic reads as Python values rather than columns
@@ -52,13 +58,35 @@ def _response(lhs: str) -> tuple[TermSpec, tuple[str, ...]] | None:
     return TermSpec(label=label, expr=label, lookup=False), match.groups()
 
 
+def _offset_term(item: str) -> tuple[TermSpec, str] | None:
+    """The term of an ``offset(name)`` or ``offset(log(name))`` item (its label
+    and expression written as formulaic writes them) and the column it reads;
+    None for any other item."""
+    match = _OFFSET_RE.fullmatch(item)
+    if match is None:
+        return None
+    log, logged, bare = match.groups()
+    name = logged if log else bare
+    if not _is_name(name):
+        return None
+    expr = f"offset(log({name}))" if log else f"offset({name})"
+    return TermSpec(label=expr, expr=expr, lookup=False), name
+
+
 def _items(rhs: str) -> list[tuple[str, str]] | None:
     """(sign, item) pairs of the right-hand side, or None when not plain."""
     pieces = _SIGN_RE.split(rhs)
     items = [("+", pieces[0].strip())]
     items += [(pieces[i], pieces[i + 1].strip()) for i in range(1, len(pieces), 2)]
     removing = False
+    offsets = [item for _, item in items if _offset_term(item) is not None]
+    if len({_offset_term(item)[0] for item in offsets}) < len(offsets):
+        return None                 # an offset twice: formulaic's to judge
     for sign, item in items:
+        if item in offsets:         # added anywhere (they choose no predictor)
+            if sign == "-":
+                return None
+            continue
         removing = removing or sign == "-"
         if (removing and sign == "+") or (sign == "-" and item == _DOT):
             return None
@@ -78,12 +106,14 @@ def plain_terms(formula: str, columns: list[str]) -> FormulaTerms | None:
     if items is None:
         return None
     response_term, response_columns = response
-    named = [*response_columns, *(item for _, item in items if _is_name(item))]
+    offsets = [term for _, item in items if (term := _offset_term(item)) is not None]
+    named = [*response_columns, *(item for _, item in items if _is_name(item)),
+             *(name for _, name in offsets)]
     if unknown := [name for name in named if name not in columns]:
         raise missing_column_error(unknown, columns, "data")
     chosen: list[str] = []
     for sign, item in items:
-        if item in _INTERCEPT_ITEMS:
+        if item in _INTERCEPT_ITEMS or _offset_term(item) is not None:
             continue
         if sign == "-":
             chosen = [name for name in chosen if name != item]
@@ -93,16 +123,21 @@ def plain_terms(formula: str, columns: list[str]) -> FormulaTerms | None:
             chosen.append(item)
     return FormulaTerms(response=response_term,
                         predictors=tuple(TermSpec(label=c, expr=c, lookup=True)
-                                         for c in chosen))
+                                         for c in chosen),
+                        offsets=tuple(term for term, _ in offsets),
+                        offset_columns=frozenset(name for _, name in offsets))
 
 
 def is_plain_term(term: TermSpec) -> bool:
-    """Whether :class:`ColumnEvaluator` evaluates ``term`` (a column or ``Surv``)."""
-    return term.lookup or _SURV_RE.fullmatch(term.expr) is not None
+    """Whether :class:`ColumnEvaluator` evaluates ``term`` (a column, ``Surv`` or
+    an offset)."""
+    return (term.lookup or _SURV_RE.fullmatch(term.expr) is not None
+            or _offset_term(term.expr) is not None)
 
 
 class ColumnEvaluator:
-    """Evaluates plain terms on one data frame: a column, or ``Surv`` of two."""
+    """Evaluates plain terms on one data frame: a column, ``Surv`` of two, or
+    an offset (a column as float, or its natural logarithm)."""
 
     def __init__(self, data, where: str):
         self.data = data
@@ -115,8 +150,23 @@ class ColumnEvaluator:
         return self.data[name]
 
     def evaluate(self, term: TermSpec):
-        """The value of a plain term on the data (a Series or SurvData)."""
+        """The value of a plain term on the data (a Series, SurvData or, for an
+        offset, a float array)."""
         if term.lookup:
             return self._column(term.expr)
+        offset = _offset_term(term.expr)
+        if offset is not None:
+            return self._offset(term.label, offset[1], log=term.expr.startswith("offset(log("))
         time, status = _SURV_RE.fullmatch(term.expr).groups()
         return Surv(self._column(time), self._column(status))
+
+    def _offset(self, label: str, name: str, log: bool) -> np.ndarray:
+        """An offset's values as formulaic's evaluation gives them (the log of a
+        zero is -inf, of a negative number NaN, without a warning)."""
+        column = self._column(name)
+        try:
+            with np.errstate(divide="ignore", invalid="ignore"):
+                return np.asarray(np.log(column) if log else column, dtype=float)
+        except (ValueError, TypeError):
+            raise TypeError(f"formula term {label!r}: column {name!r} must be numeric, "
+                            f"got dtype {column.dtype}") from None

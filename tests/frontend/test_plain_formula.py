@@ -1,6 +1,7 @@
 """plain_formula: formulas of bare names read without formulaic, with the terms
 formulaic's parser gives (formula_parse), on many formulas."""
 
+import re
 import subprocess
 import sys
 import warnings
@@ -45,6 +46,9 @@ def _both(formula, data):
     "y ~ b2 + .", "y ~ . + b2", "y ~ . - 1", "y ~ 0 + a", "y ~ 1 + a", "y ~ y + a",
     "y ~ . - y", "y ~ a - a", "y ~ ph.karno + .w + B.C.d", "ph.karno ~ .",
     "Surv(time, status) ~ .", "Surv( time ,status ) ~ a + . - b2", "y ~ . - nothere_dropped",
+    "y ~ . + offset(log(time))", "y ~ . - time + offset(log(time))", "y ~ offset(a) + b2",
+    "y ~ a + offset( log( ph.karno ) ) + offset(time)", "y ~ offset(time) + . - time - a",
+    "Surv(time, status) ~ . + offset(b2)", "y~offset(log(a))", "y ~ . - offsets(a)",
 ])
 def test_same_terms_as_formulaic(formula):
     data = _frame(NAMES + ODD_COLUMNS)
@@ -55,16 +59,22 @@ def test_same_terms_as_formulaic(formula):
             _both(formula, data)
         assert str(plain_error.value) == str(reference_error.value)
         return
+    if "offsets(" in formula:        # not plain: formulaic's
+        assert plain_terms(formula, list(data.columns)) is None
+        return
     plain, reference = _both(formula, data)
     assert plain is not None
     assert plain.response == reference.response
     assert plain.predictors == reference.predictors
-    assert plain.offsets == reference.offsets == ()
+    assert plain.offsets == reference.offsets
+    assert plain.offset_columns == reference.offset_columns
 
 
 @pytest.mark.parametrize("formula", [
     "y ~ log(a)", "log(y) ~ a", "y ~ a:b2", "y ~ a * b2", "y ~ `my col`", "y ~ -1 + a",
-    "y ~ . - a + b2", "y ~ a + offset(b2)", "y ~ C(a)", "y ~ I(a^2)", "y ~ a | b2",
+    "y ~ . - a + b2", "y ~ a - offset(b2)", "y ~ a + offset(b2) + offset(b2)",
+    "y ~ offset(exp(b2))", "y ~ offset(log(b2, 2))", "y ~ offset(log(`my col`))",
+    "y ~ offset(2 * a)", "y ~ C(a)", "y ~ I(a^2)", "y ~ a | b2",
     "Surv(time) ~ a", "y ~ class", "y ~ None", "y ~ - .", "y ~ a +", "~ a", "y ~ a ~ b2",
 ])
 def test_other_formulas_are_left_to_formulaic(formula):
@@ -86,6 +96,8 @@ def test_random_plain_formulas_match_formulaic(response, added, removed):
     ("lung", "Surv(time, status) ~ ."), ("lung", "Surv(time, status) ~ . - inst"),
     ("boston", "medv ~ ."), ("insurance", "Claims ~ . - Holders"),
     ("lending_club", "Class ~ addr_state + sub_grade + int_rate"),
+    ("insurance", "Claims ~ District + Group + Age + offset(log(Holders))"),
+    ("insurance", "Claims ~ . - Holders + offset(log(Holders))"),
 ])
 def test_model_frame_identical_either_way(name, formula, monkeypatch):
     data = read(name)
@@ -96,6 +108,7 @@ def test_model_frame_identical_either_way(name, formula, monkeypatch):
         slow = model_frame(formula, data)
     np.testing.assert_array_equal(fast.x, slow.x)
     np.testing.assert_array_equal(fast.y, slow.y)
+    np.testing.assert_array_equal(fast.offset, slow.offset)
     assert fast.var_names == slow.var_names
     for fast_levels, slow_levels in zip(fast.var_levels, slow.var_levels, strict=True):
         np.testing.assert_array_equal(np.asarray(fast_levels), np.asarray(slow_levels))
@@ -116,6 +129,27 @@ def test_column_evaluator_reads_columns_and_surv():
             TermSpec("b", "b", True))
 
 
+@pytest.mark.parametrize("log", [True, False])
+def test_offsets_evaluated_as_formulaic_evaluates_them(log):
+    data = pd.DataFrame({"y": [1.0, 2, 3, 4], "t": [0.0, 2, -3, np.nan],
+                         "n": pd.array([1, None, 3, 4], dtype="Int64"),
+                         "f": [True, False, True, True]})
+    for name in ("t", "n", "f"):
+        term = TermSpec(*[f"offset(log({name}))" if log else f"offset({name})"] * 2, False)
+        assert is_plain_term(term)
+        plain = ColumnEvaluator(data, "data").evaluate(term)
+        reference = formula_parse.Evaluator(data, "data").evaluate(term)
+        assert plain.dtype == reference.dtype == np.float64
+        np.testing.assert_array_equal(plain, reference)
+
+
+def test_an_offset_of_text_is_refused_by_name():
+    data = pd.DataFrame({"y": [1.0, 2, 3], "s": ["a", "b", "c"]})
+    for expr in ("offset(log(s))", "offset(s)"):
+        with pytest.raises(TypeError, match=rf"{re.escape(expr)}.*'s' must be numeric"):
+            ColumnEvaluator(data, "data").evaluate(TermSpec(expr, expr, False))
+
+
 def test_a_plain_fit_does_not_load_formulaic():
     code = ("import sys, pandas as pd, pygbm\n"
             "d = pd.read_csv(sys.argv[1])\n"
@@ -124,5 +158,18 @@ def test_a_plain_fit_does_not_load_formulaic():
             "fit.predict(d, n_trees=5)\n"
             "print('formulaic' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code, str(read.__globals__["DATA"] / "lung.csv")],
+                         capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
+
+
+def test_a_fit_with_an_exposure_offset_does_not_load_formulaic():
+    code = ("import sys, pandas as pd, pygbm\n"
+            "d = pd.read_csv(sys.argv[1])\n"
+            "fit = pygbm.gbm('Claims ~ District + Group + Age + offset(log(Holders))', data=d,"
+            " distribution='poisson', n_trees=5, engine='numpy')\n"
+            "fit.predict(d, n_trees=5)\n"
+            "print('formulaic' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code,
+                          str(read.__globals__["DATA"] / "insurance.csv")],
                          capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
