@@ -57,6 +57,29 @@ def _encode(x, var_names):
     return coded, list(names), np.asarray(var_type), var_levels, encoder
 
 
+def _status_arg(misc) -> np.ndarray:
+    """gbm_fit's ``misc``, coxph's event status: numbers, each 0 (censored) or 1
+    (event), as R's ``Surv()`` gives gbm.fit; other values (R's 1/2 coding, NaN)
+    are refused by name."""
+    status = numbers_arg("misc", misc)
+    other = np.unique(status[~np.isin(status, (0.0, 1.0))])
+    if other.size:
+        raise ValueError(f"misc (the event status) must be 0 (censored) or 1 (event), got "
+                         f"{other.size} other value(s) such as {other[:3].tolist()}; for "
+                         "R's 1/2 coding give y=Surv(time, status) (or subtract 1)")
+    return status
+
+
+def _group_arg(group) -> None:
+    """gbm_fit's ``group`` (pairwise): no missing values (R's gbm.fit passes them
+    to its C++ as numbers, undefined there)."""
+    import pandas as pd        # imported on first use: import pygbm stays fast
+    missing = int(np.sum(pd.isna(np.asarray(group, dtype=object))))
+    if missing:
+        raise ValueError(f"group must not have missing values (None or NaN); got {missing} "
+                         f"of {np.size(group)}")
+
+
 def _n_train_arg(n_train, train_fraction, n):
     """gbm_fit's training rows: ``n_train`` or ``floor(train_fraction * n)``."""
     if n_train is not None and train_fraction is not None:
@@ -178,7 +201,9 @@ def gbm_fit(x, y, offset=None, misc=None, distribution="bernoulli", w=None,
     if hasattr(y, "time") and hasattr(y, "status"):     # a Surv object (duck-typed)
         y, status = np.asarray(y.time, dtype=float), np.asarray(y.status, dtype=float)
     elif misc is not None:
-        status = numbers_arg("misc", misc)
+        status = _status_arg(misc)
+    if group is not None:
+        _group_arg(group)
     if np.ndim(y) != 1:
         raise ValueError(f"y must be one response per row of x ({coded.shape[0]}), got "
                          f"{type(y).__name__} of shape {np.shape(y)}")

@@ -21,6 +21,7 @@ import numpy as np
 
 from ._checks import as_generator, choice_arg, finite_number, numbers_arg, per_row_arg
 from .draws import is_r_stream
+from .messages import warn
 
 if TYPE_CHECKING:                 # annotations only: pandas is imported on first use
     import pandas as pd
@@ -80,6 +81,12 @@ def ranks_within(scores, runs: Runs) -> tuple[np.ndarray, np.ndarray]:
     return rank, order
 
 
+def _missing(values) -> np.ndarray:
+    """Which of the 1-d ``values`` are missing (None, NaN or pandas' NA)."""
+    import pandas as pd        # imported on first use: import pygbm stays fast
+    return np.asarray(pd.isna(values), dtype=bool)
+
+
 # ------------------------------------------------------------------ IR measures (R level)
 class _Sorted:
     """Rows sorted by group, then decreasing score (ties: original position)."""
@@ -101,6 +108,10 @@ class _Sorted:
             if group.ndim != 1 or group.shape[0] != y.shape[0]:
                 raise ValueError(f"group must have one value per row ({y.shape[0]}); got "
                                  f"shape {group.shape}")
+            missing = int(np.sum(_missing(group)))
+            if missing:
+                raise ValueError(f"group must not have missing values (None or NaN); got "
+                                 f"{missing} of {group.shape[0]}")
             self.labels, codes = np.unique(group, return_inverse=True)
             codes = codes.ravel()
         order = np.lexsort((-f, codes))
@@ -500,9 +511,10 @@ def perf_pairwise(y, f, group, metric="ndcg", w=None, max_rank=0, random_state=N
         raise ValueError(f"f must be one score per row, got shape {f.shape}")
     rng = as_generator(random_state)
     n = f.shape[0]
-    w = None if w is None else per_row_arg("w", w, n)
+    w = None if w is None else _case_weights(w, n)
     noise = rng.runif(n, -0.5, 0.5) if is_r_stream(rng) else rng.uniform(-0.5, 0.5, size=n)
     f = f + PERF_NOISE * noise
+    y, f, w, group = _without_missing_groups(y, f, w, group)
     cut = None if max_rank is None or max_rank <= 0 else max_rank
     by_group = func(y, f, max_rank=cut, group=group)
     ok = by_group.to_numpy() >= 0
@@ -512,4 +524,34 @@ def perf_pairwise(y, f, group, metric="ndcg", w=None, max_rank=0, random_state=N
     if w is None:
         return float(np.mean(values))
     w_group = pd.Series(w).groupby(np.asarray(group)).mean()
-    return float(np.average(values, weights=w_group.reindex(by_group.index).to_numpy()[ok]))
+    weights = w_group.reindex(by_group.index).to_numpy()[ok]
+    if not np.any(weights > 0):
+        raise ValueError(f"w must give weight to some group where {metric} is defined; the "
+                         f"{int(ok.sum())} such group(s) have mean weight 0")
+    return float(np.average(values, weights=weights))
+
+
+def _case_weights(w, n: int) -> np.ndarray:
+    """perf_pairwise's ``w``: one finite number >= 0 per row, not all zero."""
+    w = per_row_arg("w", w, n)
+    if np.any(w < 0) or not np.any(w > 0):
+        raise ValueError(f"w must be >= 0 and not all zero, got {int(np.sum(w < 0))} "
+                         f"negative value(s) (min {w.min():g}) and {int(np.sum(w > 0))} "
+                         f"positive")
+    return w
+
+
+def _without_missing_groups(y, f, w, group):
+    """``y``, ``f``, ``w`` and ``group`` without the rows whose group is missing
+    (R's ``by(..., INDICES = group)`` leaves them out), with a warning saying how
+    many; as given when none is (or the lengths differ: refused later)."""
+    group = np.asarray(group)
+    if not group.shape == y.shape == f.shape or group.ndim != 1:
+        return y, f, w, group
+    missing = _missing(group)
+    if not missing.any():
+        return y, f, w, group
+    warn(f"group has {int(missing.sum())} missing value(s); their rows are left out, as R's "
+         "perf.pairwise leaves them out")
+    keep = ~missing
+    return y[keep], f[keep], None if w is None else w[keep], group[keep]

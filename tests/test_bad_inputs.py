@@ -597,6 +597,55 @@ _CASES = [
     ("interact-not-fit", lambda E: pygbm.interact_gbm("fit", E.d, [0, 1]), T, "fitted gbm"),
     ("pretty-not-fit", lambda E: pygbm.pretty_gbm_tree("fit"), T, "fitted gbm"),
     ("perf-not-fit", lambda E: pygbm.gbm_perf("fit", plot_it=False), T, "fitted gbm"),
+    # pairwise max_rank text: int()'s "invalid literal for int() with base 10: 'x'"; NaN
+    # "cannot convert float NaN to integer"; inf an OverflowError
+    ("gbm-pairwise-max_rank-text", lambda E: g(E, formula="b ~ x1", distribution={
+        "name": "pairwise", "group": "c", "metric": "ndcg", "max_rank": "x"}), V,
+     r"max_rank must be a whole number >= 0 \(0: no cut-off\); got 'x'"),
+    ("gbm-pairwise-max_rank-inf", lambda E: g(E, formula="b ~ x1", distribution={
+        "name": "pairwise", "group": "c", "metric": "ndcg", "max_rank": np.inf}), V,
+     "max_rank must be a whole number"),
+    # R's .Random.seed as text: int()'s message; fractions were truncated and words
+    # beyond 32 bits wrapped without a word; a scalar raised IndexError
+    ("rrandom-from_random_seed-text", lambda E: pygbm.RRandom.from_random_seed("x"), T,
+     r"values must be R's .Random.seed .*got 'x'"),
+    ("rrandom-from_random_seed-scalar", lambda E: pygbm.RRandom.from_random_seed(3), V,
+     r"values must be R's .Random.seed .*got 3$"),
+    ("rrandom-from_random_seed-fraction", lambda E: pygbm.RRandom.from_random_seed(
+        np.r_[pygbm.RRandom(1).random_seed[:-1], 1.5]), V,
+     r"1 value\(s\) that are not 32-bit integers, such as 1.5"),
+    ("rrandom-from_random_seed-too-big", lambda E: pygbm.RRandom.from_random_seed(
+        np.r_[pygbm.RRandom(1).random_seed[:-1], 2.0 ** 40]), V, "not 32-bit integers"),
+    # zero rows: "variable 1: x1 has only missing values."
+    ("gbm_fit-x-zero-rows", lambda E: gf(E, x=E.x.iloc[:0], y=[]), V,
+     r"x \(the predictors\) has 0 rows; gbm needs at least 2"),
+    # a status other than 0/1 was fitted as a number (R's gbm.fit takes Surv(), 0/1)
+    ("gbm_fit-misc-two", lambda E: gf(E, y=E.d.t, distribution="coxph", misc=np.full(N, 2)), V,
+     r"misc \(the event status\) must be 0 \(censored\) or 1 \(event\), got 1 other "
+     r"value\(s\) such as \[2.0\]"),
+    ("gbm_fit-misc-nan", lambda E: gf(E, y=E.d.t, distribution="coxph",
+                                      misc=np.r_[np.nan, E.d.s[1:]]), V,
+     r"misc \(the event status\) must be 0 .*\[nan\]"),
+    # a missing group: None raised NumPy's "'<' not supported"; NaN was a group of its own
+    ("gbm_fit-group-none", lambda E: gf(E, y=E.d.b, distribution={"name": "pairwise"},
+                                        group=np.r_[[None] * 10, np.arange(N - 10) // 10]), V,
+     r"group must not have missing values \(None or NaN\); got 10 of 120"),
+    ("gbm_fit-group-nan", lambda E: gf(E, y=E.d.b, distribution={"name": "pairwise"},
+                                       group=np.r_[[np.nan] * 10, np.arange(N - 10) // 10]), V,
+     "group must not have missing values"),
+    ("ir-group-none", lambda E: pygbm.ir_measure_ndcg([1, 0, 1, 0], [0.1, 0.2, 0.3, 0.4],
+                                                      group=[1, 1, None, None]), V,
+     r"group must not have missing values \(None or NaN\); got 2 of 4"),
+    ("ir-group-nan", lambda E: pygbm.ir_measure_auc([1, 0, 1, 0], [0.1, 0.2, 0.3, 0.4],
+                                                    group=[1, 1, np.nan, 2]), V,
+     "group must not have missing values"),
+    # negative case weights: NumPy's ZeroDivisionError ("Weights sum to zero")
+    ("perf-pairwise-w-negative", lambda E: pygbm.perf_pairwise(
+        [1, 0, 1, 0], [0.1, 0.2, 0.3, 0.4], [1, 1, 2, 2], w=[-1, -1, 1, 1]), V,
+     r"w must be >= 0 and not all zero, got 2 negative value\(s\)"),
+    ("perf-pairwise-w-zero-where-defined", lambda E: pygbm.perf_pairwise(
+        [1, 0, 1, 1], [0.1, 0.2, 0.3, 0.4], [1, 1, 2, 2], w=[0, 0, 1, 1]), V,
+     r"w must give weight to some group where ndcg is defined"),
 ]
 
 
@@ -653,3 +702,16 @@ def test_pickle_round_trip_of_a_catalogue_fit(E):
 
 def test_catalogue_size():
     assert len(_GBM_SCALARS) + len(_CASES) >= 150
+
+
+def test_perf_pairwise_leaves_out_rows_of_a_missing_group_as_r():
+    # R: perf.pairwise(c(1,0,1,0,1,0), c(.1,.2,.3,.4,.5,.6), c(1,1,NA,NA,2,2)) = 0.6309298,
+    # by() leaves the NA group's rows out (pygbm says so); None raised NumPy's TypeError
+    y, f = [1, 0, 1, 0, 1, 0], [0.1, 0.2, 0.3, 0.4, 0.5, 0.6]
+    for missing in (None, np.nan):
+        with pytest.warns(UserWarning, match=r"group has 2 missing value\(s\); their rows are "
+                                             "left out"):
+            got = pygbm.perf_pairwise(y, f, [1, 1, missing, missing, 2, 2], random_state=1)
+        assert got == pytest.approx(0.6309298, abs=1e-7)
+        assert got == pygbm.perf_pairwise([1, 0, 1, 0], [0.1, 0.2, 0.5, 0.6], [1, 1, 2, 2],
+                                          random_state=1)

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._checks import finite_number
 from .._rmath import sequential_sum
 from ..draws import is_r_stream, tie_uniforms
 from ..messages import warn
@@ -115,8 +116,7 @@ class Pairwise(Distribution):
             raise ValueError(f"Metric {metric!r} is not supported, use either 'conc', 'ndcg', "
                              "'map', or 'mrr'")
         metric = metric.lower()
-        if isinstance(max_rank, bool) or not np.isscalar(max_rank) or \
-                max_rank != int(max_rank) or max_rank < 0:
+        if not finite_number(max_rank) or max_rank != int(max_rank) or max_rank < 0:
             raise ValueError(f"max_rank must be a whole number >= 0 (0: no cut-off); got "
                              f"{max_rank!r}")
         max_rank = int(max_rank)

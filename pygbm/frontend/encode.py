@@ -213,6 +213,8 @@ class PredictorEncoder:
         frame = _as_frame(data, what)
         if frame.shape[1] == 0:
             raise ValueError(f"{what}: there are no predictor columns")
+        if frame.shape[0] == 0:
+            raise ValueError(f"{what} has 0 rows; gbm needs at least 2 (in practice many more)")
         n, p = frame.shape
         x = np.empty((n, p), dtype=float)
         names, types, levels, kinds, codes = [], np.zeros(p, dtype=np.int64), [], [], []

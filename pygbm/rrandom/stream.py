@@ -31,6 +31,7 @@ from .mersenne import KIND_CODE, N, SEED_WORDS, MersenneTwister
 from .qnorm import qnorm
 
 INT_MAX = 2 ** 31 - 1                 # R integers: -INT_MAX..INT_MAX (-2^31 is NA)
+INT32_MIN = -2 ** 31                  # .Random.seed's words are any 32 bits (as int32)
 TWO_POW_M32 = 2.0 ** -32              # the weight of an MT output in unif_rand
 R_I2_32M1 = 2.328306437080797e-10     # R's constant for 1/(2^32 - 1), used by the fix-up
 BITS_PER_DRAW = 16                    # R_unif_index takes 16 bits from each uniform
@@ -226,12 +227,7 @@ class RRandom:
         >>> bool((copy.runif(3) == r.runif(3)).all())
         True
         """
-        values = np.asarray(values, dtype=np.int64)
-        if values.shape != (SEED_WORDS + 1,) or values[0] != KIND_CODE:
-            raise ValueError(f"RRandom.from_random_seed: expected R's .Random.seed of the "
-                             f"default kinds ({SEED_WORDS + 1} integers starting with "
-                             f"{KIND_CODE}); got {values.shape[0]} values starting with "
-                             f"{values[:1].tolist()}")
+        values = _seed_words(values)
         mti = int(values[1]) if values[1] > 0 else N   # R treats a position <= 0 as 624
         origin = MersenneTwister(values[2:].astype(np.uint32), mti)
         return cls._from_states(None, origin, origin.copy())
@@ -480,3 +476,30 @@ def _hashed(drawer: _IndexDrawer, n: int, size: int) -> list:
             seen.add(value)
             out.append(value)
     return out
+
+
+def _seed_words(values) -> np.ndarray:
+    """``values``, R's ``.Random.seed`` of the default kinds (SEED_WORDS + 1
+    32-bit integers, the first KIND_CODE), as int64; else an error naming
+    ``values`` and what it holds (fractions and values beyond 32 bits are not
+    truncated or wrapped)."""
+    expected = (f"R's .Random.seed of the default kinds ({SEED_WORDS + 1} integers "
+                f"starting with {KIND_CODE})")
+    try:
+        words = np.asarray(values, dtype=float)
+    except (TypeError, ValueError):
+        raise TypeError(f"RRandom.from_random_seed: values must be {expected}; got "
+                        f"{values!r:.80}") from None
+    if words.ndim != 1:
+        raise ValueError(f"RRandom.from_random_seed: values must be {expected}; got "
+                         f"{values!r:.80}")
+    if words.shape[0] != SEED_WORDS + 1 or words[0] != KIND_CODE:
+        raise ValueError(f"RRandom.from_random_seed: values must be {expected}; got "
+                         f"{words.shape[0]} values starting with {words[:1].tolist()}")
+    bad = ~np.isfinite(words) | (words != np.round(words)) | (words < INT32_MIN) \
+        | (words > INT_MAX)
+    if bad.any():
+        raise ValueError(f"RRandom.from_random_seed: values must be {expected}; got "
+                         f"{int(bad.sum())} value(s) that are not 32-bit integers, such as "
+                         f"{float(words[bad][0])!r}")
+    return words.astype(np.int64)
