@@ -646,6 +646,16 @@ _CASES = [
     ("perf-pairwise-w-zero-where-defined", lambda E: pygbm.perf_pairwise(
         [1, 0, 1, 1], [0.1, 0.2, 0.3, 0.4], [1, 1, 2, 2], w=[0, 0, 1, 1]), V,
      r"w must give weight to some group where ndcg is defined"),
+    # zero rows: a table of NaN deviances and costs, with NumPy's "invalid value" warnings
+    ("cost-tradeoff-newdata-no-rows", lambda E: pygbm.cost_tradeoff(
+        g(E, feature_costs={"x1": 1.0}), E.d.iloc[:0]), V, "newdata must have at least 1 row"),
+    # a predictor column twice: "formula term 'x1' gives 2 columns ... poly() or bs()"
+    ("predict-newdata-duplicated-column", lambda E: E.fit.predict(
+        pd.concat([E.d, E.d[["x1"]]], axis=1), n_trees=5), V,
+     r"newdata has duplicated column names: \['x1'\]"),
+    # a weights column of text: the message said neither the column nor its type
+    ("gbm-weights-column-categorical", lambda E: g(E, weights="c"), T,
+     r"weights must be numeric .*got column 'c' of dtype category"),
 ]
 
 
@@ -715,3 +725,13 @@ def test_perf_pairwise_leaves_out_rows_of_a_missing_group_as_r():
         assert got == pytest.approx(0.6309298, abs=1e-7)
         assert got == pygbm.perf_pairwise([1, 0, 1, 0], [0.1, 0.2, 0.5, 0.6], [1, 1, 2, 2],
                                           random_state=1)
+
+
+def test_an_infinite_predictor_value_gives_no_numpy_warning(E):
+    # R's quantiles of the column (the last is Inf); NumPy's "invalid value encountered in
+    # multiply" (0 * inf in a branch not taken) reached the user
+    d = E.d.assign(x2=np.r_[np.inf, E.d.x2[1:]])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        fit = pygbm.gbm("y ~ x1 + x2", d, distribution="gaussian", n_trees=5, random_state=1)
+    assert fit.var_levels[1][-1] == np.inf and np.isfinite(fit.var_levels[1][:-1]).all()

@@ -53,7 +53,8 @@ def r_quantile7(values: np.ndarray, probs: np.ndarray = QUANTILE_PROBS) -> np.nd
     upper = xs[hi - 1]
     interp = (index > lo) & (upper != qs)
     h = index - lo
-    qs = np.where(interp, (1 - h) * qs + h * upper, qs)
+    with np.errstate(invalid="ignore"):     # 0 * inf where not interpolated (unused)
+        qs = np.where(interp, (1 - h) * qs + h * upper, qs)
     return qs
 
 

@@ -115,16 +115,20 @@ def _prepare_data(data) -> pd.DataFrame:
 def _weights(weights, data: pd.DataFrame) -> np.ndarray | None:
     if weights is None:
         return None
+    given = None
     if isinstance(weights, str):
         if weights not in data.columns:
             raise ValueError(f"weights: column {weights!r} is not in data "
                              f"({similar_columns(weights, data.columns)})")
-        weights = data[weights]
+        given, weights = f"column {weights!r}", data[weights]
     try:
         w = (weights.to_numpy(dtype=float, na_value=np.nan) if isinstance(weights, pd.Series)
              else np.asarray(weights, dtype=float))
     except (TypeError, ValueError):
-        raise TypeError("weights must be numeric (a column name or an array of numbers)") from None
+        given = given or type(weights).__name__
+        dtype = weights.dtype if isinstance(weights, pd.Series) else np.asarray(weights).dtype
+        raise TypeError(f"weights must be numeric (a column name or an array of numbers), got "
+                        f"{given} of dtype {dtype}") from None
     if w.ndim != 1 or w.shape[0] != data.shape[0]:
         raise ValueError(f"weights has length {w.size} (shape {w.shape}); data has "
                          f"{data.shape[0]} rows")
@@ -294,6 +298,9 @@ def _newdata_frame(newdata, name: str) -> pd.DataFrame:
         raise TypeError(f"{name} must be a pandas DataFrame, got {type(newdata).__name__}")
     if not all(isinstance(c, str) for c in newdata.columns):
         newdata = newdata.rename(columns=str)
+    if newdata.columns.duplicated().any():   # a term would read two columns
+        raise ValueError(f"{name} has duplicated column names: "
+                         f"{list(dict.fromkeys(newdata.columns[newdata.columns.duplicated()]))}")
     return newdata.reset_index(drop=True)
 
 

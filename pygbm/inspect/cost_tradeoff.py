@@ -144,6 +144,9 @@ def cost_tradeoff(fits, newdata, y=None, n_trees=None, offset=None) -> pd.DataFr
         name = key if isinstance(fits, dict) else f"lambda={fit.costs.tradeoff:g}"
         counts = _counts(fit, n_trees)
         f = fit.predict(newdata, n_trees=counts)
+        if f.shape[0] == 0:       # the means of no rows: NaN (and NumPy's warnings)
+            raise ValueError("newdata must have at least 1 row, got 0: cost_tradeoff "
+                             "averages the deviance and costs over its rows")
         targets, order = _targets(fit, newdata, y, offset, f.shape[0])
         f = f if order is None else f[order]
         context = fit.context.detached()
