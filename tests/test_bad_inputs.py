@@ -656,6 +656,17 @@ _CASES = [
     # a weights column of text: the message said neither the column nor its type
     ("gbm-weights-column-categorical", lambda E: g(E, weights="c"), T,
      r"weights must be numeric .*got column 'c' of dtype category"),
+    # y all missing: NumPy's "zero-size array to reduction operation minimum"; an
+    # infinite y was dropped as if missing (R's glm refuses it)
+    ("calibrate-plot-y-all-missing", lambda E: pygbm.calibrate_plot(
+        np.full(N, np.nan), np.linspace(0.1, 0.9, N)), V, r"y has only missing values \(120 NaN\)"),
+    ("calibrate-plot-y-inf", lambda E: pygbm.calibrate_plot(
+        np.r_[np.inf, E.d.b[1:]], np.linspace(0.1, 0.9, N)), V,
+     r"y must be finite numbers or missing \(NaN, left out\), got 1 infinite"),
+    # one y left: "p must take at least two distinct values" though p had 120
+    ("calibrate-plot-one-y-left", lambda E: pygbm.calibrate_plot(
+        np.r_[1.0, np.full(N - 1, np.nan)], np.linspace(0.1, 0.9, N)), V,
+     r"p must take at least two distinct values on the 1 row\(s\) where y is not missing"),
 ]
 
 

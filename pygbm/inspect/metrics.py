@@ -147,6 +147,20 @@ def _glm(X, y, family: str):
     return result
 
 
+def _observed_rows(y: np.ndarray) -> np.ndarray:
+    """The rows of ``y`` calibrate_plot fits on: those not missing (NaN, dropped as
+    R's ``na.omit`` drops them); an infinite ``y`` (R's glm: "NA/NaN/Inf in 'y'")
+    or no value at all is an error naming ``y``."""
+    if np.isinf(y).any():
+        raise ValueError(f"y must be finite numbers or missing (NaN, left out), got "
+                         f"{int(np.isinf(y).sum())} infinite value(s)")
+    keep = ~np.isnan(y)
+    if not keep.any():
+        raise ValueError(f"y has only missing values ({y.size} NaN): there is nothing to "
+                         "calibrate against")
+    return keep
+
+
 def calibration_curve(y, p, distribution: str = "bernoulli", knots=None, df: int | None = 6):
     """The numbers behind R's ``calibrate.plot`` as a DataFrame.
 
@@ -181,7 +195,7 @@ def calibration_curve(y, p, distribution: str = "bernoulli", knots=None, df: int
         knots = numbers_arg("knots", knots)
         finite_arg("knots", knots)
     family = _FAMILIES.get(distribution, "gaussian")
-    keep = np.isfinite(y)
+    keep = _observed_rows(y)
     yk, pk = y[keep], p[keep]
     if family == "binomial" and np.any((yk < 0) | (yk > 1)):
         raise ValueError("y must be in [0, 1] for distribution='bernoulli'")
@@ -193,7 +207,8 @@ def calibration_curve(y, p, distribution: str = "bernoulli", knots=None, df: int
         raise ValueError("y must be non-negative for distribution='poisson'")
     boundary = np.array([pk.min(), pk.max()])
     if boundary[0] == boundary[1]:
-        raise ValueError("p must take at least two distinct values")
+        where = "" if keep.all() else f" on the {int(keep.sum())} row(s) where y is not missing"
+        raise ValueError(f"p must take at least two distinct values{where}")
     quantile_knots = knots is None
     if quantile_knots:
         knots = np.quantile(pk, np.arange(1, int(df)) / int(df))
