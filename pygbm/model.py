@@ -1,6 +1,7 @@
 """GBMFit: the fitted model (R's "gbm" object) with predict and print."""
 from __future__ import annotations
 
+import numbers
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -341,7 +342,7 @@ class GBMFit:
 
     def _check_n_trees(self, n_trees) -> np.ndarray:
         """Whole numbers >= 0; above the trees fitted: R's warning and the cap."""
-        counts = np.atleast_1d(np.asarray(n_trees))
+        counts = _whole_ints_as_floats(np.atleast_1d(np.asarray(n_trees)))
         if counts.ndim != 1 or counts.size == 0 or counts.dtype == bool \
                 or not np.issubdtype(counts.dtype, np.number) or not np.all(np.isfinite(counts)) \
                 or np.any(counts != np.round(counts)):
@@ -568,3 +569,13 @@ class GBMFit:
             cv[:len(self.cv_error)] = self.cv_error
             out["cv_error"] = cv
         return out
+
+
+def _whole_ints_as_floats(counts: np.ndarray) -> np.ndarray:
+    """``counts`` as floats when NumPy kept them as objects only because some are
+    Python ints beyond int64 (above any fit: capped with R's warning, as R caps
+    1e20); any other object array (text, None) as given, for the caller to refuse."""
+    if counts.dtype == object and all(isinstance(c, numbers.Integral) and not isinstance(c, bool)
+                                      for c in counts.ravel()):
+        return counts.astype(float)
+    return counts

@@ -692,6 +692,16 @@ def test_predict_caps_too_many_trees_with_a_warning_as_r(E):
     np.testing.assert_array_equal(p[:, 1], E.fit.predict(E.d, n_trees=E.fit.n_trees))
 
 
+def test_predict_caps_a_count_beyond_int64_as_r(E):
+    # a Python int beyond int64 (NumPy holds it as an object) was refused as "not a whole
+    # number"; R caps n.trees = 1e20 at the trees fitted, with its warning
+    with pytest.warns(UserWarning, match=r"n_trees exceeded the number fit so far \(20\)"):
+        p = E.fit.predict(E.d, n_trees=[5, 10 ** 20])
+    np.testing.assert_array_equal(p[:, 1], E.fit.predict(E.d, n_trees=E.fit.n_trees))
+    with pytest.raises(ValueError, match="n_trees must be a whole number"):
+        E.fit.predict(E.d, n_trees=[5, "10"])
+
+
 @pytest.mark.parametrize("tool", ["summary", "plot", "interact"])
 def test_toolbox_caps_too_many_trees_with_a_warning_as_r(E, tool):
     calls = {"summary": lambda: pygbm.summary(E.fit, n_trees=500, plot_it=False),
