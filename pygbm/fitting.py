@@ -131,6 +131,9 @@ def check_targets(data: CodedData, dist) -> Targets:
     n = data.x.shape[0]
     w_raw = weights_arg(data.weights, n)
     dist.check_weights(w_raw)
+    if not np.any(w_raw[:data.n_train] > 0):     # R: an initial value of 0/0
+        raise ValueError(f"weights must give some training row weight: all {data.n_train} "
+                         f"training rows (before the validation rows) have weight 0")
     offset = offset_arg(data.offset, n)
     status = data.status
     if dist.survival_response:

@@ -667,6 +667,13 @@ _CASES = [
     ("calibrate-plot-one-y-left", lambda E: pygbm.calibrate_plot(
         np.r_[1.0, np.full(N - 1, np.nan)], np.linspace(0.1, 0.9, N)), V,
      r"p must take at least two distinct values on the 1 row\(s\) where y is not missing"),
+    # weight only on the validation rows: ZeroDivisionError in the initial value (R: 0/0)
+    ("gbm-weights-zero-on-training-rows", lambda E: g(
+        E, train_fraction=0.5, weights=np.r_[np.zeros(N // 2), np.ones(N // 2)]), V,
+     r"weights must give some training row weight: all 60 training rows .* have weight 0"),
+    ("gbm_fit-w-zero-on-training-rows", lambda E: gf(
+        E, n_train=N // 2, w=np.r_[np.zeros(N // 2), np.ones(N // 2)]), V,
+     "weights must give some training row weight"),
 ]
 
 
