@@ -671,6 +671,9 @@ _CASES = [
     ("gbm-weights-zero-on-training-rows", lambda E: g(
         E, train_fraction=0.5, weights=np.r_[np.zeros(N // 2), np.ones(N // 2)]), V,
      r"weights must give some training row weight: all 60 training rows .* have weight 0"),
+    # Surv(None): a response of one missing time (R: "Time variable is not numeric")
+    ("surv-time-none", lambda E: pygbm.Surv(None), T, r"Surv\(\): `time` must be a numeric "
+     r"vector, got None"),
     ("gbm_fit-w-zero-on-training-rows", lambda E: gf(
         E, n_train=N // 2, w=np.r_[np.zeros(N // 2), np.ones(N // 2)]), V,
      "weights must give some training row weight"),

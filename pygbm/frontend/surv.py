@@ -27,6 +27,8 @@ def _as_float_vector(values, name: str) -> np.ndarray:
     """Convert a 1-d numeric input (list, ndarray, Series) to float, missing -> NaN."""
     if isinstance(values, SurvData):
         raise TypeError(f"Surv(): `{name}` must be a numeric vector, not a Surv object")
+    if values is None:          # R: "Time variable is not numeric" (not one missing time)
+        raise TypeError(f"Surv(): `{name}` must be a numeric vector, got None")
     if isinstance(values, (pd.Series, pd.Index)):
         if isinstance(values.dtype, pd.CategoricalDtype) or not (
             pd.api.types.is_numeric_dtype(values.dtype)
