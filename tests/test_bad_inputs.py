@@ -671,6 +671,13 @@ _CASES = [
     ("gbm-weights-zero-on-training-rows", lambda E: g(
         E, train_fraction=0.5, weights=np.r_[np.zeros(N // 2), np.ones(N // 2)]), V,
      r"weights must give some training row weight: all 60 training rows .* have weight 0"),
+    # formulaic's Q("name"): "'data' does not correspond to a named layer" even for a
+    # column the data has; a missing one is now named as any other
+    ("gbm-formula-Q-unknown-col", lambda E: g(E, formula='y ~ Q("x 9")'), V,
+     r"formula uses column not in data: 'x 9'"),
+    ("predict-formula-Q-missing-col", lambda E: g(
+        E, formula='y ~ Q("x 1") + x2', data=E.d.rename(columns={"x1": "x 1"})).predict(
+        E.d, n_trees=5), V, r"formula uses column not in newdata: 'x 1'"),
     # Surv(None): a response of one missing time (R: "Time variable is not numeric")
     ("surv-time-none", lambda E: pygbm.Surv(None), T, r"Surv\(\): `time` must be a numeric "
      r"vector, got None"),
@@ -766,3 +773,11 @@ def test_an_infinite_predictor_value_gives_no_numpy_warning(E):
         warnings.simplefilter("error")
         fit = pygbm.gbm("y ~ x1 + x2", d, distribution="gaussian", n_trees=5, random_state=1)
     assert fit.var_levels[1][-1] == np.inf and np.isfinite(fit.var_levels[1][:-1]).all()
+
+
+def test_formulaic_quoting_reads_the_column_as_backticks_do(E):
+    # Q("x 1") raised "'data' does not correspond to a named layer"
+    d = E.d.rename(columns={"x1": "x 1"})
+    quoted = g(E, formula='y ~ Q("x 1") + x2', data=d, random_state=1)
+    ticked = g(E, formula="y ~ `x 1` + x2", data=d, random_state=1)
+    np.testing.assert_array_equal(quoted.predict(d, n_trees=5), ticked.predict(d, n_trees=5))

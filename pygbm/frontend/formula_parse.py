@@ -113,11 +113,18 @@ class Evaluator:
         names = {node.id for node in ast.walk(tree)
                  if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)}
         unknown = [aliases.get(n, n) for n in names if n not in env]
+        unknown += [n for n in _quoted_columns(tree) if n not in env]
         return ast.unparse(tree), unknown
+
+    def _env(self) -> LayeredMapping:
+        """The names a term sees: its data's columns (the layer formulaic's ``Q()``
+        reads, named "data") and the formula functions."""
+        return LayeredMapping({}, LayeredMapping(dict(self.data.items()), name="data"),
+                              FUNCTIONS)
 
     def check(self, expr: str) -> list[str]:
         """Column names ``expr`` needs that the data lacks."""
-        env = LayeredMapping({}, dict(self.data.items()), FUNCTIONS)
+        env = self._env()
         try:
             return self._prepare(expr, env)[1]
         except SyntaxError as exc:
@@ -134,7 +141,7 @@ class Evaluator:
             if term.expr not in self.columns:
                 raise missing_column_error([term.expr], self.columns, self.where)
             return self.data[term.expr]
-        env = LayeredMapping({}, dict(self.data.items()), FUNCTIONS)
+        env = self._env()
         code, unknown = self._prepare(term.expr, env)
         if unknown:
             raise missing_column_error(unknown, self.columns, self.where)
@@ -146,6 +153,14 @@ class Evaluator:
         except Exception as exc:  # noqa: BLE001 - report any evaluation failure clearly
             raise ValueError(f"could not evaluate formula term {term.label!r} on {self.where}: "
                              f"{type(exc).__name__}: {exc}") from None
+
+
+def _quoted_columns(tree) -> list[str]:
+    """The column names quoted by formulaic's ``Q("name")`` calls in ``tree``."""
+    return [node.args[0].value for node in ast.walk(tree)
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+            and node.func.id == "Q" and node.args and isinstance(node.args[0], ast.Constant)
+            and isinstance(node.args[0].value, str)]
 
 
 def _unwrapped(value):
