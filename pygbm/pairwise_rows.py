@@ -8,6 +8,7 @@ the data's row order (:func:`restore_row_order`).
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
@@ -32,7 +33,8 @@ class PairwiseLayout:
 
 def group_labels(data: pd.DataFrame, columns) -> np.ndarray:
     """R's ``paste(data[, group], sep = ":")``: the group label of every row."""
-    cols = [columns] if isinstance(columns, str) else list(columns)
+    cols = [columns] if isinstance(columns, str) else \
+        list(columns) if isinstance(columns, Iterable) else []     # a number: refused
     if not cols or not all(isinstance(c, str) for c in cols):
         raise TypeError("the pairwise 'group' must be a column name or a list of column "
                         f"names; got {columns!r}")

@@ -678,6 +678,10 @@ _CASES = [
     ("predict-formula-Q-missing-col", lambda E: g(
         E, formula='y ~ Q("x 1") + x2', data=E.d.rename(columns={"x1": "x 1"})).predict(
         E.d, n_trees=5), V, r"formula uses column not in newdata: 'x 1'"),
+    # a number as the group column: "'int' object is not iterable"
+    ("gbm-pairwise-group-number", lambda E: g(E, formula="b ~ x1", distribution={
+        "name": "pairwise", "group": 3}), T,
+     r"the pairwise 'group' must be a column name or a list of column names; got 3"),
     # Surv(None): a response of one missing time (R: "Time variable is not numeric")
     ("surv-time-none", lambda E: pygbm.Surv(None), T, r"Surv\(\): `time` must be a numeric "
      r"vector, got None"),
