@@ -785,3 +785,17 @@ def test_formulaic_quoting_reads_the_column_as_backticks_do(E):
     quoted = g(E, formula='y ~ Q("x 1") + x2', data=d, random_state=1)
     ticked = g(E, formula="y ~ `x 1` + x2", data=d, random_state=1)
     np.testing.assert_array_equal(quoted.predict(d, n_trees=5), ticked.predict(d, n_trees=5))
+
+
+def test_scaled_influence_of_a_fit_without_splits_is_zero_with_a_warning(E):
+    # a constant response: every influence 0, and scale=True gave a Series of NaN without a
+    # word (R: 0/0); summary() already says so and shows 0
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        fit = g(E, data=E.d.assign(y=1.0))
+    with pytest.warns(UserWarning, match="scale=True leaves the influences 0"):
+        ri = pygbm.relative_influence(fit, n_trees=5, scale=True)
+    assert (ri == 0).all()
+    np.testing.assert_array_equal(pygbm.relative_influence(E.fit, n_trees=5, scale=True),
+                                  pygbm.relative_influence(E.fit, n_trees=5)
+                                  / pygbm.relative_influence(E.fit, n_trees=5).max())

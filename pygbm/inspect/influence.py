@@ -163,11 +163,23 @@ def relative_influence(fit, n_trees=None, scale=False, sort=False, per_class=Fal
         rel_inf = np.zeros(p)
     out = pd.Series(rel_inf, index=pd.Index(var_names, name="var"), name="rel_inf")
     if scale:
-        out = out / out.max()
+        out = _scaled(out, n_trees)
     if sort:
         order = np.argsort(out.to_numpy(), kind="stable")[::-1]
         out = out.iloc[order]
     return out
+
+
+def _scaled(rel_inf: pd.Series, n_trees: int) -> pd.Series:
+    """``rel_inf`` divided by its largest value (R's ``scale.``); all zero (no split
+    reduced the loss) stays zero, with a warning, as :func:`summary` does."""
+    top = rel_inf.max()
+    if top > 0:
+        return rel_inf / top
+    warn(f"no split in the first {n_trees} trees reduces the loss (every predictor's "
+         "influence is 0): scale=True leaves the influences 0, where R's "
+         "relative.influence divides 0 by 0 (NaN)")
+    return rel_inf
 
 
 def used_variables(fit, n_trees: int) -> np.ndarray:
