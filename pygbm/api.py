@@ -57,6 +57,17 @@ def _encode(x, var_names):
     return coded, list(names), np.asarray(var_type), var_levels, encoder
 
 
+def _no_missing_response(y) -> None:
+    """gbm_fit's ``y`` has no missing value (NaN, None, pandas' NA): one among
+    words, bools or pandas' nullable values was taken for a value of its own (a
+    third class, or "not numeric")."""
+    import pandas as pd        # imported on first use: import pygbm stays fast
+    missing = int(np.sum(pd.isna(y)))
+    if missing:
+        raise ValueError(f"y has {missing} missing values; gbm does not allow missing values "
+                         "in the response")
+
+
 def _status_arg(misc) -> np.ndarray:
     """gbm_fit's ``misc``, coxph's event status: numbers, each 0 (censored) or 1
     (event), as R's ``Surv()`` gives gbm.fit; other values (R's 1/2 coding, NaN)
@@ -207,6 +218,7 @@ def gbm_fit(x, y, offset=None, misc=None, distribution="bernoulli", w=None,
     if np.ndim(y) != 1:
         raise ValueError(f"y must be one response per row of x ({coded.shape[0]}), got "
                          f"{type(y).__name__} of shape {np.shape(y)}")
+    _no_missing_response(y)
     options = fit_options(distribution, n_trees=n_trees, interaction_depth=interaction_depth,
                           n_minobsinnode=n_minobsinnode, shrinkage=shrinkage,
                           bag_fraction=bag_fraction, var_monotone=var_monotone,

@@ -682,6 +682,14 @@ _CASES = [
     ("gbm-pairwise-group-number", lambda E: g(E, formula="b ~ x1", distribution={
         "name": "pairwise", "group": 3}), T,
      r"the pairwise 'group' must be a column name or a list of column names; got 3"),
+    # a missing value among bools, words or objects: "3 distinct values" (NA counted as a
+    # class) or "needs a numeric response"
+    ("gbm_fit-y-boolean-na", lambda E: gf(E, y=pd.array([None] + [True, False] * (N // 2 - 1)
+                                                        + [True], dtype="boolean"),
+                                          distribution="bernoulli"), V,
+     r"y has 1 missing values; gbm does not allow missing values in the response"),
+    ("gbm_fit-y-object-none", lambda E: gf(E, y=[None] + E.d.y[1:].tolist()), V,
+     r"y has 1 missing values"),
     # Surv(None): a response of one missing time (R: "Time variable is not numeric")
     ("surv-time-none", lambda E: pygbm.Surv(None), T, r"Surv\(\): `time` must be a numeric "
      r"vector, got None"),
