@@ -168,6 +168,18 @@ class ZeroSample:
                 f"{self.n_train_full:,} training rows.")
 
 
+def _balancing_rate(n_zero: int, n_other: int) -> str:
+    """The remedy the warning on too few kept zeros suggests: the keep rate that
+    keeps as many zeros as other rows when there is one (a rate is at most 1), else
+    no subsampling (the zeros are the fewer rows already); or the unweighted modes."""
+    unweighted = "zero_weight='none' with calibrate() (or 'offset' for bernoulli)"
+    if n_zero >= n_other:
+        return f"use a keep rate of at least {n_other / n_zero:.2g} here, or {unweighted}"
+    return (f"the {n_zero} zeros are fewer than the other rows even all kept: leave "
+            f"zero_subsample=None (subsampling suits data that are mostly zeros), or use "
+            f"{unweighted}")
+
+
 def draw_zero_sample(y_train: np.ndarray, options, rng: np.random.Generator) -> ZeroSample:
     """Draw the kept training rows (every non-zero, each zero with probability
     ``options.zero_subsample``) from ``rng``; ``y_train`` is the checked
@@ -189,9 +201,8 @@ def draw_zero_sample(y_train: np.ndarray, options, rng: np.random.Generator) -> 
         warn(f"zero_subsample={options.zero_subsample:g} kept {n_zero_kept} of the {n_zero} "
              f"training rows with a zero response, fewer than the {n_other} other rows: "
              f"each kept zero stands for {1 / options.zero_subsample:.3g} rows, and leaves "
-             f"with few of them are estimated badly (predictions biased upwards); use a keep "
-             f"rate of at least {n_other / n_zero:.2g} here, or zero_weight='none' with "
-             f"calibrate() (or 'offset' for bernoulli)")
+             f"with few of them are estimated badly (predictions biased upwards); "
+             f"{_balancing_rate(n_zero, n_other)}")
     kept = np.flatnonzero(keep)
     return ZeroSample(rate=options.zero_subsample, weight=options.zero_weight,
                       n_train_full=int(zero.shape[0]), kept=kept, kept_zero=zero[kept])

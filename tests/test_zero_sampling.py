@@ -287,6 +287,17 @@ def test_importance_weights_on_fewer_kept_zeros_than_other_rows_warn(bern):
         pygbm.gbm("y ~ a", bern, **dict(kw, zero_subsample=min(1.0, 4 * rate)))
 
 
+def test_the_warning_on_few_kept_zeros_never_suggests_a_rate_above_one():
+    # 20 zeros against 40 other rows: no keep rate balances them (it said "use a keep
+    # rate of at least 2 here", though a rate is at most 1)
+    df = _frame(5, n=60).assign(y=np.r_[np.zeros(20), np.ones(40)])
+    with pytest.warns(UserWarning, match=r"the 20 zeros are fewer than the other rows even "
+                                         r"all kept: leave zero_subsample=None") as caught:
+        pygbm.gbm("y ~ a + b", df, distribution="bernoulli", zero_subsample=0.5,
+                  n_minobsinnode=2, n_trees=2, random_state=1)
+    assert not any("keep rate of at least" in str(w.message) for w in caught)
+
+
 def test_a_response_without_zeros_warns_that_nothing_is_subsampled(pois):
     df = pois.assign(y=pois["y"] + 1.0)           # counts 1, 2, ...: no zero
     with pytest.warns(UserWarning, match=r"zero_subsample=0.5 has no effect: no training row "
