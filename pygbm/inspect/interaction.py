@@ -38,6 +38,10 @@ def code_columns(fit, data, idx: list[int]) -> np.ndarray:
         missing = [names[j] for j in idx if names[j] not in position]
         if missing:
             raise ValueError(f"data lacks the columns {missing}")
+        labels = [str(c) for c in data.columns]
+        twice = [names[j] for j in idx if labels.count(names[j]) > 1]
+        if twice:           # the last of them would be read without a word
+            raise ValueError(f"data has duplicated column names: {twice}")
         cols = []
         for j in idx:
             col = data.iloc[:, position[names[j]]]
@@ -50,7 +54,22 @@ def code_columns(fit, data, idx: list[int]) -> np.ndarray:
     if arr.ndim != 2 or arr.shape[1] != len(names) or arr.dtype.kind not in "biuf":
         raise TypeError("data must be a pandas DataFrame with the predictor columns or a "
                         f"coded numeric matrix with {len(names)} columns")
-    return arr[:, idx].astype(float)
+    coded = arr[:, idx].astype(float)
+    for c, j in enumerate(idx):
+        if is_categorical(fit, j):
+            _check_codes(coded[:, c], names[j], len(fit.var_levels[j]))
+    return coded
+
+
+def _check_codes(codes: np.ndarray, name: str, n_levels: int) -> None:
+    """The column ``name`` of a coded matrix holds level codes as the fit's encoder
+    gives them: whole numbers 0..n_levels-1 (n_levels: a level the fit never saw)
+    or NaN (missing); else a ValueError naming ``data`` and the column."""
+    known = np.isnan(codes) | ((codes == np.round(codes)) & (codes >= 0) & (codes <= n_levels))
+    if not known.all():
+        raise ValueError(f"data: column {name!r} of the coded matrix must hold the level "
+                         f"codes 0..{n_levels - 1} (or NaN), got {int((~known).sum())} other "
+                         f"value(s) such as {float(codes[~known][0])!r}")
 
 
 def _weighted_mean(x, w) -> float:
