@@ -17,9 +17,11 @@ R_INT_MAX = 2 ** 31 - 1
 
 
 def finite_number(value) -> bool:
-    """Whether ``value`` is one finite real number (a bool is not: True is not 1.0 here)."""
-    return not isinstance(value, bool) and isinstance(value, numbers.Real) \
-        and bool(np.isfinite(value))
+    """Whether ``value`` is one finite real number (a bool is not: True is not 1.0 here;
+    a whole number is, even a Python int beyond what NumPy's isfinite takes)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        return False
+    return isinstance(value, numbers.Integral) or bool(np.isfinite(value))
 
 
 def int_arg(name, value, low, high=None):

@@ -70,6 +70,9 @@ _GBM_SCALARS = [
     ("n_trees", 0, V), ("n_trees", -3, V), ("n_trees", 2.5, T), ("n_trees", "10", T),
     ("n_trees", float("nan"), T), ("n_trees", float("inf"), T), ("n_trees", True, T),
     ("n_trees", None, T), ("n_trees", 1e300, V), ("n_trees", 2 ** 31, V),
+    # a Python int beyond int64: NumPy's "ufunc 'isfinite' not supported for the input types"
+    ("n_trees", 10 ** 20, V), ("cv_folds", 10 ** 20, V), ("max_bins", 10 ** 20, V),
+    ("bag_fraction", 10 ** 20, V), ("train_fraction", 10 ** 20, V),
     ("interaction_depth", 0, V), ("interaction_depth", 1.5, T), ("interaction_depth", "2", T),
     ("interaction_depth", float("nan"), T), ("interaction_depth", 10**6, V),
     ("n_minobsinnode", 0, V), ("n_minobsinnode", -1, V), ("n_minobsinnode", 2.2, T),
@@ -702,6 +705,10 @@ _CASES = [
     ("interact-data-duplicated-column", lambda E: pygbm.interact_gbm(
         E.fit, pd.concat([E.d, E.d[["x1"]]], axis=1), [0, 1]), V,
      r"data has duplicated column names: \['x1'\]"),
+    ("gbm_more-n_new_trees-beyond-int64", lambda E: pygbm.gbm_more(E.fit, 10 ** 20), V,
+     r"n_new_trees must be between 1 and 2147483647, got 100000000000000000000"),
+    ("calibrate-plot-df-beyond-int64", lambda E: pygbm.calibrate_plot(
+        E.d.b, np.linspace(0.1, 0.9, N), df=10 ** 20), V, r"df must be a positive integer"),
     # Surv(None): a response of one missing time (R: "Time variable is not numeric")
     ("surv-time-none", lambda E: pygbm.Surv(None), T, r"Surv\(\): `time` must be a numeric "
      r"vector, got None"),
