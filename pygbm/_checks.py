@@ -2,6 +2,7 @@
 errors that name the argument and what was expected."""
 from __future__ import annotations
 
+import math
 import numbers
 
 import numpy as np
@@ -18,10 +19,16 @@ R_INT_MAX = 2 ** 31 - 1
 
 def finite_number(value) -> bool:
     """Whether ``value`` is one finite real number (a bool is not: True is not 1.0 here;
-    a whole number is, even a Python int beyond what NumPy's isfinite takes)."""
+    a whole number is, even a Python int beyond what NumPy's isfinite takes, and so
+    is a Fraction)."""
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         return False
-    return isinstance(value, numbers.Integral) or bool(np.isfinite(value))
+    if isinstance(value, numbers.Integral):
+        return True
+    try:
+        return math.isfinite(value)     # any real: a float, NumPy's, a Fraction
+    except OverflowError:               # a Fraction beyond a float's range
+        return False
 
 
 def int_arg(name, value, low, high=None):

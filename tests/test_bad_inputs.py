@@ -8,6 +8,7 @@ does where pygbm differs on purpose.
 """
 from __future__ import annotations
 
+import fractions
 import pickle
 import types
 import warnings
@@ -73,6 +74,8 @@ _GBM_SCALARS = [
     # a Python int beyond int64: NumPy's "ufunc 'isfinite' not supported for the input types"
     ("n_trees", 10 ** 20, V), ("cv_folds", 10 ** 20, V), ("max_bins", 10 ** 20, V),
     ("bag_fraction", 10 ** 20, V), ("train_fraction", 10 ** 20, V),
+    # a Fraction: the same NumPy error
+    ("n_trees", fractions.Fraction(1, 2), T), ("shrinkage", fractions.Fraction(-1, 2), V),
     ("interaction_depth", 0, V), ("interaction_depth", 1.5, T), ("interaction_depth", "2", T),
     ("interaction_depth", float("nan"), T), ("interaction_depth", 10**6, V),
     ("n_minobsinnode", 0, V), ("n_minobsinnode", -1, V), ("n_minobsinnode", 2.2, T),
