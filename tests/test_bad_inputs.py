@@ -712,6 +712,18 @@ _CASES = [
      r"n_new_trees must be between 1 and 2147483647, got 100000000000000000000"),
     ("calibrate-plot-df-beyond-int64", lambda E: pygbm.calibrate_plot(
         E.d.b, np.linspace(0.1, 0.9, N), df=10 ** 20), V, r"df must be a positive integer"),
+    # RRandom's draws: "must be real number, not str" (Python's float()); replace a Series
+    # or NA: pandas' truth-value errors; n = 10**20: an OverflowError
+    ("rrandom-runif-min-text", lambda E: pygbm.RRandom(1).runif(2, "a", 2), T,
+     r"RRandom.runif: min must be a number; got 'a'"),
+    ("rrandom-rnorm-sd-array", lambda E: pygbm.RRandom(1).rnorm(2, 0, np.array([1, 2])), T,
+     r"RRandom.rnorm: sd must be a number"),
+    ("rrandom-sample_int-replace-series", lambda E: pygbm.RRandom(1).sample_int(
+        5, 2, replace=pd.Series([True])), T, r"RRandom: replace must be True or False"),
+    ("rrandom-sample-replace-na", lambda E: pygbm.RRandom(1).sample([1, 2, 3], 2, replace=pd.NA),
+     T, r"RRandom: replace must be True or False; got <NA>"),
+    ("rrandom-sample_int-n-huge", lambda E: pygbm.RRandom(1).sample_int(10 ** 20, 2), V,
+     r"RRandom: n must be at most 4.5e\+15 \(R's limit\)"),
     # Surv(None): a response of one missing time (R: "Time variable is not numeric")
     ("surv-time-none", lambda E: pygbm.Surv(None), T, r"Surv\(\): `time` must be a numeric "
      r"vector, got None"),

@@ -39,6 +39,7 @@ SPAN_SHIFT = 32 - BITS_PER_DRAW       # floor(65536 u) is the output's top 16 bi
 INVERSION_BIG = 134217728.0           # 2^27, rnorm's two-uniform construction
 HASH_MIN_N = 10_000_000               # sample.int hashes above this n (size <= n / 2)
 READ_AHEAD = 1024                     # uniforms read ahead by a sampling loop
+MAX_COUNT = 4_500_000_000_000_000     # R's sample.int: n above 4.5e15 is "invalid"
 
 
 def _seed_value(seed) -> int:
@@ -54,7 +55,26 @@ def _seed_value(seed) -> int:
 def _count(name: str, value) -> int:
     if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 0:
         raise ValueError(f"RRandom: {name} must be a non-negative integer; got {value!r}")
+    if value > MAX_COUNT:
+        raise ValueError(f"RRandom: {name} must be at most {MAX_COUNT:.2g} (R's limit); got "
+                         f"{value!r}")
     return int(value)
+
+
+def _real(where: str, **values) -> None:
+    """Each of ``values`` (by argument name) is one real number (R: "invalid
+    arguments"), else a TypeError naming it."""
+    for name, value in values.items():
+        if isinstance(value, bool) or not isinstance(value, numbers.Real):
+            raise TypeError(f"{where}: {name} must be a number; got {value!r:.80}")
+
+
+def _flag(name: str, value) -> bool:
+    """``value`` as True or False (0 and 1 too), else a TypeError naming it."""
+    if isinstance(value, (bool, np.bool_)) or (isinstance(value, numbers.Integral)
+                                               and value in (0, 1)):
+        return bool(value)
+    raise TypeError(f"RRandom: {name} must be True or False; got {value!r:.80}")
 
 
 def _uniforms(raw: np.ndarray) -> np.ndarray:
@@ -301,6 +321,7 @@ class RRandom:
         array([19.14806043, 19.37075413])
         """
         n = _count("n", n)
+        _real("RRandom.runif", min=min, max=max)
         if not (math.isfinite(min) and math.isfinite(max) and min <= max):
             raise ValueError(f"RRandom.runif: needs finite min <= max; got min={min}, "
                              f"max={max} (R returns NaN there)")
@@ -338,6 +359,7 @@ class RRandom:
         array([-0.62645381,  0.18364332])
         """
         n = _count("n", n)
+        _real("RRandom.rnorm", mean=mean, sd=sd)
         if not (math.isfinite(mean) and math.isfinite(sd) and sd >= 0):
             raise ValueError(f"RRandom.rnorm: needs a finite mean and a finite sd >= 0; "
                              f"got mean={mean}, sd={sd}")
@@ -403,6 +425,7 @@ class RRandom:
         """
         n = _count("n", n)
         size = n if size is None else _count("size", size)
+        replace = _flag("replace", replace)
         if not replace and size > n:
             raise ValueError("RRandom.sample_int: cannot take a sample larger than the "
                              "population when replace=False (R's sample.int)")
