@@ -283,8 +283,9 @@ _CASES = [
     ("gbm_more-data-unseen-level", lambda E: pygbm.gbm_more(E.fit, 5, data=E.d.assign(
         c=pd.Categorical(np.where(np.arange(N) < 5, "zz", E.d.c.astype(str))))), V,
      r"data has levels of \['c'\] not seen by the first fit"),
+    # a factor given as its codes: refused as numbers for a categorical predictor
     ("gbm_more-data-codes", lambda E: pygbm.gbm_more(E.fit, 5, data=E.d.assign(c=E.d.c.cat.codes)),
-     V, r"data has levels of \['c'\]"),
+     T, r"column 'c' in data holds numbers, but 'c' was categorical in the training data"),
     ("gbm_more-no-kept-data", lambda E: pygbm.gbm_more(E.mfit, 5), V, "keep_data"),
     ("gbm_more-offset-length", lambda E: pygbm.gbm_more(E.fit, 5, offset=np.ones(3)), V,
      "offset"),
@@ -724,6 +725,16 @@ _CASES = [
      T, r"RRandom: replace must be True or False; got <NA>"),
     ("rrandom-sample_int-n-huge", lambda E: pygbm.RRandom(1).sample_int(10 ** 20, 2), V,
      r"RRandom: n must be at most 4.5e\+15 \(R's limit\)"),
+    # a categorical predictor given as numbers (its codes): all treated as unseen levels,
+    # i.e. missing, with a warning (R's predict.gbm reads them as codes); interact_gbm read
+    # them (and any unknown label) as missing without a word
+    ("predict-codes-for-levels", lambda E: E.fit.predict(E.d.assign(c=E.d.c.cat.codes),
+                                                         n_trees=5), T,
+     r"column 'c' in newdata holds numbers, but 'c' was categorical in the training data "
+     r"\(levels \['a', 'b', 'c'\]\): give its level labels"),
+    ("interact-codes-for-levels", lambda E: pygbm.interact_gbm(
+        E.fit, E.d.assign(c=E.d.c.cat.codes), ["x1", "c"]), T,
+     r"column 'c' in data holds numbers, but 'c' was categorical"),
     # Surv(None): a response of one missing time (R: "Time variable is not numeric")
     ("surv-time-none", lambda E: pygbm.Surv(None), T, r"Surv\(\): `time` must be a numeric "
      r"vector, got None"),
@@ -841,3 +852,15 @@ def test_scaled_influence_of_a_fit_without_splits_is_zero_with_a_warning(E):
     np.testing.assert_array_equal(pygbm.relative_influence(E.fit, n_trees=5, scale=True),
                                   pygbm.relative_influence(E.fit, n_trees=5)
                                   / pygbm.relative_influence(E.fit, n_trees=5).max())
+
+
+def test_numbers_that_are_levels_are_read_as_labels_and_unseen_labels_warn(E):
+    # a factor of numbers (levels "1", "2", "3") takes numbers; interact_gbm now warns of
+    # an unseen label as predict does (it was read as missing without a word)
+    d = E.d.assign(k=pd.Categorical(np.arange(N) % 3 + 1))
+    fit = g(E, formula="y ~ x1 + k", data=d, interaction_depth=2, random_state=1)
+    as_numbers = d.assign(k=np.arange(N) % 3 + 1)
+    np.testing.assert_array_equal(fit.predict(as_numbers, n_trees=5), fit.predict(d, n_trees=5))
+    with pytest.warns(UserWarning, match=r"data has levels not seen in training, treated as "
+                                         r"missing: c: \['zz'\]"):
+        pygbm.interact_gbm(E.fit, E.d.assign(c="zz"), ["x1", "c"])

@@ -21,7 +21,8 @@ import pandas as pd
 
 from ..messages import warn
 
-__all__ = ["PredictorEncoder", "r_quantile7", "r_label", "r_collation_key", "QUANTILE_PROBS"]
+__all__ = ["PredictorEncoder", "r_quantile7", "r_label", "r_collation_key", "QUANTILE_PROBS",
+           "refuse_numbers_for_levels"]
 
 R_MAX_CATEGORICAL_LEVELS = 1024  # gbm.fit's limit for an unordered factor
 QUANTILE_PROBS = np.arange(11) / 10  # R's (0:10)/10
@@ -145,6 +146,22 @@ def numeric_values(col: pd.Series, name: str, context: str) -> np.ndarray:
     if dtype == object:
         col = col.map(lambda v: np.nan if pd.isna(v) else float(v))
     return col.to_numpy(dtype=float, na_value=np.nan)
+
+
+def refuse_numbers_for_levels(col: pd.Series, labels: list, var: str, levels,
+                              name: str) -> None:
+    """A TypeError when ``col`` (the predictor ``var`` of the table ``name``, its
+    distinct labels ``labels``) holds numbers none of which is one of the training
+    ``levels`` of a categorical predictor: level codes given for labels (R's
+    predict.gbm would read them as codes), not new levels to treat as missing."""
+    dtype = col.dtype
+    numbers = pd.api.types.is_numeric_dtype(dtype) and not pd.api.types.is_bool_dtype(dtype) \
+        and not isinstance(dtype, pd.CategoricalDtype)
+    if numbers and labels and not set(labels) & set(levels):
+        raise TypeError(f"column {var!r} in {name} holds numbers, but {var!r} was categorical "
+                        f"in the training data (levels {list(levels)[:5]}"
+                        f"{' ...' if len(levels) > 5 else ''}): give its level labels "
+                        "(numbers are not read as level codes)")
 
 
 def _labels_inverse(col: pd.Series):
@@ -293,6 +310,7 @@ class PredictorEncoder:
                 x[:, j] = numeric_values(col, var, f"in {name}")
                 continue
             labels, inverse = _labels_inverse(col)
+            refuse_numbers_for_levels(col, labels, var, self.var_levels[j], name)
             lookup = self._codes[j]
             code_of_label = np.array([lookup.get(lab, -1) for lab in labels] + [-1], dtype=float)
             new = [lab for lab in labels if lab not in lookup]

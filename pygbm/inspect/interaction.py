@@ -6,20 +6,28 @@ import pandas as pd
 
 from .._checks import fit_arg
 from .._rmath import r_sum
-from ..frontend import numeric_values, r_label
+from ..frontend import numeric_values, r_label, refuse_numbers_for_levels
+from ..messages import warn
 from .influence import check_n_trees, class_labels, class_view, used_variables
 from .partial_dependence import is_categorical, resolve_vars, weighted_traversal
 
 
-def _code_categorical(column: pd.Series, levels) -> np.ndarray:
-    """Codes of ``column`` among the fit's ``levels``; missing or unknown -> NaN.
-    Values are labelled as the fit's encoder labels them (``r_label``, R's
-    as.character: a bool is "TRUE"/"FALSE", a 0/1 integer "0"/"1")."""
+def _code_categorical(column: pd.Series, levels, var: str) -> np.ndarray:
+    """Codes of ``column`` (the predictor ``var``) among the fit's ``levels``;
+    missing or unknown -> NaN, an unknown label with predict's warning; numbers
+    none of which is a level are refused (codes, not labels). Values are labelled as
+    the fit's encoder labels them (``r_label``, R's as.character: a bool is
+    "TRUE"/"FALSE", a 0/1 integer "0"/"1")."""
     levels = [str(s) for s in levels]
     codes, uniques = pd.factorize(column, use_na_sentinel=True)
+    labels = [r_label(v) for v in np.asarray(uniques, dtype=object)]   # distinct values only
+    refuse_numbers_for_levels(column, labels, var, levels, "data")
     lookup = {lab: float(i) for i, lab in enumerate(levels)}
-    mapped = np.array([lookup.get(r_label(v), np.nan)       # over distinct values only
-                       for v in np.asarray(uniques, dtype=object)] + [np.nan])
+    unseen = [lab for lab in labels if lab not in lookup]
+    if unseen:
+        warn(f"data has levels not seen in training, treated as missing: {var}: "
+             f"{unseen[:10]}" + (" ..." if len(unseen) > 10 else ""))
+    mapped = np.array([lookup.get(lab, np.nan) for lab in labels] + [np.nan])
     return mapped[codes]          # code -1 (missing) picks the trailing NaN
 
 
@@ -46,7 +54,7 @@ def code_columns(fit, data, idx: list[int]) -> np.ndarray:
         for j in idx:
             col = data.iloc[:, position[names[j]]]
             if is_categorical(fit, j):
-                cols.append(_code_categorical(col, fit.var_levels[j]))
+                cols.append(_code_categorical(col, fit.var_levels[j], names[j]))
             else:           # read as predict reads it: numbers in text are refused
                 cols.append(numeric_values(col, names[j], "in data"))
         return np.column_stack(cols)
