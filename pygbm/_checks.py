@@ -187,6 +187,9 @@ def per_row_arg(name: str, values, n: int, table: str | None = None) -> np.ndarr
 def response_arg(distribution, y, table: str = "data") -> np.ndarray:
     """``y``: one response per row of the table ``table``, checked by the
     distribution (``check_response``), as floats."""
+    if isinstance(y, str):      # as fold_id: a column's name is not looked up
+        raise ValueError(f"y must be one response per row of {table}, got the single value "
+                         f"{y!r:.80}; a name is not looked up in {table} (give the values)")
     y = np.asarray(y)
     if y.ndim != 1:
         raise ValueError(f"y must be one response per row of {table}, got shape {y.shape}")

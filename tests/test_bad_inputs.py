@@ -735,6 +735,15 @@ _CASES = [
     ("interact-codes-for-levels", lambda E: pygbm.interact_gbm(
         E.fit, E.d.assign(c=E.d.c.cat.codes), ["x1", "c"]), T,
      r"column 'c' in data holds numbers, but 'c' was categorical"),
+    # a column name as y (weights= takes one, y= does not): "got shape ()"
+    ("calibrate-y-column-name", lambda E: pygbm.calibrate(E.bfit, E.d, y="b"), V,
+     r"y must be one response per row of data, got the single value 'b'; a name is not "
+     r"looked up in data"),
+    # a weights column name with array data: "data must be a pandas DataFrame, got ndarray",
+    # though calibrate takes an array for a gbm_fit model
+    ("calibrate-weights-name-array-data", lambda E: pygbm.calibrate(
+        E.ffit, E.x.to_numpy(), y=E.d.y, weights="w"), T,
+     r"weights='w' names a column of data, but data is a ndarray, without column names"),
     # Surv(None): a response of one missing time (R: "Time variable is not numeric")
     ("surv-time-none", lambda E: pygbm.Surv(None), T, r"Surv\(\): `time` must be a numeric "
      r"vector, got None"),

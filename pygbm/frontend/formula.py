@@ -352,6 +352,10 @@ def weights_newdata(weights, newdata, name: str = "newdata"):
     numbers."""
     if not isinstance(weights, str):
         return weights
+    if not isinstance(newdata, (pd.DataFrame, Mapping)):
+        raise TypeError(f"weights={weights!r:.80} names a column of {name}, but {name} is a "
+                        f"{type(newdata).__name__}, without column names: give the weights "
+                        "as numbers, one per row")
     newdata = _newdata_frame(newdata, name)
     if weights not in newdata.columns:
         raise ValueError(f"weights: column {weights!r} is not in {name} "
