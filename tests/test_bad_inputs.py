@@ -744,6 +744,11 @@ _CASES = [
     ("calibrate-weights-name-array-data", lambda E: pygbm.calibrate(
         E.ffit, E.x.to_numpy(), y=E.d.y, weights="w"), T,
      r"weights='w' names a column of data, but data is a ndarray, without column names"),
+    # an infinite response named by its term ("gaussian: the response y has 48 infinite
+    # value(s)" named a y the formula does not have)
+    ("gbm-response-term-infinite", lambda E: g(E, formula="np.log(k) ~ x1",
+                                               data=E.d.assign(k=np.r_[0, E.d.k[1:] + 1])), V,
+     r"the response np.log\(k\) has 1 infinite value\(s\)"),
     # Surv(None): a response of one missing time (R: "Time variable is not numeric")
     ("surv-time-none", lambda E: pygbm.Surv(None), T, r"Surv\(\): `time` must be a numeric "
      r"vector, got None"),

@@ -165,6 +165,9 @@ def _response(value, name: str, n: int):
     if missing:
         raise ValueError(f"the response {name} has {missing} missing values; gbm does not "
                          "allow missing values in the response")
+    if levels is None and np.isinf(y).any():    # named here: the distribution says "y"
+        raise ValueError(f"the response {name} has {int(np.isinf(y).sum())} infinite "
+                         "value(s); remove those rows first")
     return y, levels, levels is not None, status
 
 
