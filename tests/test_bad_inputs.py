@@ -878,3 +878,20 @@ def test_numbers_that_are_levels_are_read_as_labels_and_unseen_labels_warn(E):
     with pytest.warns(UserWarning, match=r"data has levels not seen in training, treated as "
                                          r"missing: c: \['zz'\]"):
         pygbm.interact_gbm(E.fit, E.d.assign(c="zz"), ["x1", "c"])
+
+
+@pytest.mark.parametrize("tool", ["relative_influence", "summary", "partial_dependence",
+                                  "interact_gbm"])
+def test_toolbox_takes_a_whole_float_count_as_r_and_predict_do(E, tool):
+    # n_trees=5.0 was refused ("must be a positive integer") where R and predict take it
+    calls = {"relative_influence": lambda n: pygbm.relative_influence(E.fit, n_trees=n),
+             "summary": lambda n: pygbm.summary(E.fit, n_trees=n, plot_it=False).to_frame(),
+             "partial_dependence": lambda n: pygbm.partial_dependence(E.fit, 0, n_trees=n),
+             "interact_gbm": lambda n: pygbm.interact_gbm(E.fit, E.d, [0, 1], n_trees=n)}
+    got, expected = calls[tool](5.0), calls[tool](5)
+    if isinstance(expected, float):
+        assert got == expected or (np.isnan(got) and np.isnan(expected))
+    else:
+        pd.testing.assert_frame_equal(pd.DataFrame(got), pd.DataFrame(expected))
+    with pytest.raises(TypeError, match="n_trees must be a positive integer or None, got 2.5"):
+        calls[tool](2.5)

@@ -14,7 +14,7 @@ import dataclasses
 import numpy as np
 import pandas as pd
 
-from .._checks import as_generator, bool_arg, fit_arg
+from .._checks import as_generator, bool_arg, finite_number, fit_arg
 from ..distributions.inputs import Targets
 from ..draws import shuffled
 from ..engine.predict import predict_link
@@ -38,7 +38,7 @@ def class_view(fit, k: int):
 
 
 def check_n_trees(fit, n_trees, *, cap: bool, arg: str = "n_trees") -> int:
-    """Validate ``n_trees`` (a positive int); ``None`` means all trees.
+    """Validate ``n_trees`` (a positive whole number); ``None`` means all trees.
 
     Above ``fit.n_trees``: a warning and the cap when ``cap`` (R's plot.gbm,
     summary.gbm, interact.gbm), else a ``ValueError``.
@@ -46,7 +46,7 @@ def check_n_trees(fit, n_trees, *, cap: bool, arg: str = "n_trees") -> int:
     total = int(fit.n_trees)
     if n_trees is None:
         return total
-    if isinstance(n_trees, (bool, np.bool_)) or not isinstance(n_trees, (int, np.integer)):
+    if not finite_number(n_trees) or n_trees != int(n_trees):    # 5.0 is 5, as in R
         raise TypeError(f"{arg} must be a positive integer or None, got {n_trees!r}")
     n_trees = int(n_trees)
     if n_trees < 1:
