@@ -895,3 +895,18 @@ def test_toolbox_takes_a_whole_float_count_as_r_and_predict_do(E, tool):
         pd.testing.assert_frame_equal(pd.DataFrame(got), pd.DataFrame(expected))
     with pytest.raises(TypeError, match="n_trees must be a positive integer or None, got 2.5"):
         calls[tool](2.5)
+
+
+def test_class_of_numeric_classes_is_matched_and_listed_as_r_labels_them(E):
+    # classes 1, 2, 3 (a numeric response): class_="1" was refused and the message listed
+    # "[np.float64(1.0), ...]"
+    d = E.d.assign(k3=np.arange(N) % 3 + 1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        fit = g(E, formula="k3 ~ x1 + x2", data=d, distribution="multinomial", random_state=1)
+    by_label = pygbm.partial_dependence(fit, 0, class_="1", continuous_resolution=3)
+    pd.testing.assert_frame_equal(by_label, pygbm.partial_dependence(
+        fit, 0, class_=1, continuous_resolution=3))
+    with pytest.raises(ValueError, match=r"class_ must be one of the fit's classes "
+                                         r"\['1', '2', '3'\]; got 4"):
+        pygbm.partial_dependence(fit, 0, class_=4)

@@ -25,6 +25,7 @@ import pandas as pd
 from .._checks import as_generator, bool_arg, choice_arg, fit_arg
 from ..engine.predict import predict_link
 from ..engine.tree import LEFT, MISSING, NO_NODE, NOWHERE, RIGHT, split_directions
+from ..frontend import r_label
 from ..messages import warn
 from .influence import check_n_trees, class_labels, class_view
 
@@ -242,12 +243,15 @@ def _class_index(fit, class_):
     if K == 1:
         raise ValueError("class_ applies to multi-class (multinomial) fits only")
     labels = class_labels(fit)
+    # as R labels them (1 not 1.0): what the message lists, and a label to match
+    shown = [r_label(c) for c in labels]
     if np.ndim(class_) != 0:
-        raise ValueError(f"class_ must be one of the fit's classes {labels} (one label), got "
+        raise ValueError(f"class_ must be one of the fit's classes {shown} (one label), got "
                          f"{type(class_).__name__} of shape {np.shape(class_)}")
-    matches = [k for k, c in enumerate(labels) if c == class_ or str(c) == str(class_)]
+    matches = [k for k, c in enumerate(labels)
+               if c == class_ or str(c) == str(class_) or shown[k] == str(class_)]
     if not matches:
-        raise ValueError(f"class_ must be one of the fit's classes {labels}; got {class_!r}")
+        raise ValueError(f"class_ must be one of the fit's classes {shown}; got {class_!r}")
     return matches[0]
 
 
