@@ -23,6 +23,7 @@ iteration; without one it calls nothing.
 from __future__ import annotations
 
 import contextlib
+import importlib
 import os
 import sys
 
@@ -66,7 +67,7 @@ def _tqdm_class():
     missing)."""
     if _in_jupyter():
         try:
-            import ipywidgets  # noqa: F401
+            importlib.import_module("ipywidgets")       # the widget's own dependency
             from tqdm.notebook import tqdm
             return tqdm
         except ImportError:
