@@ -196,14 +196,14 @@ def response_arg(distribution, y, table: str = "data") -> np.ndarray:
     return np.asarray(distribution.check_response(y), dtype=float)
 
 
-def weights_arg(w, n: int) -> np.ndarray:
-    """Case weights: one finite, non-negative number per row, not all zero
-    (None: all 1)."""
+def weights_arg(w, n: int, name: str = "weights") -> np.ndarray:
+    """Case weights (the argument ``name``): one finite, non-negative number
+    per row, not all zero (None: all 1)."""
     if w is None:
         return np.ones(n)
-    w = per_row_arg("weights", w, n)
+    w = per_row_arg(name, w, n)
     if np.any(w < 0) or not np.any(w > 0):
-        raise ValueError(f"weights must be >= 0 and not all zero, got {int(np.sum(w < 0))} "
+        raise ValueError(f"{name} must be >= 0 and not all zero, got {int(np.sum(w < 0))} "
                          f"negative value(s) (min {w.min():g}) and "
                          f"{int(np.sum(w > 0))} positive")
     return w

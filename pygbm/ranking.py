@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ._checks import as_generator, choice_arg, finite_number, numbers_arg, per_row_arg
+from ._checks import as_generator, choice_arg, finite_number, numbers_arg, weights_arg
 from .draws import is_r_stream
 from .messages import warn
 
@@ -511,7 +511,7 @@ def perf_pairwise(y, f, group, metric="ndcg", w=None, max_rank=0, random_state=N
         raise ValueError(f"f must be one score per row, got shape {f.shape}")
     rng = as_generator(random_state)
     n = f.shape[0]
-    w = None if w is None else _case_weights(w, n)
+    w = None if w is None else weights_arg(w, n, name="w")
     noise = rng.runif(n, -0.5, 0.5) if is_r_stream(rng) else rng.uniform(-0.5, 0.5, size=n)
     f = f + PERF_NOISE * noise
     y, f, w, group = _without_missing_groups(y, f, w, group)
@@ -529,16 +529,6 @@ def perf_pairwise(y, f, group, metric="ndcg", w=None, max_rank=0, random_state=N
         raise ValueError(f"w must give weight to some group where {metric} is defined; the "
                          f"{int(ok.sum())} such group(s) have mean weight 0")
     return float(np.average(values, weights=weights))
-
-
-def _case_weights(w, n: int) -> np.ndarray:
-    """perf_pairwise's ``w``: one finite number >= 0 per row, not all zero."""
-    w = per_row_arg("w", w, n)
-    if np.any(w < 0) or not np.any(w > 0):
-        raise ValueError(f"w must be >= 0 and not all zero, got {int(np.sum(w < 0))} "
-                         f"negative value(s) (min {w.min():g}) and {int(np.sum(w > 0))} "
-                         f"positive")
-    return w
 
 
 def _without_missing_groups(y, f, w, group):
