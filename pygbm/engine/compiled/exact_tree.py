@@ -66,6 +66,15 @@ def tied_predictors(xt: np.ndarray, order: np.ndarray, n_nan: np.ndarray,
 
 
 
+#: a split's sides as :func:`_keep_sums` stores them: left, right and missing
+#: (sum of w z, weight, rows)
+SIDE_SUMS = 9
+#: a terminal node's candidate split: gain less penalty, gain, penalty, value
+#: (floats); node, segment start and end, predictor, levels sent left (ints)
+TERM_FLOATS = 4
+TERM_INTS = 5
+
+
 @njit(cache=True, error_model="numpy")
 def _keep_sums(out, ls, lw, nl, rs, rw, nr, ms, mw, nm):
     """Store the best split's sides: (ls, lw, nl, rs, rw, nr, ms, mw, nm)."""
@@ -121,7 +130,7 @@ def _level_space(width: int) -> tuple:
     (see :class:`GrowthSpace`)."""
     return (np.empty(width), np.empty(width), np.empty(width, dtype=np.int64),
             np.empty(width), np.empty(width), np.empty(width, dtype=np.int64),
-            np.empty(9), np.empty(width, dtype=np.int64))
+            np.empty(SIDE_SUMS), np.empty(width, dtype=np.int64))
 
 
 #: the screen of a candidate's gain (see :func:`_may_beat`): the rounding of
@@ -540,15 +549,16 @@ def _grow(data, space, wz, w, inbag, unit, min_obs, depth, costs, node_pen):
     cols = max(pc, 1)
     # the terminal nodes' tables and the growth's small scratch, cut from
     # three allocations (see tree_arrays.carve)
-    floats = np.zeros(p + 9 + max_term * 13)
+    floats = np.zeros(p + SIDE_SUMS + max_term * (TERM_FLOATS + SIDE_SUMS))
     pen, at = carve(floats, 0, p)
-    sums, at = carve(floats, at, 9)
+    sums, at = carve(floats, at, SIDE_SUMS)
     t_gain, at = carve(floats, at, max_term)            # less the penalty
     t_raw, at = carve(floats, at, max_term)             # R's gain
     t_pen, at = carve(floats, at, max_term)
     t_value, at = carve(floats, at, max_term)
-    t_sums, at = carve2(floats, at, max_term, 9)
-    ints = np.zeros(max_term * (5 + cols + width) + 3 * cols + 9 + 2 * width, dtype=np.int64)
+    t_sums, at = carve2(floats, at, max_term, SIDE_SUMS)
+    ints = np.zeros(max_term * (TERM_INTS + cols + width) + 3 * cols + 3 * 3 + 2 * width,
+                    dtype=np.int64)         # (3 children: counts, goes, ids)
     term_nm, at = carve2(ints, 0, max_term, cols)
     term_node, at = carve(ints, at, max_term)
     term_lo, at = carve(ints, at, max_term)
@@ -628,7 +638,7 @@ def _grow(data, space, wz, w, inbag, unit, min_obs, depth, costs, node_pen):
                     t_var[t] = v
                     t_value[t] = value
                     t_nlev[t] = nlev
-                    for k in range(9):
+                    for k in range(SIDE_SUMS):
                         t_sums[t, k] = sums[k]
                     for k in range(nlev):
                         t_levels[t, k] = levels[k]

@@ -57,7 +57,9 @@ def r_vectors(pred, node_w, node_var, node_value, node_gain, node_kids, node_nle
     missing subtrees) and the rows of the tree's categorical splits (in that
     order, numbered from ``n_csplits``; padded with 0 to the widest)."""
     n_nodes = pred.shape[0]
-    ints = np.empty(7 * n_nodes, dtype=np.int64)       # (see carve)
+    # (see carve) order, number, stack, split_var and the 3 children; code,
+    # gain, weight, prediction
+    ints = np.empty((4 + 3) * n_nodes, dtype=np.int64)
     order, at = carve(ints, 0, n_nodes)
     number, at = carve(ints, at, n_nodes)
     stack, at = carve(ints, at, n_nodes)
@@ -234,12 +236,13 @@ def new_nodes(max_nodes, level_width):
     predictor (-1: terminal), split point, gain, children (left, right,
     missing; -1: none), number of levels sent left and those levels
     (``level_width`` columns)."""
+    # (see carve) z, w, value, gain; n, var, the 3 children, nlev and the levels
     floats = np.zeros(4 * max_nodes)
     node_z, at = carve(floats, 0, max_nodes)
     node_w, at = carve(floats, at, max_nodes)
     node_value, at = carve(floats, at, max_nodes)
     node_gain, at = carve(floats, at, max_nodes)
-    ints = np.zeros((6 + level_width) * max_nodes, dtype=np.int64)
+    ints = np.zeros((2 + 3 + 1 + level_width) * max_nodes, dtype=np.int64)
     node_n, at = carve(ints, 0, max_nodes)
     node_var, at = carve(ints, at, max_nodes)
     node_kids, at = carve2(ints, at, max_nodes, 3)
