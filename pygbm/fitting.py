@@ -115,14 +115,22 @@ _ZERO_WEIGHT_RATIO_FITS = ("huberized",)
 _LOG_SUM_FITS = ("poisson",)
 
 
-def _check_response(y, n, dist):
+def _check_response(y, n, dist, name: str):
+    """The response checked by the distribution; ``name`` is the response's
+    name (the formula's left-hand side; gbm_fit's ``response_name``), which
+    the errors give where the distribution's message says ``y``."""
     y = np.asarray(y)
     if y.shape[0] != n:
         raise ValueError(f"y has {y.shape[0]} values but x has {n} rows")
     if y.dtype.kind in "fc" and np.isnan(y.astype(float)).any():
-        raise ValueError(f"y has {int(np.isnan(y).sum())} missing values; gbm does not allow "
-                         "missing values in the response")
-    return dist.check_response(y)
+        raise ValueError(f"the response {name} has {int(np.isnan(y).sum())} missing values; "
+                         "gbm does not allow missing values in the response")
+    try:
+        return dist.check_response(y)
+    except (ValueError, TypeError) as exc:
+        if name == "y":
+            raise
+        raise type(exc)(f"{exc} (y: the response {name})") from None
 
 
 def check_targets(data: CodedData, dist) -> Targets:
@@ -140,7 +148,7 @@ def check_targets(data: CodedData, dist) -> Targets:
         if status is None:
             raise ValueError(f"distribution {dist.name!r} needs a survival response: use "
                              "Surv(time, status) ~ ... in the formula (or misc= with gbm_fit)")
-        y = _check_response(data.y, n, dist)
+        y = _check_response(data.y, n, dist, data.response_name)
         status = np.asarray(status, dtype=float)
         if status.ndim != 1 or status.shape[0] != n:
             raise ValueError(f"misc (the event status) must have one value per row ({n}), "
@@ -152,7 +160,7 @@ def check_targets(data: CodedData, dist) -> Targets:
         if status is not None:
             raise ValueError(f"a Surv() response (or gbm_fit's misc, the event status) "
                              f"needs distribution='coxph', not {dist.name!r}")
-        y = _check_response(data.y, n, dist)
+        y = _check_response(data.y, n, dist, data.response_name)
         _check_initial_value(y[:data.n_train], w_raw[:data.n_train], dist)
     return Targets(y=y, misc=status, offset=offset, w=w_raw * n / np.sum(w_raw), w_raw=w_raw)
 

@@ -910,3 +910,22 @@ def test_class_of_numeric_classes_is_matched_and_listed_as_r_labels_them(E):
     with pytest.raises(ValueError, match=r"class_ must be one of the fit's classes "
                                          r"\['1', '2', '3'\]; got 4"):
         pygbm.partial_dependence(fit, 0, class_=4)
+
+
+@pytest.mark.parametrize("dist, response, match", [
+    ("poisson", lambda k: -k, r"non-negative count response y.*\(y: the response Claims\)"),
+    ("poisson", lambda k: k + 0.5, r"integer count response y.*\(y: the response Claims\)"),
+    ("bernoulli", lambda k: k, r"coded 0/1.*\(y: the response Claims\)"),
+])
+def test_the_distributions_response_errors_name_the_formulas_response(dist, response, match):
+    rng = np.random.default_rng(0)
+    data = pd.DataFrame({"Claims": rng.integers(0, 5, 60), "age": rng.normal(size=60)})
+    data["Claims"] = response(data["Claims"])
+    with pytest.raises(ValueError, match=match):
+        pygbm.gbm("Claims ~ age", data=data, distribution=dist, n_trees=2)
+
+
+def test_a_missing_formula_response_is_named():
+    data = pd.DataFrame({"Claims": [1.0, np.nan] + [2.0] * 58, "age": np.arange(60.0)})
+    with pytest.raises(ValueError, match=r"the response Claims has 1 missing values"):
+        pygbm.gbm("Claims ~ age", data=data, distribution="poisson", n_trees=2)
