@@ -196,6 +196,21 @@ def response_arg(distribution, y, table: str = "data") -> np.ndarray:
     return np.asarray(distribution.check_response(y), dtype=float)
 
 
+def missing_mask(values) -> np.ndarray:
+    """Which of ``values`` are missing (None, NaN or pandas' NA), whatever their dtype."""
+    import pandas as pd        # imported on first use: import pygbm stays fast
+    return np.asarray(pd.isna(np.asarray(values, dtype=object)), dtype=bool)
+
+
+def complete_group_arg(group) -> None:
+    """A pairwise ``group`` without missing values (R passes them on as
+    numbers, undefined there; a NaN would be a group of its own)."""
+    missing = int(np.sum(missing_mask(group)))
+    if missing:
+        raise ValueError(f"group must not have missing values (None or NaN); got {missing} "
+                         f"of {np.size(group)}")
+
+
 def weights_arg(w, n: int, name: str = "weights") -> np.ndarray:
     """Case weights (the argument ``name``): one finite, non-negative number
     per row, not all zero (None: all 1)."""

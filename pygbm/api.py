@@ -12,8 +12,8 @@ import functools
 import numpy as np
 
 from . import cv, frontend
-from ._checks import (R_INT_MAX, as_generator, bool_arg, fraction_arg, int_arg, n_cores_arg,
-                      numbers_arg, offset_arg, weights_arg)
+from ._checks import (R_INT_MAX, as_generator, bool_arg, complete_group_arg, fraction_arg,
+                      int_arg, missing_mask, n_cores_arg, numbers_arg, offset_arg, weights_arg)
 from .call import call_string, given_arguments
 from .distributions import get_distribution, guess_distribution
 from .costs import cost_spec
@@ -61,8 +61,7 @@ def _no_missing_response(y) -> None:
     """gbm_fit's ``y`` has no missing value (NaN, None, pandas' NA): one among
     words, bools or pandas' nullable values was taken for a value of its own (a
     third class, or "not numeric")."""
-    import pandas as pd        # imported on first use: import pygbm stays fast
-    missing = int(np.sum(pd.isna(y)))
+    missing = int(np.sum(missing_mask(y)))
     if missing:
         raise ValueError(f"y has {missing} missing values; gbm does not allow missing values "
                          "in the response")
@@ -79,16 +78,6 @@ def _status_arg(misc) -> np.ndarray:
                          f"{other.size} other value(s) such as {other[:3].tolist()}; for "
                          "R's 1/2 coding give y=Surv(time, status) (or subtract 1)")
     return status
-
-
-def _group_arg(group) -> None:
-    """gbm_fit's ``group`` (pairwise): no missing values (R's gbm.fit passes them
-    to its C++ as numbers, undefined there)."""
-    import pandas as pd        # imported on first use: import pygbm stays fast
-    missing = int(np.sum(pd.isna(np.asarray(group, dtype=object))))
-    if missing:
-        raise ValueError(f"group must not have missing values (None or NaN); got {missing} "
-                         f"of {np.size(group)}")
 
 
 def _n_train_arg(n_train, train_fraction, n):
@@ -214,7 +203,7 @@ def gbm_fit(x, y, offset=None, misc=None, distribution="bernoulli", w=None,
     elif misc is not None:
         status = _status_arg(misc)
     if group is not None:
-        _group_arg(group)
+        complete_group_arg(group)
     if np.ndim(y) != 1:
         raise ValueError(f"y must be one response per row of x ({coded.shape[0]}), got "
                          f"{type(y).__name__} of shape {np.shape(y)}")

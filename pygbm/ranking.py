@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ._checks import as_generator, choice_arg, finite_number, numbers_arg, weights_arg
+from ._checks import (as_generator, choice_arg, complete_group_arg, finite_number,
+                      missing_mask, numbers_arg, weights_arg)
 from .draws import is_r_stream
 from .messages import warn
 
@@ -81,12 +82,6 @@ def ranks_within(scores, runs: Runs) -> tuple[np.ndarray, np.ndarray]:
     return rank, order
 
 
-def _missing(values) -> np.ndarray:
-    """Which of the 1-d ``values`` are missing (None, NaN or pandas' NA)."""
-    import pandas as pd        # imported on first use: import pygbm stays fast
-    return np.asarray(pd.isna(values), dtype=bool)
-
-
 # ------------------------------------------------------------------ IR measures (R level)
 class _Sorted:
     """Rows sorted by group, then decreasing score (ties: original position)."""
@@ -108,10 +103,7 @@ class _Sorted:
             if group.ndim != 1 or group.shape[0] != y.shape[0]:
                 raise ValueError(f"group must have one value per row ({y.shape[0]}); got "
                                  f"shape {group.shape}")
-            missing = int(np.sum(_missing(group)))
-            if missing:
-                raise ValueError(f"group must not have missing values (None or NaN); got "
-                                 f"{missing} of {group.shape[0]}")
+            complete_group_arg(group)
             self.labels, codes = np.unique(group, return_inverse=True)
             codes = codes.ravel()
         order = np.lexsort((-f, codes))
@@ -538,7 +530,7 @@ def _without_missing_groups(y, f, w, group):
     group = np.asarray(group)
     if not group.shape == y.shape == f.shape or group.ndim != 1:
         return y, f, w, group
-    missing = _missing(group)
+    missing = missing_mask(group)
     if not missing.any():
         return y, f, w, group
     warn(f"group has {int(missing.sum())} missing value(s); their rows are left out, as R's "

@@ -40,14 +40,8 @@ def split_gain(lw, rw, mw, ls, rs, ms):
 def shell_order(values):
     """The permutation R's rsort_with_index (Shell sort) gives ``values``."""
     n = values.shape[0]
-    return shell_order_into(values, np.empty(n), np.empty(n, dtype=np.int64))
-
-
-@njit(cache=True, error_model="numpy")
-def shell_order_into(values, x, ix):
-    """:func:`shell_order` in the caller's scratch: ``x`` (float) and ``ix``
-    (int, returned), each as long as ``values``."""
-    shell_order_first(values, values.shape[0], x, ix)
+    ix = np.empty(n, dtype=np.int64)
+    shell_order_first(values, n, np.empty(n), ix)
     return ix
 
 
