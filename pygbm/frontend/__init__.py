@@ -21,13 +21,15 @@ _MODULES = {
     "model_frame_newdata": ".formula", "offset_newdata": ".formula",
     "response_newdata": ".formula", "weights_newdata": ".formula", "NewResponse": ".formula",
     "factor_response": ".formula", "refuse_numbers_for_levels": ".encode",
+    "unseen_levels": ".encode", "warn_unseen_levels": ".encode",
 }
 
 __all__ = [
     "ModelFrame", "NewResponse", "PredictorEncoder", "Surv", "SurvData", "TermSpec",
     "factor_response", "model_frame", "model_frame_newdata", "numeric_values", "offset_newdata",
     "r_collation_key", "r_label",
-    "r_quantile7", "refuse_numbers_for_levels", "response_newdata", "weights_newdata",
+    "r_quantile7", "refuse_numbers_for_levels", "response_newdata", "unseen_levels",
+    "warn_unseen_levels", "weights_newdata",
 ]
 
 

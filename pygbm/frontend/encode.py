@@ -28,6 +28,7 @@ R_MAX_CATEGORICAL_LEVELS = 1024  # gbm.fit's limit for an unordered factor
 QUANTILE_PROBS = np.arange(11) / 10  # R's (0:10)/10
 NUMERIC, ORDERED, CATEGORICAL = "numeric", "ordered", "categorical"
 _R_FLOAT_DIGITS = 15  # as.character() of a double uses 15 significant digits
+_UNSEEN_SHOWN = 10  # unseen levels a warning lists per predictor
 _LARGEST_EXACT_INT = 2.0**53
 # ICU root collation order of ASCII punctuation/symbols (what R's sort() gives here)
 _ICU_ASCII_PUNCT = " _-,;:!?.'\"()[]{}@*/\\&#%`^+<=>|~$"
@@ -162,6 +163,18 @@ def refuse_numbers_for_levels(col: pd.Series, labels: list, var: str, levels,
                         f"in the training data (levels {list(levels)[:5]}"
                         f"{' ...' if len(levels) > 5 else ''}): give its level labels "
                         "(numbers are not read as level codes)")
+
+
+def unseen_levels(var: str, new: list) -> str:
+    """The predictor ``var``'s part of :func:`warn_unseen_levels`'s message."""
+    return f"{var}: {new[:_UNSEEN_SHOWN]}" + (" ..." if len(new) > _UNSEEN_SHOWN else "")
+
+
+def warn_unseen_levels(name: str, parts: list[str]) -> None:
+    """One warning for the table ``name``'s levels never seen in training
+    (``parts``: :func:`unseen_levels` of each predictor that has some)."""
+    if parts:
+        warn(f"{name} has levels not seen in training, treated as missing: " + "; ".join(parts))
 
 
 def _labels_inverse(col: pd.Series):
@@ -315,7 +328,7 @@ class PredictorEncoder:
             code_of_label = np.array([lookup.get(lab, -1) for lab in labels] + [-1], dtype=float)
             new = [lab for lab in labels if lab not in lookup]
             if new:
-                unseen.append(f"{var}: {new[:10]}" + (" ..." if len(new) > 10 else ""))
+                unseen.append(unseen_levels(var, new))
             coded = code_of_label[inverse]  # inverse == -1 picks the trailing -1
             missing = inverse < 0
             x[:, j] = np.where(coded >= 0, coded, np.nan)
@@ -324,9 +337,7 @@ class PredictorEncoder:
                 # levels (trees send it to the missing child, as R; target
                 # statistics give it the prior) -- missing values stay NaN
                 x[(coded < 0) & ~missing, j] = float(len(lookup))
-        if unseen:
-            warn(f"{name} has levels not seen in training, treated as missing: "
-                 + "; ".join(unseen))
+        warn_unseen_levels(name, unseen)
         return x
 
     def _select(self, newdata, name: str) -> pd.DataFrame:

@@ -6,8 +6,8 @@ import pandas as pd
 
 from .._checks import fit_arg
 from .._rmath import r_sum
-from ..frontend import numeric_values, r_label, refuse_numbers_for_levels
-from ..messages import warn
+from ..frontend import (numeric_values, r_label, refuse_numbers_for_levels, unseen_levels,
+                        warn_unseen_levels)
 from .influence import check_n_trees, class_labels, class_view, used_variables
 from .partial_dependence import is_categorical, resolve_vars, weighted_traversal
 
@@ -25,8 +25,7 @@ def _code_categorical(column: pd.Series, levels, var: str) -> np.ndarray:
     lookup = {lab: float(i) for i, lab in enumerate(levels)}
     unseen = [lab for lab in labels if lab not in lookup]
     if unseen:
-        warn(f"data has levels not seen in training, treated as missing: {var}: "
-             f"{unseen[:10]}" + (" ..." if len(unseen) > 10 else ""))
+        warn_unseen_levels("data", [unseen_levels(var, unseen)])
     mapped = np.array([lookup.get(lab, np.nan) for lab in labels] + [np.nan])
     return mapped[codes]          # code -1 (missing) picks the trailing NaN
 
