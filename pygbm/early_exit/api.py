@@ -78,8 +78,8 @@ def check_margin(name: str, margin) -> float:
     if isinstance(margin, np.generic):
         margin = margin.item()                 # an element of an array: -1, not np.int64(-1)
     if not finite_number(margin) or margin <= 0:
-        raise ValueError(f"{name} must be a positive number with thresholds='margin' (rows "
-                         f"stop once 2|score - beta| exceeds it), got {margin!r}")
+        raise ValueError(f"{name} must be a positive number (the margin rule stops a row "
+                         f"once 2|score - beta| exceeds it), got {margin!r}")
     return float(margin)
 
 

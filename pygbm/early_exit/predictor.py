@@ -289,7 +289,8 @@ class QWYCSummary:
             title = (f"QWYC early exit ({r.order_rule} order"
                      f"{', honest' if r.honest else ''}), {decision}")
             spent = ", spent by rate" if r.spending == "rate" else ""
-            rule = ("alpha", f"{r.alpha:g} (at most {r.budget} disagreements{spent})")
+            plural = "" if r.budget == 1 else "s"
+            rule = ("alpha", f"{r.alpha:g} (at most {r.budget} disagreement{plural}{spent})")
             note = ("alpha holds on the optimisation rows only; expect more on new rows, "
                     "often several times alpha: the leave-one-out estimate (too low where "
                     "the order was chosen on the same rows), validation= or qwyc_tradeoff "

@@ -30,16 +30,29 @@ ALGORITHM2_RULES = ("qwyc", "rate")
 def _labels(fit, newdata):
     """The 0/1 response of ``newdata`` when it has one (else None): the
     formula's response evaluated on it (e.g. ``I(grade == "bad")``), or for a
-    ``gbm_fit`` model its column of the response's name."""
+    ``gbm_fit`` model its column of the response's name. Missing values stay
+    NaN (the accuracy is that of the rows whose response is known); None when
+    no row has one."""
     try:
         if fit.formula is not None:
-            y = frontend.response_newdata(fit.formula, newdata, levels=fit.y_levels).y
+            y = frontend.response_newdata(fit.formula, newdata, levels=fit.y_levels,
+                                          missing_ok=True).y
         else:
             y = newdata[fit.response_name]
         y = np.asarray(y, dtype=float)
     except (KeyError, TypeError, ValueError, IndexError):
         return None
-    return y if np.all(np.isin(y, (0.0, 1.0))) else None
+    known = y[~np.isnan(y)]
+    return y if known.size and np.all(np.isin(known, (0.0, 1.0))) else None
+
+
+def _accuracy(decision: np.ndarray, y) -> float:
+    """The share of the rows with a known 0/1 response ``y`` (NaN: missing)
+    whose ``decision`` matches it; NaN without labels."""
+    if y is None:
+        return np.nan
+    known = ~np.isnan(y)
+    return float(np.mean(decision[known] == y[known]))
 
 
 def qwyc_tradeoff(fit, data, newdata, alphas=DEFAULT_ALPHAS, methods=("qwyc", "gbt", "margin"),
@@ -51,7 +64,8 @@ def qwyc_tradeoff(fit, data, newdata, alphas=DEFAULT_ALPHAS, methods=("qwyc", "g
 
     Returns a DataFrame, one row per point: ``method``, ``alpha``, ``margin``,
     ``mean_trees`` and ``disagreement`` (with the full model, on ``newdata``),
-    ``accuracy`` (when ``newdata`` has the 0/1 response), ``fit_mean_trees``,
+    ``accuracy`` (when ``newdata`` has the 0/1 response: on its rows where the
+    response is known), ``fit_mean_trees``,
     ``fit_disagreement`` and ``fit_loo_disagreement`` (on the rows the
     thresholds were set on; the last is the leave-one-out estimate of the
     disagreement on new rows, NaN for the margin rule); a last
@@ -192,7 +206,7 @@ def qwyc_tradeoff(fit, data, newdata, alphas=DEFAULT_ALPHAS, methods=("qwyc", "g
                 "method": method, "alpha": alpha, "margin": settings.margin or np.nan,
                 "mean_trees": on_new.n_trees.mean(),
                 "disagreement": on_new.disagreement(full_new),
-                "accuracy": np.nan if y is None else np.mean(on_new.decision == y),
+                "accuracy": _accuracy(on_new.decision, y),
                 "fit_mean_trees": on_fit.n_trees.mean(),
                 "fit_disagreement": on_fit.disagreement(threshold_rows.full_decision),
                 "fit_loo_disagreement": np.nan if method == "margin" else
@@ -201,7 +215,7 @@ def qwyc_tradeoff(fit, data, newdata, alphas=DEFAULT_ALPHAS, methods=("qwyc", "g
                 bar.update(1)
     points.append({"method": "full", "alpha": np.nan, "margin": np.nan,
                    "mean_trees": float(n_trees), "disagreement": 0.0,
-                   "accuracy": np.nan if y is None else np.mean(full_new == y),
+                   "accuracy": _accuracy(full_new, y),
                    "fit_mean_trees": float(n_trees), "fit_disagreement": 0.0,
                    "fit_loo_disagreement": 0.0})
     table = pd.DataFrame(points)

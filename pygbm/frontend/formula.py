@@ -141,8 +141,9 @@ def _weights(weights, data: pd.DataFrame) -> np.ndarray | None:
     return w
 
 
-def _response(value, name: str, n: int):
-    """(y, y_levels, y_is_categorical, status) from the evaluated left-hand side."""
+def _response(value, name: str, n: int, missing_ok: bool = False):
+    """(y, y_levels, y_is_categorical, status) from the evaluated left-hand side;
+    ``missing_ok``: missing values are NaN in ``y`` (else refused, as R's gbm)."""
     if isinstance(value, SurvData):
         if len(value) != n:
             raise ValueError(f"the response {name} has {len(value)} rows; data has {n}")
@@ -162,7 +163,7 @@ def _response(value, name: str, n: int):
         else:  # factor response: codes of its levels, the second level is 1
             levels, codes = PredictorEncoder._fit_levels(col)
             y = np.where(codes >= 0, codes, np.nan).astype(float)
-    if missing:
+    if missing and not missing_ok:
         raise ValueError(f"the response {name} has {missing} missing values; gbm does not "
                          "allow missing values in the response")
     if levels is None and np.isinf(y).any():    # named here: the distribution says "y"
@@ -326,24 +327,29 @@ def _recode_levels(y: np.ndarray, new_levels: list, levels, label: str,
         raise ValueError(f"the response {label} of {name} has level(s) {unknown[:5]} that "
                          f"the fit's response did not have (its levels: {list(levels)[:5]})")
     remap = np.array([index[level] for level in new_levels], dtype=float)
-    return remap[y.astype(np.intp)]
+    known = ~np.isnan(y)                      # NaN: a missing response (missing_ok)
+    coded = np.full(y.shape, np.nan)
+    coded[known] = remap[y[known].astype(np.intp)]
+    return coded
 
 
 def response_newdata(formula: str, newdata, name: str = "newdata",
-                     levels=None) -> NewResponse:
+                     levels=None, missing_ok: bool = False) -> NewResponse:
     """The formula's response and ``offset()`` terms evaluated on ``newdata``
     (a test set that has the response): ``(y, offset or None, status or None)``, as
     :func:`model_frame` makes them, for deviances on new rows (the predictors are not
     evaluated, nor checked as training data). ``levels``: the fit's levels of a
     categorical response (``fit.y_levels``), by which a text response is coded (not
-    by the levels the new rows happen to have). Errors call the table ``name``, the
-    caller's argument."""
+    by the levels the new rows happen to have). ``missing_ok``: a missing response
+    is NaN in ``y`` (else refused). Errors call the table ``name``, the caller's
+    argument."""
     _check_formula(formula)
     newdata = _newdata_frame(newdata, name)
     terms, evaluator = _parse_on(formula, newdata, name)
     n = newdata.shape[0]
     label = terms.response.label
-    y, new_levels, _, status = _response(evaluator.evaluate(terms.response), label, n)
+    y, new_levels, _, status = _response(evaluator.evaluate(terms.response), label, n,
+                                         missing_ok)
     if levels is not None and new_levels is not None:
         y = _recode_levels(y, new_levels, levels, label, name)
     return NewResponse(y, _offset_value(list(terms.offsets), evaluator, n), status)

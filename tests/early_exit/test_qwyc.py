@@ -107,6 +107,15 @@ def test_thresholds_and_summary(setting):
     assert s.speedup > 1
 
 
+def test_summary_counts_one_disagreement_in_the_singular(setting):
+    fit, _, held, _ = setting
+    one = qwyc(fit, held, alpha=1.5 / len(held))        # floor(alpha N) = 1
+    assert one.report_.budget == 1
+    assert "(at most 1 disagreement)" in repr(one.summary())
+    two = qwyc(fit, held, alpha=2.5 / len(held))
+    assert "(at most 2 disagreements)" in repr(two.summary())
+
+
 def test_margin_rule_baseline(setting):
     fit, _, held, test = setting
     ee = qwyc(fit, held, thresholds="margin", margin=1.0)
@@ -395,7 +404,8 @@ def test_predict_offset_and_newdata_checked(setting):
 
 
 @pytest.mark.parametrize("margins, match", [
-    ([-1.0], "margins must be a positive number.*got -1.0"),   # every row stopped at once
+    ([-1.0], r"^margins must be a positive number \(the margin rule stops a row once "
+             r"2\|score - beta\| exceeds it\), got -1.0$"),  # every row stopped at once
     ([np.nan], "margins must be a positive number.*got nan"),  # no row ever stopped
     (["a"], "margins must be a positive number.*got 'a'"),
     ([], "margins is empty")])
@@ -449,6 +459,28 @@ def test_tradeoff_accuracy_of_a_response_expression():
     tab = qwyc_tradeoff(fit, held, test, alphas=(0, 0.01), methods=("qwyc",))
     full = tab.iloc[-1]
     assert full["accuracy"] == pytest.approx(np.mean((fit.predict(test) >= 0) == (test.y == 1)))
+
+
+def test_tradeoff_accuracy_on_the_rows_whose_response_is_known(setting):
+    """A newdata response with missing values gives the accuracy of the rows
+    where it is known (it was NaN on every row), for a 0/1 and a text response."""
+    fit, _, held, test = setting
+    part = test.assign(y=np.where(np.arange(len(test)) < 5, np.nan, test.y))
+    full = qwyc_tradeoff(fit, held, part, alphas=(0.01,), methods=("qwyc",)).iloc[-1]
+    known = part.iloc[5:]
+    assert full["accuracy"] == pytest.approx(np.mean(_full_decision(fit, known) == known.y))
+    with pytest.warns(UserWarning, match="coded 'no' = 0, 'yes' = 1"):
+        text_fit = gbm("g ~ x0 + x1 + x2 + x3 + c", _data(600, 1).assign(
+            g=lambda d: np.where(d.y == 1, "yes", "no")), distribution="bernoulli",
+            n_trees=N_TREES, bag_fraction=1)
+    text = part.assign(g=np.where(part.y.isna(), None, np.where(part.y == 1, "yes", "no")))
+    tab = qwyc_tradeoff(text_fit, held, text, alphas=(0.01,), methods=("qwyc",))
+    assert tab["accuracy"].notna().all()
+    assert tab.iloc[-1]["accuracy"] == pytest.approx(
+        np.mean(_full_decision(text_fit, known) == known.y))
+    unlabelled = qwyc_tradeoff(fit, held, test.assign(y=np.nan), alphas=(0.01,),
+                               methods=("qwyc",))
+    assert unlabelled["accuracy"].isna().all()
 
 
 def test_tradeoff_table_and_plot(setting):
