@@ -12,7 +12,7 @@ import numpy as np
 from ._checks import bool_arg, choice_arg
 from .distributions import Distribution
 from .distributions.inputs import FitContext
-from .costs import cost_lines, predict_cost
+from .costs import cost_lines, predict_cost, training_rows
 from .display import fit_html
 from .engine._memory import reuse_freed_memory
 from .engine.cegb import CostTracker
@@ -250,8 +250,9 @@ class GBMFit:
     # ---------------------------------------------------------------- predict
     def _training_share(self, x) -> float:
         """Share of the coded rows ``x`` (:meth:`_design`; None: the training data) that
-        are rows the fit was trained on (0 when the training data were not kept):
-        qwyc() and calibrate() warn when it is high (their numbers then flatter the fit)."""
+        are rows the fit was trained on (0 when the training data were not kept; with
+        ``train_fraction`` < 1 the validation rows are not): qwyc() and calibrate() warn
+        when it is high (their numbers then flatter the fit)."""
         if x is None:
             return 1.0
         if not self.data:
@@ -261,7 +262,7 @@ class GBMFit:
             x = np.ascontiguousarray(x, dtype=float)
             return x.view(np.dtype((np.void, x.dtype.itemsize * x.shape[1]))).ravel()
 
-        train = set(keys(self.data["x"]).tolist())
+        train = set(keys(self.data["x"][training_rows(self)]).tolist())
         rows = keys(x).tolist()
         return sum(r in train for r in rows) / max(1, len(rows))
 

@@ -179,6 +179,20 @@ def test_training_rows_warn_and_held_out_rows_do_not(setting):
         qwyc(fit, held, alpha=0.01)
 
 
+def test_validation_rows_of_train_fraction_are_held_out():
+    """With train_fraction < 1 the rows after the first n_train of the training
+    frame are R's validation set, which the trees never saw: qwyc() on them does
+    not warn that they are training rows (it did: every kept row counted)."""
+    frame = pd.concat([_data(600, 1), _data(600, 2)], ignore_index=True)
+    fit = gbm("y ~ x0 + x1 + x2 + x3 + c", frame, distribution="bernoulli", n_trees=N_TREES,
+              train_fraction=0.5, bag_fraction=1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        qwyc(fit, frame.iloc[600:], alpha=0.01, n_trees=N_TREES)
+    with pytest.warns(UserWarning, match="data are the fit's training rows"):
+        qwyc(fit, frame.iloc[:600], alpha=0.01, n_trees=N_TREES)
+
+
 def test_alpha_finer_than_the_rows_can_resolve_warns(setting):
     fit, _, held, test = setting                       # 500 held-out rows: 3/N = 0.6%
     with pytest.warns(UserWarning, match=r"alpha = 0.005 is finer than 500 threshold rows "
