@@ -261,6 +261,19 @@ class EarlyExitPredictor:
                 f"{100 * r.disagreement:.2f}% disagreement on {r.n_rows} rows)")
 
 
+#: exit positions the summary names before "..."
+SHOWN_POSITIONS = 3
+
+
+def _exit_positions(every: int, n_trees: int) -> str:
+    """The positions before the last at which rows may exit, every ``every``-th of
+    ``n_trees`` (the first few, then "...")."""
+    positions = range(every, n_trees, every)
+    shown = ", ".join(map(str, positions[:SHOWN_POSITIONS]))
+    more = ", ..." if len(positions) > SHOWN_POSITIONS else ""
+    return f"tree{'s' if len(positions) > 1 else ''} {shown}{more}"
+
+
 class QWYCSummary:
     """The optimisation's numbers; prints as a report, ``to_frame()`` per position."""
 
@@ -309,9 +322,8 @@ class QWYCSummary:
             items.append(("leave-one-out estimate for new rows",
                           f"{100 * r.loo_disagreement:.3f}%"))
         if r.exit_every > 1:
-            k = r.exit_every
-            items.insert(1, ("exits", f"only after trees {k}, {2 * k}, {3 * k}, ... of the "
-                                      f"order and the last"))
+            items.insert(1, ("exits", f"only after {_exit_positions(r.exit_every, p.n_trees)} "
+                                      f"of the order and the last"))
         if r.validation_disagreement is not None:
             items.append((f"on {r.validation_rows} validation rows",
                           f"{100 * r.validation_disagreement:.3f}% disagreement, "

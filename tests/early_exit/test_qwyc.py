@@ -161,6 +161,11 @@ def test_exit_every_through_qwyc_and_tradeoff(setting):
     assert ee.report_.exit_every == 4
     assert "exits: only after trees 4, 8, 12, ... of the order" in repr(ee.summary())
     assert "exits" not in repr(qwyc(fit, held, alpha=0.02).summary())
+    # positions past the last tree are not named (it listed 29, 58, 87 of 30 trees)
+    late = qwyc(fit, held, alpha=0.02, exit_every=N_TREES - 1).summary()
+    assert f"exits: only after tree {N_TREES - 1} of the order and the last" in repr(late)
+    three = qwyc(fit, held, alpha=0.02, exit_every=13).summary()         # 13, 26, 39 of 40
+    assert "exits: only after trees 13, 26, 39 of the order and the last" in repr(three)
     curves = qwyc_tradeoff(fit, held, test, alphas=[0.0, 0.02], methods=("qwyc", "gbt"),
                            exit_every=4, n_trees=N_TREES)
     one = qwyc(fit, held, alpha=0.02, order="gbt", exit_every=4, n_trees=N_TREES)
