@@ -428,6 +428,7 @@ def continue_fit(fit: GBMFit, x, targets: Targets, n_trees, report, rng) -> GBMF
     """gbm_more: ``n_trees`` more iterations of ``fit`` on its rows ``x`` and
     ``targets`` (the data's order), the engine set up as the first fit's;
     ``report``: (verbose, progress) as gbm_more was asked."""
+    check_stream(fit.options, rng)     # gbm_more(random_state=RRandom(...)), as gbm refuses it
     perm = fit.row_order
     engine_targets = targets.take(perm)
     x_engine = x if perm is None else x[perm]

@@ -116,6 +116,19 @@ def test_gbm_more_continues_the_supporting_models(frame, categorical):
     np.testing.assert_array_equal(more.train_error, whole.train_error)
 
 
+@pytest.mark.parametrize("categorical", ["native", "ordered_ts"])
+def test_gbm_more_refuses_r_stream_as_gbm_does(frame, categorical):
+    """gbm() refuses R's random stream with ordered boosting (R has none);
+    gbm_more(random_state=RRandom(...)) continued such a fit with it silently."""
+    part = pygbm.gbm("y ~ .", frame, random_state=3, categorical=categorical,
+                     **{**ORDERED, "n_trees": 3})
+    with pytest.raises(ValueError, match=r"random_state=RRandom\(\.\.\.\) draws R's random "
+                                         r"numbers, and R gbm has no (ordered boosting|target "
+                                         r"statistics)"):
+        pygbm.gbm_more(part, 2, random_state=pygbm.RRandom(1))
+    assert pygbm.gbm_more(part, 2, random_state=5).n_trees == 5
+
+
 def test_toolbox_works(frame):
     fit = pygbm.gbm("y ~ .", frame, random_state=1, cv_folds=2, **ORDERED)
     back = pickle.loads(pickle.dumps(fit))
