@@ -210,8 +210,8 @@ class EarlyExitPredictor:
         positive), ``n_trees`` (trees evaluated), ``score`` (at exit: the partial
         score, the full score for rows that ran every tree; on the link scale for
         ``type`` "class" and "link", the response scale for "response") and
-        ``exit`` ("neg", "pos" or "full"). The formula's offset is added (as
-        during the optimisation).
+        ``exit`` ("neg", "pos" or "full"), with the index of ``newdata`` when it is
+        a DataFrame. The formula's offset is added (as during the optimisation).
 
         Parameters
         ----------
@@ -227,7 +227,8 @@ class EarlyExitPredictor:
         Returns
         -------
         pandas.DataFrame
-            Columns ``decision``, ``n_trees``, ``score``, ``exit``.
+            Columns ``decision``, ``n_trees``, ``score``, ``exit``; the
+            index of ``newdata`` (a DataFrame), else 0 to n - 1.
         """
         import pandas as pd
         choice_arg("type", type, PREDICT_TYPES)
@@ -235,8 +236,11 @@ class EarlyExitPredictor:
         score = out.score
         if type == "response":
             score = self._model.model.distribution.inverse_link(score)
+        # a DataFrame's rows keep their index: the result aligns with newdata (a join or
+        # an assign on a held-out slice was all NaN with a fresh 0..n-1 index)
+        index = newdata.index if isinstance(newdata, pd.DataFrame) else None
         return pd.DataFrame({"decision": out.decision.astype(int), "n_trees": out.n_trees,
-                             "score": score, "exit": EXIT_NAMES[out.exit]})
+                             "score": score, "exit": EXIT_NAMES[out.exit]}, index=index)
 
     # --------------------------------------------------------------- summary
     def summary(self) -> "QWYCSummary":

@@ -460,6 +460,21 @@ def test_tables_missing_a_column_are_named_by_their_argument(setting):
         qwyc_tradeoff(fit, held, test.drop(columns="x2"))
 
 
+def test_predict_keeps_the_index_of_newdata(setting):
+    """predict's table has the rows' index, so that it aligns with newdata (a
+    held-out slice with index 300.. gave a 0..n-1 index: assign/join gave NaN)."""
+    fit, _, held, _ = setting
+    ee = qwyc(fit, held, alpha=0.01)
+    part = held.iloc[300:]
+    res = ee.predict(part)
+    assert res.index.equals(part.index)
+    joined = part.assign(early=res["decision"])
+    assert joined["early"].notna().all()
+    np.testing.assert_array_equal(joined["early"].to_numpy(), res["decision"].to_numpy())
+    as_dict = ee.predict({c: part[c].to_numpy() for c in part.columns})
+    assert as_dict.index.equals(pd.RangeIndex(len(part)))
+
+
 def test_bad_fit_and_predict_type(setting):
     fit, _, held, _ = setting
     with pytest.raises(TypeError, match="fit must be a fitted gbm"):
