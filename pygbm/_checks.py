@@ -43,6 +43,14 @@ def int_arg(name, value, low, high=None):
     return value
 
 
+def whole_number(value) -> int | None:
+    """``value`` as an int when it is a whole number (an int, or a float such as 10.0:
+    R's numerics, as :func:`int_arg` takes them), else None."""
+    if not finite_number(value) or value != int(value):
+        return None
+    return int(value)
+
+
 #: permutations x training rows a fit may hold: the target statistics and the
 #: supporting models of ordered boosting keep a table of values of each
 #: permutation's rows (2**28 float64 values: 2 GiB per table)

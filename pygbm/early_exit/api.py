@@ -5,7 +5,7 @@ import dataclasses
 
 import numpy as np
 
-from .._checks import choice_arg, finite_number
+from .._checks import choice_arg, finite_number, whole_number
 from ..messages import warn
 from ..model import TRAINING_ROWS_SHARE, GBMFit
 from .build import ORDERS, THRESHOLD_RULES, AUTO_STEPS, Rows, Settings, optimise, report
@@ -56,21 +56,21 @@ def _check_n_trees(fit, n_trees) -> int:
                              f"(fit.best_iteration(), by {rule}), is {best}: give n_trees from "
                              f"{LEAST_TREES} to {fit.n_trees}")
         return best
-    if isinstance(n_trees, bool) or not isinstance(n_trees, (int, np.integer)) \
-            or not LEAST_TREES <= n_trees <= fit.n_trees:
+    count = whole_number(n_trees)          # 10.0 too, as gbm() and predict() take it
+    if count is None or not LEAST_TREES <= count <= fit.n_trees:
         raise ValueError(f"n_trees must be a whole number from {LEAST_TREES} to the "
                          f"{fit.n_trees} trees fitted, got {n_trees!r}")
-    return int(n_trees)
+    return count
 
 
 def check_every(name: str, value, n_trees: int) -> int:
     """How often rows may exit (``margin_freq``, ``exit_every``): a whole number from
     1 to ``n_trees - 1`` (from ``n_trees`` on no row could stop before the last tree)."""
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) \
-            or not 1 <= value < n_trees:
+    every = whole_number(value)
+    if every is None or not 1 <= every < n_trees:
         raise ValueError(f"{name} must be a whole number from 1 to {n_trees - 1} (rows may "
                          f"exit after every {name}-th of the {n_trees} trees), got {value!r}")
-    return int(value)
+    return every
 
 
 def check_margin(name: str, margin) -> float:

@@ -363,6 +363,24 @@ def test_bad_arguments_name_the_argument(setting, kwargs, message):
         qwyc(fit, held, **kwargs)
 
 
+def test_whole_valued_floats_are_counts_as_in_gbm(setting):
+    """n_trees=20.0 (R's numerics), exit_every and margin_freq likewise: qwyc() refused
+    them as 'must be a whole number ..., got 20.0', where gbm() and predict() take them."""
+    fit, _, held, test = setting
+    as_int = qwyc(fit, held, n_trees=20, alpha=0.01, exit_every=2)
+    as_float = qwyc(fit, held, n_trees=20.0, alpha=0.01, exit_every=np.float64(2.0))
+    assert as_float.n_trees == 20 and as_float.report_.exit_every == 2
+    assert as_float.predict(test).equals(as_int.predict(test))
+    margin = qwyc(fit, held, n_trees=20.0, thresholds="margin", margin=1.0, margin_freq=4.0)
+    assert margin.report_.exit_every == 4
+    curves = qwyc_tradeoff(fit, held, test, alphas=(0.01,), methods=("gbt",), n_trees=20.0)
+    assert curves.iloc[-1]["mean_trees"] == 20
+    for bad in (20.5, np.inf, "20", True):
+        with pytest.raises(ValueError, match=r"^n_trees must be a whole number from 2 to the "
+                                             rf"{N_TREES} trees fitted, got"):
+            qwyc(fit, held, n_trees=bad)
+
+
 def test_best_iteration_of_one_tree_blames_n_trees():
     # the default n_trees is the best iteration; at 1 the refusal blamed margin_freq,
     # which was never given
