@@ -101,6 +101,9 @@ def _check_order(order, n_trees: int):
                              f"permutation of the tree indices, got {order!r}")
         return order
     explicit = np.asarray(order)
+    if explicit.dtype.kind == "f" and np.all(np.isfinite(explicit)) \
+            and np.all(explicit == np.round(explicit)):
+        explicit = explicit.astype(np.intp)     # whole-valued floats: R's numerics
     if explicit.ndim != 1 or not np.issubdtype(explicit.dtype, np.integer) \
             or not np.array_equal(np.sort(explicit), np.arange(n_trees)):
         raise ValueError(f"order must be a permutation of 0..{n_trees - 1} (0-based tree "
@@ -224,7 +227,8 @@ def qwyc(fit, data=None, n_trees=None, alpha=DEFAULT_ALPHA, threshold=None, mode
         filter-and-score cascade).
     order : {"qwyc", "gbt", "random"} or array-like of int, default "qwyc"
         The evaluation order: Algorithm 1's greedy order, the training
-        order, a random one, or a permutation of 0..n_trees-1.
+        order, a random one, or a permutation of 0..n_trees-1 (whole
+        numbers, as ints or floats).
     cost : None, "path" or array-like of float, default None
         The cost of each tree: 1 each (None), the mean number of split
         nodes a tree evaluates on ``data`` ("path"), or given.

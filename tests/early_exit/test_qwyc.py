@@ -375,6 +375,11 @@ def test_whole_valued_floats_are_counts_as_in_gbm(setting):
     assert margin.report_.exit_every == 4
     curves = qwyc_tradeoff(fit, held, test, alphas=(0.01,), methods=("gbt",), n_trees=20.0)
     assert curves.iloc[-1]["mean_trees"] == 20
+    backwards = np.arange(N_TREES)[::-1]
+    np.testing.assert_array_equal(qwyc(fit, held, order=backwards.astype(float)).order_,
+                                  qwyc(fit, held, order=backwards).order_)
+    with pytest.raises(ValueError, match="order must be a permutation"):
+        qwyc(fit, held, order=backwards + 0.5)
     for bad in (20.5, np.inf, "20", True):
         with pytest.raises(ValueError, match=r"^n_trees must be a whole number from 2 to the "
                                              rf"{N_TREES} trees fitted, got"):
