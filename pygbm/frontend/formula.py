@@ -188,7 +188,9 @@ def factor_response(y, name: str):
     return np.where(codes >= 0, codes, np.nan).astype(float), levels
 
 
-def _offset_value(terms, evaluator, n: int) -> np.ndarray | None:
+def _offset_value(terms, evaluator, n: int, name: str = "data") -> np.ndarray | None:
+    """The sum of the ``offset()`` terms on the ``n`` rows of the table the caller
+    calls ``name`` (None without terms); a missing value is refused, naming it."""
     if not terms:
         return None
     total = np.zeros(n)
@@ -198,7 +200,8 @@ def _offset_value(terms, evaluator, n: int) -> np.ndarray | None:
             raise TypeError(f"{term.label} must be numeric, got dtype {col.dtype}")
         total += col.to_numpy(dtype=float, na_value=np.nan)
     if np.isnan(total).any():
-        raise ValueError(f"the offset has {int(np.isnan(total).sum())} missing values")
+        raise ValueError(f"the offset has {int(np.isnan(total).sum())} missing values (in "
+                         f"{name})")
     return total
 
 
@@ -352,7 +355,7 @@ def response_newdata(formula: str, newdata, name: str = "newdata",
                                          missing_ok)
     if levels is not None and new_levels is not None:
         y = _recode_levels(y, new_levels, levels, label, name)
-    return NewResponse(y, _offset_value(list(terms.offsets), evaluator, n), status)
+    return NewResponse(y, _offset_value(list(terms.offsets), evaluator, n, name), status)
 
 
 def weights_newdata(weights, newdata, name: str = "newdata"):
@@ -403,4 +406,4 @@ def offset_newdata(encoder: PredictorEncoder, newdata, name: str = "newdata") ->
         return None
     newdata = _newdata_frame(newdata, name)
     evaluator = _evaluator(encoder.offset_terms, newdata, name)
-    return _offset_value(encoder.offset_terms, evaluator, newdata.shape[0])
+    return _offset_value(encoder.offset_terms, evaluator, newdata.shape[0], name)

@@ -243,6 +243,15 @@ def test_offset_is_part_of_the_score():
     assert np.all(res["decision"].to_numpy() == (full >= 0))
     ran = res["exit"] == "full"
     np.testing.assert_allclose(res["score"][ran], full[ran], rtol=0, atol=1e-12)
+    # a missing offset names the table it is in (it said 'the offset has 2 missing
+    # values' whether in data, validation or newdata)
+    gaps = held.assign(t=np.where(np.arange(len(held)) < 2, np.nan, held["t"]))
+    with pytest.raises(ValueError, match=r"^the offset has 2 missing values \(in validation\)"):
+        qwyc(fit, held, alpha=0.0, validation=gaps)
+    with pytest.raises(ValueError, match=r"^the offset has 2 missing values \(in data\)"):
+        qwyc(fit, gaps, alpha=0.0)
+    with pytest.raises(ValueError, match=r"^the offset has 2 missing values \(in newdata\)"):
+        ee.predict(gaps)
 
 
 def test_matrix_offset_given_to_qwyc_and_required():
