@@ -8,7 +8,7 @@ import numpy as np
 from .._checks import choice_arg, finite_number, whole_number
 from ..messages import warn
 from ..model import TRAINING_ROWS_SHARE, GBMFit
-from .build import ORDERS, THRESHOLD_RULES, AUTO_STEPS, Rows, Settings, optimise, report
+from .build import ORDERS, THRESHOLD_RULES, Rows, Settings, optimise, report
 from .model_scores import BINARY_DISTRIBUTIONS, ModelScores, decision_threshold
 from .predictor import EarlyExitPredictor
 from .thresholds import MODES
@@ -396,7 +396,9 @@ def _warn_unresolvable(alpha: float, n_threshold_rows: int, honest: bool) -> Non
 
 def _auto_alpha(rows: Rows, held_out: Rows, settings: Settings, target: float) -> float:
     """The largest alpha (a whole budget of rows) whose disagreement on the held-out
-    rows is at most ``target`` (bisection: the disagreement grows with alpha)."""
+    rows is at most ``target`` (the disagreement grows with alpha). The budget is
+    searched from ``target`` of the threshold rows, doubled while the held-out rows
+    still agree (they may disagree less than the optimisation rows), then bisected."""
     n_threshold_rows = settings.threshold_row_count(rows.n)
     full = held_out.full_decision
 
@@ -407,10 +409,13 @@ def _auto_alpha(rows: Rows, held_out: Rows, settings: Settings, target: float) -
         schedule = optimise(rows, alpha_of(k), settings)[0]
         return held_out.run(schedule).disagreement(full) <= target
 
-    low, high = 0, int(np.floor(target * n_threshold_rows)) + 1    # within(high) assumed false
-    for _ in range(AUTO_STEPS):
-        if high - low <= 1:
-            break
+    most = n_threshold_rows - 1                 # alpha_of(most) < 1
+    low, high = 0, min(most, int(np.floor(target * n_threshold_rows)) + 1)
+    while within(high):
+        if high == most:
+            return alpha_of(most) if most > 0 else 0.0
+        low, high = high, min(most, 2 * high)
+    while high - low > 1:                       # within(low), not within(high)
         middle = (low + high) // 2
         low, high = (middle, high) if within(middle) else (low, middle)
     return alpha_of(low) if low > 0 else 0.0

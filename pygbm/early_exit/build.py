@@ -21,8 +21,6 @@ ORDERS = ("qwyc", "gbt", "random")
 #: thresholds: Algorithm 2 ("qwyc"), Algorithm 2's cuts with the budget spent by rate
 #: ("rate", :mod:`.rate`), LightGBM's margin rule ("margin")
 THRESHOLD_RULES = ("qwyc", "rate", "margin")
-#: bisection steps of alpha="auto" at most (the budget is a whole number of rows)
-AUTO_STEPS = 12
 
 
 @dataclass(frozen=True)

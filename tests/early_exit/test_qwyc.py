@@ -233,6 +233,21 @@ def test_honest_validation_and_auto_alpha(setting):
         qwyc(fit, held, alpha="auto", max_disagreement=0.001, validation=test)
 
 
+def test_auto_alpha_is_the_largest_when_validation_rows_disagree_less(setting):
+    # validation rows the model is sure of disagree less than the optimisation rows:
+    # the largest alpha within the target lies above the target itself
+    fit, _, held, test = setting
+    link = fit.predict(test, n_trees=N_TREES)
+    sure = test[np.abs(link) > np.quantile(np.abs(link), 0.5)]
+    auto = qwyc(fit, held, alpha="auto", max_disagreement=0.01, validation=sure)
+    assert auto.report_.validation_disagreement <= 0.01
+    assert auto.alpha > 0.01
+    n = auto.report_.n_rows
+    assert np.floor(auto.alpha * n) == auto.alpha * n - 0.5     # a whole budget of rows
+    larger = qwyc(fit, held, alpha=auto.alpha + 1 / n, validation=sure)
+    assert larger.report_.validation_disagreement > 0.01
+
+
 def test_offset_is_part_of_the_score():
     train, held = _data(500, 4), _data(300, 5)
     fit = gbm("y ~ x0 + x1 + offset(np.log(t))", train, distribution="bernoulli",
