@@ -11,6 +11,7 @@ import numpy as np
 
 from .. import frontend
 from .._checks import bool_arg, choice_arg
+from ..messages import warn
 from ..plotting.axes import check_axes
 from ..progress import check_progress, progress_bar, wanted
 from .api import (HONEST_LEAST_ROWS, _check_fit, _check_fraction, _check_honest, _check_n_trees,
@@ -32,18 +33,33 @@ def _labels(fit, newdata):
     formula's response evaluated on it (e.g. ``I(grade == "bad")``), or for a
     ``gbm_fit`` model its column of the response's name. Missing values stay
     NaN (the accuracy is that of the rows whose response is known); None when
-    no row has one."""
+    no row has one. A response that is there but is not the fit's (a level the
+    fit never saw, numbers other than 0/1) gives None with a warning."""
     try:
         if fit.formula is not None:
             y = frontend.response_newdata(fit.formula, newdata, levels=fit.y_levels,
                                           missing_ok=True).y
-        else:
-            y = newdata[fit.response_name]
+        else:                               # gbm_fit: a text response by the fit's levels
+            y, levels = frontend.factor_response(newdata[fit.response_name], "newdata")
+            if levels is not None and fit.y_levels is not None:
+                y = frontend.recode_levels(y, levels, fit.y_levels, fit.response_name,
+                                           "newdata")
         y = np.asarray(y, dtype=float)
-    except (KeyError, TypeError, ValueError, IndexError):
+    except (frontend.MissingColumnError, KeyError):
+        return None                         # no response in newdata: no accuracy
+    except (TypeError, ValueError, IndexError) as error:
+        warn(f"qwyc_tradeoff(): no accuracy (NaN): newdata's response cannot be read as "
+             f"the fit's ({error})")
         return None
     known = y[~np.isnan(y)]
-    return y if known.size and np.all(np.isin(known, (0.0, 1.0))) else None
+    if not known.size:
+        return None
+    if not np.all(np.isin(known, (0.0, 1.0))):
+        other = np.unique(known[~np.isin(known, (0.0, 1.0))])
+        warn(f"qwyc_tradeoff(): no accuracy (NaN): newdata's response is not the fit's 0/1 "
+             f"response (it has {other[:3].tolist()}{' ...' if other.size > 3 else ''})")
+        return None
+    return y
 
 
 def _accuracy(decision: np.ndarray, y) -> float:

@@ -2,7 +2,8 @@
 
 * :func:`model_frame` — ``gbm(formula, data, weights)``'s model frame;
 * :func:`model_frame_newdata` — the same terms evaluated and coded on new data;
-* :func:`factor_response` — gbm_fit's text or categorical response coded as R's factor;
+* :func:`factor_response` — gbm_fit's text or categorical response coded as R's factor
+  (:func:`recode_levels`: new rows' response coded by the fit's levels);
 * :func:`response_newdata` — the response and offsets of new data (a test set);
   :func:`weights_newdata` — their case weights (a column name or numbers);
 * :class:`PredictorEncoder` — R gbm.fit's coding of a predictors table
@@ -22,14 +23,15 @@ _MODULES = {
     "response_newdata": ".formula", "weights_newdata": ".formula", "NewResponse": ".formula",
     "factor_response": ".formula", "refuse_numbers_for_levels": ".encode",
     "unseen_levels": ".encode", "warn_unseen_levels": ".encode",
+    "MissingColumnError": ".terms", "recode_levels": ".formula",
 }
 
 __all__ = [
-    "ModelFrame", "NewResponse", "PredictorEncoder", "Surv", "SurvData", "TermSpec",
+    "MissingColumnError", "ModelFrame", "NewResponse", "PredictorEncoder", "Surv", "SurvData", "TermSpec",
     "factor_response", "model_frame", "model_frame_newdata", "numeric_values", "offset_newdata",
     "r_collation_key", "r_label",
-    "r_quantile7", "refuse_numbers_for_levels", "response_newdata", "unseen_levels",
-    "warn_unseen_levels", "weights_newdata",
+    "r_quantile7", "recode_levels", "refuse_numbers_for_levels", "response_newdata",
+    "unseen_levels", "warn_unseen_levels", "weights_newdata",
 ]
 
 

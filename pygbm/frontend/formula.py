@@ -319,7 +319,7 @@ class NewResponse(NamedTuple):
     status: np.ndarray | None         # a survival response's event status (else None)
 
 
-def _recode_levels(y: np.ndarray, new_levels: list, levels, label: str,
+def recode_levels(y: np.ndarray, new_levels: list, levels, label: str,
                    name: str) -> np.ndarray:
     """Codes ``y`` of ``new_levels`` (the levels of the new rows' own response) as
     codes of ``levels`` (the fit's), so that a sample holding one level only is coded
@@ -354,7 +354,7 @@ def response_newdata(formula: str, newdata, name: str = "newdata",
     y, new_levels, _, status = _response(evaluator.evaluate(terms.response), label, n,
                                          missing_ok)
     if levels is not None and new_levels is not None:
-        y = _recode_levels(y, new_levels, levels, label, name)
+        y = recode_levels(y, new_levels, levels, label, name)
     return NewResponse(y, _offset_value(list(terms.offsets), evaluator, n, name), status)
 
 

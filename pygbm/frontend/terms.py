@@ -11,7 +11,8 @@ from __future__ import annotations
 import difflib
 from dataclasses import dataclass, field
 
-__all__ = ["FormulaTerms", "TermSpec", "missing_column_error", "similar_columns"]
+__all__ = ["FormulaTerms", "MissingColumnError", "TermSpec", "missing_column_error",
+           "similar_columns"]
 
 _MAX_LISTED_COLUMNS = 20
 #: difflib's similarity at which a column is offered as "did you mean"
@@ -54,9 +55,13 @@ def similar_columns(name: str, columns) -> str:
     return f"available columns: {shown}{more}"
 
 
-def missing_column_error(names, columns, where: str) -> ValueError:
+class MissingColumnError(ValueError):
+    """A formula uses columns that the table does not have."""
+
+
+def missing_column_error(names, columns, where: str) -> MissingColumnError:
     """The error for a formula that uses ``names`` which ``where`` does not have."""
     names = sorted(set(names))
     listing = "; ".join(f"{n!r} ({similar_columns(n, columns)})" for n in names)
     plural = "s" if len(names) > 1 else ""
-    return ValueError(f"formula uses column{plural} not in {where}: {listing}")
+    return MissingColumnError(f"formula uses column{plural} not in {where}: {listing}")

@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from pygbm import EarlyExitPredictor, gbm, qwyc, qwyc_tradeoff
+from pygbm import EarlyExitPredictor, gbm, gbm_fit, qwyc, qwyc_tradeoff
 from pygbm.early_exit.ordering import Schedule
 
 N_TREES = 40
@@ -562,6 +562,36 @@ def test_tradeoff_accuracy_on_the_rows_whose_response_is_known(setting):
     unlabelled = qwyc_tradeoff(fit, held, test.assign(y=np.nan), alphas=(0.01,),
                                methods=("qwyc",))
     assert unlabelled["accuracy"].isna().all()
+
+
+def test_tradeoff_says_why_there_is_no_accuracy(setting):
+    """A response that is there but is not the fit's gives NaN accuracy with a
+    warning (it was silent); newdata without the response gives NaN quietly; a
+    gbm_fit model's text response is coded by the fit's levels."""
+    fit, train, held, test = setting
+    with pytest.warns(UserWarning, match=r"no accuracy .*not the fit's 0/1 response .*\[2\.0"):
+        tab = qwyc_tradeoff(fit, held, test.assign(y=test.y + 1), alphas=(0.01,),
+                            methods=("gbt",))
+    assert tab["accuracy"].isna().all()
+    text = train.assign(g=np.where(train.y == 1, "yes", "no"))
+    with pytest.warns(UserWarning, match="coded"):
+        text_fit = gbm("g ~ x0 + x1", text, distribution="bernoulli", n_trees=10,
+                       bag_fraction=1)
+    odd = test.assign(g=np.where(test.y == 1, "yes", "maybe"))
+    with pytest.warns(UserWarning, match=r"no accuracy .*level\(s\) \['maybe'\]"):
+        qwyc_tradeoff(text_fit, held, odd, alphas=(0.01,), methods=("gbt",))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        tab = qwyc_tradeoff(fit, held, test.drop(columns="y"), alphas=(0.01,),
+                            methods=("gbt",))
+    assert tab["accuracy"].isna().all()
+    x = ["x0", "x1"]
+    raw = gbm_fit(text[x], text["g"], distribution="bernoulli", n_trees=10, shrinkage=0.1,
+                  bag_fraction=1)
+    new = test.assign(g=np.where(test.y == 1, "yes", "no"))
+    tab = qwyc_tradeoff(raw, held[x], new, alphas=(0.01,), methods=("gbt",))
+    decision = raw.predict(new[x], n_trees=10) >= 0
+    assert tab.iloc[-1]["accuracy"] == pytest.approx(np.mean(decision == (new.g == "yes")))
 
 
 def test_tradeoff_table_and_plot(setting):
