@@ -254,7 +254,8 @@ def qwyc(fit, data=None, n_trees=None, alpha=DEFAULT_ALPHA, threshold=None, mode
         for the training order; docs/qwyc.md); or LightGBM's
         ``pred_early_stop`` rule (stop once 2|score - beta| > ``margin``,
         checked after every ``margin_freq``-th tree, in the order given by
-        ``order``).
+        ``order``; "qwyc", which needs Algorithm 2's thresholds, gives the
+        training order there).
     margin : float, optional
         The margin of ``thresholds="margin"`` (required there; LightGBM's
         ``pred_early_stop_margin``).

@@ -105,7 +105,7 @@ def optimise(rows: Rows, alpha: float, settings: Settings) -> tuple[Schedule, Ro
     n_trees = rows.scores.shape[0]
     rng = np.random.default_rng(settings.seed)
     order = _fixed_order(settings, n_trees, rng)
-    if settings.rule == "margin":
+    if settings.rule == "margin":           # order "qwyc" (None): the training order
         return margin_schedule(n_trees, rows.beta, settings.margin, order,
                                settings.margin_freq, settings.mode), rows
     every = settings.exit_every
@@ -139,8 +139,9 @@ def report(schedule: Schedule, rows: Rows, alpha: float, settings: Settings,
     n_trees = schedule.order.size
     position = out.n_trees - 1
     cost_to = np.cumsum(settings.cost[schedule.order])
-    rule = settings.rule if settings.rule == "margin" else (
-        settings.order if isinstance(settings.order, str) else "explicit")
+    rule = settings.order if isinstance(settings.order, str) else "explicit"
+    if settings.rule == "margin" and rule == "qwyc":
+        rule = "gbt"                # the margin rule has no Algorithm 1: the training order
     return OptimisationReport(
         n_rows=rows.n, alpha=alpha, budget=disagreement_budget(alpha, rows.n),
         disagreement=out.disagreement(rows.full_decision), mean_trees=float(out.n_trees.mean()),

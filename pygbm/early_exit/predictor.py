@@ -74,7 +74,7 @@ class OptimisationReport:
     mean_cost: float
     exits_negative: np.ndarray    # rows exiting negative at each position
     exits_positive: np.ndarray
-    order_rule: str               # "qwyc", "gbt", "random", "explicit", "margin"
+    order_rule: str               # "qwyc", "gbt", "random", "explicit"
     honest: bool
     training_rows: bool           # the rows were the fit's training rows
     exit_every: int = 1           # rows may exit after every exit_every-th tree only
@@ -313,7 +313,8 @@ class QWYCSummary:
                     "the order was chosen on the same rows), validation= or qwyc_tradeoff "
                     "say how much.")
         else:
-            title = f"Early exit by the margin rule (LightGBM's pred_early_stop), {decision}"
+            title = (f"Early exit by the margin rule (LightGBM's pred_early_stop, "
+                     f"{r.order_rule} order), {decision}")
             rule = ("margin", f"{r.margin:g} (stop once 2|score - beta| > margin)")
             note = ("the margin rule bounds no disagreement; measure it with validation= "
                     "or qwyc_tradeoff.")

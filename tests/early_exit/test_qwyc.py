@@ -129,6 +129,12 @@ def test_margin_rule_baseline(setting):
     report = repr(ee.summary())                  # the rule's margin, no alpha it never used
     assert "margin: 1 (stop once 2|score - beta| > margin)" in report
     assert "alpha" not in report and "margin=1:" in repr(ee)
+    # the default order "qwyc" has no Algorithm 1 here: the training order, said so
+    assert "pred_early_stop, gbt order)" in report and repr(ee).startswith(
+        "EarlyExitPredictor(gbt order,")
+    shuffled = qwyc(fit, held, thresholds="margin", margin=1.0, order="random",
+                    random_state=2)
+    assert "random order" in repr(shuffled) and "random order" in repr(shuffled.summary())
 
 
 @pytest.mark.parametrize("freq", [1, 3, 10])
