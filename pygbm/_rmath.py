@@ -64,7 +64,8 @@ def running_minus(total: float, parts: np.ndarray) -> np.ndarray:
 def exp_r(x):
     """exp with the C library's rounding (bit-identical to R's exp)."""
     x = np.asarray(x, dtype=float)
-    return np.exp(x.astype(np.complex128)).real
+    with np.errstate(over="ignore"):        # exp of a large link is inf, silently, as in R
+        return np.exp(x.astype(np.complex128)).real
 
 
 def _c_library_log(fn, x, pole: float):

@@ -91,3 +91,17 @@ def test_shell_sort_order_orders_ties_as_r(n):
     distinct = rng.permutation(n).astype(float)
     for values in (tied, distinct):
         assert shell_sort_order(values).tolist() == _shell_sort_literal(values.tolist())
+
+
+def test_exp_of_a_large_link_is_inf_without_a_warning():
+    # R's exp(1000) is Inf, silently; so are the fit's exp on both paths (a row of
+    # extreme weight drives a link there, and warned once per tree)
+    from pygbm.distributions.inputs import FitContext
+    import warnings
+    x = np.array([1000.0, 0.5])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert np.array_equal(exp_r(x), [np.inf, math.exp(0.5)])
+        for exact in (True, False):
+            ctx = FitContext(classes=None, noise_rng=None, r_exact_math=exact)
+            assert ctx.model_exp(x)[0] == np.inf

@@ -96,7 +96,8 @@ class FitContext:
         """exp on the fit's path (see ``r_exact_math``)."""
         if self.r_exact_math:
             return exp_r(x)
-        return np.exp(np.asarray(x, dtype=float))
+        with np.errstate(over="ignore"):    # inf, silently, as R's exp
+            return np.exp(np.asarray(x, dtype=float))
 
     def model_log(self, x):
         """log on the fit's path (see ``r_exact_math``)."""
