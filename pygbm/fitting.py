@@ -95,13 +95,20 @@ def check_rows(data: CodedData, options: FitOptions) -> None:
     if n < 2:
         raise ValueError(f"the data have {n} row(s); gbm needs at least 2")
     n_train = int_arg("n_train", data.n_train, 1, n)
+    short = bag_shortfall(n_train, options)
+    if short is not None:
+        raise ValueError(f"the data set is too small or the subsampling rate too large: "
+                         f"{short} (lower n_minobsinnode or raise bag_fraction)")
+
+
+def bag_shortfall(n_train: int, options: FitOptions) -> str | None:
+    """Why bags of ``n_train`` training rows are too small for two leaves of
+    ``n_minobsinnode`` rows (R's check); None when they are not."""
     min_obs = options.n_minobsinnode
-    if n_train * options.bag_fraction <= 2 * min_obs + 1:
-        raise ValueError(
-            f"the data set is too small or the subsampling rate too large: n_train * "
-            f"bag_fraction = {n_train * options.bag_fraction:g} must exceed 2 * "
-            f"n_minobsinnode + 1 = {2 * min_obs + 1} (lower n_minobsinnode or raise "
-            "bag_fraction)")
+    if n_train * options.bag_fraction > 2 * min_obs + 1:
+        return None
+    return (f"n_train * bag_fraction = {n_train * options.bag_fraction:g} must exceed 2 * "
+            f"n_minobsinnode + 1 = {2 * min_obs + 1}")
 
 
 #: distributions whose initial value is a log-odds (bernoulli; adaboost: half of
@@ -349,11 +356,13 @@ def fit_coded(options: FitOptions, data: CodedData, random_state=None) -> GBMFit
     sample = None
     if options.zero_subsample is not None:
         sample, data = subsample_zeros(data, options, rng)
-        try:
-            check_rows(data, options)
-        except ValueError as error:     # say why the rows are fewer than given
+        short = bag_shortfall(data.n_train, options)
+        if short is not None:       # the keep rate made the rows too few: say so
             raise ValueError(f"zero_subsample={sample.rate:g} kept {sample.n_kept} of the "
-                             f"{sample.n_train_full} training rows: {error}") from error
+                             f"{sample.n_train_full} training rows, too few for the leaves: "
+                             f"{short} (raise zero_subsample, lower n_minobsinnode or "
+                             f"raise bag_fraction)")
+        check_rows(data, options)
     targets = check_targets(data, dist)
     classes = dist.response_classes(np.asarray(data.y), data.y_levels)
     perm, targets = row_order(data, targets, dist)

@@ -314,8 +314,14 @@ def test_a_response_of_zeros_only_is_refused_before_the_draw(pois):
 
 
 def test_too_few_kept_rows_say_the_subsample_kept_them():
+    # the remedy is a larger keep rate: R's "subsampling rate too large" (bag_fraction)
+    # would read as zero_subsample's, the wrong way round
     df = _frame(6, n=60).assign(y=np.r_[np.ones(3), np.zeros(57)])
     with pytest.raises(ValueError, match=r"zero_subsample=0.05 kept \d+ of the 60 training "
-                                         r"rows: the data set is too small"):
+                                         r"rows, too few for the leaves: n_train \* "
+                                         r"bag_fraction = [\d.]+ must exceed 2 \* "
+                                         r"n_minobsinnode \+ 1 = 21 \(raise zero_subsample, "
+                                         r"lower n_minobsinnode or raise bag_fraction\)") as err:
         pygbm.gbm("y ~ a", df, distribution="bernoulli", zero_subsample=0.05, n_trees=2,
                   random_state=1)
+    assert "subsampling rate too large" not in str(err.value)
