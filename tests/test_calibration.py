@@ -168,6 +168,19 @@ def test_calibrate_warns_on_the_fits_training_rows(rare):
         pygbm.calibrate(fit, held, n_trees=10, bins=5)        # held-out rows: no warning
 
 
+def test_calibrate_on_the_validation_rows_of_train_fraction_does_not_warn(rare):
+    # the kept data hold the validation rows too: they are held out, not training rows
+    fit = pygbm.gbm("y ~ a + b", rare, distribution="bernoulli", n_trees=10, random_state=1,
+                    train_fraction=0.75, zero_subsample=0.5)
+    n_train = int(0.75 * rare.shape[0])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        pygbm.calibrate(fit, rare.iloc[n_train:], n_trees=10, bins=5)
+    assert fit._training_share(fit._design(rare.iloc[n_train:])) == 0.0
+    with pytest.warns(UserWarning, match=r"calibrate\(\): data are the fit's training rows"):
+        pygbm.calibrate(fit, rare.iloc[fit.zero_sample.kept], n_trees=10, bins=5)
+
+
 def test_calibrate_gbm_fit_needs_y_and_bad_arguments(rare):
     x = rare[["a", "b"]]
     fit = pygbm.gbm_fit(x, rare["y"], n_trees=5, shrinkage=0.1)
