@@ -231,6 +231,13 @@ def test_cost_tradeoff_evaluates_the_formulas_response_and_offset():
     assert table["deviance"].iloc[0] == pytest.approx(pois.train_error[-1], rel=1e-12)
     given = cost_tradeoff([pois], train, y=train["count"], n_trees=[20])
     assert given["deviance"].iloc[0] == pytest.approx(pois.train_error[-1], rel=1e-12)
+    # newdata without the response: the error names newdata (it said 'data'), for a
+    # formula of bare names and for one formulaic parses
+    for model, formula in ((pois, "count ~ c1 + c2 + e1 + e2 + offset(log(t))"),
+                           (fit, "log(count) ~ c1 + c2 + e1 + e2")):
+        assert model.formula == formula
+        with pytest.raises(ValueError, match=r"^formula uses column not in newdata: 'count'"):
+            cost_tradeoff([model], test.drop(columns="count"), n_trees=[20])
 
 
 def test_cost_tradeoff_coxph_reads_the_event_status_of_newdata():

@@ -216,7 +216,7 @@ def _check_formula(formula) -> None:
 def _parse_on(formula: str, data: pd.DataFrame, where: str):
     """``(terms, evaluator)`` of ``formula`` on the table ``data`` (called
     ``where`` in errors): formulaic only where a term needs it."""
-    terms = plain_terms(formula, list(data.columns))
+    terms = plain_terms(formula, list(data.columns), where)
     if terms is None:
         evaluator = _formula_parse().Evaluator(data, where)
         return _formula_parse().parse_terms(formula, evaluator), evaluator

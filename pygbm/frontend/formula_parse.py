@@ -258,7 +258,7 @@ def parse_terms(formula: str, evaluator: Evaluator) -> FormulaTerms:
     columns = evaluator.columns
     unknown = [c for c in _named_columns(formula) if c not in columns]
     if unknown:
-        raise missing_column_error(unknown, columns, "data")
+        raise missing_column_error(unknown, columns, evaluator.where)
     first = _parse(formula, ())
     lhs = getattr(first, "lhs", None)
     if lhs is None or len(lhs) == 0:
@@ -275,7 +275,7 @@ def parse_terms(formula: str, evaluator: Evaluator) -> FormulaTerms:
                        if not (_is_intercept(t) or _OFFSET_CALL.match(str(t))))
     for spec in (response, *offsets, *predictors):
         if not spec.lookup and (missing := evaluator.check(spec.expr)):
-            raise missing_column_error(missing, columns, "data")
+            raise missing_column_error(missing, columns, evaluator.where)
     return FormulaTerms(response=response, predictors=predictors, offsets=offsets,
                         offset_columns=frozenset(offset_columns))
 

@@ -95,10 +95,11 @@ def _items(rhs: str) -> list[tuple[str, str]] | None:
     return items
 
 
-def plain_terms(formula: str, columns: list[str]) -> FormulaTerms | None:
+def plain_terms(formula: str, columns: list[str], where: str = "data") -> FormulaTerms | None:
     """The terms of a formula of bare names on ``columns``; None for other formulas.
 
-    Raises the model frame's error when the formula names columns that are missing.
+    Raises the model frame's error when the formula names columns that are missing
+    (calling the table ``where``, the caller's argument).
     """
     lhs, _, rhs = formula.partition("~")
     response = _response(lhs.strip())
@@ -110,7 +111,7 @@ def plain_terms(formula: str, columns: list[str]) -> FormulaTerms | None:
     named = [*response_columns, *(item for _, item in items if _is_name(item)),
              *(name for _, name in offsets)]
     if unknown := [name for name in named if name not in columns]:
-        raise missing_column_error(unknown, columns, "data")
+        raise missing_column_error(unknown, columns, where)
     chosen: list[str] = []
     for sign, item in items:
         if item in _INTERCEPT_ITEMS or _offset_term(item) is not None:
