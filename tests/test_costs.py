@@ -397,6 +397,13 @@ def test_summary_cost_table_is_of_its_trees():
     with pytest.raises(ValueError, match=r"no cost table: .* under 5 trees needs the "
                                          r"training data, which were not kept \(keep_data"):
         bare.summary(n_trees=5, plot_it=False).cost_frame()
+    # print(summary) and the notebook's table say so too (they showed no cost at all)
+    note = ("Share of the mean prediction cost per row: not computed (the training rows' "
+            "prediction cost under 5 trees needs the training data, which were not kept "
+            "(keep_data=False)).")
+    assert str(bare.summary(n_trees=5, plot_it=False)).endswith(note)
+    assert note in bare.summary(n_trees=5, plot_it=False)._repr_html_()
+    assert "not computed" not in str(_fit(df, n_trees=2).summary(plot_it=False))
     with pytest.raises(ValueError, match="fitted without costs"):
         _fit(df, n_trees=2).summary(plot_it=False).cost_frame()
 

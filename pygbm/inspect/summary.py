@@ -212,6 +212,9 @@ class InfluenceSummary:
                 [[forg(v, DIGITS)] for v in frame["cost_share"]], headers=["cost %"],
                 stubs=list(frame.index),
                 title=f"Share of the mean prediction cost per row ({self.mean_cost:.{DIGITS}g})"))
+        elif self.cost_missing is not None:     # a fit with costs: say why no table
+            out.add_extra_txt([f"Share of the mean prediction cost per row: not computed "
+                               f"({self.cost_missing})."])
         return out
 
     def as_text(self) -> str:
