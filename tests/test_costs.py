@@ -205,6 +205,8 @@ def test_cost_tradeoff_traces_deviance_against_cost():
         table[table["model"] == "lambda=0.01"].drop(columns="model").reset_index(drop=True))
     ax = plot_cost_tradeoff(table)
     assert len(ax.lines) == 2
+    with pytest.raises(ValueError, match=r"^table has no rows"):
+        plot_cost_tradeoff(table[table["n_trees"] > 30])
     with pytest.raises(ValueError, match="without costs"):
         cost_tradeoff([_fit(train, n_trees=2)], test)
 

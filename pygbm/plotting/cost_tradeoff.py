@@ -8,6 +8,8 @@ from .axes import axes_for
 
 def plot_tradeoff(table, ax=None):
     table_arg("table", table, ("model", "n_trees", "mean_cost", "deviance"), "cost_tradeoff()")
+    if table.empty:         # else an empty plot and matplotlib's warning of no legend
+        raise ValueError("table has no rows: give the rows of cost_tradeoff() to plot")
     ax = axes_for(ax)
     for name, part in table.groupby("model", sort=False):
         part = part.sort_values("n_trees")
