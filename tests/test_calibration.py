@@ -158,6 +158,22 @@ def test_calibrate_warns_of_certain_control_points(rare):
         pygbm.calibrate(counts, rare.assign(k=0).iloc[:100], n_trees=10, bins=2)
 
 
+def test_adaboost_expected_response_is_calibrated_as_a_probability(rare):
+    # adaboost's expected response is 1/(1+exp(-2f)): Langford's ends are (0, 0) and
+    # (1, 1), a bin of zeros warns, and type="link" is f's scale (it was refused, the
+    # ends were the sample's and no warning came)
+    train, held = rare.iloc[:3000], rare.iloc[3000:]
+    fit = pygbm.gbm("y ~ a + b", train, distribution="adaboost", n_trees=10, random_state=1)
+    cal = pygbm.calibrate(fit, held, n_trees=10, bins=5, ends="langford")
+    assert cal.knots_x[0] == 0.0 and cal.knots_x[-1] == 1.0
+    assert cal.knots_y[0] == 0.0 and cal.knots_y[-1] == 1.0
+    p = cal.predict(held.iloc[:50])
+    np.testing.assert_allclose(fit.distribution.inverse_link(
+        cal.predict(held.iloc[:50], type="link")), p, rtol=1e-12)
+    with pytest.warns(UserWarning, match=r"mean response of exactly 0 or 1 \("):
+        pygbm.calibrate(fit, held.assign(y=0.0).iloc[:100], n_trees=10, bins=2)
+
+
 def test_calibrate_warns_on_the_fits_training_rows(rare):
     train, held = rare.iloc[:3000], rare.iloc[3000:]
     fit = pygbm.gbm("y ~ a + b", train, distribution="bernoulli", n_trees=10, random_state=1)

@@ -8,7 +8,7 @@ import numpy as np
 from .._checks import bool_arg, choice_arg, finite_number, response_arg, weights_arg
 from ..messages import warn
 from ..model import TRAINING_ROWS_SHARE, GBMFit
-from .model import CalibratedGBM, expected_response
+from .model import PROBABILITY_LINKS, CalibratedGBM, expected_response
 from .points import DEFAULT_BINS, ENDS, bins_arg, control_points, knots
 
 
@@ -136,7 +136,7 @@ def calibrate(fit: GBMFit, data, n_trees=None, bins: int = DEFAULT_BINS, ends: s
         w = np.where(y == 0, w / rate, w)
     cx, cy, cw, rows = control_points(phi, y, w, bins, monotone)
     _warn_certain_points(cy, dist.response_link)
-    kx, ky = knots(cx, cy, cw, phi, y, ends, dist.response_link == "logistic")
+    kx, ky = knots(cx, cy, cw, phi, y, ends, dist.response_link in PROBABILITY_LINKS)
     return CalibratedGBM(fit=fit, n_trees=int(n_trees), phi=cx, response=cy, weight=cw,
                          rows=rows, knots_x=kx, knots_y=ky, ends=ends, rate=rate)
 
@@ -145,14 +145,14 @@ def _warn_certain_points(cy: np.ndarray, link: str) -> None:
     """Warn when control points say "certain": a mean response of exactly 0
     (or 1, for a probability) makes the calibrated expected response 0 (or 1)
     around that point, and the deviance of a row that disagrees infinite."""
-    if link == "logistic":
+    if link in PROBABILITY_LINKS:
         certain = (cy <= 0) | (cy >= 1)
     elif link == "exp":
         certain = cy <= 0
     else:
         return
     if np.any(certain):
-        edge = "0 or 1" if link == "logistic" else "0"
+        edge = "0 or 1" if link in PROBABILITY_LINKS else "0"
         warn(f"calibrate: {int(certain.sum())} of the {cy.size} control points have a mean "
              f"response of exactly {edge} (no row of the other kind in their bin): the "
              f"calibrated expected response is {edge} there, and the deviance of a row that "

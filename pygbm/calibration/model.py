@@ -185,11 +185,19 @@ class CalibratedGBM:
         return plot_reliability(self, ax=ax)
 
 
+#: response links whose expected response is a probability (adaboost's is
+#: 1/(1+exp(-2f)), R's predict type="response")
+PROBABILITY_LINKS = ("logistic", "logistic2")
+
+
 def link_of(dist, mu):
+    """The link of expected responses ``mu``: ``dist.inverse_link``'s inverse."""
     mu = np.asarray(mu, dtype=float)
     with np.errstate(divide="ignore"):
         if dist.response_link == "logistic":
             return np.log(mu) - np.log1p(-mu)
+        if dist.response_link == "logistic2":
+            return (np.log(mu) - np.log1p(-mu)) / 2.0
         if dist.response_link == "exp":
             return np.log(mu)
     if dist.response_link != "identity":
