@@ -46,13 +46,21 @@ def _by_name(name, value):
         return value
     pd = sys.modules.get("pandas")       # a Series exists only once pandas is imported
     if pd is not None and isinstance(value, pd.Series) \
-            and not isinstance(value.index, pd.RangeIndex):
+            and not value.index.equals(pd.RangeIndex(len(value))):     # not 0, 1, ...
         repeated = value.index[value.index.duplicated()].unique().tolist()
         if repeated:
             raise ValueError(f"{name}: the Series names {', '.join(map(repr, repeated))} "
                              f"more than once; give one cost per predictor")
         return dict(value.items())
     return None
+
+
+def _named_by_string(key, var_names) -> str:
+    """A hint when ``key`` is not a string but its text is a predictor's name (a
+    table's integer column 0 is the predictor '0')."""
+    if isinstance(key, str) or str(key) not in var_names:
+        return ""
+    return f" (predictors are named by strings: key the cost by {str(key)!r})"
 
 
 def _used_in(key, var_names) -> str:
@@ -82,7 +90,8 @@ def _cost_vector(name, value, var_names, response_name) -> np.ndarray:
                 if response_name is not None and key == response_name:
                     raise ValueError(f"{name}: {key!r} is the response, not a predictor")
                 raise ValueError(f"{name}: {key!r} is not a predictor; the predictors are "
-                                 f"{', '.join(map(str, var_names))}{_used_in(key, var_names)}")
+                                 f"{', '.join(map(str, var_names))}{_used_in(key, var_names)}"
+                                 f"{_named_by_string(key, var_names)}")
             out[index[key]] = _cost_value(name, f"the cost of {key!r}", cost)
         return out
     arr = np.asarray(value, dtype=object)

@@ -152,6 +152,22 @@ def test_bad_costs_name_the_argument(kw, match):
         _fit(_frame(200), n_trees=2, **kw)
 
 
+def test_costs_keyed_by_an_integer_column_say_the_names_are_strings():
+    """A table's integer columns are the predictors '0', '1', ...: the key 0 said
+    "0 is not a predictor; the predictors are 0, 1, 2, 3"; a Series indexed 0 and 2
+    was read as a vector of 2 costs."""
+    df = _frame(200)
+    x = df[NAMES].set_axis(range(4), axis=1)
+    kw = dict(n_trees=2, shrinkage=0.1, cegb_tradeoff=0.01)
+    for costs in ({0: 5.0}, pd.Series({0: 5.0, 2: 1.0})):
+        with pytest.raises(ValueError, match=r"^feature_costs: 0 is not a predictor; the "
+                                             r"predictors are 0, 1, 2, 3 \(predictors are "
+                                             r"named by strings: key the cost by '0'\)$"):
+            gbm_fit(x, df["y"], feature_costs=costs, **kw)
+    fit = gbm_fit(x, df["y"], feature_costs=pd.Series({"0": 5.0, "2": 1.0}), **kw)
+    np.testing.assert_array_equal(fit.costs.feature, [5.0, 0.0, 1.0, 0.0])
+
+
 @pytest.mark.parametrize("formula, key, predictor", [
     ("y ~ np.exp(c1) + c2", "c1", "'np.exp(c1)'"), ("y ~ c1 + I(c2 ** 2)", "c2", "'I(c2 ** 2)'")])
 def test_a_cost_keyed_by_a_transformed_column_names_its_predictor(formula, key, predictor):
