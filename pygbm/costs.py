@@ -263,6 +263,18 @@ def _tracked(fit, count: int) -> bool:
     return fit.cost_tracker is not None and count == fit.n_trees and fit.ts_encoder is None
 
 
+def _row_counts(fit, n: int) -> np.ndarray:
+    """How many training rows each of the fit's ``n`` training rows stands for in
+    the report's means: 1, or with zero subsampling 1/l for a kept zero, so that
+    the kept rows estimate the mean over the training rows before subsampling
+    (zeros and non-zeros take different paths). A zero-subsampled fit keeps its
+    rows in the data's order (the distributions that reorder rows refuse it)."""
+    sample = fit.zero_sample
+    if sample is None:
+        return np.ones(n)
+    return np.where(sample.kept_zero, 1.0 / sample.rate, 1.0)
+
+
 def cost_report(fit, n_trees=None) -> CostReport | None:
     """The training rows' mean prediction cost under the first ``n_trees``
     iterations (None: all): the cost ``predict_cost`` gives them. None without
@@ -276,7 +288,8 @@ def cost_report(fit, n_trees=None) -> CostReport | None:
     the rows before it in the iteration's permutation), which are not the
     paths ``predict`` gives them with the statistics of all training rows
     (docs/cegb.md), so the kept training rows are routed as ``predict``
-    routes them, as for fewer trees.
+    routes them, as for fewer trees. With zero subsampling a kept zero
+    counts 1/l (:func:`_row_counts`).
     """
     spec = fit.costs
     if spec is None:
@@ -290,12 +303,14 @@ def cost_report(fit, n_trees=None) -> CostReport | None:
         read, evaluated, used = reads.read, reads.evaluated, reads.used
     else:
         return None
-    n = max(read.shape[0], 1)
-    per_var = read.sum(axis=0) * spec.feature / n + spec.model * used
-    split = spec.split * float(evaluated.sum()) / n
+    rows = _row_counts(fit, read.shape[0])
+    n = max(float(rows.sum()), 1.0)
+    reads = rows @ read                         # per predictor: the rows that read it
+    per_var = reads * spec.feature / n + spec.model * used
+    split = spec.split * float(rows @ evaluated) / n
     total = float(per_var.sum()) + split
     scale = 100.0 / total if total > 0 else 0.0
-    return CostReport(feature=float(read.sum(axis=0) @ spec.feature) / n, split=split,
+    return CostReport(feature=float(reads @ spec.feature) / n, split=split,
                       model=float(spec.model @ used), share=per_var * scale,
                       split_share=split * scale)
 

@@ -438,6 +438,28 @@ def test_cost_report_is_of_the_training_rows():
     assert f"Mean prediction cost per training row: {mean:.4g} " in repr(fit)
 
 
+@pytest.mark.parametrize("zero_weight", ["none", "importance"])
+def test_cost_report_of_a_zero_subsampled_fit_counts_a_kept_zero_one_over_l(zero_weight):
+    """The fit keeps only the kept training rows; zeros and non-zeros take other
+    paths, so the report weights each kept zero 1/l: an estimate of the mean over
+    all the training rows (it was the kept rows' plain mean)."""
+    df = _frame()
+    rate = 0.3
+    fit = _fit(df, feature_costs=COSTS, cost_split=0.1, cegb_tradeoff=0.01,
+               zero_subsample=rate, zero_weight=zero_weight, train_fraction=0.8)
+    sample = fit.zero_sample
+    kept = df.iloc[sample.kept]
+    w = np.where(sample.kept_zero, 1 / rate, 1.0)
+    for k in (fit.n_trees, 5):            # the engine's marks, and the walk of the rows
+        table = fit.predict_cost(kept, n_trees=k)
+        s = fit.summary(n_trees=k, plot_it=False)
+        assert s.mean_cost == pytest.approx(np.average(table["total"], weights=w),
+                                            rel=1e-12)
+        assert s.mean_cost != pytest.approx(table["total"].mean(), rel=1e-3)
+    mean = np.average(fit.predict_cost(kept)["total"], weights=w)
+    assert f"Mean prediction cost per training row: {mean:.4g} " in repr(fit)
+
+
 def test_costs_with_target_statistics_combinations():
     """A combination of ordered target statistics (column p + slot) reads its
     members: its splits are charged their costs (an expensive member keeps
