@@ -221,6 +221,13 @@ def test_cost_tradeoff_traces_deviance_against_cost():
         table[table["model"] == "lambda=0.01"].drop(columns="model").reset_index(drop=True))
     ax = plot_cost_tradeoff(table)
     assert len(ax.lines) == 2
+    # two fits of one trade-off (other costs, depths) are two models, not one line
+    # zigzagging through both
+    deep = _fit(train, feature_costs=COSTS, cegb_tradeoff=0.01, interaction_depth=6)
+    both = cost_tradeoff([fits[0], fits[1], deep], test, n_trees=[5, 30])
+    assert list(both["model"].unique()) == ["lambda=0", "lambda=0.01 (fits[1])",
+                                            "lambda=0.01 (fits[2])"]
+    assert len(plot_cost_tradeoff(both).lines) == 3
     with pytest.raises(ValueError, match=r"^table has no rows"):
         plot_cost_tradeoff(table[table["n_trees"] > 30])
     with pytest.raises(ValueError, match="without costs"):

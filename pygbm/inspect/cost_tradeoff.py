@@ -79,6 +79,15 @@ def _targets(fit, newdata, y, offset, n: int) -> tuple[Targets, np.ndarray | Non
                    group[order]), order
 
 
+def _tradeoff_names(fits) -> list:
+    """The names of a list of fits: their trade-offs ("lambda=0.001"), and where
+    two share one, their places too ("lambda=0.001 (fits[1])"): the table's
+    rows and the plot's lines are told apart by name."""
+    names = [f"lambda={fit.costs.tradeoff:g}" for fit in fits]
+    return [f"{name} (fits[{i}])" if names.count(name) > 1 else name
+            for i, name in enumerate(names)]
+
+
 def cost_tradeoff(fits, newdata, y=None, n_trees=None, offset=None) -> pd.DataFrame:
     """Deviance and mean prediction cost per row of each fit at each number of trees.
 
@@ -86,7 +95,8 @@ def cost_tradeoff(fits, newdata, y=None, n_trees=None, offset=None) -> pd.DataFr
     ----------
     fits : fitted model with costs, or a list or dict of them
         E.g. one per ``cegb_tradeoff``; a dict names them, else the trade-off
-        names them ("lambda=0.001").
+        names them ("lambda=0.001"; fits that share one, also their place in
+        the list: "lambda=0.001 (fits[1])").
     newdata : DataFrame
         The rows to evaluate on (a test set), with the response column (a
         coxph fit: its ``Surv(time, status)``; a pairwise fit: the group
@@ -134,14 +144,16 @@ def cost_tradeoff(fits, newdata, y=None, n_trees=None, offset=None) -> pd.DataFr
     named = list(fits.items()) if isinstance(fits, dict) else list(enumerate(fits))
     if not named:
         raise ValueError("fits is empty: give one or more fitted models with costs")
-    rows = []
     for key, fit in named:
         where = f"fits[{key!r}]"
         fit_arg(fit, where)
         if fit.costs is None:
             raise ValueError(f"cost_tradeoff: {where} was fitted without costs; give it the "
                              "costs with cegb_tradeoff=0 to report them")
-        name = key if isinstance(fits, dict) else f"lambda={fit.costs.tradeoff:g}"
+    names = [key for key, _ in named] if isinstance(fits, dict) else \
+        _tradeoff_names([fit for _, fit in named])
+    rows = []
+    for name, (_, fit) in zip(names, named):
         counts = _counts(fit, n_trees)
         f = fit.predict(newdata, n_trees=counts)
         if f.shape[0] == 0:       # the means of no rows: NaN (and NumPy's warnings)
