@@ -389,6 +389,14 @@ def test_reliability_plot(rare):
     fit = pygbm.gbm("y ~ a", rare, distribution="bernoulli", n_trees=10, random_state=1)
     ax = pygbm.calibrate(fit, rare, n_trees=10, bins=5).plot()
     assert len(ax.collections) == 1 and len(ax.lines) == 2
+    assert ax.lines[0].get_xdata()[0] == 0.0            # the diagonal from 0
+    # a gaussian fit's negative responses: the diagonal spans the knots (it ran from 0
+    # to the largest knot, missing every control point)
+    neg = rare.assign(g=rare["a"] - 5.0)
+    gfit = pygbm.gbm("g ~ a", neg, distribution="gaussian", n_trees=10, random_state=1)
+    cal = pygbm.calibrate(gfit, neg, n_trees=10, bins=5)
+    diagonal = cal.plot().lines[0].get_xdata()
+    assert diagonal[0] <= cal.knots_x.min() and diagonal[-1] >= cal.knots_x.max()
 
 
 def test_calibrate_caps_n_trees_above_the_fit_as_predict_does():
