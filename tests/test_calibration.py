@@ -174,6 +174,28 @@ def test_adaboost_expected_response_is_calibrated_as_a_probability(rare):
         pygbm.calibrate(fit, held.assign(y=0.0).iloc[:100], n_trees=10, bins=2)
 
 
+def test_a_text_response_given_as_y_is_coded_by_the_fits_levels(rare):
+    # the fit models 'bad' (its levels: good, bad); y= as text or a Categorical was
+    # coded by sorted text (bad = 0): every control point's response was 1 - the truth
+    df = rare.assign(Class=pd.Categorical(np.where(rare["y"] == 1, "bad", "good"),
+                                          categories=["good", "bad"]))
+    train, held = df.iloc[:3000], df.iloc[3000:]
+    fit = pygbm.gbm("Class ~ a + b", train, distribution="bernoulli", n_trees=10,
+                    random_state=1)
+    assert fit.y_levels == ["good", "bad"]
+    want = pygbm.calibrate(fit, held, n_trees=10, bins=5).response
+    for y in (held["Class"], held["Class"].astype(str).to_numpy(), list(held["Class"])):
+        got = pygbm.calibrate(fit, held.drop(columns="Class"), n_trees=10, bins=5, y=y)
+        np.testing.assert_array_equal(got.response, want)
+    with pytest.warns(UserWarning, match="mean response of exactly 0 or 1"):   # one class
+        one = pygbm.calibrate(fit, held.iloc[:10], n_trees=10, bins=2, y=["bad"] * 10)
+    np.testing.assert_array_equal(one.response, [1.0, 1.0])
+    with pytest.raises(ValueError, match=r"^y has level\(s\) \['maybe'\] that the fit's "
+                                         r"response did not have \(its levels: \['good', "
+                                         r"'bad'\]\)"):
+        pygbm.calibrate(fit, held.iloc[:3], n_trees=10, y=["good", "bad", "maybe"])
+
+
 def test_calibrate_warns_on_the_fits_training_rows(rare):
     train, held = rare.iloc[:3000], rare.iloc[3000:]
     fit = pygbm.gbm("y ~ a + b", train, distribution="bernoulli", n_trees=10, random_state=1)

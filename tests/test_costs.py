@@ -265,6 +265,22 @@ def test_cost_tradeoff_evaluates_the_formulas_response_and_offset():
             cost_tradeoff([model], test.drop(columns="count"), n_trees=[20])
 
 
+def test_cost_tradeoff_codes_a_text_y_by_the_fits_levels():
+    # y= as text was coded by sorted text, the reverse of the fit's (good = 0, bad = 1):
+    # the deviance was of the flipped response
+    from pygbm import cost_tradeoff
+
+    df = _frame(600, seed=6)
+    df["y"] = pd.Categorical(np.where(df["y"] == 1, "bad", "good"), categories=["good", "bad"])
+    train, test = df.iloc[:400], df.iloc[400:]
+    with pytest.warns(UserWarning, match="'good' = 0, 'bad' = 1"):
+        fit = _fit(train, n_trees=10, feature_costs=COSTS, cegb_tradeoff=0.01)
+    want = cost_tradeoff(fit, test, n_trees=[10])
+    got = cost_tradeoff(fit, test.drop(columns="y"), y=test["y"].astype(str).to_numpy(),
+                        n_trees=[10])
+    pd.testing.assert_frame_equal(got, want)
+
+
 def test_cost_tradeoff_coxph_reads_the_event_status_of_newdata():
     # coxph's deviance needs each row's event: cost_tradeoff crashed with "coxph needs
     # the event indicator (misc = status 0/1)"

@@ -22,6 +22,8 @@ def _calibration_rows(fit, data, y, weights, n: int):
         if fit.formula is None:
             raise ValueError("calibrate: give y= (the response of data) for a gbm_fit model")
         y = frontend.response_newdata(fit.formula, data, "data", fit.y_levels).y
+    else:
+        y = frontend.response_values(y, fit.y_levels)
     y = response_arg(fit.distribution, y)
     if y.shape[0] != n:
         raise ValueError(f"y must be one response per row of data ({n}), got {y.shape[0]}")

@@ -2,9 +2,10 @@
 
 * :func:`model_frame` — ``gbm(formula, data, weights)``'s model frame;
 * :func:`model_frame_newdata` — the same terms evaluated and coded on new data;
-* :func:`factor_response` — gbm_fit's text or categorical response coded as R's factor
-  (:func:`recode_levels`: new rows' response coded by the fit's levels);
+* :func:`factor_response` — gbm_fit's text or categorical response coded as R's factor;
 * :func:`response_newdata` — the response and offsets of new data (a test set);
+  :func:`response_values` — a response of new rows given as values, coded by the
+  fit's levels;
   :func:`weights_newdata` — their case weights (a column name or numbers);
 * :class:`PredictorEncoder` — R gbm.fit's coding of a predictors table
   (:func:`numeric_values`: its reading of a continuous predictor's column);
@@ -23,15 +24,15 @@ _MODULES = {
     "response_newdata": ".formula", "weights_newdata": ".formula", "NewResponse": ".formula",
     "factor_response": ".formula", "refuse_numbers_for_levels": ".encode",
     "unseen_levels": ".encode", "warn_unseen_levels": ".encode",
-    "MissingColumnError": ".terms", "recode_levels": ".formula",
+    "MissingColumnError": ".terms", "response_values": ".formula",
 }
 
 __all__ = [
-    "MissingColumnError", "ModelFrame", "NewResponse", "PredictorEncoder", "Surv", "SurvData", "TermSpec",
-    "factor_response", "model_frame", "model_frame_newdata", "numeric_values", "offset_newdata",
-    "r_collation_key", "r_label",
-    "r_quantile7", "recode_levels", "refuse_numbers_for_levels", "response_newdata",
-    "unseen_levels", "warn_unseen_levels", "weights_newdata",
+    "MissingColumnError", "ModelFrame", "NewResponse", "PredictorEncoder", "Surv", "SurvData",
+    "TermSpec", "factor_response", "model_frame", "model_frame_newdata", "numeric_values",
+    "offset_newdata", "r_collation_key", "r_label", "r_quantile7", "refuse_numbers_for_levels",
+    "response_newdata", "response_values", "unseen_levels", "warn_unseen_levels",
+    "weights_newdata",
 ]
 
 

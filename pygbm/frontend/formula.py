@@ -336,6 +336,29 @@ def recode_levels(y: np.ndarray, new_levels: list, levels, label: str,
     return coded
 
 
+def response_values(y, levels, name: str = "y"):
+    """A response given as values for new rows (the argument ``name``: calibrate's
+    and cost_tradeoff's ``y=``) coded as the fit coded its own: a text or
+    categorical ``y`` by the fit's ``levels`` (``fit.y_levels``), not by the levels
+    the values happen to have (sorted text, or a sample of one class); ``y`` as
+    given otherwise (numbers, logical, or a fit without levels)."""
+    if levels is None:
+        return y
+    codes, new_levels = factor_response(y, name)
+    if new_levels is None:
+        return y
+    missing = int(np.isnan(codes).sum())
+    if missing:
+        raise ValueError(f"{name} has {missing} missing values")
+    index = {level: code for code, level in enumerate(levels)}
+    unknown = [level for level in new_levels if level not in index]
+    if unknown:
+        raise ValueError(f"{name} has level(s) {unknown[:5]} that the fit's response did not "
+                         f"have (its levels: {list(levels)[:5]})")
+    remap = np.array([index[level] for level in new_levels], dtype=float)
+    return remap[codes.astype(np.intp)]
+
+
 def response_newdata(formula: str, newdata, name: str = "newdata",
                      levels=None, missing_ok: bool = False) -> NewResponse:
     """The formula's response and ``offset()`` terms evaluated on ``newdata``

@@ -66,6 +66,8 @@ def _targets(fit, newdata, y, offset, n: int) -> tuple[Targets, np.ndarray | Non
         y, _, status = frontend.response_newdata(fit.formula, newdata, levels=fit.y_levels)
     elif dist.survival_response:
         y, status = _survival(dist, y)
+    else:
+        y = frontend.response_values(y, fit.y_levels)
     y = response_arg(dist, y, "newdata")
     if y.shape[0] != n:
         raise ValueError(f"y must be one response per row of newdata ({n}), got {y.shape[0]}")
