@@ -232,6 +232,10 @@ def test_cost_tradeoff_traces_deviance_against_cost():
         plot_cost_tradeoff(table[table["n_trees"] > 30])
     with pytest.raises(ValueError, match="without costs"):
         cost_tradeoff([_fit(train, n_trees=2)], test)
+    # a set of fits said "fits[0] must be a fitted gbm model ..., got set"
+    with pytest.raises(TypeError, match=r"^fits must be a fitted model with costs, or a list "
+                                        r"or dict of them, got set$"):
+        cost_tradeoff({fits[0]}, test)
 
 
 def test_cost_tradeoff_evaluates_the_formulas_response_and_offset():

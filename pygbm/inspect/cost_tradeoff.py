@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 
 from .. import frontend
-from .._checks import fit_arg, new_offsets, response_arg
+from .._checks import FIT_FIELDS, fit_arg, new_offsets, response_arg
 from ..costs import COST_COLUMNS
 from ..distributions import Targets
 from ..pairwise_rows import group_labels, sort_within_groups
@@ -142,6 +142,9 @@ def cost_tradeoff(fits, newdata, y=None, n_trees=None, offset=None) -> pd.DataFr
     [50, 100, 50, 100]
     """
     if not isinstance(fits, (dict, list, tuple)):
+        if not all(hasattr(fits, field) for field in FIT_FIELDS):    # a set, a generator
+            raise TypeError(f"fits must be a fitted model with costs, or a list or dict of "
+                            f"them, got {type(fits).__name__}")
         fits = [fits]                            # one fit: its curve over the trees
     named = list(fits.items()) if isinstance(fits, dict) else list(enumerate(fits))
     if not named:
