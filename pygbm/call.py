@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import sys
 
 import numpy as np
 
@@ -21,15 +22,29 @@ CALL_VALUE_CHARS = 60
 CALL_VECTOR_VALUES = 20
 
 
+def _plain(value):
+    """A NumPy scalar as its Python number (the call shows 0.5, not np.float64(0.5))."""
+    return value.item() if isinstance(value, np.generic) else value
+
+
 def call_value(value) -> str:
-    """An argument's value in the call: strings in R's double quotes, long values cut."""
+    """An argument's value in the call: strings in R's double quotes, long values cut,
+    on one line (a pandas Series as its values, or by its index's names as a dict)."""
     if isinstance(value, str):
         return f'"{value}"'
+    value = _plain(value)
+    pd = sys.modules.get("pandas")       # a Series exists only once pandas is imported
+    if pd is not None and isinstance(value, pd.Series):
+        value = value.tolist() if pd.api.types.is_numeric_dtype(value.index.dtype) else \
+            dict(value.items())
+    if isinstance(value, dict):
+        value = {_plain(k): _plain(v) for k, v in value.items()}
     if isinstance(value, (np.ndarray, list, tuple)) and np.ndim(value) == 1:
         value = np.asarray(value).tolist()
         if len(value) > CALL_VECTOR_VALUES:
             return f"<{len(value)} values>"
     text = f"<array {np.shape(value)}>" if isinstance(value, np.ndarray) else repr(value)
+    text = " ".join(text.split())                   # one line
     return text if len(text) <= CALL_VALUE_CHARS else text[:CALL_VALUE_CHARS - 3] + "..."
 
 

@@ -90,3 +90,19 @@ def test_html_and_call_of_a_fit_with_costs(data):
         assert f"<th>{key}</th><td>{value}</td>" in html
     assert f"weights = <{len(data)} values>, feature_costs = {{'x1': 5.0}}, " \
            "cegb_tradeoff = 0.01)" in fit.call
+
+
+def test_call_shows_series_and_numpy_scalars_on_one_line(data):
+    # a Series of costs or weights was its multi-line repr (print(fit)'s first line broke
+    # over several), a NumPy scalar 'np.float64(0.5)'
+    half = data.iloc[200:]
+    fit = pygbm.gbm("y ~ .", half, distribution="gaussian", n_trees=2,
+                    weights=pd.Series(np.ones(len(half)), index=half.index),
+                    feature_costs=pd.Series({"x1": 5.0, "x2": np.float32(1.5)}),
+                    feature_costs_model={"x3": np.float64(2.0)}, cegb_tradeoff=np.float64(0.01),
+                    random_state=1)
+    assert "\n" not in fit.call
+    assert fit.call.endswith(f"weights = <{len(half)} values>, feature_costs = {{'x1': 5.0, "
+                             f"'x2': 1.5}}, feature_costs_model = {{'x3': 2.0}}, "
+                             f"cegb_tradeoff = 0.01)")
+    assert repr(fit).splitlines()[0] == fit.call
