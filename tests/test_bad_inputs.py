@@ -510,7 +510,8 @@ _CASES = [
     ("qwyc-tradeoff-methods-frame", lambda E: pygbm.qwyc_tradeoff(
         E.bfit, E.d, E.d, alphas=[0.01], methods=pd.DataFrame()), V, "methods must be"),
     ("cost-tradeoff-empty", lambda E: pygbm.cost_tradeoff([], E.d), V, "fits"),
-    ("cost-tradeoff-text", lambda E: pygbm.cost_tradeoff("fit", E.d), T, r"fits\[0\]"),
+    ("cost-tradeoff-text", lambda E: pygbm.cost_tradeoff("fit", E.d), T,
+     "fits must be a fitted model with costs, or a list or dict of them, got str"),
     ("cost-tradeoff-not-fit", lambda E: pygbm.cost_tradeoff(["x"], E.d), T, r"fits\[0\]"),
     # the toolbox given something that is not a fit
     ("influence-not-fit", lambda E: pygbm.relative_influence("fit"), T, "fitted gbm"),
