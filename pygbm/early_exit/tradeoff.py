@@ -40,10 +40,9 @@ def _labels(fit, newdata):
             y = frontend.response_newdata(fit.formula, newdata, levels=fit.y_levels,
                                           missing_ok=True).y
         else:                               # gbm_fit: a text response by the fit's levels
-            y, levels = frontend.factor_response(newdata[fit.response_name], "newdata")
-            if levels is not None and fit.y_levels is not None:
-                y = frontend.recode_levels(y, levels, fit.y_levels, fit.response_name,
-                                           "newdata")
+            y = frontend.response_values(newdata[fit.response_name], fit.y_levels,
+                                         f"the response {fit.response_name} of newdata",
+                                         missing_ok=True)
         y = np.asarray(y, dtype=float)
     except (frontend.MissingColumnError, KeyError):
         return None                         # no response in newdata: no accuracy

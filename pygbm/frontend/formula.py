@@ -319,16 +319,15 @@ class NewResponse(NamedTuple):
     status: np.ndarray | None         # a survival response's event status (else None)
 
 
-def recode_levels(y: np.ndarray, new_levels: list, levels, label: str,
-                   name: str) -> np.ndarray:
+def _recode_levels(y: np.ndarray, new_levels: list, levels, what: str) -> np.ndarray:
     """Codes ``y`` of ``new_levels`` (the levels of the new rows' own response) as
     codes of ``levels`` (the fit's), so that a sample holding one level only is coded
-    as the fit coded that level."""
+    as the fit coded that level; errors call the response ``what``."""
     index = {level: code for code, level in enumerate(levels)}
     unknown = [level for level in new_levels if level not in index]
     if unknown:
-        raise ValueError(f"the response {label} of {name} has level(s) {unknown[:5]} that "
-                         f"the fit's response did not have (its levels: {list(levels)[:5]})")
+        raise ValueError(f"{what} has level(s) {unknown[:5]} that the fit's response did not "
+                         f"have (its levels: {list(levels)[:5]})")
     remap = np.array([index[level] for level in new_levels], dtype=float)
     known = ~np.isnan(y)                      # NaN: a missing response (missing_ok)
     coded = np.full(y.shape, np.nan)
@@ -336,27 +335,22 @@ def recode_levels(y: np.ndarray, new_levels: list, levels, label: str,
     return coded
 
 
-def response_values(y, levels, name: str = "y"):
+def response_values(y, levels, name: str = "y", missing_ok: bool = False):
     """A response given as values for new rows (the argument ``name``: calibrate's
     and cost_tradeoff's ``y=``) coded as the fit coded its own: a text or
     categorical ``y`` by the fit's ``levels`` (``fit.y_levels``), not by the levels
     the values happen to have (sorted text, or a sample of one class); ``y`` as
-    given otherwise (numbers, logical, or a fit without levels)."""
+    given otherwise (numbers, logical, or a fit without levels). ``missing_ok``:
+    a missing value is NaN (else refused)."""
     if levels is None:
         return y
     codes, new_levels = factor_response(y, name)
     if new_levels is None:
         return y
     missing = int(np.isnan(codes).sum())
-    if missing:
+    if missing and not missing_ok:
         raise ValueError(f"{name} has {missing} missing values")
-    index = {level: code for code, level in enumerate(levels)}
-    unknown = [level for level in new_levels if level not in index]
-    if unknown:
-        raise ValueError(f"{name} has level(s) {unknown[:5]} that the fit's response did not "
-                         f"have (its levels: {list(levels)[:5]})")
-    remap = np.array([index[level] for level in new_levels], dtype=float)
-    return remap[codes.astype(np.intp)]
+    return _recode_levels(codes, list(new_levels), levels, name)
 
 
 def response_newdata(formula: str, newdata, name: str = "newdata",
@@ -377,7 +371,7 @@ def response_newdata(formula: str, newdata, name: str = "newdata",
     y, new_levels, _, status = _response(evaluator.evaluate(terms.response), label, n,
                                          missing_ok)
     if levels is not None and new_levels is not None:
-        y = recode_levels(y, new_levels, levels, label, name)
+        y = _recode_levels(y, new_levels, levels, f"the response {label} of {name}")
     return NewResponse(y, _offset_value(list(terms.offsets), evaluator, n, name), status)
 
 
