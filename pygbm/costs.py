@@ -263,16 +263,23 @@ def _tracked(fit, count: int) -> bool:
     return fit.cost_tracker is not None and count == fit.n_trees and fit.ts_encoder is None
 
 
-def _row_counts(fit, n: int) -> np.ndarray:
-    """How many training rows each of the fit's ``n`` training rows stands for in
-    the report's means: 1, or with zero subsampling 1/l for a kept zero, so that
-    the kept rows estimate the mean over the training rows before subsampling
-    (zeros and non-zeros take different paths). A zero-subsampled fit keeps its
-    rows in the data's order (the distributions that reorder rows refuse it)."""
+def _counts(fit, read: np.ndarray, evaluated: np.ndarray):
+    """``(rows that read each predictor, splits evaluated, rows)`` of the training
+    rows' reads: sums over the rows, where with zero subsampling a kept zero
+    stands for 1/l training rows, so that the kept rows estimate the sums over the
+    training rows before subsampling (zeros and non-zeros take different paths). A
+    zero-subsampled fit keeps its rows in the data's order (the distributions that
+    reorder rows refuse it). Summed, not multiplied by a weight per row: the
+    (n, p) reads are not copied as floats."""
+    reads, evals, n = read.sum(axis=0), float(evaluated.sum()), max(read.shape[0], 1)
     sample = fit.zero_sample
-    if sample is None:
-        return np.ones(n)
-    return np.where(sample.kept_zero, 1.0 / sample.rate, 1.0)
+    if sample is not None:
+        more = 1.0 / sample.rate - 1.0            # each kept zero counted 1/l times
+        zero = sample.kept_zero
+        reads = reads + more * read[zero].sum(axis=0)
+        evals += more * float(evaluated[zero].sum())
+        n += more * int(zero.sum())
+    return reads, evals, n
 
 
 def cost_report(fit, n_trees=None) -> CostReport | None:
@@ -289,7 +296,7 @@ def cost_report(fit, n_trees=None) -> CostReport | None:
     paths ``predict`` gives them with the statistics of all training rows
     (docs/cegb.md), so the kept training rows are routed as ``predict``
     routes them, as for fewer trees. With zero subsampling a kept zero
-    counts 1/l (:func:`_row_counts`).
+    counts 1/l (:func:`_counts`).
     """
     spec = fit.costs
     if spec is None:
@@ -303,11 +310,9 @@ def cost_report(fit, n_trees=None) -> CostReport | None:
         read, evaluated, used = reads.read, reads.evaluated, reads.used
     else:
         return None
-    rows = _row_counts(fit, read.shape[0])
-    n = max(float(rows.sum()), 1.0)
-    reads = rows @ read                         # per predictor: the rows that read it
+    reads, evals, n = _counts(fit, read, evaluated)
     per_var = reads * spec.feature / n + spec.model * used
-    split = spec.split * float(rows @ evaluated) / n
+    split = spec.split * evals / n
     total = float(per_var.sum()) + split
     scale = 100.0 / total if total > 0 else 0.0
     return CostReport(feature=float(reads @ spec.feature) / n, split=split,
