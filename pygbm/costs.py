@@ -21,6 +21,7 @@ import numpy as np
 from ._checks import finite_number
 from .engine.cegb import Columns, CostSpec, CostTracker, path_masks
 from .engine.tree import ColumnView, terminal_nodes
+from .messages import warn
 
 #: the columns of predict_cost's table
 COST_COLUMNS = ("feature_cost", "split_cost", "model_cost", "total")
@@ -158,6 +159,20 @@ def cost_tracker(spec: CostSpec | None, columns: Columns, n_train: int,
     unit = bool(np.all(weights == 1.0))
     return CostTracker(spec, n_train, None if unit else np.asarray(weights, dtype=float),
                        columns)
+
+
+def warn_no_split(fit) -> None:
+    """Warn when the costs let no tree split (the engine's tracker saw no
+    predictor used): with costs a split is made only where its gain exceeds its
+    penalty, λ times costs counted in rows (docs/cegb.md), so a λ too large for
+    the data leaves the constant model, and nothing else would say why."""
+    tracker = fit.cost_tracker
+    if tracker is None or tracker.used_model.any():
+        return
+    warn(f"no tree made a split: with feature costs a split is made only where its gain "
+         f"exceeds cegb_tradeoff ({fit.costs.tradeoff:g}) times its cost, counted per row "
+         f"reaching the node, so the model is the constant initial value; a smaller "
+         f"cegb_tradeoff lets the trees grow")
 
 
 # ---------------------------------------------------------------- prediction cost

@@ -22,7 +22,7 @@ from ._checks import as_generator, int_arg, offset_arg, permutations_arg, weight
 from .distributions import FitContext
 from .draws import is_r_stream
 from .distributions import Targets as LossTargets
-from .costs import cost_tracker, engine_columns
+from .costs import cost_tracker, engine_columns, warn_no_split
 from .engine.boost import BoostProblem, BoostState, run_boosting
 from .engine.factory import training_data
 from .engine.schemes import PlainBoosting
@@ -397,7 +397,9 @@ def fit_coded(options: FitOptions, data: CodedData, random_state=None) -> GBMFit
         run_boosting(problem, state, options.n_trees, rng, options.verbose, scheme, bar)
     if sample is not None:
         state = sample.finish(state, data.n_train)
-    return build_fit(data, options, problem, targets, state, engine, rng, perm, sample)
+    fit = build_fit(data, options, problem, targets, state, engine, rng, perm, sample)
+    warn_no_split(fit)
+    return fit
 
 
 def formula_offset(encoder) -> bool:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pickle
 import re
+import warnings
 
 import numpy as np
 import pandas as pd
@@ -116,6 +117,23 @@ def test_gbm_fit_takes_costs_by_vector():
     b = gbm_fit(x, df["y"], n_trees=10, interaction_depth=3, shrinkage=0.1, random_state=1,
                 feature_costs=COSTS, cegb_tradeoff=0.01, engine="numpy")
     np.testing.assert_array_equal(a.fit, b.fit)
+
+
+def test_costs_that_stop_every_split_warn():
+    """Costs in rows and the default cegb_tradeoff=1: no split pays for itself and
+    the fit is the constant model, which only '0 had non-zero influence' hinted."""
+    df = _frame(600)
+    x = df[NAMES]
+    kw = dict(n_trees=5, interaction_depth=3, shrinkage=0.1, random_state=1)
+    with pytest.warns(UserWarning, match=r"^no tree made a split: with feature costs a split "
+                                         r"is made only where its gain exceeds cegb_tradeoff "
+                                         r"\(1\) times its cost"):
+        fit = gbm_fit(x, df["y"], feature_costs=[1, 1, 50, 50], **kw)
+    assert all(tree.n_nodes == 1 for tree in fit.trees)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        grown = gbm_fit(x, df["y"], feature_costs=[1, 1, 50, 50], cegb_tradeoff=0.01, **kw)
+    assert any(tree.n_nodes > 1 for tree in grown.trees)
 
 
 def test_cv_folds_use_the_costs():
