@@ -93,7 +93,8 @@ _NEEDS = {
     "ts_prior": (_target_statistics, _TS),
     "ts_prior_weight": (_target_statistics, _TS),
     "ts_max_combination": (_target_statistics, _TS),
-    "zero_weight": (lambda g: g.get("zero_subsample") is not None, "zero_subsample"),
+    "zero_weight": (lambda g: g.get("zero_subsample") not in (None, 1),     # 1: keeps all
+                    "zero_subsample below 1"),
     "cegb_tradeoff": (lambda g: bool({"feature_costs", "feature_costs_model", "cost_split"}
                                      & set(g)),
                       "feature_costs, feature_costs_model or cost_split"),

@@ -205,6 +205,9 @@ def test_print_like_r(boston):
                              "or target statistics"),
     (dict(ts_prior=0.3), "ts_prior=0.3 has no effect without target statistics"),
     (dict(zero_weight="none"), "zero_weight='none' has no effect without zero_subsample"),
+    # zero_subsample=1 keeps every zero: zero_weight was silently unused
+    (dict(zero_subsample=1, zero_weight="offset"),
+     "zero_weight='offset' has no effect without zero_subsample below 1"),
     (dict(cegb_tradeoff=0.5), "cegb_tradeoff=0.5 has no effect without feature_costs"),
 ])
 def test_arguments_without_effect_are_named(pima, kwargs, message):
