@@ -263,13 +263,6 @@ class CostReport:
         return self.feature + self.split + self.model
 
 
-def training_rows(fit) -> np.ndarray:
-    """The training rows' indices in the kept data (the data's row order): the
-    engine's first ``n_train`` rows (``row_order``; None: the data's)."""
-    n = int(fit.n_train)
-    return np.arange(n) if fit.row_order is None else np.sort(fit.row_order[:n])
-
-
 def _tracked(fit, count: int) -> bool:
     """Whether the engine's marks are the training rows' prediction cost under
     ``count`` iterations: all the trees, and no target statistics (their trees
@@ -321,7 +314,7 @@ def cost_report(fit, n_trees=None) -> CostReport | None:
         tracker = fit.cost_tracker
         read, evaluated, used = tracker.read_all(), tracker.evaluated, tracker.used_model
     elif fit.data:
-        _, reads = _walk(fit, np.asarray(fit.data["x"])[training_rows(fit)], [count], spec)
+        _, reads = _walk(fit, np.asarray(fit.data["x"])[fit.training_index], [count], spec)
         read, evaluated, used = reads.read, reads.evaluated, reads.used
     else:
         return None

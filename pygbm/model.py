@@ -12,7 +12,7 @@ import numpy as np
 from ._checks import bool_arg, choice_arg
 from .distributions import Distribution
 from .distributions.inputs import FitContext
-from .costs import cost_lines, predict_cost, training_rows
+from .costs import cost_lines, predict_cost
 from .display import fit_html
 from .engine._memory import reuse_freed_memory
 from .engine.cegb import CostTracker
@@ -243,6 +243,14 @@ class GBMFit:
         return len(self.trees) // self.num_classes
 
     @property
+    def training_index(self) -> np.ndarray:
+        """The training rows' indices in the kept data (the data's row order): the
+        engine's first ``n_train`` rows (``row_order``; None: the data's). With
+        ``train_fraction < 1`` and pairwise groups they are not the first rows."""
+        n = int(self.n_train)
+        return np.arange(n) if self.row_order is None else np.sort(self.row_order[:n])
+
+    @property
     def n_features(self) -> int:
         """Number of predictors (R: ``length(var.names)``)."""
         return len(self.var_names)
@@ -262,7 +270,7 @@ class GBMFit:
             x = np.ascontiguousarray(x, dtype=float)
             return x.view(np.dtype((np.void, x.dtype.itemsize * x.shape[1]))).ravel()
 
-        train = set(keys(self.data["x"][training_rows(self)]).tolist())
+        train = set(keys(self.data["x"][self.training_index]).tolist())
         rows = keys(x).tolist()
         return sum(r in train for r in rows) / max(1, len(rows))
 

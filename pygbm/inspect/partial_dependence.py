@@ -157,10 +157,10 @@ def _training_rows(fit):
     if data is None or data.get("x") is None:
         raise ValueError("brute-force partial dependence and ICE need the training data: "
                          "fit the model with keep_data=True")
-    n_train = int(fit.n_train)
-    x = np.asarray(data["x"], dtype=float)[:n_train]
+    rows = fit.training_index     # pairwise: the training groups are not the first rows
+    x = np.asarray(data["x"], dtype=float)[rows]
     w = data.get("w")
-    w = np.ones(x.shape[0]) if w is None else np.asarray(w, dtype=float)[:n_train]
+    w = np.ones(x.shape[0]) if w is None else np.asarray(w, dtype=float)[rows]
     return x, w
 
 

@@ -111,6 +111,7 @@ def build_fit(fixture: dict) -> SimpleNamespace:
         classes=None,
         ts_encoder=None,
         row_order=None,
+        training_index=np.arange(int(f["n_train"][0])),   # GBMFit's: R's rows in order
         costs=None,                     # R's fits have no costs (cost-efficient boosting)
         options=SimpleNamespace(engine=engine_arg(None)),   # the default engine predicts
     )

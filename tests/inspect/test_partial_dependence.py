@@ -4,6 +4,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+import pygbm
 from pygbm.engine.tree import predict_trees
 from pygbm.inspect.partial_dependence import (expand_grid, partial_dependence, plot_gbm,
                                               weighted_traversal)
@@ -180,3 +181,23 @@ def test_errors_and_warnings():
     no_data = type(fit)(**{**vars(fit), "data": None})
     with pytest.raises(ValueError, match="keep_data"):
         partial_dependence(no_data, "lstat", method="brute_force")
+
+
+def test_brute_force_averages_the_training_rows_of_a_pairwise_fit():
+    # pairwise groups in train_fraction's split: the training rows are whole groups,
+    # not the data's first rows (interleaved groups put validation rows among them)
+    rng = np.random.default_rng(5)
+    n = 240
+    d = pd.DataFrame({"g": np.tile(np.arange(24), 10), "x": rng.normal(size=n),
+                      "z": rng.normal(size=n)})
+    d["y"] = (d.x + 0.5 * rng.normal(size=n) > 0).astype(float)
+    fit = pygbm.gbm("y ~ x + z", d, distribution=dict(name="pairwise", group="g"),
+                    n_trees=20, interaction_depth=2, train_fraction=0.5, random_state=1)
+    train = np.sort(fit.row_order[: fit.n_train])
+    assert not np.array_equal(train, np.arange(fit.n_train))
+    ice = pygbm.partial_dependence(fit, "x", ice=True, continuous_resolution=5)
+    assert ice["row"].nunique() == fit.n_train
+    pd_ = pygbm.partial_dependence(fit, "x", method="brute_force", continuous_resolution=5)
+    rows = d.iloc[train]
+    for value, yhat in zip(pd_["x"], pd_["y"]):
+        assert yhat == pytest.approx(fit.predict(rows.assign(x=value), n_trees=20).mean())
