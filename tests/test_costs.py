@@ -15,6 +15,8 @@ from pygbm import gbm, gbm_fit, gbm_more
 
 NAMES = ["c1", "c2", "e1", "e2"]
 COSTS = {"c1": 1.0, "c2": 1.0, "e1": 50.0, "e2": 50.0}
+#: a trade-off that lets trees split under COSTS (the default 1 stops every split)
+LIGHT = 1e-4
 
 
 def _frame(n=1200, seed=0):
@@ -267,12 +269,12 @@ def test_cost_tradeoff_evaluates_the_formulas_response_and_offset():
     df["t"] = rng.uniform(1.0, 5.0, len(df))
     train, test = df.iloc[:400], df.iloc[400:]
     fit = gbm("log(count) ~ c1 + c2 + e1 + e2", train, distribution="gaussian", n_trees=20,
-              feature_costs=COSTS, random_state=1)
+              feature_costs=COSTS, cegb_tradeoff=LIGHT, random_state=1)
     table = cost_tradeoff([fit], test, n_trees=[20])
     resid = np.log(test["count"].to_numpy()) - fit.predict(test, n_trees=20)
     assert table["deviance"].iloc[0] == pytest.approx(np.mean(resid ** 2), rel=1e-12)
     pois = gbm("count ~ c1 + c2 + e1 + e2 + offset(log(t))", train, distribution="poisson",
-               n_trees=20, feature_costs=COSTS, random_state=1)
+               n_trees=20, feature_costs=COSTS, cegb_tradeoff=LIGHT, random_state=1)
     # on the training rows the deviance is the fit's training error, offsets included
     table = cost_tradeoff([pois], train, n_trees=[20])
     assert table["deviance"].iloc[0] == pytest.approx(pois.train_error[-1], rel=1e-12)
@@ -313,7 +315,8 @@ def test_cost_tradeoff_coxph_reads_the_event_status_of_newdata():
     df["time"] = rng.exponential(np.exp(-np.nan_to_num(df.c1.to_numpy())))
     df["status"] = (rng.random(len(df)) < 0.7).astype(int)
     fit = gbm("Surv(time, status) ~ c1 + c2 + e1 + e2", df, distribution="coxph",
-              n_trees=20, train_fraction=0.7, feature_costs=COSTS, random_state=1)
+              n_trees=20, train_fraction=0.7, feature_costs=COSTS, cegb_tradeoff=LIGHT,
+              random_state=1)
     test = df.iloc[fit.n_train:]
     table = cost_tradeoff(fit, test, n_trees=[5, 20])
     np.testing.assert_allclose(table["deviance"], fit.valid_error[[4, 19]], rtol=1e-12)
@@ -365,7 +368,8 @@ def test_cost_tradeoff_needs_the_offset_of_a_model_fitted_with_one():
     df = _frame(600, seed=7)
     x, off = df[NAMES].to_numpy(), np.random.default_rng(7).normal(0, 1, len(df))
     fit = gbm_fit(x[:400], df["y"][:400], offset=off[:400], distribution="bernoulli",
-                  n_trees=10, feature_costs=[1.0, 1.0, 50.0, 50.0], random_state=1)
+                  n_trees=10, feature_costs=[1.0, 1.0, 50.0, 50.0], cegb_tradeoff=LIGHT,
+                  random_state=1)
     with pytest.raises(ValueError, match="^offset is required: the model was fitted with an "
                                          "offset argument"):
         cost_tradeoff(fit, x[400:], y=df["y"][400:], n_trees=[10])
@@ -520,7 +524,8 @@ def test_costs_with_target_statistics_combinations():
     read, _ = _reads_by_hand(fit, [fit.to_engine(fit._design(df))] * fit.n_trees)
     np.testing.assert_allclose(fit.predict_cost(df)["feature_cost"], read @ fit.costs.feature)
     # b expensive: neither b nor the combination of a and b (column 3) is split on
-    dear = _ts_fit(df, {"a": 1.0, "b": 1e4, "c": 0.5}, 1e-2)
+    dear = _ts_fit(df, {"a": 1.0, "b": 1e4, "c": 0.5}, 1e-3)
+    assert np.isin(_split_columns(dear), [0, 2]).any()         # trees split, on a and c
     assert not np.isin(_split_columns(dear), [1, 3]).any()
     assert dear.summary(plot_it=False).cost_frame().loc["b", "cost_share"] == 0.0
     # gbm_more continues the marks of the members
