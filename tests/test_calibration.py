@@ -447,3 +447,24 @@ def test_calibrate_errors_call_the_table_data(rare):
         model = pygbm.calibrate(fit, rare, n_trees=5, bins=5)
     with pytest.raises(ValueError, match="^formula uses column not in newdata: 'b'"):
         model.predict(rare.drop(columns="b"))
+
+
+def test_predict_at_other_trees_than_the_maps_warns(rare):
+    # the map was fitted on one count's predictions: another count's are not calibrated
+    fit = pygbm.gbm("y ~ a + b", rare, distribution="bernoulli", n_trees=30, random_state=1)
+    cal = pygbm.calibrate(fit, rare, n_trees=20, bins=5)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        at_20 = cal.predict(rare, n_trees=20)
+        np.testing.assert_array_equal(at_20, cal.predict(rare))
+    with pytest.warns(UserWarning, match=r"fitted on the predictions of 20 trees; "
+                                         r"n_trees=\[10, 20\] gives"):
+        both = cal.predict(rare, n_trees=[10, 20])
+    assert both.shape == (len(rare), 2)
+    np.testing.assert_array_equal(both[:, 1], at_20)
+    capped = pygbm.calibrate(fit, rare, n_trees=30, bins=5)
+    with pytest.warns(UserWarning) as record:
+        capped.predict(rare, n_trees=50)              # predict's cap, not another count
+    messages = [str(r.message) for r in record]
+    assert any("n_trees exceeded" in m for m in messages)
+    assert not any("calibration map" in m for m in messages)

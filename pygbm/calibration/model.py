@@ -9,6 +9,7 @@ import numpy as np
 
 from .._checks import choice_arg, new_offsets, numbers_arg
 from ..display import table_html
+from ..messages import warn
 from ..model import GBMFit
 
 
@@ -149,8 +150,9 @@ class CalibratedGBM:
         ----------
         newdata : pandas.DataFrame
             Rows to predict (a matrix for gbm_fit models).
-        n_trees : int, optional
-            Trees used (None: the calibration's).
+        n_trees : int or list of int, optional
+            Trees used (None: the calibration's). The map was fitted on the
+            predictions of the calibration's trees: other counts get a warning.
         type : {"response", "link"}
             The calibrated expected response, or its link (offset included).
         offset : array_like, optional
@@ -161,10 +163,17 @@ class CalibratedGBM:
         Returns
         -------
         numpy.ndarray
-            One calibrated value per row of ``newdata``.
+            One calibrated value per row of ``newdata`` (a column per count
+            when ``n_trees`` is a list).
         """
         choice_arg("type", type, ("response", "link"))
-        out = self.calibrate_values(self.raw(newdata, n_trees, offset))
+        raw = self.raw(newdata, n_trees, offset)          # checks n_trees
+        if n_trees is not None and np.any(np.minimum(np.atleast_1d(n_trees), self.fit.n_trees)
+                                          != self.n_trees):         # as predict caps them
+            warn(f"CalibratedGBM.predict(): the calibration map was fitted on the predictions "
+                 f"of {self.n_trees} trees; n_trees={n_trees!r:.40} gives predictions it was "
+                 f"not fitted on (calibrate() again with those trees)")
+        out = self.calibrate_values(raw)
         return out if type == "response" else link_of(self.fit.distribution, out)
 
     def plot(self, ax=None):
