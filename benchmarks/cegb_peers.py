@@ -92,7 +92,8 @@ def pygbm_curve(train, test, lam, depth, trees_list, dist="bernoulli", costs=COS
     y = test["y"].to_numpy()
     rows = []
     for j, t in enumerate(trees_list):
-        err = logloss(y, 1 / (1 + np.exp(-f[:, j]))) if dist == "bernoulli" else mse(y, f[:, j])
+        name = dist if isinstance(dist, str) else dist["name"]    # or {"name", "splits"}
+        err = logloss(y, 1 / (1 + np.exp(-f[:, j]))) if name == "bernoulli" else mse(y, f[:, j])
         rows.append(dict(lib="pygbm", dist=dist, depth=depth, lam=lam, trees=t, loss=err,
                          cost=float(costs[t]["feature_cost"].mean())))
     return rows

@@ -5,7 +5,7 @@ judged against its own unpenalised fit (``cegb_peers.py``'s protocol and functio
 Run from the repository root (LightGBM is needed here only, never by pygbm):
 
     PYTHONPATH=. python benchmarks/cegb_real.py [--data pima spam] [--depth 31]
-        [--seeds 0 1 2] [--out benchmarks/results/cegb_real.csv]
+        [--seeds 0 1 2] [--splits r|newton] [--out benchmarks/results/cegb_real.csv]
     PYTHONPATH=. python benchmarks/cegb_real.py --report benchmarks/results/cegb_real.csv
 
 Data and costs:
@@ -15,8 +15,11 @@ Data and costs:
   spam  ``data/spam.csv`` with a cost of 1, 10 or 100 per predictor drawn at random
         (seed 0): no structure the costs follow
 Each: random 70 / 30 splits (``--seeds``), bernoulli, shrinkage 0.05, no bagging,
-n_minobsinnode 10, one lambda grid for both libraries (1-2-5 steps from 1e-6 to
-3e-2), 25 / 50 / 100 trees; printed per split: the relative cost (over the
+n_minobsinnode 10, one lambda grid for both libraries (1-2-5 steps from 1e-8 to
+3e-2), 25 / 50 / 100 trees; pygbm's trees grown on R's first-order split criterion
+(``--splits r``, the default) or on the Newton response (``--splits newton``:
+``distribution={"name": "bernoulli", "splits": "newton"}``, the second-order gain
+LightGBM's and the paper's CEGB penalise); printed per split: the relative cost (over the
 unpenalised model's) at which each library is within 1% of its own unpenalised test
 log loss; every fit's loss and mean feature cost per test row go to ``--out``.
 ``--report`` prints, from such a file, the gate per split and the fronts: each
@@ -40,8 +43,11 @@ import cegb_peers as peers  # noqa: E402
 PIMA_COSTS = {"pregnant": 1.0, "glucose": 17.61, "pressure": 1.0, "triceps": 1.0,
               "insulin": 22.78, "mass": 1.0, "pedigree": 1.0, "age": 1.0}
 RANDOM_COSTS = (1.0, 10.0, 100.0)
-GRID = [0.0, 1e-6, 2e-6, 5e-6, 1e-5, 2e-5, 5e-5, 1e-4, 2e-4, 5e-4, 1e-3, 2e-3, 5e-3, 1e-2,
-        3e-2]
+#: 1-2-5 steps from 1e-8 (where neither library's penalty changes its fit much: pygbm's
+#: first-order gains are smaller than LightGBM's Newton gains for bernoulli, so its
+#: curve starts lower in lambda) to 3e-2 (almost nothing read)
+GRID = [0.0] + [round(m * 10.0 ** e, 12) for e in range(-8, -2) for m in (1, 2, 5)] + [1e-2,
+                                                                                        3e-2]
 TREES = [25, 50, 100]
 TRAIN_SHARE = 0.7
 #: relative costs at which report() reads the fronts
@@ -98,12 +104,15 @@ def main():
     ap.add_argument("--data", nargs="+", default=["pima", "spam"])
     ap.add_argument("--depth", type=int, default=31)
     ap.add_argument("--seeds", type=int, nargs="+", default=[0])
+    ap.add_argument("--splits", choices=("r", "newton"), default="r",
+                    help="pygbm's split criterion: R's first-order one, or Newton's")
     ap.add_argument("--out", default=None)
     ap.add_argument("--report", default=None, help="a CSV of --out: print the summary")
     args = ap.parse_args()
     if args.report:
         report(pd.read_csv(args.report))
         return
+    dist = "bernoulli" if args.splits == "r" else {"name": "bernoulli", "splits": "newton"}
     rows = []
     for name in args.data:
         d, costs = load(name)
@@ -114,7 +123,8 @@ def main():
             train, test = d[keep].reset_index(drop=True), d[~keep].reset_index(drop=True)
             split = []
             for lam in GRID:
-                split += peers.pygbm_curve(train, test, lam, args.depth, TREES, costs=costs)
+                split += peers.pygbm_curve(train, test, lam, args.depth, TREES, dist=dist,
+                                           costs=costs)
                 split += peers.lgb_curve(train, test, lam, args.depth + 1, TREES, costs=costs)
             for r in split:
                 r.update(data=name, seed=seed)
