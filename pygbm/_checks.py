@@ -31,24 +31,24 @@ def finite_number(value) -> bool:
         return False
 
 
-def int_arg(name, value, low, high=None):
-    """``value`` as an int in [low, high]; TypeError/ValueError naming ``name``."""
-    if not finite_number(value) or value != int(value):
-        raise TypeError(f"{name} must be a whole number, got {value!r}")
-    given, value = value, int(value)
-    if value < low or (high is not None and value > high):
-        bound = f"between {low} and {high}" if high is not None else f">= {low}"
-        shown = value if isinstance(given, numbers.Integral) else repr(given)
-        raise ValueError(f"{name} must be {bound}, got {shown}")
-    return value
-
-
 def whole_number(value) -> int | None:
     """``value`` as an int when it is a whole number (an int, or a float such as 10.0:
     R's numerics, as :func:`int_arg` takes them), else None."""
     if not finite_number(value) or value != int(value):
         return None
     return int(value)
+
+
+def int_arg(name, value, low, high=None):
+    """``value`` as an int in [low, high]; TypeError/ValueError naming ``name``."""
+    count = whole_number(value)
+    if count is None:
+        raise TypeError(f"{name} must be a whole number, got {value!r}")
+    if count < low or (high is not None and count > high):
+        bound = f"between {low} and {high}" if high is not None else f">= {low}"
+        shown = count if isinstance(value, numbers.Integral) else repr(value)
+        raise ValueError(f"{name} must be {bound}, got {shown}")
+    return count
 
 
 #: permutations x training rows a fit may hold: the target statistics and the
