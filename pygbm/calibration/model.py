@@ -174,7 +174,7 @@ class CalibratedGBM:
                  f"of {self.n_trees} trees; n_trees={n_trees!r:.40} gives predictions it was "
                  f"not fitted on (calibrate() again with those trees)")
         out = self.calibrate_values(raw)
-        return out if type == "response" else link_of(self.fit.distribution, out)
+        return out if type == "response" else self.fit.distribution.link(out)
 
     def plot(self, ax=None):
         """Reliability diagram: the control points, the calibration map and the diagonal.
@@ -197,21 +197,6 @@ class CalibratedGBM:
 #: response links whose expected response is a probability (adaboost's is
 #: 1/(1+exp(-2f)), R's predict type="response")
 PROBABILITY_LINKS = ("logistic", "logistic2")
-
-
-def link_of(dist, mu):
-    """The link of expected responses ``mu``: ``dist.inverse_link``'s inverse."""
-    mu = np.asarray(mu, dtype=float)
-    with np.errstate(divide="ignore"):
-        if dist.response_link == "logistic":
-            return np.log(mu) - np.log1p(-mu)
-        if dist.response_link == "logistic2":
-            return (np.log(mu) - np.log1p(-mu)) / 2.0
-        if dist.response_link == "exp":
-            return np.log(mu)
-    if dist.response_link != "identity":
-        raise ValueError(f"type='link' is not available for distribution {dist.name!r}")
-    return mu
 
 
 def expected_response(fit, data, n_trees, offset, x=None, name="newdata"):

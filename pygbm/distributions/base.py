@@ -171,3 +171,19 @@ class Distribution(ABC):
         if self.response_link == "exp":
             return np.exp(f)
         return f
+
+    def link(self, mu) -> np.ndarray:
+        """The link of expected responses ``mu``: :meth:`inverse_link`'s inverse
+        (a probability of 0 or 1 gives an infinite link)."""
+        mu = np.asarray(mu, dtype=float)
+        with np.errstate(divide="ignore"):
+            if self.response_link == "logistic":
+                return np.log(mu) - np.log1p(-mu)
+            if self.response_link == "logistic2":
+                return (np.log(mu) - np.log1p(-mu)) / 2.0
+            if self.response_link == "exp":
+                return np.log(mu)
+        if self.response_link != "identity":
+            raise ValueError(f"distribution {self.name!r} has no link for one expected "
+                             f"response (its response is {self.response_link!r})")
+        return mu

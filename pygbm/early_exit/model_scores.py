@@ -39,8 +39,7 @@ def decision_threshold(distribution, threshold) -> tuple[float, float]:
         raise ValueError(f"threshold must be a probability strictly between 0 and 1, "
                          f"got {threshold!r}")
     value = 0.5 if threshold is None else float(threshold)
-    logit = float(np.log(value) - np.log1p(-value))
-    return value, logit / 2 if link == "logistic2" else logit
+    return value, float(distribution.link(value))
 
 
 class ModelScores:
