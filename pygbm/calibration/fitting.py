@@ -6,9 +6,10 @@ from __future__ import annotations
 import numpy as np
 
 from .._checks import bool_arg, choice_arg, finite_number, response_arg, weights_arg
+from ..distributions.base import PROBABILITY_LINKS
 from ..messages import warn
 from ..model import TRAINING_ROWS_SHARE, GBMFit
-from .model import PROBABILITY_LINKS, CalibratedGBM, expected_response
+from .model import CalibratedGBM, expected_response
 from .points import DEFAULT_BINS, ENDS, bins_arg, control_points, knots
 
 

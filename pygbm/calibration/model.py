@@ -194,11 +194,6 @@ class CalibratedGBM:
         return plot_reliability(self, ax=ax)
 
 
-#: response links whose expected response is a probability (adaboost's is
-#: 1/(1+exp(-2f)), R's predict type="response")
-PROBABILITY_LINKS = ("logistic", "logistic2")
-
-
 def expected_response(fit, data, n_trees, offset, x=None, name="newdata"):
     """The fit's expected response of ``data`` (coded as ``x`` when the caller has
     coded it already), offsets added; errors call ``data`` ``name``, the caller's

@@ -37,6 +37,11 @@ import numpy as np
 from .inputs import FitContext, Leaves, Targets
 
 
+#: response links whose expected response is a probability (adaboost's is
+#: 1/(1+exp(-2f)), R's predict type="response")
+PROBABILITY_LINKS = ("logistic", "logistic2")
+
+
 class Distribution(ABC):
     """Base class; subclasses register themselves in :mod:`pygbm.distributions`."""
 

@@ -53,8 +53,8 @@ def _labels(fit, newdata):
     known = y[~np.isnan(y)]
     if not known.size:
         return None
-    if not np.all(np.isin(known, (0.0, 1.0))):
-        other = np.unique(known[~np.isin(known, (0.0, 1.0))])
+    other = np.unique(known[~np.isin(known, (0.0, 1.0))])
+    if other.size:
         warn(f"qwyc_tradeoff(): no accuracy (NaN): newdata's response is not the fit's 0/1 "
              f"response (it has {other[:3].tolist()}{' ...' if other.size > 3 else ''})")
         return None

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..distributions.base import PROBABILITY_LINKS
 from .axes import axes_for
 
 POINT_COLOR, MAP_COLOR, DIAGONAL_COLOR = "black", "red", "grey"
@@ -13,7 +14,7 @@ MIN_POINT, SPREAD_POINT = 10.0, 60.0
 #: the figure's size (inches): square, as the diagonal is the reference
 FIGURE_SIZE = (5.0, 5.0)
 #: response links whose expected responses are >= 0 (probabilities, counts)
-NON_NEGATIVE_LINKS = ("logistic", "logistic2", "exp")
+NON_NEGATIVE_LINKS = (*PROBABILITY_LINKS, "exp")
 
 
 def plot_reliability(calibrated, ax=None):
