@@ -104,6 +104,8 @@ VARIANTS = {
                {"distribution": NEWTON}, (), False),
     "no_dest_newton": ("without `dest`, Newton splits",
                        {"distribution": NEWTON}, ("dest",), False),
+    "ordered_ts_newton": ("categorical='ordered_ts', Newton splits",
+                          {"categorical": "ordered_ts", "distribution": NEWTON}, (), False),
 }
 
 
