@@ -257,9 +257,14 @@ class GBMFit:
 
     # ---------------------------------------------------------------- predict
     def _training_share(self, x) -> float:
-        """Share of the coded rows ``x`` (:meth:`_design`; None: the training data) that
-        are rows the fit was trained on (0 when the training data were not kept; with
-        ``train_fraction`` < 1 the validation rows are not): qwyc() and calibrate() warn
+        """How far the coded rows ``x`` (:meth:`_design`; None: the training data) are
+        rows the fit was trained on, beyond what new rows match by chance: 0 for new
+        rows, 1 for training rows (0 when the training data were not kept; with
+        ``train_fraction`` < 1 the validation rows are not training rows). Rows are
+        matched by their values, so a new row equal to a training row matches too;
+        the chance of that is estimated on the training rows themselves (the share
+        whose values another training row repeats: many with few distinct values,
+        as categorical-only data have) and taken out. qwyc() and calibrate() warn
         when it is high (their numbers then flatter the fit)."""
         if x is None:
             return 1.0
@@ -270,9 +275,13 @@ class GBMFit:
             x = np.ascontiguousarray(x, dtype=float)
             return x.view(np.dtype((np.void, x.dtype.itemsize * x.shape[1]))).ravel()
 
-        train = set(keys(self.data["x"][self.training_index]).tolist())
-        rows = keys(x).tolist()
-        return sum(r in train for r in rows) / max(1, len(rows))
+        train, counts = np.unique(keys(self.data["x"][self.training_index]),
+                                  return_counts=True)
+        chance = counts[counts > 1].sum() / max(1, counts.sum())
+        if chance >= 1.0:       # every training row repeated: values cannot tell
+            return 0.0
+        share = float(np.isin(keys(x), train).mean()) if x.shape[0] else 0.0
+        return max(0.0, (share - chance) / (1.0 - chance))
 
     def _link(self, x, counts) -> np.ndarray:
         """Link-scale predictions of the coded rows ``x`` (:meth:`_design`) at each of

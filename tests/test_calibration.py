@@ -206,6 +206,33 @@ def test_calibrate_warns_on_the_fits_training_rows(rare):
         pygbm.calibrate(fit, held, n_trees=10, bins=5)        # held-out rows: no warning
 
 
+def test_training_rows_check_takes_out_the_chance_of_equal_values():
+    # rows are matched by value: with few distinct values (categorical predictors)
+    # new rows equal training rows by chance, and that is not "the training rows"
+    rng = np.random.default_rng(3)
+    n = 4000
+    cats = pd.DataFrame({"a": rng.choice(list("abc"), n), "b": rng.choice(list("xyz"), n)})
+    cats["y"] = (rng.random(n) < np.where(cats.a == "a", 0.3, 0.1)).astype(int)
+    fit = pygbm.gbm("y ~ a + b", cats.iloc[:3000], distribution="bernoulli", n_trees=10,
+                    random_state=1)
+    assert fit._training_share(fit._design(cats.iloc[3000:])) == 0.0
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        pygbm.calibrate(fit, cats.iloc[3000:], n_trees=10, bins=5)
+    # one number among the predictors: half the training rows repeat another's
+    # values, and held-out rows match at about that rate; the training rows all match
+    mixed = cats.assign(c=np.where(rng.random(n) < 0.5, 0.0, rng.normal(size=n)))
+    fit = pygbm.gbm("y ~ a + b + c", mixed.iloc[:3000], distribution="bernoulli",
+                    n_trees=10, random_state=1)
+    assert fit._training_share(fit._design(mixed.iloc[3000:])) < 0.1
+    assert fit._training_share(fit._design(mixed.iloc[:1000])) == 1.0
+    with pytest.warns(UserWarning, match=r"calibrate\(\): data are the fit's training rows"):
+        pygbm.calibrate(fit, mixed.iloc[:1000], n_trees=10, bins=5)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        pygbm.calibrate(fit, mixed.iloc[3000:], n_trees=10, bins=5)
+
+
 def test_calibrate_on_the_validation_rows_of_train_fraction_does_not_warn(rare):
     # the kept data hold the validation rows too: they are held out, not training rows
     fit = pygbm.gbm("y ~ a + b", rare, distribution="bernoulli", n_trees=10, random_state=1,
