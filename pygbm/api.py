@@ -501,7 +501,8 @@ def gbm(formula, data, distribution=None, weights=None, var_monotone=None, n_tre
         keep_data=keep_data, verbose=verbose, progress=progress, formula=formula, call=call,
         engine=engine, zero_subsample=zero_subsample, zero_weight=zero_weight,
         costs=cost_spec(feature_costs, feature_costs_model, cost_split, cegb_tradeoff,
-                        mf.var_names, mf.response_name),
+                        mf.var_names, mf.response_name,
+                        [t.label for t in mf.encoder.offset_terms]),
         boosting=dict(boosting_type=boosting_type, n_permutations=n_permutations,
                       fold_len_multiplier=fold_len_multiplier, min_fold_size=min_fold_size,
                       full_history=full_history, max_combination=ts_max_combination))

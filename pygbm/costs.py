@@ -64,20 +64,36 @@ def _named_by_string(key, var_names) -> str:
     return f" (predictors are named by strings: key the cost by {str(key)!r})"
 
 
-def _used_in(key, var_names) -> str:
-    """A hint when ``key`` is a column that predictors transform (``log(x1)``,
-    ``I(x2^2)``): costs are keyed by the predictors' names."""
+def _terms_reading(key, labels) -> list:
+    """The term labels among ``labels`` that read the column ``key`` (``log(x1)``,
+    ``I(x2^2)``, ``offset(log(t))``; as a column, not a function's name)."""
     if not isinstance(key, str) or not key.isidentifier():
-        return ""
-    word = re.compile(rf"(?<![\w.]){re.escape(key)}(?![\w.(])")     # a column, not a function
-    using = [v for v in var_names if word.search(v)]
+        return []
+    word = re.compile(rf"(?<![\w.]){re.escape(key)}(?![\w.(])")
+    return [label for label in labels if word.search(label)]
+
+
+def _used_in(key, var_names) -> str:
+    """A hint when ``key`` is a column that predictors transform: costs are keyed
+    by the predictors' names."""
+    using = _terms_reading(key, var_names)
     if not using:
         return ""
     return (f" ({key!r} enters the model through {', '.join(map(repr, using))}: key the cost "
             f"by the predictor's name)")
 
 
-def _cost_vector(name, value, var_names, response_name) -> np.ndarray:
+def _in_offset(key, offsets) -> str:
+    """A hint when ``key`` is a column read inside the formula's ``offset()`` terms
+    (``offsets``: their labels): no tree reads it, so it has no cost."""
+    using = _terms_reading(key, offsets)
+    if not using:
+        return ""
+    return (f" ({key!r} enters the model only through the offset {', '.join(map(repr, using))}, "
+            f"which no tree reads: it costs nothing to predict)")
+
+
+def _cost_vector(name, value, var_names, response_name, offsets=()) -> np.ndarray:
     """A cost per predictor from costs by name (unlisted: 0) or a vector."""
     p = len(var_names)
     out = np.zeros(p)
@@ -92,6 +108,7 @@ def _cost_vector(name, value, var_names, response_name) -> np.ndarray:
                     raise ValueError(f"{name}: {key!r} is the response, not a predictor")
                 raise ValueError(f"{name}: {key!r} is not a predictor; the predictors are "
                                  f"{', '.join(map(str, var_names))}{_used_in(key, var_names)}"
+                                 f"{_in_offset(key, offsets)}"
                                  f"{_named_by_string(key, var_names)}")
             out[index[key]] = _cost_value(name, f"the cost of {key!r}", cost)
         return out
@@ -115,16 +132,18 @@ def _check_scale(tradeoff: float, name: str, costs: np.ndarray) -> None:
 
 
 def cost_spec(feature_costs, feature_costs_model, cost_split, cegb_tradeoff, var_names,
-              response_name=None) -> CostSpec | None:
-    """The checked costs of a fit; None when no cost is given (R's fit)."""
+              response_name=None, offsets=()) -> CostSpec | None:
+    """The checked costs of a fit; None when no cost is given (R's fit).
+    ``offsets``: the labels of the formula's ``offset()`` terms, for the errors."""
     split = _cost_value("cost_split", "the cost of a split", cost_split)
     tradeoff = _cost_value("cegb_tradeoff", "the trade-off", cegb_tradeoff)
     if feature_costs is None and feature_costs_model is None and split == 0.0:
         return None
     names = [str(v) for v in var_names]
     spec = CostSpec(
-        feature=_cost_vector("feature_costs", feature_costs, names, response_name),
-        model=_cost_vector("feature_costs_model", feature_costs_model, names, response_name),
+        feature=_cost_vector("feature_costs", feature_costs, names, response_name, offsets),
+        model=_cost_vector("feature_costs_model", feature_costs_model, names, response_name,
+                           offsets),
         split=split, tradeoff=tradeoff)
     for name, costs in (("feature_costs", spec.feature), ("feature_costs_model", spec.model),
                         ("cost_split", np.array([split]))):

@@ -198,6 +198,15 @@ def test_a_cost_keyed_by_a_transformed_column_names_its_predictor(formula, key, 
             feature_costs={key: 1.0})
 
 
+def test_a_cost_keyed_by_an_offset_column_says_no_tree_reads_it():
+    df = _frame(200).assign(t=lambda d: 1.0 + np.arange(d.shape[0]) % 3)
+    with pytest.raises(ValueError, match=r"feature_costs_model: 't' is not a predictor.* "
+                                         r"\('t' enters the model only through the offset "
+                                         r"'offset\(np.log\(t\)\)', which no tree reads"):
+        gbm("y ~ c1 + c2 + offset(np.log(t))", df, distribution="bernoulli", n_trees=2,
+            feature_costs_model={"t": 1.0})
+
+
 def test_costs_by_name_in_a_series_or_by_position():
     """A pandas Series indexed by predictor name is costs by name (in any
     order, as a dict); one with the default integer index is a vector."""
