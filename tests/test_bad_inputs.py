@@ -491,7 +491,10 @@ _CASES = [
     ("qwyc-tradeoff-no-alphas", lambda E: pygbm.qwyc_tradeoff(E.bfit, E.d, E.d, alphas=[]),
      V, "alphas is empty"),
     ("qwyc-tradeoff-alpha-one", lambda E: pygbm.qwyc_tradeoff(E.bfit, E.d, E.d, alphas=[1]),
-     V, r"alphas must be a number in \[0, 1\), got 1$"),
+     V, r"alphas\[0\] must be a number in \[0, 1\), got 1$"),
+    ("qwyc-tradeoff-alpha-nan", lambda E: pygbm.qwyc_tradeoff(E.bfit, E.d, E.d,
+                                                              alphas=[0.01, float("nan")]),
+     V, r"alphas\[1\] must be a number in \[0, 1\), got nan$"),
     # plot_it was a truth value (a DataFrame: pandas' error; "no": a plot)
     ("qwyc-tradeoff-plot_it", lambda E: pygbm.qwyc_tradeoff(E.bfit, E.d, E.d, alphas=[0.01],
                                                             plot_it=E.d), T,

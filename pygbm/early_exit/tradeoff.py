@@ -168,7 +168,7 @@ def qwyc_tradeoff(fit, data, newdata, alphas=DEFAULT_ALPHAS, methods=("qwyc", "g
     if not items or any(not isinstance(m, str) or m not in METHODS for m in items):
         raise ValueError(f"methods must be a non-empty list of {', '.join(map(repr, METHODS))}"
                          f", got {methods!r}")
-    alphas = [_check_fraction("alphas", a) for a in np.atleast_1d(alphas)]
+    alphas = [_check_fraction(f"alphas[{i}]", a) for i, a in enumerate(np.atleast_1d(alphas))]
     if not alphas:
         raise ValueError("alphas is empty: give the alphas of the curves, e.g. [0, 0.01, 0.05]")
     if margins is not None:
