@@ -94,6 +94,26 @@ def _continuous_bins(values: np.ndarray, max_bins: int, missing_code: int):
     return cuts, bin_min, bin_max, codes, one_each
 
 
+class SharedBins:
+    """The bucketing of continuous predictors that several binned copies of the
+    same training rows share: the caller promises that each column in
+    ``columns`` holds the same values in every copy (ordered target statistics
+    re-encode only their own columns per permutation), so each is bucketed
+    once; the others are bucketed for every copy."""
+
+    def __init__(self, columns):
+        self.columns = frozenset(int(j) for j in columns)
+        self._bins: dict = {}
+
+    def bins(self, j: int, values: np.ndarray, max_bins: int):
+        """:func:`_continuous_bins` of column ``j`` (missing code -1)."""
+        if j not in self.columns:
+            return _continuous_bins(values, max_bins, -1)
+        if j not in self._bins:
+            self._bins[j] = _continuous_bins(values, max_bins, -1)
+        return self._bins[j]
+
+
 class BinnedTrainingData:
     """Training predictors bucketed once, for the histogram split search.
 
@@ -115,7 +135,8 @@ class BinnedTrainingData:
     presorted: ClassVar[bool] = False
 
 
-    def __init__(self, x, var_type, var_monotone, max_bins: int):
+    def __init__(self, x, var_type, var_monotone, max_bins: int,
+                 shared: SharedBins | None = None):
         x = np.asarray(x, dtype=float)
         if x.ndim != 2:
             raise ValueError(f"x must be a 2-d array, got {x.ndim} dimension(s)")
@@ -133,7 +154,7 @@ class BinnedTrainingData:
         self.cont = np.flatnonzero(self.var_type == 0)
         self.cat = np.flatnonzero(self.var_type > 0)
         self._ones = {}          # the sparse kernel's matrix entries, per dtype (see ones)
-        self._bin_all()
+        self._bin_all(SharedBins(()) if shared is None else shared)
 
     @property
     def r_arithmetic(self) -> bool:
@@ -149,14 +170,14 @@ class BinnedTrainingData:
     def p(self) -> int:
         return self.xt.shape[0]
 
-    def _bin_all(self):
+    def _bin_all(self, shared: SharedBins):
         n, p = self.n, self.p
         # bucket codes first, offsets once the widest predictor is known
         idx = np.int32 if n * p + 1 < np.iinfo(np.int32).max else np.int64
         codes = np.empty((n, p), dtype=idx)
         self.cuts, lows, highs, one_each = [], [], [], []
         for j in self.cont:
-            cuts, lo, hi, codes[:, j], each = _continuous_bins(self.xt[j], self.max_bins, -1)
+            cuts, lo, hi, codes[:, j], each = shared.bins(j, self.xt[j], self.max_bins)
             self.cuts.append(cuts)
             lows.append(lo)
             highs.append(hi)

@@ -5,9 +5,10 @@ from collections import OrderedDict
 
 import numpy as np
 
-from ..engine.binned import BinnedTrainingData
+from ..engine.binned import BinnedTrainingData, SharedBins
 from ..engine.data import TrainingData
 from .combination_search import CombinationData
+from .modes import ORDERED
 
 
 class TargetStatisticsSchedule:
@@ -33,6 +34,11 @@ class TargetStatisticsSchedule:
         self._matrices: dict = {}
         #: training columns of feature combinations, (permutation, members) -> data
         self.combination_cache: OrderedDict = OrderedDict()
+        #: the binned mode's buckets of the columns every permutation encodes alike
+        #: (all but the ordered statistics), made once
+        self.shared_bins = SharedBins(
+            j for j in range(encoder.n_features)
+            if not (j in encoder.ts_columns and encoder.modes[j] == ORDERED))
 
     @property
     def is_static(self) -> bool:
@@ -53,7 +59,8 @@ class TargetStatisticsSchedule:
         var_type = self.encoder.engine_var_type()[: self.encoder.n_features]
         if self.max_bins is None:
             return TrainingData(x, var_type, self.var_monotone)
-        return BinnedTrainingData(x, var_type, self.var_monotone, self.max_bins)
+        return BinnedTrainingData(x, var_type, self.var_monotone, self.max_bins,
+                                  self.shared_bins)
 
     def data(self, r: int):
         """The engine's training data under permutation ``r`` (cached)."""

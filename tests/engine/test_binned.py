@@ -22,7 +22,7 @@ from binned_fits import assert_same_fit
 from binned_fits import fit as _fit
 
 import pygbm
-from pygbm.engine.binned import BinnedTrainingData, _continuous_bins
+from pygbm.engine.binned import BinnedTrainingData, SharedBins, _continuous_bins
 
 DATA = Path(__file__).resolve().parents[2] / "data"
 REF = Path(__file__).resolve().parents[1] / "r_reference"
@@ -114,6 +114,26 @@ def test_training_data_layout_and_errors():
         BinnedTrainingData(x, np.array([0, 2]), np.array([0, 0]), 255)
     with pytest.raises(ValueError, match="max_bins"):
         pygbm.gbm("diabetes ~ .", _pima(), distribution="bernoulli", max_bins=1)
+
+
+def test_shared_bins_bucket_a_promised_column_once_and_change_nothing():
+    rng = np.random.default_rng(4)
+    x = np.column_stack([rng.normal(size=500), rng.integers(0, 3, 500), rng.normal(size=500)])
+    x[::7, 0] = np.nan
+    vt, mono = np.array([0, 3, 0]), np.zeros(3, dtype=int)
+    shared = SharedBins([0])            # column 0 equal in every copy, column 2 not
+    first = BinnedTrainingData(x, vt, mono, 32, shared)
+    other = x.copy()
+    other[:, 2] = rng.normal(size=500)
+    second = BinnedTrainingData(other, vt, mono, 32, shared)
+    assert list(shared._bins) == [0]    # bucketed once, for the first copy
+    assert second.cuts[0] is first.cuts[0]
+    for data, values in ((first, x), (second, other)):
+        alone = BinnedTrainingData(values, vt, mono, 32)
+        for name in ("codes", "bin_min", "bin_max", "cat_cells", "offset"):
+            np.testing.assert_array_equal(getattr(data, name), getattr(alone, name))
+        for got, want in zip(data.cuts, alone.cuts):
+            np.testing.assert_array_equal(got, want)
 
 
 # ------------------------------------------------------------------ equal to the exact mode

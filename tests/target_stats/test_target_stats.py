@@ -410,3 +410,23 @@ def test_gbm_more_continues_a_poisson_fit_with_exposure_exactly():
     train = df.iloc[: whole.n_train]
     rate_a = train.y[train.g == "a"].sum() / train.e[train.g == "a"].sum()
     assert table.statistic.iloc[0] == pytest.approx(rate_a, rel=0.05)
+
+
+def test_permutations_share_the_buckets_of_the_columns_they_encode_alike():
+    # the binned mode buckets every permutation's training rows; only the ordered
+    # statistics differ between them, the other columns are bucketed once
+    rng = np.random.default_rng(8)
+    n = 2000
+    x = np.column_stack([rng.normal(size=n), rng.integers(0, 8, n), rng.integers(0, 4, n)])
+    y = (rng.random(n) < 0.3 + 0.05 * (x[:, 1] < 3)).astype(float)
+    names = ["num", "ord", "greedy"]
+    _, _, _, schedule = fit_target_statistics(
+        {"ord": "ordered_ts", "greedy": "greedy_ts"}, x, y, np.ones(n), n, names,
+        np.array([0, 8, 4]), np.zeros(3, dtype=int), BERNOULLI, 64,
+        np.random.default_rng(1), n_permutations=3)
+    views = [schedule.data(r) for r in range(schedule.n_views + 1)]
+    assert schedule.shared_bins.columns == frozenset({0, 2})
+    for j in (0, 2):
+        assert all(v.cuts[list(v.cont).index(j)] is views[0].cuts[list(views[0].cont).index(j)]
+                   for v in views)
+    assert not np.array_equal(views[0].xt[1], views[1].xt[1])
