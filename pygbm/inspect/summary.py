@@ -7,6 +7,7 @@ when the summary is first shown or drawn.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from html import escape
 
 import numpy as np
 import pandas as pd
@@ -189,11 +190,16 @@ class InfluenceSummary:
             A header table (distribution, trees, method, scale), the
             influences and, for a fit with costs, the cost shares.
         """
+        return self._tables(str)
+
+    def _tables(self, label):
+        """:meth:`tables`, every name and text passed through ``label``
+        (``html.escape`` for the HTML tables: statsmodels writes cells as given)."""
         from statsmodels.iolib.summary import Summary, forg
         from statsmodels.iolib.table import SimpleTable
 
         scale = "percent of the total" if self.normalized else "sum of split improvements"
-        info = [("Distribution:", self.distribution), ("Trees:", str(self.n_trees)),
+        info = [("Distribution:", label(self.distribution)), ("Trees:", str(self.n_trees)),
                 ("Method:", self.method.replace("_", " ")), ("Scale:", scale)]
         head = SimpleTable([[value] for _, value in info], stubs=[key for key, _ in info],
                            title="Relative influence")
@@ -201,7 +207,7 @@ class InfluenceSummary:
         width = len(head.as_text().splitlines()[1])
         stub = max((len(name) for name in self.var), default=0)
         body = SimpleTable([[forg(v, DIGITS)] for v in self.rel_inf], headers=["rel_inf"],
-                           stubs=list(self.var),
+                           stubs=[label(name) for name in self.var],
                            txt_fmt={"colwidths": [stub, max(MIN_WIDTH, width - stub - 1)],
                                     "header_align": "r"})
         out = Summary()
@@ -210,7 +216,7 @@ class InfluenceSummary:
             frame = self.cost_frame()
             out.tables.append(SimpleTable(
                 [[forg(v, DIGITS)] for v in frame["cost_share"]], headers=["cost %"],
-                stubs=list(frame.index),
+                stubs=[label(name) for name in frame.index],
                 title=f"Share of the mean prediction cost per row ({self.mean_cost:.{DIGITS}g})"))
         elif self.cost_missing is not None:     # a fit with costs: say why no table
             out.add_extra_txt([f"Share of the mean prediction cost per row: not computed "
@@ -233,9 +239,10 @@ class InfluenceSummary:
         Returns
         -------
         str
-            statsmodels' HTML tables of :meth:`tables`.
+            statsmodels' HTML tables of :meth:`tables`, with the names
+            HTML-escaped (a predictor ``a<b`` shows as ``a<b``).
         """
-        return self.tables().as_html()
+        return self._tables(escape).as_html()
 
     def __str__(self) -> str:
         return self.as_text()

@@ -44,6 +44,17 @@ def test_text_and_html_show_every_variable(boston):
     assert html.startswith("<table") and "rel_inf" in html
 
 
+def test_html_escapes_the_variable_names():
+    """statsmodels writes HTML cells as given: a predictor named ``x<b>`` would
+    turn the rest of the table bold and ``a&b`` would be read as an entity."""
+    result = InfluenceSummary(var=("x<b>", "a&b"), rel_inf=np.array([60.0, 40.0]),
+                              distribution="gaussian", n_trees=5,
+                              method="relative_influence", normalized=True, c_bars=2)
+    html = result._repr_html_()
+    assert "x&lt;b&gt;" in html and "a&amp;b" in html and "<b>" not in html
+    assert "x<b>" in str(result) and "a&b" in str(result)       # text: the names as given
+
+
 def test_repr_is_the_text_table_not_the_fields(boston):
     """At a Python prompt (and as a notebook's text/plain) the summary shows
     its table, as print does, not the dataclass's arrays."""
