@@ -208,7 +208,8 @@ def gbm_perf(fit, method: str | None = None, plot_it: bool = True, oobag_curve: 
         a right-hand axis of the main plot (R: ``overlay``).
     ax : matplotlib.axes.Axes or pair of Axes, optional
         Where to draw: the main plot's axes, or (main, OOB panel) with
-        ``oobag_curve``; None makes a new figure. Not in R.
+        ``oobag_curve`` (a list, tuple or the array of ``plt.subplots(1, 2)``);
+        None makes a new figure. Not in R.
 
     Returns
     -------

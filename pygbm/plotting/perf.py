@@ -59,13 +59,23 @@ def plot_perf(fit, best: int, method: str, smoother=None, oobag_curve: bool = Fa
     best = int_arg("best", best, 0, fit.n_trees)
     choice_arg("method", method, ("OOB", "test", "cv"))
     oobag_curve, overlay = bool_arg(oobag_curve, "oobag_curve"), bool_arg(overlay, "overlay")
+    panels = 2 if oobag_curve else 1
     if ax is None:
-        axes = _new_axes(2 if oobag_curve else 1)
-    elif isinstance(ax, (list, tuple)):
-        if not ax:
+        axes = _new_axes(panels)
+    elif isinstance(ax, (list, tuple, np.ndarray)):     # plt.subplots(1, 2) gives an array
+        axes = list(np.ravel(np.asarray(ax, dtype=object)))
+        if not axes:
             raise ValueError("ax must be a matplotlib Axes, a list of them (one per panel) "
                              "or None, got an empty list")
-        axes = [check_axes(a) for a in ax]
+        if len(axes) > panels:
+            raise ValueError(f"ax holds {len(axes)} Axes but the plot has {panels} panel"
+                             f"{'s' if panels > 1 else ''} (the second is oobag_curve's)")
+        from matplotlib.axes import Axes
+
+        bad = [type(a).__name__ for a in axes if not isinstance(a, Axes)]
+        if bad:
+            raise TypeError(f"ax must be a matplotlib Axes, a list of them (one per panel) "
+                            f"or None, got a list holding {bad[0]}")
     else:
         axes = [check_axes(ax)]
     main = axes[0]

@@ -236,6 +236,20 @@ def test_plot_oob_curve_without_overlay_for_test_method():
     assert len(a1.get_lines()) == 3  # training, validation, best-iteration line
 
 
+def test_plot_axes_may_be_the_array_of_subplots_and_no_more_than_the_panels():
+    """plt.subplots(1, 2) gives a numpy array of Axes: it was refused ("ax must be
+    a matplotlib Axes or None, got ndarray"); extra Axes were silently left empty."""
+    fit = as_fit(CASES["spam_2000"])
+    fig, axs = plt.subplots(1, 2)
+    best = gbm_perf(fit, method="test", oobag_curve=True, overlay=False, ax=axs)
+    assert best.axes == list(axs)
+    with pytest.raises(ValueError, match="ax holds 2 Axes but the plot has 1 panel"):
+        gbm_perf(fit, method="test", ax=axs)
+    with pytest.raises(TypeError, match="ax must be .* a list of them .* got a list holding str"):
+        gbm_perf(fit, method="test", oobag_curve=True, ax=[axs[0], "right"])
+    plt.close(fig)
+
+
 def test_oob_warning_is_r_message():
     r_message = ("OOB generally underestimates the optimal number of iterations although "
                  "predictive performance is reasonably competitive. Using cv_folds>1 when "
