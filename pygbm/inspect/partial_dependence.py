@@ -209,11 +209,27 @@ def _var_column(fit, j, coded):
                                      ordered=ordered)
 
 
-def _frame(fit, idx, grid, extra: dict, attrs: dict) -> pd.DataFrame:
+def _frame(fit, idx, grid, extra: dict, attrs: dict, row=None) -> pd.DataFrame:
+    """The grid's variable columns, then ICE's ``row`` (when given) and
+    ``extra`` (``y``, or one column per class). A ``row``, ``y`` or class
+    column named like a chosen predictor or an earlier column (a predictor
+    ``y``, a class ``a`` beside a predictor ``a``) is suffixed with "_" until
+    its name is free, so that it overwrites nothing; ``attrs`` records the
+    names of the value and row columns (``y_column``, ``row_column``)."""
     cols = {fit.var_names[j]: _var_column(fit, j, grid[:, c]) for c, j in enumerate(idx)}
-    cols.update(extra)
+    names = []
+    for key, values in ([("row", row)] if row is not None else []) + list(extra.items()):
+        name = key
+        while name in cols:
+            name = f"{name}_"
+        names.append(name)
+        cols[name] = values
     frame = pd.DataFrame(cols)
     frame.attrs.update(attrs)
+    if row is not None:
+        frame.attrs["row_column"] = names[0]
+    if list(extra) == ["y"]:
+        frame.attrs["y_column"] = names[-1]
     return frame
 
 
@@ -306,7 +322,11 @@ def partial_dependence(fit, i_var, n_trees=None, continuous_resolution=100, type
         grid repeated for every training row used, with a ``row`` column
         (0-based training row) before ``y``. ``frame.attrs`` records
         ``method`` ("weighted_traversal", "brute_force" or "ice"), ``type``
-        and ``n_trees`` (and ``classes`` for multi-class fits).
+        and ``n_trees`` (and ``classes`` for multi-class fits), and the
+        names of the ``y`` and ``row`` columns (``y_column``,
+        ``row_column``): when a chosen predictor has the name, these (and a
+        class column named like one) take a trailing "_" (``y_``), and the
+        predictor's column keeps its name.
 
     Notes
     -----
@@ -353,9 +373,8 @@ def partial_dependence(fit, i_var, n_trees=None, continuous_resolution=100, type
         rows = _ice_rows(x.shape[0], ice_rows, random_state)
         pred = brute_force_predictions(fit, grid, idx, n_trees, x[rows])  # (grid, rows)
         long_grid = np.tile(grid, (rows.size, 1))
-        return _frame(fit, idx, long_grid,
-                      {"row": np.repeat(rows, grid.shape[0]), "y": inverse(pred.T.ravel())},
-                      {"method": "ice", **attrs})
+        return _frame(fit, idx, long_grid, {"y": inverse(pred.T.ravel())},
+                      {"method": "ice", **attrs}, row=np.repeat(rows, grid.shape[0]))
     ts = fit.ts_encoder
     if method == "weighted_traversal" and ts is not None and ts.partial_combinations(idx):
         # a combination of a chosen and an unchosen predictor cannot be averaged
@@ -421,8 +440,8 @@ def _multiclass(fit, idx, grid, n_trees, type, method, ice, ice_rows, random_sta
     attrs = {**attrs, "classes": labels if k_class is None else [labels[k_class]]}
     if ice:
         long_grid = np.tile(grid, (rows.size, 1))
-        return _frame(fit, idx, long_grid, {"row": np.repeat(rows, grid.shape[0]), **extra},
-                      {"method": "ice", **attrs})
+        return _frame(fit, idx, long_grid, extra, {"method": "ice", **attrs},
+                      row=np.repeat(rows, grid.shape[0]))
     return _frame(fit, idx, grid, extra, {"method": method, **attrs})
 
 

@@ -25,8 +25,19 @@ ROTATE_TICKS_ABOVE = 8
 ICE_LINE = {"color": "0.45", "alpha": 0.25, "linewidth": 0.7}
 
 
+def _value_columns(frame) -> tuple[str, str]:
+    """The names of the frame's value and row columns: ``y`` and ``row``, or
+    what partial_dependence named them beside a predictor ``y`` or ``row``."""
+    attrs = frame.attrs if isinstance(frame, pd.DataFrame) else {}
+    return attrs.get("y_column", "y"), attrs.get("row_column", "row")
+
+
 def _var_columns(frame: pd.DataFrame) -> list[str]:
-    return [c for c in frame.columns if c not in ("y", "row")]
+    return [c for c in frame.columns if c not in _value_columns(frame)]
+
+
+def _y(frame: pd.DataFrame) -> np.ndarray:
+    return frame[_value_columns(frame)[0]].to_numpy()
 
 
 def _is_cat(series: pd.Series) -> bool:
@@ -46,7 +57,7 @@ def _category_axis(ax, categories, axis="x"):
 
 
 def _one(ax, frame, name, ylabel):
-    x, y = frame[name], frame["y"].to_numpy()
+    x, y = frame[name], _y(frame)
     if _is_cat(x):
         pos = _category_axis(ax, x.cat.categories)
         ax.plot(pos[x.cat.codes.to_numpy()], y, "o", color="C0")
@@ -62,7 +73,7 @@ def _two(ax, frame, names, ylabel, norm=None, colorbar=True):
     """Two variables: image (both continuous), lines per level (one
     categorical) or points per level (both categorical)."""
     a, b = frame[names[0]], frame[names[1]]
-    y = frame["y"].to_numpy()
+    y = _y(frame)
     if not _is_cat(a) and not _is_cat(b):
         xs, ys = np.unique(a.to_numpy()), np.unique(b.to_numpy())
         z = np.full((ys.size, xs.size), np.nan)
@@ -78,13 +89,13 @@ def _two(ax, frame, names, ylabel, norm=None, colorbar=True):
         pos = _category_axis(ax, frame[x_name].cat.categories)
         for level in frame[g_name].cat.categories:
             part = frame[frame[g_name] == level]
-            ax.plot(pos[part[x_name].cat.codes.to_numpy()], part["y"].to_numpy(), "o-",
+            ax.plot(pos[part[x_name].cat.codes.to_numpy()], _y(part), "o-",
                     linewidth=0.6, markersize=4, label=str(level))
     else:
         x_name, g_name = (names[1], names[0]) if _is_cat(a) else names
         for level in frame[g_name].cat.categories:
             part = frame[frame[g_name] == level]
-            ax.plot(part[x_name].to_numpy(), part["y"].to_numpy(), "-", label=str(level))
+            ax.plot(part[x_name].to_numpy(), _y(part), "-", label=str(level))
     n_levels = len(frame[g_name].cat.categories)
     ax.legend(title=g_name, fontsize="small", ncol=max(1, math.ceil(n_levels / 12)))
     ax.set_xlabel(x_name)
@@ -117,7 +128,7 @@ def _three(fig, frame, names, ylabel):
     ncols = math.ceil(math.sqrt(len(values)))
     nrows = math.ceil(len(values) / ncols)
     axes = fig.subplots(nrows, ncols, squeeze=False, sharex=True, sharey=True)
-    y = frame["y"].to_numpy()
+    y = _y(frame)
     norm = Normalize(vmin=np.nanmin(y), vmax=np.nanmax(y))
     mesh = None
     for ax, value in zip(axes.ravel(), values):
@@ -146,7 +157,8 @@ def plot_partial_dependence(frame: pd.DataFrame, ax=None, ylabel="f(x)"):
     """
     import matplotlib.pyplot as plt
 
-    names = _var_columns(table_arg("frame", frame, ("y",), "partial_dependence()"))
+    names = _var_columns(table_arg("frame", frame, _value_columns(frame)[:1],
+                                   "partial_dependence()"))
     if len(names) == 1:
         return _one(axes_for(ax), frame, names[0], ylabel)
     if len(names) == 2:
@@ -168,20 +180,21 @@ def plot_partial_dependence(frame: pd.DataFrame, ax=None, ylabel="f(x)"):
 def plot_ice(frame: pd.DataFrame, ax=None, ylabel="f(x)"):
     """ICE curves of one variable (thin grey lines, one per ``row``) and
     their mean (bold). Returns the Axes."""
-    names = _var_columns(table_arg("frame", frame, ("y",), "partial_dependence(ice=True)"))
-    if len(names) != 1 or "row" not in frame.columns:
+    y_name, row_name = _value_columns(frame)
+    names = _var_columns(table_arg("frame", frame, (y_name,), "partial_dependence(ice=True)"))
+    if len(names) != 1 or row_name not in frame.columns:
         raise ValueError("plot_ice needs an ICE frame of one variable (columns var, row, y)")
     name = names[0]
     ax = axes_for(ax)
     x = frame[name]
-    n_rows = frame["row"].nunique()
+    n_rows = frame[row_name].nunique()
     n_grid = len(frame) // n_rows
     if _is_cat(x):
         pos = _category_axis(ax, x.cat.categories)
         xs = pos[x.cat.codes.to_numpy()[:n_grid]]
     else:
         xs = x.to_numpy()[:n_grid]
-    curves = frame["y"].to_numpy().reshape(n_rows, n_grid)
+    curves = _y(frame).reshape(n_rows, n_grid)
     ax.plot(xs, curves.T, **ICE_LINE)
     ax.plot(xs, curves.mean(axis=0), "-", color="C3", linewidth=2.2,
             label="mean of the ICE curves")

@@ -201,3 +201,31 @@ def test_brute_force_averages_the_training_rows_of_a_pairwise_fit():
     rows = d.iloc[train]
     for value, yhat in zip(pd_["x"], pd_["y"]):
         assert yhat == pytest.approx(fit.predict(rows.assign(x=value), n_trees=20).mean())
+
+
+def test_a_predictor_named_y_or_row_keeps_its_grid_column():
+    """The value column ``y`` (and ICE's ``row``, a multinomial's class columns)
+    overwrote a chosen predictor of the same name: the grid was lost and
+    plot_gbm failed ("the frame has 0" variables)."""
+    import matplotlib
+    matplotlib.use("Agg")
+    rng = np.random.default_rng(0)
+    d = pd.DataFrame({"y": rng.normal(size=200), "row": rng.normal(size=200)})
+    d["target"] = 2 * d["y"] + d["row"] + rng.normal(size=200)
+    fit = pygbm.gbm("target ~ y + row", d, distribution="gaussian", n_trees=10, random_state=1)
+    grid = partial_dependence(fit, "y", continuous_resolution=3)
+    assert list(grid.columns) == ["y", "y_"] and grid.attrs["y_column"] == "y_"
+    np.testing.assert_allclose(grid["y"], np.linspace(d["y"].min(), d["y"].max(), 3))
+    ice = partial_dependence(fit, "row", continuous_resolution=2, ice=True, ice_rows=2,
+                             random_state=1)
+    assert list(ice.columns) == ["row", "row_", "y"] and ice.attrs["row_column"] == "row_"
+    np.testing.assert_allclose(ice["row"].iloc[:2], [d["row"].min(), d["row"].max()])
+    assert plot_gbm(fit, "y").get_xlabel() == "y"
+    assert plot_gbm(fit, "row", ice=True, ice_rows=5).get_xlabel() == "row"
+    d["cls"] = np.repeat(["a", "row", "b", "c"], 50)
+    multi = pygbm.gbm("cls ~ a + row", d.rename(columns={"y": "a"}),
+                      distribution="multinomial", n_trees=5, random_state=1)
+    curves = partial_dependence(multi, "a", continuous_resolution=2, ice=True, ice_rows=2,
+                                random_state=1)
+    assert list(curves.columns) == ["a", "row", "a_", "b", "c", "row_"]   # classes sorted
+    assert curves["row"].isin(range(200)).all()           # the training rows, not class row
