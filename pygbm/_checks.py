@@ -319,8 +319,10 @@ def table_arg(name: str, value, columns, made_by: str):
 
 
 #: what every reader of a fit uses: the toolbox works on any object with the
-#: fitted object's fields (GBMFit, or a stand-in built from an R fit)
-FIT_FIELDS = ("n_trees", "distribution")
+#: fitted object's fields (GBMFit, or a stand-in built from an R fit);
+#: train_error tells a fit from a summary of one (an InfluenceSummary also has
+#: n_trees and distribution)
+FIT_FIELDS = ("n_trees", "distribution", "train_error")
 
 
 def fit_arg(fit, name: str = "fit"):

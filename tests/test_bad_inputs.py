@@ -522,6 +522,14 @@ _CASES = [
      "fitted gbm"),
     ("summary-not-fit", lambda E: pygbm.summary(None, plot_it=False), T, "fitted gbm"),
     ("plot-gbm-not-fit", lambda E: pygbm.plot_gbm("fit"), T, "fitted gbm"),
+    # a summary of a fit has n_trees and distribution too: it passed for a fit and
+    # ended in an AttributeError ('InfluenceSummary' object has no attribute ...)
+    ("gbm-perf-summary-not-fit", lambda E: pygbm.gbm_perf(
+        pygbm.summary(E.fit, plot_it=False), plot_it=False), T, "fitted gbm.*InfluenceSummary"),
+    ("plot-gbm-summary-not-fit", lambda E: pygbm.plot_gbm(
+        pygbm.summary(E.fit, plot_it=False), return_grid=True), T, "fitted gbm"),
+    ("influence-summary-not-fit", lambda E: pygbm.relative_influence(
+        pygbm.summary(E.fit, plot_it=False)), T, "fitted gbm"),
     # a choice given as an array or a Series: refused by name, not compared element-wise
     ("gbm-boosting_type-series", lambda E: g(E, boosting_type=pd.Series(["plain"])), V,
      "boosting_type must be one of 'plain', 'ordered'"),
