@@ -155,8 +155,9 @@ def relative_influence(fit, n_trees=None, scale=False, sort=False, per_class=Fal
         keep = split_var != NO_NODE
         ts = fit.ts_encoder
         width = max(p, int(split_var[keep].max()) + 1) if keep.any() else p
+        # float even without a split (bincount of nothing is int64, weights or not)
         rel_inf = np.bincount(split_var[keep].astype(np.intp), weights=reduction[keep],
-                              minlength=width)
+                              minlength=width).astype(float)
         # target statistics: a combination column's influence goes to its members
         rel_inf = ts.fold_influence(rel_inf) if ts is not None else rel_inf[:p]
     else:

@@ -1,4 +1,5 @@
 """relative_influence / summary / permutation influence against R gbm 2.1.8.1."""
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -59,6 +60,18 @@ def test_relative_influence_scale_and_sort():
     ordered = relative_influence(fit, 5, sort=True)
     assert list(ordered.index[:2]) == ["lstat", "rm"]
     assert (np.diff(ordered.to_numpy()) <= 0).all()
+
+
+def test_relative_influence_without_a_split_is_float_zeros():
+    """No split in the trees: np.bincount of nothing is int64 even with float
+    weights, so the influences came back as integers (dtype int64)."""
+    df = pd.DataFrame({"y": 1.0, "x": np.random.default_rng(0).normal(size=40)})
+    fit = pygbm.gbm("y ~ x", df, distribution="gaussian", n_trees=3, n_minobsinnode=3,
+                    random_state=1)
+    for scale in (False, True):
+        with pytest.warns(UserWarning) if scale else warnings.catch_warnings():
+            ri = relative_influence(fit, 3, scale=scale)
+        assert ri.dtype == np.float64 and ri.tolist() == [0.0]
 
 
 def test_relative_influence_errors():
