@@ -80,6 +80,16 @@ def _status_arg(misc) -> np.ndarray:
     return status
 
 
+def _train_rows(train_fraction: float, n: int) -> int:
+    """R's ``floor(train_fraction * n)`` training rows; none: a ValueError that
+    names train_fraction (not the n_train the user did not give)."""
+    n_train = int(np.floor(train_fraction * n))
+    if n_train < 1 <= n:
+        raise ValueError(f"train_fraction={train_fraction!r} leaves no training row: "
+                         f"floor({train_fraction!r} * {n} rows) = 0; give at least 1/{n}")
+    return n_train
+
+
 def _n_train_arg(n_train, train_fraction, n):
     """gbm_fit's training rows: ``n_train`` or ``floor(train_fraction * n)``."""
     if n_train is not None and train_fraction is not None:
@@ -87,7 +97,7 @@ def _n_train_arg(n_train, train_fraction, n):
     if n_train is None:
         train_fraction = 1.0 if train_fraction is None else \
             fraction_arg("train_fraction", train_fraction)
-        n_train = int(np.floor(train_fraction * n))
+        n_train = _train_rows(train_fraction, n)
     return int_arg("n_train", n_train, 1, n), train_fraction
 
 
@@ -483,7 +493,7 @@ def gbm(formula, data, distribution=None, weights=None, var_monotone=None, n_tre
     cv_folds, n_cores = int_arg("cv_folds", cv_folds, 0), n_cores_arg(n_cores)
     if class_stratify_cv is not None:
         class_stratify_cv = bool_arg(class_stratify_cv, "class_stratify_cv")
-    n_train = int(np.floor(train_fraction * n))
+    n_train = _train_rows(train_fraction, n)
     call = call_string(formula, distribution, dict(
         n_trees=n_trees, interaction_depth=interaction_depth, shrinkage=shrinkage,
         bag_fraction=bag_fraction, train_fraction=train_fraction, cv_folds=cv_folds),

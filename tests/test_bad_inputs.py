@@ -86,6 +86,8 @@ _GBM_SCALARS = [
     ("bag_fraction", "half", T),
     ("train_fraction", 0, V), ("train_fraction", 2, V), ("train_fraction", float("nan"), T),
     ("train_fraction", None, T),
+    # floor(0.001 * N) = 0 training rows: the error named n_train, not given to gbm
+    ("train_fraction", 0.001, V),
     ("cv_folds", -1, V), ("cv_folds", 2.5, T), ("cv_folds", N + 1, V), ("cv_folds", "3", T),
     ("cv_folds", float("inf"), T),
     ("n_cores", 0, V), ("n_cores", -2, V), ("n_cores", 1.5, T), ("n_cores", "2", T),
@@ -261,6 +263,8 @@ _CASES = [
     ("gbm_fit-w-inf", lambda E: gf(E, w=np.r_[np.inf, np.ones(N - 1)]), V,
      "weights must be finite numbers, got 0 NaN and 1 infinite"),
     ("gbm_fit-n_train-too-big", lambda E: gf(E, n_train=N + 1), V, "n_train"),
+    ("gbm_fit-train_fraction-no-row", lambda E: gf(E, train_fraction=0.001), V,
+     r"train_fraction=0.001 leaves no training row: floor\(0.001 \* 120 rows\) = 0"),
     ("gbm_fit-n_train-and-fraction", lambda E: gf(E, n_train=50, train_fraction=0.5), V,
      "n_train"),
     ("gbm_fit-random_state", lambda E: gf(E, random_state="x"), T, "random_state"),
