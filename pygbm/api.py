@@ -367,7 +367,8 @@ def gbm(formula, data, distribution=None, weights=None, var_monotone=None, n_tre
         see :mod:`pygbm.draws`).
     fold_id : array-like of int, optional
         The cv fold of every training row (1..K), instead of random folds
-        (``cv_folds``, if given, must be K).
+        (``cv_folds``, if given, must be K; ``class_stratify_cv=True`` is
+        ignored, with a warning).
     max_bins : int, optional
         Fast binned mode with at most this many buckets per predictor (e.g.
         255); default None: R's exact search.

@@ -186,6 +186,8 @@ def cross_validate(data, fit, spec: CVSpec, dist_name, rng, main_fit=None):
             # the user's folds would silently override the number asked for
             raise ValueError(f"cv_folds={spec.n_folds} but fold_id gives {n_folds} folds: "
                              "give fold_id alone (or cv_folds of its number of folds)")
+        if spec.fold_id is not None and spec.class_stratify_cv and stratify:
+            warn("class_stratify_cv=True is ignored: fold_id gives the folds")
     else:
         if n_folds > n_train:
             raise ValueError(f"cv_folds={n_folds} exceeds the {n_train} training rows; "

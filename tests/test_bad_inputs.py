@@ -945,3 +945,15 @@ def test_a_missing_formula_response_is_named():
     data = pd.DataFrame({"Claims": [1.0, np.nan] + [2.0] * 58, "age": np.arange(60.0)})
     with pytest.raises(ValueError, match=r"the response Claims has 1 missing values"):
         pygbm.gbm("Claims ~ age", data=data, distribution="poisson", n_trees=2)
+
+
+def test_fold_id_with_class_stratify_cv_says_the_stratification_is_ignored(E):
+    """fold_id gives the folds: class_stratify_cv=True was silently ignored (a
+    non-classification distribution already says 'ignored')."""
+    folds = np.arange(N) % 3 + 1
+    with pytest.warns(UserWarning, match="class_stratify_cv=True is ignored: fold_id gives"):
+        g(E, formula="b ~ x1 + x2", distribution="bernoulli", fold_id=folds,
+          class_stratify_cv=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        g(E, formula="c ~ x1 + x2", distribution="multinomial", fold_id=folds)  # the default
