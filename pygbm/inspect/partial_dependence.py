@@ -306,7 +306,8 @@ def partial_dependence(fit, i_var, n_trees=None, continuous_resolution=100, type
         Individual conditional expectation: one curve per training row
         instead of their average. Not in R.
     ice_rows : int, optional
-        ICE only: draw that many training rows at random; default None, all.
+        ICE only: draw that many training rows at random; default None, all
+        (given without ``ice=True``: a warning, and it is ignored).
     random_state : int or numpy.random.Generator, optional
         Seeds the draw of ``ice_rows``.
     class_ : class label, optional
@@ -351,6 +352,8 @@ def partial_dependence(fit, i_var, n_trees=None, continuous_resolution=100, type
     n_trees = check_n_trees(fit, n_trees, cap=True)
     ice = bool_arg(ice, "ice")
     ice_rows, random_state = _ice_args(ice_rows, random_state)
+    if ice_rows is not None and not ice:
+        warn("ice_rows applies to ICE curves (ice=True) only; ignored")
     _check_resolution(continuous_resolution)
     choice_arg("type", type, TYPES)
     choice_arg("method", method, METHODS)

@@ -229,3 +229,11 @@ def test_a_predictor_named_y_or_row_keeps_its_grid_column():
                                 random_state=1)
     assert list(curves.columns) == ["a", "row", "a_", "b", "c", "row_"]   # classes sorted
     assert curves["row"].isin(range(200)).all()           # the training rows, not class row
+
+
+def test_ice_rows_without_ice_warns_that_it_is_ignored():
+    """partial_dependence(ice_rows=5) without ice=True averaged every row, silently."""
+    fit = build_fit(load_fixture("boston_gaussian"))
+    with pytest.warns(UserWarning, match=r"ice_rows applies to ICE curves \(ice=True\) only"):
+        grid = partial_dependence(fit, "lstat", continuous_resolution=3, ice_rows=5)
+    assert list(grid.columns) == ["lstat", "y"]
