@@ -255,8 +255,8 @@ def predict_cost(fit, newdata=None, n_trees=None):
     by the counts asked for (one pass over the trees; a count above the trees
     fitted gets the table of all of them, with ``predict``'s warning)."""
     spec = _spec_of(fit)
-    single = n_trees is None or np.ndim(n_trees) == 0
     counts = fit._check_n_trees(fit.n_trees if n_trees is None else n_trees)
+    single = n_trees is None or np.ndim(n_trees) == 0     # checked: not a ragged list
     out, _ = _walk(fit, fit._design(newdata), counts, spec)
     if single:
         return out[int(counts[0])]

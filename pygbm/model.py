@@ -360,12 +360,20 @@ class GBMFit:
 
     def _check_n_trees(self, n_trees) -> np.ndarray:
         """Whole numbers >= 0; above the trees fitted: R's warning and the cap."""
-        counts = _whole_ints_as_floats(np.atleast_1d(np.asarray(n_trees)))
+        wrong = (f"n_trees must be a whole number or a list of whole numbers, "
+                 f"got {n_trees!r}")
+        if isinstance(n_trees, (list, tuple)) and \
+                any(isinstance(v, (bool, np.bool_)) for v in n_trees):
+            raise ValueError(wrong)                 # np.asarray([True, 2]) is [1, 2]
+        try:
+            raw = np.asarray(n_trees)
+        except ValueError:                          # a ragged list ([[1, 2], [3]])
+            raise ValueError(wrong) from None
+        counts = _whole_ints_as_floats(np.atleast_1d(raw))
         if counts.ndim != 1 or counts.size == 0 or counts.dtype == bool \
                 or not np.issubdtype(counts.dtype, np.number) or not np.all(np.isfinite(counts)) \
                 or np.any(counts != np.round(counts)):
-            raise ValueError(f"n_trees must be a whole number or a list of whole numbers, "
-                             f"got {n_trees!r}")
+            raise ValueError(wrong)
         if np.any(counts < 0):
             raise ValueError(f"n_trees must be >= 0, got {n_trees!r}")
         if np.any(counts > self.n_trees):
@@ -406,11 +414,12 @@ class GBMFit:
         """
         import pandas as pd        # imported on first use: import pygbm stays fast
         choice_arg("type", type, _PREDICT_TYPES)
-        single = n_trees is None or np.ndim(n_trees) == 0
+        single = n_trees is None
         if n_trees is None:
             n_trees, rule = self.best_iteration(quiet=True)
             warn(f"Using {n_trees} trees... ({rule})", GBMMessage)   # R's message
         counts = self._check_n_trees(n_trees)
+        single = single or np.ndim(n_trees) == 0      # n_trees checked: not a ragged list
         f = self._link(self._design(newdata), counts)
         if type == "response":
             f = self.distribution.inverse_link(f)

@@ -307,6 +307,14 @@ _CASES = [
     ("predict-n_trees-empty", lambda E: E.fit.predict(E.d, n_trees=[]), V, "n_trees"),
     ("predict-n_trees-2d", lambda E: E.fit.predict(E.d, n_trees=[[1, 2]]), V, "n_trees"),
     ("predict-n_trees-bool", lambda E: E.fit.predict(E.d, n_trees=True), V, "n_trees"),
+    # a bool in a list was read as 1 tree (np.asarray([True, 2]) is [1, 2]); a ragged
+    # list ended in NumPy's "setting an array element with a sequence"
+    ("predict-n_trees-bool-in-list", lambda E: E.fit.predict(E.d, n_trees=[True, 2]), V,
+     r"n_trees must be a whole number or a list of whole numbers, got \[True, 2\]"),
+    ("predict-cost-n_trees-ragged", lambda E: g(E, feature_costs={"x1": 1.0}).predict_cost(
+        E.d, n_trees=[[1], [2, 3]]), V, "n_trees must be a whole number or a list"),
+    ("predict-n_trees-ragged", lambda E: E.fit.predict(E.d, n_trees=[[1, 2], [3]]), V,
+     r"n_trees must be a whole number or a list of whole numbers, got \[\[1, 2\], \[3\]\]"),
     ("predict-type", lambda E: E.fit.predict(E.d, n_trees=5, type="prob"), V, "type"),
     ("predict-missing-column", lambda E: E.fit.predict(E.d.drop(columns="x1"), n_trees=5), V,
      "x1"),
