@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .._checks import fit_arg
+from .._checks import fit_arg, whole_number
 
 #: R's column names, in R's order
 COLUMNS = ("SplitVar", "SplitCodePred", "LeftNode", "RightNode", "MissingNode",
@@ -20,7 +20,7 @@ def pretty_gbm_tree(fit, i_tree=1) -> pd.DataFrame:
         The fitted model (R: ``object``).
     i_tree : int, default 1
         Which tree, numbered from 1 as in R (R: ``i.tree``), up to
-        ``len(fit.trees)``.
+        ``len(fit.trees)``; a whole float (2.0) is taken, as R's numbers.
 
     Returns
     -------
@@ -48,12 +48,14 @@ def pretty_gbm_tree(fit, i_tree=1) -> pd.DataFrame:
     """
     fit_arg(fit)
     n_total = len(fit.trees)
-    if isinstance(i_tree, (bool, np.bool_)) or not isinstance(i_tree, (int, np.integer)):
-        raise TypeError(f"i_tree must be an integer between 1 and {n_total}, got {i_tree!r}")
-    if not 1 <= i_tree <= n_total:
+    number = whole_number(i_tree)            # 2.0 is 2, as R's i.tree = 2 (a double)
+    if number is None:
+        raise TypeError(f"i_tree must be a whole number between 1 and {n_total}, "
+                        f"got {i_tree!r}")
+    if not 1 <= number <= n_total:
         raise ValueError(f"i_tree is out of range: must be between 1 and {n_total} "
                          f"(trees are numbered from 1, as in R), got {i_tree}")
-    t = fit.trees[int(i_tree) - 1]
+    t = fit.trees[number - 1]
     table = pd.DataFrame({
         "SplitVar": np.asarray(t.split_var, dtype=np.int64),
         "SplitCodePred": np.asarray(t.split_code_pred, dtype=float),

@@ -1,5 +1,6 @@
 """pretty_gbm_tree against R's pretty.gbm.tree."""
 import numpy as np
+import pandas as pd
 import pytest
 
 from pygbm.inspect.pretty import COLUMNS, pretty_gbm_tree
@@ -44,3 +45,8 @@ def test_pretty_errors():
     with pytest.raises(TypeError, match="i_tree"):
         pretty_gbm_tree(fit, "1")
     assert len(pretty_gbm_tree(fit, 100)) == fit.trees[99].n_nodes
+    # R's i.tree = 2 is a double: 2.0 was refused ("must be an integer"), unlike n_trees
+    pd.testing.assert_frame_equal(pretty_gbm_tree(fit, 2.0), pretty_gbm_tree(fit, 2))
+    for bad in (2.5, True, float("nan")):
+        with pytest.raises(TypeError, match="i_tree must be a whole number"):
+            pretty_gbm_tree(fit, bad)
