@@ -115,6 +115,11 @@ class Multinomial(NewtonSplits, Distribution):
         classes, codes = np.unique(arr, return_inverse=True)
         if labels is not None:
             classes = np.asarray(labels, dtype=object)[classes.astype(np.intp)]
+        elif classes.dtype.kind == "f" and np.all(classes == np.trunc(classes)) \
+                and np.all(np.abs(classes) < 2.0 ** 53):
+            # whole numbers (gbm() reads an integer response as floats): labelled 1, 2,
+            # 3 as gbm_fit's integer response and R's as.factor, not 1.0, 2.0, 3.0
+            classes = classes.astype(np.int64)
         return classes, codes.ravel()
 
     def check_response(self, y):

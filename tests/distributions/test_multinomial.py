@@ -61,6 +61,22 @@ def test_response_coding():
         Multinomial().check_response(np.array([1.0, np.nan, 2.0]))
 
 
+def test_an_integer_response_is_labelled_by_integers_in_gbm_as_in_gbm_fit():
+    """gbm() reads an integer response as floats: its classes were 1.0, 2.0, 3.0
+    (the columns of predict, partial_dependence and relative_influence), where
+    gbm_fit on the same response and R's as.factor label them 1, 2, 3."""
+    rng = np.random.default_rng(0)
+    d = pd.DataFrame({"a": rng.normal(size=90), "k": np.repeat([1, 2, 3], 30)})
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        fit = pygbm.gbm("k ~ a", d, distribution="multinomial", n_trees=3, n_minobsinnode=5)
+        by_array = pygbm.gbm_fit(d[["a"]], d["k"], distribution="multinomial", n_trees=3,
+                                 n_minobsinnode=5)
+    assert fit.classes.dtype == by_array.classes.dtype == np.int64
+    assert list(fit.predict(d.head(1), n_trees=3).columns) == [1, 2, 3]
+    assert list(Multinomial().response_classes(np.array([2.5, 1.0]))) == [1.0, 2.5]
+
+
 def _started(rng, n, K):
     """A multinomial with random classes, link values and weights, after
     ``start_iteration``: (distribution, targets, F, fit context)."""
