@@ -405,8 +405,8 @@ class GBMFit:
         -------
         numpy.ndarray or pandas.DataFrame
             (n,) for one ``n_trees``, (n, len(n_trees)) for a list.
-            Multinomial: a DataFrame (n x K, columns the class labels) for one
-            ``n_trees``, an array (n, K, len(n_trees)) for a list.
+            Multinomial: a DataFrame (n x K, columns the class labels, the
+            index ``newdata``'s when it is a DataFrame) for one ``n_trees``, an array (n, K, len(n_trees)) for a list.
 
         Examples
         --------
@@ -426,7 +426,8 @@ class GBMFit:
         f = f[..., 0] if single else f
         if self.num_classes > 1 and single:
             labels = self.classes if self.classes is not None else range(self.num_classes)
-            f = pd.DataFrame(f, columns=pd.Index(list(labels), name="class"))
+            rows = newdata.index if isinstance(newdata, pd.DataFrame) else None  # R: row names
+            f = pd.DataFrame(f, index=rows, columns=pd.Index(list(labels), name="class"))
         return f
 
     def predict_cost(self, newdata=None, n_trees=None):

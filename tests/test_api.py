@@ -264,6 +264,20 @@ def test_unseen_level_at_predict_is_missing_with_warning():
     np.testing.assert_allclose(p, fit.predict(as_missing, n_trees=20))
 
 
+def test_multinomial_predict_keeps_the_row_labels_of_newdata():
+    # the class-probability table's index was 0..n-1 whatever newdata's
+    rng = np.random.default_rng(0)
+    d = pd.DataFrame({"g": rng.choice(list("abc"), 150), "x": rng.normal(size=150)})
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        fit = pygbm.gbm("g ~ x", d, distribution="multinomial", n_trees=5)
+    rows = d.iloc[[3, 1, 2]].set_index(pd.Index([30, 10, 20], name="id"))
+    p = fit.predict(rows, n_trees=5, type="response")
+    pd.testing.assert_index_equal(p.index, rows.index)
+    np.testing.assert_array_equal(p.to_numpy(), fit.predict(d.iloc[[3, 1, 2]], n_trees=5,
+                                                             type="response").to_numpy())
+
+
 # ------------------------------------------------------------------ bad input
 @pytest.mark.parametrize("kwargs, match", [
     (dict(distribution="bernoulli"), "bernoulli"),

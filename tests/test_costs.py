@@ -226,6 +226,17 @@ def test_predict_cost_needs_costs():
         _fit(df, n_trees=2).predict_cost(df)
 
 
+def test_predict_cost_keeps_the_row_labels_of_newdata():
+    # the table's index was 0..n-1 whatever newdata's, so rows did not line up with it
+    df = _frame(200)
+    fit = _fit(df, n_trees=5, feature_costs=COSTS)
+    rows = df.iloc[:4].set_index(pd.Index(["a", "b", "c", "d"]))
+    table = fit.predict_cost(rows)
+    assert list(table.index) == ["a", "b", "c", "d"]
+    np.testing.assert_array_equal(table.to_numpy(), fit.predict_cost(df.iloc[:4]).to_numpy())
+    assert all(list(t.index) == list("abcd") for t in fit.predict_cost(rows, [2, 5]).values())
+
+
 def test_cost_tradeoff_traces_deviance_against_cost():
     import matplotlib
     matplotlib.use("Agg")
