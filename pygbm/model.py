@@ -406,7 +406,8 @@ class GBMFit:
         numpy.ndarray or pandas.DataFrame
             (n,) for one ``n_trees``, (n, len(n_trees)) for a list.
             Multinomial: a DataFrame (n x K, columns the class labels, the
-            index ``newdata``'s when it is a DataFrame) for one ``n_trees``, an array (n, K, len(n_trees)) for a list.
+            index ``newdata``'s when it is a DataFrame) for one ``n_trees``,
+            an array (n, K, len(n_trees)) for a list.
 
         Examples
         --------
