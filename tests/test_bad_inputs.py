@@ -684,6 +684,14 @@ _CASES = [
     ("predict-newdata-duplicated-column", lambda E: E.fit.predict(
         pd.concat([E.d, E.d[["x1"]]], axis=1), n_trees=5), V,
      r"newdata has duplicated column names: \['x1'\]"),
+    # columns 1 and "1" are one name in a formula: "has no predictors" for y ~ `1`, and
+    # "formula term '1' gives 2 columns ... poly() or bs()" for y ~ .
+    ("gbm-data-int-and-str-column-same-name", lambda E: g(
+        E, formula="y ~ `1`", data=E.d.assign(**{"1": E.d.x1}).rename(columns={"x2": 1})), V,
+     r"data has duplicated column names: \['1'\]"),
+    ("gbm-data-int-and-str-column-same-name-dot", lambda E: g(
+        E, formula="y ~ .", data=E.d.assign(**{"1": E.d.x1}).rename(columns={"x2": 1})), V,
+     r"data has duplicated column names: \['1'\]"),
     # a weights column of text: the message said neither the column nor its type
     ("gbm-weights-column-categorical", lambda E: g(E, weights="c"), T,
      r"weights must be numeric .*got column 'c' of dtype category"),

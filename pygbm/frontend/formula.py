@@ -104,11 +104,11 @@ def _prepare_data(data) -> pd.DataFrame:
                          "(in practice many more)")
     if data.shape[1] == 0:
         raise ValueError("data has no columns")
+    if not all(isinstance(c, str) for c in data.columns):
+        data = data.rename(columns=str)     # so 1 and "1" are one name, as in a formula
     if data.columns.duplicated().any():
         raise ValueError(f"data has duplicated column names: "
-                         f"{list(data.columns[data.columns.duplicated()])}")
-    if not all(isinstance(c, str) for c in data.columns):
-        data = data.rename(columns=str)
+                         f"{list(dict.fromkeys(data.columns[data.columns.duplicated()]))}")
     return data.reset_index(drop=True)
 
 
