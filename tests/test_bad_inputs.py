@@ -142,6 +142,9 @@ _CASES = [
     ("gbm-weights-nan", lambda E: g(E, weights=np.full(N, np.nan)), V, "weights"),
     ("gbm-weights-zero", lambda E: g(E, weights=np.zeros(N)), V, "weights"),
     ("gbm-weights-length", lambda E: g(E, weights=np.ones(5)), V, "weights"),
+    # a one-column table: "weights has length 120 (shape (120, 1)); data has 120 rows"
+    ("gbm-weights-one-column-frame", lambda E: g(E, weights=E.d[["t"]]), V,
+     r"weights must be one number per row \(120\), got shape \(120, 1\)"),
     ("gbm-weights-unknown-col", lambda E: g(E, weights="w"), V, "w"),
     ("gbm-monotone-length", lambda E: g(E, var_monotone=[1]), V, "var_monotone"),
     ("gbm-monotone-values", lambda E: g(E, var_monotone=[2, 0, 0]), V, "var_monotone"),
@@ -227,6 +230,10 @@ _CASES = [
     ("gbm_fit-var_names-length-frame", lambda E: gf(E, var_names=["a", "b", "c"]), V,
      "var_names"),
     # x not a table: "predictors must be ..." did not name the argument x
+    # columns 1 and "1": two predictors named "1", new data's "1" read for both
+    ("gbm_fit-x-int-and-str-column-same-name", lambda E: gf(
+        E, x=pd.DataFrame({1: E.d.x1, "1": E.d.x2})), V,
+     r"x \(the predictors\) has duplicated column names: \['1'\]"),
     ("gbm_fit-x-none", lambda E: gf(E, x=None), T,
      r"x \(the predictors\) must be a pandas DataFrame or a 2-d numpy array, got NoneType"),
     ("gbm_fit-x-no-columns", lambda E: gf(E, x=pd.DataFrame(index=range(N))), V,

@@ -195,8 +195,9 @@ def _as_frame(data, what: str) -> pd.DataFrame:
     else:
         raise TypeError(f"{what} must be a pandas DataFrame or a 2-d numpy array, "
                         f"got {type(data).__name__}")
-    if frame.columns.duplicated().any():
-        dup = list(dict.fromkeys(frame.columns[frame.columns.duplicated()]))
+    names = pd.Index([str(c) for c in frame.columns])  # the names predictors are given
+    if names.duplicated().any():
+        dup = list(dict.fromkeys(names[names.duplicated()]))
         raise ValueError(f"{what} has duplicated column names: {dup}")
     return frame
 

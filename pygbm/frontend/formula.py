@@ -129,9 +129,11 @@ def _weights(weights, data: pd.DataFrame) -> np.ndarray | None:
         dtype = weights.dtype if isinstance(weights, pd.Series) else np.asarray(weights).dtype
         raise TypeError(f"weights must be numeric (a column name or an array of numbers), got "
                         f"{given} of dtype {dtype}") from None
-    if w.ndim != 1 or w.shape[0] != data.shape[0]:
-        raise ValueError(f"weights has length {w.size} (shape {w.shape}); data has "
-                         f"{data.shape[0]} rows")
+    if w.ndim != 1:     # gbm_fit's words (a length alone misleads: (n, 1) has n values)
+        raise ValueError(f"weights must be one number per row ({data.shape[0]}), got shape "
+                         f"{w.shape}")
+    if w.shape[0] != data.shape[0]:
+        raise ValueError(f"weights has length {w.size}; data has {data.shape[0]} rows")
     if np.isnan(w).any():
         raise ValueError(f"weights has {int(np.isnan(w).sum())} missing values")
     if (w < 0).any():
