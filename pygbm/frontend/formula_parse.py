@@ -62,6 +62,15 @@ FUNCTIONS = {
     "ceiling": np.ceil, "ceil": np.ceil, "sign": np.sign, "pd": pd, **R_FUNCTIONS,
 }
 
+#: prefix of the name a called formula function is evaluated under, so that a data
+#: column of the same name (``c``, ``sign``, ``round``) does not hide the function in
+#: call position (R looks a called name up among functions only)
+_CALL_PREFIX = "_pygbm_fn_"
+#: the functions renamed so: all but formulaic's stateful transforms (``scale(x)``,
+#: ``Q("x")``), whose call text keys the state they keep between fit and predict
+_CALLED = {_CALL_PREFIX + name: f for name, f in FUNCTIONS.items()
+           if not getattr(f, "__is_stateful_transform__", False)}
+
 
 class Evaluator:
     """Evaluates term expressions on one data frame, R-style (``^`` is power,
@@ -110,6 +119,10 @@ class Evaluator:
                 f"is not available in formulas (available: R's {', '.join(R_FUNCTION_NAMES)}, "
                 "I, log, exp, sqrt, abs, ..., and numpy as np.<name>); compute the column "
                 "in the data frame first")
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
+                    and _CALL_PREFIX + node.func.id in _CALLED:
+                node.func.id = _CALL_PREFIX + node.func.id
         names = {node.id for node in ast.walk(tree)
                  if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)}
         unknown = [aliases.get(n, n) for n in names if n not in env]
@@ -120,7 +133,7 @@ class Evaluator:
         """The names a term sees: its data's columns (the layer formulaic's ``Q()``
         reads, named "data") and the formula functions."""
         return LayeredMapping({}, LayeredMapping(dict(self.data.items()), name="data"),
-                              FUNCTIONS)
+                              FUNCTIONS, _CALLED)
 
     def check(self, expr: str) -> list[str]:
         """Column names ``expr`` needs that the data lacks."""
@@ -132,7 +145,7 @@ class Evaluator:
 
     def variables(self, expr: str) -> list[str]:
         """Data columns ``expr`` reads."""
-        names = self._prepare(expr, LayeredMapping({}, FUNCTIONS))[1]
+        names = self._prepare(expr, LayeredMapping({}))[1]   # a column named "c" too
         return [name for name in names if name in self.columns]
 
     def evaluate(self, term: TermSpec):
@@ -146,7 +159,7 @@ class Evaluator:
         if unknown:
             raise missing_column_error(unknown, self.columns, self.where)
         try:
-            with np.errstate(divide="ignore", invalid="ignore"):
+            with np.errstate(divide="ignore", invalid="ignore", over="ignore"):  # R: silent
                 return _unwrapped(stateful_eval(code, env, None, term.state, None))
         except (ValueError, TypeError) as exc:
             raise type(exc)(f"formula term {term.label!r}: {exc}") from None

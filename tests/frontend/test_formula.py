@@ -376,6 +376,30 @@ def test_r_functions_on_newdata_match_levels_by_label():
     np.testing.assert_array_equal(model_frame_newdata(mf.encoder, new), mf.x[new.index])
 
 
+def test_a_column_named_as_a_function_is_the_column_as_a_value_the_function_called():
+    # R looks a called name up among functions: with columns "c", "round" and "log",
+    # c(...), round(...) and log(...) raised "'Series' object is not callable", and a
+    # column "c" with missing values read by I(c * 2) was refused as "gives NaN for 2
+    # rows where  is not missing" (its missing values were taken as made by the term)
+    d = boston().assign(c=lambda x: x["lstat"], round=lambda x: x["rm"], log=1.0)
+    d.loc[[0, 5], "c"] = np.nan
+    mf = _mf("medv ~ factor(rad, levels = c(1, 24)) + round(round, 1) + log(nox) "
+             "+ I(c * 2)", d)
+    np.testing.assert_array_equal(mf.x[:, 1], np.round(d["rm"], 1))
+    np.testing.assert_array_equal(mf.x[:, 2], np.log(d["nox"]))
+    np.testing.assert_array_equal(mf.x[:, 3], d["c"] * 2)
+    assert mf.var_type[0] == 2 and np.isnan(mf.x[[0, 5], 3]).all()
+    np.testing.assert_array_equal(model_frame_newdata(mf.encoder, d.iloc[:20]), mf.x[:20])
+
+
+def test_an_overflow_in_a_term_is_inf_without_numpys_warning():
+    # R: exp(1000) is Inf, silently; NumPy's "overflow encountered in exp" reached the user
+    d = boston()
+    mf = _mf("medv ~ exp(lstat * 100) + rm", d)     # _mf turns any warning into an error
+    big = d["lstat"].to_numpy() * 100 > np.log(np.finfo(float).max)
+    assert big.any() and np.isinf(mf.x[big, 0]).all() and np.isfinite(mf.x[~big, 0]).all()
+
+
 @pytest.mark.parametrize("formula, match", [
     ("medv ~ cut(lstat, 3)", r"term 'cut\(lstat, 3\)' calls 'cut', which is not available"),
     ("medv ~ foo(bar(rad))", r"calls 'bar', 'foo', which is not available"),
