@@ -702,6 +702,22 @@ _CASES = [
     # a weights column of text: the message said neither the column nor its type
     ("gbm-weights-column-categorical", lambda E: g(E, weights="c"), T,
      r"weights must be numeric .*got column 'c' of dtype category"),
+    # R: "'weights' must be a numeric vector"; these were read as numbers without a word:
+    # dates as nanoseconds since 1970, a Categorical of numbers by its labels, text "1" as
+    # 1, complex numbers with NumPy's "Casting complex values to real" warning
+    ("gbm-weights-dates", lambda E: g(E, weights=pd.Series(pd.date_range("2020", periods=N))),
+     T, r"weights must be numeric .*got Series of dtype datetime64"),
+    ("gbm-weights-durations", lambda E: g(E, weights=E.d.t * pd.Timedelta("1D")), T,
+     r"weights must be numeric .*got Series of dtype timedelta64"),
+    ("gbm-weights-column-categorical-of-numbers", lambda E: g(
+        E, weights="w", data=E.d.assign(w=pd.Categorical(E.d.k + 1))), T,
+     r"weights must be numeric .*got column 'w' of dtype category"),
+    ("gbm-weights-text-numbers", lambda E: g(E, weights=["1"] * N), T,
+     r"weights must be numeric .*got list of dtype"),
+    ("gbm-weights-complex", lambda E: g(E, weights=np.ones(N) * (1 + 0j)), T,
+     r"weights must be numeric .*got ndarray of dtype complex128"),
+    ("gbm-weights-ragged", lambda E: g(E, weights=[[1.0], [1.0, 2.0]]), T,
+     r"weights must be numeric .*got list of dtype object"),
     # y all missing: NumPy's "zero-size array to reduction operation minimum"; an
     # infinite y was dropped as if missing (R's glm refuses it)
     ("calibrate-plot-y-all-missing", lambda E: pygbm.calibrate_plot(

@@ -112,6 +112,17 @@ def _prepare_data(data) -> pd.DataFrame:
     return data.reset_index(drop=True)
 
 
+def _numbers(col: pd.Series) -> bool:
+    """Whether ``col`` holds numbers (or bools, as R's 0/1): not text, not a
+    Categorical's codes, not dates or durations, not complex numbers."""
+    dtype = col.dtype
+    if dtype == object:
+        return pd.api.types.infer_dtype(col, skipna=True) in (
+            "integer", "floating", "mixed-integer-float", "decimal", "boolean", "empty")
+    return (not isinstance(dtype, pd.CategoricalDtype) and not pd.api.types.is_complex_dtype(dtype)
+            and (pd.api.types.is_numeric_dtype(dtype) or pd.api.types.is_bool_dtype(dtype)))
+
+
 def _weights(weights, data: pd.DataFrame) -> np.ndarray | None:
     if weights is None:
         return None
@@ -121,6 +132,14 @@ def _weights(weights, data: pd.DataFrame) -> np.ndarray | None:
             raise ValueError(f"weights: column {weights!r} is not in data "
                              f"({similar_columns(weights, data.columns)})")
         given, weights = f"column {weights!r}", data[weights]
+    try:
+        values = weights if isinstance(weights, pd.Series) else \
+            pd.Series(np.asarray(weights).ravel())
+    except ValueError:          # NumPy's "inhomogeneous shape": rows of unequal lengths
+        values = pd.Series([weights], dtype=object)
+    if not _numbers(values):    # R: "'weights' must be a numeric vector"
+        raise TypeError(f"weights must be numeric (a column name or an array of numbers), got "
+                        f"{given or type(weights).__name__} of dtype {values.dtype}")
     try:
         w = (weights.to_numpy(dtype=float, na_value=np.nan) if isinstance(weights, pd.Series)
              else np.asarray(weights, dtype=float))
