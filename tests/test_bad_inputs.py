@@ -716,6 +716,24 @@ _CASES = [
      r"weights must be numeric .*got list of dtype"),
     ("gbm-weights-complex", lambda E: g(E, weights=np.ones(N) * (1 + 0j)), T,
      r"weights must be numeric .*got ndarray of dtype complex128"),
+    # an offset() of dates or durations failed in the fit with "math domain error"; of a
+    # Categorical of numbers, text "1" or complex numbers it was read as numbers
+    ("gbm-offset-dates", lambda E: g(E, formula="k ~ x1 + offset(z)", distribution="poisson",
+                                     data=E.d.assign(z=pd.date_range("2020", periods=N))), T,
+     r"formula term 'offset\(z\)': column 'z' must be numeric, got dtype datetime64"),
+    ("gbm-offset-durations", lambda E: g(E, formula="k ~ x1 + offset(z)", distribution="poisson",
+                                         data=E.d.assign(z=E.d.t * pd.Timedelta("1s"))), T,
+     r"formula term 'offset\(z\)': column 'z' must be numeric, got dtype timedelta64"),
+    ("gbm-offset-categorical-of-numbers", lambda E: g(
+        E, formula="k ~ x1 + offset(z)", distribution="poisson",
+        data=E.d.assign(z=pd.Categorical(E.d.k + 1))), T,
+     r"formula term 'offset\(z\)': column 'z' must be numeric, got dtype category"),
+    ("gbm-offset-text-numbers", lambda E: g(E, formula="k ~ x1 + offset(I(z))",
+                                            distribution="poisson", data=E.d.assign(z="1")), T,
+     r"formula term 'offset\(I\(z\)\)': offset\(\) must be numbers, got dtype"),
+    ("gbm-offset-complex", lambda E: g(E, formula="k ~ x1 + offset(z)", distribution="poisson",
+                                       data=E.d.assign(z=np.ones(N) * (1 + 0j))), T,
+     r"column 'z' must be numeric, got dtype complex128"),
     ("gbm-weights-ragged", lambda E: g(E, weights=[[1.0], [1.0, 2.0]]), T,
      r"weights must be numeric .*got list of dtype object"),
     # y all missing: NumPy's "zero-size array to reduction operation minimum"; an

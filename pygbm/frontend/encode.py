@@ -22,7 +22,7 @@ import pandas as pd
 from ..messages import warn
 
 __all__ = ["PredictorEncoder", "r_quantile7", "r_label", "r_collation_key", "QUANTILE_PROBS",
-           "refuse_numbers_for_levels"]
+           "holds_numbers", "refuse_numbers_for_levels"]
 
 R_MAX_CATEGORICAL_LEVELS = 1024  # gbm.fit's limit for an unordered factor
 QUANTILE_PROBS = np.arange(11) / 10  # R's (0:10)/10
@@ -128,8 +128,9 @@ def _column_kind(col: pd.Series, name: str, role: str = "predictor column") -> s
     )
 
 
-def numeric_values(col: pd.Series, name: str, context: str) -> np.ndarray:
-    """A numeric (or bool / numbers-in-object) column as float with NaN for missing."""
+def holds_numbers(col: pd.Series) -> bool:
+    """Whether ``col`` holds numbers (bools and numbers in an object column too):
+    not text, not a Categorical, not dates or durations, not complex numbers."""
     dtype = col.dtype
     ok = (
         not isinstance(dtype, pd.CategoricalDtype)
@@ -139,7 +140,13 @@ def numeric_values(col: pd.Series, name: str, context: str) -> np.ndarray:
     if not ok and dtype == object:
         ok = pd.api.types.infer_dtype(col, skipna=True) in (
             "integer", "floating", "mixed-integer-float", "decimal", "boolean", "empty")
-    if not ok:
+    return ok
+
+
+def numeric_values(col: pd.Series, name: str, context: str) -> np.ndarray:
+    """A numeric (or bool / numbers-in-object) column as float with NaN for missing."""
+    dtype = col.dtype
+    if not holds_numbers(col):
         raise TypeError(
             f"column {name!r} {context} must be numeric (it was numeric in the training "
             f"data), got dtype {dtype}; convert it with pd.to_numeric"

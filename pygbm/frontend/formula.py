@@ -23,7 +23,7 @@ import pandas as pd
 
 from ..messages import warn
 from .encode import (NUMERIC, R_MAX_CATEGORICAL_LEVELS, PredictorEncoder, _column_kind,
-                     numeric_values)
+                     holds_numbers, numeric_values)
 from .plain_formula import ColumnEvaluator, is_plain_term, plain_terms
 from .surv import SurvData
 from .terms import TermSpec, similar_columns
@@ -112,17 +112,6 @@ def _prepare_data(data) -> pd.DataFrame:
     return data.reset_index(drop=True)
 
 
-def _numbers(col: pd.Series) -> bool:
-    """Whether ``col`` holds numbers (or bools, as R's 0/1): not text, not a
-    Categorical's codes, not dates or durations, not complex numbers."""
-    dtype = col.dtype
-    if dtype == object:
-        return pd.api.types.infer_dtype(col, skipna=True) in (
-            "integer", "floating", "mixed-integer-float", "decimal", "boolean", "empty")
-    return (not isinstance(dtype, pd.CategoricalDtype) and not pd.api.types.is_complex_dtype(dtype)
-            and (pd.api.types.is_numeric_dtype(dtype) or pd.api.types.is_bool_dtype(dtype)))
-
-
 def _weights(weights, data: pd.DataFrame) -> np.ndarray | None:
     if weights is None:
         return None
@@ -137,7 +126,7 @@ def _weights(weights, data: pd.DataFrame) -> np.ndarray | None:
             pd.Series(np.asarray(weights).ravel())
     except ValueError:          # NumPy's "inhomogeneous shape": rows of unequal lengths
         values = pd.Series([weights], dtype=object)
-    if not _numbers(values):    # R: "'weights' must be a numeric vector"
+    if not holds_numbers(values):    # R: "'weights' must be a numeric vector"
         raise TypeError(f"weights must be numeric (a column name or an array of numbers), got "
                         f"{given or type(weights).__name__} of dtype {values.dtype}")
     try:

@@ -22,6 +22,7 @@ import re
 
 import numpy as np
 
+from .encode import holds_numbers
 from .surv import Surv
 from .terms import FormulaTerms, TermSpec, missing_column_error
 
@@ -165,6 +166,9 @@ class ColumnEvaluator:
         """An offset's values as formulaic's evaluation gives them (the log of a
         zero is -inf, of a negative number NaN, without a warning)."""
         column = self._column(name)
+        if not holds_numbers(column):   # dates, durations, a Categorical, text "1"
+            raise TypeError(f"formula term {label!r}: column {name!r} must be numeric, "
+                            f"got dtype {column.dtype}")
         try:
             with np.errstate(divide="ignore", invalid="ignore"):
                 return np.asarray(np.log(column) if log else column, dtype=float)
