@@ -128,6 +128,13 @@ _CASES = [
     ("gbm-formula-no-tilde", lambda E: g(E, formula="y x1"), V, "formula|~"),
     ("gbm-formula-unknown-col", lambda E: g(E, formula="y ~ x9"), V, "x9"),
     ("gbm-formula-unknown-resp", lambda E: g(E, formula="yy ~ x1"), V, "yy"),
+    # formulaic reads `1` as the intercept: a column named "1" was left out without a
+    # word (y ~ `1` + x2 fitted x2 alone); `` was dropped (R: zero-length variable name)
+    ("gbm-formula-backticked-1", lambda E: g(E, formula="y ~ `1` + x2",
+                                             data=E.d.rename(columns={"x1": "1"})), V,
+     r"`1` is read as the intercept, not as the column '1'.*Q\(\"1\"\)"),
+    ("gbm-formula-backticked-empty", lambda E: g(E, formula="y ~ `` + x2"), V,
+     r"`` \(an empty name\) names no column"),
     ("gbm-formula-no-predictors", lambda E: g(E, formula="y ~ 1"), V, "predictors"),
     ("gbm-data-not-frame", lambda E: g(E, data=[1, 2, 3]), Exception, "data"),
     ("gbm-data-empty", lambda E: g(E, data=E.d.iloc[:0]), V, "rows|small|data"),

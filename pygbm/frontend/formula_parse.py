@@ -273,8 +273,26 @@ def _named_columns(formula: str) -> tuple[str, ...]:
     return tuple(t.token for t in tokens if t.kind.value == "name")
 
 
+#: a backticked name in a formula (R's quoting of a non-syntactic name)
+_BACKTICKED = re.compile(r"`((?:[^`\\]|\\.)*)`")
+
+
+def _refuse_unreadable_backticks(formula: str) -> None:
+    """formulaic reads `` `1` `` as the intercept and drops `` `` ``: a column named
+    "1" would be left out without a word; R refuses an empty name."""
+    for name in _BACKTICKED.findall(formula):
+        if name == "":
+            raise ValueError(f"formula {formula!r}: `` (an empty name) names no column "
+                             "(R: attempt to use zero-length variable name)")
+        if name == "1":
+            raise ValueError(f"formula {formula!r}: `1` is read as the intercept, not as "
+                             "the column '1' (formulaic's parser): rename the column, or "
+                             "write Q(\"1\")")
+
+
 def parse_terms(formula: str, evaluator: Evaluator) -> FormulaTerms:
     """The terms of ``formula`` on the evaluator's data, checked against its columns."""
+    _refuse_unreadable_backticks(formula)
     columns = evaluator.columns
     unknown = [c for c in _named_columns(formula) if c not in columns]
     if unknown:
