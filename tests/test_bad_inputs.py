@@ -926,6 +926,24 @@ def test_an_infinite_predictor_value_gives_no_numpy_warning(E):
     assert fit.var_levels[1][-1] == np.inf and np.isfinite(fit.var_levels[1][:-1]).all()
 
 
+def test_predict_warns_of_terms_that_give_nan_on_newdata(E):
+    # R warns ("NaNs produced", "NAs introduced by coercion"); the rows were predicted as
+    # missing without a word (as.numeric() of a column of words where training had codes)
+    fit = g(E, formula="y ~ log(x2 + 10) + as.numeric(c) + x1", random_state=1)
+    new = E.d.iloc[:3].assign(x2=[-20.0, 1.0, np.nan])
+    with pytest.warns(UserWarning, match=r"newdata: formula terms give NaN where the columns "
+                                         r"they read are not missing, treated as missing: "
+                                         r"'log\(x2 \+ 10\)' in 1 row\(s\)$"):
+        got = fit.predict(new, n_trees=5)
+    np.testing.assert_array_equal(got, fit.predict(new.assign(x2=[np.nan, 1.0, np.nan]),
+                                                   n_trees=5))
+    with pytest.warns(UserWarning, match=r"'as.numeric\(c\)' in 3 row\(s\)"):
+        fit.predict(E.d.iloc[:3].assign(c=["a", "b", "c"]), n_trees=5)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")      # missing inputs give missing terms: no warning
+        fit.predict(E.d.iloc[:3].assign(x2=np.nan, c=np.nan), n_trees=5)
+
+
 def test_formulaic_quoting_reads_the_column_as_backticks_do(E):
     # Q("x 1") raised "'data' does not correspond to a named layer"
     d = E.d.rename(columns={"x1": "x 1"})

@@ -420,6 +420,12 @@ def model_frame_newdata(encoder: PredictorEncoder, newdata,
     n = newdata.shape[0]
     frame = pd.DataFrame({t.label: _as_column(evaluator.evaluate(t), t.label, n)
                           for t in encoder.terms}, index=pd.RangeIndex(n))
+    if not all(t.lookup for t in encoder.terms):    # R warns too ("NaNs produced")
+        made = [f"{label!r} in {rows} row(s)" for label, rows, _ in
+                _formula_parse().made_nan(frame, encoder.terms, evaluator)]
+        if made:
+            warn(f"{name}: formula terms give NaN where the columns they read are not "
+                 f"missing, treated as missing: {'; '.join(made)}")
     return encoder.transform(frame, name)
 
 

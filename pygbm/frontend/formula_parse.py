@@ -39,7 +39,7 @@ from .r_functions import COMPARE_NAME, R_FUNCTION_NAMES, R_FUNCTIONS, python_nam
 from .surv import Surv
 from .terms import FormulaTerms, TermSpec, missing_column_error
 
-__all__ = ["FUNCTIONS", "Evaluator", "parse_terms", "refuse_made_nan"]
+__all__ = ["FUNCTIONS", "Evaluator", "made_nan", "parse_terms", "refuse_made_nan"]
 
 _OFFSET_CALL = re.compile(r"^\s*offset\s*\(")
 _AVAILABLE = "__formulaic_variables_available__"
@@ -318,9 +318,10 @@ def parse_terms(formula: str, evaluator: Evaluator) -> FormulaTerms:
                         offset_columns=frozenset(offset_columns))
 
 
-def refuse_made_nan(frame: pd.DataFrame, predictors, evaluator: Evaluator) -> None:
-    """R's "NaN found in predictor variables": a transform (``np.log(x)`` of a
-    negative x) that gives NaN where its inputs are not missing is refused."""
+def made_nan(frame: pd.DataFrame, predictors, evaluator: Evaluator):
+    """``(label, rows, inputs)`` of each transform term of ``frame`` that gives NaN
+    in ``rows`` rows where its ``inputs`` (the columns it reads) are not missing
+    (``np.log(x)`` of a negative x, ``as.numeric()`` of words)."""
     for spec in predictors:
         column = frame[spec.label]
         if spec.lookup or not pd.api.types.is_numeric_dtype(column.dtype):
@@ -333,6 +334,13 @@ def refuse_made_nan(frame: pd.DataFrame, predictors, evaluator: Evaluator) -> No
             np.ones(len(column), dtype=bool)
         made = int((nan & given).sum())
         if made:
-            raise ValueError(f"formula term {spec.label!r} gives NaN for {made} rows where "
-                             f"{', '.join(inputs)} is not missing (e.g. the log of a negative "
-                             "number); R: NaN found in predictor variables")
+            yield spec.label, made, inputs
+
+
+def refuse_made_nan(frame: pd.DataFrame, predictors, evaluator: Evaluator) -> None:
+    """R's "NaN found in predictor variables": a transform (``np.log(x)`` of a
+    negative x) that gives NaN where its inputs are not missing is refused."""
+    for label, made, inputs in made_nan(frame, predictors, evaluator):
+        raise ValueError(f"formula term {label!r} gives NaN for {made} rows where "
+                         f"{', '.join(inputs)} is not missing (e.g. the log of a negative "
+                         "number); R: NaN found in predictor variables")
