@@ -66,6 +66,13 @@ def gf(E, **kw):
 
 V, T = ValueError, TypeError
 
+
+class _ForeignTable:
+    """Another library's table (polars, pyarrow): not a pandas DataFrame."""
+
+    def to_pandas(self):
+        return pd.DataFrame()
+
 # ----------------------------------------------------------------- gbm: scalar arguments
 _GBM_SCALARS = [
     ("n_trees", 0, V), ("n_trees", -3, V), ("n_trees", 2.5, T), ("n_trees", "10", T),
@@ -137,6 +144,13 @@ _CASES = [
      r"`` \(an empty name\) names no column"),
     ("gbm-formula-no-predictors", lambda E: g(E, formula="y ~ 1"), V, "predictors"),
     ("gbm-data-not-frame", lambda E: g(E, data=[1, 2, 3]), Exception, "data"),
+    # another library's table (polars, pyarrow, ...) was "got DataFrame": which one, and how
+    ("gbm-data-other-library-table", lambda E: g(E, data=_ForeignTable()), T,
+     r"data must be a pandas DataFrame, got .*_ForeignTable \(convert it with \.to_pandas\(\)\)"),
+    ("predict-newdata-other-library-table", lambda E: E.fit.predict(_ForeignTable(), n_trees=5),
+     T, r"newdata must be a pandas DataFrame, got .*_ForeignTable \(convert it with"),
+    ("gbm_fit-x-other-library-table", lambda E: gf(E, x=_ForeignTable()), T,
+     r"2-d numpy array, got .*_ForeignTable \(convert it with \.to_pandas\(\)\)"),
     ("gbm-data-empty", lambda E: g(E, data=E.d.iloc[:0]), V, "rows|small|data"),
     ("gbm-too-few-rows", lambda E: g(E, data=E.d.iloc[:10]), V, "n_minobsinnode|small"),
     # R: "NaN found in predictor variables"

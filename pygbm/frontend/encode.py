@@ -22,7 +22,7 @@ import pandas as pd
 from ..messages import warn
 
 __all__ = ["PredictorEncoder", "r_quantile7", "r_label", "r_collation_key", "QUANTILE_PROBS",
-           "holds_numbers", "refuse_numbers_for_levels"]
+           "holds_numbers", "refuse_numbers_for_levels", "table_type"]
 
 R_MAX_CATEGORICAL_LEVELS = 1024  # gbm.fit's limit for an unordered factor
 QUANTILE_PROBS = np.arange(11) / 10  # R's (0:10)/10
@@ -184,6 +184,17 @@ def warn_unseen_levels(name: str, parts: list[str]) -> None:
         warn(f"{name} has levels not seen in training, treated as missing: " + "; ".join(parts))
 
 
+def table_type(data) -> str:
+    """``data``'s type for an error saying a pandas DataFrame was expected: another
+    library's table is named with its module ("polars.dataframe.frame.DataFrame",
+    not a bare "DataFrame") and how to convert it, where it says."""
+    kind = type(data)
+    if kind.__module__.split(".")[0] in ("builtins", "numpy", "pandas"):
+        return kind.__name__
+    hint = " (convert it with .to_pandas())" if hasattr(data, "to_pandas") else ""
+    return f"{kind.__module__}.{kind.__qualname__}{hint}"
+
+
 def _labels_inverse(col: pd.Series):
     """Distinct non-missing labels of a column and each row's index into them (-1 = missing)."""
     inverse, uniques = pd.factorize(col, use_na_sentinel=True)
@@ -201,7 +212,7 @@ def _as_frame(data, what: str) -> pd.DataFrame:
         frame = pd.DataFrame(data, columns=[f"X{j + 1}" for j in range(data.shape[1])])
     else:
         raise TypeError(f"{what} must be a pandas DataFrame or a 2-d numpy array, "
-                        f"got {type(data).__name__}")
+                        f"got {table_type(data)}")
     names = pd.Index([str(c) for c in frame.columns])  # the names predictors are given
     if names.duplicated().any():
         dup = list(dict.fromkeys(names[names.duplicated()]))

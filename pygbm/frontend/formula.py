@@ -23,7 +23,7 @@ import pandas as pd
 
 from ..messages import warn
 from .encode import (NUMERIC, R_MAX_CATEGORICAL_LEVELS, PredictorEncoder, _column_kind,
-                     holds_numbers, numeric_values)
+                     holds_numbers, numeric_values, table_type)
 from .plain_formula import ColumnEvaluator, is_plain_term, plain_terms
 from .surv import SurvData
 from .terms import TermSpec, similar_columns
@@ -98,7 +98,7 @@ def _prepare_data(data) -> pd.DataFrame:
     if isinstance(data, Mapping) and not isinstance(data, pd.DataFrame):
         data = _mapping_frame(data, "data")
     if not isinstance(data, pd.DataFrame):
-        raise TypeError(f"data must be a pandas DataFrame, got {type(data).__name__}")
+        raise TypeError(f"data must be a pandas DataFrame, got {table_type(data)}")
     if data.shape[0] < _MIN_ROWS:
         raise ValueError(f"data has {data.shape[0]} row(s); gbm needs at least {_MIN_ROWS} "
                          "(in practice many more)")
@@ -312,7 +312,7 @@ def _newdata_frame(newdata, name: str) -> pd.DataFrame:
     if isinstance(newdata, Mapping) and not isinstance(newdata, pd.DataFrame):
         newdata = _mapping_frame(newdata, name)
     if not isinstance(newdata, pd.DataFrame):
-        raise TypeError(f"{name} must be a pandas DataFrame, got {type(newdata).__name__}")
+        raise TypeError(f"{name} must be a pandas DataFrame, got {table_type(newdata)}")
     if not all(isinstance(c, str) for c in newdata.columns):
         newdata = newdata.rename(columns=str)
     if newdata.columns.duplicated().any():   # a term would read two columns
