@@ -18,6 +18,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from .encode import holds_numbers
+
 __all__ = ["Surv", "SurvData"]
 
 _EVENT_CODED_1_2_MAX = 2.0  # largest status value in the 1 = censored / 2 = dead coding
@@ -30,13 +32,14 @@ def _as_float_vector(values, name: str) -> np.ndarray:
     if values is None:          # R: "Time variable is not numeric" (not one missing time)
         raise TypeError(f"Surv(): `{name}` must be a numeric vector, got None")
     if isinstance(values, (pd.Series, pd.Index)):
-        if isinstance(values.dtype, pd.CategoricalDtype) or not (
-            pd.api.types.is_numeric_dtype(values.dtype)
-            or pd.api.types.is_bool_dtype(values.dtype)
-        ):
+        # numbers in an object column too, as a predictor's; not complex numbers (NumPy
+        # dropped the imaginary part with a warning)
+        if not holds_numbers(pd.Series(values)):
             raise TypeError(
                 f"Surv(): `{name}` must be numeric, got column dtype {values.dtype}"
             )
+        if values.dtype == object:
+            values = pd.Series(values).map(lambda v: np.nan if pd.isna(v) else float(v))
         return values.to_numpy(dtype=float, na_value=np.nan)
     arr = np.asarray(values)
     if arr.ndim == 0:

@@ -61,3 +61,14 @@ def test_errors():
         Surv(pd.Series(["1", "2"]), [1, 0])
     with pytest.raises(TypeError, match="`time` must be numeric"):
         Surv(np.array(["1", "2"]), [1, 0])
+
+
+def test_a_column_of_numbers_in_object_dtype_is_numbers_and_complex_is_refused():
+    # an object column of numbers was refused ("got column dtype object") where a
+    # predictor or weights so held are numbers; complex times lost their imaginary part
+    # with NumPy's warning
+    s = Surv(pd.Series([4.0, 5, None], dtype=object), pd.Series([1, 0, 1], dtype=object))
+    np.testing.assert_array_equal(s.time, [4.0, 5.0, np.nan])
+    np.testing.assert_array_equal(s.status, [1, 0, 1])
+    with pytest.raises(TypeError, match="`time` must be numeric, got column dtype complex128"):
+        Surv(pd.Series([1.0, 2.0]) * (1 + 1j), [1, 0])
