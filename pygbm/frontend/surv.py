@@ -53,7 +53,7 @@ def _as_float_vector(values, name: str) -> np.ndarray:
             )
         except (TypeError, ValueError) as exc:
             raise TypeError(f"Surv(): `{name}` must be numeric ({exc})") from None
-    if not (np.issubdtype(arr.dtype, np.number) or arr.dtype == bool):
+    if not (np.issubdtype(arr.dtype, np.number) or arr.dtype == bool) or np.iscomplexobj(arr):
         raise TypeError(f"Surv(): `{name}` must be numeric, got dtype {arr.dtype}")
     return arr.astype(float)
 

@@ -72,3 +72,5 @@ def test_a_column_of_numbers_in_object_dtype_is_numbers_and_complex_is_refused()
     np.testing.assert_array_equal(s.status, [1, 0, 1])
     with pytest.raises(TypeError, match="`time` must be numeric, got column dtype complex128"):
         Surv(pd.Series([1.0, 2.0]) * (1 + 1j), [1, 0])
+    with pytest.raises(TypeError, match="`time` must be numeric, got dtype complex128"):
+        Surv(np.array([1.0, 2.0]) * (1 + 1j), [1, 0])
