@@ -958,6 +958,16 @@ def test_predict_warns_of_terms_that_give_nan_on_newdata(E):
         fit.predict(E.d.iloc[:3].assign(x2=np.nan, c=np.nan), n_trees=5)
 
 
+def test_a_dict_of_series_is_read_by_position_as_any_dict_of_columns(E):
+    # pandas aligned Series of different indexes: rows 5, 6 of x1 and 0, 1 of c made four
+    # rows (an outer join, NaN where a Series had no row) and four predictions
+    new = {"x1": E.d.x1.iloc[5:7], "x2": E.d.x2.iloc[5:7], "c": E.d.c.iloc[:2]}
+    got = E.fit.predict(new, n_trees=5)
+    want = E.fit.predict(pd.DataFrame({"x1": E.d.x1.to_numpy()[5:7], "x2": E.d.x2.to_numpy()[5:7],
+                                       "c": E.d.c.iloc[:2].to_numpy()}), n_trees=5)
+    np.testing.assert_array_equal(got, want)
+
+
 def test_formulaic_quoting_reads_the_column_as_backticks_do(E):
     # Q("x 1") raised "'data' does not correspond to a named layer"
     d = E.d.rename(columns={"x1": "x 1"})

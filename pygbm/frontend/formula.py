@@ -82,7 +82,9 @@ def _as_column(value, label: str, n: int) -> pd.Series:
 def _mapping_frame(mapping: Mapping, name: str) -> pd.DataFrame:
     """A dict of columns as a table: equal-length sequences, or scalars only (one
     row, as R's ``data.frame(list(...))``)."""
-    values = dict(mapping)
+    # a Series by position, as any other sequence: pandas would align Series of different
+    # indexes, an outer join with more rows than any column given
+    values = {k: v.array if isinstance(v, pd.Series) else v for k, v in mapping.items()}
     if values and all(np.ndim(v) == 0 for v in values.values()):
         return pd.DataFrame([values])
     try:
