@@ -151,6 +151,12 @@ _CASES = [
      T, r"newdata must be a pandas DataFrame, got .*_ForeignTable \(convert it with"),
     ("gbm_fit-x-other-library-table", lambda E: gf(E, x=_ForeignTable()), T,
      r"2-d numpy array, got .*_ForeignTable \(convert it with \.to_pandas\(\)\)"),
+    # a complex predictor was told to "convert dates/times to numbers"
+    ("gbm-predictor-complex", lambda E: g(E, data=E.d.assign(x2=E.d.x2 * (1 + 1j))), T,
+     r"predictor column 'x2' has dtype complex128, which gbm cannot use; expected numeric, "
+     r"bool, string or categorical$"),
+    ("gbm-predictor-dates", lambda E: g(E, data=E.d.assign(x2=pd.date_range("2020", periods=N))),
+     T, r"has dtype datetime64.*\(convert dates/times to numbers"),
     ("gbm-data-empty", lambda E: g(E, data=E.d.iloc[:0]), V, "rows|small|data"),
     ("gbm-too-few-rows", lambda E: g(E, data=E.d.iloc[:10]), V, "n_minobsinnode|small"),
     # R: "NaN found in predictor variables"

@@ -121,10 +121,13 @@ def _column_kind(col: pd.Series, name: str, role: str = "predictor column") -> s
             f"{role} {name!r} holds values of mixed or unsupported type "
             f"({inferred}); expected numbers, strings, bools or a pandas Categorical"
         )
+    timelike = pd.api.types.is_datetime64_any_dtype(dtype) or pd.api.types.is_timedelta64_dtype(
+        dtype) or isinstance(dtype, pd.PeriodDtype)
     raise TypeError(
         f"{role} {name!r} has dtype {dtype}, which gbm cannot use; expected "
-        "numeric, bool, string or categorical (convert dates/times to numbers, "
-        "e.g. days since a reference date)"
+        "numeric, bool, string or categorical"
+        + (" (convert dates/times to numbers, e.g. days since a reference date)" if timelike
+           else "")
     )
 
 
