@@ -229,7 +229,7 @@ def test_predict_cost_needs_costs():
 def test_predict_cost_keeps_the_row_labels_of_newdata():
     # the table's index was 0..n-1 whatever newdata's, so rows did not line up with it
     df = _frame(200)
-    fit = _fit(df, n_trees=5, feature_costs=COSTS)
+    fit = _fit(df, n_trees=5, feature_costs=COSTS, cegb_tradeoff=0.01)
     rows = df.iloc[:4].set_index(pd.Index(["a", "b", "c", "d"]))
     table = fit.predict_cost(rows)
     assert list(table.index) == ["a", "b", "c", "d"]
