@@ -85,13 +85,22 @@ def ordered(x, levels=None):
 
 def as_numeric(x):
     """R's ``as.numeric(x)``: a factor's level codes 1, 2, ...; strings that are not
-    numbers become missing (R's "NAs introduced by coercion")."""
+    numbers become missing (R's "NAs introduced by coercion"); dates are seconds since
+    1970-01-01 UTC (R's POSIXct), durations seconds."""
     x = _series(x)
     if isinstance(x.dtype, pd.CategoricalDtype):
         codes = x.cat.codes.to_numpy().astype(float) + 1.0
         return pd.Series(np.where(codes > 0, codes, np.nan), index=x.index)
     if pd.api.types.is_bool_dtype(x.dtype):
         return x.astype(float)
+    # dates: seconds since 1970 (R's POSIXct), durations: seconds; pd.to_numeric gave the
+    # count of the dtype's unit (ns, us or s), so a fit on datetime64[us] read newdata's
+    # datetime64[ns] 1000 times too late
+    if pd.api.types.is_datetime64_any_dtype(x.dtype):
+        epoch = pd.Timestamp(0, tz="UTC") if x.dt.tz is not None else pd.Timestamp(0)
+        return (x - epoch) / pd.Timedelta(1, "s")
+    if pd.api.types.is_timedelta64_dtype(x.dtype):
+        return x / pd.Timedelta(1, "s")
     return pd.to_numeric(x, errors="coerce").astype(float)
 
 

@@ -392,6 +392,22 @@ def test_a_column_named_as_a_function_is_the_column_as_a_value_the_function_call
     np.testing.assert_array_equal(model_frame_newdata(mf.encoder, d.iloc[:20]), mf.x[:20])
 
 
+def test_as_numeric_of_dates_is_seconds_whatever_the_dtypes_unit():
+    # as.numeric() of dates counted the dtype's unit: a fit on datetime64[us] read
+    # newdata's datetime64[ns] 1000 times later (other predictions, without a word)
+    d = boston().assign(day=pd.date_range("2020-01-01", periods=506, freq="D").astype(
+        "datetime64[us]"), late=lambda x: x["day"].dt.tz_localize("UTC"),
+        span=lambda x: x["day"] - x["day"].iloc[0])
+    d.loc[3, "day"] = pd.NaT
+    mf = _mf("medv ~ as.numeric(day) + as.numeric(late) + as.numeric(span)", d)
+    seconds = (pd.Timestamp("2020-01-01") - pd.Timestamp(0)) / pd.Timedelta(1, "s")
+    assert mf.x[0, 0] == seconds == mf.x[0, 1] and mf.x[1, 2] == 86400.0
+    assert np.isnan(mf.x[3, 0])
+    new = d.assign(day=d["day"].astype("datetime64[ns]"), late=d["late"].astype(
+        "datetime64[s, UTC]"))
+    np.testing.assert_array_equal(model_frame_newdata(mf.encoder, new), mf.x)
+
+
 def test_an_overflow_in_a_term_is_inf_without_numpys_warning():
     # R: exp(1000) is Inf, silently; NumPy's "overflow encountered in exp" reached the user
     d = boston()
