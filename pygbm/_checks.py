@@ -146,10 +146,43 @@ def monotone_arg(var_monotone, var_names, var_type):
     return mono.astype(np.intp)
 
 
+#: dtype kinds NumPy would cast to floats although they are not numbers: text
+#: ("1" read as 1), dates and durations (read in their unit), complex numbers
+#: (the imaginary part dropped); R's is.numeric is false for all of them
+_NOT_NUMBER_KINDS = {"U": "text", "S": "text", "M": "dates", "m": "durations",
+                     "c": "complex numbers"}
+
+
+def _not_numbers(values) -> str | None:
+    """What ``values`` hold if NumPy would read them as floats although they are
+    not numbers (text, dates, durations, complex numbers, a pandas Categorical, whose
+    labels are not its values); None for numbers and bools."""
+    dtype = getattr(values, "dtype", None)
+    if getattr(dtype, "name", None) == "category":
+        return "a Categorical (labels, not numbers)"
+    try:
+        arr = np.asarray(values)
+    except (TypeError, ValueError):     # ragged: numbers_arg's cast reports it
+        return None
+    if arr.dtype.kind in _NOT_NUMBER_KINDS:
+        return f"{_NOT_NUMBER_KINDS[arr.dtype.kind]} (dtype {arr.dtype})"
+    if arr.dtype.kind == "O":
+        for v in arr.ravel():
+            if isinstance(v, (str, bytes)):
+                return f"text such as {v!r:.40}"
+            if isinstance(v, (complex, np.complexfloating)):
+                return f"complex numbers such as {v!r:.40}"
+    return None
+
+
 def numbers_arg(name: str, values) -> np.ndarray:
-    """``values`` as a float array, or a ValueError naming ``name``."""
+    """``values`` as a float array, or a ValueError naming ``name`` (also for text,
+    dates, durations, complex numbers and Categoricals, which NumPy would cast)."""
     if values is None:
         raise ValueError(f"{name} must be numbers, got None")
+    held = _not_numbers(values)
+    if held is not None:
+        raise ValueError(f"{name} must be numbers, got {held}")
     try:
         return np.asarray(values, dtype=float)
     except (TypeError, ValueError):
