@@ -22,7 +22,7 @@ import pandas as pd
 from ..messages import warn
 
 __all__ = ["PredictorEncoder", "r_quantile7", "r_label", "r_collation_key", "QUANTILE_PROBS",
-           "holds_numbers", "refuse_numbers_for_levels", "table_type"]
+           "as_column", "holds_numbers", "refuse_numbers_for_levels", "table_type"]
 
 R_MAX_CATEGORICAL_LEVELS = 1024  # gbm.fit's limit for an unordered factor
 QUANTILE_PROBS = np.arange(11) / 10  # R's (0:10)/10
@@ -131,9 +131,22 @@ def _column_kind(col: pd.Series, name: str, role: str = "predictor column") -> s
     )
 
 
-def holds_numbers(col: pd.Series) -> bool:
-    """Whether ``col`` holds numbers (bools and numbers in an object column too):
-    not text, not a Categorical, not dates or durations, not complex numbers."""
+def as_column(values) -> pd.Series:
+    """``values`` (a Series, or any sequence or array, flattened) as one column;
+    rows of unequal length as one object cell, which holds no numbers."""
+    if isinstance(values, pd.Series):
+        return values
+    try:
+        return pd.Series(np.asarray(values).ravel())
+    except ValueError:          # NumPy's "inhomogeneous shape"
+        return pd.Series([values], dtype=object)
+
+
+def holds_numbers(values) -> bool:
+    """Whether ``values`` (:func:`as_column`) hold numbers (bools and numbers in an
+    object column too): not text, not a Categorical, not dates or durations, not
+    complex numbers."""
+    col = as_column(values)
     dtype = col.dtype
     ok = (
         not isinstance(dtype, pd.CategoricalDtype)

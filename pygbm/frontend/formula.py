@@ -23,7 +23,7 @@ import pandas as pd
 
 from ..messages import warn
 from .encode import (NUMERIC, R_MAX_CATEGORICAL_LEVELS, PredictorEncoder, _column_kind,
-                     holds_numbers, numeric_values, table_type)
+                     as_column, holds_numbers, numeric_values, table_type)
 from .plain_formula import ColumnEvaluator, is_plain_term, plain_terms
 from .surv import SurvData
 from .terms import TermSpec, similar_columns
@@ -123,11 +123,7 @@ def _weights(weights, data: pd.DataFrame) -> np.ndarray | None:
             raise ValueError(f"weights: column {weights!r} is not in data "
                              f"({similar_columns(weights, data.columns)})")
         given, weights = f"column {weights!r}", data[weights]
-    try:
-        values = weights if isinstance(weights, pd.Series) else \
-            pd.Series(np.asarray(weights).ravel())
-    except ValueError:          # NumPy's "inhomogeneous shape": rows of unequal lengths
-        values = pd.Series([weights], dtype=object)
+    values = as_column(weights)
     if not holds_numbers(values):    # R: "'weights' must be a numeric vector"
         raise TypeError(f"weights must be numeric (a column name or an array of numbers), got "
                         f"{given or type(weights).__name__} of dtype {values.dtype}")

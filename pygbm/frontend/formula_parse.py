@@ -34,7 +34,7 @@ from formulaic.utils.code import sanitize_variable_names
 from formulaic.utils.layered_mapping import LayeredMapping
 from formulaic.utils.stateful_transforms import stateful_eval
 
-from .encode import holds_numbers
+from .encode import as_column, holds_numbers
 from .r_functions import COMPARE_NAME, R_FUNCTION_NAMES, R_FUNCTIONS, python_names, r_names
 from .surv import Surv
 from .terms import FormulaTerms, TermSpec, missing_column_error
@@ -52,10 +52,7 @@ def _log(x, base=None):
 
 def _offset(values):
     """``offset(x)`` inside a formula: the values, as float (numbers only)."""
-    try:
-        col = values if isinstance(values, pd.Series) else pd.Series(np.asarray(values).ravel())
-    except ValueError:          # NumPy's "inhomogeneous shape"
-        col = pd.Series([values], dtype=object)
+    col = as_column(values)
     if not holds_numbers(col):  # dates, durations, a Categorical, text "1", complex
         raise TypeError(f"offset() must be numbers, got dtype {col.dtype}")
     return np.asarray(values, dtype=float)
