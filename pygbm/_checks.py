@@ -165,7 +165,10 @@ def _not_numbers(values) -> str | None:
     except (TypeError, ValueError):     # ragged: numbers_arg's cast reports it
         return None
     if arr.dtype.kind in _NOT_NUMBER_KINDS:
-        return f"{_NOT_NUMBER_KINDS[arr.dtype.kind]} (dtype {arr.dtype})"
+        v = arr.ravel()[0] if arr.size else None
+        shown = repr(str(v)) if arr.dtype.kind in "US" else str(v)    # 'R', not np.str_('R')
+        first = f" such as {shown:.40}" if arr.size else ""
+        return f"{_NOT_NUMBER_KINDS[arr.dtype.kind]}{first} (dtype {arr.dtype})"
     if arr.dtype.kind == "O":
         for v in arr.ravel():
             if isinstance(v, (str, bytes)):

@@ -291,7 +291,7 @@ _CASES = [
     # weights and offsets NumPy would cast were read as numbers: text "2" as 2, dates in
     # their unit, a Categorical by its values, complex numbers without the imaginary part
     ("gbm_fit-w-text", lambda E: gf(E, w=np.array(["2"] * N)), V,
-     r"weights must be numbers, got text \(dtype <U1\)"),
+     r"weights must be numbers, got text such as '2' \(dtype <U1\)"),
     ("gbm_fit-w-categorical", lambda E: gf(E, w=pd.Categorical(np.ones(N))), V,
      r"weights must be numbers, got a Categorical"),
     ("gbm_fit-offset-dates", lambda E: gf(E, offset=pd.date_range("2020", periods=N)), V,
