@@ -146,17 +146,16 @@ def monotone_arg(var_monotone, var_names, var_type):
     return mono.astype(np.intp)
 
 
-#: dtype kinds NumPy would cast to floats although they are not numbers: text
-#: ("1" read as 1), dates and durations (read in their unit), complex numbers
-#: (the imaginary part dropped); R's is.numeric is false for all of them
-_NOT_NUMBER_KINDS = {"U": "text", "S": "text", "M": "dates", "m": "durations",
-                     "c": "complex numbers"}
+#: dtype kinds NumPy would cast to floats although they are not numbers (text
+#: aside, "1" read as 1): dates and durations (read in their unit), complex
+#: numbers (the imaginary part dropped); R's is.numeric is false for all of them
+_NOT_NUMBER_KINDS = {"M": "dates", "m": "durations", "c": "complex numbers"}
 
 
 def _not_numbers(values) -> str | None:
     """What ``values`` hold if NumPy would read them as floats although they are
-    not numbers (text, dates, durations, complex numbers, a pandas Categorical, whose
-    labels are not its values); None for numbers and bools."""
+    not numbers (text such as "2", dates, durations, complex numbers, a pandas
+    Categorical, whose labels are not its values); None for numbers and bools."""
     dtype = getattr(values, "dtype", None)
     if getattr(dtype, "name", None) == "category":
         return "a Categorical (labels, not numbers)"
@@ -164,15 +163,17 @@ def _not_numbers(values) -> str | None:
         arr = np.asarray(values)
     except (TypeError, ValueError):     # ragged: numbers_arg's cast reports it
         return None
+    flat = arr.ravel()
+    text = flat if arr.dtype.kind in "US" else \
+        [v for v in flat if isinstance(v, (str, bytes))] if arr.dtype.kind == "O" else []
+    if len(text):
+        return (f"{type(values).__name__} of {flat.size} values with non-numbers such as "
+                f"{str(text[0])!r:.40}")
     if arr.dtype.kind in _NOT_NUMBER_KINDS:
-        v = arr.ravel()[0] if arr.size else None
-        shown = repr(str(v)) if arr.dtype.kind in "US" else str(v)    # 'R', not np.str_('R')
-        first = f" such as {shown:.40}" if arr.size else ""
+        first = f" such as {str(flat[0]):.40}" if flat.size else ""
         return f"{_NOT_NUMBER_KINDS[arr.dtype.kind]}{first} (dtype {arr.dtype})"
     if arr.dtype.kind == "O":
-        for v in arr.ravel():
-            if isinstance(v, (str, bytes)):
-                return f"text such as {v!r:.40}"
+        for v in flat:
             if isinstance(v, (complex, np.complexfloating)):
                 return f"complex numbers such as {v!r:.40}"
     return None

@@ -291,7 +291,7 @@ _CASES = [
     # weights and offsets NumPy would cast were read as numbers: text "2" as 2, dates in
     # their unit, a Categorical by its values, complex numbers without the imaginary part
     ("gbm_fit-w-text", lambda E: gf(E, w=np.array(["2"] * N)), V,
-     r"weights must be numbers, got text such as '2' \(dtype <U1\)"),
+     r"weights must be numbers, got ndarray of 120 values with non-numbers such as '2'"),
     ("gbm_fit-w-categorical", lambda E: gf(E, w=pd.Categorical(np.ones(N))), V,
      r"weights must be numbers, got a Categorical"),
     ("gbm_fit-offset-dates", lambda E: gf(E, offset=pd.date_range("2020", periods=N)), V,
@@ -299,7 +299,7 @@ _CASES = [
     ("gbm_fit-offset-complex-objects", lambda E: gf(E, offset=np.full(N, 1 + 0j, dtype=object)),
      V, r"offset must be numbers, got complex numbers such as"),
     ("gbm_more-weights-text", lambda E: pygbm.gbm_more(E.fit, 2, weights=["1"] * N), V,
-     r"weights must be numbers, got text"),
+     r"weights must be numbers, got list of 120 values with non-numbers such as '1'"),
     ("gbm_fit-offset-length", lambda E: gf(E, offset=np.ones(3)), V, "offset"),
     ("gbm_fit-offset-nan", lambda E: gf(E, offset=np.full(N, np.nan)), V, "offset"),
     ("gbm_fit-w-negative", lambda E: gf(E, w=-np.ones(N)), V, "weights"),
