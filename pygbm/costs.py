@@ -258,10 +258,11 @@ def predict_cost(fit, newdata=None, n_trees=None):
     counts = fit._check_n_trees(fit.n_trees if n_trees is None else n_trees)
     single = n_trees is None or np.ndim(n_trees) == 0     # checked: not a ragged list
     out, _ = _walk(fit, fit._design(newdata), counts, spec)
-    import pandas as pd        # imported on first use: import pygbm stays fast
-    if isinstance(newdata, pd.DataFrame):       # its row labels, as predict keeps them
+    from .frontend import row_labels   # on first use: import pygbm stays fast
+    rows = row_labels(newdata)          # as predict keeps them
+    if rows is not None:
         for table in out.values():
-            table.index = newdata.index
+            table.index = rows
     if single:
         return out[int(counts[0])]
     asked = np.asarray(n_trees).ravel()

@@ -414,6 +414,8 @@ class GBMFit:
         >>> fit.predict(newdata, n_trees=best, type="response")  # doctest: +SKIP
         """
         import pandas as pd        # imported on first use: import pygbm stays fast
+
+        from .frontend import row_labels
         choice_arg("type", type, _PREDICT_TYPES)
         single = n_trees is None
         if n_trees is None:
@@ -427,8 +429,8 @@ class GBMFit:
         f = f[..., 0] if single else f
         if self.num_classes > 1 and single:
             labels = self.classes if self.classes is not None else range(self.num_classes)
-            rows = newdata.index if isinstance(newdata, pd.DataFrame) else None  # R: row names
-            f = pd.DataFrame(f, index=rows, columns=pd.Index(list(labels), name="class"))
+            f = pd.DataFrame(f, index=row_labels(newdata),
+                             columns=pd.Index(list(labels), name="class"))
         return f
 
     def predict_cost(self, newdata=None, n_trees=None):

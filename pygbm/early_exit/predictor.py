@@ -231,6 +231,8 @@ class EarlyExitPredictor:
             index of ``newdata`` (a DataFrame), else 0 to n - 1.
         """
         import pandas as pd
+
+        from ..frontend import row_labels
         choice_arg("type", type, PREDICT_TYPES)
         out = self.outcome(newdata, offset)
         score = out.score
@@ -238,9 +240,9 @@ class EarlyExitPredictor:
             score = self._model.model.distribution.inverse_link(score)
         # a DataFrame's rows keep their index: the result aligns with newdata (a join or
         # an assign on a held-out slice was all NaN with a fresh 0..n-1 index)
-        index = newdata.index if isinstance(newdata, pd.DataFrame) else None
         return pd.DataFrame({"decision": out.decision.astype(int), "n_trees": out.n_trees,
-                             "score": score, "exit": EXIT_NAMES[out.exit]}, index=index)
+                             "score": score, "exit": EXIT_NAMES[out.exit]},
+                            index=row_labels(newdata))
 
     # --------------------------------------------------------------- summary
     def summary(self) -> "QWYCSummary":

@@ -24,14 +24,14 @@ _MODULES = {
     "response_newdata": ".formula", "weights_newdata": ".formula", "NewResponse": ".formula",
     "factor_response": ".formula", "refuse_numbers_for_levels": ".encode",
     "unseen_levels": ".encode", "warn_unseen_levels": ".encode",
-    "MissingColumnError": ".terms", "response_values": ".formula",
+    "MissingColumnError": ".terms", "response_values": ".formula", "row_labels": ".encode",
 }
 
 __all__ = [
     "MissingColumnError", "ModelFrame", "NewResponse", "PredictorEncoder", "Surv", "SurvData",
     "TermSpec", "factor_response", "model_frame", "model_frame_newdata", "numeric_values",
     "offset_newdata", "r_collation_key", "r_label", "r_quantile7", "refuse_numbers_for_levels",
-    "response_newdata", "response_values", "unseen_levels", "warn_unseen_levels",
+    "response_newdata", "response_values", "row_labels", "unseen_levels", "warn_unseen_levels",
     "weights_newdata",
 ]
 

@@ -22,7 +22,8 @@ import pandas as pd
 from ..messages import warn
 
 __all__ = ["PredictorEncoder", "r_quantile7", "r_label", "r_collation_key", "QUANTILE_PROBS",
-           "as_column", "holds_numbers", "refuse_numbers_for_levels", "table_type"]
+           "as_column", "holds_numbers", "refuse_numbers_for_levels", "row_labels",
+           "table_type"]
 
 R_MAX_CATEGORICAL_LEVELS = 1024  # gbm.fit's limit for an unordered factor
 QUANTILE_PROBS = np.arange(11) / 10  # R's (0:10)/10
@@ -198,6 +199,12 @@ def warn_unseen_levels(name: str, parts: list[str]) -> None:
     (``parts``: :func:`unseen_levels` of each predictor that has some)."""
     if parts:
         warn(f"{name} has levels not seen in training, treated as missing: " + "; ".join(parts))
+
+
+def row_labels(newdata):
+    """The row labels a result on ``newdata`` keeps (R's row names): a DataFrame's
+    index; None (0..n-1) for other tables."""
+    return newdata.index if isinstance(newdata, pd.DataFrame) else None
 
 
 def table_type(data) -> str:
