@@ -164,19 +164,23 @@ def _not_numbers(values) -> str | None:
     except (TypeError, ValueError):     # ragged: numbers_arg's cast reports it
         return None
     flat = arr.ravel()
-    text = flat if arr.dtype.kind in "US" else \
-        [v for v in flat if isinstance(v, (str, bytes))] if arr.dtype.kind == "O" else []
-    if len(text):
-        return (f"{type(values).__name__} of {flat.size} values with non-numbers such as "
-                f"{str(text[0])!r:.40}")
+    if arr.dtype.kind in "US" and flat.size:
+        return _some_values(values, flat.size, str(flat[0]))
     if arr.dtype.kind in _NOT_NUMBER_KINDS:
         first = f" such as {str(flat[0]):.40}" if flat.size else ""
         return f"{_NOT_NUMBER_KINDS[arr.dtype.kind]}{first} (dtype {arr.dtype})"
     if arr.dtype.kind == "O":
         for v in flat:
+            if isinstance(v, (str, bytes)):
+                return _some_values(values, flat.size, str(v))
             if isinstance(v, (complex, np.complexfloating)):
                 return f"complex numbers such as {v!r:.40}"
     return None
+
+
+def _some_values(values, size: int, example) -> str:
+    """``values`` for an error: their type and size, and a value that is not a number."""
+    return f"{type(values).__name__} of {size} values with non-numbers such as {example!r:.40}"
 
 
 def numbers_arg(name: str, values) -> np.ndarray:
@@ -205,8 +209,7 @@ def _non_numbers(values) -> str:
         try:
             float(v)
         except (TypeError, ValueError):
-            return (f"{type(values).__name__} of {flat.size} values with non-numbers such "
-                    f"as {v!r:.40}")
+            return _some_values(values, flat.size, v)
     return f"{type(values).__name__} of {flat.size} values"
 
 
