@@ -108,6 +108,17 @@ def cases():
         n_trees=40, interaction_depth=2, random_state=5)
     add("letter_huberized", "y ~ .", bern, bern.iloc[:200], distribution="huberized",
         n_trees=40, interaction_depth=2, random_state=5)
+    # binned fits of the distributions that call exp or log (the C library's in both engines)
+    add("letter_bernoulli_binned", "y ~ .", bern, bern.iloc[:200], distribution="bernoulli",
+        n_trees=60, interaction_depth=3, shrinkage=0.1, random_state=5, max_bins=32,
+        train_fraction=0.8)
+    add("letter_bernoulli_newton_binned", "y ~ .", bern, bern.iloc[:200],
+        distribution={"name": "bernoulli", "splits": "newton"}, n_trees=40,
+        interaction_depth=3, shrinkage=0.1, random_state=5, max_bins=32)
+    add("letter_adaboost_binned", "y ~ .", bern, bern.iloc[:200], distribution="adaboost",
+        n_trees=40, interaction_depth=2, random_state=5, max_bins=32)
+    add("friedman_tdist_binned", "y ~ .", fr, fr_new, distribution="tdist", max_bins=64,
+        train_fraction=0.8, **common)
 
     lung = _csv("lung.csv")
     add("lung_coxph", "Surv(time, status) ~ .", lung, lung.iloc[:40],
@@ -116,6 +127,9 @@ def cases():
     add("lung_coxph_cv", "Surv(time, status) ~ .", lung, lung.iloc[:40],
         distribution="coxph", n_trees=30, interaction_depth=2, shrinkage=0.05,
         random_state=9, cv_folds=3, n_cores=1)
+    add("lung_coxph_binned", "Surv(time, status) ~ .", lung, lung.iloc[:40],
+        distribution="coxph", n_trees=40, interaction_depth=2, shrinkage=0.05,
+        random_state=9, max_bins=16)
 
     ships = _csv("ship_accidents.csv")
     if "service" in ships.columns:
@@ -123,6 +137,9 @@ def cases():
         add("ships_poisson_offset", "incidents ~ . - service + offset(log(service))",
             ships, ships, distribution="poisson", n_trees=40, interaction_depth=2,
             n_minobsinnode=3, random_state=2, bag_fraction=0.8)
+        add("ships_poisson_offset_binned", "incidents ~ . - service + offset(log(service))",
+            ships, ships, distribution="poisson", n_trees=40, interaction_depth=2,
+            n_minobsinnode=3, random_state=2, bag_fraction=0.8, max_bins=8)
 
     pw = pd.read_csv(os.path.join(os.path.dirname(HERE), "tests", "r_reference_pairwise",
                                   "sim_groups.csv"))

@@ -290,6 +290,22 @@ def tree_monotone(options: FitOptions, dist) -> np.ndarray:
     return options.var_monotone * int(dist.z_sign)
 
 
+def library_math(training, dist) -> bool:
+    """Whether the fit's exp and log are the C library's (``FitContext.r_exact_math``).
+
+    R's exact search needs them for R's bits. A binned fit is not bit-identical
+    to R, but the compiled loop, whose kernels call the C library's functions,
+    runs every binned fit of one output bagged row by row; the NumPy loop
+    computes as they do, so that the two engines agree bit for bit. Only the
+    binned fits the compiled loop never runs (several outputs, groups bagged
+    whole: multinomial, pairwise) take NumPy's faster SIMD functions.
+    ``training`` None: ordered target statistics, whose views keep R's arithmetic.
+    """
+    if training is None or training.r_arithmetic:
+        return True
+    return not (dist.multi_output or dist.bag_by_group)
+
+
 def boost_problem(x, targets: Targets, n_train, var_type, options: FitOptions,
                   dist, context: FitContext, adjustment=None) -> BoostProblem:
     """The engine's fixed inputs of a fit (rows in the engine's order);
@@ -374,10 +390,8 @@ def fit_coded(options: FitOptions, data: CodedData, random_state=None) -> GBMFit
     if engine.schedule is None:
         training = training_data(engine.x[:data.n_train], engine.var_type,
                                  tree_monotone(options, dist), options.max_bins, options.engine)
-    # binned data with a bucket per distinct value is R's exact search: keep
-    # R's arithmetic there; other binned fits are not bit-identical anyway
     context = FitContext(classes=classes, noise_rng=noise_rng,
-                         r_exact_math=training is None or training.r_arithmetic)
+                         r_exact_math=library_math(training, dist))
     tracker = cost_tracker(options.costs, engine_columns(data.x.shape[1], engine.ts_encoder),
                            data.n_train, engine_targets.w[:data.n_train])
     problem = boost_problem(engine.x, engine_targets, data.n_train, engine.var_type, options,

@@ -186,3 +186,22 @@ def test_monotone_constraints_hold_for_the_fitted_link(name, mono):
     steps = mono * np.diff(link)
     assert np.all(steps >= 0.0) and np.sum(steps > 0.0) >= 3
     assert fit.var_monotone.tolist() == [mono, 0]      # the call's, as R records it
+
+
+def test_binned_fits_take_the_c_library_exp_where_the_compiled_loop_may_run():
+    """R's exact search and every binned fit of one output bagged row by row
+    compute exp and log as the compiled kernels do (the C library's); binned
+    multinomial and pairwise fits, which only the NumPy loop runs, NumPy's."""
+    from pygbm.distributions import Bernoulli, Multinomial, Pairwise
+    from pygbm.engine.factory import training_data
+    from pygbm.fitting import library_math
+
+    x = np.random.default_rng(0).normal(size=(60, 2))
+    binned = training_data(x, np.zeros(2, dtype=int), np.zeros(2, dtype=int), 8, "numpy")
+    exact = training_data(x, np.zeros(2, dtype=int), np.zeros(2, dtype=int), None, "numpy")
+    assert not binned.r_arithmetic and exact.r_arithmetic
+    assert library_math(binned, Bernoulli())
+    assert not library_math(binned, Multinomial())
+    assert not library_math(binned, Pairwise(group="g"))
+    for dist in (Bernoulli(), Multinomial()):
+        assert library_math(exact, dist) and library_math(None, dist)

@@ -68,9 +68,9 @@ class FitContext:
     path (working responses, leaf values, deviances, out-of-bag improvements)
     with the C library's rounding, as R computes them, so that R's tie-breaks
     between equally good splits are reproduced and the compiled engine, whose
-    exp and log are the C library's, gives the same numbers bit for bit (the
-    binned mode, not bit-identical to R anyway, uses numpy's faster SIMD
-    functions); ``cache``: what a distribution keeps
+    exp and log are the C library's, gives the same numbers bit for bit (only
+    binned fits that the compiled loop never runs use numpy's faster SIMD
+    functions: :func:`pygbm.fitting.library_math`); ``cache``: what a distribution keeps
     between calls of one fit (per-iteration probabilities, group layouts),
     dropped when pickled.
     """

@@ -109,7 +109,7 @@ def test_the_first_split_maximises_the_newton_gain():
     ("bernoulli", None, None, "boost_exact"), ("poisson", None, None, "boost_exact"),
     ("bernoulli", None, {"a": 1.0, "c": 3.0}, "boost_exact"),
     ("bernoulli", 5000, None, "boost_binned"),       # a bucket per value: R's exp
-    ("poisson", 64, None, None)])                    # NumPy's exp: the NumPy loop
+    ("poisson", 64, None, "boost_binned")])          # binned: the C library's exp too
 def test_both_engines_give_the_same_fit(monkeypatch, name, max_bins, costs, loop):
     from pygbm.engine.compiled import boosting
 

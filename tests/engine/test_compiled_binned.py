@@ -183,7 +183,7 @@ def test_binned_fits_same_under_both_engines(dist, seed):
 
 @pytest.mark.parametrize("dist, max_bins, compiled", [
     ("gaussian", 32, True), ({"name": "quantile", "alpha": 0.3}, 32, True),
-    ("bernoulli", 32, False),        # NumPy's exp outside R's arithmetic: the NumPy loop
+    ("bernoulli", 32, True),         # binned fits of one output: the C library's exp
     ("bernoulli", 5000, True)])      # one bucket per value: R's exp, the compiled loop
 def test_binned_fits_run_in_the_compiled_loop(monkeypatch, dist, max_bins, compiled):
     calls, original = [], boosting.boost_binned

@@ -11,8 +11,9 @@ methods, which the kernels would not see) with compiled kernels
 :data:`.losses.NEWTON_KINDS`; pairwise ranking in R's exact mode runs
 :mod:`.ranking_boosting`'s loop, the multinomial on presorted data
 :mod:`.multiclass_boosting`'s) whose arithmetic is the fit's (the kernels' exp and
-log are the C library's: binned fits outside R's exact arithmetic, which use
-NumPy's, only with the distributions that call neither,
+log are the C library's, as a new fit's of one output,
+:func:`pygbm.fitting.library_math`; a binned fit pickled before that rule (NumPy's exp
+and log) and continued by ``gbm_more`` runs here only with the distributions that call neither,
 :data:`.losses.NO_EXP_LOG`), R's bag, and none of the loop's seams in use (a
 split-gain adjustment, per-row state, a sampler of one's own, another
 scheme), which need Python between trees, except CEGB's cost tracker as both

@@ -34,8 +34,8 @@ KINDS = {"gaussian": GAUSSIAN, "bernoulli": BERNOULLI, "poisson": POISSON,
          "quantile": QUANTILE, "tdist": TDIST}
 #: the kinds whose methods call neither exp nor log (the NumPy methods' neither
 #: ``ctx.model_exp`` nor ``ctx.model_log``): their numbers do not depend on
-#: the fit's exp mode, so the kernels serve binned fits outside R's exact
-#: arithmetic too, where the NumPy methods use NumPy's exp and log
+#: the fit's exp mode, so the kernels serve fits with NumPy's exp and log
+#: too (a binned fit pickled before :func:`pygbm.fitting.library_math`)
 NO_EXP_LOG = frozenset({GAUSSIAN, HUBERIZED, LAPLACE, QUANTILE})
 #: the kinds whose Newton splits (``splits="newton"``, :mod:`pygbm.distributions._newton`)
 #: the kernels grow: :func:`newton_growth` has their Hessians
