@@ -11,7 +11,10 @@ each tree's rows and weights), the boosting scheme (``run_boosting(...,
 scheme=)``, :mod:`.schemes`: what each iteration's trees are grown and
 fitted on) and per-row state carried across trees (``BoostState.rows``, a
 :class:`RowState`). The distribution is reached only through its methods,
-with the fit's :class:`~pygbm.distributions.inputs.FitContext`.
+with the fit's :class:`~pygbm.distributions.inputs.FitContext`; each tree's
+arithmetic (working response, terminal values, out-of-bag improvement,
+deviances) through ``losses``: the distribution, or on the compiled engine its
+kernels (:mod:`.compiled.loss_methods`), the same numbers in one pass each.
 """
 from __future__ import annotations
 
@@ -118,15 +121,17 @@ def run_boosting(problem: BoostProblem, state: BoostState, n_trees: int,
     if scheme is None:
         scheme = PlainBoosting(problem.training_data())
     report = IterationReport(verbose, progress, problem.shrinkage, n_trees)
+    losses = problem.distribution
     with reuse_freed_memory():
         if problem.engine == "numba":
             # numba is imported with the compiled loop, on a fit's first use
-            from .compiled.boosting import compiled_loop
+            from .compiled.boosting import compiled_loop, loss_methods
 
             loop = compiled_loop(problem, state, scheme)
             if loop is not None:
                 return loop.run(state, n_trees, rng, report)
-        return _run(problem, state, n_trees, rng, report, scheme)
+            losses = loss_methods(problem)
+        return _run(problem, losses, state, n_trees, rng, report, scheme)
 
 
 @dataclass(frozen=True, eq=False)
@@ -139,21 +144,21 @@ class _TreeRows:
     unit: bool
 
 
-def _leaf_inputs(P, grown, leaf_data, rows, f_tr, cls):
+def _leaf_inputs(P, losses, grown, leaf_data, rows, f_tr, cls):
     """Where the training rows fall when ``leaf_data`` routes them, with the
     working response at ``f_tr``, in-bag counts and mean working response
     per terminal node."""
     t, bag = rows.t, rows.bag
     node_of = grown.route(leaf_data)
-    z = P.distribution.negative_gradient(t, f_tr, bag, P.context, **cls)
+    z = losses.negative_gradient(t, f_tr, bag, P.context, **cls)
     n_t = grown.n_terminal
     counts = np.bincount(node_of.compress(bag), minlength=n_t)
     mean_z = node_ratio(t.w * z, t.w, node_of, n_t, bag)
     return Leaves(node_of, n_t, counts, mean_z, P.n_minobsinnode), z
 
 
-def _one_tree(P: BoostProblem, stage: TreeStage, inputs: TreeInputs, rows: _TreeRows, f_tr,
-              state, k):
+def _one_tree(P: BoostProblem, losses, stage: TreeStage, inputs: TreeInputs,
+              rows: _TreeRows, f_tr, state, k):
     """Grow and fit one tree on class ``k`` (None: single output); returns the
     tree, the grown tree, its training step ``fadj`` and its out-of-bag
     improvement.
@@ -164,9 +169,9 @@ def _one_tree(P: BoostProblem, stage: TreeStage, inputs: TreeInputs, rows: _Tree
     that routing's step.
     """
     cls = {} if k is None else {"k": k}
-    dist, ctx, t, bag = P.distribution, P.context, rows.t, rows.bag
-    z = dist.negative_gradient(t, inputs.f_grow, bag, ctx, **cls)
-    gz, gw = dist.growth_response(t, inputs.f_grow, z, ctx, **cls)
+    ctx, t, bag = P.context, rows.t, rows.bag
+    z = losses.negative_gradient(t, inputs.f_grow, bag, ctx, **cls)
+    gz, gw = losses.growth_response(t, inputs.f_grow, z, ctx, **cls)
     gunit = rows.unit and gw is t.w
     grower = stage.grower(inputs.data) if inputs.grower is None else inputs.grower
     grown = grower.grow(gz, gw, bag, gunit)
@@ -174,8 +179,8 @@ def _one_tree(P: BoostProblem, stage: TreeStage, inputs: TreeInputs, rows: _Tree
         leaves = Leaves(grown.node_of, grown.n_terminal, grown.terminal_counts(),
                         grown.terminal_preds(), P.n_minobsinnode)
     else:
-        leaves, z = _leaf_inputs(P, grown, inputs.leaf_data, rows, f_tr, cls)
-    values = dist.fit_leaves(t, f_tr, z, leaves, bag, ctx, **cls)
+        leaves, z = _leaf_inputs(P, losses, grown, inputs.leaf_data, rows, f_tr, cls)
+    values = losses.fit_leaves(t, f_tr, z, leaves, bag, ctx, **cls)
     if inputs.leaf_data is not None:
         # routed by another encoding, a leaf can receive fewer in-bag rows than
         # n_minobsinnode, or none: it takes no step (R's rules would estimate it
@@ -184,12 +189,12 @@ def _one_tree(P: BoostProblem, stage: TreeStage, inputs: TreeInputs, rows: _Tree
     grown.set_terminal_preds(values)
     grown.adjust(P.n_minobsinnode)
     fadj = grown.terminal_preds()[leaves.node]
-    oob = dist.bag_improvement(t, f_tr, fadj, bag, P.shrinkage, ctx, **cls)
+    oob = losses.bag_improvement(t, f_tr, fadj, bag, P.shrinkage, ctx, **cls)
     tree: Tree = grown.to_r_tree(P.shrinkage, P.var_type, state.c_splits)
     return tree, grown, fadj, oob
 
 
-def _run(P: BoostProblem, state: BoostState, n_trees, rng, report: IterationReport,
+def _run(P: BoostProblem, losses, state: BoostState, n_trees, rng, report: IterationReport,
          scheme: BoostingScheme):
     dist, ctx, n_train = P.distribution, P.context, P.n_train
     t, t_va = P.train_targets(), P.valid_targets()
@@ -222,7 +227,8 @@ def _run(P: BoostProblem, state: BoostState, n_trees, rng, report: IterationRepo
             rows = _TreeRows(t_tree, bag, bool(np.all(t_tree.w == 1.0)))
         oob = 0.0
         for k in classes:
-            tree, grown, fadj, tree_oob = _one_tree(P, stage, inputs, rows, f_tr, state, k)
+            tree, grown, fadj, tree_oob = _one_tree(P, losses, stage, inputs, rows, f_tr,
+                                                    state, k)
             oob += tree_oob
             run.tree_added(grown, inputs, P.shrinkage)
             if state.rows is not None:
@@ -238,8 +244,8 @@ def _run(P: BoostProblem, state: BoostState, n_trees, rng, report: IterationRepo
                 else:
                     f_va[:, k] += step
             state.trees.append(tree)
-        train_err = dist.deviance(t, f_tr, ctx)
-        valid_err = dist.deviance(t_va, f_va, ctx) if n_valid else np.nan
+        train_err = losses.deviance(t, f_tr, ctx)
+        valid_err = losses.deviance(t_va, f_va, ctx) if n_valid else np.nan
         state.train_error.append(float(train_err))
         state.valid_error.append(float(valid_err))
         state.oobag_improve.append(float(oob))

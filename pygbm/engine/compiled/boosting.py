@@ -42,6 +42,7 @@ from ..sampling import SelectionBag, default_sampler
 from ..schemes import PlainBoosting
 from .grower import CompiledBinnedGrower, CompiledGrower
 from .losses import NEWTON_KINDS, NO_EXP_LOG, kind_of, loss_params
+from .loss_methods import CompiledLossMethods
 from .chunks import bag_uniforms, loop_inputs, run_chunks
 from .loop import Loss, boost_binned, boost_exact, empty_forest
 from .multiclass_boosting import MulticlassLoop, runs_multiclass
@@ -68,14 +69,35 @@ def compiled_loop(problem, state, scheme) -> CompiledLoop | RankingLoop | Multic
         if costs is None and problem.context.r_exact_math and compiled_exact(data, None):
             return RankingLoop(problem, data)
         return None
-    kind = kind_of(problem.distribution)
-    dist = problem.distribution
-    if (kind is None or not (problem.context.r_exact_math or kind in NO_EXP_LOG)
-            or dist.bag_by_group or not (dist.gradient_splits or kind in NEWTON_KINDS)):
+    kind = compiled_loss(problem)
+    if kind is None or not (problem.distribution.gradient_splits or kind in NEWTON_KINDS):
         return None
     if not (compiled_exact(data, None) or isinstance(data, BinnedTrainingData)):
         return None
     return CompiledLoop(problem, data, kind)
+
+
+def compiled_loss(problem) -> int | None:
+    """The kernel code (:data:`.losses.KINDS`) of the fit's distribution when
+    the kernels compute its numbers as its methods do: the package's own class,
+    one output, rows bagged one by one, exp and log the C library's (or not
+    called); else None."""
+    dist, ctx = problem.distribution, problem.context
+    kind = kind_of(dist)
+    if (problem.engine != "numba" or not is_builtin(dist) or ctx.n_outputs != 1
+            or kind is None or dist.bag_by_group
+            or not (ctx.r_exact_math or kind in NO_EXP_LOG)):
+        return None
+    return kind
+
+
+def loss_methods(problem):
+    """What the NumPy loop asks each tree's arithmetic of: the compiled
+    kernels (:class:`.loss_methods.CompiledLossMethods`) where they compute the
+    distribution's numbers, else the distribution itself."""
+    kind = compiled_loss(problem)
+    return problem.distribution if kind is None else \
+        CompiledLossMethods(problem.distribution, kind)
 
 
 class CompiledLoop:
