@@ -11,7 +11,8 @@ import numpy as np
 SYSTEM_ORDER = ("pygbm", "pygbm_binned", "r", "lightgbm", "sklearn")
 SYSTEM_LABEL = {"pygbm": "pygbm (exact)", "pygbm_binned": "pygbm (binned, 255)",
                 "r": "R gbm 2.1.8", "lightgbm": "LightGBM", "sklearn": "sklearn GBM"}
-WORKLOAD_ORDER = ("friedman", "friedman_na", "friedman_cat", "diamonds", "cps1988", "letter")
+WORKLOAD_ORDER = ("friedman", "friedman_na", "friedman_cat", "diamonds", "cps1988", "letter",
+                  "flights")
 COLUMNS = ("task", "workload", "kind", "rows", "n_train", "system", "n_trees", "n_cores",
            "status", "note", "fit_wall_s", "fit_cpu_s", "fit_wall_all", "fit_cpu_all",
            "predict_s", "predict_list_s", "peak_rss_mb", "fit_mem_mb", "proc_maxrss_mb",

@@ -123,6 +123,11 @@ def _read_real(name: str) -> tuple[Workload, pd.DataFrame]:
         df.insert(0, "y", df.pop("lettr").le("M").astype(int))
         wl = Workload(name, "real", "y ~ .", "bernoulli", "y")
         wl.notes.append("y = 1 if the letter is A-M")
+    elif name == "flights":
+        # benchmarks/flights_data.py: NYC 2013 flights, 2.45% cancelled (a rare event)
+        df = pd.read_csv(os.path.join(DATA_DIR, "flights_cancelled.csv.gz"))
+        wl = Workload(name, "real", "cancelled ~ .", "bernoulli", "cancelled")
+        wl.notes.append("cancelled = 1 for a flight without a departure time (2.45%)")
     else:
         raise ValueError(f"unknown real workload {name!r}")
     for col in df.columns:
@@ -131,7 +136,7 @@ def _read_real(name: str) -> tuple[Workload, pd.DataFrame]:
     return wl, df
 
 
-REAL = ("diamonds", "cps1988", "letter")
+REAL = ("diamonds", "cps1988", "letter", "flights")
 
 
 def real(name: str, max_rows: int | None = None) -> tuple[Workload, pd.DataFrame, pd.DataFrame]:
