@@ -307,7 +307,8 @@ class GBMFit:
             return x
         from .frontend import model_frame_newdata
 
-        return model_frame_newdata(self.encoder, newdata, name)
+        prior = () if self.ts_encoder is None else self.ts_encoder.ts_names
+        return model_frame_newdata(self.encoder, newdata, name, prior)
 
     def to_engine(self, x: np.ndarray) -> np.ndarray:
         """The coded predictors as the trees see them.

@@ -194,11 +194,18 @@ def unseen_levels(var: str, new: list) -> str:
     return f"{var}: {new[:_UNSEEN_SHOWN]}" + (" ..." if len(new) > _UNSEEN_SHOWN else "")
 
 
-def warn_unseen_levels(name: str, parts: list[str]) -> None:
+def warn_unseen_levels(name: str, parts: list[str], prior_parts: list[str] = ()) -> None:
     """One warning for the table ``name``'s levels never seen in training
-    (``parts``: :func:`unseen_levels` of each predictor that has some)."""
+    (``parts``: :func:`unseen_levels` of each predictor that has some, treated as
+    missing; ``prior_parts``: those of predictors coded by target statistics,
+    which give such a level the prior, not the missing values' statistic)."""
+    said = []
     if parts:
-        warn(f"{name} has levels not seen in training, treated as missing: " + "; ".join(parts))
+        said.append("treated as missing: " + "; ".join(parts))
+    if prior_parts:
+        said.append("given the target statistics' prior (categorical=): " + "; ".join(prior_parts))
+    if said:
+        warn(f"{name} has levels not seen in training, " + "; and ".join(said))
 
 
 def row_labels(newdata):
@@ -344,21 +351,23 @@ class PredictorEncoder:
         return [labels[i] for i in order], np.where(inverse >= 0, rank[np.maximum(inverse, 0)], -1)
 
     # ---- new data
-    def transform(self, newdata, name: str = "newdata") -> np.ndarray:
+    def transform(self, newdata, name: str = "newdata", prior=()) -> np.ndarray:
         """Code ``newdata`` with the training coding; returns a float64 (n, p) matrix.
 
         Columns are matched by name (a 2-d ndarray is taken positionally). Categorical
         levels are matched by label; levels never seen in training are coded after the
-        training levels (unordered; the trees treat them as missing, as R does) or as
-        missing (ordered), with one UserWarning. Errors and the warning call the
-        table ``name``, the caller's argument.
+        training levels (unordered; the trees treat them as missing, as R does, and
+        target statistics give them their prior) or as missing (ordered), with one
+        UserWarning, which says so of the predictors named in ``prior`` (those coded
+        by target statistics). Errors and the warning call the table ``name``, the
+        caller's argument.
         """
         if self.var_names is None:
             raise RuntimeError("PredictorEncoder.transform() called before fit()")
         frame = self._select(newdata, name)
         n, p = frame.shape[0], len(self.var_names)
         x = np.empty((n, p), dtype=float)
-        unseen = []
+        unseen, unseen_prior = [], []
         for j, var in enumerate(self.var_names):
             col = frame.iloc[:, j]
             if self.kinds[j] == NUMERIC:
@@ -370,7 +379,7 @@ class PredictorEncoder:
             code_of_label = np.array([lookup.get(lab, -1) for lab in labels] + [-1], dtype=float)
             new = [lab for lab in labels if lab not in lookup]
             if new:
-                unseen.append(unseen_levels(var, new))
+                (unseen_prior if var in prior else unseen).append(unseen_levels(var, new))
             coded = code_of_label[inverse]  # inverse == -1 picks the trailing -1
             missing = inverse < 0
             x[:, j] = np.where(coded >= 0, coded, np.nan)
@@ -379,7 +388,7 @@ class PredictorEncoder:
                 # levels (trees send it to the missing child, as R; target
                 # statistics give it the prior) -- missing values stay NaN
                 x[(coded < 0) & ~missing, j] = float(len(lookup))
-        warn_unseen_levels(name, unseen)
+        warn_unseen_levels(name, unseen, unseen_prior)
         return x
 
     def _select(self, newdata, name: str) -> pd.DataFrame:

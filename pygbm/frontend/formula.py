@@ -401,18 +401,19 @@ def weights_newdata(weights, newdata, name: str = "newdata"):
 
 
 def model_frame_newdata(encoder: PredictorEncoder, newdata,
-                        name: str = "newdata") -> np.ndarray:
+                        name: str = "newdata", prior=()) -> np.ndarray:
     """Evaluate the training formula's terms on ``newdata`` and code them.
 
     Returns the float64 (n, p) matrix ``encoder`` codes (as R's predict.gbm builds
     ``model.frame(terms(reformulate(var.names)), newdata, na.action = na.pass)``).
     Without formula terms (encoder fitted on a table), the columns are taken by name.
-    Errors call the table ``name``, the caller's argument.
+    Errors call the table ``name``, the caller's argument; ``prior`` names the
+    predictors coded by target statistics (see :meth:`PredictorEncoder.transform`).
     """
     if not isinstance(encoder, PredictorEncoder):
         raise TypeError(f"encoder must be a PredictorEncoder, got {type(encoder).__name__}")
     if encoder.terms is None:
-        return encoder.transform(newdata, name)
+        return encoder.transform(newdata, name, prior)
     newdata = _newdata_frame(newdata, name)
     evaluator = _evaluator(encoder.terms, newdata, name)
     n = newdata.shape[0]
@@ -424,7 +425,7 @@ def model_frame_newdata(encoder: PredictorEncoder, newdata,
         if made:
             warn(f"{name}: formula terms give NaN where the columns they read are not "
                  f"missing, treated as missing: {'; '.join(made)}")
-    return encoder.transform(frame, name)
+    return encoder.transform(frame, name, prior)
 
 
 def offset_newdata(encoder: PredictorEncoder, newdata, name: str = "newdata") -> np.ndarray | None:

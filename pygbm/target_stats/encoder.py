@@ -61,6 +61,12 @@ class TargetStatisticsEncoder:
         return self.n_features + extra
 
     @property
+    def ts_names(self) -> tuple[str, ...]:
+        """The predictors coded by target statistics (a level never seen in
+        training takes the prior)."""
+        return tuple(self.var_names[j] for j in self.ts_columns)
+
+    @property
     def has_ordered(self) -> bool:
         return any(self.modes[j] == ORDERED for j in self.ts_columns)
 

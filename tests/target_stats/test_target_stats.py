@@ -430,3 +430,39 @@ def test_permutations_share_the_buckets_of_the_columns_they_encode_alike():
         assert all(v.cuts[list(v.cont).index(j)] is views[0].cuts[list(views[0].cont).index(j)]
                    for v in views)
     assert not np.array_equal(views[0].xt[1], views[1].xt[1])
+
+
+def _fit_with_missing_level():
+    """A gaussian fit with a target-statistics predictor ``s`` whose missing values
+    have a response far from the rest (so the missing values' statistic is far from
+    the prior) and a native factor ``c``."""
+    import pandas as pd
+
+    import pygbm
+
+    rng = np.random.default_rng(3)
+    n = 300
+    data = pd.DataFrame({"s": rng.choice(["a", "b", "c"], n), "c": rng.choice(["u", "v"], n),
+                         "x": rng.normal(size=n)})
+    data.loc[:59, "s"] = None
+    data["y"] = data.x + np.where(data.s.isna(), 10.0, 0.0) + rng.normal(size=n)
+    fit = pygbm.gbm("y ~ s + c + x", data, distribution="gaussian", n_trees=20,
+                    interaction_depth=2, random_state=1, categorical={"s": "ordered_ts"})
+    return fit, data
+
+
+def test_unseen_level_of_a_target_statistic_is_said_to_take_the_prior():
+    """predict gives a level never seen in training the prior (docs/ordered_target_statistics.md),
+    not the missing values' statistic: the warning said "treated as missing"."""
+    fit, data = _fit_with_missing_level()
+    new = data.iloc[[100, 100, 100]].assign(s=["zz", None, "a"], c=["w", "u", "u"])
+    with pytest.warns(UserWarning, match=r"newdata has levels not seen in training, treated "
+                      r"as missing: c: \['w'\]; and given the target statistics' prior "
+                      r"\(categorical=\): s: \['zz'\]"):
+        link = fit.predict(new, n_trees=20)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        engine = fit.ts_encoder.transform(fit._design(new))
+    assert engine[0, 0] == fit.ts_encoder.prior != engine[1, 0]
+    assert link[0] != link[1]
+
