@@ -12,12 +12,15 @@ from .influence import check_n_trees, class_labels, class_view, used_variables
 from .partial_dependence import is_categorical, resolve_vars, weighted_traversal
 
 
-def _code_categorical(column: pd.Series, levels, var: str) -> np.ndarray:
+def _code_categorical(column: pd.Series, levels, var: str, prior: bool) -> np.ndarray:
     """Codes of ``column`` (the predictor ``var``) among the fit's ``levels``;
-    missing or unknown -> NaN, an unknown label with predict's warning; numbers
-    none of which is a level are refused (codes, not labels). Values are labelled as
-    the fit's encoder labels them (``r_label``, R's as.character: a bool is
-    "TRUE"/"FALSE", a 0/1 integer "0"/"1")."""
+    missing -> NaN; an unknown label, with predict's warning, -> NaN (the trees'
+    missing values), or the code after the levels where the predictor is coded by
+    target statistics (``prior``), which give it their prior, as in predict (NaN
+    would take the missing values' statistic); numbers none of which is a level
+    are refused (codes, not labels). Values are labelled as the fit's encoder
+    labels them (``r_label``, R's as.character: a bool is "TRUE"/"FALSE", a 0/1
+    integer "0"/"1")."""
     levels = [str(s) for s in levels]
     codes, uniques = pd.factorize(column, use_na_sentinel=True)
     labels = [r_label(v) for v in np.asarray(uniques, dtype=object)]   # distinct values only
@@ -25,8 +28,10 @@ def _code_categorical(column: pd.Series, levels, var: str) -> np.ndarray:
     lookup = {lab: float(i) for i, lab in enumerate(levels)}
     unseen = [lab for lab in labels if lab not in lookup]
     if unseen:
-        warn_unseen_levels("data", [unseen_levels(var, unseen)])
-    mapped = np.array([lookup.get(lab, np.nan) for lab in labels] + [np.nan])
+        part = [unseen_levels(var, unseen)]
+        warn_unseen_levels("data", [] if prior else part, part if prior else [])
+    new_code = float(len(levels)) if prior else np.nan
+    mapped = np.array([lookup.get(lab, new_code) for lab in labels] + [np.nan])
     return mapped[codes]          # code -1 (missing) picks the trailing NaN
 
 
@@ -49,11 +54,13 @@ def code_columns(fit, data, idx: list[int]) -> np.ndarray:
         twice = [names[j] for j in idx if labels.count(names[j]) > 1]
         if twice:           # the last of them would be read without a word
             raise ValueError(f"data has duplicated column names: {twice}")
+        prior = () if fit.ts_encoder is None else fit.ts_encoder.ts_names
         cols = []
         for j in idx:
             col = data.iloc[:, position[names[j]]]
             if is_categorical(fit, j):
-                cols.append(_code_categorical(col, fit.var_levels[j], names[j]))
+                cols.append(_code_categorical(col, fit.var_levels[j], names[j],
+                                              names[j] in prior))
             else:           # read as predict reads it: numbers in text are refused
                 cols.append(numeric_values(col, names[j], "in data"))
         return np.column_stack(cols)

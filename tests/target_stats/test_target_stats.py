@@ -466,3 +466,22 @@ def test_unseen_level_of_a_target_statistic_is_said_to_take_the_prior():
     assert engine[0, 0] == fit.ts_encoder.prior != engine[1, 0]
     assert link[0] != link[1]
 
+
+def test_interact_gbm_gives_an_unseen_level_of_a_target_statistic_the_prior_as_predict():
+    """interact_gbm coded an unseen label NaN, so a target statistic took the
+    missing values' statistic where predict takes the prior."""
+    import pygbm
+
+    fit, data = _fit_with_missing_level()
+    rows = data.iloc[60:160].copy()
+    unseen = rows.assign(s=np.where(np.arange(100) % 2 == 0, "zz", rows.s))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        coded = fit._design(unseen)    # the prior's code: after the training levels
+    assert (coded[::2, 0] == fit.ts_encoder.n_levels[0]).all()
+    with pytest.warns(UserWarning, match=r"data has levels not seen in training, given the "
+                      r"target statistics' prior \(categorical=\): s: \['zz'\]"):
+        h = pygbm.interact_gbm(fit, unseen, ["s", "x"], n_trees=20)
+    assert h == pygbm.interact_gbm(fit, coded, ["s", "x"], n_trees=20)
+    missing = rows.assign(s=np.where(np.arange(100) % 2 == 0, None, rows.s))
+    assert h != pygbm.interact_gbm(fit, missing, ["s", "x"], n_trees=20)
