@@ -585,6 +585,7 @@ def _new_rows(fit, data, weights):
     sample = fit.zero_sample
     if sample is not None:          # the first fit's rows: kept training rows, validation
         x, y, off, status = (sample.select(a) for a in (x, y, off, status))
+        sample.check_responses(y)
         w_raw = sample.raw_weights(sample.select(w_raw))
     w_norm = w_raw * x.shape[0] / np.sum(w_raw)
     if not np.allclose(y, fit.data["y"] if fit.data else y):

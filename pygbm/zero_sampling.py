@@ -115,6 +115,20 @@ class ZeroSample:
         a = np.asarray(a)
         return a[self.index(a.shape[0])]
 
+    def check_responses(self, y_selected: np.ndarray) -> None:
+        """gbm_more(data=...): the kept rows of ``data`` (``y_selected``, the
+        responses :meth:`select` picks) must be zeros where the fit kept zeros and
+        non-zeros elsewhere; other rows, or the same rows in another order, would
+        take the kept rows' places and weights without a word. A ValueError says
+        how many differ."""
+        zero = np.asarray(y_selected[:self.n_kept], dtype=float) == 0.0
+        differ = int(np.sum(zero != self.kept_zero))
+        if differ:
+            raise ValueError(f"data are not the rows the fit was trained on: {differ:,} of the "
+                             f"{self.n_kept:,} training rows it kept (zero_subsample) have a zero "
+                             "response where it had a non-zero one or the other way round; "
+                             "gbm_more continues on the same rows, in the same order")
+
     def raw_weights(self, w_selected: np.ndarray) -> np.ndarray:
         """The selected rows' raw case weights times the importance factors."""
         w = np.array(w_selected, dtype=float)

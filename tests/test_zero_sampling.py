@@ -202,6 +202,25 @@ def test_gbm_more_continues_on_kept_rows(bern, mode):
     assert more.zero_sample is not None and "Zeros kept" in repr(more)
 
 
+def test_gbm_more_refuses_data_that_are_not_the_kept_rows(bern):
+    # with data= the fit's selection is applied by position: shuffled rows (or
+    # other responses) took the kept rows' places and importance weights silently
+    kw = dict(distribution="bernoulli", random_state=5, zero_subsample=0.3, train_fraction=0.8,
+              interaction_depth=2, n_trees=5, keep_data=False)
+    fit = pygbm.gbm("y ~ a + b", bern, **kw)
+    shuffled = bern.sample(frac=1.0, random_state=1)
+    with pytest.raises(ValueError, match=r"data are not the rows the fit was trained on: "
+                       r"[0-9,]+ of the [0-9,]+ training rows it kept \(zero_subsample\)"):
+        pygbm.gbm_more(fit, 5, data=shuffled)
+    flipped = bern.assign(y=1.0 - bern.y)
+    with pytest.raises(ValueError, match=f"{fit.zero_sample.n_kept:,} of the "
+                                         f"{fit.zero_sample.n_kept:,} training rows it kept"):
+        pygbm.gbm_more(fit, 5, data=flipped)
+    n_train = fit.zero_sample.n_train_full       # the validation rows are not subsampled
+    valid_shuffled = pd.concat([bern.iloc[:n_train], bern.iloc[n_train:].iloc[::-1]])
+    assert pygbm.gbm_more(fit, 5, data=valid_shuffled).n_trees == 10
+
+
 @pytest.mark.parametrize("boosting", [dict(), dict(boosting_type="ordered"),
                                       dict(boosting_type="ordered", categorical="ordered_ts")])
 def test_gbm_more_offset_mode_continues_the_corrected_model(bern, boosting):
