@@ -347,6 +347,30 @@ def test_cost_tradeoff_coxph_reads_the_event_status_of_newdata():
         cost_tradeoff(fit, test, y=test["time"], n_trees=[5])
 
 
+def test_cost_tradeoff_weights_the_deviance_and_costs_as_valid_error_does():
+    # the deviance of a weighted fit was its newdata's unweighted one, though the
+    # table said "as fit.valid_error" (which the fit's weights weight)
+    from pygbm import cost_tradeoff
+
+    df = _frame(600, seed=3)
+    df["w"] = np.linspace(0.2, 3.0, len(df))
+    fit = gbm("y ~ c1 + c2 + e1 + e2", df, distribution="bernoulli", n_trees=20,
+              weights="w", train_fraction=0.7, feature_costs=COSTS, cegb_tradeoff=LIGHT,
+              random_state=1)
+    test = df.iloc[fit.n_train:]
+    table = cost_tradeoff(fit, test, n_trees=[5, 20], weights="w")
+    np.testing.assert_allclose(table["deviance"], fit.valid_error[[4, 19]], rtol=1e-12)
+    as_array = cost_tradeoff(fit, test, n_trees=[5, 20], weights=test["w"].to_numpy())
+    pd.testing.assert_frame_equal(as_array, table)
+    cost = fit.predict_cost(test, n_trees=20)["total"]
+    assert table["mean_cost"].iloc[1] == pytest.approx(np.average(cost, weights=test["w"]))
+    unweighted = cost_tradeoff(fit, test, n_trees=[5, 20])
+    assert unweighted["mean_cost"].iloc[1] == pytest.approx(cost.mean())
+    assert not np.allclose(unweighted["deviance"], fit.valid_error[[4, 19]])
+    with pytest.raises(ValueError, match=r"weights: column 'v' is not in newdata"):
+        cost_tradeoff(fit, test, weights="v")
+
+
 def _ranking_frame(n_groups=60, size=8, seed=5):
     rng = np.random.default_rng(seed)
     n = n_groups * size

@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 
 from .. import frontend
-from .._checks import FIT_FIELDS, fit_arg, new_offsets, response_arg
+from .._checks import FIT_FIELDS, fit_arg, new_offsets, response_arg, weights_arg
 from ..costs import COST_COLUMNS
 from ..distributions import Targets
 from ..pairwise_rows import group_labels, sort_within_groups
@@ -51,12 +51,13 @@ def _groups(fit, newdata) -> np.ndarray:
     return group_labels(newdata, columns)
 
 
-def _targets(fit, newdata, y, offset, n: int) -> tuple[Targets, np.ndarray | None]:
+def _targets(fit, newdata, y, offset, w, n: int) -> tuple[Targets, np.ndarray | None]:
     """The ``n`` rows of ``newdata`` as the distribution's deviance reads them: their
     response (the formula's, unless ``y`` is given), offsets (``offset``, else the
-    formula's ``offset()`` terms), a coxph fit's event status, a pairwise fit's groups
-    with the rows sorted by group and decreasing response (as the fit sorts its own);
-    and that row order (None: as given). Deviances as ``valid_error`` measures them."""
+    formula's ``offset()`` terms), case weights ``w``, a coxph fit's event status, a
+    pairwise fit's groups with the rows sorted by group and decreasing response (as the
+    fit sorts its own); and that row order (None: as given). Deviances as
+    ``valid_error`` measures them."""
     dist = fit.distribution
     status = None
     if y is None:
@@ -73,11 +74,11 @@ def _targets(fit, newdata, y, offset, n: int) -> tuple[Targets, np.ndarray | Non
         raise ValueError(f"y must be one response per row of newdata ({n}), got {y.shape[0]}")
     offset = new_offsets(fit, newdata, offset, n)
     if not dist.bag_by_group:
-        return Targets(y, offset, np.ones(n), status), None
+        return Targets(y, offset, w, status), None
     order, group = sort_within_groups(_groups(fit, newdata), y, n)
     if order is None:
-        return Targets(y, offset, np.ones(n), group), None
-    return Targets(y[order], None if offset is None else offset[order], np.ones(n),
+        return Targets(y, offset, w, group), None
+    return Targets(y[order], None if offset is None else offset[order], w[order],
                    group[order]), order
 
 
@@ -90,7 +91,8 @@ def _tradeoff_names(fits) -> list:
             for i, name in enumerate(names)]
 
 
-def cost_tradeoff(fits, newdata, y=None, n_trees=None, offset=None) -> pd.DataFrame:
+def cost_tradeoff(fits, newdata, y=None, n_trees=None, offset=None,
+                  weights=None) -> pd.DataFrame:
     """Deviance and mean prediction cost per row of each fit at each number of trees.
 
     Parameters
@@ -115,14 +117,22 @@ def cost_tradeoff(fits, newdata, y=None, n_trees=None, offset=None) -> pd.DataFr
         The offset of each row of ``newdata`` (link scale; default: the
         formula's ``offset()`` terms evaluated on it): required for fits
         fitted with an ``offset`` argument (``gbm_fit``).
+    weights : str or array-like, optional
+        Case weights of the rows of ``newdata`` (the name of one of its
+        columns, or one number per row) for the deviance and the mean costs;
+        default None: every row counts 1, also for fits given ``weights=``
+        (pass the same column to measure as their ``valid_error`` does). For
+        the deviance they are normalised to mean 1, as R normalises a fit's
+        (coxph's deviance depends on their scale).
 
     Returns
     -------
     DataFrame
         One row per (fit, count): ``model``, ``tradeoff``, ``n_trees``,
-        ``deviance`` (the distribution's, as ``fit.valid_error``),
-        ``mean_cost`` and the mean of each cost part (``feature_cost``,
-        ``split_cost``, ``model_cost``).
+        ``deviance`` (the distribution's, as ``fit.valid_error``, with
+        ``weights``), ``mean_cost`` and the mean of each cost part
+        (``feature_cost``, ``split_cost``, ``model_cost``), weighted means
+        with ``weights``.
 
     Notes
     -----
@@ -164,7 +174,9 @@ def cost_tradeoff(fits, newdata, y=None, n_trees=None, offset=None) -> pd.DataFr
         if f.shape[0] == 0:       # the means of no rows: NaN (and NumPy's warnings)
             raise ValueError("newdata must have at least 1 row, got 0: cost_tradeoff "
                              "averages the deviance and costs over its rows")
-        targets, order = _targets(fit, newdata, y, offset, f.shape[0])
+        w = weights_arg(frontend.weights_newdata(weights, newdata), f.shape[0])
+        w_norm = w * w.shape[0] / w.sum()     # R's normalisation (coxph is not scale-free)
+        targets, order = _targets(fit, newdata, y, offset, w_norm, f.shape[0])
         f = f if order is None else f[order]
         context = fit.context.detached()
         costs = fit.predict_cost(newdata, n_trees=counts)
@@ -172,8 +184,8 @@ def cost_tradeoff(fits, newdata, y=None, n_trees=None, offset=None) -> pd.DataFr
             table = costs[count]
             row = dict(model=name, tradeoff=fit.costs.tradeoff, n_trees=count,
                        deviance=float(fit.distribution.deviance(targets, f[..., j], context)),
-                       mean_cost=float(table["total"].mean()))
-            row.update({c: float(table[c].mean()) for c in COST_COLUMNS[:-1]})
+                       mean_cost=float(np.average(table["total"], weights=w)))
+            row.update({c: float(np.average(table[c], weights=w)) for c in COST_COLUMNS[:-1]})
             rows.append(row)
     return pd.DataFrame(rows)
 
