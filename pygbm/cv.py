@@ -36,7 +36,7 @@ import numpy as np
 
 from .draws import fold_seeds, shuffled
 from .engine.predict import predict_link
-from .messages import warn
+from .messages import labelled, warn
 from .pairwise_rows import check_folds_keep_groups, group_folds
 from .progress import progress_bar
 
@@ -128,15 +128,18 @@ def all_cores() -> int:
 
 def _fit_fold(k, fold_id, data, fit, seed):
     """Fold ``k``'s model: ``fit(rows, seed)`` on the training rows with the
-    fold's rows moved to the end as the validation set."""
+    fold's rows moved to the end as the validation set. Its errors and warnings
+    say which fold: it trains on fewer rows than the fit, and its numbers (rows
+    kept, levels seen) are not the fit's."""
     rows = np.arange(data.n_train)
     order = np.concatenate([rows[fold_id != k], rows[fold_id == k]])
     n_fold_train = int(np.sum(fold_id != k))
+    label = f"cv fold {k} (trained on {n_fold_train} of the {data.n_train} training rows)"
     try:
-        return fit(data.rows(order, n_fold_train), seed)
-    except ValueError as error:         # say which rows: a fold trains on fewer than the fit
-        raise ValueError(f"cv fold {k} (trained on {n_fold_train} of the {data.n_train} "
-                         f"training rows): {error}") from error
+        with labelled(label):
+            return fit(data.rows(order, n_fold_train), seed)
+    except ValueError as error:
+        raise ValueError(f"{label}: {error}") from error
 
 
 def _worker_errors(results):

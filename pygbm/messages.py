@@ -17,14 +17,19 @@ so they can be silenced alone::
 """
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import os
 import sys
 import warnings
 
-__all__ = ["GBMMessage", "warn"]
+__all__ = ["GBMMessage", "labelled", "warn"]
 
 #: the package's directory: frames whose code lives here are pygbm's own
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
+#: what the warnings of the fit running in this thread start with ("cv fold 2 (...)";
+#: empty: none, the fit the caller asked for)
+_LABEL = contextvars.ContextVar("pygbm_warning_label", default="")
 
 
 class GBMMessage(UserWarning):
@@ -50,6 +55,20 @@ def _caller_stacklevel() -> int:
     return level
 
 
+@contextlib.contextmanager
+def labelled(label: str):
+    """Warnings given inside (in this thread) start with ``label``: a cv fold's fit
+    warns of its own rows, which the caller's fit does not have."""
+    token = _LABEL.set(label)
+    try:
+        yield
+    finally:
+        _LABEL.reset(token)
+
+
 def warn(message: str, category: type[Warning] = UserWarning) -> None:
-    """Warn ``message``, attributed to the caller's line outside pygbm."""
-    warnings.warn(message, category, stacklevel=_caller_stacklevel())
+    """Warn ``message``, attributed to the caller's line outside pygbm (and
+    labelled as :func:`labelled` says)."""
+    label = _LABEL.get()
+    warnings.warn(f"{label}: {message}" if label else message, category,
+                  stacklevel=_caller_stacklevel())

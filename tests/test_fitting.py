@@ -3,6 +3,7 @@ fit_coded, and cv taking the fitting function as a callable."""
 from __future__ import annotations
 
 import dataclasses
+import re
 import warnings
 from pathlib import Path
 
@@ -57,6 +58,24 @@ def test_shrinkage_warning_once_for_all_cv_folds(boston):
         pygbm.gbm("medv ~ .", boston, distribution="gaussian", n_trees=5, shrinkage=1.5,
                   cv_folds=3, n_cores=1, random_state=1)
     assert sum("shrinkage=1.5" in str(w.message) for w in caught) == 1
+
+
+@pytest.mark.parametrize("n_cores", [1, 2])
+def test_cv_folds_warnings_say_which_fold(n_cores):
+    """A fold's fit warns of its own rows (here the zeros its subsample kept), which
+    read as the fit's without the fold's name (its errors had it already)."""
+    rng = np.random.default_rng(4)
+    df = pd.DataFrame({"x": rng.normal(size=300)})
+    df["y"] = (df.x + rng.normal(size=300) > -1.0).astype(float)     # few zeros
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        pygbm.gbm("y ~ x", df, distribution="bernoulli", n_trees=5, zero_subsample=0.5,
+                  cv_folds=3, n_cores=n_cores, random_state=1)
+    kept = [str(w.message) for w in caught if "zero_subsample=0.5 kept" in str(w.message)]
+    assert sum(m.startswith("zero_subsample=0.5 kept") for m in kept) == 1     # the fit's
+    folds = sorted(m for m in kept if not m.startswith("zero_subsample"))
+    assert folds and all(re.match(r"cv fold [123] \(trained on 200 of the 300 training "
+                                  r"rows\): zero_subsample=0.5 kept", m) for m in folds)
 
 
 def test_fit_coded_is_gbm_fit(boston):
