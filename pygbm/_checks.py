@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import re
 
 import numpy as np
 
@@ -15,6 +16,16 @@ from .rrandom import RRandom
 
 #: R's largest integer: counts R holds as integers (n.trees) cannot exceed it
 R_INT_MAX = 2 ** 31 - 1
+
+
+def terms_reading(key, labels) -> list:
+    """The term labels among ``labels`` that read the column ``key`` (``log(x1)``,
+    ``I(x2^2)``, ``offset(log(t))``; as a column, not a function's name): what an
+    argument keyed by a predictor's name is told when it names such a column."""
+    if not isinstance(key, str) or not key.isidentifier():
+        return []
+    word = re.compile(rf"(?<![\w.]){re.escape(key)}(?![\w.(])")
+    return [label for label in labels if word.search(label)]
 
 
 def finite_number(value) -> bool:

@@ -11,14 +11,13 @@ predictor those trees use (``model_cost``, the same for every row).
 """
 from __future__ import annotations
 
-import re
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 
 import numpy as np
 
-from ._checks import finite_number
+from ._checks import finite_number, terms_reading
 from .engine.cegb import Columns, CostSpec, CostTracker, path_masks
 from .engine.tree import ColumnView, terminal_nodes
 from .messages import warn
@@ -64,19 +63,10 @@ def _named_by_string(key, var_names) -> str:
     return f" (predictors are named by strings: key the cost by {str(key)!r})"
 
 
-def _terms_reading(key, labels) -> list:
-    """The term labels among ``labels`` that read the column ``key`` (``log(x1)``,
-    ``I(x2^2)``, ``offset(log(t))``; as a column, not a function's name)."""
-    if not isinstance(key, str) or not key.isidentifier():
-        return []
-    word = re.compile(rf"(?<![\w.]){re.escape(key)}(?![\w.(])")
-    return [label for label in labels if word.search(label)]
-
-
 def _used_in(key, var_names) -> str:
     """A hint when ``key`` is a column that predictors transform: costs are keyed
     by the predictors' names."""
-    using = _terms_reading(key, var_names)
+    using = terms_reading(key, var_names)
     if not using:
         return ""
     return (f" ({key!r} enters the model through {', '.join(map(repr, using))}: key the cost "
@@ -86,7 +76,7 @@ def _used_in(key, var_names) -> str:
 def _in_offset(key, offsets) -> str:
     """A hint when ``key`` is a column read inside the formula's ``offset()`` terms
     (``offsets``: their labels): no tree reads it, so it has no cost."""
-    using = _terms_reading(key, offsets)
+    using = terms_reading(key, offsets)
     if not using:
         return ""
     return (f" ({key!r} enters the model only through the offset {', '.join(map(repr, using))}, "

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._checks import finite_number
+from .._checks import finite_number, terms_reading
 
 NATIVE = "native"
 ORDERED, GREEDY, HOLDOUT, LOO = "ordered_ts", "greedy_ts", "holdout_ts", "loo_ts"
@@ -45,8 +45,11 @@ def resolve_modes(categorical, var_names, var_type) -> list[str]:
     modes = [NATIVE] * p
     for name, mode in categorical.items():
         if str(name) not in names:
+            using = terms_reading(name, names)
+            hint = (f" ({name!r} enters the model through {', '.join(map(repr, using))}: "
+                    "name the predictor as the formula does)") if using else ""
             raise ValueError(f"categorical names {name!r}, which is not a predictor; "
-                             f"predictors are {names}")
+                             f"predictors are {names}{hint}")
         if not isinstance(mode, str) or mode not in MODES:
             raise ValueError(f"categorical[{name!r}] must be one of {MODES}, got {mode!r}")
         j = names.index(str(name))

@@ -185,6 +185,17 @@ def test_bad_categorical_argument(categorical, match):
         resolve_modes(categorical, ["a", "b"], [0, 3])
 
 
+def test_a_categorical_key_of_a_column_a_term_reads_is_told_the_term():
+    # categorical={"District": ...} for the formula term C(District) was told only
+    # "not a predictor" (feature_costs' check names the term)
+    with pytest.raises(ValueError, match=r"categorical names 'b', which is not a predictor; "
+                       r"predictors are \['a', 'C\(b\)'\] \('b' enters the model through "
+                       r"'C\(b\)': name the predictor as the formula does\)"):
+        resolve_modes({"b": "ordered_ts"}, ["a", "C(b)"], [0, 3])
+    with pytest.raises(ValueError, match=r"predictors are \['a', 'C\(b\)'\]$"):
+        resolve_modes({"bb": "ordered_ts"}, ["a", "C(b)"], [0, 3])
+
+
 def test_bad_categorical_type():
     with pytest.raises(TypeError, match="categorical must be"):
         resolve_modes(["ordered_ts"], ["a"], [3])
