@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .._checks import int_arg
 from .modes import GREEDY, LOO, NATIVE, ORDERED
 from .schedule import TargetStatisticsSchedule
 from .statistics import (column_level_codes, greedy_statistic, holdout_statistic, level_sums,
@@ -160,8 +161,7 @@ class TargetStatisticsEncoder:
         """Per level of predictor ``j`` (index or name): training weight, sum of
         w*y and the prediction-time statistic (the last row is 'missing')."""
         import pandas as pd        # imported on first use: import pygbm stays fast
-        if isinstance(j, str):
-            j = self.var_names.index(j)
+        j = self._predictor(j)
         if j not in self.sums:
             raise ValueError(f"predictor {self.var_names[j]!r} is not coded by target "
                              "statistics")
@@ -169,6 +169,16 @@ class TargetStatisticsEncoder:
         codes = np.arange(K + 1)
         return pd.DataFrame({"code": codes, "weight": self.weights[j], "sum_wy": self.sums[j],
                              "statistic": self.statistic(j, codes)})
+
+    def _predictor(self, j) -> int:
+        """The index of predictor ``j`` (a name, or an index 0..p-1); an error naming
+        ``j`` and the predictors otherwise."""
+        if isinstance(j, str):
+            if j not in self.var_names:
+                raise ValueError(f"j: {j!r} is not a predictor; the predictors are "
+                                 f"{', '.join(self.var_names)}")
+            return self.var_names.index(j)
+        return int_arg("j (a predictor's name or index)", j, 0, self.n_features - 1)
 
     def originals_of(self, engine_column: int) -> tuple[int, ...]:
         """Original predictors behind an engine column (one, or a combination's)."""

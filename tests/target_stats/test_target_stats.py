@@ -275,6 +275,21 @@ def test_level_table_and_influence_folding():
     np.testing.assert_array_equal(enc.fold_influence([2.0]), [2.0])
 
 
+@pytest.mark.parametrize("j, exc, match", [
+    ("nope", ValueError, r"j: 'nope' is not a predictor; the predictors are v0"),
+    (3, ValueError, r"j \(a predictor's name or index\) must be between 0 and 0, got 3"),
+    (None, TypeError, r"j \(a predictor's name or index\) must be a whole number, got None"),
+])
+def test_level_table_names_a_bad_predictor(j, exc, match):
+    # an unknown name gave Python's "'nope' is not in list", an index out of range
+    # "list index out of range"
+    x = CODES[:, None].astype(float)
+    enc, *_ = _fit("greedy_ts", x, Y, [3])
+    with pytest.raises(exc, match=match):
+        enc.level_table(j)
+    assert enc.level_table(0).equals(enc.level_table("v0"))
+
+
 def test_schedule_caches_one_data_per_permutation():
     rng = np.random.default_rng(1)
     x = rng.integers(0, 10, 200).astype(float)[:, None]
