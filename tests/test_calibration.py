@@ -246,6 +246,22 @@ def test_calibrate_on_the_validation_rows_of_train_fraction_does_not_warn(rare):
         pygbm.calibrate(fit, rare.iloc[fit.zero_sample.kept], n_trees=10, bins=5)
 
 
+def test_calibrate_warns_on_the_training_data_of_a_zero_subsampled_fit(rare):
+    # the fit kept every non-zero training row and few zeros: its original training
+    # data matched its kept rows in too few rows to warn, though every non-zero of
+    # the calibration sample had been fitted
+    train, held = rare.iloc[:4000], rare.iloc[4000:]
+    fit = pygbm.gbm("y ~ a + b", train, distribution="bernoulli", n_trees=10, random_state=1,
+                    zero_subsample=0.1, zero_weight="none")
+    assert fit._training_share(fit._design(train)) <= 0.5
+    with pytest.warns(UserWarning, match=r"calibrate\(\): the rows of data with a non-zero "
+                                         r"response are the fit's training rows"):
+        pygbm.calibrate(fit, train, n_trees=10, bins=5)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        pygbm.calibrate(fit, held, n_trees=10, bins=5)        # held-out rows: no warning
+
+
 def test_calibrate_gbm_fit_needs_y_and_bad_arguments(rare):
     x = rare[["a", "b"]]
     fit = pygbm.gbm_fit(x, rare["y"], n_trees=5, shrinkage=0.1)

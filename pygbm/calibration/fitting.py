@@ -31,6 +31,17 @@ def _calibration_rows(fit, data, y, weights, n: int):
     return y, weights_arg(frontend.weights_newdata(weights, data, "data"), n)
 
 
+def _non_zeros_trained_on(fit, x, y) -> bool:
+    """Whether the calibration rows (coded ``x``, response ``y``) of a zero-subsampled
+    fit have non-zeros that are mostly its training rows: it kept every non-zero
+    training row, so its original training data are new to it only in the zeros it
+    dropped, too few of them kept to count as training rows."""
+    if fit.zero_sample is None:
+        return False
+    non_zero = np.asarray(y) != 0
+    return bool(non_zero.any()) and fit._training_share(x[non_zero]) > TRAINING_ROWS_SHARE
+
+
 def _rate_arg(subsampled, fit) -> float | None:
     """The keep rate of the calibration sample's zeros (None: all kept): True is the
     fit's ``zero_subsample``, a number in (0, 1] the rate (1: all kept)."""
@@ -135,6 +146,11 @@ def calibrate(fit: GBMFit, data, n_trees=None, bins: int = DEFAULT_BINS, ends: s
     if fit._training_share(x) > TRAINING_ROWS_SHARE:
         warn("calibrate(): data are the fit's training rows, on which its predictions look "
              "better calibrated than on new rows; calibrate on held-out rows")
+    elif _non_zeros_trained_on(fit, x, y):
+        warn("calibrate(): the rows of data with a non-zero response are the fit's training "
+             "rows (zero_subsample kept every non-zero training row: only the zeros it "
+             "dropped are new to the fit), on which its predictions look better calibrated "
+             "than on new rows; calibrate on held-out rows")
     if rate is not None:
         w = np.where(y == 0, w / rate, w)
     cx, cy, cw, rows = control_points(phi, y, w, bins, monotone)
