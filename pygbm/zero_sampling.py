@@ -129,6 +129,17 @@ class ZeroSample:
                              "response where it had a non-zero one or the other way round; "
                              "gbm_more continues on the same rows, in the same order")
 
+    def population_weights(self, w_kept: np.ndarray) -> np.ndarray:
+        """The fit's case weights of its kept training rows (``w_kept``) as the
+        original training rows count: each kept zero stands for 1/l zeros. Under
+        "importance" the fit's weights say so already; under "none" and "offset" the
+        zeros' weights are multiplied by 1/l here (averages over the original
+        rows, such as brute-force partial dependence)."""
+        w = np.array(w_kept, dtype=float)
+        if self.weight != "importance":
+            w[self.kept_zero] /= self.rate
+        return w
+
     def raw_weights(self, w_selected: np.ndarray) -> np.ndarray:
         """The selected rows' raw case weights times the importance factors."""
         w = np.array(w_selected, dtype=float)

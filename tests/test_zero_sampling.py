@@ -344,3 +344,21 @@ def test_too_few_kept_rows_say_the_subsample_kept_them():
         pygbm.gbm("y ~ a", df, distribution="bernoulli", zero_subsample=0.05, n_trees=2,
                   random_state=1)
     assert "subsampling rate too large" not in str(err.value)
+
+
+@pytest.mark.parametrize("mode", ["importance", "none", "offset"])
+def test_brute_force_partial_dependence_averages_over_the_original_rows(mode):
+    """Each kept zero stands for 1/l training rows in the average, in every mode
+    (under "none" and "offset" the fit's weights do not say so)."""
+    rng = np.random.default_rng(4)
+    n, rate = 3000, 0.2
+    d = pd.DataFrame({"a": rng.normal(size=n), "b": rng.normal(size=n)})
+    d["y"] = (rng.random(n) < 1 / (1 + np.exp(-(2 * d.a + d.b - 3)))).astype(float)
+    fit = pygbm.gbm("y ~ a + b", data=d, distribution="bernoulli", zero_subsample=rate,
+                    zero_weight=mode, n_trees=40, interaction_depth=2, random_state=3)
+    pd_b = pygbm.partial_dependence(fit, "b", method="brute_force", continuous_resolution=5)
+    kept = d.iloc[fit.zero_sample.kept]
+    w = np.where(kept.y == 0, 1.0 / rate, 1.0)
+    for b, value in zip(pd_b["b"], pd_b["y"]):
+        link = fit.predict(kept.assign(b=b), type="link")
+        assert value == pytest.approx(np.sum(w * link) / np.sum(w), rel=1e-10, abs=1e-12)

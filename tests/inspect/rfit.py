@@ -113,6 +113,7 @@ def build_fit(fixture: dict) -> SimpleNamespace:
         row_order=None,
         training_index=np.arange(int(f["n_train"][0])),   # GBMFit's: R's rows in order
         costs=None,                     # R's fits have no costs (cost-efficient boosting)
+        zero_sample=None,               # nor zero-response subsampling
         options=SimpleNamespace(engine=engine_arg(None)),   # the default engine predicts
     )
 
