@@ -36,7 +36,7 @@ import numpy as np
 
 from .draws import fold_seeds, shuffled
 from .engine.predict import predict_link
-from .messages import labelled, warn
+from .messages import in_worker, labelled, warn
 from .pairwise_rows import check_folds_keep_groups, group_folds
 from .progress import progress_bar
 
@@ -207,15 +207,16 @@ def cross_validate(data, fit, spec: CVSpec, dist_name, rng, main_fit=None):
             main = main_fit()
         elif spec.threads:
             with ThreadPoolExecutor(max_workers=n_cores) as pool:
-                running = pool.submit(main_fit)
-                folds = [pool.submit(_fit_fold, k, fold_id, data, fit, s) for k, s in jobs]
+                running = pool.submit(in_worker(main_fit))
+                folds = [pool.submit(in_worker(_fit_fold), k, fold_id, data, fit, s)
+                         for k, s in jobs]
                 models = [done.result() for done in _told(folds, bar)]
                 main = running.result()
         else:
             from joblib import Parallel, delayed      # worker processes: imported when used
 
             with ThreadPoolExecutor(max_workers=1) as alongside:
-                running = alongside.submit(main_fit)
+                running = alongside.submit(in_worker(main_fit))
                 models = list(_told(_worker_errors(Parallel(n_jobs=n_cores, return_as="generator")(
                     delayed(_fit_fold)(k, fold_id, data, fit, s) for k, s in jobs)), bar))
                 main = running.result()

@@ -19,17 +19,22 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import functools
 import os
 import sys
 import warnings
 
-__all__ = ["GBMMessage", "labelled", "warn"]
+__all__ = ["GBMMessage", "in_worker", "labelled", "warn"]
 
 #: the package's directory: frames whose code lives here are pygbm's own
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
 #: what the warnings of the fit running in this thread start with ("cv fold 2 (...)";
 #: empty: none, the fit the caller asked for)
 _LABEL = contextvars.ContextVar("pygbm_warning_label", default="")
+#: where the warnings of a worker thread point (file name, line number and module
+#: globals of the line outside pygbm that started the work, see in_worker); None: the
+#: first frame of this thread's own stack outside pygbm
+_ORIGIN = contextvars.ContextVar("pygbm_warning_origin", default=None)
 
 
 class GBMMessage(UserWarning):
@@ -44,6 +49,13 @@ class GBMMessage(UserWarning):
     """
 
 
+def _outside(frame):
+    """The first frame from ``frame`` outwards whose code is not pygbm's (None: none)."""
+    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE_DIR):
+        frame = frame.f_back
+    return frame
+
+
 def _caller_stacklevel() -> int:
     """The ``stacklevel`` of the first frame outside pygbm, as seen from
     :func:`warn`'s call of :func:`warnings.warn`."""
@@ -53,6 +65,19 @@ def _caller_stacklevel() -> int:
         frame = frame.f_back
         level += 1
     return level
+
+
+def in_worker(fn):
+    """``fn`` to be run in a worker thread (``pool.submit(in_worker(fn), ...)``): in a
+    copy of this thread's context (its warnings' label), its warnings pointing at the
+    line outside pygbm that this thread is running, not at the thread pool's code
+    where a worker's own stack ends."""
+    context = contextvars.copy_context()
+    if context.get(_ORIGIN) is None:
+        frame = _outside(sys._getframe(1))
+        if frame is not None:
+            context.run(_ORIGIN.set, (frame.f_code.co_filename, frame.f_lineno, frame.f_globals))
+    return functools.partial(context.run, fn)
 
 
 @contextlib.contextmanager
@@ -70,5 +95,13 @@ def warn(message: str, category: type[Warning] = UserWarning) -> None:
     """Warn ``message``, attributed to the caller's line outside pygbm (and
     labelled as :func:`labelled` says)."""
     label = _LABEL.get()
-    warnings.warn(f"{label}: {message}" if label else message, category,
-                  stacklevel=_caller_stacklevel())
+    text = f"{label}: {message}" if label else message
+    origin = _ORIGIN.get()
+    if origin is None:
+        warnings.warn(text, category, stacklevel=_caller_stacklevel())
+        return
+    filename, lineno, module_globals = origin
+    warnings.warn_explicit(text, category, filename, lineno,
+                           module=module_globals.get("__name__", "<unknown>"),
+                           registry=module_globals.setdefault("__warningregistry__", {}),
+                           module_globals=module_globals)

@@ -3,6 +3,7 @@ fit_coded, and cv taking the fitting function as a callable."""
 from __future__ import annotations
 
 import dataclasses
+import sys
 import re
 import warnings
 from pathlib import Path
@@ -76,6 +77,23 @@ def test_cv_folds_warnings_say_which_fold(n_cores):
     folds = sorted(m for m in kept if not m.startswith("zero_subsample"))
     assert folds and all(re.match(r"cv fold [123] \(trained on 200 of the 300 training "
                                   r"rows\): zero_subsample=0.5 kept", m) for m in folds)
+
+
+def test_warnings_of_folds_in_threads_point_at_the_callers_line():
+    """The compiled engine fits the folds (and the final model alongside) in threads,
+    whose own stacks end in the thread pool's code: their warnings point at the
+    caller's line all the same."""
+    rng = np.random.default_rng(4)
+    df = pd.DataFrame({"x": rng.normal(size=300)})
+    df["y"] = (df.x + rng.normal(size=300) > -1.0).astype(float)     # few zeros
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        line = sys._getframe().f_lineno + 1
+        pygbm.gbm("y ~ x", df, distribution="bernoulli", n_trees=5, zero_subsample=0.5,
+                  cv_folds=3, n_cores=2, random_state=1, engine="numba")
+    kept = [w for w in caught if "zero_subsample=0.5 kept" in str(w.message)]
+    assert len(kept) == 4                                   # the fit's and each fold's
+    assert {(w.filename, w.lineno) for w in kept} == {(__file__, line)}
 
 
 def test_fit_coded_is_gbm_fit(boston):
