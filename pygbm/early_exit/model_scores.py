@@ -62,15 +62,18 @@ class ModelScores:
         """The rows of ``data`` prepared for the trees, and their starting score
         (``init_f`` plus the offset: ``offset`` given, else the formula's ``offset()``
         terms on ``data``; a fit trained with an offset argument, ``matrix_offset``,
-        needs ``offset``). ``data`` None: the fit's kept training rows (and offsets);
+        needs ``offset``). ``data`` None: the fit's kept training rows (and offsets),
+        not its validation rows;
         ``x``: ``data`` coded already (``fit._design(data)``), when the caller has it;
         ``name`` and ``offset_name``: the caller's arguments, as errors call them."""
         if data is None:
             if not fit.data:
                 raise ValueError(f"{name} is required: the model was fitted with "
                                  "keep_data=False, so the training data were not kept")
-            x, kept = fit.data["x"], fit.data.get("offset")
-            offset = kept if offset is None else offset
+            rows = fit.training_index       # not the validation rows (train_fraction < 1)
+            x, kept = fit.data["x"][rows], fit.data.get("offset")
+            offset = (None if kept is None else np.asarray(kept)[rows]) if offset is None \
+                else offset
             if offset is not None:
                 offset = per_row_arg(offset_name, offset, x.shape[0], name)
         else:

@@ -179,6 +179,20 @@ def test_exit_every_through_qwyc_and_tradeoff(setting):
     assert row["mean_trees"] == one.predict(test)["n_trees"].mean()
 
 
+def test_default_rows_are_the_training_rows_not_the_validation_rows():
+    """data=None is the fit's kept training rows, as documented: with train_fraction
+    < 1 the kept data hold the validation rows too, which are not the fit's."""
+    data = _data(500, 4)
+    fit = gbm("y ~ x0 + x1 + x2 + x3 + c", data, distribution="bernoulli", n_trees=10,
+              interaction_depth=2, train_fraction=0.7, random_state=2)
+    with pytest.warns(UserWarning, match="training rows"):
+        ee = qwyc(fit, alpha=0.02)
+    assert ee.report_.n_rows == 350
+    res = ee.predict(data.iloc[:350])
+    assert ee.fit_disagreement_ == np.mean(res["decision"].to_numpy()
+                                           != _full_decision(fit, data.iloc[:350]))
+
+
 def test_training_rows_warn_and_held_out_rows_do_not(setting):
     fit, train, held, _ = setting
     with pytest.warns(UserWarning, match="training rows"):
