@@ -12,9 +12,9 @@ methods, which the kernels would not see) with compiled kernels
 :mod:`.ranking_boosting`'s loop, the multinomial on presorted data
 :mod:`.multiclass_boosting`'s) whose arithmetic is the fit's (the kernels' exp and
 log are the C library's, as a new fit's of one output,
-:func:`pygbm.fitting.library_math`; a binned fit pickled before that rule (NumPy's exp
-and log) and continued by ``gbm_more`` runs here only with the distributions that call neither,
-:data:`.losses.NO_EXP_LOG`), R's bag, and none of the loop's seams in use (a
+:func:`pygbm.fitting.library_math`; a binned fit pickled before that rule
+(NumPy's exp and log) and continued by ``gbm_more`` runs here only with the
+distributions that call neither, :data:`.losses.NO_EXP_LOG`), R's bag, and none of the loop's seams in use (a
 split-gain adjustment, per-row state, a sampler of one's own, another
 scheme), which need Python between trees, except CEGB's cost tracker as both
 (the adjustment and the row state) where the compiled growers apply it
@@ -29,6 +29,9 @@ iteration), runs the chunk in one compiled call and keeps its tables as the
 state's trees (a :class:`pygbm.engine.tree_list.PaddedTrees` block: no per-tree
 objects), categorical splits and errors; R's iteration table and the progress
 bar hear of every chunk.
+
+:func:`loss_methods` gives the NumPy loop of the other fits the same kernels for
+each tree's arithmetic (:mod:`.loss_methods`).
 """
 from __future__ import annotations
 
