@@ -55,12 +55,15 @@ class Bernoulli(NewtonSplits, Distribution):
     * working response: ``z = y - p``, ``p = 1 / (1 + exp(-F))``; this is the
       negative derivative of the per-row deviance divided by 2.
     * initial value: ``log(sum(w y) / sum(w (1 - y)))``; with an offset R's
-      Newton iterations from 0.  R 2.1.8 tests ``abs(step) > 1e-4`` with the
-      integer ``abs``, so it stops as soon as a step is smaller than 1 in
-      absolute value (usually after the first step): reproduced here, so the
-      value is R's, not the exact maximiser. Where R's iterations diverge (an
-      offset so large that every p rounds to 0 or 1: R divides by 0 and gets an
-      infinite or NaN value) the exact maximiser, by bisection (an improvement).
+      Newton iterations from 0.  R 2.1.8 goes on while the step is above 1e-4,
+      a signed test: it stops after the first step that is not positive (often
+      the first one) or a positive step of at most 1e-4 (checked against R on
+      the four sign patterns, ``tests/distributions/test_each.py``):
+      reproduced here, so the value is R's, not the exact maximiser. Where R's
+      iterations go astray (a non-finite value, or one whose deviance is above
+      that of the starting value 0: a step that overshot, e.g. to -150 with
+      large offsets) the exact maximiser, by bisection (an improvement; R keeps
+      such a value).
     * terminal nodes: one Newton step ``sum(w z) / sum(w p (1 - p))`` for every
       node (no minimum-count rule), 0 when the denominator is 0.
     * ``splits="newton"`` (not R's): trees grown on ``z / h`` with weights
@@ -84,8 +87,8 @@ class Bernoulli(NewtonSplits, Distribution):
         f0 = 0.0
         step = 1.0
         it = 0
-        # int(abs(step)): R's truncating integer abs
-        while int(abs(step)) > NEWTON_TOL and it < NEWTON_MAX_ITER:
+        # R's test is signed (no abs): a step that is not positive ends the iterations
+        while step > NEWTON_TOL and it < NEWTON_MAX_ITER:
             p = 1.0 / (1.0 + exp_r(-(offset + f0)))
             den = sequential_sum(w * p * (1.0 - p))
             if not den > 0.0:
@@ -94,7 +97,16 @@ class Bernoulli(NewtonSplits, Distribution):
             step = sequential_sum(w * (y - p)) / den
             f0 += step
             it += 1
-        return float(f0) if np.isfinite(f0) else _score_root(y, offset, w)
+        if not np.isfinite(f0) or self._offset_deviance(y, offset, w, f0) > \
+                self._offset_deviance(y, offset, w, 0.0):
+            return _score_root(y, offset, w)      # R's iterations went astray
+        return float(f0)
+
+    @staticmethod
+    def _offset_deviance(y, offset, w, f0) -> float:
+        """The deviance of the constant ``f0`` added to the offset."""
+        F = offset + f0
+        return float(-2.0 * np.sum(w * (y * F - _log1pexp(F))) / np.sum(w))
 
     def deviance(self, t, f, ctx):
         y, offset, w = t.y, t.offset, t.w

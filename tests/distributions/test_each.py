@@ -16,6 +16,9 @@
 """
 from __future__ import annotations
 
+import shutil
+import subprocess
+
 import numpy as np
 import pytest
 
@@ -179,7 +182,7 @@ def test_init_f_is_argmin_where_exact(name):
         dev = lambda c: d.deviance(Targets(y, o, w, misc), np.full(N, c), CTX)  # noqa: E731
         if name in ("huberized", "tdist") or (name == "bernoulli" and offset):
             # R's InitF is not the argmin here (a class-weight ratio / a
-            # scaled M-estimate / one Newton step); it still beats 0 or is close
+            # scaled M-estimate / R's Newton steps with a signed stop); it still beats 0 or is close
             assert np.isfinite(f0)
             continue
         if name == "coxph":
@@ -190,15 +193,60 @@ def test_init_f_is_argmin_where_exact(name):
             assert dev(f0) <= dev(f0 - delta) + 1e-12
 
 
-def test_bernoulli_offset_init_is_one_newton_step():
-    """R 2.1.8 stops the offset Newton iterations once a step is < 1 (its
-    integer abs); here the first step is already < 1."""
-    d = make("bernoulli")
-    y, f, o, w, misc = data("bernoulli", seed=9)
-    p = 1 / (1 + np.exp(-o))
-    step = np.sum(w * (y - p)) / np.sum(w * p * (1 - p))
-    assert abs(step) < 1
-    assert d.init_f(Targets(y, o, w, misc), CTX) == pytest.approx(step, rel=1e-14)
+def _offset_case(seed, low, high, prevalence, n=40):
+    """Offsets (3 decimals, so that R reads the same numbers) and 0/1 responses."""
+    rng = np.random.default_rng(seed)
+    offset = np.round(rng.uniform(low, high, n), 3)
+    y = (rng.uniform(size=n) < prevalence).astype(float)
+    return y, offset
+
+
+#: R 2.1.8's bernoulli initF with an offset (gbm.fit on _offset_case, R 4.2.2,
+#: gbm 2.1.8.1): R's Newton iterations go on while the step is above 1e-4, a
+#: signed test. None: R's iterations overshoot (7.79 then -69.9: R's initF is
+#: -62.07, worse than 0), and pygbm takes the exact maximiser instead.
+BERNOULLI_OFFSET_INIT_R = {
+    # steps 0.0477, -0.00013: the first step is positive, so R takes a second
+    "positive_then_negative": ((1, -0.5, 0.0, 0.6), 0.047572265366153041),
+    # step -1.07: a first step that is not positive ends the iterations
+    "negative": ((2, 0.0, 0.5, 0.4), -1.0725778155799435),
+    # step -10.25 from large offsets: R stops there, better than 0 (R's value)
+    "large_negative": ((4, 2.0, 3.0, 0.3), -10.254734593048255),
+    "overshoot": ((3, -3.0, -2.0, 0.7), None),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BERNOULLI_OFFSET_INIT_R))
+def test_bernoulli_offset_init_is_rs(case):
+    """R's initF with an offset: Newton steps from 0 while the step is above
+    1e-4 (not |step|, not a truncated |step|: pygbm stopped once |step| < 1
+    and was off by the second step where the first one was positive)."""
+    args, r_init = BERNOULLI_OFFSET_INIT_R[case]
+    y, o = _offset_case(*args)
+    w = np.ones_like(y)
+    f0 = make("bernoulli").init_f(Targets(y, o, w, None), CTX)
+    if r_init is not None:
+        assert f0 == pytest.approx(r_init, rel=1e-13)
+    else:
+        p = 1 / (1 + np.exp(-(o + f0)))
+        assert abs(np.sum(w * (y - p))) < 1e-9
+
+
+@pytest.mark.skipif(shutil.which("Rscript") is None, reason="Rscript not available")
+def test_bernoulli_offset_init_live_r():
+    """The same cases' initF from a live R."""
+    cases = [c for c in sorted(BERNOULLI_OFFSET_INIT_R) if BERNOULLI_OFFSET_INIT_R[c][1]]
+    data = [_offset_case(*BERNOULLI_OFFSET_INIT_R[c][0]) for c in cases]
+    script = "suppressMessages(library(gbm))\n" + "".join(
+        f"y <- c({', '.join(f'{v:g}' for v in y)}); o <- c({', '.join(f'{v:.3f}' for v in o)})\n"
+        "fit <- gbm.fit(data.frame(x = seq_along(y)), y, offset = o, distribution = "
+        "'bernoulli', n.trees = 1, bag.fraction = 1, verbose = FALSE)\n"
+        "cat(sprintf('%.17g', fit$initF), '\\n')\n" for y, o in data)
+    out = subprocess.run(["Rscript", "-e", script], capture_output=True, text=True,
+                         timeout=300, check=True).stdout.split()
+    for (y, o), r_init in zip(data, out):
+        f0 = make("bernoulli").init_f(Targets(y, o, np.ones_like(y), None), CTX)
+        assert f0 == pytest.approx(float(r_init), rel=1e-13)
 
 
 def test_bernoulli_offset_init_where_r_newton_diverges():
