@@ -48,6 +48,14 @@ def _status(misc, n):
     return d
 
 
+def _events(d, w):
+    """The rows whose event counts: status 1 and a positive weight. A zero-weight
+    event adds 0 to every sum, but R adds it as ``0 * log(0)`` (NaN) where its risk
+    set is empty (every row at or before it has weight 0), and R's whole fit is NaN
+    and 0 then; pygbm leaves it out."""
+    return (d == 1.0) & (w > 0.0)
+
+
 def _column_sums(m):
     """Each column's sum, added row by row from the first (R's order)."""
     if m.shape[0] == 0:
@@ -88,6 +96,8 @@ class CoxPH(Distribution):
       it must be R's terminal-node order (when terminal node ``k`` splits,
       its left child keeps ``k``, the right child gets the next free index
       and the missing child the one after).
+    * events of weight 0 are left out of every sum (R's fit is NaN and 0 when
+      such an event has an empty risk set: :func:`_events`).
     * out-of-bag improvement: R 2.1.8 never sets ``F`` in its BagImprovement
       loop, so it uses ``F = 0`` (ignoring f and the offset):
       ``sum_{oob events} w (s_i - log(sum_{oob j<=i} w_j e^{s_j})
@@ -139,7 +149,7 @@ class CoxPH(Distribution):
         F = full_f(_take(f, o), _take(offset, o))
         w = np.asarray(_take(w, o), dtype=float)
         risk = np.cumsum(w * ctx.model_exp(F))
-        ev = d == 1.0
+        ev = _events(d, w)
         dl = np.sum(w[ev] * (F[ev] - ctx.model_log(risk[ev])))
         with np.errstate(divide="ignore", invalid="ignore"):  # no event: NaN, as R
             return float(np.float64(-2.0 * dl) / np.float64(np.sum(w[ev])))
@@ -154,7 +164,7 @@ class CoxPH(Distribution):
         b = np.asarray(_take(bag, o), dtype=bool)
         ef = ctx.model_exp(F)
         risk = np.cumsum(np.where(b, w * ef, 0.0))
-        use = b & (d == 1.0)
+        use = b & _events(d, w)
         contrib = np.zeros_like(F)
         contrib[use] = w[use] / risk[use]
         tot = np.cumsum(contrib[::-1])[::-1]
@@ -184,7 +194,7 @@ class CoxPH(Distribution):
         rows = b & eligible[node]
         e = np.where(rows, w * ctx.model_exp(F), 0.0)
         risk = np.cumsum(e)
-        ev = rows & (d == 1.0)
+        ev = rows & _events(d, w)
         we = w[ev]
         # share of each free node (all but the last eligible one) in the risk set
         q = np.empty((int(ev.sum()), K - 1))
@@ -222,7 +232,7 @@ class CoxPH(Distribution):
         step = shrinkage * np.asarray(_take(fadj, o), dtype=float)
         num = np.cumsum(np.where(oob, w * ctx.model_exp(F + step), 0.0))
         den = np.cumsum(np.where(oob, w * ctx.model_exp(F), 0.0))
-        ev = oob & (d == 1.0)
+        ev = oob & _events(d, w)
         gain = np.sum(w[ev] * (step[ev] - ctx.model_log(num[ev]) + ctx.model_log(den[ev])))
         with np.errstate(divide="ignore", invalid="ignore"):  # no oob row: NaN, as R
             return float(np.float64(gain) / np.float64(np.sum(w[ev])))

@@ -20,8 +20,10 @@ import shutil
 import subprocess
 
 import numpy as np
+import pandas as pd
 import pytest
 
+import pygbm
 from pygbm.distributions import (FitContext, Leaves, Targets, available_distributions,
                                  get_distribution)
 
@@ -361,3 +363,39 @@ def test_oob_average_weights_out_of_bag_rows_only():
     spoiled[np.flatnonzero(inbag)[:3]] = [np.inf, -np.inf, np.nan]
     assert oob_average(spoiled, w, inbag) == pytest.approx(want, rel=1e-13)
     assert np.isnan(oob_average(values, w, np.ones(200, dtype=bool)))
+
+
+def _coxph_zero_weight_latest_events():
+    """60 rows whose three latest times are events of weight 0 (status s), and
+    the same rows with those three censored (s0)."""
+    rng = np.random.default_rng(5)
+    n = 60
+    df = pd.DataFrame({"x": np.round(rng.normal(size=n), 3),
+                       "t": np.round(rng.exponential(size=n), 3) + 0.001 * np.arange(n)})
+    df["s"] = (rng.uniform(size=n) < 0.7).astype(int)
+    latest = np.argsort(-df.t.to_numpy())[:3]
+    df["w"] = 1.0
+    df.loc[latest, ["w", "s"]] = [0.0, 1]
+    df["s0"] = df.s
+    df.loc[latest, "s0"] = 0
+    return df
+
+
+#: R 2.1.8.1's train.error for the censored version (s0) of those rows; with the
+#: zero-weight events (s) R's risk sets at them are empty and its whole fit is
+#: NaN (train.error) and 0 (every prediction)
+COXPH_ZERO_WEIGHT_R_TRAIN_ERROR = [6.0839209313199323, 6.0800017623081386,
+                                   6.0758152574195758]
+
+
+@pytest.mark.parametrize("engine", ["numpy", "numba"])
+def test_coxph_zero_weight_events_count_as_censored(engine):
+    """An event of weight 0 adds nothing: the fit is the one where it is
+    censored (R's, whose numbers are below), not R's NaN."""
+    df = _coxph_zero_weight_latest_events()
+    fits = [pygbm.gbm(f"Surv(t, {s}) ~ x", data=df, distribution="coxph", weights="w",
+                      n_trees=3, bag_fraction=1, n_minobsinnode=5, engine=engine)
+            for s in ("s", "s0")]
+    assert np.allclose(fits[0].train_error, COXPH_ZERO_WEIGHT_R_TRAIN_ERROR, rtol=1e-12)
+    assert np.array_equal(fits[0].train_error, fits[1].train_error)
+    assert np.array_equal(fits[0].predict(df, n_trees=3), fits[1].predict(df, n_trees=3))

@@ -276,6 +276,12 @@ def working_response(kind, params, rows, f, bag, z):
 
 
 @njit(cache=True, error_model="numpy")
+def _is_event(rows, i):
+    """distributions.coxph._events: row ``i``'s event counts (status 1, positive weight)."""
+    return rows.misc[i] == 1.0 and rows.w[i] > 0.0
+
+
+@njit(cache=True, error_model="numpy")
 def _coxph_working_response(rows, f, bag, z):
     """CoxPH.negative_gradient on rows in R's (decreasing time) order."""
     n = z.shape[0]
@@ -285,7 +291,7 @@ def _coxph_working_response(rows, f, bag, z):
     for i in range(n):
         ef[i] = math.exp(_link(rows, f, i))
         risk += rows.w[i] * ef[i] if bag[i] else 0.0
-        if bag[i] and rows.misc[i] == 1.0:
+        if bag[i] and _is_event(rows, i):
             contrib[i] = rows.w[i] / risk
     tot = 0.0
     for i in range(n - 1, -1, -1):
@@ -460,7 +466,7 @@ def _coxph_leaves(rows, f, node, n_nodes, counts, bag, min_obs, out):
         risk += e
         for k in range(free):
             share[k] += e if node[i] == k2node[k] else 0.0
-        if not (in_rows and rows.misc[i] == 1.0):
+        if not (in_rows and _is_event(rows, i)):
             continue
         we = rows.w[i]
         for k in range(free):
@@ -554,7 +560,7 @@ def _coxph_deviance(rows, f):
     for i in range(n):
         F = _link(rows, f, i)
         risk += rows.w[i] * math.exp(F)
-        if rows.misc[i] == 1.0:
+        if _is_event(rows, i):
             dl_buf[n_ev] = rows.w[i] * (F - _log(risk))
             w_buf[n_ev] = rows.w[i]
             n_ev += 1
@@ -668,7 +674,7 @@ def _coxph_bag_improvement(rows, fadj, bag, shrinkage):
         step = shrinkage * fadj[i]
         num += rows.w[i] * math.exp(0.0 + step) if oob else 0.0
         den += rows.w[i] * math.exp(0.0) if oob else 0.0
-        if oob and rows.misc[i] == 1.0:
+        if oob and _is_event(rows, i):
             gain_buf[n_ev] = rows.w[i] * (step - _log(num) + _log(den))
             w_buf[n_ev] = rows.w[i]
             n_ev += 1
