@@ -30,6 +30,9 @@ if TYPE_CHECKING:                 # annotations only: pandas is imported on firs
 TRAINING_ROWS_SHARE = 0.5
 
 _PREDICT_TYPES = ("link", "response")
+#: R's predict.gbm warning for a fit whose formula has offset() terms
+OFFSET_NOT_ADDED = ("predict does not add the offset to the predicted values (R's "
+                    "predict.gbm warning: the formula has offset() terms)")
 
 
 class _Option:
@@ -391,7 +394,7 @@ class GBMFit:
         newdata : pandas.DataFrame or numpy.ndarray, optional
             The predictors (R: ``newdata``; a matrix for ``gbm_fit`` models on
             arrays). None predicts the training data (when kept). Offsets are
-            not added, as in R.
+            not added, as in R, which warns so for a formula's offset() terms.
         n_trees : int or list of int, optional
             Trees used (R: ``n.trees``); a list gives one column per value,
             all computed in one pass. None uses :meth:`best_iteration` (R's
@@ -418,6 +421,8 @@ class GBMFit:
 
         from .frontend import row_labels
         choice_arg("type", type, _PREDICT_TYPES)
+        if self.encoder is not None and self.encoder.offset_terms:
+            warn(OFFSET_NOT_ADDED)                             # R's warning
         single = n_trees is None
         if n_trees is None:
             n_trees, rule = self.best_iteration(quiet=True)

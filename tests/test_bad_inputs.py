@@ -958,6 +958,23 @@ def test_an_infinite_predictor_value_gives_no_numpy_warning(E):
     assert fit.var_levels[1][-1] == np.inf and np.isfinite(fit.var_levels[1][:-1]).all()
 
 
+def test_predict_of_a_fit_with_formula_offset_warns_as_r(E):
+    # R's predict.gbm warns "predict.gbm does not add the offset to the predicted values."
+    # for a formula with offset() terms (not for gbm.fit's offset argument); pygbm left
+    # the offset out without a word
+    d = E.d.assign(o=np.linspace(-0.5, 0.5, N))
+    fit = g(E, formula="y ~ x1 + x2 + offset(o)", data=d, random_state=1)
+    with pytest.warns(UserWarning, match=r"^predict does not add the offset to the "
+                                         r"predicted values \(R's predict.gbm warning"):
+        got = fit.predict(d, n_trees=5)
+    np.testing.assert_array_equal(got, fit._link(fit._design(d), np.array([5]))[:, 0])
+    ffit = pygbm.gbm_fit(E.x, E.d["y"], offset=d["o"], distribution="gaussian", n_trees=5)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")            # gbm_fit's offset argument: no warning
+        ffit.predict(E.x, n_trees=5)
+        E.fit.predict(E.d, n_trees=5)
+
+
 def test_predict_warns_of_terms_that_give_nan_on_newdata(E):
     # R warns ("NaNs produced", "NAs introduced by coercion"); the rows were predicted as
     # missing without a word (as.numeric() of a column of words where training had codes)
