@@ -154,6 +154,7 @@ def oob_smoother(fit) -> OOBSmoother:
         raise ValueError(f"fit.oobag_improve has {len(improve)} values but fit.n_trees is "
                          f"{n_trees}")
     finite = np.isfinite(improve)
+    _warn_infinite_improvements(improve)
     if not finite.any():
         raise ValueError("Cannot compute OOB estimate or the OOB curve. No finite OOB "
                          "estimates of improvement.")
@@ -170,6 +171,29 @@ def oob_smoother(fit) -> OOBSmoother:
         warnings.simplefilter("ignore", UserWarning)  # R also fits tiny n by pseudo-inverse
         fit_lo = loess(x[finite], improve[finite], span=span)
     return OOBSmoother(x=x[finite].astype(int), y=fit_lo.fitted, span=span)
+
+
+#: iterations named in the warning of infinite out-of-bag improvements
+ITERATIONS_SHOWN = 5
+
+
+def _warn_infinite_improvements(improve: np.ndarray) -> None:
+    """Say that infinite out-of-bag improvements are left out of the smoother (R's
+    huberized estimate divides by 0 where no out-of-bag row is outside the quadratic
+    part, and R's loess then stops with "NA/NaN/Inf in foreign function call"); NaN
+    ones are left out silently, as R's ``na.omit``."""
+    infinite = np.isinf(improve)
+    if infinite.any():
+        warn(f"fit.oobag_improve has {int(infinite.sum())} infinite value(s) (at "
+             f"iteration(s) {_first_iterations(np.flatnonzero(infinite) + 1)}); the OOB "
+             "smoother leaves them out (R's loess stops with an error)")
+
+
+def _first_iterations(iterations: np.ndarray) -> str:
+    """The first iteration numbers (up to ITERATIONS_SHOWN), then "..." when there
+    are more."""
+    head = ", ".join(str(int(i)) for i in iterations[:ITERATIONS_SHOWN])
+    return head + (", ..." if iterations.size > ITERATIONS_SHOWN else "")
 
 
 def best_iter_oob(fit) -> tuple[int, OOBSmoother]:

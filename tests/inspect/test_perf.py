@@ -155,6 +155,24 @@ def test_oob_without_finite_improvements():
         gbm_perf(fit, method="OOB", plot_it=False)
 
 
+def test_oob_with_infinite_improvements_says_so():
+    # R's huberized out-of-bag improvement is +-Inf where no out-of-bag row is outside
+    # the quadratic part (reproduced by pygbm); R's gbm.perf then stops in loess ("NA/NaN/
+    # Inf in foreign function call"), pygbm left them out of the smoother without a word
+    case = CASES["boston_30"]
+    improve = np.array(case["oobag_improve"], float)
+    improve[[1, 2, 8]] = [np.inf, np.inf, -np.inf]
+    with pytest.warns(UserWarning, match=r"^fit.oobag_improve has 3 infinite value\(s\) "
+                                         r"\(at iteration\(s\) 2, 3, 9\); the OOB smoother "
+                                         r"leaves them out"):
+        best = gbm_perf(as_fit(case, oobag_improve=improve), method="OOB", plot_it=False)
+    improve[[1, 2, 8]] = np.nan
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)     # the OOB rule's own message
+        same = gbm_perf(as_fit(case, oobag_improve=improve), method="OOB", plot_it=False)
+    assert best == same
+
+
 def test_unknown_method():
     with pytest.raises(ValueError, match="method must be one of"):
         gbm_perf(as_fit(CASES["boston_30"]), method="aic", plot_it=False)
