@@ -34,8 +34,11 @@ class Huberized(Distribution):
       ``g = 4(2y-1)``, ``h = -4 m`` in the linear part and
       ``g = 2(2y-1)(1-m)``, ``h = (1-m)^2`` in the quadratic part (0/0 rows
       above the margin); 0 when the denominator is 0.  R 2.1.8 computes the
-      margins here from ``f`` alone, ignoring the offset: reproduced.  It is
-      not a Newton step (about twice one on the quadratic part).
+      margins here from ``f`` alone, ignoring the offset, except in ``h`` of
+      the linear part, ``-4 (2y-1) F``, which reads ``F = f + offset``:
+      reproduced (checked against R with shrinkage 1, where rows reach the
+      linear part).  It is not a Newton step (about twice one on the quadratic
+      part).
     * out-of-bag improvement: per-row loss decrease at ``F`` (regions decided
       by the current ``F``), divided by the out-of-bag weight of the rows
       outside the quadratic part only, as R 2.1.8 does (``inf`` when there
@@ -80,14 +83,14 @@ class Huberized(Distribution):
     def fit_leaves(self, t, f, z, leaves, bag, ctx):
         y, w = t.y, t.w
         node, n_nodes = leaves.node, leaves.n_nodes
-        F = np.asarray(f, dtype=float)  # R ignores the offset here
+        f = np.asarray(f, dtype=float)  # R ignores the offset here (but in h's linear part)
         s = 2.0 * np.asarray(y, dtype=float) - 1.0
         w = np.asarray(w, dtype=float)
-        m = s * F
+        m = s * f
         lin = m < LINEAR_MARGIN
         flat = ~lin & (1.0 - m < 0.0)
         g = np.where(lin, LINEAR_SLOPE * s, 2.0 * s * (1.0 - m))
-        h = np.where(lin, -LINEAR_SLOPE * m, (1.0 - m) * (1.0 - m))
+        h = np.where(lin, -LINEAR_SLOPE * s * full_f(f, t.offset), (1.0 - m) * (1.0 - m))
         g = np.where(flat, 0.0, g)
         h = np.where(flat, 0.0, h)
         return node_ratio(w * g, w * h, node, n_nodes, bag)

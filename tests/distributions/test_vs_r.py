@@ -26,6 +26,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+import pygbm
 from pygbm.distributions import FitContext, Leaves, Targets, get_distribution
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -336,3 +337,46 @@ def test_working_response_sign_matches_r(rec):
         leaves = Leaves(node, 1, np.array([y.size]), np.array([z.mean()]), 10)
         leaf = dist.fit_leaves(t, f, z, leaves, np.ones(y.size, bool), CTX)
         assert close(leaf[0], rec["split_point"])
+
+
+def _huberized_offset_rows():
+    """60 rows whose huberized fit with shrinkage 1 puts rows in the linear part."""
+    rng = np.random.default_rng(32)
+    n = 60
+    d = pd.DataFrame({"x": np.round(rng.normal(size=n), 2),
+                      "off": np.round(rng.normal(size=n) * 0.3, 2)})
+    d["y"] = (rng.uniform(size=n) < 1 / (1 + np.exp(-d.x))).astype(int)
+    return d
+
+
+HUBERIZED_OFFSET_CALL = ('gbm(y ~ x + offset(off), data = d, distribution = "huberized", '
+                         'n.trees = 5, n.minobsinnode = 2, shrinkage = 1, bag.fraction = 1)')
+#: R 2.1.8.1's train.error of HUBERIZED_OFFSET_CALL on _huberized_offset_rows
+HUBERIZED_OFFSET_R_TRAIN_ERROR = [1.279275985362601, 0.9310340908502025, 0.80907507513199939,
+                                  0.79175865184095284, 0.76725840033124604]
+
+
+def _huberized_offset_fit(engine):
+    return pygbm.gbm("y ~ x + offset(off)", data=_huberized_offset_rows(),
+                     distribution="huberized", n_trees=5, n_minobsinnode=2, shrinkage=1,
+                     bag_fraction=1, engine=engine)
+
+
+@pytest.mark.parametrize("engine", ["numpy", "numba"])
+def test_huberized_leaves_with_offset_in_the_linear_part_are_rs(engine):
+    """R's huberized terminal estimate reads the offset in the linear part's
+    denominator only (-4 (2y-1) (f + offset)); pygbm left the offset out there,
+    off by 1e-2 once rows reach the linear part (shrinkage 1 here)."""
+    fit = _huberized_offset_fit(engine)
+    assert np.allclose(fit.train_error, HUBERIZED_OFFSET_R_TRAIN_ERROR, rtol=1e-12)
+
+
+@pytest.mark.skipif(shutil.which("Rscript") is None, reason="Rscript not available")
+def test_huberized_leaves_with_offset_live_r(tmp_path):
+    _huberized_offset_rows().to_csv(tmp_path / "d.csv", index=False)
+    script = (f"suppressMessages(library(gbm)); d <- read.csv('{tmp_path / 'd.csv'}'); "
+              f"fit <- {HUBERIZED_OFFSET_CALL}; cat(sprintf('%.17g', fit$train.error))")
+    out = subprocess.run(["Rscript", "-e", script], capture_output=True, text=True,
+                         timeout=300, check=True).stdout.split()
+    assert np.allclose(_huberized_offset_fit("numba").train_error, np.array(out, float),
+                       rtol=1e-12)

@@ -331,14 +331,14 @@ def leaf_values(kind, params, rows, f, z, node, n_nodes, counts, grow_pred, bag,
         den = np.empty(n)
         for i in range(n):
             s = 2.0 * rows.y[i] - 1.0
-            m = s * f[i]                    # R ignores the offset here
+            m = s * f[i]                    # R ignores the offset here (but below)
             lin, flat = _huber_loss_parts(s, m)
             if flat:
                 g = 0.0
                 h = 0.0
             elif lin:
                 g = HUBER_LINEAR_SLOPE * s
-                h = -HUBER_LINEAR_SLOPE * m
+                h = -HUBER_LINEAR_SLOPE * s * _link(rows, f, i)   # R adds the offset here
             else:
                 g = (2.0 * s) * (1.0 - m)
                 h = (1.0 - m) * (1.0 - m)
