@@ -8,6 +8,7 @@ between-group sum of squares of the three groups (``CNode::Improvement``).
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -67,8 +68,17 @@ def improvement(lw, rw, mw, ls, rs, ms):
     """R's split gain from the left/right/missing weights and sums (vectorised).
 
     ``mw`` and ``ms`` are scalars or arrays; where ``mw == 0`` the two-group
-    formula is used, as in R.
+    formula is used, as in R. A side of weight 0 (rows of weight 0 only) gives R's
+    0 / 0: NaN, a gain never chosen.
     """
+    if isinstance(lw, float) and (lw == 0.0 or rw == 0.0):
+        return math.nan                 # Python's float division would raise
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return _gain(lw, rw, mw, ls, rs, ms)
+
+
+def _gain(lw, rw, mw, ls, rs, ms):
+    """:func:`improvement`'s formula."""
     t = ls / lw - rs / rw
     two = lw * rw * t * t / (lw + rw)
     if isinstance(mw, float):           # one split (scalars): no array machinery

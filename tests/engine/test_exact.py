@@ -9,8 +9,10 @@ split with the same statistics.
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 import pytest
 
+import pygbm
 from pygbm.engine.data import TrainingData
 from pygbm.engine.exact import ExactSearch
 from pygbm.engine.split import Side, improvement
@@ -179,6 +181,30 @@ def test_improvement_formula_two_and_three_groups():
         ls**2 / lw + rs**2 / rw + ms**2 / mw - S**2 / W)
     assert improvement(lw, rw, 0.0, ls, rs, 0.0) == pytest.approx(
         ls**2 / lw + rs**2 / rw - (ls + rs) ** 2 / (lw + rw))
+
+
+def test_improvement_of_a_side_of_weight_0_is_nan_as_r():
+    # R's 0 / 0 for a side holding rows of weight 0 only: NaN, never the best split;
+    # the scalar path raised Python's ZeroDivisionError (the NumPy engine's fits)
+    assert np.isnan(improvement(0.0, 5.0, 0.0, 0.0, -5.0, 0.0))
+    assert np.isnan(improvement(3.0, 0.0, 2.0, 6.0, 0.0, 4.0))
+    gains = improvement(np.array([0.0, 3.0]), np.array([5.0, 5.0]), 0.0,
+                        np.array([0.0, 6.0]), np.array([-5.0, -5.0]), 0.0)
+    assert np.isnan(gains[0]) and np.isfinite(gains[1])
+
+
+@pytest.mark.parametrize("engine", ["numpy", "numba"])
+def test_only_split_with_a_side_of_weight_0_is_not_made_as_r(engine):
+    # the one split point of x leaves rows of weight 0 only on its left: R 2.1.8.1
+    # makes no split (train.error 1.0333... every iteration); the NumPy engine raised
+    # ZeroDivisionError
+    d = pd.DataFrame({"x": [0.0] * 6 + [1.0] * 6,
+                      "y": [0.3, -1.2, 0.8, 2.0, -0.4, 1.1, 0.5, 1.9, -0.7, 0.2, 1.4, -0.9],
+                      "w": [0.0] * 6 + [1.0] * 6})
+    fit = pygbm.gbm("y ~ x", data=d, weights="w", distribution="gaussian", n_trees=3,
+                    n_minobsinnode=2, bag_fraction=1, engine=engine)
+    assert np.allclose(fit.train_error, 1.0333333333333334, rtol=1e-14)
+    assert pygbm.pretty_gbm_tree(fit, 1).shape[0] == 1
 
 
 def _tie_heavy_case(seed, n, mirror):
