@@ -57,7 +57,8 @@ def row_terms(dist, t, f: np.ndarray, ctx) -> tuple[np.ndarray, np.ndarray]:
         lin = m < LINEAR_MARGIN
         flat = ~lin & (1.0 - m < 0.0)
         g = np.where(flat, 0.0, np.where(lin, LINEAR_SLOPE * s, 2.0 * s * (1.0 - m)))
-        h = np.where(flat, 0.0, np.where(lin, -LINEAR_SLOPE * m, (1.0 - m) * (1.0 - m)))
+        h_lin = -LINEAR_SLOPE * s * full_f(f, t.offset)   # but here (Huberized.fit_leaves)
+        h = np.where(flat, 0.0, np.where(lin, h_lin, (1.0 - m) * (1.0 - m)))
         return w * g, w * h
     raise ValueError(f"no running-sum leaf estimator for distribution {dist.name!r}")
 

@@ -80,8 +80,8 @@ def _terms(dist, y, off, w, f):
         e = w * math.exp(-s * F)
         return s * e, e
     m = s * f                                    # R ignores the offset here
-    if m < LINEAR_MARGIN:
-        return w * (LINEAR_SLOPE * s), w * (-LINEAR_SLOPE * m)
+    if m < LINEAR_MARGIN:                        # but in h (Huberized.fit_leaves)
+        return w * (LINEAR_SLOPE * s), w * (-LINEAR_SLOPE * s * F)
     if 1.0 - m < 0.0:
         return w * 0.0, w * 0.0
     return w * (2.0 * s * (1.0 - m)), w * ((1.0 - m) * (1.0 - m))
