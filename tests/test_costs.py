@@ -646,3 +646,24 @@ def test_cost_report_of_target_statistics_is_the_prediction_cost():
            "(keep_data=False))." in repr(bare)
     with pytest.raises(ValueError, match="keep_data=False"):
         bare.summary(plot_it=False).cost_frame()
+
+
+def test_cost_tradeoff_refuses_fits_whose_deviances_differ_in_kind():
+    """Deviances of two distributions (or two quantiles) are on different scales;
+    Newton splits measure the same deviance as R's."""
+    from pygbm import cost_tradeoff
+
+    train, test = _frame(400, seed=1), _frame(200, seed=2)
+    bern = _fit(train, feature_costs=COSTS, n_trees=5)
+    ada = _fit(train, feature_costs=COSTS, n_trees=5, distribution="adaboost")
+    newton = _fit(train, feature_costs=COSTS, n_trees=5,
+                  distribution={"name": "bernoulli", "splits": "newton"})
+    with pytest.raises(ValueError, match=r"fits\[1\] is a adaboost fit and fits\[0\] a "
+                                         r"bernoulli fit: their deviances are not comparable"):
+        cost_tradeoff([bern, ada], test)
+    assert len(cost_tradeoff({"r": bern, "newton": newton}, test, n_trees=[5])) == 2
+    quantiles = {a: _fit(train, feature_costs=COSTS, n_trees=5,
+                         distribution={"name": "quantile", "alpha": a}) for a in (0.2, 0.8)}
+    with pytest.raises(ValueError, match=r"quantile \(alpha=0\.8\) fit and fits\[0\.2\] a "
+                                         r"quantile \(alpha=0\.2\) fit"):
+        cost_tradeoff(quantiles, test)

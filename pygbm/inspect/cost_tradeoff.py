@@ -82,6 +82,29 @@ def _targets(fit, newdata, y, offset, w, n: int) -> tuple[Targets, np.ndarray | 
                    group[order]), order
 
 
+def _loss(fit) -> tuple:
+    """What a fit's deviance measures: its distribution and the parameters of the
+    loss (quantile's alpha, tdist's df; not ``splits``, how the trees were grown)."""
+    dist = fit.distribution
+    return dist.name, tuple((k, v) for k, v in dist.params().items() if k != "splits")
+
+
+def _describe(loss: tuple) -> str:
+    name, params = loss
+    return name + (f" ({', '.join(f'{k}={v!r}' for k, v in params)})" if params else "")
+
+
+def _check_one_loss(named) -> None:
+    """Fits of different distributions (or loss parameters) have deviances on
+    different scales: one table of them would compare what cannot be compared."""
+    first_key, first = named[0]
+    for key, fit in named[1:]:
+        if _loss(fit) != _loss(first):
+            raise ValueError(f"cost_tradeoff: fits[{key!r}] is a {_describe(_loss(fit))} fit "
+                             f"and fits[{first_key!r}] a {_describe(_loss(first))} fit: their "
+                             "deviances are not comparable; give fits of one distribution")
+
+
 def _tradeoff_names(fits) -> list:
     """The names of a list of fits: their trade-offs ("lambda=0.001"), and where
     two share one, their places too ("lambda=0.001 (fits[1])"): the table's
@@ -100,7 +123,9 @@ def cost_tradeoff(fits, newdata, y=None, n_trees=None, offset=None,
     fits : fitted model with costs, or a list or dict of them
         E.g. one per ``cegb_tradeoff``; a dict names them, else the trade-off
         names them ("lambda=0.001"; fits that share one, also their place in
-        the list: "lambda=0.001 (fits[1])").
+        the list: "lambda=0.001 (fits[1])"). All of one distribution (and loss
+        parameters: quantile's alpha), whose deviances compare; R's and Newton
+        splits may be mixed.
     newdata : DataFrame
         The rows to evaluate on (a test set), with the response column (a
         coxph fit: its ``Surv(time, status)``; a pairwise fit: the group
@@ -165,6 +190,7 @@ def cost_tradeoff(fits, newdata, y=None, n_trees=None, offset=None,
         if fit.costs is None:
             raise ValueError(f"cost_tradeoff: {where} was fitted without costs; give it the "
                              "costs with cegb_tradeoff=0 to report them")
+    _check_one_loss(named)
     names = [key for key, _ in named] if isinstance(fits, dict) else \
         _tradeoff_names([fit for _, fit in named])
     rows = []
