@@ -36,7 +36,7 @@ import numpy as np
 
 from .draws import fold_seeds, shuffled
 from .engine.predict import predict_link
-from .messages import in_worker, labelled, warn
+from .messages import in_worker, labelled, recorded, replay, warn
 from .pairwise_rows import check_folds_keep_groups, group_folds
 from .progress import progress_bar
 
@@ -217,9 +217,13 @@ def cross_validate(data, fit, spec: CVSpec, dist_name, rng, main_fit=None):
 
             with ThreadPoolExecutor(max_workers=1) as alongside:
                 running = alongside.submit(in_worker(main_fit))
-                models = list(_told(_worker_errors(Parallel(n_jobs=n_cores, return_as="generator")(
-                    delayed(_fit_fold)(k, fold_id, data, fit, s) for k, s in jobs)), bar))
+                done = list(_told(_worker_errors(Parallel(n_jobs=n_cores, return_as="generator")(
+                    delayed(recorded(_fit_fold))(k, fold_id, data, fit, s) for k, s in jobs)),
+                    bar))
                 main = running.result()
+            models = [model for model, _ in done]
+            for _, given in done:       # the folds' warnings, given in their processes
+                replay(given)
     sizes = np.bincount(fold_id, minlength=n_folds + 1)[1:]
     errors = np.stack([m.valid_error for m in models], axis=1)      # (n_trees, K)
     cv_error = (errors * sizes).sum(axis=1) / n_train

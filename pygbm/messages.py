@@ -24,7 +24,7 @@ import os
 import sys
 import warnings
 
-__all__ = ["GBMMessage", "in_worker", "labelled", "warn"]
+__all__ = ["GBMMessage", "in_worker", "labelled", "recorded", "replay", "warn"]
 
 #: the package's directory: frames whose code lives here are pygbm's own
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
@@ -78,6 +78,28 @@ def in_worker(fn):
         if frame is not None:
             context.run(_ORIGIN.set, (frame.f_code.co_filename, frame.f_lineno, frame.f_globals))
     return functools.partial(context.run, fn)
+
+
+def recorded(fn):
+    """``fn`` to be run in another process: there it returns ``(result, warnings)``,
+    the warnings it gave recorded (message and category) rather than printed to
+    that process's stderr, out of the caller's sight and filters; :func:`replay`
+    gives them in the caller's process."""
+    return functools.partial(_run_recorded, fn)
+
+
+def _run_recorded(fn, *args, **kwargs):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = fn(*args, **kwargs)
+    return result, [(str(w.message), w.category) for w in caught]
+
+
+def replay(given) -> None:
+    """Give again, here, the warnings :func:`recorded` brought back from another
+    process (at the caller's line, under the caller's filters)."""
+    for message, category in given:
+        warn(message, category)
 
 
 @contextlib.contextmanager

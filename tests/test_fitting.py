@@ -96,6 +96,23 @@ def test_warnings_of_folds_in_threads_point_at_the_callers_line():
     assert {(w.filename, w.lineno) for w in kept} == {(__file__, line)}
 
 
+def test_warnings_of_folds_in_processes_are_given_in_the_callers_process():
+    """The NumPy engine fits the folds in worker processes, whose warnings went to
+    their own stderr (attributed to joblib's code), out of the caller's filters and
+    of a notebook's cell: they are recorded there and given again here."""
+    rng = np.random.default_rng(4)
+    df = pd.DataFrame({"x": rng.normal(size=300)})
+    df["y"] = (df.x + rng.normal(size=300) > -1.0).astype(float)     # few zeros
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        line = sys._getframe().f_lineno + 1
+        pygbm.gbm("y ~ x", df, distribution="bernoulli", n_trees=5, zero_subsample=0.5,
+                  cv_folds=3, n_cores=2, random_state=1, engine="numpy")
+    folds = [w for w in caught if str(w.message).startswith("cv fold ")]
+    assert sorted(str(w.message)[:9] for w in folds) == ["cv fold 1", "cv fold 2", "cv fold 3"]
+    assert {(w.filename, w.lineno) for w in folds} == {(__file__, line)}
+
+
 def test_fit_coded_is_gbm_fit(boston):
     x, y = boston.drop(columns="medv"), boston["medv"].to_numpy()
     ref = pygbm.gbm_fit(x, y, distribution="gaussian", n_trees=20, shrinkage=0.1,
