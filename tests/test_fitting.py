@@ -79,10 +79,13 @@ def test_cv_folds_warnings_say_which_fold(n_cores):
                                   r"rows\): zero_subsample=0.5 kept", m) for m in folds)
 
 
-def test_warnings_of_folds_in_threads_point_at_the_callers_line():
-    """The compiled engine fits the folds (and the final model alongside) in threads,
-    whose own stacks end in the thread pool's code: their warnings point at the
-    caller's line all the same."""
+@pytest.mark.parametrize("engine", ["numba", "numpy"])
+def test_warnings_of_parallel_folds_point_at_the_callers_line(engine):
+    """With n_cores > 1 the compiled engine fits the folds (and the final model
+    alongside) in threads, whose own stacks end in the thread pool's code; the NumPy
+    engine in worker processes, whose warnings went to their own stderr (attributed to
+    joblib's code), out of the caller's filters and of a notebook's cell. Either way
+    every fold's warning is given here, at the caller's line."""
     rng = np.random.default_rng(4)
     df = pd.DataFrame({"x": rng.normal(size=300)})
     df["y"] = (df.x + rng.normal(size=300) > -1.0).astype(float)     # few zeros
@@ -90,27 +93,11 @@ def test_warnings_of_folds_in_threads_point_at_the_callers_line():
         warnings.simplefilter("always")
         line = sys._getframe().f_lineno + 1
         pygbm.gbm("y ~ x", df, distribution="bernoulli", n_trees=5, zero_subsample=0.5,
-                  cv_folds=3, n_cores=2, random_state=1, engine="numba")
+                  cv_folds=3, n_cores=2, random_state=1, engine=engine)
     kept = [w for w in caught if "zero_subsample=0.5 kept" in str(w.message)]
-    assert len(kept) == 4                                   # the fit's and each fold's
+    folds = sorted(str(w.message)[:9] for w in kept if str(w.message).startswith("cv fold "))
+    assert len(kept) == 4 and folds == ["cv fold 1", "cv fold 2", "cv fold 3"]
     assert {(w.filename, w.lineno) for w in kept} == {(__file__, line)}
-
-
-def test_warnings_of_folds_in_processes_are_given_in_the_callers_process():
-    """The NumPy engine fits the folds in worker processes, whose warnings went to
-    their own stderr (attributed to joblib's code), out of the caller's filters and
-    of a notebook's cell: they are recorded there and given again here."""
-    rng = np.random.default_rng(4)
-    df = pd.DataFrame({"x": rng.normal(size=300)})
-    df["y"] = (df.x + rng.normal(size=300) > -1.0).astype(float)     # few zeros
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        line = sys._getframe().f_lineno + 1
-        pygbm.gbm("y ~ x", df, distribution="bernoulli", n_trees=5, zero_subsample=0.5,
-                  cv_folds=3, n_cores=2, random_state=1, engine="numpy")
-    folds = [w for w in caught if str(w.message).startswith("cv fold ")]
-    assert sorted(str(w.message)[:9] for w in folds) == ["cv fold 1", "cv fold 2", "cv fold 3"]
-    assert {(w.filename, w.lineno) for w in folds} == {(__file__, line)}
 
 
 def test_fit_coded_is_gbm_fit(boston):
