@@ -667,3 +667,25 @@ def test_cost_tradeoff_refuses_fits_whose_deviances_differ_in_kind():
     with pytest.raises(ValueError, match=r"quantile \(alpha=0\.8\) fit and fits\[0\.2\] a "
                                          r"quantile \(alpha=0\.2\) fit"):
         cost_tradeoff(quantiles, test)
+
+
+def test_cost_tradeoff_adds_the_offset_without_predicts_warning():
+    """cost_tradeoff adds a formula's offset() terms itself: R's predict warning that
+    the offset is not added does not belong to it."""
+    from pygbm import cost_tradeoff
+
+    rng = np.random.default_rng(0)
+    n = 400
+    d = pd.DataFrame({"a": rng.normal(size=n), "e": rng.uniform(1, 3, n)})
+    d["y"] = rng.poisson(np.exp(0.3 * d.a) * d.e).astype(float)
+    fit = gbm("y ~ a + offset(log(e))", d, distribution="poisson", n_trees=10,
+              feature_costs={"a": 1.0}, cegb_tradeoff=0.0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        table = cost_tradeoff(fit, d, n_trees=[5])
+    with pytest.warns(UserWarning, match="does not add the offset"):
+        f = fit.predict(d, n_trees=5)
+    mu = np.exp(f + np.log(d.e.to_numpy()))
+    y = d.y.to_numpy()
+    want = -2 * np.mean(y * np.log(mu) - mu)
+    assert table["deviance"].iloc[0] == pytest.approx(want, rel=1e-12)

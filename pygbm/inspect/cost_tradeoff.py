@@ -196,7 +196,9 @@ def cost_tradeoff(fits, newdata, y=None, n_trees=None, offset=None,
     rows = []
     for name, (_, fit) in zip(names, named):
         counts = _counts(fit, n_trees)
-        f = fit.predict(newdata, n_trees=counts)
+        # the link values, offsets aside (added with the targets): not fit.predict, which
+        # gives R's "does not add the offset" warning and checks the counts again
+        f = fit._link(fit._design(newdata), np.asarray(counts))
         if f.shape[0] == 0:       # the means of no rows: NaN (and NumPy's warnings)
             raise ValueError("newdata must have at least 1 row, got 0: cost_tradeoff "
                              "averages the deviance and costs over its rows")
