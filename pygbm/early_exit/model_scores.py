@@ -72,8 +72,8 @@ class ModelScores:
                                  "keep_data=False, so the training data were not kept")
             rows = fit.training_index       # not the validation rows (train_fraction < 1)
             x, kept = fit.data["x"][rows], fit.data.get("offset")
-            offset = (None if kept is None else np.asarray(kept)[rows]) if offset is None \
-                else offset
+            if offset is None and kept is not None:
+                offset = np.asarray(kept)[rows]
             if offset is not None:
                 offset = per_row_arg(offset_name, offset, x.shape[0], name)
         else:
