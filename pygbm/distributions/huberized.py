@@ -15,6 +15,22 @@ LINEAR_MARGIN = -1.0
 LINEAR_SLOPE = 4.0
 
 
+def leaf_terms(y, f, offset) -> tuple[np.ndarray, np.ndarray]:
+    """Each row's numerator ``g`` and denominator ``h`` (unweighted) of R's leaf
+    ratio at link values ``f``: R's margins from ``f`` alone, the offset ignored,
+    except in ``h`` of the linear part, which reads ``f + offset``; both 0 above
+    the margin."""
+    f = np.asarray(f, dtype=float)
+    s = 2.0 * np.asarray(y, dtype=float) - 1.0
+    m = s * f
+    lin = m < LINEAR_MARGIN
+    flat = ~lin & (1.0 - m < 0.0)
+    g = np.where(flat, 0.0, np.where(lin, LINEAR_SLOPE * s, 2.0 * s * (1.0 - m)))
+    h_lin = -LINEAR_SLOPE * s * full_f(f, offset)
+    h = np.where(flat, 0.0, np.where(lin, h_lin, (1.0 - m) * (1.0 - m)))
+    return g, h
+
+
 class Huberized(Distribution):
     """Huberized square hinge loss with margin ``m = (2y-1) F``.
 
@@ -81,19 +97,9 @@ class Huberized(Distribution):
                         np.where(1.0 - m < 0.0, 0.0, -2.0 * s * (1.0 - m)))
 
     def fit_leaves(self, t, f, z, leaves, bag, ctx):
-        y, w = t.y, t.w
-        node, n_nodes = leaves.node, leaves.n_nodes
-        f = np.asarray(f, dtype=float)  # R ignores the offset here (but in h's linear part)
-        s = 2.0 * np.asarray(y, dtype=float) - 1.0
-        w = np.asarray(w, dtype=float)
-        m = s * f
-        lin = m < LINEAR_MARGIN
-        flat = ~lin & (1.0 - m < 0.0)
-        g = np.where(lin, LINEAR_SLOPE * s, 2.0 * s * (1.0 - m))
-        h = np.where(lin, -LINEAR_SLOPE * s * full_f(f, t.offset), (1.0 - m) * (1.0 - m))
-        g = np.where(flat, 0.0, g)
-        h = np.where(flat, 0.0, h)
-        return node_ratio(w * g, w * h, node, n_nodes, bag)
+        g, h = leaf_terms(t.y, f, t.offset)
+        w = np.asarray(t.w, dtype=float)
+        return node_ratio(w * g, w * h, leaves.node, leaves.n_nodes, bag)
 
     def bag_improvement(self, t, f, fadj, bag, shrinkage, ctx):
         y, offset, w = t.y, t.offset, t.w

@@ -22,7 +22,8 @@ from ..distributions._common import full_f, residual
 from ..distributions.adaboost import AdaBoost
 from ..distributions.bernoulli import Bernoulli
 from ..distributions.gaussian import Gaussian
-from ..distributions.huberized import LINEAR_MARGIN, LINEAR_SLOPE, Huberized
+from ..distributions.huberized import Huberized
+from ..distributions.huberized import leaf_terms as huberized_terms
 from ..distributions.poisson import F_CAP, ZERO_COUNT_PRED, Poisson
 
 #: the compiled kernels' code of each distribution class (:mod:`.compiled.support`)
@@ -53,12 +54,7 @@ def row_terms(dist, t, f: np.ndarray, ctx) -> tuple[np.ndarray, np.ndarray]:
         e = w * ctx.model_exp(-s * full_f(f, t.offset))
         return s * e, e
     if code == HUBERIZED:
-        m = s * np.asarray(f, dtype=float)           # R ignores the offset here
-        lin = m < LINEAR_MARGIN
-        flat = ~lin & (1.0 - m < 0.0)
-        g = np.where(flat, 0.0, np.where(lin, LINEAR_SLOPE * s, 2.0 * s * (1.0 - m)))
-        h_lin = -LINEAR_SLOPE * s * full_f(f, t.offset)   # but here (Huberized.fit_leaves)
-        h = np.where(flat, 0.0, np.where(lin, h_lin, (1.0 - m) * (1.0 - m)))
+        g, h = huberized_terms(y, f, t.offset)
         return w * g, w * h
     raise ValueError(f"no running-sum leaf estimator for distribution {dist.name!r}")
 
