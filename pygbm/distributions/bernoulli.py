@@ -22,6 +22,12 @@ def _log1pexp(x):
     return np.logaddexp(0.0, x)
 
 
+def _mean_deviance(y, F, w) -> float:
+    """The weighted mean deviance ``-2 sum(w (y F - log(1 + exp(F)))) / sum(w)`` at
+    link values ``F`` (offsets added)."""
+    return float(-2.0 * np.sum(w * (y * F - _log1pexp(F))) / np.sum(w))
+
+
 def _score_root(y, offset, w) -> float:
     """The initial value solving ``sum(w (y - p)) = 0``, ``p = 1 / (1 + exp(-(offset +
     f0)))``, by bisection: where R's Newton iterations from 0 diverge (a large offset).
@@ -97,23 +103,14 @@ class Bernoulli(NewtonSplits, Distribution):
             step = sequential_sum(w * (y - p)) / den
             f0 += step
             it += 1
-        if not np.isfinite(f0) or self._offset_deviance(y, offset, w, f0) > \
-                self._offset_deviance(y, offset, w, 0.0):
+        if not np.isfinite(f0) or _mean_deviance(y, offset + f0, w) > \
+                _mean_deviance(y, offset + 0.0, w):
             return _score_root(y, offset, w)      # R's iterations went astray
         return float(f0)
 
-    @staticmethod
-    def _offset_deviance(y, offset, w, f0) -> float:
-        """The deviance of the constant ``f0`` added to the offset."""
-        F = offset + f0
-        return float(-2.0 * np.sum(w * (y * F - _log1pexp(F))) / np.sum(w))
-
     def deviance(self, t, f, ctx):
-        y, offset, w = t.y, t.offset, t.w
-        F = full_f(f, offset)
-        y = np.asarray(y, dtype=float)
-        w = np.asarray(w, dtype=float)
-        return float(-2.0 * np.sum(w * (y * F - _log1pexp(F))) / np.sum(w))
+        return _mean_deviance(np.asarray(t.y, dtype=float), full_f(f, t.offset),
+                              np.asarray(t.w, dtype=float))
 
     def negative_gradient(self, t, f, bag, ctx):
         y, offset = t.y, t.offset
