@@ -18,7 +18,7 @@ from .binned_layout import binned_layout
 from .binned_tree import binned_space, grow_binned, grow_binned_penalised
 from .exact_tree import (ExactData, grow_exact, grow_exact_penalised, growth_space,
                          tied_predictors)
-from .tree_arrays import adjust, r_vectors, route_rows, tree_terminal_nodes
+from .tree_arrays import adjust, r_vectors, route_rows, terminal_index, tree_terminal_nodes
 
 
 class CompiledTree:
@@ -88,10 +88,9 @@ class CompiledTree:
     def route(self, data) -> np.ndarray:
         """Terminal index of every training row of ``data`` (another encoding
         of the same rows) under this tree's splits."""
-        terminal_of = np.full(self.node_var.shape[0], -1, dtype=np.int64)
-        terminal_of[self.terminals] = np.arange(self.terminals.shape[0])
         return route_rows(data.xt, data.var_type, self.node_var, self.node_value,
-                          self.node_kids, self.node_nlev, self.node_levels, terminal_of)
+                          self.node_kids, self.node_nlev, self.node_levels,
+                          terminal_index(self.node_var.shape[0], self.terminals))
 
 
 def _finished(arrays, var_type: np.ndarray, costs, penalties) -> CompiledTree:

@@ -118,31 +118,56 @@ def r_vectors(pred, node_w, node_var, node_value, node_gain, node_kids, node_nle
     return split_var, code, kids, gain, weight, prediction, csplits
 
 
+def terminal_index(n_nodes: int, terminals: np.ndarray) -> np.ndarray:
+    """Each node's terminal index (-1: a split node) from the terminal nodes
+    in terminal order: :func:`route_rows`'s map."""
+    out = np.full(n_nodes, -1, dtype=np.int64)
+    out[terminals] = np.arange(terminals.shape[0])
+    return out
+
+
 @njit(cache=True, error_model="numpy")
 def route_rows(xt, var_type, node_var, node_value, node_kids, node_nlev, node_levels,
                terminal_of):
     """Terminal index of every row of ``xt`` (predictors by rows) when the
     grown tree's splits are replayed on it: continuous ``x >= value`` goes
     right, a categorical level left when the split sent it left, NaN to the
-    missing child."""
+    missing child.
+
+    The nodes are created parents first, so the rows go split node by split
+    node over all rows: a pass of comparisons per split, written as selects
+    that the compiler vectorises, several times faster on the few splits of
+    a boosted tree than a walk of each row down the tree (a branch per
+    step on the row's data)."""
     n = xt.shape[1]
+    at = np.zeros(n, dtype=np.int64)                # every row's node so far
+    for k in range(node_var.shape[0]):
+        v = node_var[k]
+        if v < 0:
+            continue
+        x = xt[v]
+        left, right, miss = node_kids[k, LEFT], node_kids[k, RIGHT], node_kids[k, MISSING]
+        if var_type[v] == 0:
+            value = node_value[k]
+            for i in range(n):
+                xi = x[i]
+                d = right if xi >= value else left
+                d = miss if xi != xi else d
+                at[i] = d if at[i] == k else at[i]
+        else:
+            goes = np.full(var_type[v], right, dtype=np.int64)
+            for q in range(node_nlev[k]):
+                goes[node_levels[k, q]] = left
+            for i in range(n):
+                if at[i] == k:
+                    if np.isnan(x[i]):
+                        at[i] = miss
+                    else:
+                        lev = int(x[i])
+                        at[i] = goes[lev] if lev < goes.shape[0] else right
     out = np.empty(n, dtype=np.int64)
     for i in range(n):
-        k = 0
-        while node_var[k] >= 0:
-            v = node_var[k]
-            xv = xt[v, i]
-            if np.isnan(xv):
-                k = node_kids[k, MISSING]
-            elif var_type[v] == 0:
-                k = node_kids[k, RIGHT] if xv >= node_value[k] else node_kids[k, LEFT]
-            else:
-                side = RIGHT
-                for j in range(node_nlev[k]):
-                    if node_levels[k, j] == int(xv):
-                        side = LEFT
-                k = node_kids[k, side]
-        out[i] = terminal_of[k]
+        out[i] = terminal_of[at[i]]
     return out
 
 

@@ -6,8 +6,8 @@ The in-bag rows of each terminal node are kept as a segment of one array
 (partitioned stably at each split); every terminal node keeps its integer
 histogram, and a split counts the two smaller children's and takes the
 largest child's as its parent's minus theirs (exact: integers). The grown
-tree is a :class:`.tree.OrderedTree`, the compiled engine's tree (its node
-arrays, R's Adjust, R's vectors) routed split by split.
+tree is the compiled engine's :class:`pygbm.engine.compiled.grower.CompiledTree`
+(its node arrays, R's Adjust, R's vectors, its routing of other encodings).
 """
 from __future__ import annotations
 
@@ -17,11 +17,11 @@ import numpy as np
 from numba import njit
 
 from ...engine.compiled.arith import split_gain
-from ...engine.compiled.tree_arrays import new_nodes
+from ...engine.compiled.grower import CompiledTree
+from ...engine.compiled.tree_arrays import new_nodes, route_rows, terminal_index
 from ...engine.split import LEFT, MISSING, RIGHT
 from ..columns import FoldColumns, plain_columns
 from .search import add_rows, cell_count, level_order, plain_of, scan_node, scan_work, terms_of
-from .tree import OrderedTree, route_by_node
 
 
 class BinnedArrays(NamedTuple):
@@ -274,13 +274,13 @@ class CompiledOrderedGrower:
         self.min_obs = int(min_obs)
 
     def grow(self, z: np.ndarray, w: np.ndarray, inbag: np.ndarray,
-             unit_weights: bool) -> OrderedTree:
+             unit_weights: bool) -> CompiledTree:
         folds = self.folds
         plain, unit_plain = plain_columns(w * z, w, inbag, unit_weights, folds.count_bits)
         lay = (plain.shape[1], folds.width, folds.n_folds, folds.count_bits)
         cols = (plain, folds.values, folds.tail_fold, lay)
         nodes = grow_ordered(self.arrays, cols, (unit_plain, folds.unit),
                              inbag.nonzero()[0].astype(np.int64), self.depth, self.min_obs)
-        split_arrays = (nodes[4], nodes[5], nodes[7], nodes[8], nodes[9])
-        node_of = route_by_node(self.data.xt, self.arrays.var_type, split_arrays, nodes[10])
-        return OrderedTree(nodes + (node_of,), self.arrays.var_type)
+        node_of = route_rows(self.data.xt, self.arrays.var_type, nodes[4], nodes[5], nodes[7],
+                             nodes[8], nodes[9], terminal_index(nodes[4].shape[0], nodes[10]))
+        return CompiledTree(nodes + (node_of,), self.arrays.var_type)
