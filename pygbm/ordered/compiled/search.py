@@ -191,67 +191,122 @@ def level_order(hist, cells, lay, unit_plain):
 
 
 @njit(cache=True, error_model="numpy")
-def _plain_column(block, c, lay, unit_plain):
-    """:func:`plain_of` of column ``c`` of a column-major ``block`` (C, m)."""
-    if lay[0] == 1:
-        h = block[0, c]
-        count = h & ((1 << lay[3]) - 1)
-        return float(h >> lay[3]) * unit_plain[0], float(count), count
-    return float(block[0, c]) * unit_plain[0], float(block[1, c]) * unit_plain[1], block[2, c]
-
-
-@njit(cache=True, error_model="numpy")
-def _count_column(block, c, lay):
-    """:func:`cell_count` of column ``c`` of a column-major ``block``."""
+def _side_counts(left, m, total, missing, lay, lc, rc):
+    """:func:`cell_count` of the first ``m`` columns of the column-major
+    ``left`` block (C, m) into ``lc``, and of the right sums (total - left -
+    missing) into ``rc``, over all columns at once. Packed counts are the low
+    bits of their columns; each is a count of rows, so they subtract without
+    a borrow and the right counts are the total's minus the left's and the
+    missing bucket's."""
     if lay[1] != 1:
-        return block[2, c]
+        row = left[2]
+        rest = total[2] - missing[2]
+        for c in range(m):
+            lc[c] = row[c]
+            rc[c] = rest - row[c]
+        return
     mask = (1 << lay[3]) - 1
-    count = block[_tail_column(lay, 0) + 1, c] & mask
+    row = left[_tail_column(lay, 0) + 1]
+    for c in range(m):
+        lc[c] = row[c] & mask
     for k in range(lay[2]):
-        count += block[_tail_column(lay, k), c] & mask
-    return count
+        row = left[_tail_column(lay, k)]
+        for c in range(m):
+            lc[c] += row[c] & mask
+    rest = cell_count(total, lay) - cell_count(missing, lay)
+    for c in range(m):
+        rc[c] = rest - lc[c]
 
 
 @njit(cache=True, error_model="numpy")
-def _terms_block(block, m, lay, unit_folds, n_out, d_out):
-    """:func:`terms_of` of the first ``m`` columns of a column-major
-    ``block`` (C, m): fold by fold over all of them (the same arithmetic,
-    in vector registers)."""
+def _plain_value(h, lay, unit_plain):
+    """w*z of a plain sum ``h`` (packed or not)."""
+    if lay[0] == 1:
+        return float(h >> lay[3]) * unit_plain[0]
+    return float(h) * unit_plain[0]
+
+
+@njit(cache=True, error_model="numpy")
+def _allowed(left, c, total, missing, ln, rn, mono, min_obs, lay, unit_plain):
+    """Whether candidate ``c`` of the left block (``ln``, ``rn`` in-bag rows
+    left and right) leaves ``min_obs`` rows and some weight on each side
+    and keeps a monotone constraint (whose predictor's plain columns are in
+    the histogram)."""
+    if lay[0] == 1:
+        lw, rw = float(ln), float(rn)           # unit weights: the weight is the count
+    else:
+        lw = float(left[1, c]) * unit_plain[1]
+        rw = float(total[1] - left[1, c] - missing[1]) * unit_plain[1]
+    if not (ln >= min_obs and rn >= min_obs and lw > 0.0 and rw > 0.0):
+        return False
+    if mono == 0:
+        return True
+    lz = _plain_value(left[0, c], lay, unit_plain)
+    rz = _plain_value(total[0] - left[0, c] - missing[0], lay, unit_plain)
+    return mono * (rz * lw - lz * rw) > 0.0
+
+
+@njit(cache=True, error_model="numpy")
+def _terms_sides(left, m, total, missing, lay, unit_folds, out):
+    """:func:`terms_of` of the first ``m`` columns of the column-major
+    ``left`` block (C, m) and of their right sums (total - left - missing),
+    fold by fold over all of them (the same arithmetic, in vector
+    registers): ``out`` = (N left, D left, N right, D right)."""
+    n_l, d_l, n_r, d_r = out
     mask = (1 << lay[3]) - 1
     cb = lay[3]
     for c in range(m):
-        n_out[c] = 0.0
-        d_out[c] = 0.0
+        n_l[c] = 0.0
+        d_l[c] = 0.0
+        n_r[c] = 0.0
+        d_r[c] = 0.0
     for k in range(lay[2]):
         at = _tail_column(lay, k)
         u = unit_folds[k, 0]
-        tail = block[at]
+        tail = left[at]
+        rest_t = total[at] - missing[at]
         if lay[1] == 1:
-            body = block[at + 1]
+            body = left[at + 1]
+            rest_b = total[at + 1] - missing[at + 1]
             for c in range(m):
                 bw = float(body[c] & mask)
                 a = float(body[c] >> cb) * u / bw if bw > 0.0 else 0.0
-                n_out[c] = n_out[c] + a * (float(tail[c] >> cb) * u)
-                d_out[c] = d_out[c] + a * a * float(tail[c] & mask)
+                n_l[c] = n_l[c] + a * (float(tail[c] >> cb) * u)
+                d_l[c] = d_l[c] + a * a * float(tail[c] & mask)
+            for c in range(m):
+                b_r = rest_b - body[c]
+                t_r = rest_t - tail[c]
+                bw = float(b_r & mask)
+                a = float(b_r >> cb) * u / bw if bw > 0.0 else 0.0
+                n_r[c] = n_r[c] + a * (float(t_r >> cb) * u)
+                d_r[c] = d_r[c] + a * a * float(t_r & mask)
         else:
             uw = unit_folds[k, 1]
-            tail_w, body, body_w = block[at + 1], block[at + 2], block[at + 3]
+            tail_w, body, body_w = left[at + 1], left[at + 2], left[at + 3]
+            rest_tw = total[at + 1] - missing[at + 1]
+            rest_b = total[at + 2] - missing[at + 2]
+            rest_bw = total[at + 3] - missing[at + 3]
             for c in range(m):
                 bw = float(body_w[c]) * uw
                 a = float(body[c]) * u / bw if bw > 0.0 else 0.0
-                n_out[c] = n_out[c] + a * (float(tail[c]) * u)
-                d_out[c] = d_out[c] + a * a * (float(tail_w[c]) * uw)
+                n_l[c] = n_l[c] + a * (float(tail[c]) * u)
+                d_l[c] = d_l[c] + a * a * (float(tail_w[c]) * uw)
+            for c in range(m):
+                bw = float(rest_bw - body_w[c]) * uw
+                a = float(rest_b - body[c]) * u / bw if bw > 0.0 else 0.0
+                n_r[c] = n_r[c] + a * (float(rest_t - tail[c]) * u)
+                d_r[c] = d_r[c] + a * a * (float(rest_tw - tail_w[c]) * uw)
 
 
 @njit(cache=True, error_model="numpy")
-def _emit(work, m, n0, d0, missing, lay, unit_folds, var, out, at):
+def _emit(work, m, n0, d0, total, missing, lay, unit_folds, var, out, at):
     """The changes of N and D of the candidates among the first ``m``
     columns of the work blocks whose ``keep`` flag is set, written to
     ``out`` = (dn, dd, var, pos) from index ``at``; returns the next index."""
-    left, right, n_l, d_l, n_r, d_r, pos, keep = work
+    left, pos, keep = work[0], work[7], work[8]
+    n_l, d_l, n_r, d_r = work[3], work[4], work[5], work[6]
     n_m, d_m = terms_of(missing, lay, unit_folds)
-    _terms_block(left, m, lay, unit_folds, n_l, d_l)
-    _terms_block(right, m, lay, unit_folds, n_r, d_r)
+    _terms_sides(left, m, total, missing, lay, unit_folds, (n_l, d_l, n_r, d_r))
     out_dn, out_dd, out_var, out_pos = out
     for c in range(m):
         if keep[c]:
@@ -270,50 +325,30 @@ def _continuous_block(hist, first, n_bins, total, missing, mono, min_obs, lay, u
     blocks (left: the buckets up to it; kept: it holds rows and the split is
     allowed); returns the number of buckets (``n_bins``: the others never
     hold rows)."""
-    left, right, pos, keep = work[0], work[1], work[6], work[7]
+    left, lc, rc, pos, keep = work[0], work[1], work[2], work[7], work[8]
     for a in range(total.shape[0]):
         acc = 0
         for b in range(n_bins):
             acc += hist[first + b, a]
             left[a, b] = acc
-            right[a, b] = total[a] - acc - missing[a]
+    _side_counts(left, n_bins, total, missing, lay, lc, rc)
     before = 0
     for b in range(n_bins):
         pos[b] = b
-        count = _count_column(left, b, lay)
-        keep[b] = count > before and _allowed(left, right, b, mono, min_obs, lay, unit_plain)
-        before = count
+        keep[b] = lc[b] > before and _allowed(left, b, total, missing, lc[b], rc[b], mono,
+                                              min_obs, lay, unit_plain)
+        before = lc[b]
     return n_bins
-
-
-@njit(cache=True, error_model="numpy")
-def _allowed(left, right, c, mono, min_obs, lay, unit_plain):
-    """Whether candidate ``c`` of the work blocks leaves ``min_obs`` in-bag
-    rows and some weight on each side and keeps a monotone constraint (whose
-    predictor's plain columns are in the histogram)."""
-    ln, rn = _count_column(left, c, lay), _count_column(right, c, lay)
-    if lay[0] == 1:
-        lw, rw = float(ln), float(rn)           # unit weights: the weight is the count
-    else:
-        lw, rw = _plain_column(left, c, lay, unit_plain)[1], _plain_column(right, c, lay,
-                                                                             unit_plain)[1]
-    if not (ln >= min_obs and rn >= min_obs and lw > 0.0 and rw > 0.0):
-        return False
-    if mono == 0:
-        return True
-    lz, rz = _plain_column(left, c, lay, unit_plain)[0], _plain_column(right, c, lay,
-                                                                         unit_plain)[0]
-    return mono * (rz * lw - lz * rw) > 0.0
 
 
 @njit(cache=True, error_model="numpy")
 def scan_work(n_columns, capacity):
     """The work blocks of :func:`scan_node` for ``capacity`` candidates of
-    one predictor: left and right sums (column-major), their N and D,
-    positions and whether each is kept."""
+    one predictor: left sums (column-major), the left and right row counts,
+    the N and D of each side, positions and whether each is kept."""
     return (np.empty((n_columns, capacity), dtype=np.int64),
-            np.empty((n_columns, capacity), dtype=np.int64), np.empty(capacity),
-            np.empty(capacity), np.empty(capacity), np.empty(capacity),
+            np.empty(capacity, dtype=np.int64), np.empty(capacity, dtype=np.int64),
+            np.empty(capacity), np.empty(capacity), np.empty(capacity), np.empty(capacity),
             np.empty(capacity, dtype=np.int64), np.empty(capacity, dtype=np.bool_))
 
 
@@ -328,14 +363,14 @@ def scan_node(hist, total, lay, units, data, min_obs, out, work):
     cont, cat, width, cat_cells, cat_missing, var_monotone, n_bins = data
     unit_plain, unit_folds = units
     n0, d0 = terms_of(total, lay, unit_folds)
-    left, right, pos, keep = work[0], work[1], work[6], work[7]
+    left, lc, rc, pos, keep = work[0], work[1], work[2], work[7], work[8]
     at = 0
     for i in range(cont.shape[0]):
         first = i * width
         missing = hist[first + width - 1]
         m = _continuous_block(hist, first, n_bins[i], total, missing, var_monotone[cont[i]],
                               min_obs, lay, unit_plain, work)
-        at = _emit(work, m, n0, d0, missing, lay, unit_folds, cont[i], out, at)
+        at = _emit(work, m, n0, d0, total, missing, lay, unit_folds, cont[i], out, at)
     for c in range(cat.shape[0]):
         order, n_occupied = level_order(hist, cat_cells[c], lay, unit_plain)
         missing = hist[cat_missing[c]]
@@ -345,9 +380,10 @@ def scan_node(hist, total, lay, units, data, min_obs, out, work):
             for q in range(m):
                 acc += hist[cat_cells[c, order[q]], a]
                 left[a, q] = acc
-                right[a, q] = total[a] - acc - missing[a]
+        _side_counts(left, m, total, missing, lay, lc, rc)
         for q in range(m):
             pos[q] = q
-            keep[q] = _allowed(left, right, q, 0, min_obs, lay, unit_plain)
-        at = _emit(work, m, n0, d0, missing, lay, unit_folds, cat[c], out, at)
+            keep[q] = _allowed(left, q, total, missing, lc[q], rc[q], 0, min_obs, lay,
+                               unit_plain)
+        at = _emit(work, m, n0, d0, total, missing, lay, unit_folds, cat[c], out, at)
     return at
