@@ -185,3 +185,34 @@ def test_grown_trees_equal(unit, depth):
         np.testing.assert_array_equal(getattr(ta, field), getattr(tb, field))
     other = BinnedTrainingData(x + 0.01, var_type, np.zeros(p, dtype=int), 40)
     np.testing.assert_array_equal(a.route(other), b.route(other))
+
+
+@pytest.mark.parametrize("count_bits", [10, 15, 31])
+def test_vectorised_terms_equal_terms_of_at_the_largest_sums(count_bits):
+    """The scan's unpacking of packed fold sums (an exact int64 -> float in
+    vector registers) gives every candidate's N and D as terms_of gives them
+    one column at a time, for sums up to the packed columns' bound."""
+    from pygbm.ordered.compiled.search import _terms_sides, scan_work, terms_of
+
+    rng = np.random.default_rng(count_bits)
+    n_folds, m = 4, 64
+    lay = (1, 1, n_folds, count_bits)
+    n_cols = 1 + 2 * n_folds
+    bound = 2 ** (60 - count_bits)          # the packed sums' bound (columns.py)
+
+    def packed(size, parts):
+        """Packed sums of ``parts`` buckets each: together below the bound."""
+        counts = rng.integers(0, 2 ** min(count_bits, 20) // parts, size)
+        return rng.integers(-bound // parts, bound // parts, size) * 2 ** count_bits + counts
+
+    buckets = packed((n_cols, m + 2), m + 2)     # the last one: the missing bucket
+    left = np.cumsum(buckets[:, :m], axis=1)
+    missing = buckets[:, -1]
+    total = buckets.sum(axis=1)
+    units = np.ldexp(1.0, -rng.integers(20, 40, (n_folds, 1)))
+    out = tuple(np.empty(m) for _ in range(4))
+    _terms_sides(left, m, total, missing, lay, units, out, scan_work(n_cols, m)[9])
+    for c in range(m):
+        right = total - left[:, c] - missing
+        assert (out[0][c], out[1][c]) == terms_of(left[:, c], lay, units)
+        assert (out[2][c], out[3][c]) == terms_of(right, lay, units)

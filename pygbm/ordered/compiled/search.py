@@ -246,8 +246,46 @@ def _allowed(left, c, total, missing, ln, rn, mono, min_obs, lay, unit_plain):
     return mono * (rz * lw - lz * rw) > 0.0
 
 
+#: an int64 with this bit pattern added to an integer |v| < 2**51 makes the
+#: double whose value minus MAGIC_FLOAT is v exactly (1.5 * 2**52): an exact
+#: int64 -> float conversion in vector registers, which AVX2 lacks
+MAGIC_BITS = np.int64(0x4338000000000000)
+MAGIC_FLOAT = 6755399441055744.0
+#: the fewest count bits for which packed fold sums (below 2**(60 - count
+#: bits) plus half a unit per row) stay below 2**51; counts must fit int32
+FAST_MIN_COUNT_BITS, FAST_MAX_COUNT_BITS = 10, 31
+
+
 @njit(cache=True, error_model="numpy")
-def _terms_sides(left, m, total, missing, lay, unit_folds, out):
+def _unpack(body, tail, rest_b, rest_t, right, m, cb, scratch):
+    """The packed body and tail sums of the first ``m`` candidates (left, or
+    right = rest - left) split into magic-biased w*z and int32 counts in
+    ``scratch`` (:func:`scan_work`)."""
+    bz, tz, bw, tw = scratch[0], scratch[2], scratch[4], scratch[5]
+    mask = (1 << cb) - 1
+    for c in range(m):
+        b = rest_b - body[c] if right else body[c]
+        t = rest_t - tail[c] if right else tail[c]
+        bz[c] = (b >> cb) + MAGIC_BITS
+        tz[c] = (t >> cb) + MAGIC_BITS
+        bw[c] = np.int32(b & mask)
+        tw[c] = np.int32(t & mask)
+
+
+@njit(cache=True, error_model="numpy")
+def _add_terms(n_out, d_out, m, u, scratch):
+    """One fold's terms of the unpacked sums in ``scratch`` added to N and D
+    (:func:`terms_of`'s arithmetic)."""
+    bz, tz, bw, tw = scratch[1], scratch[3], scratch[4], scratch[5]
+    for c in range(m):
+        w = float(bw[c])
+        a = (bz[c] - MAGIC_FLOAT) * u / w if w > 0.0 else 0.0
+        n_out[c] = n_out[c] + a * ((tz[c] - MAGIC_FLOAT) * u)
+        d_out[c] = d_out[c] + a * a * float(tw[c])
+
+
+@njit(cache=True, error_model="numpy")
+def _terms_sides(left, m, total, missing, lay, unit_folds, out, scratch):
     """:func:`terms_of` of the first ``m`` columns of the column-major
     ``left`` block (C, m) and of their right sums (total - left - missing),
     fold by fold over all of them (the same arithmetic, in vector
@@ -260,12 +298,20 @@ def _terms_sides(left, m, total, missing, lay, unit_folds, out):
         d_l[c] = 0.0
         n_r[c] = 0.0
         d_r[c] = 0.0
+    fast = FAST_MIN_COUNT_BITS <= cb <= FAST_MAX_COUNT_BITS
     for k in range(lay[2]):
         at = _tail_column(lay, k)
         u = unit_folds[k, 0]
         tail = left[at]
         rest_t = total[at] - missing[at]
-        if lay[1] == 1:
+        if lay[1] == 1 and fast:
+            body = left[at + 1]
+            rest_b = total[at + 1] - missing[at + 1]
+            _unpack(body, tail, rest_b, rest_t, False, m, cb, scratch)
+            _add_terms(n_l, d_l, m, u, scratch)
+            _unpack(body, tail, rest_b, rest_t, True, m, cb, scratch)
+            _add_terms(n_r, d_r, m, u, scratch)
+        elif lay[1] == 1:
             body = left[at + 1]
             rest_b = total[at + 1] - missing[at + 1]
             for c in range(m):
@@ -306,7 +352,7 @@ def _emit(work, m, n0, d0, total, missing, lay, unit_folds, var, out, at):
     left, pos, keep = work[0], work[7], work[8]
     n_l, d_l, n_r, d_r = work[3], work[4], work[5], work[6]
     n_m, d_m = terms_of(missing, lay, unit_folds)
-    _terms_sides(left, m, total, missing, lay, unit_folds, (n_l, d_l, n_r, d_r))
+    _terms_sides(left, m, total, missing, lay, unit_folds, (n_l, d_l, n_r, d_r), work[9])
     out_dn, out_dd, out_var, out_pos = out
     for c in range(m):
         if keep[c]:
@@ -345,11 +391,16 @@ def _continuous_block(hist, first, n_bins, total, missing, mono, min_obs, lay, u
 def scan_work(n_columns, capacity):
     """The work blocks of :func:`scan_node` for ``capacity`` candidates of
     one predictor: left sums (column-major), the left and right row counts,
-    the N and D of each side, positions and whether each is kept."""
+    the N and D of each side, positions, whether each is kept and the
+    unpacked fold sums of :func:`_unpack` (int64 with float64 views, int32)."""
+    bz = np.empty(capacity, dtype=np.int64)
+    tz = np.empty(capacity, dtype=np.int64)
+    unpacked = (bz, bz.view(np.float64), tz, tz.view(np.float64),
+                np.empty(capacity, dtype=np.int32), np.empty(capacity, dtype=np.int32))
     return (np.empty((n_columns, capacity), dtype=np.int64),
             np.empty(capacity, dtype=np.int64), np.empty(capacity, dtype=np.int64),
             np.empty(capacity), np.empty(capacity), np.empty(capacity), np.empty(capacity),
-            np.empty(capacity, dtype=np.int64), np.empty(capacity, dtype=np.bool_))
+            np.empty(capacity, dtype=np.int64), np.empty(capacity, dtype=np.bool_), unpacked)
 
 
 @njit(cache=True, error_model="numpy")
