@@ -372,11 +372,11 @@ def _continuous_block(hist, first, n_bins, total, missing, mono, min_obs, lay, u
     allowed); returns the number of buckets (``n_bins``: the others never
     hold rows)."""
     left, lc, rc, pos, keep = work[0], work[1], work[2], work[7], work[8]
-    for a in range(total.shape[0]):
-        acc = 0
-        for b in range(n_bins):
-            acc += hist[first + b, a]
-            left[a, b] = acc
+    for a in range(total.shape[0]):         # bucket by bucket: a histogram row is contiguous
+        left[a, 0] = hist[first, a]
+    for b in range(1, n_bins):
+        for a in range(total.shape[0]):
+            left[a, b] = left[a, b - 1] + hist[first + b, a]
     _side_counts(left, n_bins, total, missing, lay, lc, rc)
     before = 0
     for b in range(n_bins):
@@ -426,11 +426,10 @@ def scan_node(hist, total, lay, units, data, min_obs, out, work):
         order, n_occupied = level_order(hist, cat_cells[c], lay, unit_plain)
         missing = hist[cat_missing[c]]
         m = max(n_occupied - 1, 0)
-        for a in range(total.shape[0]):
-            acc = 0
-            for q in range(m):
-                acc += hist[cat_cells[c, order[q]], a]
-                left[a, q] = acc
+        for q in range(m):
+            cell = cat_cells[c, order[q]]
+            for a in range(total.shape[0]):
+                left[a, q] = hist[cell, a] if q == 0 else left[a, q - 1] + hist[cell, a]
         _side_counts(left, m, total, missing, lay, lc, rc)
         for q in range(m):
             pos[q] = q
