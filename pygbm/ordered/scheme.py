@@ -30,12 +30,15 @@ _PERMUTATION_STREAM, _CHOICE_STREAM = 11, 12
 @dataclass
 class OrderedModels:
     """What ``gbm_more`` continues: the seed of the permutations (native
-    categoricals; None: the target statistics' encoder owns them) and the
+    categoricals; None: the target statistics' encoder owns them), the
     supporting models' link values, (n_permutations, sum_k b_{k+1}), fold
-    after fold in permutation order."""
+    after fold in permutation order, and their exponentials as kept
+    (:mod:`.support`; None: the distribution has none, or a fit pickled
+    before they were kept, whose models start again from the link values)."""
 
     seed: int | None
     approx: np.ndarray | None = None
+    exp_approx: np.ndarray | None = None
 
 
 class NativeViews:
@@ -117,21 +120,24 @@ class OrderedSupport:
         spec = P.spec
         self.bounds = fold_boundaries(n, spec.fold_len_multiplier, spec.min_fold_size)
         orders = [views.order(r) for r in range(views.n_views)]
+        exp_approx = None
         if kept is None or kept.approx is None:
             ends = self.bounds[1:]
             approx = np.stack([np.concatenate([f_tr.take(o[:m]) for m in ends])
                                for o in orders])
         else:
             approx = np.array(kept.approx, dtype=float)
+            if kept.exp_approx is not None:
+                exp_approx = np.array(kept.exp_approx, dtype=float)
         self.compiled = P.engine == "numba"
         self._arrays: dict = {}         # the compiled grower's view of each data
         if self.compiled:
             # numba is imported with the compiled engine, on a fit's first use
             from .compiled.support import CompiledSupportingModels
 
-            self.models = CompiledSupportingModels(P, orders, self.bounds, approx)
+            self.models = CompiledSupportingModels(P, orders, self.bounds, approx, exp_approx)
         else:
-            self.models = SupportingModels(P, orders, self.bounds, approx)
+            self.models = SupportingModels(P, orders, self.bounds, approx, exp_approx)
 
     def tree_inputs(self, iteration: int, f_tr: np.ndarray) -> TreeInputs:
         r = self.views.view_of(iteration)
@@ -157,4 +163,4 @@ class OrderedSupport:
             self.models.add_tree(r, np.asarray(node_of), grown.n_terminal, shrinkage)
 
     def finish(self, state) -> None:
-        state.support = OrderedModels(self.seed, self.models.approx)
+        state.support = OrderedModels(self.seed, self.models.approx, self.models.exp_approx)

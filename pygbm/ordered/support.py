@@ -7,8 +7,10 @@ fold after fold (``FoldSegments``). Per tree, the permutation the tree is
 grown on gives each row its working responses of every fold
 (:meth:`SupportingModels.gradients`); once grown, the tree is added to
 every model: each leaf's value is the distribution's own estimate on the
-fold's *body* rows at the fold's model (``fit_leaves``), added to all the
-fold's rows. A leaf with fewer body rows than ``n_minobsinnode`` adds
+fold's *body* rows at the fold's model, added to all the fold's rows (from
+two running sums, :mod:`.leaf_terms`, for the five distributions whose
+estimates are ratios of sums: ``fit_leaves``' value bit for bit; laplace,
+quantile and tdist call their ``fit_leaves``). A leaf with fewer body rows than ``n_minobsinnode`` adds
 nothing: R estimates no terminal node from fewer rows (its trees make no
 such node), and the model of the body rows would not have one; an estimate
 from a handful of rows (a Newton step of one bernoulli row can be 100) is
@@ -21,6 +23,10 @@ CatBoost's ``approx_on_full_history``, under the same rule.
 
 The models' arithmetic uses the C library's ``exp`` (``r_exact_math``)
 whatever the fit's, so that compiled kernels reproduce it bit for bit.
+Bernoulli, poisson and adaboost models keep exp(sign F) of every position
+beside F (``exp_approx``, :mod:`.leaf_terms`) and multiply it by exp(sign x)
+when a tree adds x: an exponential per leaf and fold instead of one per
+position (the kept value differs from exp(sign F) by rounding only).
 """
 from __future__ import annotations
 
@@ -32,7 +38,9 @@ import numpy as np
 from ..distributions._common import node_ratio
 from ..distributions.inputs import Leaves
 from .columns import FoldColumns, fold_columns, tail_folds
-from .leaf_terms import POISSON, code_of, leaf_values, row_terms
+from .._rmath import exp_r
+from .leaf_terms import (POISSON, code_of, exp_of, exp_sign, growth_response, leaf_values,
+                         row_terms, working_response)
 
 
 @dataclass(frozen=True, eq=False)
@@ -65,20 +73,24 @@ class FoldSegments:
 @dataclass(frozen=True, eq=False)
 class PermutationRows:
     """One permutation's rows: its order (row at each position), the row of
-    every fold position (``rows``), their targets, each row's tail fold."""
+    every fold position (``rows``), their targets, each row's tail fold and
+    the sign of each position's exponential (None: none, :func:`.leaf_terms.exp_sign`)."""
 
     order: np.ndarray
     rows: np.ndarray
     targets: object
     tail_fold: np.ndarray
+    sign: np.ndarray | None
 
 
 class SupportingModels:
     """The supporting models of ``orders`` (one permutation each) for the
     training ``targets``, distribution ``dist`` and fit context ``ctx``;
-    ``approx`` (n_permutations, segments.size) their link values."""
+    ``approx`` (n_permutations, segments.size) their link values and
+    ``exp_approx`` their exponentials as kept (None: computed from ``approx``)."""
 
-    def __init__(self, problem, orders: list, bounds: np.ndarray, approx: np.ndarray):
+    def __init__(self, problem, orders: list, bounds: np.ndarray, approx: np.ndarray,
+                 exp_approx: np.ndarray | None = None):
         self.dist = problem.distribution
         self.ctx = dataclasses.replace(problem.context, r_exact_math=True)
         self.min_obs = problem.min_obs
@@ -89,12 +101,24 @@ class SupportingModels:
         self.perms = []
         for order in orders:
             rows = order[self.segments.position]
-            self.perms.append(PermutationRows(order, rows, problem.targets.rows(rows),
-                                              tail_folds(order, bounds)))
+            targets = problem.targets.rows(rows)
+            self.perms.append(PermutationRows(order, rows, targets, tail_folds(order, bounds),
+                                              exp_sign(self.dist, targets.y)))
         #: the fold columns pack w*z with a row count: unit weights and R's splits
         #: (Newton splits weigh each row by w h)
         self.unit = bool(np.all(problem.targets.w == 1.0)) and self.dist.gradient_splits
         self.approx = approx
+        if self.perms[0].sign is None:
+            self.exp_approx = None
+        elif exp_approx is None:
+            self.exp_approx = np.stack([exp_of(self.dist, p.targets, approx[r])
+                                        for r, p in enumerate(self.perms)])
+        else:
+            self.exp_approx = exp_approx
+
+    def exp(self, r: int) -> np.ndarray | None:
+        """Permutation ``r``'s kept exponentials (None: none)."""
+        return None if self.exp_approx is None else self.exp_approx[r]
 
     def fold(self, r: int, k: int) -> np.ndarray:
         """Fold ``k``'s link values of permutation ``r``, by position (a view)."""
@@ -105,9 +129,9 @@ class SupportingModels:
         """The weighted growth response and its weight at every fold position
         of permutation ``r`` at its fold's model: w*z and w (R's splits), or
         (w h)(z / h) and w h (Newton splits)."""
-        t, f = self.perms[r].targets, self.approx[r]
-        z = self.dist.negative_gradient(t, f, np.ones(f.shape[0], bool), self.ctx)
-        gz, gw = self.dist.growth_response(t, f, z, self.ctx)
+        t, f, e = self.perms[r].targets, self.approx[r], self.exp(r)
+        z = working_response(self.dist, t, f, e, self.ctx)
+        gz, gw = growth_response(self.dist, t, f, e, z, self.ctx)
         return gw * gz, gw
 
     def fold_columns(self, r: int) -> FoldColumns:
@@ -124,28 +148,37 @@ class SupportingModels:
         f, t = self.approx[r], p.targets
         nodes = node_of.take(p.rows) + seg.fold * n_t
         n_nodes = seg.n_folds * n_t
-        body = seg.body
-        counts = np.bincount(nodes.compress(body), minlength=n_nodes)
-        if self.full_history:
-            step = self._history_values(t, f, nodes, n_nodes)
-        else:
+        if code_of(self.dist) is None:          # medians, M-estimates: the distribution's own
+            body = seg.body
+            counts = np.bincount(nodes.compress(body), minlength=n_nodes)
             z = self.dist.negative_gradient(t, f, body, self.ctx)
             mean_z = node_ratio(t.w * z, t.w, nodes, n_nodes, body)
             values = self.dist.fit_leaves(t, f, z, Leaves(nodes, n_nodes, counts, mean_z,
                                                           self.min_obs), body, self.ctx)
             step = np.where(counts >= self.min_rows, values, 0.0).take(nodes)
-        f += shrinkage * step
+        else:
+            step = self._sum_values(t, f, self.exp(r), nodes, n_nodes)
+        x = shrinkage * step
+        f += x
+        if p.sign is not None:
+            self.exp_approx[r] *= exp_r(p.sign * x)
 
-    def _history_values(self, t, f, nodes, n_nodes) -> np.ndarray:
-        """Each position's leaf value: body rows the leaf's body estimate,
-        tail rows the estimate over the rows before them in their leaf (0
-        from fewer than ``min_rows`` rows)."""
+    def _sum_values(self, t, f, e, nodes, n_nodes) -> np.ndarray:
+        """Each position's leaf value from the running-sum estimators: the
+        leaf's body estimate; with ``full_history`` a tail row takes the
+        estimate over the rows before it in its leaf (0 from fewer than
+        ``min_rows`` rows)."""
         seg = self.segments
-        num, den = row_terms(self.dist, t, f, self.ctx)
+        num, den = row_terms(self.dist, t, f, e)
         body = seg.body
         b_num = np.bincount(nodes.compress(body), num.compress(body), n_nodes)
         b_den = np.bincount(nodes.compress(body), den.compress(body), n_nodes)
         b_cnt = np.bincount(nodes.compress(body), minlength=n_nodes)
+        f_range = self._f_range(t, f, nodes, n_nodes)
+        leaf_value = leaf_values(self.dist, b_num, b_den, f_range)
+        value = np.where(b_cnt >= self.min_rows, leaf_value, 0.0)
+        if not self.full_history:
+            return value.take(nodes)
         # running sums from the body's, tail row after tail row, leaf by leaf
         tail = np.flatnonzero(~body)
         by_leaf = tail[np.argsort(nodes.take(tail), kind="stable")]
@@ -157,10 +190,8 @@ class SupportingModels:
             p_num[a:b] = np.cumsum(np.concatenate(([b_num[node]], num.take(rows[:-1]))))
             p_den[a:b] = np.cumsum(np.concatenate(([b_den[node]], den.take(rows[:-1]))))
             p_cnt[a:b] = b_cnt[node] + np.arange(b - a)
-        f_range = self._f_range(t, f, nodes, n_nodes)
         out = np.empty(seg.size)
-        leaf_value = leaf_values(self.dist, b_num, b_den, f_range)
-        out[body] = np.where(b_cnt >= self.min_rows, leaf_value, 0.0).take(nodes.compress(body))
+        out[body] = value.take(nodes.compress(body))
         ranges = None if f_range is None else (f_range[0].take(leaf), f_range[1].take(leaf))
         tail_value = leaf_values(self.dist, p_num, p_den, ranges)
         out[by_leaf] = np.where(p_cnt >= self.min_rows, tail_value, 0.0)

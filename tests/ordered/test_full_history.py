@@ -46,7 +46,7 @@ def test_running_sum_estimates_are_fit_leaves(dist, offset):
     mean_z = np.bincount(node[bag], (t.w * z)[bag], n_nodes) / np.bincount(node[bag], t.w[bag],
                                                                             n_nodes)
     want = d.fit_leaves(t, f, z, Leaves(node, n_nodes, counts, mean_z, 5), bag, CTX)
-    num, den = row_terms(d, t, f, CTX)
+    num, den = row_terms(d, t, f)
     f_range = None
     if dist == "poisson" and not offset:
         f_range = (np.array([f[node == k].min() for k in range(n_nodes)]),

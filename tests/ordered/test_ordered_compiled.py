@@ -156,6 +156,25 @@ def test_supporting_models_equal(dist, weights, offset, full_history):
         ref.add_tree(r, node_of, 7, 0.1)
         comp.add_tree(r, node_of, 7, 0.1)
         np.testing.assert_array_equal(ref.approx, comp.approx)
+        if ref.exp_approx is None:          # no exponential: gaussian, huberized, ...
+            assert comp.exp_approx is None
+        else:
+            np.testing.assert_array_equal(ref.exp_approx, comp.exp_approx)
+
+
+@pytest.mark.parametrize("dist", ["bernoulli", "poisson", "adaboost"])
+@pytest.mark.parametrize("full_history", [False, True])
+def test_kept_exponentials_stay_those_of_the_link_values(dist, full_history):
+    """exp(sign F), kept by a factor per tree, stays within rounding of
+    exp(sign F) recomputed from the link values after 300 trees."""
+    (_, comp), rng = _models(dist, 900, True, True, full_history, seed=3)
+    for _ in range(300):
+        comp.add_tree(0, rng.integers(0, 5, 900), 5, 0.1)
+    p = comp.perms[0]
+    want = np.exp(p.sign * (comp.approx[0] + p.targets.offset))
+    np.testing.assert_allclose(comp.exp_approx[0], want, rtol=1e-12)
+    assert not np.array_equal(comp.approx[0], _models(dist, 900, True, True, full_history,
+                                                      seed=3)[0][1].approx[0])
 
 
 @pytest.mark.parametrize("unit", [True, False])

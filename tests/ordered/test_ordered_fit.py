@@ -113,6 +113,7 @@ def test_gbm_more_continues_the_supporting_models(frame, categorical):
     more = pygbm.gbm_more(part, 10)
     np.testing.assert_array_equal(more.fit, whole.fit)
     np.testing.assert_array_equal(more.ts_support.approx, whole.ts_support.approx)
+    np.testing.assert_array_equal(more.ts_support.exp_approx, whole.ts_support.exp_approx)
     np.testing.assert_array_equal(more.train_error, whole.train_error)
 
 

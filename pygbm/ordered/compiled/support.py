@@ -24,61 +24,75 @@ from ..support import SupportingModels
 
 
 @njit(cache=True, error_model="numpy")
-def _gradient(dist, y, off, f):
-    """The working response at link value ``f`` (offset ``off``, NaN: none)."""
-    code, z_sign = dist[0], dist[1]
-    has_off = off == off
-    F = f + off if has_off else f
-    if code == GAUSSIAN:
-        return y - off - f if has_off else y - f
+def _tracked(code):
+    """Whether the distribution keeps exp(sign F) (:mod:`pygbm.ordered.leaf_terms`)."""
+    return code == BERNOULLI or code == POISSON or code == ADABOOST
+
+
+@njit(cache=True, error_model="numpy")
+def _sign(code, y):
+    """The row's sign in exp(sign F) (:func:`pygbm.ordered.leaf_terms.exp_sign`)."""
     if code == BERNOULLI:
-        return y - 1.0 / (1.0 + math.exp(-F))
+        return -1.0
     if code == POISSON:
-        return y - math.exp(F)
+        return 1.0
+    return -(2.0 * y - 1.0)
+
+
+@njit(cache=True, error_model="numpy")
+def _gradient(dist, y, off, f, e):
+    """The working response at link value ``f`` (offset ``off``, NaN: none;
+    ``e`` the kept exp(sign F) where the distribution has one)."""
+    code, z_sign = dist[0], dist[1]
+    if code == GAUSSIAN:
+        return y - off - f if off == off else y - f
+    if code == BERNOULLI:
+        return y - 1.0 / (1.0 + e)
+    if code == POISSON:
+        return y - e
     s = 2.0 * y - 1.0
     if code == ADABOOST:
-        return z_sign * s * math.exp(-s * F)
-    m = s * F
+        return z_sign * s * e
+    m = s * (f + off if off == off else f)
     if m < LINEAR_MARGIN:
         return -LINEAR_SLOPE * s
     return 0.0 if 1.0 - m < 0.0 else -2.0 * s * (1.0 - m)
 
 
 @njit(cache=True, error_model="numpy")
-def _growth(dist, y, off, w, f):
+def _growth(dist, y, off, w, f, e):
     """A row's weighted growth response and its weight: w*z and w, or with
     Newton splits (w h)(z / h) and w h, ``h`` the Hessian kept from
     ``MIN_HESSIAN`` (bernoulli, poisson: :mod:`pygbm.distributions._newton`)."""
-    z = _gradient(dist, y, off, f)
+    z = _gradient(dist, y, off, f, e)
     if not dist[2]:
         return w * z, w
-    F = f + off if off == off else f
     if dist[0] == BERNOULLI:
-        h = 1.0 / ((1.0 + math.exp(-F)) * (1.0 + math.exp(F)))
+        h = 1.0 / ((1.0 + e) * (1.0 + 1.0 / e))
     else:
-        h = math.exp(F)
+        h = e
     h = h if (h > MIN_HESSIAN or h != h) else MIN_HESSIAN     # NumPy's maximum
     gw = w * h
     return gw * (z / h), gw
 
 
 @njit(cache=True, error_model="numpy")
-def _terms(dist, y, off, w, f):
+def _terms(dist, y, off, w, f, e):
     """A row's numerator and denominator terms of its leaf's estimate."""
     code = dist[0]
     has_off = off == off
-    F = f + off if has_off else f
     if code == GAUSSIAN:
         return w * (y - off - f if has_off else y - f), w
     if code == BERNOULLI:
-        z = y - 1.0 / (1.0 + math.exp(-F))
+        z = y - 1.0 / (1.0 + e)
         return w * z, w * (y - z) * (1.0 - y + z)
     if code == POISSON:
-        return w * y, w * math.exp(F)
+        return w * y, w * e
     s = 2.0 * y - 1.0
     if code == ADABOOST:
-        e = w * math.exp(-s * F)
-        return s * e, e
+        we = w * e
+        return s * we, we
+    F = f + off if has_off else f
     m = s * f                                    # R ignores the offset here
     if m < LINEAR_MARGIN:                        # but in h (Huberized.fit_leaves)
         return w * (LINEAR_SLOPE * s), w * (-LINEAR_SLOPE * s * F)
@@ -111,13 +125,14 @@ def _value(code, num, den, count, lo, hi, clip, min_rows):
 
 
 @njit(cache=True, error_model="numpy")
-def fold_gradients(dist, y, off, w, f):
+def fold_gradients(dist, y, off, w, f, e):
     """The weighted growth response and its weight at every fold position
-    (``off`` all NaN: no offset)."""
+    (``off`` all NaN: no offset; ``e`` the kept exponentials, empty: none)."""
+    tracked = _tracked(dist[0])
     out = np.empty(f.shape[0])
     weight = np.empty(f.shape[0])
     for s in range(f.shape[0]):
-        out[s], weight[s] = _growth(dist, y[s], off[s], w[s], f[s])
+        out[s], weight[s] = _growth(dist, y[s], off[s], w[s], f[s], e[s] if tracked else 0.0)
     return out, weight
 
 
@@ -144,12 +159,15 @@ def _quantized(x, scale):
 
 
 @njit(cache=True, error_model="numpy")
-def fold_values(dist, rows, f, fold_layout, values, units):
+def fold_values(dist, rows, model, fold_layout, values, units):
     """:func:`pygbm.ordered.columns.fold_columns` of the working responses at
-    the fold models ``f`` in one pass per fold: ``values`` (n, K width)
-    int64 and ``units`` (K, width) filled in place. ``fold_layout`` = (order,
-    bounds, count bits, unit weights)."""
+    the fold models ``model`` = (link values, kept exponentials (empty:
+    none)) in one pass per fold: ``values`` (n, K width) int64 and ``units``
+    (K, width) filled in place. ``fold_layout`` = (order, bounds, count
+    bits, unit weights)."""
     y, off, w = rows[0], rows[1], rows[2]
+    f, e = model
+    tracked = _tracked(dist[0])
     order, bounds, cb, unit = fold_layout
     wz = np.empty(f.shape[0])
     gw = np.empty(f.shape[0])
@@ -160,7 +178,7 @@ def fold_values(dist, rows, f, fold_layout, values, units):
         big_w = 0.0
         for p in range(m):
             s = start + p
-            wz[s], gw[s] = _growth(dist, y[s], off[s], w[s], f[s])
+            wz[s], gw[s] = _growth(dist, y[s], off[s], w[s], f[s], e[s] if tracked else 0.0)
             big_z = _larger(big_z, abs(wz[s]))
             big_w = _larger(big_w, abs(gw[s]))
         if unit:
@@ -180,15 +198,19 @@ def fold_values(dist, rows, f, fold_layout, values, units):
 
 
 @njit(cache=True, error_model="numpy")
-def add_tree(dist, rows, f, tree, shrinkage, full_history):
-    """Add a tree to one permutation's fold models ``f`` (in place), fold
-    after fold. ``rows`` = (y, offset (NaN: none), w) per fold position and
-    (order, bounds) of the permutation; ``tree`` = (terminal node of every
-    training row, number of terminal nodes, the fewest rows a leaf value is
-    estimated from)."""
+def add_tree(dist, rows, model, tree, shrinkage, full_history):
+    """Add a tree to one permutation's fold models ``model`` = (link values,
+    kept exponentials (empty: none)), in place, fold after fold. ``rows`` =
+    (y, offset (NaN: none), w) per fold position and (order, bounds) of the
+    permutation; ``tree`` = (terminal node of every training row, number of
+    terminal nodes, the fewest rows a leaf value is estimated from). A kept
+    exponential is multiplied by exp(sign x) when x is added: an exponential
+    per leaf and fold (full history: per tail row)."""
     y, off, w, order, bounds = rows
+    f, e = model
     node_of, n_t, min_rows = tree
     code = dist[0]
+    tracked = _tracked(code)
     clip = code == POISSON and not (off[0] == off[0])
     node = np.empty(order.shape[0], dtype=np.int64)      # by position
     for p in range(order.shape[0]):
@@ -198,7 +220,9 @@ def add_tree(dist, rows, f, tree, shrinkage, full_history):
     cnt = np.empty(n_t, dtype=np.int64)
     lo = np.empty(n_t)
     hi = np.empty(n_t)
-    value = np.empty(n_t)
+    step = np.empty(n_t)
+    up = np.ones(n_t)              # exp(x) and exp(-x) of each leaf's step x
+    down = np.ones(n_t)
     start = 0
     for k in range(bounds.shape[0] - 1):
         n_body, m = bounds[k], bounds[k + 1]
@@ -213,24 +237,39 @@ def add_tree(dist, rows, f, tree, shrinkage, full_history):
                 hi[node[p]] = max(hi[node[p]], f[start + p])
         for p in range(n_body):
             s = start + p
-            a, b = _terms(dist, y[s], off[s], w[s], f[s])
+            a, b = _terms(dist, y[s], off[s], w[s], f[s], e[s] if tracked else 0.0)
             num[node[p]] += a
             den[node[p]] += b
             cnt[node[p]] += 1
         for nd in range(n_t):
-            value[nd] = _value(code, num[nd], den[nd], cnt[nd], lo[nd], hi[nd], clip, min_rows)
+            x = shrinkage * _value(code, num[nd], den[nd], cnt[nd], lo[nd], hi[nd], clip,
+                                   min_rows)
+            step[nd] = x
+            if tracked:
+                up[nd] = math.exp(x)
+                down[nd] = math.exp(-x)
         for p in range(n_body if full_history else m):
-            f[start + p] += shrinkage * value[node[p]]
+            s = start + p
+            f[s] += step[node[p]]
+            if tracked:
+                e[s] *= up[node[p]] if _sign(code, y[s]) > 0.0 else down[node[p]]
         for p in range(n_body if full_history else m, m):
             # a tail row: the estimate over the rows before it in its leaf
             s, nd = start + p, node[p]
-            a, b = _terms(dist, y[s], off[s], w[s], f[s])
-            f[s] += shrinkage * _value(code, num[nd], den[nd], cnt[nd], lo[nd], hi[nd], clip,
-                                        min_rows)
+            a, b = _terms(dist, y[s], off[s], w[s], f[s], e[s] if tracked else 0.0)
+            x = shrinkage * _value(code, num[nd], den[nd], cnt[nd], lo[nd], hi[nd], clip,
+                                   min_rows)
+            f[s] += x
+            if tracked:
+                e[s] *= math.exp(_sign(code, y[s]) * x)
             num[nd] += a
             den[nd] += b
             cnt[nd] += 1
         start += m
+
+
+#: the kernels' kept exponentials of a distribution without them
+_NONE = np.empty(0)
 
 
 class CompiledSupportingModels(SupportingModels):
@@ -238,8 +277,9 @@ class CompiledSupportingModels(SupportingModels):
     working responses and tree additions for the running-sum distributions
     (the others keep the NumPy methods)."""
 
-    def __init__(self, problem, orders: list, bounds: np.ndarray, approx: np.ndarray):
-        super().__init__(problem, orders, bounds, approx)
+    def __init__(self, problem, orders: list, bounds: np.ndarray, approx: np.ndarray,
+                 exp_approx: np.ndarray | None = None):
+        super().__init__(problem, orders, bounds, approx, exp_approx)
         code = code_of(self.dist)
         z_sign = self.dist.z_sign if code == ADABOOST else 1.0
         newton = not self.dist.gradient_splits
@@ -253,11 +293,16 @@ class CompiledSupportingModels(SupportingModels):
             self.rows.append((np.asarray(t.y, dtype=float), off, np.asarray(t.w, dtype=float),
                               p.order.astype(np.int64), seg.bounds.astype(np.int64)))
 
+    def model(self, r: int) -> tuple:
+        """Permutation ``r``'s link values and kept exponentials (empty: none)."""
+        e = self.exp(r)
+        return self.approx[r], _NONE if e is None else e
+
     def gradients(self, r: int) -> tuple[np.ndarray, np.ndarray]:
         if self.kernel_dist is None:
             return super().gradients(r)
         y, off, w = self.rows[r][:3]
-        return fold_gradients(self.kernel_dist, y, off, w, self.approx[r])
+        return fold_gradients(self.kernel_dist, y, off, w, *self.model(r))
 
     def fold_columns(self, r: int) -> FoldColumns:
         if self.kernel_dist is None:
@@ -269,7 +314,7 @@ class CompiledSupportingModels(SupportingModels):
         # only a row's entries from its tail fold on are ever read: not zeroed
         values = np.empty((n, n_folds * width), dtype=np.int64)
         units = np.empty((n_folds, width))
-        fold_values(self.kernel_dist, self.rows[r], self.approx[r],
+        fold_values(self.kernel_dist, self.rows[r], self.model(r),
                     (p.order.astype(np.int64), seg.bounds.astype(np.int64), cb, self.unit),
                     values, units)
         return FoldColumns(p.tail_fold, values, units, width, cb)
@@ -278,6 +323,6 @@ class CompiledSupportingModels(SupportingModels):
         if self.kernel_dist is None:
             super().add_tree(r, node_of, n_t, shrinkage)
             return
-        add_tree(self.kernel_dist, self.rows[r], self.approx[r],
+        add_tree(self.kernel_dist, self.rows[r], self.model(r),
                  (node_of.astype(np.int64), int(n_t), int(self.min_rows)), float(shrinkage),
                  self.full_history)
