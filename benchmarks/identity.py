@@ -2,7 +2,7 @@
 
 ``python benchmarks/identity.py write FILE`` fits a fixed set of cases that
 cover every engine path of the benchmark workloads (exact, binned, few-value
-histogram, missing values, categoricals, ordered target statistics,
+histogram, missing values, categoricals, ordered target statistics, ordered boosting,
 multinomial, pairwise, coxph, bernoulli, poisson, weights and offsets, cv,
 gbm_more) and stores every number a fit produces: ``init_f``, the fitted
 values, train/valid errors, OOB improvements, cv error and fitted values, the
@@ -119,6 +119,19 @@ def cases():
         n_trees=40, interaction_depth=2, random_state=5, max_bins=32)
     add("friedman_tdist_binned", "y ~ .", fr, fr_new, distribution="tdist", max_bins=64,
         train_fraction=0.8, **common)
+    # ordered boosting (its supporting models, their kept exponentials, its grower)
+    add("friedman_cat_ordered_boosting", "y ~ .", cat, cat_new, distribution="gaussian",
+        categorical="ordered_ts", boosting_type="ordered", max_bins=255, train_fraction=0.8,
+        **common)
+    add("letter_bernoulli_ordered", "y ~ .", bern, bern.iloc[:200], distribution="bernoulli",
+        n_trees=40, interaction_depth=3, shrinkage=0.1, random_state=5, max_bins=32,
+        boosting_type="ordered", train_fraction=0.8)
+    add("letter_bernoulli_newton_ordered_history", "y ~ .", bern, bern.iloc[:200],
+        distribution={"name": "bernoulli", "splits": "newton"}, n_trees=30,
+        interaction_depth=3, shrinkage=0.1, random_state=5, max_bins=32,
+        boosting_type="ordered", full_history=True)
+    add("letter_adaboost_ordered", "y ~ .", bern, bern.iloc[:200], distribution="adaboost",
+        n_trees=30, interaction_depth=2, random_state=5, max_bins=32, boosting_type="ordered")
 
     lung = _csv("lung.csv")
     add("lung_coxph", "Surv(time, status) ~ .", lung, lung.iloc[:40],
