@@ -176,14 +176,22 @@ def _check_initial_value(y_train, w_train, dist) -> None:
     """The training rows must give the distribution a finite initial value:
     both classes with weight for a log-odds, some weight on the 0s for
     huberized's ratio, a positive weighted count for poisson's log."""
-    if dist.name in _BINARY_RATE_FITS and np.unique(y_train).size < 2:
+    binary = dist.name in _BINARY_RATE_FITS
+    if binary and np.unique(y_train).size < 2 and y_train[0] in (0.0, 1.0):
         raise ValueError(f"{dist.name}: the response y has only the value "
                          f"{float(y_train[0]):g} among the training rows; it needs both 0 and 1")
-    binary = dist.name in _BINARY_RATE_FITS
-    classes = (0.0, 1.0) if binary else (0.0,) if dist.name in _ZERO_WEIGHT_RATIO_FITS else ()
-    for value in classes:
-        if not np.any(w_train[y_train == value] > 0):
-            raise ValueError(f"{dist.name}: no training row with y = {value:g} has a positive "
+    # the weight on each class: a proportion y (bernoulli) is y of a 1 and 1 - y of a 0
+    if binary:
+        classes = ((0.0, "< 1", w_train * (1.0 - y_train)), (1.0, "> 0", w_train * y_train))
+    elif dist.name in _ZERO_WEIGHT_RATIO_FITS:
+        classes = ((0.0, "< 1", np.where(y_train == 0.0, w_train, 0.0)),)
+    else:
+        classes = ()
+    proportions = bool(np.any((y_train > 0.0) & (y_train < 1.0)))
+    for value, side, weight in classes:
+        if not np.any(weight > 0):
+            which = f"y {side}" if proportions else f"y = {value:g}"
+            raise ValueError(f"{dist.name}: no training row with {which} has a positive "
                              f"weight (their weights sum to 0), so the initial value would "
                              f"be infinite; it needs weight on "
                              + ("both 0 and 1" if binary else "the rows with y = 0"))

@@ -1072,7 +1072,7 @@ def test_class_of_numeric_classes_is_matched_and_listed_as_r_labels_them(E):
 @pytest.mark.parametrize("dist, response, match", [
     ("poisson", lambda k: -k, r"non-negative count response y.*\(y: the response Claims\)"),
     ("poisson", lambda k: k + 0.5, r"integer count response y.*\(y: the response Claims\)"),
-    ("bernoulli", lambda k: k, r"coded 0/1.*\(y: the response Claims\)"),
+    ("bernoulli", lambda k: k, r"in \[0, 1\].*\(y: the response Claims\)"),
 ])
 def test_the_distributions_response_errors_name_the_formulas_response(dist, response, match):
     rng = np.random.default_rng(0)

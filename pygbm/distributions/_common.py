@@ -113,11 +113,13 @@ def check_finite(arr, dist_name, what="response y"):
         )
 
 
-def as_binary_response(y, dist_name):
+def as_binary_response(y, dist_name, proportions=False):
     """Code a 0/1, boolean or 2-level categorical response as 0.0/1.0.
 
     A 2-level categorical (pandas Categorical, strings) is coded as R's
-    ``as.integer(factor(y)) - 1``: first level 0, second level 1.
+    ``as.integer(factor(y)) - 1``: first level 0, second level 1. With
+    ``proportions`` a numeric response may take any value in [0, 1] (a
+    proportion of successes, bernoulli's likelihood as R computes it).
     """
     need = f"{dist_name} needs a response y coded 0/1 (or a 2-level factor)"
     cat = getattr(y, "cat", None)
@@ -142,6 +144,14 @@ def as_binary_response(y, dist_name):
             raise ValueError(f"{need}; got {len(levels)} distinct values")
         return codes.astype(float).reshape(arr.shape)
     arr = as_numeric_response(arr, dist_name)
+    if proportions:
+        if arr.size and (arr.min() < 0.0 or arr.max() > 1.0):
+            raise ValueError(
+                f"{dist_name} needs a response y in [0, 1] (0/1, proportions of successes "
+                f"with their trials as weights, or a 2-level factor); got values from "
+                f"{float(arr.min())!r} to {float(arr.max())!r} (R gbm fits them unchecked: "
+                f"its deviance is then NaN or meaningless)")
+        return arr
     values = np.unique(arr)
     if not np.all(np.isin(values, (0.0, 1.0))):
         raise ValueError(

@@ -56,6 +56,10 @@ def _score_root(y, offset, w) -> float:
 class Bernoulli(NewtonSplits, Distribution):
     """Bernoulli log-likelihood, logit link.
 
+    * response: 0/1, a 2-level factor, or proportions in [0, 1] (successes
+      over trials, the trials as weights), which R fits with the same
+      formulas; R does not check the range, and outside [0, 1] its deviance
+      is NaN or meaningless: refused here.
     * deviance: ``-2 * sum(w * (y * F - log(1 + exp(F)))) / sum(w)``,
       ``F = f + offset``
     * working response: ``z = y - p``, ``p = 1 / (1 + exp(-F))``; this is the
@@ -80,7 +84,7 @@ class Bernoulli(NewtonSplits, Distribution):
     response_link = "logistic"
 
     def check_response(self, y):
-        return as_binary_response(y, self.name)
+        return as_binary_response(y, self.name, proportions=True)
 
     def init_f(self, t, ctx):
         y, offset, w = t.y, t.offset, t.w

@@ -306,7 +306,9 @@ def test_huberized_bag_improvement_r_denominator():
 
 
 @pytest.mark.parametrize("dname, y, match", [
-    ("bernoulli", [0, 1, 2], r"bernoulli needs a response y coded 0/1.*got 3 distinct"),
+    ("bernoulli", [0, 1, 2], r"bernoulli needs a response y in \[0, 1\].*from 0\.0 to 2\.0"),
+    ("bernoulli", [0.5, -0.1], r"bernoulli needs a response y in \[0, 1\].*from -0\.1 to 0\.5"),
+    ("bernoulli", ["a", "b", "c"], r"bernoulli needs a response y coded 0/1.*3 distinct"),
     ("adaboost", [0.0, 0.5, 1.0], r"adaboost needs a response y coded 0/1"),
     ("huberized", ["a", "b", "c"], r"huberized needs a response y.*3 distinct"),
     ("poisson", [1.0, -1.0, 3.0], r"poisson needs a non-negative.*response y"),
