@@ -284,7 +284,7 @@ def engine_matrix(data: CodedData, targets: Targets, options: FitOptions, dist,
     ts_encoder, x_engine, var_type_engine, schedule = fit_target_statistics(
         categorical, data.x, targets.y, targets.w, data.n_train, data.var_names, var_type,
         tree_monotone(options, dist), dist, options.max_bins, rng, offset=targets.offset,
-        **(options.ts_options or {}))
+        var_levels=data.var_levels, **(options.ts_options or {}))
     return EngineInputs(x_engine, var_type_engine, ts_encoder, schedule)
 
 

@@ -127,6 +127,11 @@ def test_missing_values_are_their_own_level(lending):
     table = fit.ts_encoder.level_table(j)
     n_missing = int(d["addr_state"].isna().sum())
     assert table["weight"].iloc[-1] == pytest.approx(n_missing * fit.data["w"][0])
+    # the levels by name, in code order, the missing values' row without one
+    assert table["level"].iloc[:-1].tolist() == [str(v) for v in fit.var_levels[j]]
+    assert table["level"].isna().tolist() == [False] * (len(table) - 1) + [True]
+    by_name = table.set_index("level")["weight"]
+    assert by_name[str(d["addr_state"].dropna().iloc[0])] > 0
     engine = fit.to_engine(fit.data["x"])
     miss = np.isnan(fit.data["x"][:, j])
     assert np.unique(engine[miss, j]).size == 1 and np.isfinite(engine[miss, j]).all()

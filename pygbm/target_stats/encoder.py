@@ -34,8 +34,10 @@ class TargetStatisticsEncoder:
     """
 
     def __init__(self, modes, var_names, var_type, prior, prior_weight, n_permutations,
-                 seed, n_train, max_combination=1):
+                 seed, n_train, max_combination=1, labels=None):
         self.modes = list(modes)
+        #: the level names of each coded predictor (by index; none: codes only)
+        self.labels = dict(labels or {})
         self.var_names = list(var_names)
         self.var_type = np.asarray(var_type).copy()
         self.n_levels = np.maximum(self.var_type, 0).astype(np.intp)
@@ -158,8 +160,9 @@ class TargetStatisticsEncoder:
 
     # ---- inspection helpers (for inspect/: influence, partial dependence)
     def level_table(self, j) -> pd.DataFrame:
-        """Per level of predictor ``j`` (index or name): training weight, sum of
-        w*y and the prediction-time statistic (the last row is 'missing')."""
+        """Per level of predictor ``j`` (index or name): its code and name,
+        training weight, sum of w*y and the prediction-time statistic (the
+        last row is the missing values': code K, name <NA>)."""
         import pandas as pd        # imported on first use: import pygbm stays fast
         j = self._predictor(j)
         if j not in self.sums:
@@ -167,8 +170,13 @@ class TargetStatisticsEncoder:
                              "statistics")
         K = int(self.n_levels[j])
         codes = np.arange(K + 1)
-        return pd.DataFrame({"code": codes, "weight": self.weights[j], "sum_wy": self.sums[j],
-                             "statistic": self.statistic(j, codes)})
+        names = self.labels.get(j)
+        table = {"code": codes}
+        if names is not None and len(names) == K:
+            table["level"] = pd.array(names + [None], dtype="string")
+        table.update({"weight": self.weights[j], "sum_wy": self.sums[j],
+                      "statistic": self.statistic(j, codes)})
+        return pd.DataFrame(table)
 
     def _predictor(self, j) -> int:
         """The index of predictor ``j`` (a name, or an index 0..p-1); an error naming

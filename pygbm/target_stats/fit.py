@@ -18,13 +18,14 @@ _UNUSED_SEED = 0
 
 def fit_target_statistics(categorical, x, y, w, n_train, var_names, var_type, var_monotone,
                           dist, max_bins, rng, n_permutations=4, prior=None,
-                          prior_weight=1.0, max_combination=1, offset=None):
+                          prior_weight=1.0, max_combination=1, offset=None, var_levels=None):
     """Fit the target-statistics coding of ``gbm(..., categorical=...)``.
 
     ``x``: coded matrix of all rows (training rows first; categorical columns
     hold level codes 0..K-1, NaN missing); ``y``, ``w`` (normalised weights)
     for all rows; ``offset`` (all rows) or None: the statistics are net of it
-    (:func:`pygbm.target_stats.modes.statistic_inputs`). Returns ``(encoder,
+    (:func:`pygbm.target_stats.modes.statistic_inputs`); ``var_levels`` (the
+    fit's, optional) names the levels in the encoder's tables. Returns ``(encoder,
     x_engine, var_type_engine, schedule)``: the fitted
     :class:`TargetStatisticsEncoder`, the engine's matrix of all
     rows (validation rows coded by ``encoder.transform``), the engine's
@@ -60,8 +61,10 @@ def fit_target_statistics(categorical, x, y, w, n_train, var_names, var_type, va
     seed = _UNUSED_SEED if not coded else int(rng.integers(_SEED_BOUND)) \
         if isinstance(rng, np.random.Generator) \
         else int(np.random.default_rng(rng).integers(_SEED_BOUND))
+    labels = {} if var_levels is None else \
+        {j: [str(v) for v in var_levels[j]] for j, m in enumerate(modes) if m != NATIVE}
     enc = TargetStatisticsEncoder(modes, var_names, var_type, prior, prior_weight,
-                                  n_permutations, seed, n_train, max_combination)
+                                  n_permutations, seed, n_train, max_combination, labels)
     enc.fit(x[:n_train], y_tr, w_tr)
     if max_combination > 1:
         members = [j for j in enc.ts_columns if enc.modes[j] == ORDERED]
