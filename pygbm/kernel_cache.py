@@ -107,7 +107,8 @@ KERNELS = (
         "distributions/_newton.py")),
     KernelCache("ordered/compiled", (
         "ordered/compiled/*.py", "ordered/columns.py", "ordered/leaf_terms.py",
-        "distributions/huberized.py", "distributions/poisson.py", "engine/split.py",
+        "distributions/huberized.py", "distributions/poisson.py", "distributions/_newton.py",
+        "engine/split.py",
         "engine/compiled/arith.py", "engine/compiled/tree_arrays.py")),
     KernelCache("early_exit", (
         "early_exit/compiled.py", "early_exit/outcome.py", "engine/split.py")),
