@@ -244,10 +244,9 @@ def predict_cost(fit, newdata=None, n_trees=None):
     ``model_cost`` and ``total``; a list of counts gives a dict of them keyed
     by the counts asked for (one pass over the trees; a count above the trees
     fitted gets the table of all of them, with ``predict``'s warning)."""
-    spec = _spec_of(fit)
     counts = fit._check_n_trees(fit.n_trees if n_trees is None else n_trees)
     single = n_trees is None or np.ndim(n_trees) == 0     # checked: not a ragged list
-    out, _ = _walk(fit, fit._design(newdata), counts, spec)
+    out = cost_tables(fit, fit._design(newdata), counts)
     from .frontend import row_labels   # on first use: import pygbm stays fast
     rows = row_labels(newdata)          # as predict keeps them
     if rows is not None:
@@ -257,6 +256,13 @@ def predict_cost(fit, newdata=None, n_trees=None):
         return out[int(counts[0])]
     asked = np.asarray(n_trees).ravel()
     return {int(a): out[int(c)] for a, c in zip(asked, counts)}
+
+
+def cost_tables(fit, x, counts) -> dict:
+    """{count: cost table} of the coded rows ``x`` (:meth:`GBMFit._design`'s)
+    under the first ``count`` iterations of each checked count (the tables of
+    :func:`predict_cost`, without row labels)."""
+    return _walk(fit, x, counts, _spec_of(fit))[0]
 
 
 # ---------------------------------------------------------------- the report

@@ -9,7 +9,7 @@ import pandas as pd
 
 from .. import frontend
 from .._checks import FIT_FIELDS, fit_arg, new_offsets, response_arg, weights_arg
-from ..costs import COST_COLUMNS
+from ..costs import COST_COLUMNS, cost_tables
 from ..distributions import Targets
 from ..pairwise_rows import group_labels, sort_within_groups
 
@@ -198,7 +198,8 @@ def cost_tradeoff(fits, newdata, y=None, n_trees=None, offset=None,
         counts = _counts(fit, n_trees)
         # the link values, offsets aside (added with the targets): not fit.predict, which
         # gives R's "does not add the offset" warning and checks the counts again
-        f = fit._link(fit._design(newdata), np.asarray(counts))
+        x = fit._design(newdata)
+        f = fit._link(x, np.asarray(counts))
         if f.shape[0] == 0:       # the means of no rows: NaN (and NumPy's warnings)
             raise ValueError("newdata must have at least 1 row, got 0: cost_tradeoff "
                              "averages the deviance and costs over its rows")
@@ -207,7 +208,7 @@ def cost_tradeoff(fits, newdata, y=None, n_trees=None, offset=None,
         targets, order = _targets(fit, newdata, y, offset, w_norm, f.shape[0])
         f = f if order is None else f[order]
         context = fit.context.detached()
-        costs = fit.predict_cost(newdata, n_trees=counts)
+        costs = cost_tables(fit, x, counts)     # the rows as designed once
         for j, count in enumerate(counts):
             table = costs[count]
             row = dict(model=name, tradeoff=fit.costs.tradeoff, n_trees=count,
