@@ -10,16 +10,17 @@ every model: each leaf's value is the distribution's own estimate on the
 fold's *body* rows at the fold's model, added to all the fold's rows (from
 two running sums, :mod:`.leaf_terms`, for the five distributions whose
 estimates are ratios of sums: ``fit_leaves``' value bit for bit; laplace,
-quantile and tdist call their ``fit_leaves``). A leaf with fewer body rows than ``n_minobsinnode`` adds
-nothing: R estimates no terminal node from fewer rows (its trees make no
-such node), and the model of the body rows would not have one; an estimate
-from a handful of rows (a Newton step of one bernoulli row can be 100) is
-noise that the tail's gradients would then chase. A leaf without body rows
-is the case ``n_minobsinnode = 1`` (no information; R's poisson would give
--19 there). With ``full_history`` a row of the tail
-takes instead the estimate over all the rows before it in its leaf (the
-body and the earlier tail rows), from running sums (:mod:`.leaf_terms`):
-CatBoost's ``approx_on_full_history``, under the same rule.
+quantile and tdist call their ``fit_leaves``). A leaf with fewer body rows
+than ``n_minobsinnode`` adds nothing: R estimates no terminal node from
+fewer rows (its trees make no such node), and the model of the body rows
+would not have one; an estimate from a handful of rows (a Newton step of
+one bernoulli row can be 100) is noise that the tail's gradients would then
+chase. A leaf without body rows is the case ``n_minobsinnode = 1`` (no
+information; R's poisson would give -19 there). With ``full_history`` a row
+of the tail takes instead the estimate over all the rows before it in its
+leaf (the body and the earlier tail rows), from running sums
+(:mod:`.leaf_terms`): CatBoost's ``approx_on_full_history``, under the same
+rule.
 
 The models' arithmetic uses the C library's ``exp`` (``r_exact_math``)
 whatever the fit's, so that compiled kernels reproduce it bit for bit.
@@ -35,10 +36,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .._rmath import exp_r
 from ..distributions._common import node_ratio
 from ..distributions.inputs import Leaves
 from .columns import FoldColumns, fold_columns, tail_folds
-from .._rmath import exp_r
 from .leaf_terms import (POISSON, code_of, exp_of, exp_sign, growth_response, leaf_values,
                          row_terms, working_response)
 

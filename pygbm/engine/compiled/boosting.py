@@ -14,8 +14,8 @@ methods, which the kernels would not see) with compiled kernels
 log are the C library's, as a new fit's of one output,
 :func:`pygbm.fitting.library_math`; a binned fit pickled before that rule
 (NumPy's exp and log) and continued by ``gbm_more`` runs here only with the
-distributions that call neither, :data:`.losses.NO_EXP_LOG`), R's bag, and none of the loop's seams in use (a
-split-gain adjustment, per-row state, a sampler of one's own, another
+distributions that call neither, :data:`.losses.NO_EXP_LOG`), R's bag, and
+none of the loop's seams in use (a split-gain adjustment, per-row state, a sampler of one's own, another
 scheme), which need Python between trees, except CEGB's cost tracker as both
 (the adjustment and the row state) where the compiled growers apply it
 (:func:`pygbm.engine.factory.compiled_costs`): the loop then
