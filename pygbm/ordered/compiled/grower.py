@@ -71,6 +71,22 @@ def _histogram(hist, codes, cols, rows, with_plain):
 
 
 @njit(cache=True, error_model="numpy")
+def _subtract(parent, hists, slots):
+    """``parent`` less the histograms ``hists[slots]`` (at most two), in one
+    pass (exact: integers)."""
+    flat = parent.reshape(-1)
+    if slots.shape[0] == 2:
+        a = hists[slots[0]].reshape(-1)
+        b = hists[slots[1]].reshape(-1)
+        for q in range(flat.shape[0]):
+            flat[q] -= a[q] + b[q]
+    elif slots.shape[0] == 1:
+        a = hists[slots[0]].reshape(-1)
+        for q in range(flat.shape[0]):
+            flat[q] -= a[q]
+
+
+@njit(cache=True, error_model="numpy")
 def _plain_sums(plain, rows, out):
     """The plain columns summed over ``rows`` into ``out`` (exact integers)."""
     out[:] = 0
@@ -241,6 +257,8 @@ def grow_ordered(arrays, cols, units, bag_rows, depth, min_obs):
                 if counts[s_] > counts[largest]:
                     largest = s_
             parent_slot = slot_of[t]
+            counted = np.empty(2, dtype=np.int64)      # the smaller children's slots
+            n_counted = 0
             for s_ in range(3):
                 if s_ == largest:
                     continue
@@ -251,7 +269,9 @@ def grow_ordered(arrays, cols, units, bag_rows, depth, min_obs):
                     continue                        # never searched, nothing to subtract
                 _histogram(hists[slot], codes, cols, rows[seg_lo[kids[s_]]:seg_hi[kids[s_]]],
                            with_plain)
-                hists[parent_slot] -= hists[slot]
+                counted[n_counted] = slot
+                n_counted += 1
+            _subtract(hists[parent_slot], hists, counted[:n_counted])
             slot_of[kids[largest]] = parent_slot
     node_pred = np.empty(n_nodes)
     for k in range(n_nodes):

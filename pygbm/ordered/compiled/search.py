@@ -27,61 +27,35 @@ def _tail_column(lay, k):
 def add_rows(hist, codes, cols, rows, with_plain):
     """Add the columns ``cols`` = (plain (n, P), fold values, tail folds,
     layout) of ``rows`` (training rows) to ``hist`` (n_cells + 1, C): each
-    row's entries (column, value) listed once, then added to its bucket of
-    every predictor; the plain columns only where ``with_plain[v]`` (the
-    others' counts come from the fold entries, see :func:`cell_count`)."""
+    of a row's entries (its tail entry, its body entries) added to its
+    bucket of every predictor in turn, then its plain columns where
+    ``with_plain[v]`` (the others' counts come from the fold entries, see
+    :func:`cell_count`)."""
     plain, values, tail_fold, lay = cols
     n_plain, width, n_folds = lay[0], lay[1], lay[2]
     n_cols = hist.shape[1]
     flat = hist.reshape(-1)
-    col = np.empty(n_plain + width * (n_folds + 1), dtype=np.int64)
-    val = np.empty(n_plain + width * (n_folds + 1), dtype=np.int64)
+    p = codes.shape[1]
+    base = np.empty(p, dtype=np.int64)          # the row's bucket of every predictor
+    any_plain = False
+    for v in range(p):
+        any_plain = any_plain or with_plain[v]
     for q in range(rows.shape[0]):
         i = rows[q]
         j = tail_fold[i]
-        ne = 0
-        for a in range(n_plain):
-            col[ne] = a
-            val[ne] = plain[i, a]
-            ne += 1
+        for v in range(p):
+            base[v] = codes[i, v] * n_cols
         for k in range(max(j, 0), n_folds):
             at = _tail_column(lay, k) + (0 if k == j else width)
             for g in range(width):
-                col[ne] = at + g
-                val[ne] = values[i, width * k + g]
-                ne += 1
-        _add_entries(flat, codes[i], with_plain, n_cols, col, val, ne, n_plain)
-
-
-@njit(cache=True, error_model="numpy")
-def _add_entries(flat, cells, with_plain, n_cols, col, val, ne, n_plain):
-    """Add a row's ``ne`` entries (the first ``n_plain`` its plain columns)
-    to each of its ``cells``; the usual counts (one packed plain column, a
-    tail and one or two bodies) written out."""
-    if n_plain == 1 and ne == 3:
-        c1, c2 = col[1], col[2]
-        v0, v1, v2 = val[0], val[1], val[2]
-        for v in range(cells.shape[0]):
-            base = cells[v] * n_cols
-            if with_plain[v]:
-                flat[base] += v0
-            flat[base + c1] += v1
-            flat[base + c2] += v2
-    elif n_plain == 1 and ne == 4:
-        c1, c2, c3 = col[1], col[2], col[3]
-        v0, v1, v2, v3 = val[0], val[1], val[2], val[3]
-        for v in range(cells.shape[0]):
-            base = cells[v] * n_cols
-            if with_plain[v]:
-                flat[base] += v0
-            flat[base + c1] += v1
-            flat[base + c2] += v2
-            flat[base + c3] += v3
-    else:
-        for v in range(cells.shape[0]):
-            base = cells[v] * n_cols
-            for e in range(0 if with_plain[v] else n_plain, ne):
-                flat[base + col[e]] += val[e]
+                x = values[i, width * k + g]
+                for v in range(p):
+                    flat[base[v] + at + g] += x
+        if any_plain:
+            for v in range(p):
+                if with_plain[v]:
+                    for a in range(n_plain):
+                        flat[base[v] + a] += plain[i, a]
 
 
 @njit(cache=True, error_model="numpy")
@@ -348,19 +322,33 @@ def _terms_sides(left, m, total, missing, lay, unit_folds, out, scratch):
 def _emit(work, m, n0, d0, total, missing, lay, unit_folds, var, out, at):
     """The changes of N and D of the candidates among the first ``m``
     columns of the work blocks whose ``keep`` flag is set, written to
-    ``out`` = (dn, dd, var, pos) from index ``at``; returns the next index."""
-    left, pos, keep = work[0], work[7], work[8]
+    ``out`` = (dn, dd, var, pos) from index ``at``; returns the next index.
+    Only the kept candidates' terms are formed: their columns are moved to
+    the front of the left block first (each candidate's arithmetic is its
+    own, so the numbers do not change)."""
+    left, pos, keep, kept = work[0], work[7], work[8], work[10]
     n_l, d_l, n_r, d_r = work[3], work[4], work[5], work[6]
-    n_m, d_m = terms_of(missing, lay, unit_folds)
-    _terms_sides(left, m, total, missing, lay, unit_folds, (n_l, d_l, n_r, d_r), work[9])
-    out_dn, out_dd, out_var, out_pos = out
+    n_kept = 0
     for c in range(m):
         if keep[c]:
-            out_dn[at] = -n0 + n_l[c] + n_r[c] + n_m
-            out_dd[at] = -d0 + d_l[c] + d_r[c] + d_m
-            out_var[at] = var
-            out_pos[at] = pos[c]
-            at += 1
+            kept[n_kept] = c
+            n_kept += 1
+    if n_kept == 0:
+        return at
+    if n_kept < m:                  # the kept columns moved to the front (kept[q] >= q)
+        for a in range(left.shape[0]):
+            row = left[a]
+            for q in range(n_kept):
+                row[q] = row[kept[q]]
+    n_m, d_m = terms_of(missing, lay, unit_folds)
+    _terms_sides(left, n_kept, total, missing, lay, unit_folds, (n_l, d_l, n_r, d_r), work[9])
+    out_dn, out_dd, out_var, out_pos = out
+    for q in range(n_kept):
+        out_dn[at] = -n0 + n_l[q] + n_r[q] + n_m
+        out_dd[at] = -d0 + d_l[q] + d_r[q] + d_m
+        out_var[at] = var
+        out_pos[at] = pos[kept[q]]
+        at += 1
     return at
 
 
@@ -391,8 +379,9 @@ def _continuous_block(hist, first, n_bins, total, missing, mono, min_obs, lay, u
 def scan_work(n_columns, capacity):
     """The work blocks of :func:`scan_node` for ``capacity`` candidates of
     one predictor: left sums (column-major), the left and right row counts,
-    the N and D of each side, positions, whether each is kept and the
-    unpacked fold sums of :func:`_unpack` (int64 with float64 views, int32)."""
+    the N and D of each side, positions, whether each is kept, the
+    unpacked fold sums of :func:`_unpack` (int64 with float64 views, int32)
+    and the kept candidates' columns."""
     bz = np.empty(capacity, dtype=np.int64)
     tz = np.empty(capacity, dtype=np.int64)
     unpacked = (bz, bz.view(np.float64), tz, tz.view(np.float64),
@@ -400,7 +389,8 @@ def scan_work(n_columns, capacity):
     return (np.empty((n_columns, capacity), dtype=np.int64),
             np.empty(capacity, dtype=np.int64), np.empty(capacity, dtype=np.int64),
             np.empty(capacity), np.empty(capacity), np.empty(capacity), np.empty(capacity),
-            np.empty(capacity, dtype=np.int64), np.empty(capacity, dtype=np.bool_), unpacked)
+            np.empty(capacity, dtype=np.int64), np.empty(capacity, dtype=np.bool_), unpacked,
+            np.empty(capacity, dtype=np.int64))
 
 
 @njit(cache=True, error_model="numpy")
