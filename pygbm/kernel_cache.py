@@ -109,7 +109,8 @@ KERNELS = (
         "ordered/compiled/*.py", "ordered/columns.py", "ordered/leaf_terms.py",
         "distributions/huberized.py", "distributions/poisson.py", "distributions/_newton.py",
         "engine/split.py",
-        "engine/compiled/arith.py", "engine/compiled/tree_arrays.py")),
+        "engine/compiled/arith.py", "engine/compiled/histograms.py",
+        "engine/compiled/tree_arrays.py")),
     KernelCache("early_exit", (
         "early_exit/compiled.py", "early_exit/outcome.py", "engine/split.py")),
 )

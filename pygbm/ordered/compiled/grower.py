@@ -18,6 +18,7 @@ from numba import njit
 
 from ...engine.compiled.arith import split_gain
 from ...engine.compiled.grower import CompiledTree
+from ...engine.compiled.histograms import subtract
 from ...engine.compiled.tree_arrays import new_nodes, route_rows, terminal_index
 from ...engine.split import LEFT, MISSING, RIGHT
 from ..columns import FoldColumns, plain_columns
@@ -68,22 +69,6 @@ def _direction(xt, var_type, v, value, levels, nlev, i):
 def _histogram(hist, codes, cols, rows, with_plain):
     hist[:] = 0
     add_rows(hist, codes, cols, rows, with_plain)
-
-
-@njit(cache=True, error_model="numpy")
-def _subtract(parent, hists, slots):
-    """``parent`` less the histograms ``hists[slots]`` (at most two), in one
-    pass (exact: integers)."""
-    flat = parent.reshape(-1)
-    if slots.shape[0] == 2:
-        a = hists[slots[0]].reshape(-1)
-        b = hists[slots[1]].reshape(-1)
-        for q in range(flat.shape[0]):
-            flat[q] -= a[q] + b[q]
-    elif slots.shape[0] == 1:
-        a = hists[slots[0]].reshape(-1)
-        for q in range(flat.shape[0]):
-            flat[q] -= a[q]
 
 
 @njit(cache=True, error_model="numpy")
@@ -257,8 +242,6 @@ def grow_ordered(arrays, cols, units, bag_rows, depth, min_obs):
                 if counts[s_] > counts[largest]:
                     largest = s_
             parent_slot = slot_of[t]
-            counted = np.empty(2, dtype=np.int64)      # the smaller children's slots
-            n_counted = 0
             for s_ in range(3):
                 if s_ == largest:
                     continue
@@ -269,9 +252,7 @@ def grow_ordered(arrays, cols, units, bag_rows, depth, min_obs):
                     continue                        # never searched, nothing to subtract
                 _histogram(hists[slot], codes, cols, rows[seg_lo[kids[s_]]:seg_hi[kids[s_]]],
                            with_plain)
-                counted[n_counted] = slot
-                n_counted += 1
-            _subtract(hists[parent_slot], hists, counted[:n_counted])
+                subtract(hists[parent_slot], hists[slot])
             slot_of[kids[largest]] = parent_slot
     node_pred = np.empty(n_nodes)
     for k in range(n_nodes):
