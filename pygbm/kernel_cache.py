@@ -25,6 +25,8 @@ import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 
+from . import compile_notice
+
 _PACKAGE = Path(__file__).resolve().parent
 #: the file in a cache directory that records its sources' digest
 STAMP_NAME = "pygbm-kernels.sha256"
@@ -120,8 +122,10 @@ _checked: list = []
 
 
 def drop_stale() -> None:
-    """Run every package's guard (:meth:`KernelCache.drop_stale`), once per process."""
+    """Run every package's guard (:meth:`KernelCache.drop_stale`), once per process,
+    and have the first compilation of a kernel announced (:mod:`.compile_notice`)."""
     if not _checked:
         for kernels in KERNELS:
             kernels.drop_stale()
+        compile_notice.watch()
         _checked.append(True)
