@@ -71,7 +71,8 @@ def watch() -> None:
         def on_end(self, ev):
             pass
 
-    event.register("numba:compile", Listener())
+    _state["listener"] = Listener()
+    event.register("numba:compile", _state["listener"])
 
 
 def _module_of(dispatcher) -> str:

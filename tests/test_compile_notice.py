@@ -25,17 +25,23 @@ def test_the_first_compilation_of_a_pygbm_kernel_is_announced_once(caplog):
 
 
 def test_numbas_compile_events_reach_the_notice(monkeypatch):
-    """A kernel compiled in a module named as pygbm's is announced; loading
+    """A kernel compiled in a module named as pygbm's is announced; calling
     it again (numba's in-memory overload) is not a compilation."""
+    from numba.core import event
+
     monkeypatch.setattr(compile_notice, "_state", {})
-    told = []
-    monkeypatch.setattr(Notice, "compiling", lambda self, module: told.append(module))
     compile_notice.watch()
-    namespace = {"__name__": "pygbm.test_kernel"}
-    exec("def kernel(x):\n    return x + 1\n", namespace)
-    kernel = numba.njit(namespace["kernel"])
-    assert kernel(1) == 2
-    assert kernel(2) == 3
+    told = []
+    notice = compile_notice._state["notice"]
+    monkeypatch.setattr(notice, "compiling", told.append)
+    try:
+        namespace = {"__name__": "pygbm.test_kernel"}
+        exec("def kernel(x):\n    return x + 1\n", namespace)
+        kernel = numba.njit(namespace["kernel"])
+        assert kernel(1) == 2
+        assert kernel(2) == 3
+    finally:
+        event.unregister("numba:compile", compile_notice._state["listener"])
     assert told == ["pygbm.test_kernel"]
 
 
