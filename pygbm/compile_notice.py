@@ -17,7 +17,6 @@ process that finds them compiled says nothing. Silence it with
 from __future__ import annotations
 
 import logging
-import threading
 
 #: the logger of the line (pygbm's only use of logging; everything about a
 #: call is a warning, :mod:`pygbm.messages`)
@@ -32,19 +31,17 @@ _PREFIX = "pygbm."
 
 class Notice:
     """Logs :data:`NOTICE` once: at the first compilation of a pygbm kernel
-    (:meth:`compiling`, with the module of the function numba compiles)."""
+    (:meth:`compiling`, with the module of the function numba compiles).
+    numba reports a compilation while holding its global compiler lock, so
+    two threads never get here at once."""
 
     def __init__(self):
-        self._lock = threading.Lock()
         self.told = False
 
     def compiling(self, module: str) -> None:
         if self.told or not module.startswith(_PREFIX):
             return
-        with self._lock:
-            if self.told:
-                return
-            self.told = True
+        self.told = True
         LOGGER.warning(NOTICE)
 
 
