@@ -15,11 +15,16 @@ import math
 
 import numpy as np
 
+from ..messages import warn
+
 #: CatBoost's SelectMinBatchSize: above this many rows the first body is
 #: n / ROWS_PER_FIRST_ROW rows, at most MAX_FIRST_BODY; else one row
 SMALL_DATA_ROWS = 500
 ROWS_PER_FIRST_ROW = 50
 MAX_FIRST_BODY = 100
+#: a first body (``min_fold_size``) above this share of the rows is warned of: its
+#: rows are in no tail, so the split score sees the gradients of the others only
+LARGE_FIRST_BODY_SHARE = 0.5
 
 
 def first_fold_size(n: int) -> int:
@@ -35,6 +40,11 @@ def fold_boundaries(n: int, multiplier: float = 2.0,
                          f"first fold's body; the rows after it take their gradients from "
                          f"it), got {min_fold_size}")
     b = first_fold_size(n) if min_fold_size is None else int(min_fold_size)
+    if b > LARGE_FIRST_BODY_SHARE * n:
+        warn(f"min_fold_size={b} puts {b} of the {n} training rows in the first fold's "
+             f"body, which is in no tail: the split score sees the gradients of the other "
+             f"{n - b} rows only, and ordered boosting learns little (CatBoost's rule, "
+             f"min_fold_size=None, gives {first_fold_size(n)})")
     bounds = [b]
     while bounds[-1] < n:
         bounds.append(min(math.ceil(bounds[-1] * multiplier), n))

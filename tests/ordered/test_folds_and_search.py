@@ -3,10 +3,13 @@ plain limit, no leakage of a row's response into its own approximations."""
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
+import pandas as pd
 import pytest
 
+from pygbm import gbm
 from pygbm.distributions import FitContext, Gaussian, Targets
 from pygbm.engine.binned import BinnedTrainingData
 from pygbm.engine.grow import SearchGrower
@@ -39,6 +42,28 @@ def test_fold_boundaries_known_values():
     assert fold_boundaries(500).tolist()[:3] == [1, 2, 4]
     assert fold_boundaries(501).tolist()[:2] == [10, 20]
     assert fold_boundaries(16, 1.0001, 1).tolist() == list(range(1, 17))
+
+
+def test_a_first_body_of_most_rows_is_warned_of():
+    """Rows of the first body are in no tail: a min_fold_size above half the rows
+    leaves the split score few rows' gradients, which gbm says."""
+    with pytest.warns(UserWarning, match=r"min_fold_size=700 puts 700 of the 1000 training "
+                      r"rows .* the other 300 rows only.* gives 20\)"):
+        assert fold_boundaries(1000, 2.0, 700).tolist() == [700, 1000]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        fold_boundaries(1000, 2.0, 500)
+        fold_boundaries(1000)
+        fold_boundaries(10)
+
+
+def test_gbm_warns_of_a_large_first_body():
+    rng = np.random.default_rng(0)
+    data = pd.DataFrame({"x": rng.normal(size=200)})
+    data["y"] = data.x + rng.normal(size=200)
+    with pytest.warns(UserWarning, match="min_fold_size=150 puts 150 of the 200"):
+        gbm("y ~ x", data, distribution="gaussian", n_trees=3, boosting_type="ordered",
+            min_fold_size=150)
 
 
 def _binned(n=600, p=4, seed=3):
