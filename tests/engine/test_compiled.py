@@ -248,3 +248,72 @@ def test_few_valued_small_data_stay_presorted_for_the_compiled_grower():
     vt, mono = np.zeros(10, dtype=int), np.zeros(10, dtype=int)
     assert training_data(x, vt, mono, engine="numba").presorted
     assert not training_data(x, vt, mono, engine="numpy").presorted
+
+
+#: the seed papers' options, alone and together, on exact and binned data
+FEATURE_CASES = {
+    "costs, bernoulli, exact": dict(
+        distribution="bernoulli", feature_costs={"a": 1.0, "b": 5.0, "c": 0.0, "d": 2.0},
+        feature_costs_model={"b": 3.0}, cost_split=0.01, cegb_tradeoff=0.01),
+    "costs, gaussian, binned, cv": dict(
+        distribution="gaussian", feature_costs=[1.0, 5.0, 0.0, 2.0], cegb_tradeoff=0.02,
+        max_bins=16, cv_folds=3),
+    "costs, bernoulli, ordered_ts": dict(
+        distribution="bernoulli", feature_costs={"c": 5.0, "a": 1.0}, cegb_tradeoff=0.01,
+        categorical="ordered_ts"),
+    "costs, poisson, weighted": dict(
+        distribution="poisson", feature_costs={"a": 1.0, "d": 4.0}, cegb_tradeoff=0.05,
+        weights="wt"),
+    "zeros, importance, binned": dict(
+        distribution="bernoulli", zero_subsample=0.4, max_bins=32),
+    "zeros, none, exact": dict(
+        distribution="bernoulli", zero_subsample=0.4, zero_weight="none"),
+    "zeros, offset, ordered_ts": dict(
+        distribution="bernoulli", zero_subsample=0.5, zero_weight="offset",
+        categorical="ordered_ts"),
+    "zeros, poisson, weighted": dict(
+        distribution="poisson", zero_subsample=0.5, weights="wt"),
+    "zeros and costs": dict(
+        distribution="bernoulli", zero_subsample=0.5, feature_costs={"b": 2.0},
+        cegb_tradeoff=0.02),
+    "ordered, gaussian, native": dict(
+        distribution="gaussian", boosting_type="ordered"),
+    "ordered, bernoulli, ordered_ts, full history": dict(
+        distribution="bernoulli", boosting_type="ordered", categorical="ordered_ts",
+        full_history=True),
+    "ordered, laplace, cv": dict(
+        distribution="laplace", boosting_type="ordered", max_bins=16, cv_folds=3),
+    "ordered, adaboost, weighted, zeros": dict(
+        distribution="adaboost", boosting_type="ordered", zero_subsample=0.5, weights="wt"),
+}
+
+
+@pytest.mark.parametrize("case", FEATURE_CASES)
+def test_seed_features_same_under_both_engines(case):
+    """Feature costs, zero subsampling and ordered boosting, alone and combined:
+    both engines fit the same model, bit for bit (cv included)."""
+    kwargs = FEATURE_CASES[case]
+    name = kwargs["distribution"]
+    rng = np.random.default_rng(len(case))
+    n = 300
+    df = pd.DataFrame({"a": rng.normal(size=n), "b": np.round(rng.normal(size=n), 1),
+                       "c": pd.Categorical(rng.choice(list("pqrst"), n)),
+                       "d": rng.uniform(size=n)})
+    df.loc[rng.random(n) < 0.1, "a"] = np.nan
+    eta = np.nan_to_num(df["a"].to_numpy()) + (df["c"] == "q") - df["d"]
+    if name in ("bernoulli", "adaboost"):
+        df["y"] = (rng.random(n) < 1 / (1 + np.exp(1.5 - eta))).astype(int)
+    elif name == "poisson":
+        df["y"] = rng.poisson(np.exp(eta / 2 - 1))
+    else:
+        df["y"] = eta + rng.normal(size=n)
+    df["wt"] = rng.uniform(0.5, 2, n)
+    settings = dict(n_trees=12, interaction_depth=3, n_minobsinnode=5, shrinkage=0.1,
+                    train_fraction=0.8, random_state=7)
+    fits = [gbm("y ~ a + b + c + d", df, engine=e, **settings, **kwargs)
+            for e in ("numpy", "numba")]
+    assert fits[1].options.engine == "numba"
+    assert_same_fit(*fits)
+    if "cv_folds" in kwargs:
+        np.testing.assert_array_equal(fits[0].cv_error, fits[1].cv_error)
+        np.testing.assert_array_equal(fits[0].cv_fitted, fits[1].cv_fitted)
