@@ -185,16 +185,23 @@ DISTRIBUTIONS = ["gaussian", "laplace", "tdist", "bernoulli", "adaboost", "huber
                  "poisson", {"name": "quantile", "alpha": 0.7}, "coxph", "multinomial"]
 
 
-@pytest.mark.parametrize("dist", DISTRIBUTIONS, ids=str)
-@pytest.mark.parametrize("seed", range(2))
-def test_random_fits_same_under_both_engines(dist, seed):
-    rng = np.random.default_rng(seed)
-    n = 400
+def _predictors(rng, n):
+    """Four predictors (one with missing values, one categorical) and a linear
+    predictor of them, for the random whole fits."""
     df = pd.DataFrame({"a": rng.normal(size=n), "b": np.round(rng.normal(size=n), 1),
                        "c": pd.Categorical(rng.choice(list("pqrst"), n)),
                        "d": rng.uniform(size=n)})
     df.loc[rng.random(n) < 0.1, "a"] = np.nan
     eta = np.nan_to_num(df["a"].to_numpy()) + (df["c"] == "q") - df["d"]
+    return df, eta
+
+
+@pytest.mark.parametrize("dist", DISTRIBUTIONS, ids=str)
+@pytest.mark.parametrize("seed", range(2))
+def test_random_fits_same_under_both_engines(dist, seed):
+    rng = np.random.default_rng(seed)
+    n = 400
+    df, eta = _predictors(rng, n)
     name = dist if isinstance(dist, str) else dist["name"]
     formula = "y ~ a + b + c + d"
     if name in ("bernoulli", "adaboost", "huberized"):
@@ -296,11 +303,7 @@ def test_seed_features_same_under_both_engines(case):
     name = kwargs["distribution"]
     rng = np.random.default_rng(len(case))
     n = 300
-    df = pd.DataFrame({"a": rng.normal(size=n), "b": np.round(rng.normal(size=n), 1),
-                       "c": pd.Categorical(rng.choice(list("pqrst"), n)),
-                       "d": rng.uniform(size=n)})
-    df.loc[rng.random(n) < 0.1, "a"] = np.nan
-    eta = np.nan_to_num(df["a"].to_numpy()) + (df["c"] == "q") - df["d"]
+    df, eta = _predictors(rng, n)
     if name in ("bernoulli", "adaboost"):
         df["y"] = (rng.random(n) < 1 / (1 + np.exp(1.5 - eta))).astype(int)
     elif name == "poisson":
