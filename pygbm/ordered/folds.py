@@ -40,7 +40,7 @@ def fold_boundaries(n: int, multiplier: float = 2.0,
                          f"first fold's body; the rows after it take their gradients from "
                          f"it), got {min_fold_size}")
     b = first_fold_size(n) if min_fold_size is None else int(min_fold_size)
-    if b > LARGE_FIRST_BODY_SHARE * n:
+    if min_fold_size is not None and b > LARGE_FIRST_BODY_SHARE * n:
         warn(f"min_fold_size={b} puts {b} of the {n} training rows in the first fold's "
              f"body, which is in no tail: the split score sees the gradients of the other "
              f"{n - b} rows only, and ordered boosting learns little (CatBoost's rule, "
