@@ -13,7 +13,9 @@ the tree (:func:`.exact_tree.grow_exact`, :func:`.binned_tree.grow_binned`; on
 the Newton response with Newton splits, :func:`.losses.newton_growth`),
 the terminal values, R's Adjust, the out-of-bag improvement, R's eight
 vectors, the training and validation updates and errors, every number as
-the NumPy loop computes it (:mod:`.losses`).
+the NumPy loop computes it (:mod:`.losses`; bernoulli's, poisson's and
+adaboost's exponential terms of the training rows carried from one iteration
+to the next, :mod:`.link_terms`).
 
 The inputs are grouped in named tuples (numba reads their fields): the
 distribution (:class:`Loss`), the training rows' targets and the validation
@@ -40,7 +42,8 @@ from numba import njit
 from .binned_tree import grow_binned, grow_binned_penalised
 from .cegb_penalties import tree_read
 from .exact_tree import grow_exact, grow_exact_penalised
-from .losses import bag_improvement, deviance, leaf_values, newton_growth, working_response
+from .link_terms import leaves, oob_improvement, respond, start_terms, train_deviance
+from .losses import deviance, newton_growth
 from .tree_arrays import adjust, r_vectors, tree_terminal_nodes
 
 
@@ -151,8 +154,9 @@ def boost_exact(loss, train, data, space, valid, growth, uniforms, f_tr, f_va, n
     z, wz, inbag, fadj, gw = work
     w, unit = (gw, False) if loss.newton else (train.w, growth.unit)
     links = (f_tr, f_va)
+    carried = start_terms(loss.kind, train, f_tr)
     for t in range(out.n_nodes.shape[0]):
-        _respond(loss, train, growth, uniforms, t, f_tr, work)
+        _respond(loss, train, growth, uniforms, t, f_tr, carried, work)
         if cegb is not None:     # (no costs: the branch is not even compiled)
             grown, node_pen = grow_exact_penalised(data, space, wz, w, inbag, unit,
                                                    growth.min_obs, growth.depth, cegb[0])
@@ -164,15 +168,15 @@ def boost_exact(loss, train, data, space, valid, growth, uniforms, f_tr, f_va, n
         # per tree; the helpers get the arrays they read)
         counts, grow_pred = leaf_inputs(grown[0], grown[3], grown[10])
         values = np.empty(counts.shape[0])
-        leaf_values(loss.kind, loss.params, train, f_tr, z, grown[11], counts.shape[0], counts,
-                    grow_pred, inbag, growth.min_obs, values)
+        leaves(loss.kind, loss.params, train, f_tr, z, grown[11], counts.shape[0], counts,
+               grow_pred, inbag, growth.min_obs, carried, values)
         set_leaves(grown, values, growth.min_obs, fadj)
-        out.oobag_improve[t] = bag_improvement(loss.kind, loss.params, train, f_tr, fadj,
-                                               inbag, growth.shrinkage)
+        out.oobag_improve[t] = oob_improvement(loss.kind, loss.params, train, f_tr, fadj,
+                                               inbag, growth.shrinkage, carried)
         tree = record_tree(grown, data.var_type, growth.shrinkage, n_csplits, out, t)
         update_links(tree, data.var_type, valid.cols, n_csplits, growth.shrinkage, fadj,
                      links)
-        out.train_error[t] = deviance(loss.kind, loss.params, train, f_tr)
+        out.train_error[t] = train_deviance(loss.kind, loss.params, train, f_tr, carried)
         out.valid_error[t] = (deviance(loss.kind, loss.params, valid.rows, f_va)
                               if f_va.shape[0] else np.nan)
         n_csplits += out.n_cat[t]
@@ -190,8 +194,9 @@ def boost_binned(loss, train, layout, space, valid, growth, uniforms, f_tr, f_va
     z, wz, inbag, fadj, gw = work
     w, unit = (gw, False) if loss.newton else (train.w, growth.unit)
     links = (f_tr, f_va)
+    carried = start_terms(loss.kind, train, f_tr)
     for t in range(out.n_nodes.shape[0]):
-        _respond(loss, train, growth, uniforms, t, f_tr, work)
+        _respond(loss, train, growth, uniforms, t, f_tr, carried, work)
         if cegb is not None:     # (no costs: the branch is not even compiled)
             grown, node_pen = grow_binned_penalised(layout, space, wz, w, inbag, unit,
                                                     growth.min_obs, growth.depth, cegb[0])
@@ -201,15 +206,15 @@ def boost_binned(loss, train, layout, space, valid, growth, uniforms, f_tr, f_va
                                 growth.depth)
         counts, grow_pred = leaf_inputs(grown[0], grown[3], grown[10])
         values = np.empty(counts.shape[0])
-        leaf_values(loss.kind, loss.params, train, f_tr, z, grown[11], counts.shape[0], counts,
-                    grow_pred, inbag, growth.min_obs, values)
+        leaves(loss.kind, loss.params, train, f_tr, z, grown[11], counts.shape[0], counts,
+               grow_pred, inbag, growth.min_obs, carried, values)
         set_leaves(grown, values, growth.min_obs, fadj)
-        out.oobag_improve[t] = bag_improvement(loss.kind, loss.params, train, f_tr, fadj,
-                                               inbag, growth.shrinkage)
+        out.oobag_improve[t] = oob_improvement(loss.kind, loss.params, train, f_tr, fadj,
+                                               inbag, growth.shrinkage, carried)
         tree = record_tree(grown, layout.var_type, growth.shrinkage, n_csplits, out, t)
         update_links(tree, layout.var_type, valid.cols, n_csplits, growth.shrinkage, fadj,
                      links)
-        out.train_error[t] = deviance(loss.kind, loss.params, train, f_tr)
+        out.train_error[t] = train_deviance(loss.kind, loss.params, train, f_tr, carried)
         out.valid_error[t] = (deviance(loss.kind, loss.params, valid.rows, f_va)
                               if f_va.shape[0] else np.nan)
         n_csplits += out.n_cat[t]
@@ -225,13 +230,14 @@ def work_arrays(f_tr):
 
 
 @njit(cache=True, error_model="numpy")
-def _respond(loss, train, growth, uniforms, t, f_tr, work):
+def _respond(loss, train, growth, uniforms, t, f_tr, carried, work):
     """Iteration ``t``'s bag (every row without uniforms) and working response
-    (z and the grower's w*z into ``work``; with Newton splits their weights too)."""
+    (z and the grower's w*z into ``work``; with Newton splits their weights too;
+    ``carried`` the rows' terms of :mod:`.link_terms`)."""
     z, wz, inbag, _, gw = work
     if uniforms.shape[0]:
         select_bag(uniforms[t], growth.n_bag, inbag)
-    working_response(loss.kind, loss.params, train, f_tr, inbag, z)
+    respond(loss.kind, loss.params, train, f_tr, carried, inbag, z)
     if loss.newton:
         newton_growth(loss.kind, train, f_tr, z, gw, wz)
         return

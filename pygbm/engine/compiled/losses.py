@@ -316,16 +316,16 @@ def leaf_values(kind, params, rows, f, z, node, n_nodes, counts, grow_pred, bag,
             den[i] = (rows.w[i] * (rows.y[i] - z[i])) * ((1.0 - rows.y[i]) + z[i])
         _node_ratio(num, den, node, n_nodes, bag, out)
     elif kind == POISSON:
-        _poisson_leaves(rows, f, node, n_nodes, bag, out)
-    elif kind == ADABOOST:
-        num = np.empty(n)
-        den = np.empty(n)
+        exps = np.empty(n)
         for i in range(n):
-            s = 2.0 * rows.y[i] - 1.0
-            e = rows.w[i] * math.exp(-s * _link(rows, f, i))
-            num[i] = s * e
-            den[i] = e
-        _node_ratio(num, den, node, n_nodes, bag, out)
+            if bag[i]:           # in-bag rows only
+                exps[i] = math.exp(_link(rows, f, i))
+        poisson_leaves(rows, f, node, n_nodes, bag, exps, out)
+    elif kind == ADABOOST:
+        exps = np.empty(n)
+        for i in range(n):
+            exps[i] = math.exp(-(2.0 * rows.y[i] - 1.0) * _link(rows, f, i))
+        adaboost_leaves(rows, node, n_nodes, bag, exps, out)
     elif kind == HUBERIZED:
         num = np.empty(n)
         den = np.empty(n)
@@ -383,16 +383,32 @@ def _refit_by_node(kind, params, rows, f, node, n_nodes, counts, grow_pred, bag,
 
 
 @njit(cache=True, error_model="numpy")
-def _poisson_leaves(rows, f, node, n_nodes, bag, out):
+def adaboost_leaves(rows, node, n_nodes, bag, exps, out):
+    """AdaBoost.fit_leaves: sum(w s e) / sum(w e) per node over the in-bag rows,
+    ``s = 2 y - 1``, ``exps`` the rows' ``e = exp(-s F)``."""
+    n = node.shape[0]
+    num = np.empty(n)
+    den = np.empty(n)
+    for i in range(n):
+        s = 2.0 * rows.y[i] - 1.0
+        e = rows.w[i] * exps[i]
+        num[i] = s * e
+        den[i] = e
+    _node_ratio(num, den, node, n_nodes, bag, out)
+
+
+@njit(cache=True, error_model="numpy")
+def poisson_leaves(rows, f, node, n_nodes, bag, exps, out):
     """Poisson.fit_leaves: log(sum(w y) / sum(w exp(F))) per node, -19 without
     counts, 0 without weight, clipped (without an offset) so that every row
-    of the node stays within +-19."""
+    of the node stays within +-19; ``exps`` the rows' exp(F) (read for the
+    in-bag rows only)."""
     sums = np.zeros((2, n_nodes))
     num, den = sums[0], sums[1]
     for i in range(node.shape[0]):
         if bag[i]:
             num[node[i]] += rows.w[i] * rows.y[i]
-            den[node[i]] += rows.w[i] * math.exp(_link(rows, f, i))
+            den[node[i]] += rows.w[i] * exps[i]
     for k in range(n_nodes):
         if num[k] == 0.0:
             out[k] = POISSON_ZERO_COUNT_PRED

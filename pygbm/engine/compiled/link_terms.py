@@ -1,0 +1,139 @@
+"""Each training row's exponential term of the link, carried from one iteration to the next.
+
+bernoulli, poisson and adaboost evaluate one transcendental function of a row's link
+value ``F`` several times per tree (:mod:`.losses`): the out-of-bag improvement at
+``F`` and at ``F + step``, the training deviance at the updated link, and (poisson,
+adaboost) the working response and the terminal values at ``F``. The function is
+``log(1 + exp(F))`` (bernoulli, numpy's ``logaddexp(0, F)``), ``exp(F)`` (poisson) or
+``exp(-s F)``, ``s = 2 y - 1`` (adaboost).
+
+Without an offset the updated link, ``f + shrinkage * fadj``, is the very number the
+improvement evaluates at ``F + step``. So each row's term is computed once per tree,
+at the updated link, and serves the improvement (as its ``F + step`` term, and at the
+next tree as its ``F`` term), the deviance, and the next tree's working response and
+terminal values. The expressions are :mod:`.losses`' own with the term in place of
+its evaluation: the same numbers bit for bit. Calls of the C library per row and
+tree, with half the rows out of the bag: bernoulli 5 -> 3 (the term's exp and log1p,
+the working response's exp(-F)), poisson and adaboost 3.5 -> 1. With an offset
+(``(f + offset) + step`` and ``(f + step) + offset`` may round apart), for the other
+distributions and for the validation rows the kernels of :mod:`.losses` evaluate
+every term as before.
+
+The loops of :mod:`.loop` hold the terms in a pair of arrays ``(current, next)``
+(:func:`start_terms`; empty arrays when not carried) and call :func:`respond`,
+:func:`leaves`, :func:`oob_improvement` and :func:`train_deviance` in place of
+:mod:`.losses`' working response, terminal values, out-of-bag improvement and
+deviance.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+from .losses import ADABOOST, ADABOOST_Z_SIGN, BERNOULLI, POISSON, _log1pexp, \
+    adaboost_leaves, bag_improvement, deviance, leaf_values, oob_average, poisson_leaves, \
+    working_response
+from .arith import numpy_sum
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def _term(kind, y, F):
+    """The row's term at link value ``F`` (the module docstring)."""
+    if kind == BERNOULLI:
+        return _log1pexp(F)
+    if kind == POISSON:
+        return math.exp(F)
+    return math.exp(-(2.0 * y - 1.0) * F)
+
+
+@njit(cache=True, error_model="numpy")
+def start_terms(kind, rows, f):
+    """The pair ``(current, next)`` of the rows' terms, ``current`` at the link values
+    ``f``; two empty arrays where the terms are not carried (another distribution, an
+    offset)."""
+    n = f.shape[0]
+    if (kind != BERNOULLI and kind != POISSON and kind != ADABOOST) or rows.offset.shape[0]:
+        return np.empty(0), np.empty(0)
+    current = np.empty(n)
+    for i in range(n):
+        current[i] = _term(kind, rows.y[i], f[i])
+    return current, np.empty(n)
+
+
+@njit(cache=True, error_model="numpy")
+def respond(kind, params, rows, f, terms, bag, z):
+    """:func:`.losses.working_response` into ``z``, poisson's and adaboost's from the
+    current terms when carried."""
+    current = terms[0]
+    if current.shape[0] == 0 or kind == BERNOULLI:
+        working_response(kind, params, rows, f, bag, z)
+    elif kind == POISSON:
+        for i in range(z.shape[0]):
+            z[i] = rows.y[i] - current[i]
+    else:
+        for i in range(z.shape[0]):
+            s = 2.0 * rows.y[i] - 1.0
+            z[i] = (ADABOOST_Z_SIGN * s) * current[i]
+
+
+@njit(cache=True, error_model="numpy")
+def leaves(kind, params, rows, f, z, node, n_nodes, counts, grow_pred, bag, min_obs, carried,
+           out):
+    """:func:`.losses.leaf_values` into ``out``, poisson's and adaboost's from the
+    current terms when carried."""
+    current = carried[0]
+    if current.shape[0] == 0 or kind == BERNOULLI:
+        leaf_values(kind, params, rows, f, z, node, n_nodes, counts, grow_pred, bag, min_obs,
+                    out)
+    elif kind == POISSON:
+        poisson_leaves(rows, f, node, n_nodes, bag, current, out)
+    else:
+        adaboost_leaves(rows, node, n_nodes, bag, current, out)
+
+
+@njit(cache=True, error_model="numpy")
+def oob_improvement(kind, params, rows, f, fadj, bag, shrinkage, terms):
+    """:func:`.losses.bag_improvement` of the step ``shrinkage * fadj`` from the links
+    ``f`` before it; when carried, the next terms are computed here, at ``f +
+    shrinkage * fadj`` (every row: the deviance reads them too)."""
+    current, following = terms
+    if current.shape[0] == 0:
+        return bag_improvement(kind, params, rows, f, fadj, bag, shrinkage)
+    n = f.shape[0]
+    gain = np.empty(n)
+    for i in range(n):
+        step = shrinkage * fadj[i]
+        following[i] = _term(kind, rows.y[i], f[i] + step)
+        # every row (the in-bag rows' gains are not read): no branch on the bag
+        if kind == BERNOULLI:
+            gain[i] = rows.y[i] * step + current[i] - following[i]
+        elif kind == POISSON:
+            gain[i] = rows.y[i] * step - following[i] + current[i]
+        else:
+            gain[i] = current[i] - following[i]
+    return oob_average(gain, rows, bag)
+
+
+@njit(cache=True, error_model="numpy")
+def train_deviance(kind, params, rows, f, terms):
+    """:func:`.losses.deviance` of the training rows at their updated links ``f``;
+    when carried, from the next terms, which become the current ones."""
+    current, following = terms
+    if current.shape[0] == 0:
+        return deviance(kind, params, rows, f)
+    n = f.shape[0]
+    buf = np.empty(n)
+    for i in range(n):
+        t = following[i]
+        current[i] = t
+        if kind == BERNOULLI:
+            buf[i] = rows.w[i] * (rows.y[i] * f[i] - t)
+        elif kind == POISSON:
+            buf[i] = rows.w[i] * (rows.y[i] * f[i] - t)
+        else:
+            buf[i] = rows.w[i] * t
+    if kind == ADABOOST:                 # losses._weighted_mean of the terms
+        return numpy_sum(buf[:n]) / numpy_sum(rows.w[:n])
+    return -2.0 * numpy_sum(buf[:n]) / numpy_sum(rows.w[:n])
