@@ -12,6 +12,7 @@ the same way.
 from __future__ import annotations
 
 import gc
+import importlib
 import json
 import os
 import sys
@@ -84,14 +85,34 @@ def list_trees(n_trees: int) -> list:
 
 
 # ------------------------------------------------------------------ systems
+def pygbm_kwargs(wl, n_trees: int, seed: int, binned: bool) -> dict:
+    """``gbm``'s arguments for workload ``wl`` (its formula and data apart)."""
+    kw = dict(distribution=wl.distribution, n_trees=n_trees, interaction_depth=DEPTH,
+              shrinkage=SHRINKAGE, bag_fraction=BAG, n_minobsinnode=MIN_LEAF,
+              train_fraction=0.8, random_state=seed)
+    if binned:
+        kw["max_bins"] = MAX_BIN
+    return kw
+
+
+def lightgbm_fit(wl, x, y, n_trees: int, seed: int, threads: int = 1):
+    """LightGBM's fit of workload ``wl`` on its training rows (the Dataset built inside)."""
+    import lightgbm as lgb
+
+    params = {"objective": "binary" if wl.distribution == "bernoulli" else "regression",
+              "learning_rate": SHRINKAGE, "num_leaves": DEPTH + 1, "max_depth": -1,
+              "bagging_fraction": BAG, "bagging_freq": 1, "min_data_in_leaf": MIN_LEAF,
+              "min_sum_hessian_in_leaf": 0.0, "num_threads": threads,
+              "max_bin": MAX_BIN, "seed": seed, "verbose": -1}
+    ds = lgb.Dataset(x.iloc[:wl.n_train], y[:wl.n_train], params={"max_bin": MAX_BIN,
+                                                                  "verbose": -1})
+    return lgb.train(params, ds, num_boost_round=n_trees)
+
+
 def run_pygbm(spec, wl, df, pred, binned):
     import pygbm
 
-    kw = dict(distribution=wl.distribution, n_trees=spec["n_trees"], interaction_depth=DEPTH,
-              shrinkage=SHRINKAGE, bag_fraction=BAG, n_minobsinnode=MIN_LEAF,
-              train_fraction=0.8, random_state=spec["seed"])
-    if binned:
-        kw["max_bins"] = MAX_BIN
+    kw = pygbm_kwargs(wl, spec["n_trees"], spec["seed"], binned)
     if spec.get("cv_folds"):
         kw.update(cv_folds=spec["cv_folds"], n_cores=spec["n_cores"])
     model, res = fit_once(lambda: pygbm.gbm(wl.formula, df, **kw))
@@ -136,21 +157,14 @@ def run_sklearn(spec, wl, df, pred):
 
 
 def run_lightgbm(spec, wl, df, pred):
-    import lightgbm as lgb
+    importlib.import_module("lightgbm")     # loaded before the fit is timed
 
     x, y = xy_for_python(wl, df)
     n_train = wl.n_train
     x_pred = xy_for_python(wl, pred)[0]
-    params = {"objective": "binary" if wl.distribution == "bernoulli" else "regression",
-              "learning_rate": SHRINKAGE, "num_leaves": DEPTH + 1, "max_depth": -1,
-              "bagging_fraction": BAG, "bagging_freq": 1, "min_data_in_leaf": MIN_LEAF,
-              "min_sum_hessian_in_leaf": 0.0, "num_threads": spec.get("threads", 1),
-              "max_bin": MAX_BIN, "seed": spec["seed"], "verbose": -1}
 
     def fit():
-        ds = lgb.Dataset(x.iloc[:n_train], y[:n_train], params={"max_bin": MAX_BIN,
-                                                                "verbose": -1})
-        return lgb.train(params, ds, num_boost_round=spec["n_trees"])
+        return lightgbm_fit(wl, x, y, spec["n_trees"], spec["seed"], spec.get("threads", 1))
 
     model, res = fit_once(fit)
     res["predict"] = wall_time(lambda: model.predict(x_pred, num_threads=1))
