@@ -5,6 +5,8 @@ improvement, deviance) as the compiled loop calls it, with and without offsets
 (which are not carried), unit and unequal weights, bags, ties and zeros of f."""
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 
@@ -84,7 +86,8 @@ def test_carried_terms_are_the_losses_kernels(case):
 
 
 def test_terms_follow_the_links_after_iterations():
-    """After each deviance the current terms are the terms of the updated links."""
+    """After each deviance the current terms (and bernoulli's exp(-F)) are those of the
+    updated links, on both sides of F = 0."""
     rng = np.random.default_rng(7)
     n = 50
     y = (rng.random(n) < 0.5).astype(float)
@@ -98,3 +101,4 @@ def test_terms_follow_the_links_after_iterations():
     f += 0.5 * fadj
     link_terms.train_deviance(losses.BERNOULLI, np.zeros(0), rows, f, carried)
     np.testing.assert_array_equal(carried[0], np.logaddexp(0.0, f))
+    np.testing.assert_array_equal(carried[2], [math.exp(-v) for v in f])   # C library's exp

@@ -11,16 +11,18 @@ Without an offset the updated link, ``f + shrinkage * fadj``, is the very number
 improvement evaluates at ``F + step``. So each row's term is computed once per tree,
 at the updated link, and serves the improvement (as its ``F + step`` term, and at the
 next tree as its ``F`` term), the deviance, and the next tree's working response and
-terminal values. The expressions are :mod:`.losses`' own with the term in place of
-its evaluation: the same numbers bit for bit. Calls of the C library per row and
-tree, with half the rows out of the bag: bernoulli 5 -> 3 (the term's exp and log1p,
-the working response's exp(-F)), poisson and adaboost 3.5 -> 1. With an offset
+terminal values. bernoulli's working response needs ``exp(-F)``, which is carried
+too: where ``F > 0`` it is the very exponential that ``log(1 + exp(F))`` evaluates
+(numpy's ``logaddexp`` takes ``F + log1p(exp(-F))`` there). The expressions are
+:mod:`.losses`' own with the terms in place of their evaluation: the same numbers bit
+for bit. Calls of the C library per row and tree, with half the rows out of the bag:
+bernoulli 5 -> 3 (2 where ``F > 0``), poisson and adaboost 3.5 -> 1. With an offset
 (``(f + offset) + step`` and ``(f + step) + offset`` may round apart), for the other
 distributions and for the validation rows the kernels of :mod:`.losses` evaluate
 every term as before.
 
-The loops of :mod:`.loop` hold the terms in a pair of arrays ``(current, next)``
-(:func:`start_terms`; empty arrays when not carried) and call :func:`respond`,
+The loops of :mod:`.loop` hold the terms in arrays ``(current, next, neg_exp)``
+(:func:`start_terms`; empty arrays when not carried; ``neg_exp`` bernoulli's only) and call :func:`respond`,
 :func:`leaves`, :func:`oob_improvement` and :func:`train_deviance` in place of
 :mod:`.losses`' working response, terminal values, out-of-bag improvement and
 deviance.
@@ -40,35 +42,51 @@ from .arith import numpy_sum
 
 @njit(cache=True, error_model="numpy", inline="always")
 def _term(kind, y, F):
-    """The row's term at link value ``F`` (the module docstring)."""
-    if kind == BERNOULLI:
-        return _log1pexp(F)
+    """poisson's or adaboost's term at link value ``F`` (the module docstring)."""
     if kind == POISSON:
         return math.exp(F)
     return math.exp(-(2.0 * y - 1.0) * F)
 
 
+@njit(cache=True, error_model="numpy", inline="always")
+def _bernoulli_terms(F):
+    """bernoulli's term ``log(1 + exp(F))`` (:func:`.losses._log1pexp`) and ``exp(-F)``,
+    one exponential for both where ``F > 0`` (``0 - F`` is ``-F`` exactly)."""
+    if F > 0.0:
+        e = math.exp(0.0 - F)
+        return F + math.log1p(e), e
+    return _log1pexp(F), math.exp(-F)
+
+
 @njit(cache=True, error_model="numpy")
 def start_terms(kind, rows, f):
-    """The pair ``(current, next)`` of the rows' terms, ``current`` at the link values
-    ``f``; two empty arrays where the terms are not carried (another distribution, an
-    offset)."""
+    """The rows' terms ``(current, next, neg_exp)``, ``current`` and bernoulli's
+    ``neg_exp`` at the link values ``f``; empty arrays where the terms are not carried
+    (another distribution, an offset; ``neg_exp`` but for bernoulli)."""
     n = f.shape[0]
     if (kind != BERNOULLI and kind != POISSON and kind != ADABOOST) or rows.offset.shape[0]:
-        return np.empty(0), np.empty(0)
+        return np.empty(0), np.empty(0), np.empty(0)
     current = np.empty(n)
+    if kind != BERNOULLI:
+        for i in range(n):
+            current[i] = _term(kind, rows.y[i], f[i])
+        return current, np.empty(n), np.empty(0)
+    neg_exp = np.empty(n)
     for i in range(n):
-        current[i] = _term(kind, rows.y[i], f[i])
-    return current, np.empty(n)
+        current[i], neg_exp[i] = _bernoulli_terms(f[i])
+    return current, np.empty(n), neg_exp
 
 
 @njit(cache=True, error_model="numpy")
 def respond(kind, params, rows, f, terms, bag, z):
-    """:func:`.losses.working_response` into ``z``, poisson's and adaboost's from the
-    current terms when carried."""
-    current = terms[0]
-    if current.shape[0] == 0 or kind == BERNOULLI:
+    """:func:`.losses.working_response` into ``z``, from the current terms when
+    carried."""
+    current, neg_exp = terms[0], terms[2]
+    if current.shape[0] == 0:
         working_response(kind, params, rows, f, bag, z)
+    elif kind == BERNOULLI:
+        for i in range(z.shape[0]):
+            z[i] = rows.y[i] - 1.0 / (1.0 + neg_exp[i])
     elif kind == POISSON:
         for i in range(z.shape[0]):
             z[i] = rows.y[i] - current[i]
@@ -98,14 +116,17 @@ def oob_improvement(kind, params, rows, f, fadj, bag, shrinkage, terms):
     """:func:`.losses.bag_improvement` of the step ``shrinkage * fadj`` from the links
     ``f`` before it; when carried, the next terms are computed here, at ``f +
     shrinkage * fadj`` (every row: the deviance reads them too)."""
-    current, following = terms
+    current, following, neg_exp = terms
     if current.shape[0] == 0:
         return bag_improvement(kind, params, rows, f, fadj, bag, shrinkage)
     n = f.shape[0]
     gain = np.empty(n)
     for i in range(n):
         step = shrinkage * fadj[i]
-        following[i] = _term(kind, rows.y[i], f[i] + step)
+        if kind == BERNOULLI:       # neg_exp: read by this tree's response already
+            following[i], neg_exp[i] = _bernoulli_terms(f[i] + step)
+        else:
+            following[i] = _term(kind, rows.y[i], f[i] + step)
         # every row (the in-bag rows' gains are not read): no branch on the bag
         if kind == BERNOULLI:
             gain[i] = rows.y[i] * step + current[i] - following[i]
@@ -120,7 +141,7 @@ def oob_improvement(kind, params, rows, f, fadj, bag, shrinkage, terms):
 def train_deviance(kind, params, rows, f, terms):
     """:func:`.losses.deviance` of the training rows at their updated links ``f``;
     when carried, from the next terms, which become the current ones."""
-    current, following = terms
+    current, following = terms[0], terms[1]
     if current.shape[0] == 0:
         return deviance(kind, params, rows, f)
     n = f.shape[0]
