@@ -21,11 +21,11 @@ bernoulli 5 -> 3 (2 where ``F > 0``), poisson and adaboost 3.5 -> 1. With an off
 distributions and for the validation rows the kernels of :mod:`.losses` evaluate
 every term as before.
 
-The loops of :mod:`.loop` hold the terms in arrays ``(current, next, neg_exp)``
-(:func:`start_terms`; empty arrays when not carried; ``neg_exp`` bernoulli's only) and call :func:`respond`,
-:func:`leaves`, :func:`oob_improvement` and :func:`train_deviance` in place of
-:mod:`.losses`' working response, terminal values, out-of-bag improvement and
-deviance.
+The loops of :mod:`.loop` hold the terms in arrays ``carried = (current, next,
+neg_exp)`` (:func:`start_terms`; empty arrays when not carried; ``neg_exp``
+bernoulli's only) and call :func:`respond`, :func:`leaves`, :func:`oob_improvement`
+and :func:`train_deviance` in place of :mod:`.losses`' working response, terminal
+values, out-of-bag improvement and deviance.
 """
 from __future__ import annotations
 
@@ -78,10 +78,10 @@ def start_terms(kind, rows, f):
 
 
 @njit(cache=True, error_model="numpy")
-def respond(kind, params, rows, f, terms, bag, z):
+def respond(kind, params, rows, f, carried, bag, z):
     """:func:`.losses.working_response` into ``z``, from the current terms when
     carried."""
-    current, neg_exp = terms[0], terms[2]
+    current, neg_exp = carried[0], carried[2]
     if current.shape[0] == 0:
         working_response(kind, params, rows, f, bag, z)
     elif kind == BERNOULLI:
@@ -112,25 +112,24 @@ def leaves(kind, params, rows, f, z, node, n_nodes, counts, grow_pred, bag, min_
 
 
 @njit(cache=True, error_model="numpy")
-def oob_improvement(kind, params, rows, f, fadj, bag, shrinkage, terms):
+def oob_improvement(kind, params, rows, f, fadj, bag, shrinkage, carried):
     """:func:`.losses.bag_improvement` of the step ``shrinkage * fadj`` from the links
     ``f`` before it; when carried, the next terms are computed here, at ``f +
     shrinkage * fadj`` (every row: the deviance reads them too)."""
-    current, following, neg_exp = terms
+    current, following, neg_exp = carried
     if current.shape[0] == 0:
         return bag_improvement(kind, params, rows, f, fadj, bag, shrinkage)
     n = f.shape[0]
     gain = np.empty(n)
+    # every row (the in-bag rows' gains are not read): no branch on the bag
     for i in range(n):
         step = shrinkage * fadj[i]
-        if kind == BERNOULLI:       # neg_exp: read by this tree's response already
+        if kind == BERNOULLI:       # (neg_exp: this tree's response has read it)
             following[i], neg_exp[i] = _bernoulli_terms(f[i] + step)
-        else:
-            following[i] = _term(kind, rows.y[i], f[i] + step)
-        # every row (the in-bag rows' gains are not read): no branch on the bag
-        if kind == BERNOULLI:
             gain[i] = rows.y[i] * step + current[i] - following[i]
-        elif kind == POISSON:
+            continue
+        following[i] = _term(kind, rows.y[i], f[i] + step)
+        if kind == POISSON:
             gain[i] = rows.y[i] * step - following[i] + current[i]
         else:
             gain[i] = current[i] - following[i]
@@ -138,10 +137,10 @@ def oob_improvement(kind, params, rows, f, fadj, bag, shrinkage, terms):
 
 
 @njit(cache=True, error_model="numpy")
-def train_deviance(kind, params, rows, f, terms):
+def train_deviance(kind, params, rows, f, carried):
     """:func:`.losses.deviance` of the training rows at their updated links ``f``;
     when carried, from the next terms, which become the current ones."""
-    current, following = terms[0], terms[1]
+    current, following = carried[0], carried[1]
     if current.shape[0] == 0:
         return deviance(kind, params, rows, f)
     n = f.shape[0]
@@ -149,12 +148,10 @@ def train_deviance(kind, params, rows, f, terms):
     for i in range(n):
         t = following[i]
         current[i] = t
-        if kind == BERNOULLI:
-            buf[i] = rows.w[i] * (rows.y[i] * f[i] - t)
-        elif kind == POISSON:
-            buf[i] = rows.w[i] * (rows.y[i] * f[i] - t)
-        else:
+        if kind == ADABOOST:
             buf[i] = rows.w[i] * t
+        else:                            # bernoulli, poisson: w (y F - term)
+            buf[i] = rows.w[i] * (rows.y[i] * f[i] - t)
     if kind == ADABOOST:                 # losses._weighted_mean of the terms
         return numpy_sum(buf[:n]) / numpy_sum(rows.w[:n])
     return -2.0 * numpy_sum(buf[:n]) / numpy_sum(rows.w[:n])
