@@ -54,14 +54,6 @@ def _fitters(wl, df):
     }
 
 
-def _data(name, n):
-    if name in W.SYNTHETIC:
-        wl, df, _ = W.synthetic(name, n)
-    else:
-        wl, df, _ = W.real(name)
-    return wl, df
-
-
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--rounds", type=int, default=5)
@@ -75,7 +67,7 @@ def main():
         cases += [(name, n) for n in sizes]
     records = []
     for name, n in cases:
-        wl, df = _data(name, n)
+        wl, df, _ = W.load(name, n)
         fitters = _fitters(wl, df)
         for fit in fitters.values():
             fit(WARM_TREES)

@@ -156,10 +156,7 @@ def load_workload(name, rows, data_dir):
     """Workload, file paths and validation response (cached per run)."""
     key = (name, rows)
     if key not in _DATA_CACHE:
-        if name in W.SYNTHETIC:
-            wl, df, pred = W.synthetic(name, rows)
-        else:
-            wl, df, pred = W.real(name, rows)
+        wl, df, pred = W.load(name, rows)
         paths = W.write_files(wl, df, pred, data_dir)
         y_valid = W.xy_for_python(wl, df)[1][wl.n_train:]
         _DATA_CACHE.clear()                       # keep one data set in memory

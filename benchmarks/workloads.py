@@ -150,6 +150,14 @@ def real(name: str, max_rows: int | None = None) -> tuple[Workload, pd.DataFrame
     return wl, df, pred
 
 
+def load(name: str, rows: int | None) -> tuple[Workload, pd.DataFrame, pd.DataFrame]:
+    """Workload ``name`` (synthetic or real), its data and prediction set: ``rows``
+    rows of a synthetic one, at most ``rows`` (None: all) of a real one."""
+    if name in SYNTHETIC:
+        return synthetic(name, rows)
+    return real(name, rows)
+
+
 # ------------------------------------------------------------------ files
 def write_files(wl: Workload, df: pd.DataFrame, pred: pd.DataFrame, data_dir: str) -> dict:
     """Write data and prediction set as CSV (for R) and pickle; returns the paths.
