@@ -25,7 +25,7 @@ of no more cost and no more loss (1% allowed on each).
 Run from the repository root (a few minutes; no peer library needed):
 
     PYTHONPATH=. python benchmarks/cegb_growth.py [--leaves 16 32] [--trees 100]
-        [--grid fine] [--lightgbm]
+        [--grid fine] [--lightgbm] [--splits r|newton]
 
 ``--lightgbm`` also runs the issue's reading (deep against shallow, as many leaves
 as the two ``--depths`` give) with LightGBM's ``cegb_*`` on the same data, costs and
@@ -103,13 +103,14 @@ class _LevelScheme(PlainBoosting):
         return TreeInputs(self.data, f_tr, None, self.stage)
 
 
-def engine_fit(train, lam, depth, n_trees, order):
+def engine_fit(train, lam, depth, n_trees, order, dist_spec="bernoulli"):
     """(init_f, trees, c_splits) of a bernoulli CEGB fit grown in ``order``
-    ("best" or "breadth") by the engine's boosting loop."""
+    ("best" or "breadth") by the engine's boosting loop; ``dist_spec`` the
+    distribution (with ``splits="newton"``: the trees on Newton's gain)."""
     x = train[NAMES].to_numpy(float)
     y = train["y"].to_numpy(float)
     n, p = x.shape
-    dist = get_distribution("bernoulli")
+    dist = get_distribution(dist_spec)
     targets = Targets(y, None, np.ones(n))
     spec = CostSpec(BETA.copy(), np.zeros(p), 0.0, float(lam))
     tracker = CostTracker(spec, n, None) if lam > 0 else None
@@ -146,20 +147,20 @@ def trace(init_f, trees, c_splits, test, counts):
     return out
 
 
-def curve(train, test, lam, depth, n_trees, order):
+def curve(train, test, lam, depth, n_trees, order, dist_spec="bernoulli"):
     y = test["y"].to_numpy()
     counts = list(range(STEP, n_trees + 1, STEP))
-    fit = engine_fit(train, lam, depth, n_trees, order)
+    fit = engine_fit(train, lam, depth, n_trees, order, dist_spec)
     return [dict(order=order, leaves=depth + 1, lam=lam, trees=c,
                  loss=logloss(y, 1 / (1 + np.exp(-f))), cost=cost)
             for c, (f, cost) in trace(*fit, test, counts).items()], fit
 
 
-def check_against_gbm(train, test, lam, depth, n_trees, fit):
+def check_against_gbm(train, test, lam, depth, n_trees, fit, dist_spec="bernoulli"):
     """The engine loop's best-first fit is gbm()'s (the same trees)."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        ref = gbm("y ~ .", train, distribution="bernoulli", n_trees=n_trees,
+        ref = gbm("y ~ .", train, distribution=dist_spec, n_trees=n_trees,
                   interaction_depth=depth, shrinkage=SHRINKAGE, bag_fraction=1.0,
                   n_minobsinnode=MIN_OBS, random_state=1, feature_costs=COSTS,
                   cegb_tradeoff=lam, engine="numpy")
@@ -204,6 +205,8 @@ def main():
     ap.add_argument("--lightgbm", action="store_true",
                     help="also the deep-against-shallow reading with LightGBM's cegb_*")
     ap.add_argument("--csv", default=None, help="write every point here")
+    ap.add_argument("--splits", choices=("r", "newton"), default="r",
+                    help="the trees on R's first-order gain or on Newton's (both orders)")
     args = ap.parse_args()
     train, test = gatekeeper(args.n, 1), gatekeeper(args.n, 2)
     rows = []
@@ -211,12 +214,13 @@ def main():
     runs = [(leaves - 1, order) for leaves in args.leaves for order in ("best", "breadth")]
     runs += [(d, "best") for d in args.depths if (d, "best") not in runs]
     grid = GRID if args.grid == "coarse" else FINE_GRID
+    dist_spec = "bernoulli" if args.splits == "r" else {"name": "bernoulli", "splits": "newton"}
     for depth, order in runs:
         for lam in grid:
-            got, fit = curve(train, test, lam, depth, args.trees, order)
+            got, fit = curve(train, test, lam, depth, args.trees, order, dist_spec)
             rows += got
             if order == "best" and lam == grid[len(grid) // 2]:
-                gap = check_against_gbm(train, test, lam, depth, args.trees, fit)
+                gap = check_against_gbm(train, test, lam, depth, args.trees, fit, dist_spec)
                 print(f"interaction_depth {depth}, lambda {lam:g}: engine loop against "
                       f"gbm(): max |f difference| {gap:.3g}", flush=True)
         print(f"{order}-first, interaction_depth {depth}: {time.time() - t0:.0f} s", flush=True)

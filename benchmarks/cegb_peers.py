@@ -6,6 +6,7 @@ Run from the repository root (LightGBM is needed here only, never by pygbm):
     PYTHONPATH=. python benchmarks/cegb_peers.py [--n 20000] [--trees 100]
         [--timing | --timing-only] [--max-bins 255] [--timing-rows 100000]
         [--timing-distribution bernoulli|gaussian] [--rounds 3]
+        [--splits r|newton] [--grid pygbm|lightgbm]
 
 Gatekeeper simulation (docs/cegb.md): five cheap predictors c1..c5 (cost 1),
 five expensive e1..e5 (cost 100); y = 1[c1 + 0.3 c2 > 0] outside the band
@@ -13,6 +14,8 @@ five expensive e1..e5 (cost 100); y = 1[c1 + 0.3 c2 > 0] outside the band
 Each library is judged against its own unpenalised fit: the relative cost
 (mean feature cost per test row over the unpenalised model's) at which its
 test log loss is within 1% of its own unpenalised one (at ``--trees``).
+``--splits newton`` grows pygbm's bernoulli trees on Newton's gain (not R's),
+``--grid lightgbm`` gives pygbm LightGBM's lambda grid (the units of that gain).
 
 Checks printed (issue 22, "How it is checked"):
   C  pygbm's relative cost <= 1.5 x LightGBM's (bernoulli); gaussian units:
@@ -94,7 +97,7 @@ def pygbm_curve(train, test, lam, depth, trees_list, dist="bernoulli", costs=COS
     for j, t in enumerate(trees_list):
         name = dist if isinstance(dist, str) else dist["name"]    # or {"name", "splits"}
         err = logloss(y, 1 / (1 + np.exp(-f[:, j]))) if name == "bernoulli" else mse(y, f[:, j])
-        rows.append(dict(lib="pygbm", dist=dist, depth=depth, lam=lam, trees=t, loss=err,
+        rows.append(dict(lib="pygbm", dist=name, depth=depth, lam=lam, trees=t, loss=err,
                          cost=float(costs[t]["feature_cost"].mean())))
     return rows
 
@@ -232,6 +235,10 @@ def main():
     ap.add_argument("--timing-distribution", default="bernoulli",
                     choices=["bernoulli", "gaussian"])
     ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--splits", choices=("r", "newton"), default="r",
+                    help="pygbm's bernoulli trees on R's first-order gain or on Newton's")
+    ap.add_argument("--grid", choices=("pygbm", "lightgbm"), default="pygbm",
+                    help="pygbm's lambda grid, or LightGBM's (the units of Newton's gain)")
     args = ap.parse_args()
     if args.timing_only:
         _timing(args)
@@ -240,8 +247,10 @@ def main():
     trees_list = sorted({25, 50, args.trees})
     rows = []
     t0 = time.time()
-    for lam in PYGBM_GRID:
-        rows += pygbm_curve(train, test, lam, 31, trees_list)
+    bern = "bernoulli" if args.splits == "r" else {"name": "bernoulli", "splits": "newton"}
+    grid = PYGBM_GRID if args.grid == "pygbm" else LGB_GRID
+    for lam in grid:
+        rows += pygbm_curve(train, test, lam, 31, trees_list, dist=bern)
     print(f"pygbm bernoulli depth 31: {time.time() - t0:.0f} s", flush=True)
     for lam in LGB_GRID:
         rows += lgb_curve(train, test, lam, 32, trees_list)
