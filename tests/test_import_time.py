@@ -66,3 +66,22 @@ def test_import_pygbm_leaves_heavy_libraries_unimported():
     out = _run("import sys, pygbm; "
                f"print(' '.join(m for m in {LAZY_MODULES!r} if m in sys.modules))").stdout
     assert out.strip() == "", f"import pygbm imported {out.strip()}"
+
+
+def test_the_toolbox_names_are_inspects():
+    import pygbm
+    import pygbm.inspect
+
+    assert set(pygbm._TOOLBOX) == set(pygbm.inspect.__all__)
+
+
+def test_dir_offers_what_is_loaded_on_first_use():
+    # a notebook's completion lists dir(pygbm): the names loaded on first use are
+    # in it without loading them, and nothing pygbm imports for itself is
+    out = _run("import sys, pygbm; names = dir(pygbm); "
+               "print('pygbm.inspect' in sys.modules, 'pygbm.early_exit' in sys.modules); "
+               "print(' '.join(names))").stdout.splitlines()
+    assert out[0] == "False False"
+    names = set(out[1].split())
+    assert {"gbm_perf", "plot_gbm", "summary", "qwyc", "Surv", "gbm"} <= names
+    assert "importlib" not in names
