@@ -125,7 +125,8 @@ def gbm_fit(x, y, offset=None, misc=None, distribution="bernoulli", w=None,
     misc : array-like, optional
         coxph's 0/1 event indicator (R: ``misc``).
     distribution : str, dict or Distribution, default "bernoulli"
-        The loss, as in :func:`gbm` (R's default).
+        The loss, as in :func:`gbm` (R's gbm.fit's default; unlike :func:`gbm`,
+        ``gbm_fit`` does not guess it from the response).
     w : array-like, optional
         Row weights (R: ``w``).
     var_monotone : sequence of {-1, 0, 1} or dict, optional
@@ -240,11 +241,25 @@ def gbm_fit(x, y, offset=None, misc=None, distribution="bernoulli", w=None,
     y, y_levels = (frontend.factor_response(y, response_name)
                    if options.distribution.name in _CLASS_RESPONSES else (y, None))
     _check_two_classes(y_levels, response_name, options.distribution)
+    if "distribution" not in given:
+        _default_distribution_fits(options.distribution, y)
     data = CodedData(x=coded, var_names=names, var_type=var_type, var_levels=var_levels,
                      encoder=encoder, y=np.asarray(y), n_train=n_train,
                      train_fraction=train_fraction, status=status, offset=offset, weights=w,
                      group=group, response_name=response_name, y_levels=y_levels)
     return fit_coded(options, data, random_state)
+
+
+def _default_distribution_fits(dist, y) -> None:
+    """gbm_fit's default distribution (R's gbm.fit's, bernoulli), which a user of
+    gbm() (which guesses one) may not expect: a response it refuses is refused with
+    that said."""
+    try:
+        dist.check_response(np.asarray(y))
+    except (ValueError, TypeError) as exc:
+        raise type(exc)(f"{exc}. gbm_fit's distribution defaults to {dist.name!r}, as R's "
+                        "gbm.fit's: pass distribution= for another response (e.g. "
+                        "'gaussian')") from None
 
 
 # ---------------------------------------------------------------- gbm

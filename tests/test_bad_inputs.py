@@ -261,6 +261,12 @@ _CASES = [
     ("gbm_fit-x-int-and-str-column-same-name", lambda E: gf(
         E, x=pd.DataFrame({1: E.d.x1, "1": E.d.x2})), V,
      r"x \(the predictors\) has duplicated column names: \['1'\]"),
+    # a numeric response under gbm_fit's default distribution (bernoulli, R's gbm.fit's):
+    # the refusal says the distribution was the default
+    ("gbm_fit-default-distribution-numeric-y",
+     lambda E: pygbm.gbm_fit(E.x, E.d["y"], n_trees=5), V,
+     r"bernoulli needs a response y in \[0, 1\].*gbm_fit's distribution defaults to "
+     r"'bernoulli', as R's gbm.fit's: pass distribution="),
     ("gbm_fit-x-none", lambda E: gf(E, x=None), T,
      r"x \(the predictors\) must be a pandas DataFrame or a 2-d numpy array, got NoneType"),
     ("gbm_fit-x-no-columns", lambda E: gf(E, x=pd.DataFrame(index=range(N))), V,
