@@ -9,8 +9,9 @@ link values, the predictor coding, the first trees, and ``predict`` at the case'
 with missing values (link and response scale).
 
 A live test (skipped without ``Rscript``) runs R on freshly generated random
-data (half the gaussian cases on a 0/1 response, with pure nodes) and
-compares both engines' fits the same way, so that the fixtures cannot be
+data (half the gaussian cases on a 0/1 response, with pure nodes; half the
+cases bagged, on R's stream: ``set.seed(1)`` in R, ``pygbm.RRandom(1)`` here)
+and compares both engines' fits the same way, so that the fixtures cannot be
 "learned".
 Set ``PYGBM_LIVE_SEED`` to replay a failing live case.
 
@@ -95,6 +96,17 @@ def _pygbm_gbm():
     return pygbm.gbm
 
 
+#: make_fixtures.R calls set.seed(R_SEED) before every fit
+R_SEED = 1
+
+
+def _r_stream():
+    """R's random stream after ``set.seed(R_SEED)`` (imported as :func:`_pygbm_gbm`)."""
+    import pygbm
+
+    return pygbm.RRandom(R_SEED)
+
+
 def gbm_kwargs(case: dict, fixture: dict) -> dict:
     """pygbm.gbm keyword arguments reproducing the case's R call."""
     dist = case["distribution"]
@@ -119,9 +131,13 @@ def gbm_kwargs(case: dict, fixture: dict) -> dict:
 
 def fit_case(case: dict, fixture: dict, root=prep.REPO_ROOT, engine=None):
     """(pygbm fit, prepared data) for one case (``engine``: pygbm's, None the
-    default)."""
+    default); a bagged case draws R's stream from where ``make_fixtures.R``'s
+    ``set.seed(R_SEED)`` starts it."""
     data = prep.prepare(case, root)
-    fit = _pygbm_gbm()(case["formula"], data, engine=engine, **gbm_kwargs(case, fixture))
+    kwargs = gbm_kwargs(case, fixture)
+    if case["bag_fraction"] < 1:
+        kwargs["random_state"] = _r_stream()
+    fit = _pygbm_gbm()(case["formula"], data, engine=engine, **kwargs)
     return fit, data
 
 
@@ -358,6 +374,8 @@ BINARY_QUANTILE = 0.97
 #: the engines every live case is fitted with (None: the default one)
 LIVE_ENGINES = (None, "numpy")
 ROUND_DIGITS = 4  # short decimals: R and pandas parse them to the same doubles
+#: share of the live cases that are bagged, and their bag fractions
+LIVE_BAGGED, LIVE_BAG_FRACTIONS = 0.5, (0.3, 0.5, 0.8)
 
 
 def _distribution(rng) -> dict:
@@ -422,7 +440,8 @@ def _random_case(rng, folder: Path, i: int) -> dict:
         "interaction_depth": int(rng.integers(1, 6)),
         "n_minobsinnode": int(rng.choice([5, 10, 20])),
         "shrinkage": float(np.round(np.exp(rng.uniform(np.log(0.01), np.log(0.5))), 4)),
-        "bag_fraction": 1,
+        "bag_fraction": (float(rng.choice(LIVE_BAG_FRACTIONS)) if rng.random() < LIVE_BAGGED
+                         else 1),
         "train_fraction": float(rng.choice([1.0, 0.8])),
         "pred_n_trees": sorted({1, n_trees // 2, n_trees}),
     }

@@ -7,8 +7,9 @@
 #   Rscript tests/r_reference/make_fixtures.R [cases.json] [out_dir] [root] [case ...]
 # defaults: tests/r_reference/cases.json, tests/r_reference/fixtures, "."
 # `root` is the directory relative data paths are read from; naming cases
-# regenerates only those. Fits use bag.fraction = 1 (no randomness); set.seed(1)
-# is called before each fit anyway. See README.md for the fixture fields.
+# regenerates only those. The stored cases use bag.fraction = 1 (no randomness);
+# set.seed(1) is called before each fit, so that the live random cases with a bag
+# (tests/test_conformance_r.py) can draw R's stream. See README.md for the fixture fields.
 
 suppressPackageStartupMessages({
   library(gbm)
