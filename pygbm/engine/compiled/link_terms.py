@@ -35,8 +35,8 @@ import numpy as np
 from numba import njit
 
 from .losses import ADABOOST, ADABOOST_Z_SIGN, BERNOULLI, POISSON, _log1pexp, \
-    adaboost_leaves, bag_improvement, deviance, leaf_values, oob_average, poisson_leaves, \
-    working_response
+    _weighted_mean, adaboost_leaves, bag_improvement, deviance, leaf_values, oob_average, \
+    poisson_leaves, working_response
 from .arith import numpy_sum
 
 
@@ -143,15 +143,11 @@ def train_deviance(kind, params, rows, f, carried):
     current, following = carried[0], carried[1]
     if current.shape[0] == 0:
         return deviance(kind, params, rows, f)
+    current[:] = following
+    if kind == ADABOOST:
+        return _weighted_mean(current, rows)
     n = f.shape[0]
     buf = np.empty(n)
-    for i in range(n):
-        t = following[i]
-        current[i] = t
-        if kind == ADABOOST:
-            buf[i] = rows.w[i] * t
-        else:                            # bernoulli, poisson: w (y F - term)
-            buf[i] = rows.w[i] * (rows.y[i] * f[i] - t)
-    if kind == ADABOOST:                 # losses._weighted_mean of the terms
-        return numpy_sum(buf[:n]) / numpy_sum(rows.w[:n])
+    for i in range(n):                   # bernoulli, poisson: w (y F - term)
+        buf[i] = rows.w[i] * (rows.y[i] * f[i] - current[i])
     return -2.0 * numpy_sum(buf[:n]) / numpy_sum(rows.w[:n])
