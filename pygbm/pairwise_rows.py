@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from . import frontend
 from .draws import shuffled
 
 if TYPE_CHECKING:                 # annotations only: pandas is imported on first use
@@ -41,10 +42,32 @@ def group_labels(data: pd.DataFrame, columns) -> np.ndarray:
     missing = [c for c in cols if c not in data.columns]
     if missing:
         raise ValueError(f"Group column does not occur in data: {', '.join(missing)}")
-    labels = data[cols[0]].astype(str).to_numpy(dtype=object)
+    labels = _pasted(data[cols[0]])
     for c in cols[1:]:
-        labels = labels + ":" + data[c].astype(str).to_numpy(dtype=object)
+        labels = labels + ":" + _pasted(data[c])
     return labels.astype(str)
+
+
+def _pasted(column) -> np.ndarray:
+    """A group column's values as R's ``paste`` writes them (``as.character``:
+    8 for 8.0, TRUE for True); a missing value is "NA", a group of its own, as
+    in R."""
+    codes, values = column.factorize(use_na_sentinel=True)
+    text = np.array([frontend.r_label(v) for v in np.asarray(values, dtype=object)]
+                    + ["NA"], dtype=object)
+    return text[codes]                  # code -1 (missing) picks the trailing "NA"
+
+
+def r_levels(labels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """R's ``factor(labels)``: the distinct labels in R's string order
+    (:func:`pygbm.frontend.r_collation_key`, not code points: "1:2" before
+    "10:1", "aa" before "Ab") and each label's code 0..G-1."""
+    unique, codes = np.unique(labels, return_inverse=True)
+    order = sorted(range(unique.shape[0]),
+                   key=lambda i: (frontend.r_collation_key(unique[i]), unique[i]))
+    rank = np.empty(len(order), dtype=np.intp)
+    rank[order] = np.arange(len(order))
+    return unique[order], rank[codes.ravel()]
 
 
 def check_group_weights(w, codes) -> None:
@@ -70,8 +93,7 @@ def pairwise_layout(labels, y, weights, train_fraction, rng) -> PairwiseLayout:
     import pandas as pd        # imported on first use: import pygbm stays fast
     labels = np.asarray(labels)
     y = np.asarray(y, dtype=float)
-    levels, codes = np.unique(labels, return_inverse=True)
-    codes = codes.ravel()
+    levels, codes = r_levels(labels)
     n_groups = levels.shape[0]
     w = None
     if weights is not None:

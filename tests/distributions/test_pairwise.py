@@ -26,6 +26,7 @@ import pytest
 import pygbm
 from pygbm.distributions import FitContext, Leaves, Targets, get_distribution
 from pygbm.distributions.pairwise import Pairwise
+from pygbm.pairwise_rows import group_labels, r_levels
 from pygbm.ranking import group_runs, ir_measure_conc, ir_measure_map, ir_measure_ndcg
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -108,6 +109,37 @@ def test_errors_have_rs_bits_and_gbm_perf_picks_rs_iteration(name, engine):
     assert fit.train_error.tolist() == [float.fromhex(v) for v in c["train_error"]]
     assert fit.valid_error.tolist() == [float.fromhex(v) for v in c["valid_error"]]
     assert pygbm.gbm_perf(fit, method="test", plot_it=False) == c["best_test"]
+
+
+GROUP_ORDER = json.loads((REF / "group_order.json").read_text())
+
+
+@pytest.mark.parametrize("engine", ["numba", "numpy"])
+@pytest.mark.parametrize("case", GROUP_ORDER["cases"], ids=lambda c: "+".join(c["group"]))
+def test_groups_of_several_columns_text_or_missing_values_in_rs_order(case, engine):
+    """gbm() orders the groups as R's factor() orders their pasted names (R's
+    string order, not the characters' codes: "1:2" before "10:1", "aa" before
+    "Ab"; a missing value the group "NA"; 8 not "8.0") before shuffling them, so
+    which groups train, and every error, are R's (group_order.json, written by
+    make_group_order_fixture.R; the order by code points gave other errors)."""
+    c, meta = case, GROUP_ORDER
+    assert meta["stamp"]["gbm_version"] == "2.1.8.1"
+    d = pd.read_csv(REF / "group_order.csv")
+    labels = group_labels(d, c["group"])
+    levels, codes = r_levels(labels)
+    assert levels.tolist() == c["levels"]
+    assert (levels[codes] == labels).all()
+    fit = pygbm.gbm("y ~ x", d, distribution={"name": "pairwise", "group": c["group"],
+                                              "metric": "ndcg"},
+                    n_trees=meta["n_trees"], interaction_depth=meta["interaction_depth"],
+                    shrinkage=meta["shrinkage"], n_minobsinnode=meta["n_minobsinnode"],
+                    bag_fraction=1.0, train_fraction=meta["train_fraction"],
+                    random_state=pygbm.RRandom(meta["fit_seed"]), engine=engine)
+    assert fit.n_train == c["n_train"]
+    np.testing.assert_allclose(fit.train_error, [float.fromhex(v) for v in c["train_error"]],
+                               rtol=RTOL)
+    np.testing.assert_allclose(fit.valid_error, [float.fromhex(v) for v in c["valid_error"]],
+                               rtol=RTOL)
 
 
 def test_r_reference_covers_the_issue():
