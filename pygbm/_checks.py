@@ -208,6 +208,18 @@ def numbers_arg(name: str, values) -> np.ndarray:
         raise ValueError(f"{name} must be numbers, got {_non_numbers(values)}") from None
 
 
+def vector_arg(name: str, values) -> np.ndarray:
+    """``values`` as a float vector (:func:`numbers_arg`; a one-column or one-row
+    table flattened, as R's ``as.vector``); an array of more than one row and
+    column is refused naming ``name`` (flattened, it would pair values with the
+    wrong rows)."""
+    arr = numbers_arg(name, values)
+    if sum(size > 1 for size in arr.shape) > 1:
+        raise ValueError(f"{name} must be a vector (one number per row), got an array of "
+                         f"shape {arr.shape}")
+    return arr.ravel()
+
+
 def _non_numbers(values) -> str:
     """What ``values`` (not convertible to floats) are, for an error: a scalar's
     repr, or an array's size and its first value that is not a number (not the

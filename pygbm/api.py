@@ -210,6 +210,9 @@ def gbm_fit(x, y, offset=None, misc=None, distribution="bernoulli", w=None,
     coded, names, var_type, var_levels, encoder = _encode(x, var_names)
     status = None
     if hasattr(y, "time") and hasattr(y, "status"):     # a Surv object (duck-typed)
+        if misc is not None:        # it would be ignored without a word
+            raise ValueError("misc (the event status) was given with a Surv response y, "
+                             "which holds the status: give one of them")
         y, status = np.asarray(y.time, dtype=float), np.asarray(y.status, dtype=float)
     elif misc is not None:
         status = _status_arg(misc)
@@ -235,13 +238,13 @@ def gbm_fit(x, y, offset=None, misc=None, distribution="bernoulli", w=None,
                                         full_history=full_history))
     warn_unused(given)                         # after the checks: only valid arguments
     n_train, train_fraction = _n_train_arg(n_train, train_fraction, coded.shape[0])
-    # a class distribution's text or categorical y is coded as gbm()'s model frame
-    # codes it (R's factor: a Categorical's order of categories), not by np.asarray's
-    # sorted strings; the other distributions refuse text in check_response
-    y, y_levels = (frontend.factor_response(y, response_name)
-                   if options.distribution.name in _CLASS_RESPONSES else (y, None))
+    # y read as gbm()'s model frame reads it: a class distribution's text or
+    # categorical y coded as R's factor (a Categorical's order of categories), not by
+    # np.asarray's sorted strings; the other distributions refuse text in check_response
+    y, y_levels = frontend.factor_response(
+        y, response_name, as_factor=options.distribution.name in _CLASS_RESPONSES)
     _check_two_classes(y_levels, response_name, options.distribution)
-    if "distribution" not in given:
+    if isinstance(distribution, str) and distribution == _GBM_FIT_DEFAULT:
         _default_distribution_fits(options.distribution, y)
     data = CodedData(x=coded, var_names=names, var_type=var_type, var_levels=var_levels,
                      encoder=encoder, y=np.asarray(y), n_train=n_train,
@@ -250,15 +253,19 @@ def gbm_fit(x, y, offset=None, misc=None, distribution="bernoulli", w=None,
     return fit_coded(options, data, random_state)
 
 
+#: gbm_fit's default distribution (R's gbm.fit's)
+_GBM_FIT_DEFAULT = "bernoulli"
+
+
 def _default_distribution_fits(dist, y) -> None:
     """gbm_fit's default distribution (R's gbm.fit's, bernoulli), which a user of
     gbm() (which guesses one) may not expect: a response it refuses is refused with
-    that said."""
+    that said (whether the default was left or 'bernoulli' passed: both read true)."""
     try:
         dist.check_response(np.asarray(y))
     except (ValueError, TypeError) as exc:
-        raise type(exc)(f"{exc}. gbm_fit's distribution defaults to {dist.name!r}, as R's "
-                        "gbm.fit's: pass distribution= for another response (e.g. "
+        raise type(exc)(f"{exc}. distribution={_GBM_FIT_DEFAULT!r} is gbm_fit's default, "
+                        "as R's gbm.fit's: pass distribution= for another response (e.g. "
                         "'gaussian')") from None
 
 

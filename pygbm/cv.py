@@ -34,6 +34,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ._checks import weights_arg
 from .draws import fold_seeds, shuffled
 from .engine.predict import predict_link
 from .messages import in_worker, labelled, recorded, replay, warn
@@ -198,6 +199,7 @@ def cross_validate(data, fit, spec: CVSpec, dist_name, rng, main_fit=None):
         fold_id = make_folds(data.y[:n_train], n_folds, stratify, rng)
     if dist_name == "multinomial":
         _check_classes_in_folds(data, fold_id, n_folds, stratify)
+    _check_fold_weights(data, fold_id, n_folds)
     jobs = list(enumerate(fold_seeds(rng, n_folds), start=1))
     main_fit = main_fit if main_fit is not None else (lambda: None)
     n_cores = all_cores() if spec.n_cores is None else spec.n_cores
@@ -234,6 +236,22 @@ def cross_validate(data, fit, spec: CVSpec, dist_name, rng, main_fit=None):
         rows = np.flatnonzero(fold_id == k)
         fitted[rows] = _predict_coded(model, data.x[rows], best)
     return CVResult(cv_error, fitted, n_folds, fold_id, best), main
+
+
+def _check_fold_weights(data, fold_id, n_folds):
+    """Every fold's held-out rows carry some weight: its cv error is their
+    weighted deviance (else 0/0, and cv_error is undefined at every tree)."""
+    if data.weights is None:
+        return
+    w = weights_arg(data.weights, data.x.shape[0])[:data.n_train]
+    held = np.bincount(fold_id, weights=(w > 0).astype(float), minlength=n_folds + 1)[1:]
+    empty = np.flatnonzero(held == 0)
+    if empty.size:
+        k = int(empty[0]) + 1
+        raise ValueError(f"weights: every row of cv fold {k} ({int(np.sum(fold_id == k))} "
+                         "rows) has weight 0, so the fold's cv error (their weighted "
+                         "deviance) would be 0/0: give them weight, or other folds "
+                         "(fold_id)")
 
 
 def _check_classes_in_folds(data, fold_id, n_folds, stratify):

@@ -149,6 +149,12 @@ def check_targets(data: CodedData, dist) -> Targets:
     if not np.any(w_raw[:data.n_train] > 0):     # R: an initial value of 0/0
         raise ValueError(f"weights must give some training row weight: all {data.n_train} "
                          f"training rows (before the validation rows) have weight 0")
+    n_valid = n - data.n_train
+    if n_valid and not np.any(w_raw[data.n_train:] > 0):   # valid_error: 0/0
+        raise ValueError(f"weights must give some validation row weight: all {n_valid} "
+                         f"validation rows (after the first {data.n_train} rows, see "
+                         "train_fraction) have weight 0, so their deviance, valid_error, "
+                         "would be 0/0")
     offset = offset_arg(data.offset, n)
     status = data.status
     if dist.survival_response:

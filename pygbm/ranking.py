@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ._checks import (as_generator, choice_arg, complete_group_arg, finite_number,
-                      missing_mask, numbers_arg, weights_arg)
+                      missing_mask, numbers_arg, vector_arg, weights_arg)
 from .draws import is_r_stream
 from .messages import warn
 
@@ -87,8 +87,8 @@ class _Sorted:
     """Rows sorted by group, then decreasing score (ties: original position)."""
 
     def __init__(self, y, f, group):
-        y = numbers_arg("y", y).ravel()
-        f = numbers_arg("f", f).ravel()
+        y = vector_arg("y", y)
+        f = vector_arg("f", f)
         if y.shape != f.shape:
             raise ValueError(f"y and f must have the same length; got {y.shape[0]} and "
                              f"{f.shape[0]}")
@@ -128,9 +128,12 @@ class _Sorted:
 
 
 def _max_rank_arg(max_rank):
-    """``max_rank``: None or a whole number (checked also where R ignores it)."""
-    if max_rank is not None and (not finite_number(max_rank) or max_rank != int(max_rank)):
-        raise ValueError(f"max_rank must be a whole number or None; got {max_rank!r:.80}")
+    """``max_rank``: None or a whole number >= 0, 0 no cut-off as in the pairwise
+    distribution (checked also where R ignores it)."""
+    if max_rank is not None and (not finite_number(max_rank) or max_rank != int(max_rank)
+                                 or max_rank < 0):
+        raise ValueError(f"max_rank must be a whole number >= 0 (0: no cut-off) or None; "
+                         f"got {max_rank!r:.80}")
     return max_rank
 
 

@@ -265,8 +265,8 @@ _CASES = [
     # the refusal says the distribution was the default
     ("gbm_fit-default-distribution-numeric-y",
      lambda E: pygbm.gbm_fit(E.x, E.d["y"], n_trees=5), V,
-     r"bernoulli needs a response y in \[0, 1\].*gbm_fit's distribution defaults to "
-     r"'bernoulli', as R's gbm.fit's: pass distribution="),
+     r"bernoulli needs a response y in \[0, 1\].*distribution='bernoulli' is gbm_fit's "
+     r"default, as R's gbm.fit's: pass distribution="),
     ("gbm_fit-x-none", lambda E: gf(E, x=None), T,
      r"x \(the predictors\) must be a pandas DataFrame or a 2-d numpy array, got NoneType"),
     ("gbm_fit-x-no-columns", lambda E: gf(E, x=pd.DataFrame(index=range(N))), V,
@@ -873,6 +873,60 @@ _CASES = [
     ("gbm_fit-w-zero-on-training-rows", lambda E: gf(
         E, n_train=N // 2, w=np.r_[np.zeros(N // 2), np.ones(N // 2)]), V,
      "weights must give some training row weight"),
+    # --- found by an audit (2026-11-28)
+    # validation rows of weight 0: a fit whose print, predict and gbm_perf then failed
+    # ("valid_error has no finite values") without naming the weights
+    ("gbm-w-zero-on-validation-rows", lambda E: g(
+        E, train_fraction=0.5, weights=np.r_[np.ones(N // 2), np.zeros(N // 2)]), V,
+     r"weights must give some validation row weight: all 60 validation rows \(after the "
+     r"first 60 rows, see train_fraction\) have weight 0"),
+    # a cv fold of weight 0: NumPy's "All-NaN slice encountered" (nanargmin)
+    ("gbm-cv-fold-of-zero-weight", lambda E: g(
+        E, cv_folds=3, n_cores=1, fold_id=np.arange(N) % 3 + 1,
+        weights=(np.arange(N) % 3 != 0).astype(float)), V,
+     r"weights: every row of cv fold 1 \(40 rows\) has weight 0, so the fold's cv error"),
+    # gbm_fit fitted dates as nanoseconds, complex numbers as their real part (gbm()
+    # refused both)
+    ("gbm_fit-y-datetime", lambda E: gf(E, y=pd.Series(pd.date_range("2020", periods=N))),
+     T, r"the response 'y' has dtype datetime64.*convert dates/times to numbers"),
+    ("gbm_fit-y-complex", lambda E: gf(E, y=E.d.y * (1 + 1j)), T,
+     r"the response 'y' has dtype complex128, which gbm cannot use"),
+    # misc beside a Surv y was ignored without a word
+    ("gbm_fit-misc-with-surv", lambda E: gf(E, y=pygbm.Surv(E.d.t, E.d.s), misc=1 - E.d.s,
+                                            distribution="coxph"), V,
+     r"misc \(the event status\) was given with a Surv response y"),
+    # formulaic's bs() gives a dict of columns: "gives a single value, not one per row"
+    ("gbm-term-bs-several-columns", lambda E: g(E, formula="y ~ bs(x1, df=3) + x2"), V,
+     r"formula term 'bs\(x1, df = 3\)' gives 3 columns; gbm needs exactly one column"),
+    # MultiIndex columns: a missing-column error listing every column for every name
+    ("gbm-data-multiindex-columns", lambda E: g(E, data=pd.concat({"a": E.d}, axis=1)), V,
+     r"data has MultiIndex columns \(2 levels, such as \('a', 'x1'\)\)"),
+    ("predict-newdata-multiindex-columns", lambda E: E.fit.predict(
+        pd.concat({"a": E.d}, axis=1), n_trees=5), V, r"newdata has MultiIndex columns"),
+    # a column whose name a formula must quote: "similar columns: ['x2']" only
+    ("gbm-formula-name-needs-backticks", lambda E: g(
+        E, formula="y ~ x-1 + x2", data=E.d.rename(columns={"x1": "x-1"})), V,
+     r"formula uses column not in data: 'x' \(a formula names the column 'x-1' in "
+     r"backticks: `x-1`\)"),
+    # a 2-d p was flattened and reported as a length mismatch "(120,) and (240,)"
+    ("calibration_report-p-two-columns", lambda E: pygbm.calibration_report(
+        E.d.b, np.c_[np.full(N, 0.5), np.full(N, 0.5)]), V,
+     r"p must be a vector \(one number per row\), got an array of shape \(120, 2\)"),
+    ("gbm_roc_area-pred-two-columns", lambda E: pygbm.gbm_roc_area(
+        E.d.b, np.c_[np.full(N, 0.5), np.full(N, 0.5)]), V, r"pred must be a vector"),
+    ("basehaz_gbm-t-a-surv", lambda E: pygbm.basehaz_gbm(
+        pygbm.Surv(E.d.t, E.d.s), E.d.s, np.zeros(N)), V, r"t must be a vector"),
+    # exp(f_x) overflowed with NumPy's warning; the hazard came out as zeros
+    ("basehaz_gbm-f_x-overflows", lambda E: pygbm.basehaz_gbm(
+        E.d.t, E.d.s, np.r_[1000.0, np.zeros(N - 1)]), V,
+     r"f_x \(the link, a log relative risk\) reaches 1000: exp\(f_x\) overflows"),
+    # margin_freq was ignored without a word by Algorithm 2's thresholds
+    ("qwyc-margin_freq-without-margin-rule", lambda E: pygbm.qwyc(
+        E.bfit, E.d.iloc[::-1], n_trees=10, margin_freq=3), V,
+     r"margin_freq is for thresholds='margin' \(got margin_freq=3 with thresholds='qwyc'"),
+    # a negative cut-off was taken for none (the pairwise distribution refused it)
+    ("ir_measure_ndcg-max_rank-negative", lambda E: pygbm.ir_measure_ndcg(
+        E.d.b, np.linspace(0, 1, N), max_rank=-1), V, r"max_rank must be a whole number >= 0"),
 ]
 
 
@@ -935,6 +989,29 @@ def test_gbm_more_records_its_call(E):
 def test_pickle_round_trip_of_a_catalogue_fit(E):
     back = pickle.loads(pickle.dumps(E.fit))
     np.testing.assert_array_equal(back.predict(E.d, n_trees=20), E.fit.predict(E.d, n_trees=20))
+
+
+def test_gbm_fit_refusals_say_the_default_distribution_only_for_bernoulli(E):
+    """The note that bernoulli is gbm_fit's default was added to every refusal of a
+    response, naming the distribution passed as "the default"."""
+    with pytest.raises(ValueError) as info:
+        gf(E, y=E.d.y.astype(str), distribution="gaussian")
+    assert "default" not in str(info.value)
+    with pytest.raises(ValueError, match=r"distribution='bernoulli' is gbm_fit's default, as "
+                                         r"R's gbm.fit's: pass distribution="):
+        gf(E, distribution="bernoulli")
+
+
+def test_gbm_fit_reads_numbers_held_as_objects_as_gbm_does(E):
+    ref = gf(E, random_state=1)
+    fit = gf(E, y=E.d.y.astype(object), random_state=1)
+    np.testing.assert_array_equal(fit.predict(E.x, n_trees=5), ref.predict(E.x, n_trees=5))
+
+
+def test_interact_gbm_says_why_h_is_nan(E):
+    with pytest.warns(UserWarning, match=r"H is NaN for \['x1', 'x2'\]: their joint partial "
+                                         r"dependence is constant over the rows of data"):
+        assert np.isnan(pygbm.interact_gbm(E.fit, E.d.iloc[:1], [0, 1]))
 
 
 def test_catalogue_size():

@@ -316,6 +316,10 @@ def qwyc(fit, data=None, n_trees=None, alpha=DEFAULT_ALPHA, threshold=None, mode
                          f"with thresholds={thresholds!r})")
     margin_freq = check_every("margin_freq", margin_freq, n_trees)
     exit_every = check_every("exit_every", exit_every, n_trees)
+    if thresholds != "margin" and margin_freq != 1:    # it would be ignored
+        raise ValueError(f"margin_freq is for thresholds='margin' (got margin_freq="
+                         f"{margin_freq!r} with thresholds={thresholds!r}; for "
+                         f"{ALGORITHM2} rows may exit every k-th tree with exit_every=k)")
     if thresholds == "margin" and exit_every != 1:
         raise ValueError(f"exit_every is for {ALGORITHM2} (got exit_every="
                          f"{exit_every!r} with thresholds='margin', whose check frequency is "

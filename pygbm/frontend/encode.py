@@ -232,6 +232,17 @@ def _labels_inverse(col: pd.Series):
     return [r_label(v) for v in values], np.asarray(inverse, dtype=np.intp)
 
 
+def refuse_multiindex(frame: pd.DataFrame, what: str) -> None:
+    """A table whose columns are a MultiIndex (names of several levels, from
+    pd.concat with keys, a pivot or a groupby) has no single name per column
+    that a formula or a fit could use: refused, naming ``what``."""
+    if isinstance(frame.columns, pd.MultiIndex):
+        raise ValueError(f"{what} has MultiIndex columns ({frame.columns.nlevels} levels, "
+                         f"such as {frame.columns[0]!r}); gbm needs one name per column: "
+                         "flatten them first (e.g. columns = ['_'.join(map(str, c)) for c in "
+                         "columns], or drop a level)")
+
+
 def _as_frame(data, what: str) -> pd.DataFrame:
     if isinstance(data, pd.DataFrame):
         frame = data
@@ -243,6 +254,7 @@ def _as_frame(data, what: str) -> pd.DataFrame:
     else:
         raise TypeError(f"{what} must be a pandas DataFrame or a 2-d numpy array, "
                         f"got {table_type(data)}")
+    refuse_multiindex(frame, what)
     names = pd.Index([str(c) for c in frame.columns])  # the names predictors are given
     if names.duplicated().any():
         dup = list(dict.fromkeys(names[names.duplicated()]))

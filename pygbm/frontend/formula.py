@@ -23,7 +23,8 @@ import pandas as pd
 
 from ..messages import warn
 from .encode import (NUMERIC, R_MAX_CATEGORICAL_LEVELS, PredictorEncoder, _column_kind,
-                     as_column, holds_numbers, numeric_values, table_type)
+                     as_column, holds_numbers, numeric_values, refuse_multiindex,
+                     table_type)
 from .plain_formula import ColumnEvaluator, is_plain_term, plain_terms
 from .surv import SurvData
 from .terms import TermSpec, similar_columns
@@ -60,6 +61,11 @@ def _as_column(value, label: str, n: int) -> pd.Series:
         raise ValueError(f"formula term {label!r}: Surv() belongs on the left-hand side")
     if isinstance(value, pd.DataFrame):
         value = value.to_numpy() if value.shape[1] != 1 else value.iloc[:, 0]
+    if isinstance(value, Mapping) and len(value) != 1:     # formulaic's bs(): a dict
+        raise ValueError(f"formula term {label!r} gives {len(value)} columns; gbm needs "
+                         "exactly one column per term (e.g. poly() or bs() are not usable)")
+    if isinstance(value, Mapping):
+        value = next(iter(value.values()))
     if isinstance(value, pd.Series):
         column = value.reset_index(drop=True)
     elif isinstance(value, pd.Categorical):
@@ -106,6 +112,7 @@ def _prepare_data(data) -> pd.DataFrame:
                          "(in practice many more)")
     if data.shape[1] == 0:
         raise ValueError("data has no columns")
+    refuse_multiindex(data, "data")
     if not all(isinstance(c, str) for c in data.columns):
         data = data.rename(columns=str)     # so 1 and "1" are one name, as in a formula
     if data.columns.duplicated().any():
@@ -180,17 +187,26 @@ def _response(value, name: str, n: int, missing_ok: bool = False):
     return y, levels, levels is not None, status
 
 
-def factor_response(y, name: str):
-    """gbm_fit's response ``y`` coded as :func:`model_frame` codes a text or
-    categorical response (R's factor: a Categorical's order of its categories, else
-    R's collation; codes 0..K-1 as floats, NaN where missing): ``(codes, levels)``;
-    ``(y, None)`` for any other response (numbers, logical, Surv, not one column)."""
+def factor_response(y, name: str, as_factor: bool = True):
+    """gbm_fit's response ``y`` read as :func:`model_frame` reads gbm()'s:
+    ``(y, levels)``. A type gbm cannot use (dates, times, complex numbers, mixed
+    objects) is refused naming the response; numbers held as objects become
+    floats. With ``as_factor`` (a class distribution) a text or categorical
+    response is coded as R's factor (a Categorical's order of its categories,
+    else R's collation; codes 0..K-1 as floats, NaN where missing), with its
+    levels; otherwise, and for any other response (numbers, logical, Surv, not
+    one column), ``levels`` is None."""
     if hasattr(y, "time") or np.ndim(y) != 1:
         return y, None
     col = y if isinstance(y, pd.Series) else pd.Series(y)
     is_bool = pd.api.types.is_bool_dtype(col.dtype) or (
         col.dtype == object and pd.api.types.infer_dtype(col, skipna=True) == "boolean")
-    if is_bool or _column_kind(col, name, role="the response") == NUMERIC:
+    if is_bool:
+        return y, None
+    if _column_kind(col, name, role="the response") == NUMERIC:
+        return (numeric_values(col, name, "(the response)") if col.dtype == object
+                else y), None
+    if not as_factor:           # text: the distribution refuses it, naming itself
         return y, None
     levels, codes = PredictorEncoder._fit_levels(col)
     return np.where(codes >= 0, codes, np.nan).astype(float), levels
@@ -311,6 +327,7 @@ def _newdata_frame(newdata, name: str) -> pd.DataFrame:
         newdata = _mapping_frame(newdata, name)
     if not isinstance(newdata, pd.DataFrame):
         raise TypeError(f"{name} must be a pandas DataFrame, got {table_type(newdata)}")
+    refuse_multiindex(newdata, name)
     if not all(isinstance(c, str) for c in newdata.columns):
         newdata = newdata.rename(columns=str)
     if newdata.columns.duplicated().any():   # a term would read two columns

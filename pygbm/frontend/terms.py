@@ -9,6 +9,7 @@ Both parsers (:mod:`.plain_formula` for formulas of bare column names,
 from __future__ import annotations
 
 import difflib
+import re
 from dataclasses import dataclass, field
 
 __all__ = ["FormulaTerms", "MissingColumnError", "TermSpec", "missing_column_error",
@@ -18,6 +19,10 @@ _MAX_LISTED_COLUMNS = 20
 #: difflib's similarity at which a column is offered as "did you mean"
 _SIMILARITY_CUTOFF = 0.6
 _MAX_SUGGESTIONS = 5
+#: a name a formula reads as one name (R's syntactic names, and Python's)
+_SYNTACTIC_NAME = re.compile(r"[A-Za-z._][A-Za-z0-9._]*")
+#: the words of a column name, split at other characters
+_NAME_WORDS = re.compile(r"[A-Za-z0-9._]+")
 
 
 @dataclass(frozen=True)
@@ -59,9 +64,35 @@ class MissingColumnError(ValueError):
     """A formula uses columns that the table does not have."""
 
 
+def needs_backticks(name: str, columns) -> list[str]:
+    """The columns whose names hold characters a formula reads as operators or
+    spaces (R's non-syntactic names, such as "x-1" or "blood pressure") and which
+    have ``name`` as one of their words: a formula names them in backticks."""
+    return [c for c in map(str, columns)
+            if not _SYNTACTIC_NAME.fullmatch(c) and name in _NAME_WORDS.findall(c)]
+
+
 def missing_column_error(names, columns, where: str) -> MissingColumnError:
-    """The error for a formula that uses ``names`` which ``where`` does not have."""
+    """The error for a formula that uses ``names`` which ``where`` does not have:
+    for each name the columns it may have meant (misspelt, or a column whose name
+    a formula must quote in backticks); the columns there are, once, when none."""
     names = sorted(set(names))
-    listing = "; ".join(f"{n!r} ({similar_columns(n, columns)})" for n in names)
+    parts, hinted = [], False
+    for n in names:
+        quoted = needs_backticks(n, columns)
+        if quoted:
+            parts.append(f"{n!r} (a formula names the column {quoted[0]!r} in backticks: "
+                         f"`{quoted[0]}`)")
+        elif similar_columns(n, columns).startswith("similar"):
+            parts.append(f"{n!r} ({similar_columns(n, columns)})")
+        else:
+            parts.append(repr(n))
+            continue
+        hinted = True
     plural = "s" if len(names) > 1 else ""
-    return MissingColumnError(f"formula uses column{plural} not in {where}: {listing}")
+    message = f"formula uses column{plural} not in {where}: {'; '.join(parts)}"
+    if len(names) == 1 and not hinted:
+        message = f"{message} ({similar_columns(names[0], columns)})"
+    elif not hinted or any(p == repr(n) for p, n in zip(parts, names)):
+        message = f"{message}; {similar_columns('', columns)}"
+    return MissingColumnError(message)

@@ -6,6 +6,7 @@ import pandas as pd
 
 from .._checks import fit_arg
 from .._rmath import r_sum
+from ..messages import warn
 from ..frontend import (numeric_values, r_label, refuse_numbers_for_levels, unseen_levels,
                         warn_unseen_levels)
 from .influence import check_n_trees, class_labels, class_view, used_variables
@@ -162,8 +163,11 @@ def interact_gbm(fit, data, i_var, n_trees=None) -> float:
     coded = code_columns(fit, data, idx)
     if coded.shape[0] == 0:
         raise ValueError("data has no rows")
+    names = [fit.var_names[j] for j in idx]
     if not np.isin(idx, used_variables(fit, n_trees)).any():
         # f_F is constant: H is 0/0 (R gets NaN or a ratio of rounding errors)
+        warn(f"interact_gbm: H is NaN: no tree of the first {n_trees} splits on {names}, "
+             "so their joint partial dependence is constant (0/0)")
         return float("nan")
     keys = np.column_stack([pd.factorize(coded[:, c], use_na_sentinel=False)[0]
                             for c in range(k)])
@@ -187,5 +191,10 @@ def interact_gbm(fit, data, i_var, n_trees=None) -> float:
     with np.errstate(invalid="ignore", divide="ignore"):
         ratio = np.float64(top) / np.float64(bottom)
     if not ratio <= 1:       # above 1, or 0/0
+        why = ("their joint partial dependence is constant over the rows of data "
+               f"({first_full.shape[0]} distinct combination(s) of them): 0/0"
+               if not bottom > 0 else
+               f"the interaction part exceeds the joint effect (ratio {float(ratio):.4g})")
+        warn(f"interact_gbm: H is NaN for {names}: {why}")
         return float("nan")
     return float(np.sqrt(ratio))

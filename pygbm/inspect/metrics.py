@@ -20,7 +20,8 @@ import warnings
 import numpy as np
 import pandas as pd
 
-from .._checks import R_INT_MAX, bool_arg, finite_arg, finite_number, numbers_arg
+from .._checks import (R_INT_MAX, bool_arg, finite_arg, finite_number, numbers_arg,
+                       vector_arg)
 from ..distributions import available_distributions
 from ..messages import warn
 
@@ -61,8 +62,8 @@ def gbm_roc_area(obs, pred) -> float:
     >>> pygbm.gbm_roc_area([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
     0.75
     """
-    obs = numbers_arg("obs", obs).ravel()
-    pred = numbers_arg("pred", pred).ravel()
+    obs = vector_arg("obs", obs)
+    pred = vector_arg("pred", pred)
     if obs.shape != pred.shape or len(obs) == 0:
         raise ValueError("obs and pred must be non-empty and of the same length; got "
                          f"{obs.shape} and {pred.shape}")
@@ -172,8 +173,8 @@ def calibration_curve(y, p, distribution: str = "bernoulli", knots=None, df: int
     ``lower``/``upper`` (``fit -+ 2 se``, clipped to [0, 1] for bernoulli and at 0
     for poisson).  Rows with missing ``y`` are dropped (R's ``na.omit``).
     """
-    y = numbers_arg("y", y).ravel()
-    p = numbers_arg("p", p).ravel()
+    y = vector_arg("y", y)
+    p = vector_arg("p", p)
     if y.shape != p.shape or len(y) == 0:
         raise ValueError(f"y and p must be non-empty and of the same length; got {y.shape} "
                          f"and {p.shape}")
@@ -229,8 +230,11 @@ def calibration_curve(y, p, distribution: str = "bernoulli", knots=None, df: int
         warn("prediction from a rank-deficient fit may be misleading")
         X, X0 = X[:, kept], X0[:, kept]
     # R's predict(type = "response", se.fit = TRUE): the delta method's se
-    prediction = _glm(X, yk, family).get_prediction(X0)
-    fit, se = prediction.predicted_mean, prediction.se_mean
+    result = _glm(X, yk, family)
+    with warnings.catch_warnings():       # a fit that did not converge has said so
+        warnings.simplefilter("ignore", RuntimeWarning)
+        prediction = result.get_prediction(X0)
+        fit, se = prediction.predicted_mean, prediction.se_mean
     lower, upper = fit - 2 * se, fit + 2 * se
     if distribution == "bernoulli":
         lower, upper = np.maximum(lower, 0.0), np.minimum(upper, 1.0)
@@ -379,9 +383,9 @@ def basehaz_gbm(t, delta, f_x, t_eval=None, smooth: bool = False, cumulative: bo
     >>> bool(np.all(np.diff(H) > 0))                     # a cumulative hazard grows
     True
     """
-    t = numbers_arg("t", t).ravel()
-    delta = numbers_arg("delta", delta).ravel()
-    f_x = numbers_arg("f_x", f_x).ravel()
+    t = vector_arg("t", t)
+    delta = vector_arg("delta", delta)
+    f_x = vector_arg("f_x", f_x)
     if not (len(t) == len(delta) == len(f_x)) or len(t) == 0:
         raise ValueError("t, delta and f_x must be non-empty and of the same length; got "
                          f"{len(t)}, {len(delta)} and {len(f_x)}")
@@ -400,6 +404,10 @@ def basehaz_gbm(t, delta, f_x, t_eval=None, smooth: bool = False, cumulative: bo
         raise ValueError("smooth=False with cumulative=False has no result in R's "
                          "basehaz.gbm (R stops: object 'lambda.smooth' not found); use "
                          "cumulative=True or smooth=True")
+    if f_x.max() > _LOG_MAX_FLOAT:      # R: risk sets of Inf, a hazard of zeros
+        raise ValueError(f"f_x (the link, a log relative risk) reaches {f_x.max():.6g}: "
+                         f"exp(f_x) overflows above {_LOG_MAX_FLOAT:.6g}; is it the link "
+                         "of the fit's predict (type='link')?")
     event_t = t[delta == 1]
     t_unique, n_events = np.unique(event_t, return_counts=True)
     if len(t_unique) < 2:
@@ -413,8 +421,12 @@ def basehaz_gbm(t, delta, f_x, t_eval=None, smooth: bool = False, cumulative: bo
         xs, ys = supsmu(t_unique, np.cumsum(alpha) if cumulative else alpha)
     else:
         xs, ys = t_unique, np.cumsum(alpha)
-    xout = t if t_eval is None else numbers_arg("t_eval", t_eval).ravel()
+    xout = t if t_eval is None else vector_arg("t_eval", t_eval)
     return np.interp(xout, xs, ys, left=np.nan, right=np.nan)
+
+
+#: the largest x whose exp(x) is a finite double
+_LOG_MAX_FLOAT = float(np.log(np.finfo(float).max))
 
 
 # ----------------------------------------------------------------- super smoother
