@@ -149,7 +149,8 @@ def gbm_fit(x, y, offset=None, misc=None, distribution="bernoulli", w=None,
     keep_data : bool, default True
         Keep the training data in the fit (R: ``keep.data``).
     verbose : bool, default False
-        Print R's iteration table (R: ``verbose``).
+        Print R's iteration table (R: ``verbose``, whose default is TRUE in
+        ``gbm.fit``: a notebook would fill with the table).
     var_names : sequence of str, optional
         Predictor names of an array ``x`` (R: ``var.names``); a DataFrame's
         predictors are its columns (other names are refused).

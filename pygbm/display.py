@@ -114,11 +114,15 @@ def fit_html(fit) -> str:
     best = best_iterations(fit)
     for method, n in best.items():
         rows.append(_row(f"Best iteration ({METHOD_LABELS[method]})", str(n)))
-    at_end = [METHOD_LABELS[m] for m in ("cv", "test") if best.get(m) == fit.n_trees]
-    if at_end:
-        rows.append(_row("Note", f"the {' and '.join(at_end)} error was still falling at the "
-                                 f"last tree: more trees (pygbm.gbm_more) or a larger "
-                                 f"shrinkage may fit better"))
+    if best.get("cv") == len(fit.cv_error if fit.cv_error is not None else ()):
+        # gbm_more keeps the cv of the trees it continues: only a new fit extends it
+        rows.append(_row("Note", "the cross-validation error was still falling at the "
+                                 "last tree cross-validated: refit with a larger n_trees (or "
+                                 "shrinkage) may fit better; gbm_more does not extend the cv"))
+    if best.get("test") == fit.n_trees:
+        rows.append(_row("Note", "the validation error was still falling at the last tree: "
+                                 "more trees (pygbm.gbm_more) or a larger shrinkage may fit "
+                                 "better"))
     n_used, _ = fit.best_iteration(quiet=True)         # what predict uses by default
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")

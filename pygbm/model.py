@@ -415,7 +415,11 @@ class GBMFit:
 
         Examples
         --------
-        >>> fit.predict(newdata, n_trees=best, type="response")  # doctest: +SKIP
+        >>> p = fit.predict(boston.iloc[:5], n_trees=100)
+        >>> p.shape
+        (5,)
+        >>> fit.predict(boston.iloc[:5], n_trees=[50, 100]).shape     # one column per count
+        (5, 2)
         """
         import pandas as pd        # imported on first use: import pygbm stays fast
 
@@ -444,20 +448,32 @@ class GBMFit:
 
         Parameters
         ----------
-        newdata : DataFrame with the predictors (a matrix for gbm_fit models);
-            None: the training data (when kept).
-        n_trees : int or list of ints; None uses all iterations. A list gives
-            a dict of tables keyed by the counts asked for, computed in one
-            pass over the trees (a count above the trees fitted: all of them,
-            with ``predict``'s warning).
+        newdata : pandas.DataFrame or numpy.ndarray, optional
+            The predictors (a matrix for gbm_fit models); None: the training
+            data (when kept).
+        n_trees : int or list of int, optional
+            Iterations counted; None: all. A list gives a dict of tables keyed
+            by the counts asked for, computed in one pass over the trees (a
+            count above the trees fitted: all of them, with ``predict``'s
+            warning).
 
         Returns
         -------
-        DataFrame
+        pandas.DataFrame or dict of pandas.DataFrame
             One row per row of ``newdata``: ``feature_cost`` (the cost of every
             distinct predictor on the row's paths), ``split_cost`` (the split
             cost times the splits evaluated), ``model_cost`` (the once-per-model
-            costs of the predictors those trees use) and ``total``.
+            costs of the predictors those trees use) and ``total``; for a list
+            ``n_trees``, one such table per count.
+
+        Examples
+        --------
+        >>> costly = pygbm.gbm("medv ~ .", data=boston, distribution="gaussian",
+        ...                    n_trees=50, feature_costs={"lstat": 5.0, "rm": 2.0},
+        ...                    random_state=1)
+        >>> cost = costly.predict_cost(boston.iloc[:3])
+        >>> cost.columns.tolist()
+        ['feature_cost', 'split_cost', 'model_cost', 'total']
         """
         return predict_cost(self, newdata, n_trees)
 

@@ -47,6 +47,10 @@ def test_html_notes_a_best_iteration_at_the_last_tree(data):
                        cv_folds=2, random_state=1)
     assert best_iterations(turned)["cv"] < 300
     assert "still falling" not in turned._repr_html_()
+    # gbm_more keeps the cv of the first 30 trees: the note says to refit, not to add trees
+    more = pygbm.gbm_more(short, 30)
+    assert "gbm_more does not extend the cv" in more._repr_html_()
+    assert "pygbm.gbm_more" not in more._repr_html_()
 
 
 def test_html_without_a_rule_lists_no_best_iteration(data):

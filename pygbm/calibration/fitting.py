@@ -75,15 +75,15 @@ def calibrate(fit: GBMFit, data, n_trees=None, bins: int = DEFAULT_BINS, ends: s
         number of rows from 1, predictors as they come (all missing, constant).
     n_trees : int, optional
         Trees used (None: the fit's best iteration, as ``predict``).
-    bins : int
-        Equal-count groups of the calibration rows (default 20).
-    ends : {"flat", "langford"}
-        No end points (default), or the post's end points (see the module).
-    subsampled : bool or float
+    bins : int, default 20
+        Equal-count groups of the calibration rows.
+    ends : {"flat", "langford"}, default "flat"
+        No end points, or the post's end points (see the module).
+    subsampled : bool or float, default False
         True if ``data``'s zeros were kept at the fit's ``zero_subsample``
         rate, or that rate (a number in (0, 1]): zeros count 1/l in both
         means.
-    monotone : bool
+    monotone : bool, default False
         Pool adjacent violators among the control points.
     y : array_like, optional
         The response of ``data`` (default: from the formula).
@@ -112,8 +112,8 @@ def calibrate(fit: GBMFit, data, n_trees=None, bins: int = DEFAULT_BINS, ends: s
     --------
     >>> pima = pd.read_csv("data/pima2.csv")
     >>> bfit = pygbm.gbm("diabetes ~ .", data=pima.iloc[:500], distribution="bernoulli",
-    ...                  n_trees=100, interaction_depth=2, random_state=1)
-    >>> cal = pygbm.calibrate(bfit, pima.iloc[500:], n_trees=100, bins=10)
+    ...                  n_trees=100, shrinkage=0.05, interaction_depth=2, random_state=1)
+    >>> cal = pygbm.calibrate(bfit, pima.iloc[500:], n_trees=100, bins=5)
     >>> p = cal.predict(pima.iloc[500:])
     >>> bool(((p >= 0) & (p <= 1)).all())
     True

@@ -53,10 +53,10 @@ class CalibratedGBM:
     --------
     >>> pima = pd.read_csv("data/pima2.csv")
     >>> bfit = pygbm.gbm("diabetes ~ .", data=pima.iloc[:500], distribution="bernoulli",
-    ...                  n_trees=100, interaction_depth=2, random_state=1)
-    >>> cal = pygbm.calibrate(bfit, pima.iloc[500:], n_trees=100, bins=10)
+    ...                  n_trees=100, shrinkage=0.05, interaction_depth=2, random_state=1)
+    >>> cal = pygbm.calibrate(bfit, pima.iloc[500:], n_trees=100, bins=5)
     >>> cal
-    CalibratedGBM(bernoulli fit, 100 trees, 10 control points, flat ends)
+    CalibratedGBM(bernoulli fit, 100 trees, 5 control points, flat ends)
     >>> cal.control_points.columns.tolist()
     ['phi', 'response', 'weight', 'rows']
     """
@@ -113,10 +113,10 @@ class CalibratedGBM:
         --------
         >>> pima = pd.read_csv("data/pima2.csv")
         >>> bfit = pygbm.gbm("diabetes ~ .", data=pima.iloc[:500], distribution="bernoulli",
-        ...                  n_trees=100, interaction_depth=2, random_state=1)
-        >>> cal = pygbm.calibrate(bfit, pima.iloc[500:], n_trees=100, bins=10)
+        ...                  n_trees=100, shrinkage=0.05, interaction_depth=2, random_state=1)
+        >>> cal = pygbm.calibrate(bfit, pima.iloc[500:], n_trees=100, bins=5)
         >>> cal.calibrate_values([0.0, 1.0])        # flat beyond the control points
-        array([0.        , 0.92307692])
+        array([0.01851852, 0.83018868])
         """
         return np.interp(numbers_arg("phi", phi), self.knots_x, self.knots_y)
 
@@ -153,7 +153,7 @@ class CalibratedGBM:
         n_trees : int or list of int, optional
             Trees used (None: the calibration's). The map was fitted on the
             predictions of the calibration's trees: other counts get a warning.
-        type : {"response", "link"}
+        type : {"response", "link"}, default "response"
             The calibrated expected response, or its link (offset included).
         offset : array_like, optional
             Link-scale offsets of the rows (None: the formula's ``offset()``

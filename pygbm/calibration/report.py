@@ -71,7 +71,7 @@ def calibration_report(y, p, bins: int = DEFAULT_BINS, weights=None, distributio
         Responses.
     p : array_like
         Expected responses (probabilities, expected counts, means).
-    bins : int
+    bins : int, default 20
         Equal-count bins of ``p`` for the expected calibration error.
     weights : array_like, optional
         Case weights.

@@ -300,8 +300,8 @@ def qwyc(fit, data=None, n_trees=None, alpha=DEFAULT_ALPHA, threshold=None, mode
     >>> train, held_out = pima.iloc[:500], pima.iloc[500:]
     >>> bfit = pygbm.gbm("diabetes ~ .", data=train, distribution="bernoulli",
     ...                  n_trees=100, interaction_depth=2, random_state=1)
-    >>> early = pygbm.qwyc(bfit, held_out, n_trees=100, alpha=0.01, random_state=1)
-    >>> early.fit_disagreement_ <= 0.01
+    >>> early = pygbm.qwyc(bfit, held_out, n_trees=100, alpha=0.02, random_state=1)
+    >>> early.fit_disagreement_ <= 0.02
     True
     >>> pred = early.predict(held_out)          # decision, n_trees, score, exit
     """

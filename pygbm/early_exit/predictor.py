@@ -136,7 +136,7 @@ class EarlyExitPredictor:
     >>> train, held_out = pima.iloc[:500], pima.iloc[500:]
     >>> bfit = pygbm.gbm("diabetes ~ .", data=train, distribution="bernoulli",
     ...                  n_trees=100, interaction_depth=2, random_state=1)
-    >>> early = pygbm.qwyc(bfit, held_out, n_trees=100, alpha=0.01, random_state=1)
+    >>> early = pygbm.qwyc(bfit, held_out, n_trees=100, alpha=0.02, random_state=1)
     >>> early.n_trees, early.fit_mean_trees_ < 100
     (100, True)
     >>> early.predict(held_out).columns.tolist()

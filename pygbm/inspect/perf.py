@@ -241,7 +241,8 @@ def gbm_perf(fit, method: str | None = None, plot_it: bool = True, oobag_curve: 
         An ``int``, the best number of trees (1-based, as R), with the
         attributes ``method`` (the rule used), ``smoother`` (the OOB loess
         fit: ``x``, ``y``, ``span``; R's ``attr(, "smoother")``) and ``axes``
-        (the axes drawn on, or None).
+        (a list of the Axes drawn on: one, or three with ``oobag_curve=True``;
+        None without a plot).
 
     Notes
     -----
@@ -261,7 +262,7 @@ def gbm_perf(fit, method: str | None = None, plot_it: bool = True, oobag_curve: 
     >>> best = pygbm.gbm_perf(fit, method="cv", plot_it=False)
     >>> 1 <= best <= fit.n_trees, best.method
     (True, 'cv')
-    >>> ax = pygbm.gbm_perf(fit, method="cv").axes       # R's plot
+    >>> ax = pygbm.gbm_perf(fit, method="cv").axes[0]    # R's plot
     """
     fit_arg(fit)
     for value, name in ((plot_it, "plot_it"), (oobag_curve, "oobag_curve"), (overlay, "overlay")):
