@@ -294,6 +294,18 @@ class GBMFit:
                                 self.c_splits, self.init_f, counts,
                                 n_outputs=self.num_classes, engine=self.options.engine)
 
+    def _single_trees(self, x, counts) -> np.ndarray:
+        """R's ``single.tree = TRUE``: the link contribution of iteration ``c``'s
+        tree(s) alone (shrunken, no initial value) for each of the ``counts``
+        (each >= 1), shaped as :meth:`_link`'s."""
+        K = int(self.num_classes)
+        x_engine, zero = self.to_engine(x), np.zeros(K)
+        with reuse_freed_memory():
+            parts = [predict_link(self.trees[(c - 1) * K:c * K], x_engine, self.engine_var_type,
+                                  self.c_splits, zero, [1], n_outputs=K,
+                                  engine=self.options.engine) for c in counts]
+        return np.concatenate(parts, axis=-1)
+
     def _design(self, newdata, name: str = "newdata") -> np.ndarray:
         """The coded predictor matrix for ``newdata`` (None: the training data);
         errors call it ``name``, the caller's argument."""
@@ -386,7 +398,8 @@ class GBMFit:
                  f"using {' '.join(str(int(c)) for c in counts)}")        # R's warning and cap
         return counts.astype(int)
 
-    def predict(self, newdata=None, n_trees=None, type: str = "link"):  # noqa: A002 (R's name)
+    def predict(self, newdata=None, n_trees=None, type: str = "link",  # noqa: A002 (R's name)
+                single_tree: bool = False):
         """Predictions on the link or the response scale (R's ``predict.gbm``).
 
         Parameters
@@ -404,6 +417,12 @@ class GBMFit:
         type : {"link", "response"}, default "link"
             The scale (R: ``type``): "response" gives probabilities for
             bernoulli, counts for poisson, ...
+        single_tree : bool, default False
+            R's ``single.tree``: each count's iteration alone, its tree's
+            shrunken values without the initial value (the change that
+            iteration makes to the link; ``type="response"`` maps it through
+            the inverse link, as R does). Counts must be at least 1 (R
+            crashes on 0).
 
         Returns
         -------
@@ -420,6 +439,9 @@ class GBMFit:
         (5,)
         >>> fit.predict(boston.iloc[:5], n_trees=[50, 100]).shape     # one column per count
         (5, 2)
+        >>> step = fit.predict(boston.iloc[:5], n_trees=100, single_tree=True)
+        >>> bool(np.allclose(step, p - fit.predict(boston.iloc[:5], n_trees=99)))
+        True
         """
         import pandas as pd        # imported on first use: import pygbm stays fast
 
@@ -433,7 +455,11 @@ class GBMFit:
             warn(f"Using {n_trees} trees... ({rule})", GBMMessage)   # R's message
         counts = self._check_n_trees(n_trees)
         single = single or np.ndim(n_trees) == 0      # n_trees checked: not a ragged list
-        f = self._link(self._design(newdata), counts)
+        if bool_arg(single_tree, "single_tree") and np.any(counts < 1):
+            raise ValueError(f"n_trees must be >= 1 with single_tree=True (the tree of "
+                             f"iteration n_trees), got {n_trees!r}")
+        x = self._design(newdata)
+        f = self._single_trees(x, counts) if single_tree else self._link(x, counts)
         if type == "response":
             f = self.distribution.inverse_link(f)
         f = f[..., 0] if single else f

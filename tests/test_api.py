@@ -356,3 +356,46 @@ def test_predict_errors(boston):
         fit.predict(boston, n_trees=5, type="probability")
     with pytest.raises(ValueError, match="lstat"):
         fit.predict(boston.drop(columns="lstat"), n_trees=5)
+
+
+# ------------------------------------------------------------------ single_tree (R's)
+SINGLE_TREE = Path(__file__).resolve().parent / "r_reference" / "fixtures" / "single_tree.json"
+
+
+@pytest.mark.parametrize("engine", ["numba", "numpy"])
+@pytest.mark.parametrize("case", range(2))
+def test_single_tree_predictions_are_rs(boston, case, engine):
+    """predict(single_tree=True) is R's predict.gbm(single.tree = TRUE): each
+    count's iteration alone, no initial value, type="response" through the inverse
+    link as R (tests/r_reference/make_single_tree_fixture.R; equal to the bit)."""
+    import json
+    ref = json.loads(SINGLE_TREE.read_text())
+    assert ref["stamp"]["gbm_version"] == "2.1.8.1"
+    c = ref["cases"][case]
+    data = boston.assign(b=(boston.medv > 22).astype(float))
+    fit = quiet_gbm(c["formula"], data, distribution=c["distribution"], n_trees=c["n_trees"],
+                    interaction_depth=c["interaction_depth"], bag_fraction=1.0, engine=engine)
+    got = fit.predict(data.iloc[:c["rows"]], n_trees=c["at"], type=c["type"], single_tree=True)
+    want = np.array([float.fromhex(v) for v in c["prediction"]]).reshape(len(c["at"]), -1).T
+    np.testing.assert_array_equal(got, want)
+
+
+def test_single_tree_is_the_step_of_its_iteration_and_refuses_tree_0(boston):
+    fit = pygbm.gbm("medv ~ .", boston, distribution="gaussian", n_trees=20, random_state=1)
+    x = boston.iloc[:10]
+    step = fit.predict(x, n_trees=20, single_tree=True)
+    np.testing.assert_allclose(step, fit.predict(x, n_trees=20) - fit.predict(x, n_trees=19),
+                               atol=1e-12)
+    assert step.shape == (10,)
+    with pytest.raises(ValueError, match=r"n_trees must be >= 1 with single_tree=True"):
+        fit.predict(x, n_trees=[0, 3], single_tree=True)
+
+
+def test_single_tree_of_a_multinomial_fit_is_each_class_tree(pima):
+    fit = quiet_gbm("diabetes ~ .", pima, distribution="multinomial", n_trees=10,
+                    random_state=1)
+    x = pima.iloc[:6]
+    step = fit.predict(x, n_trees=[4, 10], single_tree=True)
+    assert step.shape == (6, 2, 2)
+    np.testing.assert_allclose(step, fit.predict(x, n_trees=[4, 10])
+                               - fit.predict(x, n_trees=[3, 9]), atol=1e-12)

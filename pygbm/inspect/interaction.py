@@ -50,7 +50,10 @@ def code_columns(fit, data, idx: list[int]) -> np.ndarray:
         position = {str(c): i for i, c in enumerate(data.columns)}
         missing = [names[j] for j in idx if names[j] not in position]
         if missing:
-            raise ValueError(f"data lacks the columns {missing}")
+            terms = [m for m in missing if "(" in m]     # a term such as log(x2)
+            hint = (f" (a predictor is its formula term: give data a column named "
+                    f"{terms[0]!r} holding the term's values)" if terms else "")
+            raise ValueError(f"data lacks the columns {missing}{hint}")
         labels = [str(c) for c in data.columns]
         twice = [names[j] for j in idx if labels.count(names[j]) > 1]
         if twice:           # the last of them would be read without a word
