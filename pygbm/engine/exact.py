@@ -30,7 +30,7 @@ from .bounded import BoundedGains
 from .categorical import CategoricalSearch
 from .fixed_point import as_float, quantize
 from .kernels import GainBlock
-from .split import Response, Side, Split
+from .split import Response, Side, Split, midpoints
 from .tolerance import Tolerance, r_gains, r_sums, record, unit_record
 
 #: predictors x positions whose gains are computed together: a few such
@@ -341,7 +341,7 @@ class ExactSearch:
             xv = self.data.xt[v]
             x_k, x_next = xv[S_v[k]], xv[S_v[k + 1]]
         return unit_record(v, self.wz.take(S_v[:k + 1]), int(state.nm[c]), total,
-                           float(0.5 * (x_k + x_next)))
+                           float(midpoints(x_k, x_next)))
 
     def _continuous(self, state: NodeRows, total: Side, bounded: bool,
                     offsets: _Offsets | None = None):

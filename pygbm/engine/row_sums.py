@@ -29,7 +29,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._rmath import running_minus, sequential_minus, sequential_sum
-from .split import Response, Side, Split, improvement
+from .split import Response, Side, Split, improvement, midpoints
 from .tolerance import r_gains, r_sums
 from .tolerance import record as r_record
 
@@ -139,7 +139,7 @@ class RowSums:
         ms, mw = sequential_sum(g[:nm]), weights(0, nm)
         if levels is None:
             k = int(pos)
-            value = 0.5 * (x[k] + x[k + 1])
+            value = float(midpoints(x[k], x[k + 1]))
             ls, lw, n_left = sequential_sum(g[nm:k + 1]), weights(nm, k + 1), k + 1 - nm
             rs = sequential_minus(total.sum_z, g[:k + 1])
             rw = total.w - (k + 1) if h is None else sequential_minus(total.w, h[:k + 1])

@@ -25,7 +25,7 @@ import numpy as np
 import math
 
 from .._rmath import running_minus, sequential_minus, sequential_sum
-from .split import NEAR_TIE, Side, Split, improvement
+from .split import NEAR_TIE, Side, Split, improvement, midpoints
 
 #: double precision unit roundoff
 EPS = np.finfo(float).eps
@@ -232,7 +232,7 @@ def record(v: int, x: np.ndarray, total: Side, pos: int, sums: RSums) -> Split:
     n_left = k + 1 - nm
     left = Side(float(left_z[k - nm]), float(left_w[k - nm]), int(n_left))
     right = Side(float(right_z[k]), float(right_w[k]), int(total.n - nm - n_left))
-    return _split(v, 0.5 * (x[k] + x[k + 1]), left, right, total, (ms, mw, nm))
+    return _split(v, float(midpoints(x[k], x[k + 1])), left, right, total, (ms, mw, nm))
 
 
 def unit_record(v: int, g: np.ndarray, nm: int, total: Side, value: float) -> Split:

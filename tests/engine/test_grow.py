@@ -2,7 +2,10 @@
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
+import pytest
 
+import pygbm
 from pygbm.engine.data import TrainingData
 from pygbm.engine.grow import grow_tree, route
 from pygbm.engine.tree import NO_NODE
@@ -149,3 +152,44 @@ def test_pick_is_the_growth_order():
     assert level.picked == [0, 1, 1]                    # both children of the root first
     root = tree.nodes[0]
     assert all(tree.nodes[c].split is not None for c in root.children[:2])
+
+
+# ------------------------------------------- a split point between two adjacent doubles
+def _adjacent_data(kind):
+    rng = np.random.default_rng(0)
+    if kind == "adjacent":        # 1 and the next double: R's midpoint rounds to 1
+        x = np.where(rng.uniform(size=100) < 0.5, 1.0, np.nextafter(1.0, 2.0))
+        d = pd.DataFrame({"x": x, "y": (x > 1) + rng.normal(size=100) * 0.1})
+    else:                         # integers above 2**53: neighbouring doubles 2 apart
+        c = (2 ** 53 + 1 + rng.integers(0, 4, 200)).astype(np.int64)
+        d = pd.DataFrame({"x": c, "y": (c % 4) + rng.normal(size=200) * 0.1,
+                          "z": rng.normal(size=200)})
+    return d
+
+
+@pytest.mark.parametrize("kind", ["adjacent", "above_2_53"])
+@pytest.mark.parametrize("max_bins", [None, 255])
+def test_a_split_between_adjacent_doubles_sends_the_rows_where_the_search_counted_them(
+        kind, max_bins):
+    """R's split point (a + b) / 2 rounds onto a when a and b are adjacent doubles
+    (or integers above 2**53): R then routes the rows at a right (x >= a) although its
+    search counted them left, so the children's statistics describe other rows (R's
+    training error grows from tree to tree) -- an R bug. pygbm takes b there, the
+    binned mode's rule (engine.split.midpoints), in every search and engine: the
+    trees split as counted and the fit improves. The compiled exact grower sized the
+    children from the search's counts and wrote past them (a crash)."""
+    d = _adjacent_data(kind)
+    fits = [pygbm.gbm("y ~ .", d, distribution="gaussian", n_trees=5, interaction_depth=3,
+                      bag_fraction=1.0, max_bins=max_bins, engine=engine)
+            for engine in ("numba", "numpy")]
+    for name in ("fit", "train_error"):
+        np.testing.assert_array_equal(getattr(fits[0], name), getattr(fits[1], name))
+    fit = fits[0]
+    assert np.all(np.diff(fit.train_error) < 0)
+    tree = pygbm.pretty_gbm_tree(fit, 1)
+    split = tree[tree.SplitVar == 0]
+    values = np.unique(d["x"].to_numpy(dtype=float))
+    assert set(split.SplitCodePred) <= set(values[1:])     # a value above, never a rounding
+    for node in split.index:     # the children hold the parent's rows
+        kids = tree.loc[[split.LeftNode[node], split.RightNode[node]], "Weight"]
+        assert kids.sum() == tree.Weight[node]

@@ -17,7 +17,7 @@ import numpy as np
 from numba import njit
 
 from ..tolerance import EPS, SUM_ERROR_BASE, SUM_ERROR_MARGIN, SUM_ERROR_PER_LEVEL
-from .arith import split_gain
+from .arith import midpoint, split_gain
 from .binned_rows import level_sums, sorted_rows
 
 
@@ -123,7 +123,7 @@ def _continuous_scan(L, rows, v, node, best, out):
         if g > best:
             best = g
             found = True
-            value = 0.5 * (L.xt[v, i] + L.xt[v, srt[k + 1]])
+            value = midpoint(L.xt[v, i], L.xt[v, srt[k + 1]])
             nl = k + 1 - nm
             _keep(out, (ls, lw, nl), (rs, rw, tot_n - nm - nl), missing)
     return best, value, found

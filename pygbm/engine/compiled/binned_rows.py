@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .arith import split_gain
+from .arith import midpoint, split_gain
 
 
 @njit(cache=True, error_model="numpy")
@@ -111,7 +111,7 @@ def _continuous(L, rows, v, pos, total, resp, unit, sums):
     sums[5] = tot_n - nm - n_left
     missing_side(sums, ms, mw, nm, total)
     return (split_gain(lw, rw, mw, ls, rs, ms),
-            0.5 * (L.xt[v, srt[pos]] + L.xt[v, srt[pos + 1]]))
+            midpoint(L.xt[v, srt[pos]], L.xt[v, srt[pos + 1]]))
 
 
 @njit(cache=True, error_model="numpy")

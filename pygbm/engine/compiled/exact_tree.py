@@ -22,7 +22,7 @@ import numpy as np
 from numba import njit
 
 from ..split import LEFT, MISSING, RIGHT
-from .arith import shell_order_first, split_gain
+from .arith import midpoint, shell_order_first, split_gain
 from .cegb_penalties import mark, penalties
 from .tree_arrays import carve, carve2, new_nodes
 
@@ -236,7 +236,7 @@ def _scan_unit(xt, v, S, c, wz, lo, hi, min_obs, mono, tied, side, weight, eps, 
                     if g > best:
                         best = g
                         thr = _screen_threshold(best, n_rows, mw, weight)
-                        value = 0.5 * (last + xv)
+                        value = midpoint(last, xv)
                         found = True
                         _keep_sums(out_sums, ls, lw, j, rs, rw, n_rows - j, ms, mw, k_nm)
             zi = wz[i]
@@ -256,7 +256,7 @@ def _scan_unit(xt, v, S, c, wz, lo, hi, min_obs, mono, tied, side, weight, eps, 
             if g > best:
                 best = g
                 thr = _screen_threshold(best, n_rows, mw, weight)
-                value = 0.5 * (last + xv)
+                value = midpoint(last, xv)
                 found = True
                 _keep_sums(out_sums, ls, lw, j, rs, rw, n_rows - j, ms, mw, k_nm)
         zi = wz[i]
@@ -352,7 +352,7 @@ def _search(data, space, wz, w, unit, min_obs, term_nm, t, lo, hi, tot_z, tot_w,
                         if g > best:
                             best = g
                             found = True
-                            value = 0.5 * (last + xv)
+                            value = midpoint(last, xv)
                             _keep_sums(trial, ls, lw, nl, rs, rw, nr, ms, mw, k_nm)
                 zi = wz[i]
                 if nl == 0:
@@ -459,6 +459,19 @@ def _scatter(src, r, dst, lo, hi, direction, f0, f1, f2):
         f1 += d == RIGHT
         f2 += d == MISSING
     return f0, f1, f2
+
+
+@njit(cache=True, error_model="numpy")
+def _routed_counts(rows, direction, counts):
+    """How many of the node's in-bag ``rows`` the routing sends to each child:
+    the sizes of the children's segments are the rows routed to them (which
+    the search's counts equal, split values being :func:`.arith.midpoint`'s;
+    counted, so that no rounding can make the partition write past them)."""
+    counts[LEFT] = 0
+    counts[RIGHT] = 0
+    counts[MISSING] = 0
+    for i in rows:
+        counts[direction[i]] += 1
 
 
 @njit(cache=True, error_model="numpy")
@@ -703,9 +716,7 @@ def _grow(data, space, wz, w, inbag, unit, min_obs, depth, costs, node_pen):
             node_of[i] = goes[d] if here else node_of[i]
         if n_split + 1 < depth:
             lo, hi = term_lo[t], term_hi[t]
-            counts[LEFT] = int(t_sums[t, 2])
-            counts[RIGHT] = int(t_sums[t, 5])
-            counts[MISSING] = (hi - lo) - counts[LEFT] - counts[RIGHT]
+            _routed_counts(_node_rows(space, lo, hi), direction, counts)
             _partition(space, lo, hi, term_nm, t, counts, nm_children)
             term_lo[t_right] = lo + counts[LEFT]
             term_hi[t] = lo + counts[LEFT]
