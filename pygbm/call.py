@@ -45,7 +45,18 @@ def call_value(value) -> str:
             return f"<{len(value)} values>"
     text = f"<array {np.shape(value)}>" if isinstance(value, np.ndarray) else repr(value)
     text = " ".join(text.split())                   # one line
-    return text if len(text) <= CALL_VALUE_CHARS else text[:CALL_VALUE_CHARS - 3] + "..."
+    if len(text) <= CALL_VALUE_CHARS:
+        return text
+    if isinstance(value, dict):                     # whole entries, not a cut name
+        shown = []
+        for key, item in value.items():
+            entry = f"{key!r}: {item!r}"
+            if len(", ".join(shown + [entry])) > CALL_VALUE_CHARS - 12:
+                break
+            shown.append(entry)
+        count = f"{len(value)} {'entry' if len(value) == 1 else 'entries'}"
+        return "{" + "".join(f"{e}, " for e in shown) + f"... ({count})}}"
+    return text[:CALL_VALUE_CHARS - 3] + "..."
 
 
 def call_string(formula, distribution, kwargs, given):

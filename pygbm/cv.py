@@ -229,6 +229,11 @@ def cross_validate(data, fit, spec: CVSpec, dist_name, rng, main_fit=None):
     sizes = np.bincount(fold_id, minlength=n_folds + 1)[1:]
     errors = np.stack([m.valid_error for m in models], axis=1)      # (n_trees, K)
     cv_error = (errors * sizes).sum(axis=1) / n_train
+    if np.isnan(cv_error).all():          # NumPy's nanargmin: "All-NaN slice encountered"
+        raise ValueError(f"cv_folds={n_folds}: the cv error is NaN at every tree: the "
+                         f"held-out rows of some fold give no {dist_name} deviance (coxph: "
+                         "no event among them; pairwise: no group with two relevance "
+                         "levels); use fewer folds or other fold_id")
     best = int(np.nanargmin(cv_error)) + 1
     n_out = int(models[0].num_classes)
     fitted = np.empty(n_train) if n_out == 1 else np.empty((n_train, n_out))

@@ -123,7 +123,10 @@ def fit_html(fit) -> str:
         rows.append(_row("Note", "the validation error was still falling at the last tree: "
                                  "more trees (pygbm.gbm_more) or a larger shrinkage may fit "
                                  "better"))
-    n_used, _ = fit.best_iteration(quiet=True)         # what predict uses by default
+    try:
+        n_used, _ = fit.best_iteration(quiet=True)     # what predict uses by default
+    except ValueError:                                 # its rule's errors are all NaN
+        n_used = fit.n_trees
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         # summary()'s table without its cost table (not shown here)
@@ -131,6 +134,10 @@ def fit_html(fit) -> str:
                                        normalize=True, random_state=None)
     nonzero = int((rel_inf > 0).sum())
     rows.append(_row("Predictors", f"{len(idx)}, of which {nonzero} had non-zero influence"))
+    if nonzero == 0:            # a table of zeros in column order would say nothing
+        rows.append(_row("Note", f"none of the first {n_used} trees splits: the model is the "
+                                 "constant initial value"))
+        return _display(_table("GBMFit", "".join(rows)))
     influence = "".join(
         f"<tr><td>{escape(str(fit.var_names[i]))}</td><td class=\"num\">{value:.2f}</td></tr>"
         for i, value in zip(idx[:TOP_INFLUENCE], rel_inf[:TOP_INFLUENCE]))

@@ -27,6 +27,7 @@ from .engine.boost import BoostProblem, BoostState, run_boosting
 from .engine.factory import training_data
 from .engine.schemes import PlainBoosting
 from .engine.tree_list import TreeList
+from .messages import warn
 from .model import GBMFit
 from .options import FitOptions
 from .pairwise_rows import check_group_weights, sort_within_groups
@@ -338,6 +339,10 @@ def boost_problem(x, targets: Targets, n_train, var_type, options: FitOptions,
 def _start(problem: BoostProblem, dist, tracker) -> BoostState:
     init_f = dist.init_f(problem.train_targets(), problem.context)
     init_f = float(init_f) if np.ndim(init_f) == 0 else np.asarray(init_f, dtype=float)
+    if not np.all(np.isfinite(init_f)):      # else a fit of NaN, with NumPy's warnings only
+        raise ValueError(f"the initial value is not finite ({init_f}): the offset or the "
+                         f"response is too extreme for {dist.name}'s link (e.g. an offset "
+                         "whose exp underflows or overflows); rescale it")
     n = problem.x.shape[0]
     f = np.full(n, init_f) if problem.context.n_outputs == 1 else np.tile(init_f, (n, 1))
     return BoostState(init_f, f, rows=tracker)
@@ -427,7 +432,27 @@ def fit_coded(options: FitOptions, data: CodedData, random_state=None) -> GBMFit
         state = sample.finish(state, data.n_train)
     fit = build_fit(data, options, problem, targets, state, engine, rng, perm, sample)
     warn_no_split(fit)
+    warn_diverged(fit.train_error, 0)
     return fit
+
+
+def warn_diverged(train_error, n_before: int) -> None:
+    """Warn when the training deviance stops being a number (the Newton steps of
+    a nearly singular leaf, e.g. coxph with shrinkage 1: leaf values of 1e5 and a
+    deviance of -inf; R aborts there): the fit's later numbers are not usable, and
+    nothing else would say so. ``n_before``: iterations a continued fit had."""
+    errors = np.asarray(train_error, dtype=float)
+    bad = np.flatnonzero(~np.isfinite(errors[n_before:]))
+    if not bad.size:
+        return
+    first = n_before + int(bad[0])
+    if first == 0 and np.isnan(errors[0]):     # undefined from the start, not diverged
+        warn("the training deviance is NaN from the first iteration: it is undefined on "
+             "these training rows (pairwise: no group with two relevance levels)")
+        return
+    warn(f"the training deviance is not finite from iteration {first + 1} on: the boosting "
+         "diverged (its leaf values grew without bound); use a smaller shrinkage or a larger "
+         "n_minobsinnode, or predict with fewer trees")
 
 
 def formula_offset(encoder) -> bool:
@@ -501,6 +526,7 @@ def continue_fit(fit: GBMFit, x, targets: Targets, n_trees, report, rng) -> GBMF
     verbose, progress = report
     with progress_bar(wanted(progress, verbose), n_trees, "gbm_more", "iteration") as bar:
         run_boosting(problem, state, n_trees, rng, verbose, scheme, bar)
+    warn_diverged(state.train_error, fit.n_trees)
     if sample is not None:
         state = sample.finish(state, fit.n_train)
     return dataclasses.replace(

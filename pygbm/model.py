@@ -367,7 +367,7 @@ class GBMFit:
         elif self.cv_error is not None:
             method = "cv"
         else:
-            return self.n_trees, "all trees (no validation set or cv to choose with)"
+            return self.n_trees, "all trees: no validation set or cv to choose with"
         with warnings.catch_warnings():
             if quiet:
                 warnings.simplefilter("ignore")
@@ -594,15 +594,18 @@ class GBMFit:
         from .inspect.influence import relative_influence
         from .inspect.perf import gbm_perf
 
-        try:
-            if self.cv_error is not None:
-                best = int(gbm_perf(self, method="cv", plot_it=False))
-                lines.append(f"The best cross-validation iteration was {best}.")
-            if self.train_fraction < 1:
-                best = int(gbm_perf(self, method="test", plot_it=False))
-                lines.append(f"The best test-set iteration was {best}.")
-        except ImportError:
-            pass
+        for method, ran, label in (("cv", self.cv_error is not None, "cross-validation"),
+                                   ("test", self.train_fraction < 1, "test-set")):
+            if not ran:
+                continue
+            try:
+                best = int(gbm_perf(self, method=method, plot_it=False))
+                lines.append(f"The best {label} iteration was {best}.")
+            except ImportError:
+                pass
+            except ValueError:      # its errors are all NaN (R prints an empty iteration)
+                lines.append(f"The best {label} iteration was undefined (its errors are "
+                             "all NaN).")
         # R counts relative.influence > 0 at the best iteration (test, else cv, else all)
         n_used = int((relative_influence(self, n_trees=max(best, 1)).to_numpy() > 0).sum())
         lines.append(f"There were {self.n_features} predictors of which {n_used} had "

@@ -26,6 +26,7 @@ import contextlib
 import importlib
 import os
 import sys
+import threading
 
 #: seconds a fit runs before its bar appears (tqdm's ``delay``): fits shorter
 #: than this show nothing
@@ -76,14 +77,40 @@ def _tqdm_class():
     return tqdm
 
 
+#: tqdm's module of the text bar (the notebook widget is tqdm.notebook's)
+TEXT_BAR_MODULE = "tqdm.std"
+#: text bars open in a Jupyter kernel (a cv's folds and its final fit run at once)
+_open_text_bars = []
+_bars_lock = threading.Lock()
+
+
 @contextlib.contextmanager
 def progress_bar(show: bool, total: int, desc: str, unit: str = "it"):
-    """A bar of ``total`` steps (None when ``show`` is false), closed on exit."""
+    """A bar of ``total`` steps (None when ``show`` is false), closed on exit.
+
+    In a notebook without ipywidgets a text bar is not opened while another is:
+    tqdm places a second text bar a line below and returns with a cursor-up
+    code, which notebooks do not honour, so every update of either became a
+    new line (a cv's fold bar and its final fit's, which run at once). The
+    first bar (the folds') is shown; a terminal stacks bars as it should."""
     if not show:
         yield None
         return
-    bar = _tqdm_class()(total=total, desc=desc, unit=unit, delay=DELAY_SECONDS)
+    cls = _tqdm_class()
+    stacked_text = _in_jupyter() and cls.__module__ == TEXT_BAR_MODULE   # not the widget
+    with _bars_lock:
+        if stacked_text and _open_text_bars:
+            cls = None
+        elif stacked_text:
+            _open_text_bars.append(desc)
+    if cls is None:
+        yield None
+        return
+    bar = cls(total=total, desc=desc, unit=unit, delay=DELAY_SECONDS)
     try:
         yield bar
     finally:
         bar.close()
+        if stacked_text:
+            with _bars_lock:
+                _open_text_bars.remove(desc)

@@ -924,6 +924,17 @@ _CASES = [
     ("qwyc-margin_freq-without-margin-rule", lambda E: pygbm.qwyc(
         E.bfit, E.d.iloc[::-1], n_trees=10, margin_freq=3), V,
      r"margin_freq is for thresholds='margin' \(got margin_freq=3 with thresholds='qwyc'"),
+    # every cv error NaN (coxph, one row per fold): NumPy's "All-NaN slice encountered"
+    ("gbm-cv-every-fold-error-nan", lambda E: pygbm.gbm(
+        "Surv(t, s) ~ x1", E.d.iloc[:40], distribution="coxph", n_trees=5, cv_folds=40,
+        n_minobsinnode=2, n_cores=1, random_state=1), V,
+     r"cv_folds=40: the cv error is NaN at every tree: the held-out rows of some fold give "
+     r"no coxph deviance"),
+    # an offset whose exp underflows: init_f inf, a fit of NaN with NumPy's warnings
+    ("gbm-offset-init-not-finite", lambda E: g(
+        E, formula="k ~ x1 + offset(o)", data=E.d.assign(o=-745.0), distribution="poisson"),
+     V, r"the initial value is not finite \(inf\): the offset or the response is too "
+        r"extreme for poisson's link"),
     # a negative cut-off was taken for none (the pairwise distribution refused it)
     ("ir_measure_ndcg-max_rank-negative", lambda E: pygbm.ir_measure_ndcg(
         E.d.b, np.linspace(0, 1, N), max_rank=-1), V, r"max_rank must be a whole number >= 0"),
@@ -1012,6 +1023,22 @@ def test_interact_gbm_says_why_h_is_nan(E):
     with pytest.warns(UserWarning, match=r"H is NaN for \['x1', 'x2'\]: their joint partial "
                                          r"dependence is constant over the rows of data"):
         assert np.isnan(pygbm.interact_gbm(E.fit, E.d.iloc[:1], [0, 1]))
+
+
+def test_a_diverging_fit_says_so(E):
+    """coxph with shrinkage 1 on few rows per leaf: Newton steps of 1e5, a deviance
+    of -inf from some iteration on (R aborts there); the fit said nothing."""
+    rng = np.random.default_rng(1)
+    d = pd.DataFrame({"x1": rng.normal(size=200), "x2": rng.uniform(size=200),
+                      "x3": rng.integers(0, 5, 200).astype(float)})
+    d["time"] = rng.exponential(np.exp(-(d.x1 + 2 * (d.x2 > 0.5))))
+    d["status"] = (rng.uniform(size=200) < 0.7).astype(int)
+    with pytest.warns(UserWarning, match=r"the training deviance is not finite from "
+                                         r"iteration \d+ on: the boosting diverged"):
+        fit = pygbm.gbm("Surv(time, status) ~ .", d, distribution="coxph", n_trees=50,
+                        interaction_depth=3, n_minobsinnode=2, shrinkage=1.0,
+                        bag_fraction=1.0)
+    assert not np.isfinite(fit.train_error).all()
 
 
 def test_catalogue_size():

@@ -110,3 +110,33 @@ def test_call_shows_series_and_numpy_scalars_on_one_line(data):
                              f"'x2': 1.5}}, feature_costs_model = {{'x3': 2.0}}, "
                              f"cegb_tradeoff = 0.01)")
     assert repr(fit).splitlines()[0] == fit.call
+
+
+def test_a_fit_without_splits_and_one_without_finite_validation_errors_display(data):
+    """A model of no split shows a note, not a table of zero influences in column
+    order; a validation error of NaN everywhere (coxph, one censored validation row)
+    prints as R does, the best test-set iteration undefined (print raised)."""
+    flat = pygbm.gbm("y ~ .", data.assign(**{c: 1.0 for c in data.columns if c != "y"}),
+                     distribution="gaussian", n_trees=5)
+    html = flat._repr_html_()
+    assert "none of the first 5 trees splits" in html and "Relative influence" not in html
+    rng = np.random.default_rng(1)
+    d = pd.DataFrame({"x": rng.normal(size=200), "time": rng.exponential(size=200),
+                      "status": (rng.uniform(size=200) < 0.7).astype(int)})
+    d.loc[199, "status"] = 0
+    fit = pygbm.gbm("Surv(time, status) ~ x", d, distribution="coxph", n_trees=10,
+                    bag_fraction=1.0, train_fraction=199 / 200)
+    assert "The best test-set iteration was undefined (its errors are all NaN)." in repr(fit)
+    assert "GBMFit" in fit._repr_html_()
+
+
+def test_the_call_cuts_a_long_dict_at_whole_entries():
+    """feature_costs of 8 predictors were cut mid-name ("'tri...")."""
+    from pygbm.call import CALL_VALUE_CHARS, call_value
+    costs = {"pregnant": 1.0, "glucose": 17.61, "pressure": 1.0, "triceps": 1.0,
+             "insulin": 22.78, "mass": 1.0, "pedigree": 1.0, "age": 1.0}
+    text = call_value(costs)
+    assert text == "{'pregnant': 1.0, 'glucose': 17.61, ... (8 entries)}"
+    assert len(text) <= CALL_VALUE_CHARS
+    assert call_value({"x" * 80: 1.0}) == "{... (1 entry)}"
+    assert call_value({"a": 1.0}) == "{'a': 1.0}"

@@ -94,3 +94,24 @@ def test_watched_means_a_terminal_or_notebook_and_not_ci(monkeypatch):
     monkeypatch.setenv("CI", "true")
     assert not progress.wanted(None, verbose=False)
     assert progress.wanted(True, verbose=False)
+
+
+def test_a_notebooks_text_bars_do_not_stack(data, capsys, no_delay, monkeypatch):
+    """In a notebook without ipywidgets, a second text bar (a cv's final fit, run
+    alongside its folds) would be drawn a line below with a cursor-up code, which
+    notebooks do not honour: every update became a new line. Only the first is
+    shown there; a terminal shows both."""
+    monkeypatch.setattr(progress, "_in_jupyter", lambda: True)
+    monkeypatch.setattr(progress, "_tqdm_class",
+                        lambda: __import__("tqdm.std", fromlist=["tqdm"]).tqdm)
+    with progress.progress_bar(True, 3, "cv folds", "fold") as outer:
+        with progress.progress_bar(True, 20, "gbm", "iteration") as inner:
+            assert outer is not None and inner is None
+        outer.update(3)
+    with progress.progress_bar(True, 20, "gbm", "iteration") as again:
+        assert again is not None            # the first bar closed: a bar again
+    capsys.readouterr()
+    fit = _fit(data, cv_folds=3, n_cores=2, progress=True)
+    err = capsys.readouterr().err
+    assert "cv folds" in err and "gbm:" not in err
+    np.testing.assert_array_equal(fit.cv_error, _fit(data, cv_folds=3).cv_error)

@@ -27,7 +27,8 @@ HATCH = "///"
 def _new_axes(n: int = 1):
     import matplotlib.pyplot as plt
 
-    fig, axes = plt.subplots(1, n, figsize=(6.0 * n, 4.5), squeeze=False)
+    fig, axes = plt.subplots(1, n, figsize=(6.0 * n, 4.5), squeeze=False,
+                             layout="constrained")     # twin axes keep their labels apart
     return list(axes[0])
 
 
