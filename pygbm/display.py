@@ -114,7 +114,7 @@ def fit_html(fit) -> str:
     best = best_iterations(fit)
     for method, n in best.items():
         rows.append(_row(f"Best iteration ({METHOD_LABELS[method]})", str(n)))
-    if best.get("cv") == len(fit.cv_error if fit.cv_error is not None else ()):
+    if fit.cv_error is not None and best.get("cv") == len(fit.cv_error):
         # gbm_more keeps the cv of the trees it continues: only a new fit extends it
         rows.append(_row("Note", "the cross-validation error was still falling at the "
                                  "last tree cross-validated: refit with a larger n_trees (or "

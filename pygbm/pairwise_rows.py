@@ -52,22 +52,17 @@ def _pasted(column) -> np.ndarray:
     """A group column's values as R's ``paste`` writes them (``as.character``:
     8 for 8.0, TRUE for True); a missing value is "NA", a group of its own, as
     in R."""
-    codes, values = column.factorize(use_na_sentinel=True)
-    text = np.array([frontend.r_label(v) for v in np.asarray(values, dtype=object)]
-                    + ["NA"], dtype=object)
-    return text[codes]                  # code -1 (missing) picks the trailing "NA"
+    labels, inverse = frontend.labels_inverse(column)
+    return np.array(labels + ["NA"], dtype=object)[inverse]   # -1 (missing): "NA"
 
 
 def r_levels(labels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """R's ``factor(labels)``: the distinct labels in R's string order
-    (:func:`pygbm.frontend.r_collation_key`, not code points: "1:2" before
-    "10:1", "aa" before "Ab") and each label's code 0..G-1."""
-    unique, codes = np.unique(labels, return_inverse=True)
-    order = sorted(range(unique.shape[0]),
-                   key=lambda i: (frontend.r_collation_key(unique[i]), unique[i]))
-    rank = np.empty(len(order), dtype=np.intp)
-    rank[order] = np.arange(len(order))
-    return unique[order], rank[codes.ravel()]
+    """R's ``factor(labels)`` of the group names: the distinct labels in R's
+    string order (the predictors' :meth:`PredictorEncoder._fit_levels`, not code
+    points: "1:2" before "10:1", "aa" before "Ab") and each label's code 0..G-1."""
+    import pandas as pd        # imported on first use: import pygbm stays fast
+    levels, codes = frontend.PredictorEncoder._fit_levels(pd.Series(labels, dtype=object))
+    return np.asarray(levels), np.asarray(codes, dtype=np.intp)
 
 
 def check_group_weights(w, codes) -> None:

@@ -8,7 +8,8 @@
   fit's levels;
   :func:`weights_newdata` — their case weights (a column name or numbers);
 * :class:`PredictorEncoder` — R gbm.fit's coding of a predictors table
-  (:func:`numeric_values`: its reading of a continuous predictor's column);
+  (:func:`numeric_values`: its reading of a continuous predictor's column;
+  :func:`labels_inverse`: a column's distinct values as R's labels);
 * :func:`Surv` — right-censored survival responses.
 """
 
@@ -25,13 +26,15 @@ _MODULES = {
     "factor_response": ".formula", "refuse_numbers_for_levels": ".encode",
     "unseen_levels": ".encode", "warn_unseen_levels": ".encode",
     "MissingColumnError": ".terms", "response_values": ".formula", "row_labels": ".encode",
+    "labels_inverse": ".encode",
 }
 
 __all__ = [
-    "MissingColumnError", "ModelFrame", "NewResponse", "PredictorEncoder", "Surv", "SurvData",
-    "TermSpec", "factor_response", "model_frame", "model_frame_newdata", "numeric_values",
-    "offset_newdata", "r_collation_key", "r_label", "r_quantile7", "refuse_numbers_for_levels",
-    "response_newdata", "response_values", "row_labels", "unseen_levels", "warn_unseen_levels",
+    "MissingColumnError", "ModelFrame", "NewResponse", "PredictorEncoder", "Surv",
+    "SurvData", "TermSpec", "factor_response", "labels_inverse", "model_frame",
+    "model_frame_newdata", "numeric_values", "offset_newdata", "r_collation_key",
+    "r_label", "r_quantile7", "refuse_numbers_for_levels", "response_newdata",
+    "response_values", "row_labels", "unseen_levels", "warn_unseen_levels",
     "weights_newdata",
 ]
 

@@ -225,7 +225,7 @@ def table_type(data) -> str:
     return f"{kind.__module__}.{kind.__qualname__}{hint}"
 
 
-def _labels_inverse(col: pd.Series):
+def labels_inverse(col: pd.Series):
     """Distinct non-missing labels of a column and each row's index into them (-1 = missing)."""
     inverse, uniques = pd.factorize(col, use_na_sentinel=True)
     values = np.asarray(uniques, dtype=object)
@@ -356,7 +356,7 @@ class PredictorEncoder:
             remap[present] = np.arange(present.size)
             labels = [r_label(v) for v in np.asarray(col.cat.categories[present], dtype=object)]
             return labels, np.where(cat_codes >= 0, remap[cat_codes], -1)
-        labels, inverse = _labels_inverse(col)
+        labels, inverse = labels_inverse(col)
         order = sorted(range(len(labels)), key=lambda i: r_collation_key(labels[i]))
         rank = np.empty(len(labels), dtype=np.intp)
         rank[np.asarray(order, dtype=np.intp)] = np.arange(len(labels))
@@ -385,7 +385,7 @@ class PredictorEncoder:
             if self.kinds[j] == NUMERIC:
                 x[:, j] = numeric_values(col, var, f"in {name}")
                 continue
-            labels, inverse = _labels_inverse(col)
+            labels, inverse = labels_inverse(col)
             refuse_numbers_for_levels(col, labels, var, self.var_levels[j], name)
             lookup = self._codes[j]
             code_of_label = np.array([lookup.get(lab, -1) for lab in labels] + [-1], dtype=float)

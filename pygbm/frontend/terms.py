@@ -77,22 +77,20 @@ def missing_column_error(names, columns, where: str) -> MissingColumnError:
     for each name the columns it may have meant (misspelt, or a column whose name
     a formula must quote in backticks); the columns there are, once, when none."""
     names = sorted(set(names))
-    parts, hinted = [], False
+    parts, unhinted = [], 0
     for n in names:
-        quoted = needs_backticks(n, columns)
+        quoted, similar = needs_backticks(n, columns), similar_columns(n, columns)
         if quoted:
             parts.append(f"{n!r} (a formula names the column {quoted[0]!r} in backticks: "
                          f"`{quoted[0]}`)")
-        elif similar_columns(n, columns).startswith("similar"):
-            parts.append(f"{n!r} ({similar_columns(n, columns)})")
+        elif similar.startswith("similar"):
+            parts.append(f"{n!r} ({similar})")
         else:
             parts.append(repr(n))
-            continue
-        hinted = True
+            unhinted += 1
     plural = "s" if len(names) > 1 else ""
     message = f"formula uses column{plural} not in {where}: {'; '.join(parts)}"
-    if len(names) == 1 and not hinted:
-        message = f"{message} ({similar_columns(names[0], columns)})"
-    elif not hinted or any(p == repr(n) for p, n in zip(parts, names)):
-        message = f"{message}; {similar_columns('', columns)}"
+    if unhinted:                        # the columns there are, once
+        available = similar_columns("", columns)
+        message += f" ({available})" if len(names) == 1 else f"; {available}"
     return MissingColumnError(message)

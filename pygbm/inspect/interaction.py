@@ -7,8 +7,8 @@ import pandas as pd
 from .._checks import fit_arg
 from .._rmath import r_sum
 from ..messages import warn
-from ..frontend import (numeric_values, r_label, refuse_numbers_for_levels, unseen_levels,
-                        warn_unseen_levels)
+from ..frontend import (labels_inverse, numeric_values, refuse_numbers_for_levels,
+                        unseen_levels, warn_unseen_levels)
 from .influence import check_n_trees, class_labels, class_view, used_variables
 from .partial_dependence import is_categorical, resolve_vars, weighted_traversal
 
@@ -23,8 +23,7 @@ def _code_categorical(column: pd.Series, levels, var: str, prior: bool) -> np.nd
     labels them (``r_label``, R's as.character: a bool is "TRUE"/"FALSE", a 0/1
     integer "0"/"1")."""
     levels = [str(s) for s in levels]
-    codes, uniques = pd.factorize(column, use_na_sentinel=True)
-    labels = [r_label(v) for v in np.asarray(uniques, dtype=object)]   # distinct values only
+    labels, codes = labels_inverse(column)              # distinct values only
     refuse_numbers_for_levels(column, labels, var, levels, "data")
     lookup = {lab: float(i) for i, lab in enumerate(levels)}
     unseen = [lab for lab in labels if lab not in lookup]
