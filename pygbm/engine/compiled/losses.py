@@ -275,7 +275,7 @@ def working_response(kind, params, rows, f, bag, z):
             z[i] = 2.0 * u / (df + u * u)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def _is_event(rows, i):
     """distributions.coxph._events: row ``i``'s event counts (status 1, positive weight)."""
     return rows.misc[i] == 1.0 and rows.w[i] > 0.0
