@@ -58,7 +58,7 @@ def main() -> None:
     ax.set_title("partial dependence, continuous x categorical")
     save(ax, "pdp_continuous_by_categorical.png")
 
-    fig = plot_gbm(pima, ["glucose", "mass", "age"], continuous_resolution=40)
+    fig = plot_gbm(pima, ["glucose", "mass", "age"], continuous_resolution=40)[0].figure
     fig.suptitle("partial dependence, three variables (panels over age)")
     save(fig, "pdp_three_variables.png")
 

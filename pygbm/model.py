@@ -569,8 +569,8 @@ class GBMFit:
 
         Returns
         -------
-        matplotlib.axes.Axes or matplotlib.figure.Figure
-            The axes (1-2 predictors) or the figure (3), or the grid with
+        matplotlib.axes.Axes or list of them
+            The axes (1-2 predictors) or the panels' axes (3), or the grid with
             ``return_grid=True``.
         """
         from .inspect import plot_gbm

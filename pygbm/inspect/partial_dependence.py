@@ -502,14 +502,15 @@ def plot_gbm(fit, i_var=0, n_trees=None, continuous_resolution=100, return_grid=
 
     Returns
     -------
-    pandas.DataFrame or matplotlib Axes or Figure
+    pandas.DataFrame or matplotlib Axes or list of Axes
         The grid DataFrame when ``return_grid``, else the Axes (1-2
-        variables) or the Figure (3 variables: panels).
+        variables) or the list of the panels' Axes (3 variables; the Figure
+        is ``panels[0].figure``).
 
     Notes
     -----
     R draws with lattice and returns nothing useful; here the drawing is
-    matplotlib's and the Axes (or Figure) is returned so that it can be
+    matplotlib's and the Axes (or the panels' Axes) are returned so that it can be
     changed. A multinomial fit needs ``class_`` to draw (R draws all
     classes' links together).
 

@@ -118,7 +118,8 @@ def _panel_values(series: pd.Series):
 
 def _three(fig, frame, names, ylabel):
     """Panels over one variable (the categorical one with fewest levels, else
-    the third), each showing the two-variable plot of the others."""
+    the third), each showing the two-variable plot of the others; returns the
+    panels' Axes."""
     from matplotlib.colors import Normalize
 
     cats = [n for n in names if _is_cat(frame[n])]
@@ -144,7 +145,7 @@ def _three(fig, frame, names, ylabel):
         ax.set_visible(False)
     if mesh is not None:
         fig.colorbar(mesh, ax=axes.ravel().tolist(), label=ylabel)
-    return fig
+    return list(axes.ravel()[:len(values)])
 
 
 def plot_partial_dependence(frame: pd.DataFrame, ax=None, ylabel="f(x)"):
@@ -153,7 +154,9 @@ def plot_partial_dependence(frame: pd.DataFrame, ax=None, ylabel="f(x)"):
     1 variable: a line (categorical: points per level). 2 variables: an image
     with a colour bar (both continuous), one line per level (one categorical)
     or points per level (both categorical). 3 variables: panels (see
-    ``_three``). Returns the Axes (1-2 variables) or the Figure (3).
+    ``_three``). Returns the Axes (1-2 variables) or the list of the panels'
+    Axes (3; their ``.figure`` is the Figure: a Figure returned to a notebook
+    would be shown twice, as the cell's value and as pyplot's figure).
     """
     import matplotlib.pyplot as plt
 

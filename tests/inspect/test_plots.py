@@ -94,16 +94,16 @@ def test_continuous_by_categorical_lines(lending, boston):
 
 
 def test_three_variables_panels(boston, lending):
-    fig = plot_gbm(boston, ["lstat", "rm", "chas"], continuous_resolution=10)
-    panels = [a for a in fig.axes if a.get_visible() and a.get_title()]
+    panels = plot_gbm(boston, ["lstat", "rm", "chas"], continuous_resolution=10)
     assert [a.get_title() for a in panels] == ["chas = 0", "chas = 1"]
+    fig = panels[0].figure
+    assert [a for a in fig.axes if a.get_visible() and a.get_title()] == panels
     assert all(any(isinstance(c, QuadMesh) for c in a.collections) for a in panels)
-    fig = plot_gbm(boston, ["lstat", "rm", "dis"], continuous_resolution=10)
-    assert len([a for a in fig.axes if a.get_title().startswith("dis = ")]) == 4
-    fig = plot_gbm(lending, ["int_rate", "term", "verification_status"],
-                   continuous_resolution=10)
-    panels = [a for a in fig.axes if a.get_title().startswith("term = ")]
-    assert len(panels) == 2 and all(len(a.get_lines()) == 3 for a in panels)
+    panels = plot_gbm(boston, ["lstat", "rm", "dis"], continuous_resolution=10)
+    assert len(panels) == 4 and all(a.get_title().startswith("dis = ") for a in panels)
+    panels = plot_gbm(lending, ["int_rate", "term", "verification_status"],
+                      continuous_resolution=10)
+    assert [a.get_title()[:7] for a in panels] == ["term = ", "term = "] and all(len(a.get_lines()) == 3 for a in panels)
 
 
 def test_ice_plot(boston):
@@ -120,7 +120,8 @@ def test_given_axes_are_used(boston):
     assert plot_gbm(boston, "lstat", ax=a) is a
     assert plot_gbm(boston, ["lstat", "rm"], ax=b, continuous_resolution=10) is b
     fig2 = plt.figure()
-    assert plot_gbm(boston, ["lstat", "rm", "dis"], ax=fig2, continuous_resolution=5) is fig2
+    panels = plot_gbm(boston, ["lstat", "rm", "dis"], ax=fig2, continuous_resolution=5)
+    assert all(a.figure is fig2 for a in panels) and len(panels) == 4
     with pytest.raises(TypeError, match="Figure"):
         plot_gbm(boston, ["lstat", "rm", "dis"], ax=a, continuous_resolution=5)
 
