@@ -398,3 +398,21 @@ def test_combinations_on_the_fly(lending):
                                                                   rel=1e-12)
     again = pickle.loads(pickle.dumps(fit))
     np.testing.assert_array_equal(again.predict(valid, n_trees=60), f)
+
+
+def test_binned_ties_below_a_combination_split():
+    """A binned node under a split on a combination column breaks ties between its
+    predictors from the split's own sums (the exact search made it in R's
+    arithmetic); it reached back into the rows of a column the histograms do
+    not hold (IndexError, found by an audit on ticdata's tied predictors)."""
+    tic = pd.read_csv(DATA / "ticdata.csv").sample(1500, random_state=2).reset_index(drop=True)
+    d = tic[["MKOOPKLA", "PWAPART", "PMOTSCO"]].iloc[:200].assign(
+        CARAVAN=(tic["CARAVAN"] == "insurance").astype(int).iloc[:200])
+    fits = [gbm("CARAVAN ~ .", d, distribution="bernoulli", n_trees=3, interaction_depth=4,
+                categorical="ordered_ts", ts_max_combination=2, max_bins=32, random_state=5,
+                engine=engine) for engine in ("numba", "numpy")]
+    p = len(fits[0].var_names)
+    below = [t for t in fits[0].trees if (t.split_var[1:] >= p).any()]
+    assert below, "no combination split below the root"
+    np.testing.assert_array_equal(fits[0].train_error, fits[1].train_error)
+    np.testing.assert_array_equal(fits[0].predict(d), fits[1].predict(d))

@@ -96,7 +96,12 @@ class HistogramSearch:
             state.raw = self.builder.build(state.rows)
         big = int(np.argmax([r.shape[0] for r in kids]))
         state.split = split
-        out = [NodeState(r, parent=state, side=i, level=state.level + 1)
+        # a split on a column this search does not hold (a feature combination's,
+        # found by the exact search: target_stats.combination_search) has its
+        # sides in R's arithmetic already: they are the children's R sums
+        sides = (split.left, split.right, split.missing) if split.var >= self.data.p \
+            else (None, None, None)
+        out = [NodeState(r, parent=state, side=i, level=state.level + 1, r_total=sides[i])
                for i, r in enumerate(kids)]
         counted = []
         for i, r in enumerate(kids):
