@@ -46,6 +46,22 @@ def test_hand_example_langford_end_points():
     np.testing.assert_allclose(ky2, [0.0, 0.2, 0.8, 3.0])
 
 
+def test_a_bin_of_tied_predictions_is_at_them():
+    """A bin's mean prediction stays within its rows' predictions: the weighted
+    mean of 39 equal values rounds one ulp above them, and Langford's end point
+    at that prediction then calibrated the whole tied block to the smallest
+    response (found by an audit on boston)."""
+    phi = np.r_[np.full(39, 20.93), np.linspace(21.0, 25.0, 39)]
+    y = np.r_[np.full(39, 14.0), np.linspace(10.0, 30.0, 39)]
+    y[0] = 5.0
+    assert np.sum(phi[:39]) / 39 != 20.93                 # the rounding this is about
+    cx, cy, cw, _ = control_points(phi, y, np.ones(78), 2)
+    assert cx[0] == 20.93
+    kx, ky = knots(cx, cy, cw, phi, y, "langford", probability=False)
+    assert kx[0] == 20.93 and ky[0] == cy[0]               # no end point on the bin
+    assert np.interp(20.93, kx, ky) == pytest.approx(np.mean(y[:39]))
+
+
 def test_hand_example_zeros_count_one_over_l():
     l = 0.5
     w = np.where(Y == 0, 1 / l, 1.0)

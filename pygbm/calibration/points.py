@@ -51,15 +51,19 @@ def _pava(values: np.ndarray, weights: np.ndarray) -> np.ndarray:
 
 
 def control_points(phi, y, w, bins: int, monotone: bool = False):
-    """Per equal-count bin of ``phi`` (weighted by ``w``): the mean prediction,
-    the mean response (pooled adjacent violators if ``monotone``), the total
+    """Per equal-count bin of ``phi`` (weighted by ``w``): the mean prediction
+    (within the bin's predictions), the mean response (pooled adjacent violators if ``monotone``), the total
     weight and the number of rows."""
     phi = _values_arg("phi", phi)
     y, w = per_row_arg("y", y, phi.size, "phi"), per_row_arg("w", w, phi.size, "phi")
     monotone = bool_arg(monotone, "monotone")
     groups = [g for g in equal_count_bins(phi, bins) if np.sum(w[g]) > 0]
     cw = np.array([np.sum(w[g]) for g in groups])
-    cx = np.array([np.sum(w[g] * phi[g]) for g in groups]) / cw
+    # a bin's mean prediction lies within its rows' predictions (rounding of the
+    # weighted mean can put it just outside: a bin of tied rows one ulp above them,
+    # and Langford's end point at the same prediction then took those rows)
+    cx = np.array([min(max(np.sum(w[g] * phi[g]) / c, phi[g].min()), phi[g].max())
+                   for g, c in zip(groups, cw)])
     cy = np.array([np.sum(w[g] * y[g]) for g in groups]) / cw
     if monotone:
         cy = _pava(cy, cw)
