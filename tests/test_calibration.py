@@ -122,6 +122,28 @@ def test_calibrate_fit_end_to_end(rare):
     assert "<th>Zeros counted</th><td>1/0.1 each" in html
 
 
+def test_text_response_of_a_fit_on_numbers_is_refused(rare):
+    """A fit on a 0/1 response, calibrated or measured on rows whose response is
+    text: the text's own sorted levels would code it silently (every "yes" a 0);
+    refused, naming the response. A logical response is the fit's 0/1."""
+    train, cal = rare.iloc[:3000], rare.iloc[3000:]
+    fit = pygbm.gbm("y ~ a + b + c", train, distribution="bernoulli", n_trees=10,
+                    random_state=1)
+    text = cal.assign(y=np.where(cal["y"] == 1, "yes", "no"))
+    with pytest.raises(ValueError, match=r"the response y of data is categorical \(levels "
+                       r"\['no', 'yes'\]\), but the fit's response was numbers"):
+        pygbm.calibrate(fit, text, n_trees=10)
+    with pytest.raises(ValueError, match=r"^y is categorical"):
+        pygbm.calibrate(fit, cal, y=text["y"], n_trees=10)
+    costed = pygbm.gbm("y ~ a + b + c", train, distribution="bernoulli", n_trees=10,
+                       random_state=1, feature_costs={"a": 1.0}, cegb_tradeoff=0.0)
+    with pytest.raises(ValueError, match="fit's response was numbers"):
+        pygbm.cost_tradeoff(costed, text, n_trees=[10])
+    logical = pygbm.calibrate(fit, cal.assign(y=cal["y"] == 1), n_trees=10)
+    np.testing.assert_array_equal(logical.response,
+                                  pygbm.calibrate(fit, cal, n_trees=10).response)
+
+
 def test_calibrate_poisson_on_the_expected_count(rare):
     train, cal = rare.iloc[:3000], rare.iloc[3000:]
     fit = pygbm.gbm("k ~ a + b + offset(np.log(expo))", train, distribution="poisson",

@@ -156,6 +156,17 @@ def _weights(weights, data: pd.DataFrame) -> np.ndarray | None:
     return w
 
 
+#: the levels of a logical response (R: 0/1)
+LOGICAL_LEVELS = ["FALSE", "TRUE"]
+
+
+def _numbers_expected(what: str, new_levels) -> ValueError:
+    """The error for a categorical response of new rows where the fit's response was
+    numbers (coding its labels by their own sorted order would be silently wrong)."""
+    return ValueError(f"{what} is categorical (levels {list(new_levels)[:5]}), but the "
+                      "fit's response was numbers: give the response as the fit had it")
+
+
 def _response(value, name: str, n: int, missing_ok: bool = False):
     """(y, y_levels, y_is_categorical, status) from the evaluated left-hand side;
     ``missing_ok``: missing values are NaN in ``y`` (else refused, as R's gbm)."""
@@ -171,7 +182,7 @@ def _response(value, name: str, n: int, missing_ok: bool = False):
             col.dtype == object and pd.api.types.infer_dtype(col, skipna=True) == "boolean")
         kind = NUMERIC if is_bool else _column_kind(col, name, role="the response")
         if is_bool:  # R: a logical response is 0/1
-            levels = ["FALSE", "TRUE"]
+            levels = LOGICAL_LEVELS
             y = col.map(lambda v: np.nan if pd.isna(v) else float(bool(v))).to_numpy(dtype=float)
         elif kind == NUMERIC:
             levels, y = None, numeric_values(col, name, "(the response)")
@@ -367,11 +378,11 @@ def response_values(y, levels, name: str = "y", missing_ok: bool = False):
     the values happen to have (sorted text, or a sample of one class); ``y`` as
     given otherwise (numbers, logical, or a fit without levels). ``missing_ok``:
     a missing value is NaN (else refused)."""
-    if levels is None:
-        return y
     codes, new_levels = factor_response(y, name)
     if new_levels is None:
         return y
+    if levels is None:
+        raise _numbers_expected(name, new_levels)
     missing = int(np.isnan(codes).sum())
     if missing and not missing_ok:
         raise ValueError(f"{name} has {missing} missing values")
@@ -395,8 +406,11 @@ def response_newdata(formula: str, newdata, name: str = "newdata",
     label = terms.response.label
     y, new_levels, _, status = _response(evaluator.evaluate(terms.response), label, n,
                                          missing_ok)
+    what = f"the response {label} of {name}"
+    if levels is None and new_levels is not None and new_levels != LOGICAL_LEVELS:
+        raise _numbers_expected(what, new_levels)
     if levels is not None and new_levels is not None:
-        y = _recode_levels(y, new_levels, levels, f"the response {label} of {name}")
+        y = _recode_levels(y, new_levels, levels, what)
     return NewResponse(y, _offset_value(list(terms.offsets), evaluator, n, name), status)
 
 
