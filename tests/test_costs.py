@@ -667,6 +667,13 @@ def test_cost_tradeoff_refuses_fits_whose_deviances_differ_in_kind():
     with pytest.raises(ValueError, match=r"quantile \(alpha=0\.8\) fit and fits\[0\.2\] a "
                                          r"quantile \(alpha=0\.2\) fit"):
         cost_tradeoff(quantiles, test)
+    # one distribution, two responses (a found case: medv and log(medv) in one table)
+    gauss = _fit(train, feature_costs=COSTS, n_trees=5, distribution="gaussian")
+    scaled = gbm("I(10 * y) ~ .", train, distribution="gaussian", n_trees=5,
+                 feature_costs=COSTS, random_state=3)
+    with pytest.raises(ValueError, match=r"fits\['scaled'\] models I\(10 \* y\) and "
+                                         r"fits\['raw'\] y: their deviances are not"):
+        cost_tradeoff({"raw": gauss, "scaled": scaled}, test)
 
 
 def test_cost_tradeoff_adds_the_offset_without_predicts_warning():

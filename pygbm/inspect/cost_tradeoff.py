@@ -95,10 +95,15 @@ def _describe(loss: tuple) -> str:
 
 
 def _check_one_loss(named) -> None:
-    """Fits of different distributions (or loss parameters) have deviances on
-    different scales: one table of them would compare what cannot be compared."""
+    """Fits of different distributions (or loss parameters), or of different
+    responses (``medv`` and ``log(medv)``), have deviances on different scales:
+    one table of them would compare what cannot be compared."""
     first_key, first = named[0]
     for key, fit in named[1:]:
+        if fit.response_name != first.response_name:
+            raise ValueError(f"cost_tradeoff: fits[{key!r}] models {fit.response_name} and "
+                             f"fits[{first_key!r}] {first.response_name}: their deviances "
+                             "are not comparable; give fits of one response")
         if _loss(fit) != _loss(first):
             raise ValueError(f"cost_tradeoff: fits[{key!r}] is a {_describe(_loss(fit))} fit "
                              f"and fits[{first_key!r}] a {_describe(_loss(first))} fit: their "
@@ -123,9 +128,9 @@ def cost_tradeoff(fits, newdata, y=None, n_trees=None, offset=None,
     fits : fitted model with costs, or a list or dict of them
         E.g. one per ``cegb_tradeoff``; a dict names them, else the trade-off
         names them ("lambda=0.001"; fits that share one, also their place in
-        the list: "lambda=0.001 (fits[1])"). All of one distribution (and loss
-        parameters: quantile's alpha), whose deviances compare; R's and Newton
-        splits may be mixed.
+        the list: "lambda=0.001 (fits[1])"). All of one response and one
+        distribution (and loss parameters: quantile's alpha), whose deviances
+        compare; R's and Newton splits may be mixed.
     newdata : DataFrame
         The rows to evaluate on (a test set), with the response column (a
         coxph fit: its ``Surv(time, status)``; a pairwise fit: the group
