@@ -36,9 +36,10 @@ def fold_boundaries(n: int, multiplier: float = 2.0,
                     min_fold_size: int | None = None) -> np.ndarray:
     """The boundaries b_0 < ... < b_K = n of the folds (see the module)."""
     if min_fold_size is not None and int(min_fold_size) >= n:
-        raise ValueError(f"min_fold_size must be smaller than the {n} training rows (the "
-                         f"first fold's body; the rows after it take their gradients from "
-                         f"it), got {min_fold_size}")
+        raise ValueError(f"min_fold_size must be smaller than the {n} rows boosted on (the "
+                         f"training rows; in cv a fold's, with zero_subsample those kept): "
+                         f"it is the first fold's body, from which the rows after it take "
+                         f"their gradients; got {min_fold_size}")
     b = first_fold_size(n) if min_fold_size is None else int(min_fold_size)
     if min_fold_size is not None and b > LARGE_FIRST_BODY_SHARE * n:
         warn(f"min_fold_size={b} puts {b} of the {n} training rows in the first fold's "

@@ -57,6 +57,20 @@ def test_a_first_body_of_most_rows_is_warned_of():
         fold_boundaries(10)
 
 
+def test_a_first_body_of_every_row_is_refused_naming_the_rows_boosted_on():
+    """The rows ordered boosting sees can be fewer than the data's: a zero-subsampled
+    fit boosts on the rows it kept, and the message says so."""
+    with pytest.raises(ValueError, match=r"smaller than the 10 rows boosted on \(the "
+                       r"training rows; in cv a fold's, with zero_subsample those kept\)"):
+        fold_boundaries(10, 2.0, 10)
+    rng = np.random.default_rng(0)
+    data = pd.DataFrame({"x": rng.normal(size=600)})
+    data["y"] = (rng.uniform(size=600) < 0.1).astype(float)
+    with pytest.raises(ValueError, match=r"smaller than the \d+ rows boosted on"):
+        gbm("y ~ x", data, distribution="bernoulli", n_trees=2, boosting_type="ordered",
+            zero_subsample=0.3, min_fold_size=500, random_state=1)
+
+
 def test_gbm_warns_of_a_large_first_body():
     rng = np.random.default_rng(0)
     data = pd.DataFrame({"x": rng.normal(size=200)})
