@@ -375,8 +375,9 @@ def response_values(y, levels, name: str = "y", missing_ok: bool = False):
     """A response given as values for new rows (the argument ``name``: calibrate's
     and cost_tradeoff's ``y=``) coded as the fit coded its own: a text or
     categorical ``y`` by the fit's ``levels`` (``fit.y_levels``), not by the levels
-    the values happen to have (sorted text, or a sample of one class); ``y`` as
-    given otherwise (numbers, logical, or a fit without levels). ``missing_ok``:
+    the values happen to have (sorted text, or a sample of one class), refused
+    by a fit without levels (its response was numbers); ``y`` as given otherwise
+    (numbers, logical). ``missing_ok``:
     a missing value is NaN (else refused)."""
     codes, new_levels = factor_response(y, name)
     if new_levels is None:
@@ -396,7 +397,8 @@ def response_newdata(formula: str, newdata, name: str = "newdata",
     :func:`model_frame` makes them, for deviances on new rows (the predictors are not
     evaluated, nor checked as training data). ``levels``: the fit's levels of a
     categorical response (``fit.y_levels``), by which a text response is coded (not
-    by the levels the new rows happen to have). ``missing_ok``: a missing response
+    by the levels the new rows happen to have); None: the fit's response was
+    numbers, and a categorical one is refused (a logical one is 0/1). ``missing_ok``: a missing response
     is NaN in ``y`` (else refused). Errors call the table ``name``, the caller's
     argument."""
     _check_formula(formula)

@@ -442,7 +442,9 @@ def test_response_newdata_codes_a_text_response_by_the_fits_levels():
     only_pos = d[d["y"] == "pos"]
     np.testing.assert_array_equal(response_newdata("y ~ x", only_pos, levels=mf.y_levels).y,
                                   [1.0, 1.0])
-    np.testing.assert_array_equal(response_newdata("y ~ x", only_pos).y, [0.0, 0.0])
+    with pytest.raises(ValueError, match=r"the response y of newdata is categorical \(levels "
+                                         r"\['pos'\]\), but the fit's response was numbers"):
+        response_newdata("y ~ x", only_pos)       # levels None: the fit's response was numbers
     with pytest.raises(ValueError, match=r"the response y of data has level\(s\) \['maybe'\] "
                                          r"that the fit's response did not have"):
         response_newdata("y ~ x", d.assign(y="maybe"), "data", levels=mf.y_levels)
