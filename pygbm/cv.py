@@ -48,7 +48,6 @@ class CVResult:
     fitted: np.ndarray       # out-of-fold predictions for the training rows
     n_folds: int
     fold_id: np.ndarray      # fold (1..K) of every training row
-    best_iter: int
 
 
 def _stratify(class_stratify_cv, dist_name):
@@ -240,7 +239,7 @@ def cross_validate(data, fit, spec: CVSpec, dist_name, rng, main_fit=None):
     for k, model in enumerate(models, start=1):
         rows = np.flatnonzero(fold_id == k)
         fitted[rows] = _predict_coded(model, data.x[rows], best)
-    return CVResult(cv_error, fitted, n_folds, fold_id, best), main
+    return CVResult(cv_error, fitted, n_folds, fold_id), main
 
 
 def _check_fold_weights(data, fold_id, n_folds):

@@ -601,8 +601,6 @@ class GBMFit:
             try:
                 best = int(gbm_perf(self, method=method, plot_it=False))
                 lines.append(f"The best {label} iteration was {best}.")
-            except ImportError:
-                pass
             except ValueError:      # its errors are all NaN (R prints an empty iteration)
                 lines.append(f"The best {label} iteration was undefined (its errors are "
                              "all NaN).")

@@ -62,9 +62,6 @@ class Distribution(ABC):
     multi_output: ClassVar[bool] = False
     #: bag whole groups (``misc`` holds the group of each row), as R does for ranking
     bag_by_group: ClassVar[bool] = False
-    #: ties are broken by random noise (pairwise): the fit gives a generator
-    #: (``noise_generator``) in ``ctx.noise_rng``
-    random_ties: ClassVar[bool] = False
     #: the sign of the working response ``z`` relative to the negative gradient:
     #: -1 where R 2.1.8 computes the loss's derivative itself (adaboost, huberized).
     #: The trees are the same either way except under monotone constraints, which
@@ -117,8 +114,9 @@ class Distribution(ABC):
 
     def noise_generator(self, rng):
         """The generator of a fit's tie-breaking noise, drawn from the fit's
-        ``rng`` (a NumPy Generator or R's stream, :class:`pygbm.RRandom`;
-        ``random_ties``); None for distributions without noise."""
+        ``rng`` (a NumPy Generator or R's stream, :class:`pygbm.RRandom`), kept
+        in ``ctx.noise_rng``; None for distributions that break no ties at
+        random (all but pairwise)."""
         return None
 
     # -- the vignette's table ----------------------------------------------------

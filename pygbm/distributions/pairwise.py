@@ -101,7 +101,6 @@ class Pairwise(Distribution):
     name = "pairwise"
     response_link = "logistic"
     bag_by_group = True
-    random_ties = True
 
     def __init__(self, group=None, metric=None, max_rank=0, **other):
         if "max.rank" in other:

@@ -58,10 +58,10 @@ point used by ``gbm``).
 """
 from .encoder import TargetStatisticsEncoder
 from .fit import fit_target_statistics
-from .modes import LEAKING_MODES, MODES, resolve_modes, statistic_inputs, target_of
+from .modes import MODES, resolve_modes, statistic_inputs, target_of
 from .statistics import (column_level_codes, greedy_statistic, holdout_statistic, level_sums,
                          loo_statistic, ordered_statistic)
 
-__all__ = ["MODES", "LEAKING_MODES", "TargetStatisticsEncoder", "fit_target_statistics",
+__all__ = ["MODES", "TargetStatisticsEncoder", "fit_target_statistics",
            "column_level_codes", "greedy_statistic", "ordered_statistic", "loo_statistic",
            "holdout_statistic", "level_sums", "resolve_modes", "statistic_inputs", "target_of"]

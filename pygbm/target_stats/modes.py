@@ -9,7 +9,6 @@ NATIVE = "native"
 ORDERED, GREEDY, HOLDOUT, LOO = "ordered_ts", "greedy_ts", "holdout_ts", "loo_ts"
 MODES = (NATIVE, ORDERED, GREEDY, HOLDOUT, LOO)
 #: statistics that use the row's own target (documented as leaking)
-LEAKING_MODES = (GREEDY, LOO)
 #: largest feature combination (the paper uses 2 or 3)
 MAX_COMBINATION = 3
 #: distributions refused, with the reason

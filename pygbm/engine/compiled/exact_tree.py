@@ -98,10 +98,6 @@ class GrowthSpace(NamedTuple):
     tmp: np.ndarray             # (n,) partition scratch
     direction: np.ndarray       # (n,) where the current split sends each row
     node_of: np.ndarray         # (n,) each training row's terminal node
-    left_sums: np.ndarray       # (n + 1,) a scan's running sums (see _scan_unit)
-    right_sums: np.ndarray
-    values: np.ndarray          # (n + 1,) the scanned rows' predictor values
-    screened: np.ndarray        # (n + 1,) bool: positions whose gain may beat the best
     level_sums: np.ndarray      # (widest factor,) a categorical scan's sums by level
     level_w: np.ndarray
     level_n: np.ndarray         # int64
@@ -120,9 +116,7 @@ def growth_space(data: ExactData) -> GrowthSpace:
     return GrowthSpace(np.empty((pc, n), dtype=np.int32),
                        np.empty(n if needs_rows else 0, dtype=np.int32),
                        np.empty(n, dtype=np.int32), np.empty(n, dtype=np.int8),
-                       np.empty(n, dtype=np.int64), np.empty(n + 1), np.empty(n + 1),
-                       np.empty(n + 1), np.empty(n + 1, dtype=np.bool_),
-                       *_level_space(max(int(data.max_levels), 1)))
+                       np.empty(n, dtype=np.int64), *_level_space(max(int(data.max_levels), 1)))
 
 
 def _level_space(width: int) -> tuple:

@@ -1,10 +1,13 @@
 """What a kernel implementation provides: the :class:`Kernels` bundle and
 the argument types its functions share.
 
-Every implementation (the NumPy reference, :mod:`.reference`; a compiled one
-later) gives each function the same signature and the same outputs, position
-by position; the engine's stages call them through the bundle that
-:func:`pygbm.engine.kernels.active` returns.
+Every implementation (the NumPy reference, :mod:`.reference`, or one added
+with :func:`pygbm.engine.kernels.register`) gives each function the same
+signature and the same outputs, position by position; the NumPy engine's
+stages call them through the bundle that :func:`pygbm.engine.kernels.active`
+returns. (The compiled engine, ``engine/compiled/``, compiles whole stages
+instead: the growth of a tree, the boosting loop, prediction; the test suite
+holds its fits bit-identical to the NumPy engine's.)
 """
 from __future__ import annotations
 
@@ -58,9 +61,8 @@ class Kernels:
     * binned search: ``histogram(codes, cols, rows, n_cells, scratch)``;
     * routing rows to a split's children: ``route(x, value, goes_right)``;
     * prediction: ``terminal_nodes(tree, view, c_splits, rows)``, the terminal
-      node of each row (its reference is engine/tree.py's; the predictor
-      there calls it directly for now, so a compiled one is tested here
-      first and wired into ``TreePredictor`` next).
+      node of each row (engine/tree.py's, which the NumPy predictor calls
+      directly; the compiled one is engine/compiled/predict.py's walk).
     """
 
     name: str
