@@ -52,8 +52,8 @@ def _pava(values: np.ndarray, weights: np.ndarray) -> np.ndarray:
 
 def control_points(phi, y, w, bins: int, monotone: bool = False):
     """Per equal-count bin of ``phi`` (weighted by ``w``): the mean prediction
-    (within the bin's predictions), the mean response (pooled adjacent violators if ``monotone``), the total
-    weight and the number of rows."""
+    (within the bin's predictions), the mean response (pooled adjacent
+    violators if ``monotone``), the total weight and the number of rows."""
     phi = _values_arg("phi", phi)
     y, w = per_row_arg("y", y, phi.size, "phi"), per_row_arg("w", w, phi.size, "phi")
     monotone = bool_arg(monotone, "monotone")

@@ -157,7 +157,7 @@ def _weights(weights, data: pd.DataFrame) -> np.ndarray | None:
 
 
 #: the levels of a logical response (R: 0/1)
-LOGICAL_LEVELS = ["FALSE", "TRUE"]
+LOGICAL_LEVELS = ("FALSE", "TRUE")
 
 
 def _numbers_expected(what: str, new_levels) -> ValueError:
@@ -182,7 +182,7 @@ def _response(value, name: str, n: int, missing_ok: bool = False):
             col.dtype == object and pd.api.types.infer_dtype(col, skipna=True) == "boolean")
         kind = NUMERIC if is_bool else _column_kind(col, name, role="the response")
         if is_bool:  # R: a logical response is 0/1
-            levels = LOGICAL_LEVELS
+            levels = list(LOGICAL_LEVELS)
             y = col.map(lambda v: np.nan if pd.isna(v) else float(bool(v))).to_numpy(dtype=float)
         elif kind == NUMERIC:
             levels, y = None, numeric_values(col, name, "(the response)")
@@ -377,8 +377,7 @@ def response_values(y, levels, name: str = "y", missing_ok: bool = False):
     categorical ``y`` by the fit's ``levels`` (``fit.y_levels``), not by the levels
     the values happen to have (sorted text, or a sample of one class), refused
     by a fit without levels (its response was numbers); ``y`` as given otherwise
-    (numbers, logical). ``missing_ok``:
-    a missing value is NaN (else refused)."""
+    (numbers, logical). ``missing_ok``: a missing value is NaN (else refused)."""
     codes, new_levels = factor_response(y, name)
     if new_levels is None:
         return y
@@ -398,9 +397,9 @@ def response_newdata(formula: str, newdata, name: str = "newdata",
     evaluated, nor checked as training data). ``levels``: the fit's levels of a
     categorical response (``fit.y_levels``), by which a text response is coded (not
     by the levels the new rows happen to have); None: the fit's response was
-    numbers, and a categorical one is refused (a logical one is 0/1). ``missing_ok``: a missing response
-    is NaN in ``y`` (else refused). Errors call the table ``name``, the caller's
-    argument."""
+    numbers, and a categorical one is refused (a logical one is 0/1).
+    ``missing_ok``: a missing response is NaN in ``y`` (else refused). Errors call
+    the table ``name``, the caller's argument."""
     _check_formula(formula)
     newdata = _newdata_frame(newdata, name)
     terms, evaluator = _parse_on(formula, newdata, name)
@@ -409,7 +408,7 @@ def response_newdata(formula: str, newdata, name: str = "newdata",
     y, new_levels, _, status = _response(evaluator.evaluate(terms.response), label, n,
                                          missing_ok)
     what = f"the response {label} of {name}"
-    if levels is None and new_levels is not None and new_levels != LOGICAL_LEVELS:
+    if levels is None and new_levels is not None and tuple(new_levels) != LOGICAL_LEVELS:
         raise _numbers_expected(what, new_levels)
     if levels is not None and new_levels is not None:
         y = _recode_levels(y, new_levels, levels, what)

@@ -510,8 +510,8 @@ def plot_gbm(fit, i_var=0, n_trees=None, continuous_resolution=100, return_grid=
     Notes
     -----
     R draws with lattice and returns nothing useful; here the drawing is
-    matplotlib's and the Axes (or the panels' Axes) are returned so that it can be
-    changed. A multinomial fit needs ``class_`` to draw (R draws all
+    matplotlib's and the Axes (or the panels' Axes) are returned so that the
+    drawing can be changed. A multinomial fit needs ``class_`` to draw (R draws all
     classes' links together).
 
     Examples
