@@ -94,7 +94,7 @@ def _describe(loss: tuple) -> str:
     return name + (f" ({', '.join(f'{k}={v!r}' for k, v in params)})" if params else "")
 
 
-def _check_one_loss(named) -> None:
+def _check_comparable(named) -> None:
     """Fits of different distributions (or loss parameters), or of different
     responses (``medv`` and ``log(medv)``), have deviances on different scales:
     one table of them would compare what cannot be compared."""
@@ -195,7 +195,7 @@ def cost_tradeoff(fits, newdata, y=None, n_trees=None, offset=None,
         if fit.costs is None:
             raise ValueError(f"cost_tradeoff: {where} was fitted without costs; give it the "
                              "costs with cegb_tradeoff=0 to report them")
-    _check_one_loss(named)
+    _check_comparable(named)
     names = [key for key, _ in named] if isinstance(fits, dict) else \
         _tradeoff_names([fit for _, fit in named])
     rows = []

@@ -103,7 +103,8 @@ def test_three_variables_panels(boston, lending):
     assert len(panels) == 4 and all(a.get_title().startswith("dis = ") for a in panels)
     panels = plot_gbm(lending, ["int_rate", "term", "verification_status"],
                       continuous_resolution=10)
-    assert [a.get_title()[:7] for a in panels] == ["term = ", "term = "] and all(len(a.get_lines()) == 3 for a in panels)
+    assert [a.get_title()[:7] for a in panels] == ["term = ", "term = "]
+    assert all(len(a.get_lines()) == 3 for a in panels)
 
 
 def test_ice_plot(boston):
