@@ -80,7 +80,7 @@ def measure(fit) -> dict:
     n = fit.n_train
     beta = fit.costs.feature
     grown = training_views(fit)
-    final = ColumnView(fit.to_engine(fit.data["x"][:n]), fit.engine_var_type)
+    final = ColumnView(fit.to_engine(fit.data.x[:n]), fit.engine_var_type)
     marks, walked = fit.cost_tracker.read_all(), _Reads(n, engine_columns(len(beta),
                                                                           fit.ts_encoder))
     crossed = splits = 0

@@ -17,12 +17,13 @@ from ._checks import (R_INT_MAX, as_generator, bool_arg, complete_group_arg, fra
 from .call import call_string, given_arguments
 from .distributions import get_distribution, guess_distribution
 from .costs import cost_spec
-from .fitting import CodedData, Targets, continue_fit, fit_coded, formula_offset
+from .fitting import CodedData, continue_fit, fit_coded, formula_offset
 from .messages import GBMMessage, warn
 from .model import GBMFit
 from .options import fit_options, warn_unused
 from .pairwise_rows import pairwise_mf, restore_row_order, sorted_fold_id
 from .progress import check_progress, wanted
+from .response import Response
 
 
 # ---------------------------------------------------------------- gbm_fit
@@ -600,7 +601,7 @@ def _new_rows(fit, data, weights):
                          "continues on the same rows, with the same levels")
     y, off, status = mf.y, mf.offset, mf.status
     if fit.distribution.bag_by_group:                  # pairwise: the kept groups
-        status = fit.data["misc"] if fit.data else None
+        status = None if fit.data is None else fit.data.response.misc
         if status is None or status.shape[0] != x.shape[0]:
             raise ValueError("gbm_more(data=...) for pairwise needs the kept training "
                              "data (keep_data=True) and the same rows")
@@ -611,9 +612,9 @@ def _new_rows(fit, data, weights):
         sample.check_responses(y)
         w_raw = sample.raw_weights(sample.select(w_raw))
     w_norm = w_raw * x.shape[0] / np.sum(w_raw)
-    if not np.allclose(y, fit.data["y"] if fit.data else y):
+    if fit.data is not None and not np.allclose(y, fit.data.response.y):
         warn("gbm_more: data differ from the training data")
-    return x, Targets(y=y, misc=status, offset=off, w=w_norm, w_raw=w_raw)
+    return x, Response(y=y, misc=status, offset=off, w=w_norm, w_raw=w_raw)
 
 
 def _kept_weights(fit, weights, w_raw):
@@ -692,12 +693,9 @@ def gbm_more(fit: GBMFit, n_new_trees=100, data=None, weights=None, offset=None,
         raise TypeError(f"fit must be a GBMFit, got {type(fit).__name__}")
     n_new_trees = int_arg("n_new_trees", n_new_trees, 1, R_INT_MAX)
     if data is None:
-        if not fit.data:
+        if fit.data is None:
             raise ValueError("gbm_more needs data: the model was fitted with keep_data=False")
-        d = fit.data
-        x = d["x"]
-        targets = Targets(y=d["y"], misc=d["misc"], offset=d["offset"], w=d["w"],
-                          w_raw=d["w_raw"])
+        x, targets = fit.data.x, fit.data.response
         if weights is not None:
             _kept_weights(fit, weights, targets.w_raw)
     else:

@@ -333,8 +333,8 @@ def cost_report(fit, n_trees=None) -> CostReport | None:
     if _tracked(fit, count):
         tracker = fit.cost_tracker
         read, evaluated, used = tracker.read_all(), tracker.evaluated, tracker.used_model
-    elif fit.data:
-        _, reads = _walk(fit, np.asarray(fit.data["x"])[fit.training_index], [count], spec)
+    elif fit.data is not None:
+        _, reads = _walk(fit, fit.data.x[fit.training_index], [count], spec)
         read, evaluated, used = reads.read, reads.evaluated, reads.used
     else:
         return None
@@ -352,7 +352,7 @@ def report_missing(fit, n_trees=None) -> str | None:
     """Why a fit with costs has no :func:`cost_report` under its first
     ``n_trees`` iterations (None: all); None when it has one, or no costs."""
     count = int(fit.n_trees if n_trees is None else n_trees)
-    if fit.costs is None or _tracked(fit, count) or fit.data:
+    if fit.costs is None or _tracked(fit, count) or fit.data is not None:
         return None
     return (f"the training rows' prediction cost under {count} trees needs the training "
             f"data, which were not kept (keep_data=False)")

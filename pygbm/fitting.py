@@ -21,7 +21,6 @@ import numpy as np
 from ._checks import as_generator, int_arg, offset_arg, permutations_arg, weights_arg
 from .distributions import FitContext
 from .draws import is_r_stream
-from .distributions import Targets as LossTargets
 from .costs import cost_tracker, engine_columns, warn_no_split
 from .engine.boost import BoostProblem, BoostState, run_boosting
 from .engine.factory import training_data
@@ -30,6 +29,7 @@ from .engine.tree_list import TreeList
 from .messages import warn
 from .model import GBMFit
 from .options import FitOptions
+from .response import KeptData, Response
 from .pairwise_rows import check_group_weights, sort_within_groups
 from .ordered.scheme import (NativeViews, OrderedBoosting, OrderedModels, OrderedProblem,
                              ScheduleViews)
@@ -70,23 +70,6 @@ class CodedData:
             train_fraction=None, status=_take(self.status, order),
             offset=_take(self.offset, order), weights=_take(self.weights, order),
             group=_take(self.group, order))
-
-
-@dataclass(frozen=True, eq=False)
-class Targets:
-    """The checked response side of a fit, in one row order."""
-
-    y: np.ndarray
-    misc: np.ndarray | None         # coxph status or pairwise group codes
-    offset: np.ndarray | None
-    w: np.ndarray                   # normalised weights (what the engine uses)
-    w_raw: np.ndarray
-
-    def take(self, perm) -> Targets:
-        if perm is None:
-            return self
-        return Targets(self.y[perm], _take(self.misc, perm), _take(self.offset, perm),
-                       self.w[perm], self.w_raw[perm])
 
 
 # ---------------------------------------------------------------- checks of the data
@@ -141,7 +124,7 @@ def _check_response(y, n, dist, name: str):
         raise type(exc)(f"{exc} (y: the response {name})") from None
 
 
-def check_targets(data: CodedData, dist) -> Targets:
+def check_targets(data: CodedData, dist) -> Response:
     """Weights, offset and response checked; weights rescaled to sum to the
     number of rows (R's gbm.fit)."""
     n = data.x.shape[0]
@@ -176,7 +159,7 @@ def check_targets(data: CodedData, dist) -> Targets:
                              f"needs distribution='coxph', not {dist.name!r}")
         y = _check_response(data.y, n, dist, data.response_name)
         _check_initial_value(y[:data.n_train], w_raw[:data.n_train], dist)
-    return Targets(y=y, misc=status, offset=offset, w=w_raw * n / np.sum(w_raw), w_raw=w_raw)
+    return Response(y=y, misc=status, offset=offset, w=w_raw * n / np.sum(w_raw), w_raw=w_raw)
 
 
 def _check_initial_value(y_train, w_train, dist) -> None:
@@ -209,7 +192,7 @@ def _check_initial_value(y_train, w_train, dist) -> None:
 
 
 # ---------------------------------------------------------------- row order
-def row_order(data: CodedData, targets: Targets, dist) -> tuple[np.ndarray | None, Targets]:
+def row_order(data: CodedData, targets: Response, dist) -> tuple[np.ndarray | None, Response]:
     """The engine's row order (None: as given) and the targets for it, before
     reordering: pairwise rows by group then decreasing y (misc = group codes,
     weights as given), coxph rows by decreasing time; training and
@@ -226,7 +209,7 @@ def row_order(data: CodedData, targets: Targets, dist) -> tuple[np.ndarray | Non
     return None, targets
 
 
-def _group_rows(group, targets: Targets, n_train, dist):
+def _group_rows(group, targets: Response, n_train, dist):
     """Pairwise: (row order, group codes). Weights are used as given (R's
     gbm.fit does not rescale them for pairwise) and must be constant within
     a group."""
@@ -281,7 +264,7 @@ class EngineInputs:
     schedule: object = None         # per-iteration training data, or None
 
 
-def engine_matrix(data: CodedData, targets: Targets, options: FitOptions, dist,
+def engine_matrix(data: CodedData, targets: Response, options: FitOptions, dist,
                   rng) -> EngineInputs:
     """Fit the target statistics of ``options.categorical`` (none for "native")."""
     var_type = np.asarray(data.var_type)
@@ -321,12 +304,11 @@ def library_math(training, dist) -> bool:
     return not (dist.multi_output or dist.bag_by_group)
 
 
-def boost_problem(x, targets: Targets, n_train, var_type, options: FitOptions,
+def boost_problem(x, targets: Response, n_train, var_type, options: FitOptions,
                   dist, context: FitContext, adjustment=None) -> BoostProblem:
     """The engine's fixed inputs of a fit (rows in the engine's order);
     ``adjustment``: the split-gain adjustment (a CEGB cost tracker) or None."""
-    return BoostProblem(x=x, targets=LossTargets(targets.y, targets.offset, targets.w,
-                                                 targets.misc),
+    return BoostProblem(x=x, targets=targets.loss_targets(),
                         n_train=n_train, var_type=var_type,
                         var_monotone=tree_monotone(options, dist), distribution=dist,
                         context=context,
@@ -461,15 +443,14 @@ def formula_offset(encoder) -> bool:
     return bool(encoder.offset_terms)
 
 
-def build_fit(data: CodedData, options: FitOptions, problem: BoostProblem, targets: Targets,
+def build_fit(data: CodedData, options: FitOptions, problem: BoostProblem, targets: Response,
               state: BoostState, inputs: EngineInputs, rng, perm,
               zero_sample: ZeroSample | None = None) -> GBMFit:
     """The fitted object of a finished fit (per-row values in the data's order)."""
     n = data.x.shape[0]
     kept = None
     if options.keep_data:
-        kept = {"x": data.x, "y": targets.y, "offset": targets.offset, "misc": targets.misc,
-                "w": targets.w, "w_raw": targets.w_raw}
+        kept = KeptData(data.x, targets)
     train_fraction = data.n_train / n if data.train_fraction is None else data.train_fraction
     return GBMFit(
         options=options, distribution=problem.distribution, context=problem.context,
@@ -488,7 +469,7 @@ def build_fit(data: CodedData, options: FitOptions, problem: BoostProblem, targe
         matrix_offset=targets.offset is not None and not formula_offset(data.encoder))
 
 
-def continue_fit(fit: GBMFit, x, targets: Targets, n_trees, report, rng) -> GBMFit:
+def continue_fit(fit: GBMFit, x, targets: Response, n_trees, report, rng) -> GBMFit:
     """gbm_more: ``n_trees`` more iterations of ``fit`` on its rows ``x`` and
     ``targets`` (the data's order), the engine set up as the first fit's;
     ``report``: (verbose, progress) as gbm_more was asked."""

@@ -19,6 +19,7 @@ from .engine.cegb import CostTracker
 from .engine.predict import predict_link
 from .messages import GBMMessage, warn
 from .options import FitOptions
+from .response import KeptData
 from .rrandom import RRandom
 from .zero_sampling import ZeroSample
 
@@ -106,9 +107,11 @@ class GBMFit:
         (R: ``var.levels``).
     encoder : object
         Codes new data for prediction (None for a fit on arrays).
-    data : dict or None
-        The kept training data (``keep_data``; R: ``data``): x, y, offset,
-        misc, w (normalised), w_raw.
+    data : KeptData or None
+        The kept training data (``keep_data``; R: ``data``): the coded
+        predictors ``x`` and their :class:`~pygbm.response.Response` (``y``,
+        ``offset``, ``misc``, ``w`` normalised, ``w_raw``); None with
+        ``keep_data=False``.
     y_levels : list, optional
         The levels of a categorical response.
     engine_var_type : numpy.ndarray, optional
@@ -190,8 +193,7 @@ class GBMFit:
     var_type: np.ndarray
     var_levels: list
     encoder: object                   # codes new data (PredictorEncoder), None for arrays
-    #: the kept training data (keep_data): x, y, offset, misc, w (normalised), w_raw
-    data: dict | None
+    data: KeptData | None             # the kept training data (keep_data), the data's order
     y_levels: list | None = None      # levels of a categorical response
     # ---- target statistics (categorical != "native")
     engine_var_type: np.ndarray | None = None   # var_type as the trees see the predictors
@@ -271,14 +273,14 @@ class GBMFit:
         when it is high (their numbers then flatter the fit)."""
         if x is None:
             return 1.0
-        if not self.data:
+        if self.data is None:
             return 0.0
 
         def keys(x):
             x = np.ascontiguousarray(x, dtype=float)
             return x.view(np.dtype((np.void, x.dtype.itemsize * x.shape[1]))).ravel()
 
-        train, counts = np.unique(keys(self.data["x"][self.training_index]),
+        train, counts = np.unique(keys(self.data.x[self.training_index]),
                                   return_counts=True)
         chance = counts[counts > 1].sum() / max(1, counts.sum())
         if chance >= 1.0:       # every training row repeated: values cannot tell
@@ -310,10 +312,10 @@ class GBMFit:
         """The coded predictor matrix for ``newdata`` (None: the training data);
         errors call it ``name``, the caller's argument."""
         if newdata is None:
-            if not self.data:
+            if self.data is None:
                 raise ValueError(f"{name} is required: the model was fitted with "
                                  "keep_data=False, so the training data were not kept")
-            return self.data["x"]
+            return self.data.x
         if isinstance(newdata, np.ndarray) and self.encoder is None:
             x = np.asarray(newdata, dtype=float)
             if x.ndim != 2 or x.shape[1] != self.n_features:

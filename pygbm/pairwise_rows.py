@@ -199,11 +199,7 @@ def restore_row_order(fit, layout: PairwiseLayout):
     n = order.shape[0]
     inv = np.empty(n, dtype=np.intp)
     inv[order] = np.arange(n)
-    data = fit.data
-    if data:
-        data = {key: np.asarray(value)[inv]
-                if value is not None and np.ndim(value) >= 1 and np.shape(value)[0] == n
-                else value for key, value in data.items()}
+    data = None if fit.data is None else fit.data.take(inv)
     train_rows = order[: layout.n_train]
     cv_fitted, fold_id = fit.cv_fitted, fit.fold_id
     if cv_fitted is not None:

@@ -817,11 +817,11 @@ _CASES = [
      r"y has 1 missing values"),
     # a coded matrix with a code no level has: H silently NaN (7, -1) or a number (1.5)
     ("interact-coded-matrix-bad-code", lambda E: pygbm.interact_gbm(
-        E.fit, np.c_[E.fit.data["x"][:, :2], np.r_[7.0, E.fit.data["x"][1:, 2]]], [0, 2]), V,
+        E.fit, np.c_[E.fit.data.x[:, :2], np.r_[7.0, E.fit.data.x[1:, 2]]], [0, 2]), V,
      r"data: column 'c' of the coded matrix must hold the level codes 0..2 \(or NaN\), got "
      r"1 other value\(s\) such as 7.0"),
     ("interact-coded-matrix-fraction", lambda E: pygbm.interact_gbm(
-        E.fit, np.c_[E.fit.data["x"][:, :2], np.full(N, 1.5)], [0, 2]), V,
+        E.fit, np.c_[E.fit.data.x[:, :2], np.full(N, 1.5)], [0, 2]), V,
      "coded matrix must hold the level codes"),
     # a predictor column twice: the last one was read without a word
     ("interact-data-duplicated-column", lambda E: pygbm.interact_gbm(

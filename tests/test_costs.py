@@ -601,8 +601,8 @@ def _training_paths(fit):
     the ordered statistics of the iteration's permutation (combination slots
     too)."""
     d = fit.data
-    _, schedule = fit.ts_encoder.engine_inputs(d["x"], d["y"], d["w"], fit.var_monotone,
-                                               fit.max_bins)
+    _, schedule = fit.ts_encoder.engine_inputs(d.x, d.response.y, d.response.w,
+                                               fit.var_monotone, fit.max_bins)
     width = len(fit.engine_var_type)
     views = {}
     for i in range(fit.n_trees):

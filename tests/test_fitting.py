@@ -107,7 +107,7 @@ def test_fit_coded_is_gbm_fit(boston):
     options = fit_options("gaussian", n_trees=20, interaction_depth=2, n_minobsinnode=10,
                           shrinkage=0.1, bag_fraction=0.5, var_monotone=None,
                           var_names=ref.var_names, var_type=ref.var_type)
-    data = CodedData(x=ref.data["x"], var_names=ref.var_names, var_type=ref.var_type,
+    data = CodedData(x=ref.data.x, var_names=ref.var_names, var_type=ref.var_type,
                      var_levels=ref.var_levels, encoder=ref.encoder, y=y,
                      n_train=ref.n_train, train_fraction=0.8)
     fit = fit_coded(options, data, 3)
@@ -123,7 +123,7 @@ def test_cv_takes_the_fitting_function_as_a_callable(boston):
     options = fit_options("gaussian", n_trees=20, interaction_depth=1, n_minobsinnode=10,
                           shrinkage=0.1, bag_fraction=0.5, var_monotone=None,
                           var_names=ref.var_names, var_type=ref.var_type, keep_data=False)
-    x, y = ref.data["x"], ref.data["y"]
+    x, y = ref.data.x, ref.data.response.y
     data = CodedData(x=x, var_names=ref.var_names, var_type=ref.var_type,
                      var_levels=ref.var_levels, encoder=ref.encoder, y=y, n_train=x.shape[0])
     calls = []
@@ -205,7 +205,7 @@ def test_pairwise_fit_is_built_in_the_data_order(boston):
     n = len(boston)
     assert fit.ord_group.shape == (n,) and fit.row_order.shape == (n,)
     assert fit.cv_fitted.shape == (n,) and fit.fold_id.shape == (n,)
-    np.testing.assert_array_equal(fit.data["y"], boston["medv"].to_numpy())
+    np.testing.assert_array_equal(fit.data.response.y, boston["medv"].to_numpy())
     np.testing.assert_array_equal(fit.predict(data, n_trees=5), fit.fit)
 
 

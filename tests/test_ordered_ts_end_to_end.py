@@ -12,7 +12,6 @@ import pandas as pd
 import pytest
 
 from pygbm import gbm, gbm_more
-from pygbm.distributions import Targets
 from pygbm.engine.boost import BoostProblem, BoostState, run_boosting
 from pygbm.engine.tree import predict_trees
 from pygbm.target_stats.scheme import OrderedPlainBoosting
@@ -126,14 +125,14 @@ def test_missing_values_are_their_own_level(lending):
     j = fit.var_names.index("addr_state")
     table = fit.ts_encoder.level_table(j)
     n_missing = int(d["addr_state"].isna().sum())
-    assert table["weight"].iloc[-1] == pytest.approx(n_missing * fit.data["w"][0])
+    assert table["weight"].iloc[-1] == pytest.approx(n_missing * fit.data.response.w[0])
     # the levels by name, in code order, the missing values' row without one
     assert table["level"].iloc[:-1].tolist() == [str(v) for v in fit.var_levels[j]]
     assert table["level"].isna().tolist() == [False] * (len(table) - 1) + [True]
     by_name = table.set_index("level")["weight"]
     assert by_name[str(d["addr_state"].dropna().iloc[0])] > 0
-    engine = fit.to_engine(fit.data["x"])
-    miss = np.isnan(fit.data["x"][:, j])
+    engine = fit.to_engine(fit.data.x)
+    miss = np.isnan(fit.data.x[:, j])
     assert np.unique(engine[miss, j]).size == 1 and np.isfinite(engine[miss, j]).all()
     assert np.isfinite(fit.predict(d, n_trees=40)).all()
 
@@ -156,7 +155,7 @@ def test_more_than_1024_levels():
 def test_unseen_level_at_encoder_level_gets_prior(ordered_fit):
     enc = ordered_fit.ts_encoder
     j = ordered_fit.var_names.index("addr_state")
-    x = ordered_fit.data["x"][:3].copy()
+    x = ordered_fit.data.x[:3].copy()
     x[:, j] = enc.n_levels[j] + 5               # a code never seen in training
     assert np.all(enc.transform(x)[:, j] == enc.prior)
 
@@ -171,7 +170,7 @@ def test_unseen_level_at_predict_gets_prior(lending):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         got = fit.predict(new, n_trees=40)
-    x = fit.to_engine(fit.data["x"][:5])
+    x = fit.to_engine(fit.data.x[:5])
     x[:, j] = fit.ts_encoder.prior
     want = predict_trees(fit.trees, x, fit.engine_var_type, fit.c_splits, fit.init_f,
                          [40])[:, 0]
@@ -263,10 +262,10 @@ def test_cv_statistics_fitted_inside_folds(lending):
 
 def _continue_with_engine_inputs(fit, n_new):
     """What gbm_more must do for a TS fit (the hook), done by hand."""
-    d = fit.data
-    x_engine, schedule = fit.ts_encoder.engine_inputs(d["x"], d["y"], d["w"],
+    d, r = fit.data, fit.data.response
+    x_engine, schedule = fit.ts_encoder.engine_inputs(d.x, r.y, r.w,
                                                       fit.var_monotone, fit.max_bins)
-    problem = BoostProblem(x=x_engine, targets=Targets(d["y"], d["offset"], d["w"], d["misc"]),
+    problem = BoostProblem(x=x_engine, targets=r.loss_targets(),
                            n_train=fit.n_train, var_type=fit.engine_var_type,
                            var_monotone=fit.var_monotone, distribution=fit.distribution,
                            context=fit.context,
@@ -312,8 +311,8 @@ def test_gbm_more_continues_the_supporting_models(lending):
 # ---------------------------------------------------------------- supporting models
 def _schedule_of(fit):
     d = fit.data
-    _, schedule = fit.ts_encoder.engine_inputs(d["x"], d["y"], d["w"], fit.var_monotone,
-                                               fit.max_bins)
+    _, schedule = fit.ts_encoder.engine_inputs(d.x, d.response.y, d.response.w,
+                                               fit.var_monotone, fit.max_bins)
     return schedule
 
 

@@ -320,7 +320,7 @@ def _walk(table: pd.DataFrame, fit, x: np.ndarray) -> np.ndarray:
 
 
 def test_pretty_gbm_tree_reproduces_predictions(boston_fit):
-    x = boston_fit.data["x"]
+    x = boston_fit.data.x
     total = np.full(x.shape[0], boston_fit.init_f)
     for i in range(1, 4):
         table = pygbm.pretty_gbm_tree(boston_fit, i)

@@ -82,10 +82,10 @@ def test_importance_weights_before_normalisation_and_init_f(bern):
     zs = fit.zero_sample
     w = bern["w"].to_numpy()[zs.kept]
     expect = np.where(zs.kept_zero, w / l, w)
-    np.testing.assert_allclose(fit.data["w_raw"], expect, rtol=1e-15)
-    np.testing.assert_allclose(fit.data["w"], expect * zs.n_kept / expect.sum(), rtol=1e-12)
+    np.testing.assert_allclose(fit.data.response.w_raw, expect, rtol=1e-15)
+    np.testing.assert_allclose(fit.data.response.w, expect * zs.n_kept / expect.sum(), rtol=1e-12)
     y = bern["y"].to_numpy()[zs.kept]
-    ws = fit.data["w"]
+    ws = fit.data.response.w
     assert fit.init_f == pytest.approx(np.log(np.sum(ws * y) / np.sum(ws * (1 - y))), rel=1e-12)
     # within 3 standard errors of the full-data value (log odds)
     yf, wf = bern["y"].to_numpy(), bern["w"].to_numpy()
@@ -98,7 +98,7 @@ def test_importance_weights_before_normalisation_and_init_f(bern):
 def test_none_mode_leaves_weights(bern):
     fit = pygbm.gbm("y ~ a + b", bern, distribution="bernoulli", random_state=2,
                     zero_subsample=0.3, zero_weight="none", **KW)
-    np.testing.assert_array_equal(fit.data["w_raw"], np.ones(fit.zero_sample.n_kept))
+    np.testing.assert_array_equal(fit.data.response.w_raw, np.ones(fit.zero_sample.n_kept))
 
 
 def test_offset_identity_exact(bern):
@@ -180,9 +180,9 @@ def test_cv_importance_with_case_weights_and_exposure(pois):
         zs = m.zero_sample
         assert zs.n_train_full == n_tr and m.fit.shape[0] - m.n_train == N - n_tr
         kept_w = w[order][zs.kept]
-        np.testing.assert_allclose(m.data["w_raw"][:zs.n_kept],
+        np.testing.assert_allclose(m.data.response.w_raw[:zs.n_kept],
                                    np.where(zs.kept_zero, kept_w / l, kept_w), rtol=1e-15)
-        np.testing.assert_array_equal(m.data["w_raw"][zs.n_kept:], w[order][n_tr:])
+        np.testing.assert_array_equal(m.data.response.w_raw[zs.n_kept:], w[order][n_tr:])
         errs.append(m.valid_error * np.sum(fold_id == k))      # R: fold sizes in rows
     np.testing.assert_allclose(fit.cv_error, np.sum(errs, axis=0) / N, rtol=1e-12)
     assert 1 <= pygbm.gbm_perf(fit, method="cv", plot_it=False) <= KW["n_trees"]

@@ -67,11 +67,11 @@ class ModelScores:
         ``x``: ``data`` coded already (``fit._design(data)``), when the caller has it;
         ``name`` and ``offset_name``: the caller's arguments, as errors call them."""
         if data is None:
-            if not fit.data:
+            if fit.data is None:
                 raise ValueError(f"{name} is required: the model was fitted with "
                                  "keep_data=False, so the training data were not kept")
             rows = fit.training_index       # not the validation rows (train_fraction < 1)
-            x, kept = fit.data["x"][rows], fit.data.get("offset")
+            x, kept = fit.data.x[rows], fit.data.response.offset
             if offset is None and kept is not None:
                 offset = np.asarray(kept)[rows]
             if offset is not None:

@@ -15,7 +15,6 @@ import numpy as np
 import pandas as pd
 
 from .._checks import as_generator, bool_arg, finite_number, fit_arg
-from ..distributions.inputs import Targets
 from ..draws import shuffled
 from ..engine.predict import predict_link
 from ..engine.tree import NO_NODE
@@ -271,18 +270,11 @@ def permutation_influence(fit, n_trees=None, random_state=None) -> pd.Series:
     dist = fit.distribution
     if dist.needs_time_order:
         raise ValueError("the permutation method is not available for coxph (as in R)")
-    x = np.array(data["x"], dtype=float)  # a copy: columns are permuted in place
-    y, w = data["y"], data.get("w")
-    offset, misc = data.get("offset"), data.get("misc")
+    if fit.row_order is not None and dist.bag_by_group:
+        data = data.take(fit.row_order)   # pairwise: the deviance needs the fit's group order
+    x = np.array(data.x, dtype=float)  # a copy: columns are permuted in place
+    targets = data.response.loss_targets()
     n = x.shape[0]
-    w = np.ones(n) if w is None else np.asarray(w, dtype=float)
-    rows = fit.row_order
-    if rows is not None and dist.bag_by_group:
-        # pairwise: the deviance needs the rows sorted by group (the fit's order)
-        x, y, w = x[rows], np.asarray(y)[rows], w[rows]
-        offset = None if offset is None else np.asarray(offset)[rows]
-        misc = np.asarray(misc)[rows]
-    targets = Targets(y, offset, w, misc)
     perm = shuffled(as_generator(random_state), n)
     # the rows are predicted as predict() predicts them: with target statistics
     # the coded predictors are encoded by the fit (the statistics of all training

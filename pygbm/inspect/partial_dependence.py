@@ -156,13 +156,12 @@ def _training_rows(fit):
     """The training rows (coded) and their case weights, for averages over them:
     a zero-subsampled fit's kept zeros count 1/l each (the original rows)."""
     data = fit.data
-    if data is None or data.get("x") is None:
+    if data is None:
         raise ValueError("brute-force partial dependence and ICE need the training data: "
                          "fit the model with keep_data=True")
     rows = fit.training_index     # pairwise: the training groups are not the first rows
-    x = np.asarray(data["x"], dtype=float)[rows]
-    w = data.get("w")
-    w = np.ones(x.shape[0]) if w is None else np.asarray(w, dtype=float)[rows]
+    x = np.asarray(data.x, dtype=float)[rows]
+    w = data.response.w[rows]
     if fit.zero_sample is not None:   # the kept rows stand for all training rows
         w = fit.zero_sample.population_weights(w)
     return x, w

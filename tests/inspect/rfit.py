@@ -18,6 +18,7 @@ from pygbm._checks import engine_arg
 from pygbm.distributions.base import Distribution
 from pygbm.distributions.inputs import FitContext
 from pygbm.engine.tree import Tree
+from pygbm.response import KeptData, Response
 
 FIXTURES = Path(__file__).parent / "fixtures"
 DATA = Path(__file__).resolve().parents[2] / "data"
@@ -85,9 +86,11 @@ def build_fit(fixture: dict) -> SimpleNamespace:
                   weight=_vec(t["weight"]),
                   prediction=_vec(t["prediction"])) for t in f["trees"]]
     x = np.column_stack([_vec(c) for c in f["x_columns"]])
-    data = {"x": x, "y": _vec(f["y"]), "w": _vec(f["w"]),
-            "offset": None if f["offset"] is None else _vec(f["offset"]),
-            "misc": None if f["misc"] is None else _vec(f["misc"])}
+    w = _vec(f["w"])        # R keeps the normalised weights only: they stand for both
+    data = KeptData(x, Response(y=_vec(f["y"]), misc=None if f["misc"] is None else
+                                _vec(f["misc"]),
+                                offset=None if f["offset"] is None else _vec(f["offset"]),
+                                w=w, w_raw=w))
     return SimpleNamespace(
         trees=trees,
         c_splits=[np.array(c, dtype=np.int64) for c in f["c_splits"]],

@@ -7,7 +7,6 @@ import pandas as pd
 import pytest
 
 import pygbm
-from pygbm.distributions.inputs import Targets
 from pygbm.inspect.influence import permutation_influence, relative_influence, used_variables
 from pygbm.inspect.summary import summary
 from rfit import build_fit, load_fixture
@@ -176,8 +175,7 @@ def _permuted_by_hand(fit, frame, n_trees) -> pd.Series:
     of the rows), the rows predicted as predict(newdata) predicts them, the
     increase of the deviance."""
     perm = np.random.default_rng(TS_SEED).permutation(len(frame))
-    d = fit.data
-    targets = Targets(d["y"], d["offset"], d["w"], d["misc"])
+    targets = fit.data.response.loss_targets()
     x = frame.drop(columns="y")
 
     def loss(rows):

@@ -39,7 +39,7 @@ def test_coded_matrix_and_labels_give_the_same_h():
     fx = load_fixture("lending_bernoulli")
     fit, data = build_fit(fx), load_data(fx)
     h_frame = interact_gbm(fit, data, ["addr_state", "term"])
-    h_coded = interact_gbm(fit, fit.data["x"], ["addr_state", "term"])
+    h_coded = interact_gbm(fit, fit.data.x, ["addr_state", "term"])
     as_text = data.assign(addr_state=data["addr_state"].astype(str),
                           term=data["term"].astype(str))
     assert h_coded == pytest.approx(h_frame, rel=1e-12)
@@ -50,9 +50,9 @@ def test_code_columns():
     fx = load_fixture("boston_gaussian")
     fit, data = build_fit(fx), load_data(fx)
     coded = code_columns(fit, data, [3, 12])                      # chas, lstat
-    np.testing.assert_array_equal(coded, fit.data["x"][:, [3, 12]])
+    np.testing.assert_array_equal(coded, fit.data.x[:, [3, 12]])
     ints = data.assign(chas=data["chas"].astype(int))             # 0/1 integers
-    np.testing.assert_array_equal(code_columns(fit, ints, [3]), fit.data["x"][:, [3]])
+    np.testing.assert_array_equal(code_columns(fit, ints, [3]), fit.data.x[:, [3]])
     unknown = data.assign(chas=pd.Categorical(["2"] * len(data)))
     assert np.isnan(code_columns(fit, unknown, [3])).all()
 
@@ -76,7 +76,7 @@ def test_errors():
     with pytest.raises(ValueError, match="lacks the columns"):
         interact_gbm(fit, data.drop(columns="rm"), ["lstat", "rm"])
     with pytest.raises(TypeError, match="coded numeric matrix"):
-        interact_gbm(fit, fit.data["x"][:, :5], ["lstat", "rm"])
+        interact_gbm(fit, fit.data.x[:, :5], ["lstat", "rm"])
     with pytest.raises(TypeError, match="numeric"):
         interact_gbm(fit, data.assign(rm="a"), ["lstat", "rm"])
     with pytest.raises(ValueError, match="no rows"):
@@ -122,5 +122,5 @@ def test_a_bool_column_is_coded_as_the_fit_codes_it():
     fit = pygbm.gbm("y ~ a + b", data, distribution="gaussian", n_trees=40,
                     interaction_depth=2, bag_fraction=1.0)
     assert fit.var_levels[1] == ["FALSE", "TRUE"]
-    np.testing.assert_array_equal(code_columns(fit, data, [1]), fit.data["x"][:, [1]])
-    assert interact_gbm(fit, data, ["a", "b"]) == interact_gbm(fit, fit.data["x"], [0, 1])
+    np.testing.assert_array_equal(code_columns(fit, data, [1]), fit.data.x[:, [1]])
+    assert interact_gbm(fit, data, ["a", "b"]) == interact_gbm(fit, fit.data.x, [0, 1])

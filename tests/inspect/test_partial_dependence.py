@@ -113,7 +113,7 @@ def test_brute_force_is_average_prediction():
     fit = build_fit(load_fixture("pima2_bernoulli"))
     g = partial_dependence(fit, ["glucose", "mass"], continuous_resolution=4,
                            method="brute_force", n_trees=40)
-    x = fit.data["x"]
+    x = fit.data.x
     for k in (0, 7, 15):
         xm = x.copy()
         xm[:, 1], xm[:, 5] = g["glucose"].iloc[k], g["mass"].iloc[k]
@@ -132,7 +132,7 @@ def test_ice_curves():
     np.testing.assert_allclose(mean_curve, bf["y"].to_numpy(), rtol=1e-12)
     # one curve = the predictions of that row over the grid
     row = ice[ice["row"] == 17]
-    xm = np.repeat(fit.data["x"][[17]], 10, axis=0)
+    xm = np.repeat(fit.data.x[[17]], 10, axis=0)
     xm[:, 5] = row["rm"].to_numpy()
     pred = predict_trees(fit.trees, xm, fit.var_type, fit.c_splits, fit.init_f, [100])[:, 0]
     np.testing.assert_allclose(row["y"].to_numpy(), pred)

@@ -1,0 +1,57 @@
+"""The response side of a fit's rows once checked (:class:`Response`), and
+what a fit keeps of its training data (:class:`KeptData`, R's ``keep.data``).
+
+:func:`pygbm.fitting.check_targets` makes a :class:`Response`: the response,
+the event status or group codes, the offset, the raw case weights and the
+weights normalised as R's ``gbm.fit`` does, in one row order. A fit's
+``data`` field is a :class:`KeptData`: the coded predictors and that
+response in the data's row order, which gbm_more continues on and which
+``predict()`` without new data, permutation influence, partial dependence,
+QWYC and the cost reports read.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .distributions import Targets
+
+
+def _take(a, rows):
+    return None if a is None else np.asarray(a)[rows]
+
+
+@dataclass(frozen=True, eq=False)
+class Response:
+    """The checked response side of a fit's rows, in one row order."""
+
+    y: np.ndarray
+    misc: np.ndarray | None         # coxph status or pairwise group codes
+    offset: np.ndarray | None
+    w: np.ndarray                   # normalised weights (what the engine uses)
+    w_raw: np.ndarray               # the case weights as given (all 1 when none were)
+
+    def take(self, perm) -> Response:
+        """These rows in the order ``perm`` (None: as they are)."""
+        if perm is None:
+            return self
+        return Response(self.y[perm], _take(self.misc, perm), _take(self.offset, perm),
+                        self.w[perm], self.w_raw[perm])
+
+    def loss_targets(self) -> Targets:
+        """What the distribution's methods receive of these rows."""
+        return Targets(self.y, self.offset, self.w, self.misc)
+
+
+@dataclass(frozen=True, eq=False)
+class KeptData:
+    """The training data a fit keeps (``keep_data=True``), in the data's row
+    order: ``x`` the coded predictors (n, p), ``response`` their response."""
+
+    x: np.ndarray
+    response: Response
+
+    def take(self, perm) -> KeptData:
+        """These rows in the order ``perm``."""
+        return KeptData(self.x[perm], self.response.take(perm))
