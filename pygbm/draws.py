@@ -19,6 +19,9 @@ from .rrandom import RRandom
 
 #: upper bound of the per-fold seeds drawn from a NumPy generator
 FOLD_SEED_BOUND = 2**31 - 1
+#: upper bound of the seeds of generators derived from a fit's (ordered boosting's
+#: permutations, target statistics' permutations, pairwise's tie-breaking noise)
+CHILD_SEED_BOUND = 2**63 - 1
 #: R's gbmCrossValModelBuild: seeds <- as.integer(runif(K, -(2^31 - 1), 2^31))
 R_FOLD_SEED_MIN, R_FOLD_SEED_MAX = -(2.0**31 - 1), 2.0**31
 
@@ -53,6 +56,12 @@ def shuffled(rng, x) -> np.ndarray:
     if isinstance(x, (int, np.integer)):
         return rng.sample_int(int(x)) - 1
     return np.asarray(x)[rng.sample_int(len(x)) - 1]
+
+
+def child_seed(rng: np.random.Generator) -> int:
+    """The seed of a generator derived from ``rng`` (a NumPy Generator), which
+    advances by one draw: a step with its own stream of numbers, drawn once per fit."""
+    return int(rng.integers(CHILD_SEED_BOUND))
 
 
 def fold_seeds(rng, n_folds: int) -> list:

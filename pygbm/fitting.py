@@ -20,7 +20,7 @@ import numpy as np
 
 from ._checks import as_generator, int_arg, offset_arg, permutations_arg, weights_arg
 from .distributions import FitContext
-from .draws import is_r_stream
+from .draws import child_seed, is_r_stream
 from .costs import cost_tracker, engine_columns, warn_no_split
 from .engine.boost import BoostProblem, BoostState, run_boosting
 from .engine.factory import training_data
@@ -339,10 +339,6 @@ def subsample_zeros(data: CodedData, options: FitOptions, rng) -> tuple[ZeroSamp
     return sample, sample.apply(data)
 
 
-#: bound of the ordered permutations' seed drawn from the fit's generator
-_SEED_BOUND = 2**63 - 1
-
-
 def ordered_scheme(problem: BoostProblem, options: FitOptions, training, schedule,
                    seed) -> OrderedBoosting:
     """Ordered boosting's scheme: on the target statistics' permutations
@@ -404,7 +400,7 @@ def fit_coded(options: FitOptions, data: CodedData, random_state=None) -> GBMFit
         scheme = PlainBoosting(training) if engine.schedule is None else \
             OrderedPlainBoosting(engine.schedule)
     else:
-        seed = None if engine.schedule is not None else int(rng.integers(_SEED_BOUND))
+        seed = None if engine.schedule is not None else child_seed(rng)
         scheme = ordered_scheme(problem, options, training, engine.schedule, seed)
         state.support = OrderedModels(seed)
     with progress_bar(wanted(options.progress, options.verbose), options.n_trees, "gbm",

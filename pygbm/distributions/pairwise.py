@@ -24,7 +24,7 @@ import numpy as np
 
 from .._checks import finite_number
 from .._rmath import sequential_sum
-from ..draws import is_r_stream, tie_uniforms
+from ..draws import child_seed, is_r_stream, tie_uniforms
 from ..messages import warn
 from ..ranking import METRICS, group_runs, pairs_within, ranks_within
 from ._common import as_numeric_response, expit, full_f, node_sum
@@ -32,8 +32,6 @@ from .base import Distribution
 
 #: R's CRanker: scores get dEPS * (U - 0.5) before ranking, to break ties
 NOISE = 1e-10
-#: bound of the noise generator's seed drawn from the fit's generator
-_SEED_BOUND = 2**63 - 1
 #: cached group layouts kept per fit (training and validation part)
 CACHE_SIZE = 4
 #: the fit's cache entries: group layouts, the last gradient and its Hessian
@@ -143,7 +141,7 @@ class Pairwise(Distribution):
         the bags (see :meth:`_noisy`)."""
         if is_r_stream(rng):
             return rng
-        return np.random.default_rng(rng.integers(0, _SEED_BOUND))
+        return np.random.default_rng(child_seed(rng))
 
     # ------------------------------------------------------------------ checks
     def check_response(self, y):

@@ -2,12 +2,15 @@
 from __future__ import annotations
 
 import dataclasses
+import numbers
 
 import numpy as np
 
-from .._checks import choice_arg, finite_number, whole_number
+from .._checks import as_generator, choice_arg, finite_number, whole_number
+from ..draws import child_seed
 from ..messages import warn
 from ..model import TRAINING_ROWS_SHARE, GBMFit
+from ..rrandom import RRandom
 from .build import ORDERS, THRESHOLD_RULES, Rows, Settings, optimise, report
 from .model_scores import BINARY_DISTRIBUTIONS, ModelScores, decision_threshold
 from .predictor import EarlyExitPredictor
@@ -151,15 +154,17 @@ def _check_honest(honest) -> None:
 
 
 def _seed(random_state) -> int:
-    if random_state is None:
-        return int(np.random.SeedSequence().entropy % (1 << 63))
-    if isinstance(random_state, np.random.Generator):
-        return int(random_state.integers(1 << 62))
-    if isinstance(random_state, (int, np.integer)) and not isinstance(random_state, bool) \
-            and random_state >= 0:
+    """One seed for the random order and the honest split, the same at every
+    point of a trade-off: a whole number as given, else drawn from the
+    generator (None: a fresh one). R's stream has no part here."""
+    if isinstance(random_state, RRandom):
+        raise ValueError("random_state must be None, a non-negative whole number or a numpy "
+                         "Generator: R's stream (RRandom) has no meaning for qwyc, which R "
+                         "gbm does not have")
+    generator = as_generator(random_state)     # checks it
+    if isinstance(random_state, numbers.Integral):
         return int(random_state)
-    raise ValueError(f"random_state must be None, a non-negative int or a numpy Generator, "
-                     f"got {random_state!r}")
+    return child_seed(generator)
 
 
 def check_row_count(n: int, name: str, least: int = 1) -> None:

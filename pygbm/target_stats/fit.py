@@ -5,13 +5,12 @@ from __future__ import annotations
 import numpy as np
 
 from .._checks import int_arg, permutations_arg
+from ..draws import child_seed
 from ..messages import warn
 from .combinations import CombinationRegistry
 from .encoder import TargetStatisticsEncoder
 from .modes import MAX_COMBINATION, NATIVE, ORDERED, check_number, resolve_modes, statistic_inputs
 
-#: bound of the seeds drawn from the fit's generator
-_SEED_BOUND = 2**63 - 1
 #: the encoder's seed where no predictor is coded (no permutation is drawn)
 _UNUSED_SEED = 0
 
@@ -58,9 +57,8 @@ def fit_target_statistics(categorical, x, y, w, n_train, var_names, var_type, va
              "categorical predictor")
     # no predictor coded: nothing is permuted, and the fit's generator is left as a
     # plain fit uses it (the same fit as categorical="native", as the warning says)
-    seed = _UNUSED_SEED if not coded else int(rng.integers(_SEED_BOUND)) \
-        if isinstance(rng, np.random.Generator) \
-        else int(np.random.default_rng(rng).integers(_SEED_BOUND))
+    seed = _UNUSED_SEED if not coded else child_seed(
+        rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng))
     labels = {} if var_levels is None else \
         {j: [str(v) for v in var_levels[j]] for j, m in enumerate(modes) if m != NATIVE}
     enc = TargetStatisticsEncoder(modes, var_names, var_type, prior, prior_weight,

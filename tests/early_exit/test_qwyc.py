@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from pygbm import EarlyExitPredictor, gbm, gbm_fit, qwyc, qwyc_tradeoff
+from pygbm import EarlyExitPredictor, RRandom, gbm, gbm_fit, qwyc, qwyc_tradeoff
 from pygbm.early_exit.ordering import Schedule
 
 N_TREES = 40
@@ -392,7 +392,8 @@ def test_other_distributions():
     (dict(thresholds="margin", margin=1.0, alpha="auto", max_disagreement=0.1),
      "alpha is for thresholds='qwyc'"),
     (dict(thresholds="margin", margin=1.0, honest=True), "honest=True is for"),
-    (dict(honest=1), "honest must be"), (dict(random_state="a"), "random_state must be"),
+    (dict(honest=1), "honest must be"), (dict(random_state=-1), "random_state must be"),
+    (dict(random_state=RRandom(1)), "R's stream"),
     (dict(order=[0, 0] + list(range(2, N_TREES))),
      r"order must be a permutation.*got 40 values .* \(39 distinct\)"),
     (dict(cost=["a"] * N_TREES), "cost must be None, 'path' or an array"),
@@ -405,6 +406,13 @@ def test_bad_arguments_name_the_argument(setting, kwargs, message):
     fit, _, held, _ = setting
     with pytest.raises(ValueError, match=message):
         qwyc(fit, held, **kwargs)
+
+
+def test_random_state_of_another_type_is_refused_as_gbm_refuses_it(setting):
+    fit, _, held, _ = setting
+    for wrong in ("a", True, 1.5):
+        with pytest.raises(TypeError, match="random_state must be None, a non-negative whole"):
+            qwyc(fit, held, random_state=wrong)
 
 
 def test_whole_valued_floats_are_counts_as_in_gbm(setting):

@@ -34,7 +34,7 @@ from .binned_rows import row_record
 from .binned_search import categorical_best, continuous_best, record, split_point
 from .cegb_penalties import mark, penalties
 from .histograms import build_float, build_packed, clear_empty, pack, subtract, unpack
-from .tree_arrays import new_nodes
+from .tree_arrays import new_nodes, node_capacity, terminal_capacity
 
 #: (ls, lw, nl, rs, rw, nr, ms, mw, nm): a split's three sides
 _N_SUMS = 9
@@ -71,7 +71,7 @@ def binned_space(layout, depth: int) -> BinnedSpace:
     (a :class:`.binned_layout.BinnedLayout`)."""
     n = layout.xt.shape[1]
     cells = layout.n_cells + 1
-    max_term = 1 + 2 * int(depth)
+    max_term = terminal_capacity(int(depth))
     return BinnedSpace(np.empty(n + 1, dtype=np.int32), np.empty((2, n), dtype=np.int32),
                        np.empty((2, n), dtype=np.int64), np.empty(n, dtype=np.int64),
                        np.empty(n, dtype=np.int8),
@@ -361,7 +361,7 @@ def grow_binned_penalised(L, space, wz, w, inbag, unit, min_obs, depth, costs):
     arrays and each node's penalty (0 for terminal nodes). Not for a layout
     of one bucket per value, where R's arithmetic chooses (the NumPy search
     applies the penalties there: ``factory.compiled_costs``)."""
-    node_pen = np.zeros(1 + 3 * depth)
+    node_pen = np.zeros(node_capacity(depth))
     arrays = _grow(L, space, wz, w, inbag, unit, min_obs, depth, costs, node_pen)
     return arrays, node_pen[:arrays[0].shape[0]]
 
@@ -398,7 +398,7 @@ def _grow(L, space, wz, w, inbag, unit, min_obs, depth, costs, node_pen):
     tol = bag_tolerance(L, bag, resp, unit)
 
     lev_w = max(L.cat_cells.shape[1], 1)
-    max_nodes = 1 + 3 * depth
+    max_nodes = node_capacity(depth)
     (node_z, node_w, node_n, node_var, node_value, node_gain, node_kids, node_nlev,
      node_levels) = new_nodes(max_nodes, lev_w)
     node_order = np.zeros((max_nodes, lev_w), dtype=np.int64)
@@ -419,7 +419,7 @@ def _grow(L, space, wz, w, inbag, unit, min_obs, depth, costs, node_pen):
     r_ok[0] = True
     n_nodes = 1
 
-    max_term = 1 + 2 * depth
+    max_term = terminal_capacity(depth)
     term_node = np.zeros(max_term, dtype=np.int64)
     searched = np.zeros(max_term, dtype=np.bool_)
     counted = np.ones(max_term, dtype=np.bool_)         # histogram counted from rows

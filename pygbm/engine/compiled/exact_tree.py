@@ -24,7 +24,7 @@ from numba import njit
 from ..split import LEFT, MISSING, RIGHT
 from .arith import midpoint, shell_order_first, split_gain
 from .cegb_penalties import mark, penalties
-from .tree_arrays import carve, carve2, new_nodes
+from .tree_arrays import carve, carve2, new_nodes, node_capacity, terminal_capacity
 
 
 class ExactData(NamedTuple):
@@ -524,7 +524,7 @@ def grow_exact_penalised(data, space, wz, w, inbag, unit, min_obs, depth, costs)
     marked as having read its predictor, and every terminal node searched
     again when the model first pays a predictor's cost. Returns the node
     arrays and each node's penalty (0 for terminal nodes)."""
-    node_pen = np.zeros(1 + 3 * depth)
+    node_pen = np.zeros(node_capacity(depth))
     arrays = _grow(data, space, wz, w, inbag, unit, min_obs, depth, costs, node_pen)
     return arrays, node_pen[:arrays[0].shape[0]]
 
@@ -551,7 +551,7 @@ def _grow(data, space, wz, w, inbag, unit, min_obs, depth, costs, node_pen):
     max_levels = data.max_levels
     p, n = xt.shape
     pc = order.shape[0]
-    max_term = 1 + 2 * depth
+    max_term = terminal_capacity(depth)
     width = max(max_levels, 1)
     cols = max(pc, 1)
     # the terminal nodes' tables and the growth's small scratch, cut from
@@ -609,7 +609,7 @@ def _grow(data, space, wz, w, inbag, unit, min_obs, depth, costs, node_pen):
     if unit:
         tot_w = float(n_bag)
 
-    max_nodes = 1 + 3 * depth
+    max_nodes = node_capacity(depth)
     (node_z, node_w, node_n, node_var, node_value, node_gain, node_kids, node_nlev,
      node_levels) = new_nodes(max_nodes, width)
     node_z[0] = tot_z

@@ -44,7 +44,7 @@ from .cegb_penalties import tree_read
 from .exact_tree import grow_exact, grow_exact_penalised
 from .link_terms import leaves, oob_improvement, respond, start_terms, train_deviance
 from .losses import deviance, newton_growth
-from .tree_arrays import adjust, r_vectors, tree_terminal_nodes
+from .tree_arrays import adjust, node_capacity, r_vectors, tree_terminal_nodes
 
 
 class Loss(NamedTuple):
@@ -94,16 +94,11 @@ class Forest(NamedTuple):
     oobag_improve: np.ndarray
 
 
-def max_nodes(depth: int) -> int:
-    """Nodes of a tree of ``depth`` splits (each split adds three)."""
-    return 1 + 3 * int(depth)
-
-
 def empty_forest(n_trees: int, depth: int, max_levels: int,
                  n_iterations: int | None = None) -> Forest:
     """The output tables of ``n_trees`` trees grown in ``n_iterations``
     iterations (None: one tree each; the multi-class loop grows K)."""
-    m = max_nodes(depth)
+    m = node_capacity(int(depth))
     n_it = n_trees if n_iterations is None else n_iterations
     ints = [np.full((n_trees, m), -1, dtype=np.int64) for _ in range(4)]
     floats = [np.zeros((n_trees, m)) for _ in range(4)]

@@ -17,6 +17,20 @@ from ..split import LEFT, MISSING, RIGHT
 from ..tree import GOES_LEFT, GOES_RIGHT, NO_NODE
 
 
+@njit(cache=True, inline="always")
+def node_capacity(depth):
+    """The most nodes a tree of ``depth`` splits has: the root and three
+    children (left, right, missing) per split."""
+    return 1 + 3 * depth
+
+
+@njit(cache=True, inline="always")
+def terminal_capacity(depth):
+    """The most terminal nodes a tree of ``depth`` splits has: each split
+    turns one terminal node into three."""
+    return 1 + 2 * depth
+
+
 @njit(cache=True, error_model="numpy")
 def adjust(pred, node_w, node_n, node_var, node_kids, min_obs):
     """R's Adjust on ``pred`` (in place): a missing child with fewer than

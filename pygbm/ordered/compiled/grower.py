@@ -19,7 +19,8 @@ from numba import njit
 from ...engine.compiled.arith import split_gain
 from ...engine.compiled.grower import CompiledTree
 from ...engine.compiled.histograms import subtract
-from ...engine.compiled.tree_arrays import new_nodes, route_rows, terminal_index
+from ...engine.compiled.tree_arrays import (new_nodes, node_capacity, route_rows,
+                                             terminal_capacity, terminal_index)
 from ...engine.split import LEFT, MISSING, RIGHT
 from ..columns import FoldColumns, plain_columns
 from .search import add_rows, cell_count, level_order, plain_of, scan_node, scan_work, terms_of
@@ -91,8 +92,8 @@ def grow_ordered(arrays, cols, units, bag_rows, depth, min_obs):
     lay = cols[3]
     unit_plain, unit_folds = units
     n_cols = lay[0] + 2 * lay[1] * lay[2]
-    max_term = 1 + 2 * depth
-    max_nodes = 1 + 3 * depth
+    max_term = terminal_capacity(depth)
+    max_nodes = node_capacity(depth)
     max_levels = max(cat_cells.shape[1], 1)
     hists = np.empty((max_term, n_cells + 1, n_cols), dtype=np.int64)
     slot_of = np.zeros(max_term, dtype=np.int64)      # each terminal's histogram
