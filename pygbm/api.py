@@ -24,6 +24,7 @@ from .options import fit_options, warn_unused
 from .pairwise_rows import pairwise_mf, restore_row_order, sorted_fold_id
 from .progress import check_progress, wanted
 from .response import Response
+from .target_stats.spec import DEFAULT_PERMUTATIONS
 
 
 # ---------------------------------------------------------------- gbm_fit
@@ -303,10 +304,6 @@ def _check_text_response(mf, dist):
     if len(mf.y_levels) == 2:
         warn(f"the response {mf.response_name} is coded {mf.y_levels[0]!r} = 0, "
              f"{mf.y_levels[1]!r} = 1 (the second level is modelled)", GBMMessage)
-
-
-#: the number of permutations when neither n_permutations nor ts_permutations is given
-DEFAULT_PERMUTATIONS = 4
 
 
 def _permutations_arg(n_permutations, ts_permutations):

@@ -242,8 +242,7 @@ def check_stream(options: FitOptions, rng) -> None:
     zero-response subsampling and no ordered boosting."""
     if not is_r_stream(rng):
         return
-    native = isinstance(options.categorical, str) and options.categorical == "native"
-    if not native or options.zero_subsample is not None:
+    if options.target_stats is not None or options.zero_subsample is not None:
         raise ValueError("random_state=RRandom(...) draws R's random numbers, and R gbm has "
                          "no target statistics or zero subsampling: use categorical='native' "
                          "and no zero_subsample with it, or a NumPy random_state")
@@ -266,15 +265,12 @@ class EngineInputs:
 
 def engine_matrix(data: CodedData, targets: Response, options: FitOptions, dist,
                   rng) -> EngineInputs:
-    """Fit the target statistics of ``options.categorical`` (none for "native")."""
-    var_type = np.asarray(data.var_type)
-    categorical = options.categorical
-    if isinstance(categorical, str) and categorical == "native":
-        return EngineInputs(data.x, var_type)
+    """Fit the target statistics of ``options.target_stats`` (none for "native")."""
+    if options.target_stats is None:
+        return EngineInputs(data.x, np.asarray(data.var_type))
     ts_encoder, x_engine, var_type_engine, schedule = fit_target_statistics(
-        categorical, data.x, targets.y, targets.w, data.n_train, data.var_names, var_type,
-        tree_monotone(options, dist), dist, options.max_bins, rng, offset=targets.offset,
-        var_levels=data.var_levels, **(options.ts_options or {}))
+        options.target_stats, data, targets, tree_monotone(options, dist), dist,
+        options.max_bins, rng)
     return EngineInputs(x_engine, var_type_engine, ts_encoder, schedule)
 
 

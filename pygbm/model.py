@@ -234,7 +234,7 @@ class GBMFit:
     categorical = _Option()
     zero_subsample = _Option()
     zero_weight = _Option()
-    ts_options = _Option()
+    target_stats = _Option()
     verbose = _Option()
     formula = _Option()
     call = _Option()

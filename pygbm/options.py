@@ -17,6 +17,7 @@ from ._checks import (R_INT_MAX, bool_arg, engine_arg, int_arg, monotone_arg, sh
                       fraction_arg)
 from .distributions import Distribution, get_distribution
 from .ordered.spec import DEFAULT_MAX_BINS, OrderedSpec, ordered_spec
+from .target_stats.spec import TargetStatisticsSpec, ts_spec
 from .messages import warn
 from .progress import check_progress
 from .zero_sampling import zero_subsample_arg, zero_weight_arg
@@ -45,8 +46,8 @@ class FitOptions:
     max_bins: int | None = None
     #: "native" (R's categoricals) or a target-statistics mode (see pygbm.target_stats)
     categorical: str | dict = "native"
-    #: keyword arguments of the target statistics (n_permutations, prior, ...)
-    ts_options: dict | None = None
+    #: the target statistics' checked options (pygbm.target_stats.spec); None: "native"
+    target_stats: TargetStatisticsSpec | None = None
     keep_data: bool = True
     #: "numba" (compiled) or "numpy" (the reference): the same numbers
     engine: str = "numpy"
@@ -120,7 +121,8 @@ def fit_options(distribution, *, n_trees, interaction_depth, n_minobsinnode, shr
     """Check the arguments of gbm()/gbm_fit() (in R's order) into FitOptions.
 
     ``var_names``/``var_type`` (the coded predictors) are what ``var_monotone``
-    is checked against; ``costs`` are checked already (pygbm.costs.cost_spec).
+    and ``categorical`` are checked against; ``ts_options``: the keyword arguments
+    of :func:`pygbm.target_stats.spec.ts_spec` (n_permutations, prior, ...); ``costs`` are checked already (pygbm.costs.cost_spec).
     ``boosting``: the keyword arguments of :func:`pygbm.ordered.ordered_spec`
     (None: plain boosting); ordered boosting runs on the histogram search
     (``max_bins`` 255 unless given).
@@ -139,12 +141,13 @@ def fit_options(distribution, *, n_trees, interaction_depth, n_minobsinnode, shr
         raise ValueError("boosting_type='ordered' does not support feature costs (CEGB) yet")
     if max_bins is not None:
         max_bins = int_arg("max_bins", max_bins, MIN_BINS, MAX_BINS)
+    target_stats = ts_spec(categorical, list(var_names), var_type, **(ts_options or {}))
     zero_subsample = zero_subsample_arg(zero_subsample)
     zero_weight = zero_weight_arg(zero_weight, dist, zero_subsample)
     return FitOptions(distribution=dist, n_trees=n_trees, interaction_depth=depth,
                       n_minobsinnode=min_obs, shrinkage=shrinkage, bag_fraction=bag_fraction,
                       var_monotone=mono, max_bins=max_bins, categorical=categorical,
-                      ts_options=ts_options, keep_data=bool_arg(keep_data, "keep_data"),
+                      target_stats=target_stats, keep_data=bool_arg(keep_data, "keep_data"),
                       verbose=bool_arg(verbose, "verbose"),
                       engine=engine_arg(engine), costs=costs, ordered=ordered,
                       progress=check_progress(progress), formula=formula, call=call,

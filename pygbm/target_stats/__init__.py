@@ -49,7 +49,8 @@ and multi-output distributions are refused with a ``ValueError``.
 :mod:`pygbm.target_stats.combinations`).
 
 The package, by stage: ``statistics`` (the statistics as functions of level
-codes), ``modes`` (the options and the distributions refused), ``encoder``
+codes), ``modes`` (the modes and the distributions refused), ``spec`` (the
+options of ``categorical=``, checked once by ``fit_options``), ``encoder``
 (the fitted encoder, pickled with the model), ``combinations`` (the feature
 combinations' registry) and ``combination_search`` (their engine searcher),
 ``schedule`` (the training rows under each permutation), ``scheme`` (the
@@ -59,9 +60,11 @@ point used by ``gbm``).
 from .encoder import TargetStatisticsEncoder
 from .fit import fit_target_statistics
 from .modes import MODES, resolve_modes, statistic_inputs, target_of
+from .spec import TargetStatisticsSpec, ts_spec
 from .statistics import (column_level_codes, greedy_statistic, holdout_statistic, level_sums,
                          loo_statistic, ordered_statistic)
 
 __all__ = ["MODES", "TargetStatisticsEncoder", "fit_target_statistics",
            "column_level_codes", "greedy_statistic", "ordered_statistic", "loo_statistic",
-           "holdout_statistic", "level_sums", "resolve_modes", "statistic_inputs", "target_of"]
+           "holdout_statistic", "level_sums", "resolve_modes", "statistic_inputs", "target_of",
+           "TargetStatisticsSpec", "ts_spec"]

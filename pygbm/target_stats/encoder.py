@@ -7,6 +7,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .._checks import int_arg
+from ..messages import warn
+from .combinations import CombinationRegistry
 from .modes import GREEDY, LOO, NATIVE, ORDERED
 from .schedule import TargetStatisticsSchedule
 from .statistics import (column_level_codes, greedy_statistic, holdout_statistic, level_sums,
@@ -85,8 +87,11 @@ class TargetStatisticsEncoder:
         return column_level_codes(np.asarray(x)[:, j], int(self.n_levels[j]))
 
     # ---- fitting
-    def fit(self, x_train, y_train, w_train) -> "TargetStatisticsEncoder":
-        """Per-level sums over the training rows (prediction-time statistics)."""
+    def fit(self, x_train, y_train, w_train, n_rows: int) -> "TargetStatisticsEncoder":
+        """Per-level sums over the training rows (prediction-time statistics)
+        and, with ``max_combination`` > 1, the feature combinations of the
+        predictors coded by "ordered_ts" (as many slots as the engine's matrix of
+        ``n_rows`` rows can hold)."""
         for j in self.ts_columns:
             c = self.codes(x_train, j)
             if np.any(c < 0):
@@ -94,6 +99,15 @@ class TargetStatisticsEncoder:
                                  f"0..{self.n_levels[j] - 1} or NaN")
             self.sums[j], self.weights[j] = level_sums(c, y_train, w_train,
                                                        int(self.n_levels[j]) + 1)
+        if self.max_combination > 1:
+            members = [j for j in self.ts_columns if self.modes[j] == ORDERED]
+            if len(members) < 2:
+                warn("ts_max_combination > 1 needs at least two predictors coded by "
+                     "'ordered_ts'; no combinations are made")
+                return self
+            self.combinations = CombinationRegistry.create(members, self.max_combination,
+                                                           n_rows)
+            self.combinations.register_all(self, x_train, y_train, w_train)
         return self
 
     def permutation(self, r: int) -> np.ndarray:

@@ -8,10 +8,13 @@ import numpy as np
 import pytest
 
 from pygbm.distributions import get_distribution
+from pygbm.fitting import CodedData
+from pygbm.response import Response
 from pygbm.target_stats import (
     TargetStatisticsEncoder, fit_target_statistics, greedy_statistic, holdout_statistic,
     column_level_codes, loo_statistic, ordered_statistic, resolve_modes, statistic_inputs,
     target_of)
+from pygbm.target_stats.spec import ts_spec
 
 
 def _auc(y, score):
@@ -30,13 +33,23 @@ ORDER = np.array([3, 0, 5, 1, 2, 4])
 PRIOR, A = 0.5, 1.0
 
 
+def _call(categorical, x, y, w, n_train, var_names, var_type, var_monotone, dist, max_bins,
+          rng, offset=None, **options):
+    """fit_target_statistics on arrays: the checked spec of ``options`` (ts_spec's
+    keywords), the rows as a fit codes them, their response with weights ``w``."""
+    spec = ts_spec(categorical, var_names, var_type, **options)
+    data = CodedData(x=x, var_names=list(var_names), var_type=np.asarray(var_type),
+                     var_levels=None, encoder=None, y=y, n_train=n_train)
+    w = np.asarray(w, dtype=float)
+    targets = Response(y=np.asarray(y, dtype=float), misc=None, offset=offset, w=w, w_raw=w)
+    return fit_target_statistics(spec, data, targets, var_monotone, dist, max_bins, rng)
+
+
 def _fit(mode, x, y, var_type, n_train=None, w=None, dist=BERNOULLI, seed=0, **kw):
     n = x.shape[0]
-    return fit_target_statistics(mode, x, y, np.ones(n) if w is None else w,
-                                 n if n_train is None else n_train,
-                                 [f"v{j}" for j in range(x.shape[1])], np.asarray(var_type),
-                                 np.zeros(x.shape[1], dtype=int), dist, None,
-                                 np.random.default_rng(seed), **kw)
+    return _call(mode, x, y, np.ones(n) if w is None else w, n if n_train is None else n_train,
+                 [f"v{j}" for j in range(x.shape[1])], np.asarray(var_type),
+                 np.zeros(x.shape[1], dtype=int), dist, None, np.random.default_rng(seed), **kw)
 
 
 def _training_column(schedule, x_engine, j=0, iteration=0):
@@ -165,7 +178,7 @@ def test_numeric_columns_untouched_and_dict_modes():
     rng = np.random.default_rng(3)
     x = np.column_stack([rng.normal(size=40), rng.integers(0, 3, 40), rng.integers(0, 4, 40)])
     y = rng.normal(size=40)
-    enc, x_engine, vt, schedule = fit_target_statistics(
+    enc, x_engine, vt, schedule = _call(
         {"b": "greedy_ts"}, x, y, np.ones(40), 40, ["a", "b", "c"], np.array([0, 3, 4]),
         np.zeros(3, dtype=int), GAUSSIAN, None, np.random.default_rng(0))
     assert vt.tolist() == [0, 0, 4]                      # c stays native
@@ -304,7 +317,7 @@ def test_binned_schedule_when_available():
     rng = np.random.default_rng(1)
     x = rng.integers(0, 10, 200).astype(float)[:, None]
     y = rng.integers(0, 2, 200).astype(float)
-    enc, x_engine, vt, schedule = fit_target_statistics(
+    enc, x_engine, vt, schedule = _call(
         "ordered_ts", x, y, np.ones(200), 200, ["v"], np.array([10]), np.zeros(1, dtype=int),
         BERNOULLI, 16, np.random.default_rng(0))
     data = schedule.data(schedule.view_of(0))
@@ -446,7 +459,7 @@ def test_permutations_share_the_buckets_of_the_columns_they_encode_alike():
     x = np.column_stack([rng.normal(size=n), rng.integers(0, 8, n), rng.integers(0, 4, n)])
     y = (rng.random(n) < 0.3 + 0.05 * (x[:, 1] < 3)).astype(float)
     names = ["num", "ord", "greedy"]
-    _, _, _, schedule = fit_target_statistics(
+    _, _, _, schedule = _call(
         {"ord": "ordered_ts", "greedy": "greedy_ts"}, x, y, np.ones(n), n, names,
         np.array([0, 8, 4]), np.zeros(3, dtype=int), BERNOULLI, 64,
         np.random.default_rng(1), n_permutations=3)
