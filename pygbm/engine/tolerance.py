@@ -98,7 +98,7 @@ class FloatTolerance(NamedTuple):
     buckets (width EPS sum|w z|); evaluating either gain formula is, up to a
     relative 10 EPS, the exact gain of sums moved by another 2 EPS
     sum|w z|. Every sum is so within ``eps_s`` (w*z) and ``eps_w`` (w, 0 with
-    unit weights: counts are exact) of the exact one (see :meth:`sum_errors`).
+    unit weights: counts are exact) of the exact one (see :func:`float_gain_bound`).
 
     The exact gain is sum_g S_g^2 / W_g - S^2 / W over the left, right and
     missing groups and the node. Moving S_g by s and W_g by w moves
@@ -134,27 +134,31 @@ class FloatTolerance(NamedTuple):
         return cls(int(wz.size), int(width), float(np.abs(wz).sum()), float(w.sum()),
                    float(z.max(initial=0.0)), float(w[pos].min(initial=1.0)))
 
-    def sum_errors(self, level: int) -> tuple[float, float]:
-        """(eps_s, eps_w): bounds of the rounding of any sum of w*z and of w
-        in a node ``level`` splits below the root (see the class docstring)."""
-        rounds = ((SUM_ERROR_PER_LEVEL * level + SUM_ERROR_BASE) * (self.n + self.width)
-                  * EPS * SUM_ERROR_MARGIN)
-        return rounds * self.abs_sum, rounds * self.w_sum
-
     def bound(self, level: int, top: float) -> float:
         """Twice a bound on |gain from the floating sums - R's gain| in a node
         ``level`` splits below the root whose top gain is ``top``: every
         candidate whose gain is at least ``top - bound`` may be R's best
         (inf when the weights are too small for the bound)."""
-        eps_s, eps_w = self.sum_errors(level)
-        room = self.w_min - 3.0 * eps_w
-        if not room > 0.0:
-            return math.inf
-        zmax = self.zmax
-        e = (self.w_min / room * (12.0 * zmax * eps_s + 12.0 * eps_s * eps_s / self.w_min
-                                  + 6.0 * zmax * zmax * eps_w)
-             + 20.0 * EPS * max(top, 0.0))
-        return 4.0 * e
+        return float_gain_bound(*self, level, top)
+
+
+def float_gain_bound(n, width, abs_sum, w_sum, zmax, w_min, level, top):
+    """:meth:`FloatTolerance.bound` on its fields (the compiled engine compiles
+    this very function: :mod:`.compiled.binned_r_choice`).
+
+    eps_s and eps_w bound the rounding of any sum of w*z and of w in a node
+    ``level`` splits below the root (see :class:`FloatTolerance`)."""
+    rounds = (SUM_ERROR_PER_LEVEL * level + SUM_ERROR_BASE) * (n + width) * EPS \
+        * SUM_ERROR_MARGIN
+    eps_s = rounds * abs_sum
+    eps_w = rounds * w_sum
+    room = w_min - 3.0 * eps_w
+    if not room > 0.0:
+        return math.inf
+    e = (w_min / room * (12.0 * zmax * eps_s + 12.0 * eps_s * eps_s / w_min
+                         + 6.0 * zmax * zmax * eps_w)
+         + 20.0 * EPS * max(top, 0.0))
+    return 4.0 * e
 
 
 class RSums(NamedTuple):

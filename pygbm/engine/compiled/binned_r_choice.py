@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..tolerance import EPS, SUM_ERROR_BASE, SUM_ERROR_MARGIN, SUM_ERROR_PER_LEVEL
+from ..tolerance import float_gain_bound
 from .arith import midpoint, split_gain
 from .binned_rows import level_sums, sorted_rows
 
@@ -48,22 +48,17 @@ def bag_tolerance(L, bag, resp, unit):
     return (float(bag.shape[0]), float(widest), abs_sum, w_sum, zmax, w_min)
 
 
+#: the NumPy engine's bound arithmetic, compiled as it is written
+_gain_bound = njit(cache=True, error_model="numpy", inline="always")(float_gain_bound)
+
+
 @njit(cache=True, error_model="numpy")
 def float_bound(tol, level, top):
     """FloatTolerance.bound: twice a bound on |histogram gain - R's gain| in
-    a node ``level`` splits deep whose top gain is ``top``."""
+    a node ``level`` splits deep whose top gain is ``top`` (``tol``:
+    :func:`bag_tolerance`'s fields)."""
     n, width, abs_sum, w_sum, zmax, w_min = tol
-    rounds = (SUM_ERROR_PER_LEVEL * level + SUM_ERROR_BASE) * (n + width) * EPS \
-        * SUM_ERROR_MARGIN
-    eps_s = rounds * abs_sum
-    eps_w = rounds * w_sum
-    room = w_min - 3.0 * eps_w
-    if not room > 0.0:
-        return np.inf
-    e = (w_min / room * (12.0 * zmax * eps_s + 12.0 * eps_s * eps_s / w_min
-                         + 6.0 * zmax * zmax * eps_w)
-         + 20.0 * EPS * max(top, 0.0))
-    return 4.0 * e
+    return _gain_bound(n, width, abs_sum, w_sum, zmax, w_min, level, top)
 
 
 @njit(cache=True, error_model="numpy")
