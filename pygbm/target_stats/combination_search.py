@@ -68,11 +68,6 @@ class CombinationData:
     def var_type(self) -> np.ndarray:
         return self.encoder.engine_var_type()
 
-    def __getattr__(self, name):                 # everything else: the base data's
-        if name == "base":
-            raise AttributeError(name)
-        return getattr(self.base, name)
-
     def column_data(self, combo):
         """One-column exact training data of ``combo`` under this permutation."""
         cache = self.schedule.combination_cache
