@@ -19,6 +19,7 @@ from ..draws import shuffled
 from ..engine.predict import predict_link
 from ..engine.tree import NO_NODE
 from ..messages import GBMMessage, warn
+from .perf import gbm_perf
 
 
 
@@ -68,8 +69,6 @@ def _default_n_trees(fit) -> int:
         method = "cv"
     if method is None:
         return int(fit.n_trees)
-    from .perf import gbm_perf
-
     return int(gbm_perf(fit, method=method, plot_it=False))
 
 
