@@ -8,7 +8,6 @@ import re
 
 import numpy as np
 
-from . import frontend
 from .engine.compiled import NUMBA_MISSING_NOTE, available
 from .messages import warn
 from .rrandom import RRandom
@@ -302,39 +301,6 @@ def offset_arg(offset, n: int) -> np.ndarray | None:
         return None
     offset = per_row_arg("offset", offset, n)
     return None if np.all(offset == 0) else offset
-
-
-def new_offset_arg(fit, offset, n: int, name: str = "offset",
-                   table: str = "newdata") -> np.ndarray | None:
-    """The offsets of ``n`` new rows (of the table the caller's argument ``table``
-    holds) given as ``offset`` (the caller's argument ``name``): one finite number
-    per row, or None when none is given, refused for a fit trained with an offset
-    argument (``fit.matrix_offset``), whose new rows cannot be scored without theirs;
-    given, refused for a fit trained without any offset (no ``offset()`` term
-    either), whose scores have none."""
-    if offset is None:
-        if fit.matrix_offset:
-            raise ValueError(f"{name} is required: the model was fitted with an offset "
-                             f"argument (gbm_fit(offset=)), so the rows of {table} are scored "
-                             f"with theirs; give one number per row")
-        return None
-    if not (fit.matrix_offset or (fit.encoder is not None and fit.encoder.offset_terms)):
-        raise ValueError(f"{name} was given, but the model was fitted without an offset "
-                         f"(neither gbm_fit(offset=) nor offset() in its formula): its "
-                         f"scores have none to add to; leave {name} out")
-    return per_row_arg(name, offset, n, table)
-
-
-def new_offsets(fit, data, offset, n: int, name: str = "offset",
-                table: str = "newdata") -> np.ndarray | None:
-    """The offsets of the ``n`` rows of ``data`` (the caller's argument ``table``):
-    ``offset`` given (the caller's argument ``name``, checked as
-    :func:`new_offset_arg` checks it), else the formula's ``offset()`` terms
-    evaluated on ``data``; None for a ``gbm_fit`` model, or a formula without them."""
-    offset = new_offset_arg(fit, offset, n, name, table)
-    if offset is not None or fit.formula is None:
-        return offset
-    return frontend.offset_newdata(fit.encoder, data, table)
 
 
 def as_generator(random_state):

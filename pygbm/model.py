@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ._checks import bool_arg, choice_arg
+from . import frontend
+from ._checks import bool_arg, choice_arg, per_row_arg
 from .distributions import Distribution
 from .distributions.inputs import FitContext
 from .costs import cost_lines, predict_cost
@@ -322,10 +323,30 @@ class GBMFit:
                 raise ValueError(f"{name} must have {self.n_features} columns "
                                  f"({', '.join(self.var_names)}); got shape {x.shape}")
             return x
-        from .frontend import model_frame_newdata
-
         prior = () if self.ts_encoder is None else self.ts_encoder.ts_names
-        return model_frame_newdata(self.encoder, newdata, name, prior)
+        return frontend.model_frame_newdata(self.encoder, newdata, name, prior)
+
+    def _new_offsets(self, data, offset, n: int, name: str = "offset",
+                     table: str = "newdata") -> np.ndarray | None:
+        """The offsets of the ``n`` rows of ``data`` (the caller's argument ``table``):
+        ``offset`` given (the caller's argument ``name``; one finite number per row),
+        else the formula's ``offset()`` terms evaluated on ``data``; None for a
+        fit without offsets. Refused: none for a fit trained with an offset
+        argument (``matrix_offset``: its new rows cannot be scored without theirs);
+        one for a fit trained without any offset (its scores have none)."""
+        if offset is None:
+            if self.matrix_offset:
+                raise ValueError(f"{name} is required: the model was fitted with an offset "
+                                 f"argument (gbm_fit(offset=)), so the rows of {table} are "
+                                 f"scored with theirs; give one number per row")
+            if self.formula is None:
+                return None
+            return frontend.offset_newdata(self.encoder, data, table)
+        if not (self.matrix_offset or (self.encoder is not None and self.encoder.offset_terms)):
+            raise ValueError(f"{name} was given, but the model was fitted without an offset "
+                             f"(neither gbm_fit(offset=) nor offset() in its formula): its "
+                             f"scores have none to add to; leave {name} out")
+        return per_row_arg(name, offset, n, table)
 
     def to_engine(self, x: np.ndarray) -> np.ndarray:
         """The coded predictors as the trees see them.
@@ -447,7 +468,6 @@ class GBMFit:
         """
         import pandas as pd        # imported on first use: import pygbm stays fast
 
-        from .frontend import row_labels
         choice_arg("type", type, _PREDICT_TYPES)
         if self.encoder is not None and self.encoder.offset_terms:
             warn(OFFSET_NOT_ADDED)                             # R's warning
@@ -467,7 +487,7 @@ class GBMFit:
         f = f[..., 0] if single else f
         if self.num_classes > 1 and single:
             labels = self.classes if self.classes is not None else range(self.num_classes)
-            f = pd.DataFrame(f, index=row_labels(newdata),
+            f = pd.DataFrame(f, index=frontend.row_labels(newdata),
                              columns=pd.Index(list(labels), name="class"))
         return f
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._checks import choice_arg, new_offsets, numbers_arg
+from .._checks import choice_arg, numbers_arg
 from ..display import table_html
 from ..messages import warn
 from ..model import GBMFit
@@ -201,5 +201,5 @@ def expected_response(fit, data, n_trees, offset, x=None, name="newdata"):
     x = fit._design(data, name) if x is None else x
     link = fit._link(x, fit._check_n_trees(n_trees))
     link = link[..., 0] if np.ndim(n_trees) == 0 else link
-    off = new_offsets(fit, data, offset, link.shape[0], "offset", name)
+    off = fit._new_offsets(data, offset, link.shape[0], "offset", name)
     return fit.distribution.inverse_link(link if off is None else link + off)

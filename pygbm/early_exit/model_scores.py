@@ -13,7 +13,7 @@ import numbers
 
 import numpy as np
 
-from .._checks import new_offsets, per_row_arg
+from .._checks import per_row_arg
 from ..engine.tree import ColumnView, TreePredictor, terminal_nodes
 from .forest import FlatForest, compiled_kernels
 
@@ -78,7 +78,7 @@ class ModelScores:
                 offset = per_row_arg(offset_name, offset, x.shape[0], name)
         else:
             x = self.model._design(data, name) if x is None else x
-            offset = new_offsets(fit, data, offset, x.shape[0], offset_name, name)
+            offset = fit._new_offsets(data, offset, x.shape[0], offset_name, name)
         view = self.predictor.prepare(self.model.to_engine(x))
         g0 = np.full(view.n_rows, self.init_f)
         return view, g0 if offset is None else g0 + offset

@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 
 from .. import frontend
-from .._checks import FIT_FIELDS, fit_arg, new_offsets, response_arg, weights_arg
+from .._checks import FIT_FIELDS, fit_arg, response_arg, weights_arg
 from ..costs import COST_COLUMNS, cost_tables
 from ..distributions import Targets
 from ..pairwise_rows import group_labels, sort_within_groups
@@ -72,7 +72,7 @@ def _targets(fit, newdata, y, offset, w, n: int) -> tuple[Targets, np.ndarray | 
     y = response_arg(dist, y, "newdata")
     if y.shape[0] != n:
         raise ValueError(f"y must be one response per row of newdata ({n}), got {y.shape[0]}")
-    offset = new_offsets(fit, newdata, offset, n)
+    offset = fit._new_offsets(newdata, offset, n)
     if not dist.bag_by_group:
         return Targets(y, offset, w, status), None
     order, group = sort_within_groups(_groups(fit, newdata), y, n)
