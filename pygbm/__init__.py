@@ -4,7 +4,8 @@ Same numbers as R gbm 2.1.8, faster, and beyond. Start with :func:`gbm`.
 """
 from importlib import import_module as _import_module
 
-from .api import gbm, gbm_fit, gbm_more
+from .api import gbm, gbm_fit
+from .more import gbm_more
 from .calibration import CalibratedGBM, calibrate, calibration_report
 from .distributions import available_distributions, get_distribution
 from .messages import GBMMessage

@@ -26,11 +26,11 @@ _MODULES = {
     "factor_response": ".formula", "refuse_numbers_for_levels": ".encode",
     "unseen_levels": ".encode", "warn_unseen_levels": ".encode",
     "MissingColumnError": ".terms", "response_values": ".formula", "row_labels": ".encode",
-    "labels_inverse": ".encode",
+    "labels_inverse": ".encode", "LOGICAL_LEVELS": ".formula",
 }
 
 __all__ = [
-    "MissingColumnError", "ModelFrame", "NewResponse", "PredictorEncoder", "Surv",
+    "LOGICAL_LEVELS", "MissingColumnError", "ModelFrame", "NewResponse", "PredictorEncoder", "Surv",
     "SurvData", "TermSpec", "factor_response", "labels_inverse", "model_frame",
     "model_frame_newdata", "numeric_values", "offset_newdata", "r_collation_key",
     "r_label", "r_quantile7", "refuse_numbers_for_levels", "response_newdata",

@@ -1,0 +1,157 @@
+"""gbm_more: more trees for a fitted model (R's ``gbm.more``), on the rows it
+kept or on the same rows given again."""
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+
+from . import frontend
+from ._checks import R_INT_MAX, as_generator, bool_arg, int_arg, offset_arg, weights_arg
+from .fitting import continue_fit, formula_offset
+from .messages import warn
+from .model import GBMFit
+from .progress import check_progress
+from .response import Response
+
+#: how closely weights given to gbm_more without data must match the kept ones
+_SAME_WEIGHTS_RTOL = 1e-12
+
+
+def _new_rows(fit, data, weights):
+    """gbm_more(data=...): the coded predictors and the targets of ``data``
+    (the same rows as the first fit's)."""
+    if fit.formula is None:
+        raise ValueError("data= is only supported for models fitted with a formula")
+    mf = frontend.model_frame(fit.formula, data, weights)
+    n_first = fit.fit.shape[0] if fit.zero_sample is None else \
+        fit.zero_sample.n_original(fit.fit.shape[0])
+    if mf.x.shape[0] != n_first:
+        raise ValueError(f"data have {mf.x.shape[0]} rows but the model was fitted on "
+                         f"{n_first}; gbm_more continues on the same rows")
+    x = frontend.model_frame_newdata(fit.encoder, data, "data")
+    n_levels = np.asarray(fit.var_type)
+    unseen = [fit.var_names[j] for j in np.flatnonzero(n_levels > 0)
+              if np.any(x[:, j] >= n_levels[j])]
+    if unseen:      # coded after the fit's levels: no tree can be grown on them
+        raise ValueError(f"data has levels of {unseen} not seen by the first fit; gbm_more "
+                         "continues on the same rows, with the same levels")
+    y, off, status = mf.y, mf.offset, mf.status
+    if fit.distribution.bag_by_group:                  # pairwise: the kept groups
+        status = None if fit.data is None else fit.data.response.misc
+        if status is None or status.shape[0] != x.shape[0]:
+            raise ValueError("gbm_more(data=...) for pairwise needs the kept training "
+                             "data (keep_data=True) and the same rows")
+    w_raw = weights_arg(mf.weights, x.shape[0])
+    sample = fit.zero_sample
+    if sample is not None:          # the first fit's rows: kept training rows, validation
+        x, y, off, status = (sample.select(a) for a in (x, y, off, status))
+        sample.check_responses(y)
+        w_raw = sample.raw_weights(sample.select(w_raw))
+    w_norm = w_raw * x.shape[0] / np.sum(w_raw)
+    if fit.data is not None and not np.allclose(y, fit.data.response.y):
+        warn("gbm_more: data differ from the training data")
+    return x, Response(y=y, misc=status, offset=off, w=w_norm, w_raw=w_raw)
+
+
+def _kept_weights(fit, weights, w_raw):
+    """gbm_more without ``data``: the fit continues with the case weights it
+    kept (``w_raw``), as R's ``gbm.more`` does; ``weights`` given there must
+    be those (R ignores them silently)."""
+    if isinstance(weights, str):
+        raise ValueError(f"weights={weights!r} names a column of data, but no data were "
+                         "given: gbm_more continues with the weights the model kept "
+                         "(give data= to use the column)")
+    sample = fit.zero_sample
+    n = w_raw.shape[0] if sample is None else sample.n_original(w_raw.shape[0])
+    w = weights_arg(weights, n)
+    if sample is not None:
+        w = sample.raw_weights(sample.select(w))
+    if not np.allclose(w, w_raw, rtol=_SAME_WEIGHTS_RTOL, atol=0.0):
+        raise ValueError("weights differ from the ones the model was fitted with: without "
+                         "data= gbm_more continues with the weights the model kept (R "
+                         "ignores new ones there); give data= with the new weights")
+
+
+def gbm_more(fit: GBMFit, n_new_trees=100, data=None, weights=None, offset=None,
+             verbose=None, random_state=None, progress=None):
+    """Add trees to a fitted model (R's ``gbm.more``).
+
+    Parameters
+    ----------
+    fit : GBMFit
+        The model to continue (R: ``object``).
+    n_new_trees : int, default 100
+        Iterations to add (R: ``n.new.trees``).
+    data : pandas.DataFrame, optional
+        The training rows again (a formula fit), when the fit did not keep
+        them (R: ``data``); the same rows.
+    weights : str or array-like, optional
+        Row weights with ``data`` (R: ``weights``). Without ``data`` the model
+        continues with the weights it kept; weights given then must be those
+        (R ignores them silently; pygbm refuses others).
+    offset : array-like, optional
+        Offset per row (R: ``offset``).
+    verbose : bool, optional
+        Print R's iteration table; default: as the fit (R: ``verbose``).
+    random_state : int, numpy.random.Generator or RRandom, optional
+        Seeds the new trees' bagging; default None: the fit's own generator or
+        R stream continues (as R's ``gbm.more`` continues R's global stream).
+    progress : bool, optional
+        A progress bar (see :func:`gbm`).
+
+    Returns
+    -------
+    GBMFit
+        A new fit with ``fit.n_trees + n_new_trees`` trees. ``fit``'s trees are
+        unchanged; without ``random_state`` its random generator advances, as
+        R's stream does, so a second ``gbm_more(fit)`` draws other bags.
+        As R's ``gbm.more``, ``cv_error`` stays ``fit``'s, of its first
+        ``fit.n_trees`` trees (no folds are refitted): ``gbm_perf(method="cv")``,
+        ``print`` and the default ``n_trees`` of ``predict`` still use it;
+        ``cv_fitted`` is None.
+
+    Notes
+    -----
+    A zero-subsampled fit continues on its kept rows with its weights
+    (``data``, ``weights`` and ``offset`` are then the original rows, before
+    subsampling).
+
+    Examples
+    --------
+    >>> import numpy as np, pygbm
+    >>> rng = np.random.default_rng(0)
+    >>> x = rng.normal(size=(200, 2))
+    >>> fit = pygbm.gbm_fit(x, x[:, 0], distribution="gaussian", n_trees=20)
+    >>> pygbm.gbm_more(fit, 30).n_trees
+    50
+    """
+    if not isinstance(fit, GBMFit):
+        raise TypeError(f"fit must be a GBMFit, got {type(fit).__name__}")
+    n_new_trees = int_arg("n_new_trees", n_new_trees, 1, R_INT_MAX)
+    if data is None:
+        if fit.data is None:
+            raise ValueError("gbm_more needs data: the model was fitted with keep_data=False")
+        x, targets = fit.data.x, fit.data.response
+        if weights is not None:
+            _kept_weights(fit, weights, targets.w_raw)
+    else:
+        x, targets = _new_rows(fit, data, weights)
+    sample = fit.zero_sample
+    if offset is not None:
+        offset = offset_arg(offset, x.shape[0] if sample is None else
+                            sample.n_original(x.shape[0]))
+        targets = dataclasses.replace(targets, offset=offset if sample is None else
+                                      sample.select(offset))
+    n = x.shape[0]
+    if n != fit.fit.shape[0]:
+        raise ValueError(f"data have {n} rows but the model was fitted on {fit.fit.shape[0]}")
+    rng = fit.rng if random_state is None else as_generator(random_state)
+    report = (fit.verbose if verbose is None else bool_arg(verbose, "verbose"),
+              check_progress(progress))
+    more = continue_fit(fit, x, targets, n_new_trees, report, rng)
+    if offset is not None and not more.matrix_offset and not formula_offset(fit.encoder):
+        more = dataclasses.replace(more, matrix_offset=True)   # new rows need theirs now
+    # R's gbm.more records its own call: print(fit) shows how the trees came to be
+    call = f"gbm_more({fit.call or 'fit'}, n_new_trees = {n_new_trees})  # {more.n_trees} trees"
+    return dataclasses.replace(more, options=dataclasses.replace(more.options, call=call))
