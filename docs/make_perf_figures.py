@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from pygbm.api import gbm  # noqa: E402
-from pygbm.inspect.metrics import calibrate_plot  # noqa: E402
+from pygbm.inspect.calibration_plot import calibrate_plot  # noqa: E402
 from pygbm.inspect.perf import gbm_perf  # noqa: E402
 
 OUT = ROOT / "docs" / "img"

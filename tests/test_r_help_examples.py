@@ -41,7 +41,7 @@ import pytest
 
 import pygbm
 from pygbm.inspect.influence import permutation_influence
-from pygbm.inspect.metrics import calibration_curve
+from pygbm.inspect.calibration_plot import calibration_curve
 
 HERE = Path(__file__).parent / "r_help_examples"
 FIXTURES = HERE / "fixtures"

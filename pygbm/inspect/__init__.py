@@ -1,13 +1,15 @@
 """Interpreting a fit: relative influence, partial dependence, interactions,
 tree tables, and the performance tools (gbm_perf, ROC area, calibration,
 baseline hazard), and the cost-accuracy trade-off of cost-efficient boosting."""
+from .calibration_plot import calibrate_plot
 from .cost_tradeoff import cost_tradeoff, plot_cost_tradeoff
+from .hazard import basehaz_gbm
 from .influence import permutation_influence, relative_influence
 from .interaction import interact_gbm
-from .metrics import basehaz_gbm, calibrate_plot, gbm_roc_area
 from .partial_dependence import partial_dependence, plot_gbm
 from .perf import gbm_perf
 from .pretty import pretty_gbm_tree
+from .roc import gbm_roc_area
 from .summary import InfluenceSummary, summary
 
 __all__ = [

@@ -1,5 +1,5 @@
 """Plots of :func:`pygbm.inspect.perf.gbm_perf` and
-:func:`pygbm.inspect.metrics.calibrate_plot` (R's ``gbm.perf`` / ``calibrate.plot``).
+:func:`pygbm.inspect.calibration_plot.calibrate_plot` (R's ``gbm.perf`` / ``calibrate.plot``).
 
 matplotlib is imported here only, so computing without plotting never needs it.
 """

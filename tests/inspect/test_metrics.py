@@ -11,8 +11,9 @@ import pytest
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-from pygbm.inspect.metrics import (basehaz_gbm, calibrate_plot,  # noqa: E402
-                                   calibration_curve, gbm_roc_area, supsmu)
+from pygbm.inspect.calibration_plot import calibrate_plot, calibration_curve  # noqa: E402
+from pygbm.inspect.hazard import basehaz_gbm, supsmu  # noqa: E402
+from pygbm.inspect.roc import gbm_roc_area  # noqa: E402
 
 FIXTURES = Path(__file__).parent / "perf_r"
 ROC = json.loads((FIXTURES / "roc_cases.json").read_text())["cases"]

@@ -19,7 +19,7 @@ from pygbm.target_stats.spec import ts_spec
 
 def _auc(y, score):
     """Area under the ROC curve (R's gbm.roc.area: ties count one half)."""
-    from pygbm.inspect.metrics import gbm_roc_area
+    from pygbm.inspect.roc import gbm_roc_area
 
     return gbm_roc_area(np.asarray(y, dtype=float), np.asarray(score, dtype=float))
 
