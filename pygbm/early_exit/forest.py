@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..engine.forest import pack_forest
 from ..engine.split import LEFT, MISSING, RIGHT
 from ..engine.tree import GOES_LEFT, GOES_RIGHT, ColumnView, NO_NODE
 
@@ -31,27 +32,29 @@ def compiled_kernels():
 
 
 class FlatForest:
-    """The nodes of ``trees`` in flat arrays (node ids offset per tree)."""
+    """The nodes of ``trees`` as the early-exit walk reads them, from the
+    engine's packed forest (:func:`pygbm.engine.forest.pack_forest`): children
+    by side (a terminal node's 0: never followed), a flag per node for a
+    categorical split, and the ``c_splits`` table as sides (LEFT, RIGHT, or
+    MISSING for a level marked neither way and, in one more column, for any
+    level outside its row)."""
 
     def __init__(self, trees, c_splits, var_type):
-        sizes = np.array([t.n_nodes for t in trees], dtype=np.intp)
-        self.root = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.intp)
-        self.var = np.concatenate([t.split_var for t in trees]).astype(np.intp)
-        self.code = np.concatenate([t.split_code_pred for t in trees]).astype(float)
-        offset = np.repeat(self.root, sizes)
+        packed = pack_forest(trees, c_splits)
+        self.root = packed.root[:-1].astype(np.intp)
+        self.var = packed.split_var.astype(np.intp)
+        self.code = packed.code
         children = np.zeros((3, self.var.size), dtype=np.intp)
-        for side, name in ((LEFT, "left"), (RIGHT, "right"), (MISSING, "missing")):
-            child = np.concatenate([getattr(t, name) for t in trees]).astype(np.intp)
-            children[side] = np.where(child == NO_NODE, 0, child + offset)
+        for side, child in ((LEFT, packed.left), (RIGHT, packed.right),
+                            (MISSING, packed.missing)):
+            children[side] = np.maximum(child, 0)
         self.children = children
         var_type = np.asarray(var_type)
         self.categorical = (self.var >= 0) & (var_type[np.maximum(self.var, 0)] > 0)
-        width = 1 + max((len(row) for row in c_splits), default=0)
-        table = np.full((max(1, len(c_splits)), width), MISSING, dtype=np.int8)
-        for k, row in enumerate(c_splits):
-            row = np.asarray(row)
-            table[k, :row.size][row == GOES_LEFT] = LEFT
-            table[k, :row.size][row == GOES_RIGHT] = RIGHT
+        entries = packed.c_table
+        table = np.full((entries.shape[0], entries.shape[1] + 1), MISSING, dtype=np.int8)
+        table[:, :-1][entries == GOES_LEFT] = LEFT
+        table[:, :-1][entries == GOES_RIGHT] = RIGHT
         self.table = table
 
     @property

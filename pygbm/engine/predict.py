@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import compiled
+from .forest import pack_forest
 from .tree import ColumnView, predict_trees
 
 
@@ -26,7 +27,7 @@ def predict_link(trees, x, var_type, c_splits, init_f, n_trees_list, n_outputs=1
     if engine != "numba" or not compiled.available():
         return predict_trees(trees, x, var_type, c_splits, init_f, n_trees_list, n_outputs)
     # numba is imported with the compiled predictor, on first use
-    from .compiled.predict import forest_link, pack_forest
+    from .compiled.predict import forest_link, tree_depths
 
     counts = np.asarray(n_trees_list, dtype=np.int64).reshape(-1)
     order = np.argsort(counts, kind="stable")
@@ -35,7 +36,7 @@ def predict_link(trees, x, var_type, c_splits, init_f, n_trees_list, n_outputs=1
     init = np.ascontiguousarray(np.broadcast_to(np.asarray(init_f, dtype=float), (K,)))
     out = np.empty((view.n_rows, K, counts.size))
     forest = pack_forest(trees[:int(counts.max(initial=0)) * K], c_splits)
-    forest_link(forest, view.cols, np.asarray(var_type, dtype=np.int64), init,
+    forest_link(forest, tree_depths(forest), view.cols, np.asarray(var_type, dtype=np.int64), init,
                 counts[order], K, out)
     result = np.empty_like(out)
     result[:, :, order] = out

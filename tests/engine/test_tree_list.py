@@ -6,7 +6,7 @@ import pickle
 import numpy as np
 import pytest
 
-from pygbm.engine.compiled.predict import pack_forest
+from pygbm.engine.forest import pack_forest
 from pygbm.engine.tree import Tree
 from pygbm.engine.tree_list import PaddedTrees, TreeList
 

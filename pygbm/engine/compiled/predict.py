@@ -4,7 +4,8 @@ The NumPy predictor (:class:`pygbm.engine.tree.TreePredictor`) scores one
 tree at a time over all rows, a fixed number of NumPy calls per node: on a
 few hundred rows and thousands of trees (a cv fold's held-out rows,
 ``predict`` in a notebook) the calls are the cost. Here the trees are packed
-once into flat node tables (:func:`pack_forest`) and :func:`forest_link`
+once into flat node tables (:func:`pygbm.engine.forest.pack_forest`, with each
+tree's depth: :func:`tree_depths`) and :func:`forest_link`
 walks blocks of rows through every tree in turn, each row adding each tree's
 terminal value to its link in tree order, as the NumPy predictor adds them,
 so the numbers are the same bit for bit. Against the NumPy predictor
@@ -16,46 +17,18 @@ that does not stay in the nearest cache).
 """
 from __future__ import annotations
 
-from typing import NamedTuple
-
 import numpy as np
 from numba import njit
 
-from ..tree_list import TreeList
 from .tree_arrays import GOES_LEFT, GOES_RIGHT
 
 
-class PackedForest(NamedTuple):
-    """Trees' R vectors in flat arrays: tree ``t`` owns the nodes
-    ``root[t]..root[t + 1] - 1``, child ids are flat ids (-1: none)."""
-
-    root: np.ndarray            # (n_trees + 1,)
-    split_var: np.ndarray       # (nodes,)
-    code: np.ndarray            # split point, c_splits row, or terminal value
-    left: np.ndarray
-    right: np.ndarray
-    missing: np.ndarray
-    c_table: np.ndarray         # int8 (rows of c_splits, widest) padded with 0
-    depth: np.ndarray           # (n_trees,): splits on the tree's longest path
-
-
-def pack_forest(trees, c_splits) -> PackedForest:
-    """The flat tables of ``trees`` (a :class:`~pygbm.engine.tree_list.TreeList`, or
-    any sequence of :class:`~pygbm.engine.tree.Tree`)."""
-    sizes, vectors = TreeList.of(trees).node_vectors()
-    split_var, code, left, right, missing = vectors[:5]
-    root = np.zeros(sizes.shape[0] + 1, dtype=np.int64)
-    np.cumsum(sizes, out=root[1:])
-    offset = np.repeat(root[:-1], sizes)
-
-    def kids(child):
-        child = child.astype(np.int64)
-        return np.where(child < 0, -1, child + offset)
-
-    split_var = split_var.astype(np.int64)
-    left, right, missing = kids(left), kids(right), kids(missing)
-    return PackedForest(root, split_var, code.astype(np.float64), left, right, missing,
-                        _c_table(c_splits), _tree_depths(root, split_var, left, right, missing))
+def tree_depths(forest) -> np.ndarray:
+    """The number of splits on each tree's longest path of a
+    :class:`~pygbm.engine.forest.PackedForest` (how many levels
+    :func:`forest_link` walks each tree)."""
+    return _tree_depths(forest.root, forest.split_var, forest.left, forest.right,
+                        forest.missing)
 
 
 @njit(cache=True, nogil=True)
@@ -75,18 +48,6 @@ def _tree_depths(root, split_var, left, right, missing):
     return out
 
 
-def _c_table(c_splits) -> np.ndarray:
-    """The categorical splits as rows of one table, padded with 0 (neither way)."""
-    lengths = np.fromiter(map(len, c_splits), dtype=np.int64, count=len(c_splits))
-    width = max(1, int(lengths.max(initial=1)))
-    c_table = np.zeros((max(1, len(c_splits)), width), dtype=np.int8)
-    if len(c_splits):
-        rows = np.repeat(np.arange(len(c_splits)), lengths)
-        starts = np.repeat(np.cumsum(lengths) - lengths, lengths)
-        c_table[rows, np.arange(rows.size) - starts] = np.concatenate(c_splits)
-    return c_table
-
-
 #: rows walked together through one tree before the next tree, a level at a
 #: time: the tree's nodes stay in the nearest cache across the block and the
 #: rows' walks overlap (each row still adds its trees' values in tree order, so
@@ -95,7 +56,7 @@ ROW_BLOCK = 256
 
 
 @njit(cache=True, error_model="numpy", nogil=True)
-def _walk_block(forest, t, cols, var_type, first, node):
+def _walk_block(forest, depth, t, cols, var_type, first, node):
     """The terminal node of tree ``t`` that each of the rows ``first``,
     ``first + 1``, ... of ``cols`` reaches, into ``node`` (one entry per row), a
     level at a time: the rows' walks are independent, so the processor
@@ -106,7 +67,7 @@ def _walk_block(forest, t, cols, var_type, first, node):
     m = node.shape[0]
     for r in range(m):
         node[r] = forest.root[t]
-    for _ in range(forest.depth[t]):
+    for _ in range(depth[t]):
         for r in range(m):
             k = node[r]
             v = split_var[k]
@@ -132,7 +93,7 @@ def _walk_block(forest, t, cols, var_type, first, node):
 
 
 @njit(cache=True, error_model="numpy", nogil=True)
-def forest_link(forest, cols, var_type, init, counts, n_outputs, out):
+def forest_link(forest, depth, cols, var_type, init, counts, n_outputs, out):
     """Link values of every row of ``cols`` (predictors by rows) after each
     number of iterations in ``counts`` (increasing) into ``out`` (rows,
     outputs, len(counts)); tree ``t`` adds to output ``t % n_outputs``,
@@ -151,7 +112,7 @@ def forest_link(forest, cols, var_type, init, counts, n_outputs, out):
         for j in range(counts.shape[0]):
             stop = counts[j] * n_outputs
             while t < stop:
-                _walk_block(forest, t, cols, var_type, first, node)
+                _walk_block(forest, depth, t, cols, var_type, first, node)
                 k = t % n_outputs
                 for r in range(m):
                     f[r, k] += forest.code[node[r]]
