@@ -13,8 +13,8 @@ from . import frontend
 from ._checks import bool_arg, choice_arg, per_row_arg
 from .distributions import Distribution
 from .distributions.inputs import FitContext
-from .costs import cost_lines, predict_cost
-from .display import fit_html
+from .costs import predict_cost
+from .fit_report import fit_report
 from .engine._memory import reuse_freed_memory
 from .engine.cegb import CostTracker
 from .engine.predict import predict_link
@@ -601,39 +601,8 @@ class GBMFit:
 
     # ------------------------------------------------------------------ print
     def __repr__(self) -> str:
-        lines = []
-        if self.call:
-            lines.append(self.call)
-        name = self.distribution.display_name
-        lines.append(f"A gradient boosted model with {name} loss function.")
-        lines.append(f"{self.n_trees} iterations were performed.")
-        if self.num_classes > 1 and self.classes is not None:
-            shown = ", ".join(str(c) for c in list(self.classes)[:10])
-            more = ", ..." if self.num_classes > 10 else ""
-            lines.append(f"{self.num_classes} classes ({self.num_classes} trees per "
-                         f"iteration): {shown}{more}")
-        best = self.n_trees
-        from .inspect.influence import relative_influence
-        from .inspect.perf import gbm_perf
-
-        for method, ran, label in (("cv", self.cv_error is not None, "cross-validation"),
-                                   ("test", self.train_fraction < 1, "test-set")):
-            if not ran:
-                continue
-            try:
-                best = int(gbm_perf(self, method=method, plot_it=False))
-                lines.append(f"The best {label} iteration was {best}.")
-            except ValueError:      # its errors are all NaN (R prints an empty iteration)
-                lines.append(f"The best {label} iteration was undefined (its errors are "
-                             "all NaN).")
-        # R counts relative.influence > 0 at the best iteration (test, else cv, else all)
-        n_used = int((relative_influence(self, n_trees=max(best, 1)).to_numpy() > 0).sum())
-        lines.append(f"There were {self.n_features} predictors of which {n_used} had "
-                     "non-zero influence.")
-        if self.zero_sample is not None:
-            lines.append(self.zero_sample.describe())
-        lines.extend(cost_lines(self))
-        return "\n".join(lines)
+        """R's print.gbm (:class:`pygbm.fit_report.FitReport`)."""
+        return fit_report(self).as_text()
 
     def __str__(self) -> str:
         return self.__repr__()
@@ -642,7 +611,7 @@ class GBMFit:
         """R's print of the fit as a small HTML table (a notebook's display):
         call, distribution, trees, the best iteration by each method the fit
         supports, the five most influential predictors."""
-        return fit_html(self)
+        return fit_report(self).as_html()
 
     def errors(self) -> pd.DataFrame:
         """The error curves per iteration as one table.

@@ -1,12 +1,14 @@
 """GBMFit's rich display (issue 21 item 2): R's print as a small HTML table."""
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pandas as pd
 import pytest
 
 import pygbm
-from pygbm.display import TOP_INFLUENCE, best_iterations
+from pygbm.fit_report import SHOWN_CLASSES, TOP_INFLUENCE, best_iterations, fit_report
 
 
 @pytest.fixture(scope="module")
@@ -140,3 +142,37 @@ def test_the_call_cuts_a_long_dict_at_whole_entries():
     assert len(text) <= CALL_VALUE_CHARS
     assert call_value({"x" * 80: 1.0}) == "{... (1 entry)}"
     assert call_value({"a": 1.0}) == "{'a': 1.0}"
+
+
+def test_the_report_holds_the_facts_both_renderings_show(data):
+    fit = pygbm.gbm("y ~ .", data, distribution="gaussian", n_trees=40, cv_folds=2,
+                    train_fraction=0.8, random_state=1)
+    report = fit_report(fit)
+    assert report.as_text() == repr(fit) and report.as_html() == fit._repr_html_()
+    assert report.best == best_iterations(fit) and report.n_trees == 40
+    # R's print counts influence at the best test iteration; predict's default is the same
+    assert report.r_trees == report.best["test"] == report.default_trees
+    assert [name for name, _ in report.influence][:2] == ["x0", "x1"]
+    assert report.influential == report.r_influential == 2      # stumps: x0 and x1
+    assert f"The best test-set iteration was {report.best['test']}." in report.as_text()
+
+
+def test_an_undefined_best_iteration_is_said_in_the_text_and_left_out_of_the_html(data):
+    fit = pygbm.gbm("y ~ .", data, distribution="gaussian", n_trees=10, cv_folds=2,
+                    random_state=1)
+    nan_cv = dataclasses.replace(fit, cv_error=np.full(10, np.nan))
+    report = fit_report(nan_cv)
+    assert report.best["cv"] is None and report.r_trees == 10
+    assert "The best cross-validation iteration was undefined" in report.as_text()
+    assert "Best iteration (cross-validation)" not in report.as_html()
+
+
+def test_a_multiclass_text_names_its_first_classes(data):
+    y = pd.Categorical(np.digitize(data["y"], np.linspace(-4, 4, SHOWN_CLASSES + 2)))
+    frame = data.drop(columns="y").assign(k=y)
+    fit = pygbm.gbm("k ~ x0 + x1", frame, distribution="multinomial", n_trees=3,
+                    random_state=1)
+    report = fit_report(fit)
+    assert report.num_classes > SHOWN_CLASSES
+    assert report.as_text().splitlines()[3].endswith(", ...")
+    assert f"iterations x {report.num_classes} classes" in report.as_html()
