@@ -122,7 +122,8 @@ def fit_options(distribution, *, n_trees, interaction_depth, n_minobsinnode, shr
 
     ``var_names``/``var_type`` (the coded predictors) are what ``var_monotone``
     and ``categorical`` are checked against; ``ts_options``: the keyword arguments
-    of :func:`pygbm.target_stats.spec.ts_spec` (n_permutations, prior, ...); ``costs`` are checked already (pygbm.costs.cost_spec).
+    of :func:`pygbm.target_stats.spec.ts_spec` (n_permutations, prior, ...);
+    ``costs`` are checked already (pygbm.costs.cost_spec).
     ``boosting``: the keyword arguments of :func:`pygbm.ordered.ordered_spec`
     (None: plain boosting); ordered boosting runs on the histogram search
     (``max_bins`` 255 unless given).

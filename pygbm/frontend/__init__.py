@@ -30,8 +30,8 @@ _MODULES = {
 }
 
 __all__ = [
-    "LOGICAL_LEVELS", "MissingColumnError", "ModelFrame", "NewResponse", "PredictorEncoder", "Surv",
-    "SurvData", "TermSpec", "factor_response", "labels_inverse", "model_frame",
+    "LOGICAL_LEVELS", "MissingColumnError", "ModelFrame", "NewResponse", "PredictorEncoder",
+    "Surv", "SurvData", "TermSpec", "factor_response", "labels_inverse", "model_frame",
     "model_frame_newdata", "numeric_values", "offset_newdata", "r_collation_key",
     "r_label", "r_quantile7", "refuse_numbers_for_levels", "response_newdata",
     "response_values", "row_labels", "unseen_levels", "warn_unseen_levels",

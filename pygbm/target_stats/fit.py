@@ -22,18 +22,19 @@ def fit_target_statistics(spec: TargetStatisticsSpec, data, targets: Response,
                           var_monotone, dist, max_bins, rng):
     """Fit the target-statistics coding ``spec`` (:func:`.spec.ts_spec`) on ``data``.
 
-    ``data``: the fit's coded rows (a :class:`pygbm.fitting.CodedData`: ``x`` of all rows, training rows first,
-    categorical columns holding level codes 0..K-1, NaN missing; ``n_train``,
-    ``var_names``, ``var_type``; ``var_levels``, optional, names the levels in
-    the encoder's tables); ``targets``: their response (``y``, the normalised
-    weights ``w`` and ``offset`` or None: the statistics are net of it, see
+    ``data``: the fit's coded rows (a :class:`pygbm.fitting.CodedData`: ``x``
+    of all rows, training rows first, categorical columns holding level codes
+    0..K-1, NaN missing; ``n_train``, ``var_names``, ``var_type``;
+    ``var_levels``, optional, names the levels in the encoder's tables);
+    ``targets``: their response (``y``, the normalised weights ``w`` and
+    ``offset`` or None: the statistics are net of it, see
     :func:`pygbm.target_stats.modes.statistic_inputs`). Returns ``(encoder,
     x_engine, var_type_engine, schedule)``: the fitted
-    :class:`TargetStatisticsEncoder`, the engine's matrix of all
-    rows (validation rows coded by ``encoder.transform``), the engine's
-    ``var_type`` and ``schedule(iteration) -> TrainingData`` (None when no
-    permutation is involved: the training rows of ``x_engine`` are then the
-    encoding every iteration uses).
+    :class:`TargetStatisticsEncoder`, the engine's matrix of all rows
+    (validation rows coded by ``encoder.transform``), the engine's ``var_type``
+    and ``schedule(iteration) -> TrainingData`` (None when no permutation is
+    involved: the training rows of ``x_engine`` are then the encoding every
+    iteration uses).
     """
     x = np.asarray(data.x, dtype=float)
     var_names, var_type = data.var_names, np.asarray(data.var_type)
