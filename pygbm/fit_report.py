@@ -15,6 +15,9 @@ The two renderings count influential predictors at different numbers of trees,
 each as its reader expects: the text at R's print.gbm's (the best test
 iteration, else the best cv one, else all trees: ``r_trees``), the HTML at
 those ``predict`` uses by default (``default_trees``, with its table).
+
+The toolbox (``gbm_perf``, the relative influence, ``summary``'s table; pandas)
+is imported when a fit is first printed or displayed: ``import pygbm`` stays fast.
 """
 from __future__ import annotations
 

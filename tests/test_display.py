@@ -8,7 +8,8 @@ import pandas as pd
 import pytest
 
 import pygbm
-from pygbm.fit_report import SHOWN_CLASSES, TOP_INFLUENCE, best_iterations, fit_report
+from pygbm.fit_report import (SHOWN_CLASSES, TOP_INFLUENCE, FitReport, best_iterations,
+                              fit_report)
 
 
 @pytest.fixture(scope="module")
@@ -176,3 +177,63 @@ def test_a_multiclass_text_names_its_first_classes(data):
     assert report.num_classes > SHOWN_CLASSES
     assert report.as_text().splitlines()[3].endswith(", ...")
     assert f"iterations x {report.num_classes} classes" in report.as_html()
+
+
+def test_the_text_counts_influence_at_r_trees_the_html_at_predicts_default(data):
+    """The deliberate difference between the renderings: R's print.gbm falls back to
+    the best cv iteration when the test one is undefined; predict (and the HTML) to
+    all trees. A bagged fit's OOB estimate is shown in the HTML, counted by neither."""
+    fit = pygbm.gbm("y ~ .", data, distribution="gaussian", n_trees=100, shrinkage=0.5,
+                    cv_folds=2, train_fraction=0.8, random_state=1)
+    nan_test = dataclasses.replace(fit, valid_error=np.full(100, np.nan))
+    report = fit_report(nan_test)
+    assert report.best["test"] is None and report.best["cv"] < 100
+    assert report.r_trees == report.best["cv"] and report.default_trees == 100
+    influence_at = {n: int((nan_test.relative_influence(n_trees=n).to_numpy() > 0).sum())
+                    for n in (report.r_trees, report.default_trees)}
+    assert report.r_influential == influence_at[report.r_trees]
+    assert report.influential == influence_at[100]
+    assert report.r_influential < report.influential    # later trees split on the noise
+    assert f"of which {report.r_influential} had non-zero influence." in report.as_text()
+    assert f"of which {report.influential} had non-zero influence" in report.as_html()
+    assert "at 100 trees" in report.as_html()
+
+    oob_only = fit_report(pygbm.gbm("y ~ .", data, distribution="gaussian", n_trees=20,
+                                    random_state=1))
+    assert set(oob_only.best) == {"OOB"}
+    assert oob_only.r_trees == oob_only.default_trees == 20
+    assert "out-of-bag" not in oob_only.as_text()
+    assert f"Best iteration (out-of-bag)</th><td>{oob_only.best['OOB']}</td>" in \
+        oob_only.as_html()
+
+
+def test_a_report_built_by_hand_renders_both_ways():
+    """The renderings read only the report's fields."""
+    report = FitReport(
+        call=None, distribution="bernoulli", n_trees=50, num_classes=1, classes=(),
+        best={"cv": None, "test": 20, "OOB": 12}, cv_still_falling=False,
+        test_still_falling=False, n_features=3, r_trees=20, r_influential=1,
+        default_trees=20, influence=(("b", 75.0), ("a", 25.0), ("c", 0.0)),
+        grown_by=(("Split search", "binned, at most 8 bins per predictor"),),
+        zero_sample=None, cost_lines=("Mean prediction cost per row: 1.5",))
+    assert report.as_text() == (
+        "A gradient boosted model with bernoulli loss function.\n"
+        "50 iterations were performed.\n"
+        "The best cross-validation iteration was undefined (its errors are all NaN).\n"
+        "The best test-set iteration was 20.\n"
+        "There were 3 predictors of which 1 had non-zero influence.\n"
+        "Mean prediction cost per row: 1.5")
+    html = report.as_html()
+    assert "Call" not in html and "Best iteration (cross-validation)" not in html
+    for row in ("<th>Trees</th><td>50</td>",
+                "<th>Split search</th><td>binned, at most 8 bins per predictor</td>",
+                "<th>Mean prediction cost per row</th><td>1.5</td>",
+                "<th>Best iteration (test set)</th><td>20</td>",
+                "<th>Best iteration (out-of-bag)</th><td>12</td>",
+                "<th>Predictors</th><td>3, of which 2 had non-zero influence</td>",
+                "top 5, at 20 trees",
+                '<tr><td>b</td><td class="num">75.00</td></tr>'):
+        assert row in html
+    assert report.influential == 2
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        report.n_trees = 60
