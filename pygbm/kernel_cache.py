@@ -4,7 +4,9 @@ numba caches each compiled function (``cache=True``) and checks only the
 source file of that function before reusing it, while the cached machine
 code also holds the compiled functions it calls from other modules and the
 module-level constants it read (the split directions of
-:mod:`pygbm.engine.split`, the histogram layouts, distribution codes). After
+:mod:`pygbm.engine.split`, the histogram layouts, distribution codes) and the
+layouts of the tuples it was given (a NamedTuple's fields are read by
+position: :class:`pygbm.engine.forest.FlatForest`). After
 a change to one of those files a cached caller in an unchanged file would
 run the old code: wrong numbers, or a crash when a layout changed.
 
@@ -102,7 +104,7 @@ class KernelCache:
 #: boosting loop, prediction), ordered boosting's, QWYC's
 KERNELS = (
     KernelCache("engine/compiled", (
-        "engine/compiled/*.py", "engine/split.py", "engine/fixed_point.py",
+        "engine/compiled/*.py", "engine/split.py", "engine/fixed_point.py", "engine/forest.py",
         "engine/histogram.py", "engine/histogram_search.py", "engine/kernels/reference.py",
         "engine/tolerance.py",
         "distributions/pairwise.py", "distributions/multinomial.py",
@@ -114,7 +116,8 @@ KERNELS = (
         "engine/compiled/arith.py", "engine/compiled/histograms.py",
         "engine/compiled/tree_arrays.py")),
     KernelCache("early_exit", (
-        "early_exit/compiled.py", "early_exit/outcome.py", "engine/split.py")),
+        "early_exit/compiled.py", "early_exit/outcome.py", "engine/split.py",
+        "engine/forest.py")),
 )
 
 

@@ -8,7 +8,9 @@ order with optimised thresholds, LightGBM's fixed-order margin rule).
 
 Modules: thresholds (Algorithm 2), ordering (Algorithm 1 and fixed orders),
 evaluate (running a schedule on active rows), model_scores (the fit's trees
-through the predictor seam), build/api (qwyc()), predictor, tradeoff.
+through the predictor seam and as the engine's flat forest), forest and
+compiled (walks of the flat forest: NumPy's for a few rows, numba's kernels),
+build/api (qwyc()), predictor, tradeoff.
 """
 from .api import qwyc
 from .predictor import EarlyExitPredictor, QWYCSummary

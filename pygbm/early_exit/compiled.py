@@ -12,10 +12,10 @@ NumPy code beside them is the reference they agree with bit for bit:
   with Algorithm 2's cuts (:func:`.thresholds.cuts`) found from order
   statistics of the full-positive and full-negative rows instead of a sort.
 
-A forest is the tuple of :class:`.forest.FlatForest`'s arrays
-``(root, var, code, children, categorical, table)`` and the rows a matrix
-(rows x predictors: a ColumnView's ``cols.T``); the walk follows the engine's
-split rule: NaN to the missing child, continuous ``x >= point`` right,
+A forest is the fit's :class:`~pygbm.engine.forest.FlatForest` (the tables the
+compiled predictor reads too) and the rows a matrix (rows x predictors: a
+ColumnView's ``cols.T``); the walk follows the engine's split rule as the
+tables spell it: NaN to the missing child, continuous ``x >= point`` right,
 categorical by the level's entry of its ``c_splits`` row (a level outside
 the row to the missing child).
 """
@@ -35,16 +35,18 @@ EPS = float(np.finfo(float).eps)
 @njit(cache=True, inline="always")
 def _value(forest, t, x, i):
     """Tree ``t``'s value for row ``i`` of ``x`` (rows x predictors)."""
-    root, var, code, children, categorical, table = forest
-    node = root[t]
-    spare = table.shape[1] - 1
+    var, code, children, categorical = (forest.split_var, forest.code, forest.children,
+                                        forest.categorical)
+    c_sides = forest.c_sides
+    outside = c_sides.shape[1] - 1       # the column of a level outside every row
+    node = forest.root[t]
     while var[node] >= 0:
         v = x[i, var[node]]
         if np.isnan(v):
             side = MISSING
         elif categorical[node]:
             level = int(v)
-            side = table[int(code[node]), level] if 0 <= level < spare else MISSING
+            side = c_sides[int(code[node]), level] if 0 <= level < outside else MISSING
         else:
             side = RIGHT if v >= code[node] else LEFT
         node = children[side, node]
@@ -54,7 +56,7 @@ def _value(forest, t, x, i):
 @njit(cache=True)
 def score_matrix(forest, x):
     """(trees, rows): every tree's value on every row of ``x`` (rows x predictors)."""
-    n_trees, n = forest[0].shape[0], x.shape[0]
+    n_trees, n = forest.depth.shape[0], x.shape[0]
     out = np.empty((n_trees, n))
     for t in range(n_trees):
         for i in range(n):

@@ -3,8 +3,10 @@
 :class:`ModelScores` keeps what prediction needs of a fit (its trees, the
 encoders of new data, ``init_f``), not its data: a copy of the fit without
 the kept training rows and per-row values codes new data exactly as
-``GBMFit.predict`` does, and the predictor seam (``TreePredictor``) scores
-trees on any subset of the prepared rows.
+``GBMFit.predict`` does, the predictor seam (``TreePredictor``) scores
+trees on any subset of the prepared rows, and the trees packed once as the
+engine's :class:`~pygbm.engine.forest.FlatForest` are what the compiled
+kernels and the NumPy tail walk (and give each node's depth for path costs).
 """
 from __future__ import annotations
 
@@ -14,8 +16,9 @@ import numbers
 import numpy as np
 
 from .._checks import per_row_arg
+from ..engine.forest import FlatForest
 from ..engine.tree import ColumnView, TreePredictor, terminal_nodes
-from .forest import FlatForest, compiled_kernels
+from .forest import compiled_kernels
 
 #: the distributions whose link gives a binary decision
 BINARY_DISTRIBUTIONS = ("bernoulli", "adaboost", "huberized")
@@ -50,7 +53,7 @@ class ModelScores:
             fit, trees=list(fit.trees[:n_trees]), data=None, fit=np.empty(0),
             cv_fitted=None, fold_id=None, ts_support=None, rng=None, row_order=None)
         self.predictor = TreePredictor(self.model.trees, fit.c_splits, fit.engine_var_type)
-        self.forest = FlatForest(self.predictor.trees, fit.c_splits, fit.engine_var_type)
+        self.forest = FlatForest.of(self.predictor.trees, fit.c_splits, fit.engine_var_type)
         self.init_f = float(fit.init_f)
 
     @property
@@ -92,7 +95,7 @@ class ModelScores:
         compiled walk when numba is there, else the predictor seam)."""
         kernels = compiled_kernels()
         if kernels is not None:
-            return kernels.score_matrix(self.forest.arrays, np.ascontiguousarray(view.cols.T))
+            return kernels.score_matrix(self.forest, np.ascontiguousarray(view.cols.T))
         scores = np.empty((self.n_trees, view.n_rows))
         for t in range(self.n_trees):
             scores[t] = self.predictor.tree_score(t, view)
@@ -102,10 +105,6 @@ class ModelScores:
         """Mean number of split nodes each tree evaluates on the rows of ``view``."""
         cost = np.empty(self.n_trees)
         for t, tree in enumerate(self.predictor.trees):
-            depth = np.zeros(tree.n_nodes)
-            for node in range(tree.n_nodes):     # pre-order: a parent comes first
-                for child in tree.children(node) or ():
-                    if child >= 0:
-                        depth[child] = depth[node] + 1
-            cost[t] = depth[terminal_nodes(tree, view, self.predictor.c_splits)].mean()
+            at = terminal_nodes(tree, view, self.predictor.c_splits)
+            cost[t] = self.forest.level[self.forest.root[t] + at].mean()
         return cost

@@ -15,7 +15,7 @@ from ..display import table_html
 from ..engine.tree import ColumnView
 from .evaluate import run_schedule
 from .outcome import EXIT_FULL, EXIT_NAMES, EXIT_POSITIVE, Outcome
-from .forest import compiled_kernels
+from .forest import compiled_kernels, flat_scores
 from .model_scores import ModelScores
 from .ordering import Schedule
 
@@ -46,8 +46,8 @@ class ActiveScores:
         found = self._in_block(start, rows)
         if found is None:
             stop = min(self.order.size, start + max(1, BLOCK_PAIRS // rows.size))
-            self.block = (rows, start, self.model.forest.scores(self.view, rows,
-                                                                self.order[start:stop]))
+            self.block = (rows, start, flat_scores(self.model.forest, self.view, rows,
+                                                   self.order[start:stop]))
             found = np.arange(rows.size)
         return self.block[2][found, start - self.block[1]]
 
@@ -197,7 +197,7 @@ class EarlyExitPredictor:
             scores = ActiveScores(self._model, view, self._schedule.order)
             return run_schedule(self._schedule, g0, scores, self.beta)
         sched = self._schedule
-        g, used, kind = kernels.run_rows(self._model.forest.arrays,
+        g, used, kind = kernels.run_rows(self._model.forest,
                                          (sched.order, sched.lower, sched.upper),
                                          np.ascontiguousarray(view.cols.T), g0, self.beta)
         decision = np.where(kind == EXIT_FULL, g >= self.beta, kind == EXIT_POSITIVE)

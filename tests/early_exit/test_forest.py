@@ -1,11 +1,13 @@
-"""The flat forest and the compiled kernels against the predictor seam."""
+"""QWYC's walks of the fit's flat forest (its NumPy tail, its compiled kernels)
+against the predictor seam."""
 import numpy as np
 import pandas as pd
 import pytest
 
 from pygbm import gbm
-from pygbm.early_exit.forest import FlatForest, compiled_kernels
+from pygbm.early_exit.forest import compiled_kernels, flat_scores
 from pygbm.early_exit.model_scores import ModelScores
+from pygbm.engine.forest import FlatForest
 
 
 def test_flat_forest_scores_are_the_seams_bit_for_bit():
@@ -27,16 +29,19 @@ def test_flat_forest_scores_are_the_seams_bit_for_bit():
     new.loc[rng.random(n) < 0.2, "x0"] = np.nan
     view, _ = scores.coded(fit, new)
     p = scores.predictor
-    forest = FlatForest(p.trees, p.c_splits, p.var_type)
+    forest = FlatForest.of(p.trees, p.c_splits, p.var_type)
+    c = list(fit.var_names).index("c")
+    assert p.var_type[c] > 0
+    view.cols[c, ::13] = 7.0 + np.arange(view.cols[c, ::13].size) % 3   # codes past every level
     rows = np.sort(rng.choice(n, size=97, replace=False))
     trees = rng.permutation(30)[:17]
     assert forest.categorical.any() and np.isnan(view.cols).any()
-    got = forest.scores(view, rows, trees)
+    got = flat_scores(forest, view, rows, trees)
     for j, t in enumerate(trees):
         np.testing.assert_array_equal(got[:, j], p.tree_score(int(t), view, rows))
     kernels = compiled_kernels()
     if kernels is not None:                  # the compiled walk: every tree, every row
-        matrix = kernels.score_matrix(forest.arrays, np.ascontiguousarray(view.cols.T))
+        matrix = kernels.score_matrix(forest, np.ascontiguousarray(view.cols.T))
         for t in range(30):
             np.testing.assert_array_equal(matrix[t], p.tree_score(t, view))
 

@@ -6,7 +6,6 @@ import pickle
 import numpy as np
 import pytest
 
-from pygbm.engine.forest import pack_forest
 from pygbm.engine.tree import Tree
 from pygbm.engine.tree_list import PaddedTrees, TreeList
 
@@ -75,15 +74,6 @@ def test_node_vectors_are_the_trees_one_after_the_other(mixed):
         np.testing.assert_array_equal(flat, np.concatenate([t.vectors()[k] for t in trees[1:8]]))
     sizes, vectors = TreeList().node_vectors()
     assert sizes.size == 0 and len(vectors) == 8
-
-
-def test_pack_forest_the_same_from_a_list_or_a_tree_list(mixed):
-    tl, trees = mixed
-    c_splits = [np.array([-1, 1, 1]), np.array([1, -1])]
-    a, b = pack_forest(tl, c_splits), pack_forest(list(trees), c_splits)
-    for x, y in zip(a, b, strict=True):
-        np.testing.assert_array_equal(x, y)
-    np.testing.assert_array_equal(a.c_table, [[-1, 1, 1], [1, -1, 0]])
 
 
 def test_copy_grows_apart_and_pickles(mixed):

@@ -4,8 +4,8 @@ The NumPy predictor (:class:`pygbm.engine.tree.TreePredictor`) scores one
 tree at a time over all rows, a fixed number of NumPy calls per node: on a
 few hundred rows and thousands of trees (a cv fold's held-out rows,
 ``predict`` in a notebook) the calls are the cost. Here the trees are packed
-once into flat node tables (:func:`pygbm.engine.forest.pack_forest`, with each
-tree's depth: :func:`tree_depths`) and :func:`forest_link`
+once into flat node tables (:class:`~pygbm.engine.forest.FlatForest`, the tables
+QWYC's early-exit predictor reads too) and :func:`forest_link`
 walks blocks of rows through every tree in turn, each row adding each tree's
 terminal value to its link in tree order, as the NumPy predictor adds them,
 so the numbers are the same bit for bit. Against the NumPy predictor
@@ -20,32 +20,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .tree_arrays import GOES_LEFT, GOES_RIGHT
-
-
-def tree_depths(forest) -> np.ndarray:
-    """The number of splits on each tree's longest path of a
-    :class:`~pygbm.engine.forest.PackedForest` (how many levels
-    :func:`forest_link` walks each tree)."""
-    return _tree_depths(forest.root, forest.split_var, forest.left, forest.right,
-                        forest.missing)
-
-
-@njit(cache=True, nogil=True)
-def _tree_depths(root, split_var, left, right, missing):
-    """The number of splits on each tree's longest path (a child's flat id is
-    above its parent's: R's node order)."""
-    depth = np.zeros(split_var.shape[0], dtype=np.int64)
-    out = np.zeros(root.shape[0] - 1, dtype=np.int64)
-    for t in range(out.shape[0]):
-        for k in range(root[t], root[t + 1]):
-            if split_var[k] >= 0:
-                for child in (left[k], right[k], missing[k]):
-                    if child >= 0:
-                        depth[child] = depth[k] + 1
-            else:
-                out[t] = max(out[t], depth[k])
-    return out
+from ..split import LEFT, MISSING, RIGHT
 
 
 #: rows walked together through one tree before the next tree, a level at a
@@ -56,25 +31,28 @@ ROW_BLOCK = 256
 
 
 @njit(cache=True, error_model="numpy", nogil=True)
-def _walk_block(forest, depth, t, cols, var_type, first, node):
-    """The terminal node of tree ``t`` that each of the rows ``first``,
+def _walk_block(forest, t, cols, first, node):
+    """The terminal node of tree ``t`` of ``forest`` (a
+    :class:`~pygbm.engine.forest.FlatForest`) that each of the rows ``first``,
     ``first + 1``, ... of ``cols`` reaches, into ``node`` (one entry per row), a
     level at a time: the rows' walks are independent, so the processor
     overlaps them."""
-    split_var, code, left, right, missing = (forest.split_var, forest.code, forest.left,
-                                             forest.right, forest.missing)
-    c_table, width = forest.c_table, forest.c_table.shape[1]
+    split_var, code, categorical = forest.split_var, forest.code, forest.categorical
+    children = forest.children
+    left, right, missing = children[LEFT], children[RIGHT], children[MISSING]
+    c_sides = forest.c_sides
+    outside = c_sides.shape[1] - 1           # the column of a level outside every row
     m = node.shape[0]
     for r in range(m):
         node[r] = forest.root[t]
-    for _ in range(depth[t]):
+    for _ in range(forest.depth[t]):
         for r in range(m):
             k = node[r]
             v = split_var[k]
             if v < 0:
                 continue
             x = cols[v, first + r]
-            if var_type[v] == 0:
+            if not categorical[k]:
                 # which way a row goes is as good as random to the processor:
                 # the child by arithmetic, not a branch
                 lk = left[k]
@@ -83,20 +61,18 @@ def _walk_block(forest, depth, t, cols, var_type, first, node):
                 continue
             # a level by its c_splits entry; NaN, a level outside the entry
             # (never seen in training) or marked neither way: the missing child
-            lev = -1 if np.isnan(x) else int(x)
-            entry = 0
-            if lev >= 0 and lev < width:
-                entry = c_table[int(code[k]), lev]
-            mk = missing[k]
-            node[r] = (mk + np.int64(entry == GOES_LEFT) * (left[k] - mk)
-                       + np.int64(entry == GOES_RIGHT) * (right[k] - mk))
+            lev = outside if np.isnan(x) else int(x)
+            if lev < 0 or lev > outside:
+                lev = outside
+            node[r] = children[c_sides[int(code[k]), lev], k]
 
 
 @njit(cache=True, error_model="numpy", nogil=True)
-def forest_link(forest, depth, cols, var_type, init, counts, n_outputs, out):
+def forest_link(forest, cols, init, counts, n_outputs, out):
     """Link values of every row of ``cols`` (predictors by rows) after each
     number of iterations in ``counts`` (increasing) into ``out`` (rows,
-    outputs, len(counts)); tree ``t`` adds to output ``t % n_outputs``,
+    outputs, len(counts)); tree ``t`` of ``forest`` (a
+    :class:`~pygbm.engine.forest.FlatForest`) adds to output ``t % n_outputs``,
     starting from ``init`` (one value per output). Rows go in blocks of
     :data:`ROW_BLOCK`, each block through every tree in turn."""
     n = cols.shape[1]
@@ -112,7 +88,7 @@ def forest_link(forest, depth, cols, var_type, init, counts, n_outputs, out):
         for j in range(counts.shape[0]):
             stop = counts[j] * n_outputs
             while t < stop:
-                _walk_block(forest, depth, t, cols, var_type, first, node)
+                _walk_block(forest, t, cols, first, node)
                 k = t % n_outputs
                 for r in range(m):
                     f[r, k] += forest.code[node[r]]
