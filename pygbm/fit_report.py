@@ -175,23 +175,25 @@ def grown_by(options) -> tuple[tuple[str, str], ...]:
 def fit_report(fit) -> FitReport:
     """The facts of ``fit`` that its print and its display show."""
     from .inspect.influence import relative_influence      # the toolbox (pandas), on
-    from .inspect.summary import influence_table          # the first print of a fit
+    from .inspect.summary import ranked_influence         # the first print of a fit
 
     best = best_iterations(fit)
-    # R's print.gbm: the best test iteration, else the best cv one, else all trees
-    r_trees = next((best[m] for m in ("test", "cv") if best.get(m) is not None),
-                   fit.n_trees)
-    r_influential = int((relative_influence(fit, n_trees=max(r_trees, 1)).to_numpy()
-                         > 0).sum())
     try:
         default_trees, _ = fit.best_iteration(quiet=True)   # what predict uses by default
     except ValueError:                                     # its rule's errors are all NaN
         default_trees = fit.n_trees
+    influence = relative_influence(fit, n_trees=default_trees).to_numpy()
+    # R's print.gbm: the best test iteration, else the best cv one, else all trees
+    # (predict's default too, but where the best test iteration is undefined)
+    r_trees = next((best[m] for m in ("test", "cv") if best.get(m) is not None),
+                   fit.n_trees)
+    r_influence = influence if r_trees == default_trees else \
+        relative_influence(fit, n_trees=max(r_trees, 1)).to_numpy()
+    r_influential = int((r_influence > 0).sum())
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         # summary()'s table without its cost table (not shown here)
-        idx, rel_inf = influence_table(fit, default_trees, "relative_influence", order=True,
-                                       normalize=True, random_state=None)
+        idx, rel_inf = ranked_influence(influence, default_trees, order=True, normalize=True)
     classes = () if fit.num_classes < 2 or fit.classes is None else \
         tuple(str(c) for c in fit.classes)
     return FitReport(

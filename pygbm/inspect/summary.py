@@ -366,9 +366,18 @@ def influence_table(fit, n_trees, method, order, normalize, random_state):
         Their influences, in that order.
     """
     if method == "relative_influence":
-        rel_inf = relative_influence(fit, n_trees).to_numpy().copy()
+        rel_inf = relative_influence(fit, n_trees).to_numpy()
     else:
-        rel_inf = permutation_influence(fit, n_trees, random_state).to_numpy().copy()
+        rel_inf = permutation_influence(fit, n_trees, random_state).to_numpy()
+    return ranked_influence(rel_inf, n_trees, order, normalize)
+
+
+def ranked_influence(influence, n_trees, order, normalize):
+    """The table of :func:`influence_table` from the predictors' influences
+    ``influence`` under ``n_trees`` trees (not changed): negative ones set to
+    0, sorted by decreasing influence if ``order``, scaled to sum to 100 if
+    ``normalize``. Returns ``(idx, rel_inf)`` as :func:`influence_table`."""
+    rel_inf = np.array(influence, dtype=float)
     rel_inf[rel_inf < 0] = 0.0
     idx = np.argsort(-rel_inf, kind="stable") if order else np.arange(rel_inf.shape[0])
     if normalize:
