@@ -29,7 +29,7 @@ from .engine.tree_list import TreeList
 from .messages import warn
 from .model import GBMFit
 from .options import FitOptions
-from .response import KeptData, Response
+from .response import KeptData, Response, take_rows
 from .pairwise_rows import check_group_weights, sort_within_groups
 from .ordered.scheme import (NativeViews, OrderedBoosting, OrderedModels, OrderedProblem,
                              ScheduleViews)
@@ -37,10 +37,6 @@ from .progress import progress_bar, wanted
 from .target_stats import fit_target_statistics, statistic_inputs
 from .target_stats.scheme import OrderedPlainBoosting
 from .zero_sampling import ZeroSample, draw_zero_sample
-
-
-def _take(a, rows):
-    return None if a is None else np.asarray(a)[rows]
 
 
 @dataclass(frozen=True, eq=False)
@@ -67,9 +63,9 @@ class CodedData:
         """These data restricted to (and ordered by) ``order``: a cv fold."""
         return dataclasses.replace(
             self, x=self.x[order], y=np.asarray(self.y)[order], n_train=n_train,
-            train_fraction=None, status=_take(self.status, order),
-            offset=_take(self.offset, order), weights=_take(self.weights, order),
-            group=_take(self.group, order))
+            train_fraction=None, status=take_rows(self.status, order),
+            offset=take_rows(self.offset, order), weights=take_rows(self.weights, order),
+            group=take_rows(self.group, order))
 
 
 # ---------------------------------------------------------------- checks of the data

@@ -18,7 +18,8 @@ import numpy as np
 from .distributions import Targets
 
 
-def _take(a, rows):
+def take_rows(a, rows):
+    """``a``'s rows ``rows`` (None, for an optional per-row array not given, stays None)."""
     return None if a is None else np.asarray(a)[rows]
 
 
@@ -36,8 +37,8 @@ class Response:
         """These rows in the order ``perm`` (None: as they are)."""
         if perm is None:
             return self
-        return Response(self.y[perm], _take(self.misc, perm), _take(self.offset, perm),
-                        self.w[perm], self.w_raw[perm])
+        return Response(self.y[perm], take_rows(self.misc, perm),
+                        take_rows(self.offset, perm), self.w[perm], self.w_raw[perm])
 
     def loss_targets(self) -> Targets:
         """What the distribution's methods receive of these rows."""
