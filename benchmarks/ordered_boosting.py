@@ -17,14 +17,16 @@ catboost``): depth 6, the same learning rate, native categoricals,
 ``--splits newton`` fits pygbm with Newton splits in both modes (rows
 labelled pygbm_newton); in ordered mode that is the cosine score on Newton
 statistics, CatBoost's NewtonCosine (GPU only in CatBoost 1.2; its CPU
-default, Cosine, is the score of R's splits).
+default, Cosine, is the score of R's splits). ``--n-permutations`` and
+``--fold-len-multiplier`` change pygbm's ordered fits only (plain keeps the
+defaults: the change is then against the same plain fit).
 
 The time per tree of the two modes is benchmarks/ordered_time.py's.
 
 Run:  PYTHONPATH=. python benchmarks/ordered_boosting.py [--seeds 10]
       [--fractions 1 0.1 0.03] [--n-trees 1000] [--shrinkage 0.05]
       [--no-catboost | --no-pygbm] [--modes plain ordered] [--seed-start 0]
-      [--splits gradient newton]
+      [--splits gradient newton] [--n-permutations 4] [--fold-len-multiplier 2]
       [--tag _name] [--merge earlier.csv ...] [--report-only]
 Writes benchmarks/results/ordered_boosting.csv and .md.
 """
@@ -50,6 +52,9 @@ DEPTH = 6
 BAG_FRACTION = 0.5
 VALID_FRACTION = 0.2
 MAX_BINS = 255
+#: pygbm's defaults of the ordered mode's options that --n-permutations and
+#: --fold-len-multiplier change
+N_PERMUTATIONS, FOLD_LEN_MULTIPLIER = 4, 2.0
 EPS = 1e-15
 
 
@@ -84,11 +89,13 @@ PYGBM_LABELS = {"gradient": "pygbm", "newton": "pygbm_newton"}
 def pygbm_fit(rows, test, boosting_type, seed, args, response=RESPONSE, splits="gradient"):
     t0 = time.process_time()
     distribution = {"name": "bernoulli", "splits": splits}
+    ordered = {} if boosting_type == "plain" else \
+        dict(n_permutations=args.n_permutations, fold_len_multiplier=args.fold_len_multiplier)
     fit = pygbm.gbm(f"{response} ~ .", rows, distribution=distribution, n_trees=args.n_trees,
                     interaction_depth=DEPTH, shrinkage=args.shrinkage,
                     bag_fraction=BAG_FRACTION, train_fraction=1 - VALID_FRACTION,
                     categorical="ordered_ts", max_bins=MAX_BINS, boosting_type=boosting_type,
-                    random_state=seed, keep_data=False, progress=False)
+                    random_state=seed, keep_data=False, progress=False, **ordered)
     cpu = time.process_time() - t0
     best = int(np.argmin(fit.valid_error)) + 1
     p = fit.predict(test, n_trees=best, type="response")
@@ -191,6 +198,10 @@ def main():
                          "earlier rows by --merge)")
     ap.add_argument("--splits", nargs="+", default=["gradient"], choices=list(PYGBM_LABELS),
                     help="pygbm's split criteria (newton: rows labelled pygbm_newton)")
+    ap.add_argument("--n-permutations", type=int, default=N_PERMUTATIONS,
+                    help="pygbm's ordered fits: n_permutations (plain keeps the default)")
+    ap.add_argument("--fold-len-multiplier", type=float, default=FOLD_LEN_MULTIPLIER,
+                    help="pygbm's ordered fits: fold_len_multiplier")
     ap.add_argument("--no-pygbm", action="store_true",
                     help="fit CatBoost only (its seeds joined to earlier pygbm CSVs by --merge)")
     ap.add_argument("--catboost-ctr-complexity", type=int, default=None,
