@@ -1,4 +1,5 @@
-# Fixtures for tests/inspect/test_perf.py, test_loess.py and test_metrics.py.
+# Fixtures for tests/inspect/test_perf.py, test_loess.py, test_roc.py, test_calibration_plot.py
+# and test_hazard.py.
 #
 # Run from the repository root:   Rscript tests/inspect/perf_r/make_fixtures.R
 # Writes JSON files next to this script (full double precision, jsonlite digits = NA).

@@ -1,39 +1,17 @@
-"""gbm_roc_area, calibration curve/plot, basehaz_gbm and supsmu against R
-(fixtures: tests/inspect/perf_r/make_fixtures.R)."""
-
-import json
-from pathlib import Path
+"""calibration_curve and calibrate_plot (pygbm/inspect/calibration_plot.py) against
+R's calibrate.plot."""
 
 import matplotlib
 import numpy as np
 import pytest
+from perf_cases import EXACT, max_rel, r_cases
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 from pygbm.inspect.calibration_plot import calibrate_plot, calibration_curve  # noqa: E402
-from pygbm.inspect.hazard import basehaz_gbm, supsmu  # noqa: E402
-from pygbm.inspect.roc import gbm_roc_area  # noqa: E402
 
-FIXTURES = Path(__file__).parent / "perf_r"
-ROC = json.loads((FIXTURES / "roc_cases.json").read_text())["cases"]
-CAL = json.loads((FIXTURES / "calibrate_cases.json").read_text())["cases"]
-BH = json.loads((FIXTURES / "basehaz_cases.json").read_text())
-HAZ, SUP = BH["basehaz"], BH["supsmu"]
-#: achieved (max relative difference): roc 4e-16, calibration 5e-15, Breslow 2e-15,
-#: supsmu-smoothed 2e-14 (and at most 7e-10 on 200 random R comparisons)
-EXACT, SMOOTH = 1e-12, 1e-10
-
-
-def r_array(values):
-    return np.array([np.nan if v is None else v for v in values], float)
-
-
-def max_rel(a, b):
-    a, b = np.asarray(a, float), r_array(b)
-    assert np.array_equal(np.isnan(a), np.isnan(b))
-    ok = ~np.isnan(b)
-    return np.max(np.abs(a[ok] - b[ok])) / np.max(np.abs(b[ok]))
+CAL = r_cases("calibrate")["cases"]
 
 
 @pytest.fixture(autouse=True)
@@ -42,33 +20,6 @@ def _close_figures():
     plt.close("all")
 
 
-# ------------------------------------------------------------------ ROC area
-@pytest.mark.parametrize("name", sorted(ROC))
-def test_roc_area_equals_r(name):
-    case = ROC[name]
-    assert abs(gbm_roc_area(case["obs"], case["pred"]) - case["auc"]) < EXACT
-
-
-def test_roc_area_small_hand_example():
-    # pairs (pos, neg): (0.8, 0.1) win, (0.8, 0.4) win, (0.4, 0.1) win, (0.4, 0.4) tie
-    assert gbm_roc_area([1, 0, 1, 0], [0.8, 0.1, 0.4, 0.4]) == pytest.approx(3.5 / 4)
-    assert np.isnan(gbm_roc_area([0, 0], [0.2, 0.3]))
-
-
-@pytest.mark.parametrize("obs, pred, match", [
-    ([1, 0], [0.5], "same length"),
-    ([], [], "non-empty"),
-    ([1, 0], [np.nan, 0.1], "finite"),
-    # a class label: numpy's "could not convert string to float: 'R'" from pandas' code
-    (["R", "D"], [0.5, 0.1], r"^obs must be numbers, got .*'R'"),
-    ([1, 0], ["high", "low"], r"^pred must be numbers"),
-])
-def test_roc_area_bad_inputs(obs, pred, match):
-    with pytest.raises(ValueError, match=match):
-        gbm_roc_area(obs, pred)
-
-
-# ------------------------------------------------------------------ calibration
 @pytest.mark.parametrize("name", sorted(CAL))
 def test_calibration_curve_equals_r(name):
     case = CAL[name]
@@ -158,65 +109,3 @@ def test_calibration_curve_of_a_rank_deficient_spline_is_r():
     with pytest.warns(UserWarning, match="rank-deficient"):
         few = calibration_curve([0, 1, 1, 0, 1], [0.1, 0.7, 0.8, 0.3, 0.6])
     assert np.isfinite(few["fit"]).all()
-
-
-# ------------------------------------------------------------------ baseline hazard
-def test_breslow_cumulative_equals_r():
-    assert max_rel(basehaz_gbm(HAZ["t"], HAZ["delta"], HAZ["f_x"]), HAZ["cum"]) < EXACT
-    out = basehaz_gbm(HAZ["t"], HAZ["delta"], HAZ["f_x"], t_eval=HAZ["t_eval"])
-    assert max_rel(out, HAZ["cum_teval"]) < EXACT
-    assert np.isnan(out[-1])  # t = 2000 is beyond the last event: NA in R
-
-
-@pytest.mark.parametrize("key, kwargs", [
-    ("smooth_cum", dict(smooth=True)),
-    ("smooth_haz", dict(smooth=True, cumulative=False)),
-    ("smooth_cum_teval", dict(smooth=True, t_eval=HAZ["t_eval"])),
-])
-def test_breslow_smoothed_equals_r(key, kwargs):
-    out = basehaz_gbm(HAZ["t"], HAZ["delta"], HAZ["f_x"], **kwargs)
-    assert max_rel(out, HAZ[key]) < SMOOTH
-
-
-def test_breslow_hand_example():
-    # events at 1 (risk set all 3) and 2 (risk set {2, 3}); f = 0 -> 1/3, then 1/2
-    out = basehaz_gbm([1, 2, 3], [1, 1, 0], [0, 0, 0], t_eval=[1, 1.5, 2, 3])
-    np.testing.assert_allclose(out[:3], [1 / 3, 1 / 3 + 0.25, 1 / 3 + 0.5])
-    assert np.isnan(out[3])
-
-
-@pytest.mark.parametrize("kwargs, match", [
-    (dict(cumulative=False), "no result"),
-    (dict(cumulative=False, t_eval=[1.0]), "Cannot evaluate unsmoothed"),
-    (dict(delta=[0, 0, 0, 1]), "two distinct event times"),
-    (dict(f_x=[0, 0]), "same length"),
-    (dict(t=[1, np.nan, 3, 4]), "finite"),
-    # text: numpy's "could not convert string to float" before
-    (dict(delta=["dead", "dead", "alive", "dead"]), r"^delta must be numbers"),
-    (dict(t_eval=["1", "a"]), r"^t_eval must be numbers"),
-])
-def test_breslow_bad_inputs(kwargs, match):
-    args = dict(t=[1, 2, 3, 4], delta=[1, 1, 0, 1], f_x=[0, 0.1, 0.2, 0.3])
-    args.update(kwargs)
-    with pytest.raises(ValueError, match=match):
-        basehaz_gbm(**args)
-
-
-# ------------------------------------------------------------------ supsmu
-@pytest.mark.parametrize("name", sorted(SUP))
-def test_supsmu_equals_r(name):
-    case = SUP[name]
-    x, y = supsmu(case["x"], case["y"], wt=case["wt"], span=case["span"])
-    np.testing.assert_array_equal(x, case["out_x"])
-    assert max_rel(y, case["out_y"]) < SMOOTH
-
-
-def test_supsmu_constant_x_and_bad_inputs():
-    x, y = supsmu([2, 2, 2], [1, 2, 6])
-    assert list(x) == [2] and y[0] == pytest.approx(3)
-    with pytest.raises(ValueError, match="between 0 and 1"):
-        supsmu([1, 2, 3], [1, 2, 3], span=2)
-    with pytest.raises(ValueError, match="periodic"):
-        supsmu([0.1, 0.2, 0.3], [1, 2, 3], periodic=True)
-    with pytest.warns(UserWarning, match="deleted"):
-        supsmu([1, 2, 3, np.nan, 5, 6], [1, 2, 3, 4, 5, 6])
