@@ -19,7 +19,7 @@ from .call import call_string, given_arguments
 from .distributions import get_distribution, guess_distribution
 from .costs import cost_spec
 from .fitting import CodedData, fit_coded
-from .messages import GBMMessage, warn
+from .messages import GBMMessage, listed, warn
 from .options import fit_options, warn_unused
 from .pairwise_rows import pairwise_mf, restore_row_order, sorted_fold_id
 from .progress import wanted
@@ -76,7 +76,7 @@ def _status_arg(misc) -> np.ndarray:
     other = np.unique(status[~np.isin(status, (0.0, 1.0))])
     if other.size:
         raise ValueError(f"misc (the event status) must be 0 (censored) or 1 (event), got "
-                         f"{other.size} other value(s) such as {other[:3].tolist()}; for "
+                         f"{other.size} other value(s) such as {listed(other)}; for "
                          "R's 1/2 coding give y=Surv(time, status) (or subtract 1)")
     return status
 
@@ -283,8 +283,7 @@ def _check_two_classes(y_levels, response_name, dist):
         return
     levels = list(y_levels)
     raise ValueError(f"distribution {dist.name!r} needs a response of two classes; the "
-                     f"response {response_name} has {len(levels)} (levels {levels[:5]}"
-                     f"{' ...' if len(levels) > 5 else ''})"
+                     f"response {response_name} has {len(levels)} (levels {listed(levels)})"
                      + (": use distribution='multinomial'" if len(levels) > 2 else ""))
 
 
@@ -295,7 +294,7 @@ def _check_text_response(mf, dist):
         return
     if dist.name not in _CLASS_RESPONSES:
         raise ValueError(f"the response {mf.response_name} is text/categorical (levels "
-                         f"{list(mf.y_levels)[:5]}...); distribution {dist.name!r} needs "
+                         f"{listed(mf.y_levels)}); distribution {dist.name!r} needs "
                          "numbers: convert it (e.g. pd.to_numeric) or use a class distribution")
     _check_two_classes(mf.y_levels, mf.response_name, dist)
     if len(mf.y_levels) == 2:

@@ -24,7 +24,12 @@ import os
 import sys
 import warnings
 
-__all__ = ["GBMMessage", "in_worker", "labelled", "recorded", "replay", "warn"]
+import numpy as np
+
+__all__ = ["GBMMessage", "in_worker", "labelled", "listed", "recorded", "replay", "warn"]
+
+#: values a message lists before it stops with "..."
+LISTED_VALUES = 5
 
 #: the package's directory: frames whose code lives here are pygbm's own
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
@@ -127,3 +132,12 @@ def warn(message: str, category: type[Warning] = UserWarning) -> None:
                            module=module_globals.get("__name__", "<unknown>"),
                            registry=module_globals.setdefault("__warningregistry__", {}),
                            module_globals=module_globals)
+
+
+def listed(values) -> str:
+    """The first :data:`LISTED_VALUES` of ``values`` as a list's text, ending in
+    "..." when there are more: ``['a', 'b', 'c', 'd', 'e', ...]`` (NumPy's values as
+    Python's, so that ``1.5`` does not read ``np.float64(1.5)``)."""
+    items = np.asarray(values).ravel().tolist()
+    text = ", ".join(map(repr, items[:LISTED_VALUES]))
+    return f"[{text}{', ...' if len(items) > LISTED_VALUES else ''}]"

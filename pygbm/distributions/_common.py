@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..messages import listed
+
 
 def expit(x):
     """:func:`scipy.special.expit`: ``1 / (1 + exp(-x))``."""
@@ -155,8 +157,5 @@ def as_binary_response(y, dist_name, proportions=False):
     values = np.unique(arr)
     if not np.all(np.isin(values, (0.0, 1.0))):
         raise ValueError(
-            f"{need}; got {len(values)} distinct values"
-            + (f" ({', '.join(repr(float(v)) for v in values[:5])}"
-               + (", ..." if len(values) > 5 else "") + ")")
-        )
+            f"{need}; got {len(values)} distinct values: {listed(values)}")
     return arr

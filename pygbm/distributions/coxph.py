@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..messages import listed
 from ._common import as_numeric_response, check_finite, full_f
 from .base import Distribution
 
@@ -119,7 +120,7 @@ class CoxPH(Distribution):
             if not np.all(np.isin(st, (0.0, 1.0))):
                 raise ValueError(
                     "coxph needs the event status of the response y coded 0/1 "
-                    f"(0 = censored, 1 = event); got values {np.unique(st)[:5].tolist()}"
+                    f"(0 = censored, 1 = event); got values {listed(np.unique(st))}"
                 )
             time = arr[:, 0]
         elif arr.ndim == 1:

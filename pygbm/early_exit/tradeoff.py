@@ -11,7 +11,7 @@ import numpy as np
 
 from .. import frontend
 from .._checks import bool_arg, choice_arg
-from ..messages import warn
+from ..messages import listed, warn
 from ..plotting.axes import check_axes
 from ..progress import check_progress, progress_bar, wanted
 from .api import (HONEST_LEAST_ROWS, _check_fit, _check_fraction, _check_honest, _check_n_trees,
@@ -56,7 +56,7 @@ def _labels(fit, newdata):
     other = np.unique(known[~np.isin(known, (0.0, 1.0))])
     if other.size:
         warn(f"qwyc_tradeoff(): no accuracy (NaN): newdata's response is not the fit's 0/1 "
-             f"response (it has {other[:3].tolist()}{' ...' if other.size > 3 else ''})")
+             f"response (it has {listed(other)})")
         return None
     return y
 

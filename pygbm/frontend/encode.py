@@ -19,7 +19,7 @@ import unicodedata
 import numpy as np
 import pandas as pd
 
-from ..messages import warn
+from ..messages import listed, warn
 
 __all__ = ["PredictorEncoder", "r_quantile7", "r_label", "r_collation_key", "QUANTILE_PROBS",
            "as_column", "holds_numbers", "refuse_numbers_for_levels", "row_labels",
@@ -184,8 +184,7 @@ def refuse_numbers_for_levels(col: pd.Series, labels: list, var: str, levels,
         and not isinstance(dtype, pd.CategoricalDtype)
     if numbers and labels and not set(labels) & set(levels):
         raise TypeError(f"column {var!r} in {name} holds numbers, but {var!r} was categorical "
-                        f"in the training data (levels {list(levels)[:5]}"
-                        f"{' ...' if len(levels) > 5 else ''}): give its level labels "
+                        f"in the training data (levels {listed(levels)}): give its level labels "
                         "(numbers are not read as level codes)")
 
 

@@ -21,7 +21,7 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
-from ..messages import warn
+from ..messages import listed, warn
 from .encode import (NUMERIC, R_MAX_CATEGORICAL_LEVELS, PredictorEncoder, _column_kind,
                      as_column, holds_numbers, numeric_values, refuse_multiindex,
                      table_type)
@@ -163,7 +163,7 @@ LOGICAL_LEVELS = ("FALSE", "TRUE")
 def _numbers_expected(what: str, new_levels) -> ValueError:
     """The error for a categorical response of new rows where the fit's response was
     numbers (coding its labels by their own sorted order would be silently wrong)."""
-    return ValueError(f"{what} is categorical (levels {list(new_levels)[:5]}), but the "
+    return ValueError(f"{what} is categorical (levels {listed(new_levels)}), but the "
                       "fit's response was numbers: give the response as the fit had it")
 
 
@@ -362,8 +362,8 @@ def _recode_levels(y: np.ndarray, new_levels: list, levels, what: str) -> np.nda
     index = {level: code for code, level in enumerate(levels)}
     unknown = [level for level in new_levels if level not in index]
     if unknown:
-        raise ValueError(f"{what} has level(s) {unknown[:5]} that the fit's response did not "
-                         f"have (its levels: {list(levels)[:5]})")
+        raise ValueError(f"{what} has level(s) {listed(unknown)} that the fit's response did "
+                         f"not have (its levels: {listed(levels)})")
     remap = np.array([index[level] for level in new_levels], dtype=float)
     known = ~np.isnan(y)                      # NaN: a missing response (missing_ok)
     coded = np.full(y.shape, np.nan)

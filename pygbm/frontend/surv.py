@@ -18,6 +18,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from ..messages import listed
 from .encode import holds_numbers
 
 __all__ = ["Surv", "SurvData"]
@@ -91,7 +92,7 @@ def _status_from_event(event) -> np.ndarray:
     if bad.any():
         raise ValueError(
             "Surv(): `event` must be coded 0/1 (1 = event), 1/2 (2 = event) or "
-            f"True/False; found other values: {np.unique(original[bad]).tolist()[:10]}"
+            f"True/False; found other values: {listed(np.unique(original[bad]))}"
         )
     return status
 

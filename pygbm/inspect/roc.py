@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._checks import vector_arg
+from ..messages import listed
 
 
 def gbm_roc_area(obs, pred) -> float:
@@ -46,7 +47,7 @@ def gbm_roc_area(obs, pred) -> float:
     if not np.all(np.isin(obs, (0.0, 1.0))):
         # R's gbm.roc.area computes a number from any obs; pygbm refuses (an AUC needs 0/1)
         raise ValueError(f"obs must be 0 or 1 (a binary response); got "
-                         f"{np.unique(obs).size} distinct values, e.g. {np.unique(obs)[:3]}")
+                         f"{np.unique(obs).size} distinct values: {listed(np.unique(obs))}")
     n1 = obs.sum()
     n = len(obs)
     if n == n1:
