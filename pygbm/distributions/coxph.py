@@ -10,6 +10,8 @@ per-row outputs are returned in the caller's order.
 """
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from ..messages import listed
@@ -47,6 +49,39 @@ def _status(misc, n):
     if d.shape != (n,):
         raise ValueError(f"coxph: the status vector (misc) has shape {d.shape}; expected ({n},)")
     return d
+
+
+class _TimeOrdered(NamedTuple):
+    """A response's rows in R's order (:func:`time_order`): the permutation (None:
+    the rows were in order), their event status and their weights."""
+
+    order: np.ndarray | None
+    status: np.ndarray
+    w: np.ndarray
+
+    def take(self, a, dtype=float):
+        """Per-row ``a`` (a bag, node indices, ...) in this order, as ``dtype``."""
+        return np.asarray(_take(a, self.order), dtype=dtype)
+
+    def link(self, f, offset):
+        """The link values f + offset in this order."""
+        return full_f(_take(f, self.order), _take(offset, self.order))
+
+    def restore(self, z):
+        """Per-row values in this order back in the caller's order."""
+        if self.order is None:
+            return z
+        out = np.empty_like(z)
+        out[self.order] = z
+        return out
+
+
+def _time_ordered(t) -> _TimeOrdered:
+    """The rows of the response ``t`` in R's order."""
+    y, misc = _time_status(t.y, t.misc)
+    o = time_order(y)
+    return _TimeOrdered(o, _status(_take(misc, o), np.asarray(y).shape[0]),
+                        np.asarray(_take(t.w, o), dtype=float))
 
 
 def _events(d, w):
@@ -143,12 +178,8 @@ class CoxPH(Distribution):
         return 0.0
 
     def deviance(self, t, f, ctx):
-        y, offset, w, misc = t.y, t.offset, t.w, t.misc
-        y, misc = _time_status(y, misc)
-        o = time_order(y)
-        d = _status(_take(misc, o), np.asarray(y).shape[0])
-        F = full_f(_take(f, o), _take(offset, o))
-        w = np.asarray(_take(w, o), dtype=float)
+        sorted_rows = _time_ordered(t)
+        d, w, F = sorted_rows.status, sorted_rows.w, sorted_rows.link(f, t.offset)
         risk = np.cumsum(w * ctx.model_exp(F))
         ev = _events(d, w)
         dl = np.sum(w[ev] * (F[ev] - ctx.model_log(risk[ev])))
@@ -156,36 +187,22 @@ class CoxPH(Distribution):
             return float(np.float64(-2.0 * dl) / np.float64(np.sum(w[ev])))
 
     def negative_gradient(self, t, f, bag, ctx):
-        y, offset, w, misc = t.y, t.offset, t.w, t.misc
-        y, misc = _time_status(y, misc)
-        o = time_order(y)
-        d = _status(_take(misc, o), np.asarray(y).shape[0])
-        F = full_f(_take(f, o), _take(offset, o))
-        w = np.asarray(_take(w, o), dtype=float)
-        b = np.asarray(_take(bag, o), dtype=bool)
+        sorted_rows = _time_ordered(t)
+        d, w, F = sorted_rows.status, sorted_rows.w, sorted_rows.link(f, t.offset)
+        b = sorted_rows.take(bag, bool)
         ef = ctx.model_exp(F)
         risk = np.cumsum(np.where(b, w * ef, 0.0))
         use = b & _events(d, w)
         contrib = np.zeros_like(F)
         contrib[use] = w[use] / risk[use]
         tot = np.cumsum(contrib[::-1])[::-1]
-        z = d - ef * tot
-        if o is not None:
-            out = np.empty_like(z)
-            out[o] = z
-            z = out
-        return z
+        return sorted_rows.restore(d - ef * tot)
 
     def fit_leaves(self, t, f, z, leaves, bag, ctx):
-        y, offset, w, misc = t.y, t.offset, t.w, t.misc
-        node, n_nodes, node_n, min_obs = leaves.node, leaves.n_nodes, leaves.counts, leaves.min_obs
-        y, misc = _time_status(y, misc)
-        o = time_order(y)
-        d = _status(_take(misc, o), np.asarray(y).shape[0])
-        F = full_f(_take(f, o), _take(offset, o))
-        w = np.asarray(_take(w, o), dtype=float)
-        b = np.asarray(_take(bag, o), dtype=bool)
-        node = np.asarray(_take(node, o), dtype=np.intp)
+        n_nodes, node_n, min_obs = leaves.n_nodes, leaves.counts, leaves.min_obs
+        sorted_rows = _time_ordered(t)
+        d, w, F = sorted_rows.status, sorted_rows.w, sorted_rows.link(f, t.offset)
+        b, node = sorted_rows.take(bag, bool), sorted_rows.take(leaves.node, np.intp)
         out = np.zeros(n_nodes)
         eligible = np.asarray(node_n)[:n_nodes] >= min_obs
         k2node = np.flatnonzero(eligible)
@@ -223,14 +240,11 @@ class CoxPH(Distribution):
         return out
 
     def bag_improvement(self, t, f, fadj, bag, shrinkage, ctx):
-        y, w, misc = t.y, t.w, t.misc
-        y, misc = _time_status(y, misc)
-        o = time_order(y)
-        d = _status(_take(misc, o), np.asarray(y).shape[0])
-        w = np.asarray(_take(w, o), dtype=float)
+        sorted_rows = _time_ordered(t)
+        d, w = sorted_rows.status, sorted_rows.w
         F = np.zeros_like(w)  # R's BagImprovement leaves F at 0
-        oob = ~np.asarray(_take(bag, o), dtype=bool)
-        step = shrinkage * np.asarray(_take(fadj, o), dtype=float)
+        oob = ~sorted_rows.take(bag, bool)
+        step = shrinkage * sorted_rows.take(fadj)
         num = np.cumsum(np.where(oob, w * ctx.model_exp(F + step), 0.0))
         den = np.cumsum(np.where(oob, w * ctx.model_exp(F), 0.0))
         ev = oob & _events(d, w)
