@@ -12,7 +12,7 @@ import pytest
 
 import pygbm
 import pygbm.inspect  # noqa: F401  (pygbm.<toolbox> is resolved lazily)
-from pygbm.messages import warn
+from pygbm.messages import LISTED_VALUES, listed, warn
 
 
 def _caught(call):
@@ -85,3 +85,17 @@ def test_relative_influence_without_n_trees_says_which_as_r_does(bagged, data):
     assert len(caught) == 1 and caught[0].filename == __file__
     _, caught = _caught(lambda: pygbm.relative_influence(bagged, n_trees=10))
     assert caught == []                               # R says nothing when given
+
+
+def test_listed_shows_the_first_values_as_python_values():
+    assert listed(["a", "b"]) == "['a', 'b']"
+    assert listed(np.arange(7.0)) == "[0.0, 1.0, 2.0, 3.0, 4.0, ...]"
+    assert listed(pd.Index(list("abcdef"))) == "['a', 'b', 'c', 'd', 'e', ...]"
+    assert listed(np.array([True, False])) == "[True, False]"
+    assert listed(range(LISTED_VALUES)).endswith("4]")
+
+
+def test_an_error_lists_at_most_five_levels():
+    d = pd.DataFrame({"y": list("abcdefg") * 3, "x": np.arange(21.0)})
+    with pytest.raises(ValueError, match=r"\(levels \['a', 'b', 'c', 'd', 'e', \.\.\.\]\)"):
+        pygbm.gbm("y ~ x", d, distribution="bernoulli", n_trees=2)
