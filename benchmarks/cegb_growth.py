@@ -25,7 +25,7 @@ of no more cost and no more loss (1% allowed on each).
 Run from the repository root (a few minutes; no peer library needed):
 
     PYTHONPATH=. python benchmarks/cegb_growth.py [--leaves 16 32] [--trees 100]
-        [--grid fine] [--lightgbm] [--splits r|newton]
+        [--grid fine|jump] [--lightgbm] [--splits r|newton]
 
 ``--lightgbm`` also runs the issue's reading (deep against shallow, as many leaves
 as the two ``--depths`` give) with LightGBM's ``cegb_*`` on the same data, costs and
@@ -64,6 +64,10 @@ GRID = [0.0, 1e-5, 2e-5, 5e-5, 1e-4, 2e-4, 5e-4, 1e-3, 2e-3, 5e-3, 1e-2, 2e-2, 5
 R10 = [1.0, 1.25, 1.6, 2.0, 2.5, 3.15, 4.0, 5.0, 6.3, 8.0]
 FINE_GRID = [0.0] + [round(m * 10.0 ** e, 12) for e in range(-5, -1) for m in R10
                      if m * 10.0 ** e <= GRID[-1]]
+#: ``--grid jump``: the fine grid and steps of 1e-5 from 1e-3 to 1.25e-3, where the deep
+#: trees' cost jumps from about 60 to about 9 on the fine grid
+JUMP_GRID = sorted(set(FINE_GRID) | {round(1e-3 + k * 1e-5, 12) for k in range(26)})
+GRIDS = {"coarse": GRID, "fine": FINE_GRID, "jump": JUMP_GRID}
 #: the curves' points: every STEP iterations
 STEP = 5
 
@@ -200,8 +204,9 @@ def main():
                     help="the paper's comparison: best- against breadth-first at these leaves")
     ap.add_argument("--depths", type=int, nargs=2, default=[15, 3],
                     help="the issue's reading: best-first, deep against shallow")
-    ap.add_argument("--grid", choices=("coarse", "fine"), default="coarse",
-                    help="the lambda grid: 1-2-5 steps (coarse) or ten per decade (fine)")
+    ap.add_argument("--grid", choices=tuple(GRIDS), default="coarse",
+                    help="the lambda grid: 1-2-5 steps (coarse), ten per decade (fine), "
+                         "fine and 1e-5 steps through the deep trees' jump in cost (jump)")
     ap.add_argument("--lightgbm", action="store_true",
                     help="also the deep-against-shallow reading with LightGBM's cegb_*")
     ap.add_argument("--csv", default=None, help="write every point here")
@@ -213,7 +218,7 @@ def main():
     t0 = time.time()
     runs = [(leaves - 1, order) for leaves in args.leaves for order in ("best", "breadth")]
     runs += [(d, "best") for d in args.depths if (d, "best") not in runs]
-    grid = GRID if args.grid == "coarse" else FINE_GRID
+    grid = GRIDS[args.grid]
     dist_spec = "bernoulli" if args.splits == "r" else {"name": "bernoulli", "splits": "newton"}
     for depth, order in runs:
         for lam in grid:
