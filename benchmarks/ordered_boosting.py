@@ -24,7 +24,7 @@ defaults: the change is then against the same plain fit).
 The time per tree of the two modes is benchmarks/ordered_time.py's.
 
 Run:  PYTHONPATH=. python benchmarks/ordered_boosting.py [--seeds 10]
-      [--fractions 1 0.1 0.03] [--n-trees 1000] [--shrinkage 0.05]
+      [--fractions 1 0.1 0.03] [--n-trees 1000] [--shrinkage 0.05] [--depth 6]
       [--no-catboost | --no-pygbm] [--modes plain ordered] [--seed-start 0]
       [--splits gradient newton] [--n-permutations 4] [--fold-len-multiplier 2]
       [--tag _name] [--merge earlier.csv ...] [--report-only]
@@ -92,7 +92,7 @@ def pygbm_fit(rows, test, boosting_type, seed, args, response=RESPONSE, splits="
     ordered = {} if boosting_type == "plain" else \
         dict(n_permutations=args.n_permutations, fold_len_multiplier=args.fold_len_multiplier)
     fit = pygbm.gbm(f"{response} ~ .", rows, distribution=distribution, n_trees=args.n_trees,
-                    interaction_depth=DEPTH, shrinkage=args.shrinkage,
+                    interaction_depth=args.depth, shrinkage=args.shrinkage,
                     bag_fraction=BAG_FRACTION, train_fraction=1 - VALID_FRACTION,
                     categorical="ordered_ts", max_bins=MAX_BINS, boosting_type=boosting_type,
                     random_state=seed, keep_data=False, progress=False, **ordered)
@@ -119,7 +119,7 @@ def catboost_fit(rows, test, boosting_type, seed, args, response=RESPONSE):
     extra = {} if args.catboost_ctr_complexity is None else \
         dict(max_ctr_complexity=args.catboost_ctr_complexity)
     model = CatBoostClassifier(iterations=args.n_trees, learning_rate=args.shrinkage,
-                               depth=DEPTH, boosting_type=boosting_type, random_seed=seed,
+                               depth=args.depth, boosting_type=boosting_type, random_seed=seed,
                                thread_count=1, verbose=False, use_best_model=True,
                                allow_writing_files=False, **extra)
     t0 = time.process_time()
@@ -191,6 +191,8 @@ def main():
     ap.add_argument("--fractions", type=float, nargs="+", default=[1.0, 0.1, 0.03])
     ap.add_argument("--n-trees", type=int, default=1000)
     ap.add_argument("--shrinkage", type=float, default=0.05)
+    ap.add_argument("--depth", type=int, default=DEPTH,
+                    help="pygbm's interaction_depth and CatBoost's depth")
     ap.add_argument("--no-catboost", action="store_true")
     ap.add_argument("--modes", nargs="+", default=["plain", "ordered"],
                     choices=["plain", "ordered"],
@@ -239,7 +241,7 @@ def main():
                         pd.DataFrame(records).to_csv(csv, index=False)
     df = pd.concat(earlier + [pd.DataFrame(records)], ignore_index=True)
     md = ["# Ordered vs plain boosting on UCI Adult", "",
-          f"depth {DEPTH}, learning rate {args.shrinkage}, at most {args.n_trees} trees, "
+          f"depth {args.depth}, learning rate {args.shrinkage}, at most {args.n_trees} trees, "
           f"trees chosen on the last {VALID_FRACTION:.0%} of the training rows, "
           "test log loss on the original test rows; pygbm: ordered_ts, bag 0.5, "
           f"max_bins {MAX_BINS}.", "", summarise(df), ""]

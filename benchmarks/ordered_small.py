@@ -137,7 +137,8 @@ def main():
     csv = OUT.parent / f"{OUT.name}{args.tag}.csv"
     points = []
     if not args.report_only:
-        fit_args = argparse.Namespace(n_trees=1000, shrinkage=0.05, catboost_ctr_complexity=None,
+        fit_args = argparse.Namespace(n_trees=1000, shrinkage=0.05, depth=ob.DEPTH,
+                                      catboost_ctr_complexity=None,
                                       n_permutations=ob.N_PERMUTATIONS,
                                       fold_len_multiplier=ob.FOLD_LEN_MULTIPLIER)
         for name in args.data:
