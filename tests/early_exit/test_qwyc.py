@@ -488,7 +488,7 @@ def test_predict_offset_and_newdata_checked(setting):
     fit, _, held, _ = setting
     ee = qwyc(fit, held, alpha=0.0)
     # the fit has no offset: any offset is refused (the checks of an offset's values,
-    # for a fit with one: tests/test_calibration.py)
+    # for a fit with one: tests/calibration/test_calibrate.py)
     for bad in [np.zeros(3), ["a"] * 500, np.full(500, np.nan), np.ones(500)]:
         with pytest.raises(ValueError, match="offset was given, but the model was fitted "
                                              "without an offset"):

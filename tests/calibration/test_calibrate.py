@@ -1,5 +1,6 @@
-"""calibrate() and calibration_report() (issue 23): a hand example, end
-points, clamping, zeros counted 1/l, offsets, the report's measures."""
+"""calibrate() (pygbm/calibration/fitting.py and model.py, issue 23) on fits:
+end to end, offsets and exposure, weights, subsampled zeros, text responses, the
+training-rows warnings, bad arguments, the reliability plot."""
 from __future__ import annotations
 
 import contextlib
@@ -11,86 +12,7 @@ import pandas as pd
 import pytest
 
 import pygbm
-from pygbm.calibration import control_points, knots
-
-# the 10-row hand example: 2 bins of 5 rows
-PHI = np.array([0.05, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8])
-Y = np.array([0, 0, 1, 0, 0, 1, 0, 1, 1, 1], dtype=float)
-
-
-def _map(ends, w=None, monotone=False, y=Y):
-    w = np.ones(10) if w is None else w
-    cx, cy, cw, rows = control_points(PHI, y, w, 2, monotone)
-    return cx, cy, cw, rows, knots(cx, cy, cw, PHI, y, ends, probability=True)
-
-
-def test_hand_example_control_points_and_interpolation():
-    cx, cy, cw, rows, (kx, ky) = _map("flat")
-    np.testing.assert_allclose(cx, [0.16, 0.6])
-    np.testing.assert_allclose(cy, [0.2, 0.8])
-    np.testing.assert_array_equal(cw, [5, 5])
-    np.testing.assert_array_equal(rows, [5, 5])
-    np.testing.assert_allclose(kx, cx) and np.testing.assert_allclose(ky, cy)
-    # interpolation, and flat beyond the outermost control points (clamped)
-    np.testing.assert_allclose(np.interp([0.38, 0.01, 0.95], kx, ky), [0.5, 0.2, 0.8])
-
-
-def test_hand_example_langford_end_points():
-    cx, cy, _, _, (kx, ky) = _map("langford")
-    np.testing.assert_allclose(kx, [0.0, 0.16, 0.6, 1.0])
-    np.testing.assert_allclose(ky, [0.0, 0.2, 0.8, 1.0])
-    np.testing.assert_allclose(np.interp([0.08, 0.8], kx, ky), [0.1, 0.9])
-    # not a probability: the sample's (min phi, min y) and (max phi, max y)
-    kx2, ky2 = knots(cx, cy, np.ones(2), PHI, Y * 3, "langford", probability=False)
-    np.testing.assert_allclose(kx2, [0.05, 0.16, 0.6, 0.8])
-    np.testing.assert_allclose(ky2, [0.0, 0.2, 0.8, 3.0])
-
-
-def test_a_bin_of_tied_predictions_is_at_them():
-    """A bin's mean prediction stays within its rows' predictions: the weighted
-    mean of 39 equal values rounds one ulp above them, and Langford's end point
-    at that prediction then calibrated the whole tied block to the smallest
-    response (found by an audit on boston)."""
-    phi = np.r_[np.full(39, 20.93), np.linspace(21.0, 25.0, 39)]
-    y = np.r_[np.full(39, 14.0), np.linspace(10.0, 30.0, 39)]
-    y[0] = 5.0
-    assert np.sum(phi[:39]) / 39 != 20.93                 # the rounding this is about
-    cx, cy, cw, _ = control_points(phi, y, np.ones(78), 2)
-    assert cx[0] == 20.93
-    kx, ky = knots(cx, cy, cw, phi, y, "langford", probability=False)
-    assert kx[0] == 20.93 and ky[0] == cy[0]               # no end point on the bin
-    assert np.interp(20.93, kx, ky) == pytest.approx(np.mean(y[:39]))
-
-
-def test_hand_example_zeros_count_one_over_l():
-    l = 0.5
-    w = np.where(Y == 0, 1 / l, 1.0)
-    cx, cy, cw, _, _ = _map("flat", w=w)
-    np.testing.assert_allclose(cx, [1.45 / 9, 3.5 / 6])
-    np.testing.assert_allclose(cy, [1 / 9, 4 / 6])
-    np.testing.assert_allclose(cw, [9, 6])
-
-
-def test_monotone_pools_adjacent_violators():
-    y = np.array([0, 1, 1, 1, 1, 0, 0, 0, 1, 0], dtype=float)     # bins: 0.8 then 0.2
-    _, cy, _, _, _ = _map("flat", y=y)
-    np.testing.assert_allclose(cy, [0.8, 0.2])
-    _, cy, _, _, _ = _map("flat", y=y, monotone=True)
-    np.testing.assert_allclose(cy, [0.5, 0.5])
-
-
-@pytest.fixture(scope="module")
-def rare():
-    rng = np.random.default_rng(11)
-    n = 6000
-    x = rng.uniform(size=(n, 3))
-    p = 1 / (1 + np.exp(-(-3.5 + 3 * x[:, 0])))
-    df = pd.DataFrame(x, columns=["a", "b", "c"])
-    df["y"] = (rng.uniform(size=n) < p).astype(float)
-    df["expo"] = rng.uniform(0.5, 2, size=n)
-    df["k"] = rng.poisson(df["expo"] * np.exp(-2.5 + 2 * x[:, 1]))
-    df["w"] = rng.uniform(0.2, 3.0, size=n)
-    return df
+from pygbm.calibration import control_points
 
 
 def test_calibrate_fit_end_to_end(rare):
@@ -328,68 +250,6 @@ def test_calibrate_subsampled_names_itself(rare, value):
         pygbm.calibrate(fit, rare.iloc[3000:], n_trees=5, subsampled=value)
     assert pygbm.calibrate(fit, rare.iloc[3000:], n_trees=5, subsampled=1).rate is None
     assert pygbm.calibrate(fit, rare.iloc[3000:], n_trees=5, subsampled=np.True_).rate == 0.3
-
-
-def test_calibration_report_measures():
-    y = np.array([0, 0, 1, 1], dtype=float)
-    p = np.array([0.1, 0.2, 0.6, 0.9])
-    r = pygbm.calibration_report(y, p, bins=2)
-    assert r["in_the_large"] == pytest.approx(1.8 / 2)
-    assert r["ece"] == pytest.approx((abs(0.3 - 0) + abs(1.5 - 2)) / 4)
-    assert r["brier"] == pytest.approx((0.01 + 0.04 + 0.16 + 0.01) / 4)
-    dev = -2 * np.mean(np.log([0.9, 0.8, 0.6, 0.9]))
-    assert r["deviance"] == pytest.approx(dev) and r["n"] == 4
-    counts = pygbm.calibration_report([0, 2, 1], [0.5, 1.5, 1.0])
-    expect = 2 * np.mean([0.5, 2 * np.log(2 / 1.5) - 0.5, 0.0])
-    assert counts["deviance"] == pytest.approx(expect)
-    with pytest.raises(ValueError, match="same length"):
-        pygbm.calibration_report([0, 1], [0.5])
-    with pytest.raises(ValueError, match="distribution must be"):
-        pygbm.calibration_report(y, p, distribution="tweedie")
-    with pytest.raises(ValueError, match=r"p must be in \[0, 1\] with distribution "
-                       r"'bernoulli' \(guessed from y\).*distribution='poisson'"):
-        pygbm.calibration_report([0, 1], [0.5, 1.5])
-    assert pygbm.calibration_report([0, 1], [0.5, 1.5], distribution="poisson")["n"] == 2
-    with pytest.raises(ValueError, match="y must be in \\[0, 1\\] with distribution 'bernoulli',"):
-        pygbm.calibration_report([0, 2], [0.5, 0.7], distribution="bernoulli")
-    with pytest.raises(ValueError, match="p must be >= 0 with distribution 'poisson'"):
-        pygbm.calibration_report([0, 2], [0.5, -1.0])
-    assert pygbm.calibration_report([1.5, 2.5], [-1.0, 3.0])["n"] == 2      # gaussian
-
-
-@pytest.mark.parametrize("y, p, distribution", [
-    (np.zeros(8), [.1, .8, .6, .3, .2, .7, .4, .1], None),            # bernoulli
-    (np.zeros(4), [0.5, 1.5, 2.0, 0.0], "poisson"),
-    (np.zeros(4), [-0.5, 1.5, 2.0, 0.0], "gaussian"),
-    (np.array([-1.0, 1.0, -2.0, 2.0]), [0.1, 0.2, 0.3, 0.4], None),   # gaussian, sum 0
-])
-def test_calibration_report_in_the_large_undefined_at_sum_of_y_zero_warns(y, p, distribution):
-    # in_the_large (sum p / sum y) was NaN silently where every y is 0
-    rows = "every y is 0" if not y.any() else "the weighted sum of y is 0"
-    with pytest.warns(UserWarning, match=rf"in_the_large \(sum of w p / sum of w y\) is "
-                                         rf"undefined where {rows}, so it is NaN: the "
-                                         rf"weighted mean of p is {np.mean(p):.4g}, of y 0 "):
-        report = pygbm.calibration_report(y, p, distribution=distribution)
-    assert np.isnan(report["in_the_large"]) and report["n"] == y.size
-    assert report["brier"] == pytest.approx(np.mean((y - np.asarray(p)) ** 2))
-
-
-@pytest.mark.parametrize("kw, match", [
-    (dict(y=None), "y must be numbers, got None"),
-    (dict(p=["a", "b", "c", "d"]), "p must be numbers"),
-    (dict(y=pd.Series(["no", "no", "yes", "yes"])),
-     r"^y must be numbers, got Series of 4 values with non-numbers such as 'no'$"),
-    (dict(p=[0.1, np.nan, 0.5, 0.5]), "p must be finite numbers, got 1 NaN"),
-    (dict(y=[0, np.inf, 1, 1]), "y must be finite numbers, got 0 NaN and 1 infinite"),
-    (dict(weights=["a"] * 4), "weights must be numbers"),
-    (dict(weights=np.ones((4, 1))), r"weights must be one number per row \(4\), got shape"),
-    (dict(weights=[1, -1, 1, 1]), "weights must be >= 0.*1 negative"),
-    (dict(weights=[1, np.nan, 1, 1]), "weights must be finite numbers, got 1 NaN"),
-])
-def test_calibration_report_bad_arguments_name_themselves(kw, match):
-    args = dict(y=[0, 0, 1, 1], p=[0.1, 0.2, 0.6, 0.9]) | kw
-    with pytest.raises(ValueError, match=match):       # not NumPy's "could not convert"
-        pygbm.calibration_report(**args)
 
 
 def test_calibrate_bad_offset_and_weights_name_themselves(rare):
