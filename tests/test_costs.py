@@ -11,58 +11,37 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from cost_cases import COSTS, NAMES, band_fit, band_frame
+
 from pygbm import gbm, gbm_fit, gbm_more
-
-NAMES = ["c1", "c2", "e1", "e2"]
-COSTS = {"c1": 1.0, "c2": 1.0, "e1": 50.0, "e2": 50.0}
-#: a trade-off that lets trees split under COSTS (the default 1 stops every split)
-LIGHT = 1e-4
-
-
-def _frame(n=1200, seed=0):
-    rng = np.random.default_rng(seed)
-    x = rng.normal(size=(n, 4))
-    x[rng.random((n, 4)) < 0.05] = np.nan
-    band = np.abs(np.nan_to_num(x[:, 0])) < 0.5
-    y = np.where(band, np.nan_to_num(x[:, 2]) > 0, np.nan_to_num(x[:, 0]) > 0).astype(float)
-    df = pd.DataFrame(x, columns=NAMES)
-    df["y"] = y
-    return df
-
-
-def _fit(df, n_trees=30, **kw):
-    args = dict(distribution="bernoulli", n_trees=n_trees, interaction_depth=4,
-                random_state=3, engine="numpy")
-    args.update(kw)
-    return gbm("y ~ .", df, **args)
 
 
 def test_no_costs_is_the_fit_without_them():
-    df = _frame()
-    a = _fit(df)
-    b = _fit(df, feature_costs=None, cost_split=0.0, cegb_tradeoff=1.0)
+    df = band_frame()
+    a = band_fit(df)
+    b = band_fit(df, feature_costs=None, cost_split=0.0, cegb_tradeoff=1.0)
     np.testing.assert_array_equal(a.fit, b.fit)
     assert a.cost_tracker is None and b.options.costs is None
     # costs with lambda = 0: R's fit, the costs kept for reporting
-    c = _fit(df, feature_costs=COSTS, cegb_tradeoff=0.0)
+    c = band_fit(df, feature_costs=COSTS, cegb_tradeoff=0.0)
     np.testing.assert_array_equal(a.fit, c.fit)
     assert c.cost_tracker is None
     assert c.predict_cost(df)["total"].mean() > 0
 
 
 def test_costs_lower_the_prediction_cost():
-    df = _frame()
-    plain = _fit(df, feature_costs=COSTS, cegb_tradeoff=0.0)
-    cheap = _fit(df, feature_costs=COSTS, cegb_tradeoff=0.01)
+    df = band_frame()
+    plain = band_fit(df, feature_costs=COSTS, cegb_tradeoff=0.0)
+    cheap = band_fit(df, feature_costs=COSTS, cegb_tradeoff=0.01)
     assert cheap.predict_cost(df)["total"].mean() < 0.7 * plain.predict_cost(df)["total"].mean()
 
 
 def test_gbm_more_continues_the_marks():
-    df = _frame()
+    df = band_frame()
     kw = dict(feature_costs=COSTS, feature_costs_model={"e2": 30.0}, cost_split=0.01,
               cegb_tradeoff=0.01)
-    whole = _fit(df, n_trees=40, **kw)
-    first = _fit(df, n_trees=20, **kw)
+    whole = band_fit(df, n_trees=40, **kw)
+    first = band_fit(df, n_trees=20, **kw)
     again = pickle.loads(pickle.dumps(first))    # before gbm_more moves first's generator
     more = gbm_more(first, 20)
     np.testing.assert_array_equal(more.fit, whole.fit)
@@ -75,8 +54,8 @@ def test_gbm_more_continues_the_marks():
 
 @pytest.mark.parametrize("bag", [1.0, 0.5])
 def test_predict_cost_on_the_training_rows_is_the_trackers_accounting(bag):
-    df = _frame()
-    fit = _fit(df, bag_fraction=bag, feature_costs=COSTS, feature_costs_model={"c2": 7.0},
+    df = band_frame()
+    fit = band_fit(df, bag_fraction=bag, feature_costs=COSTS, feature_costs_model={"c2": 7.0},
                cost_split=0.5, cegb_tradeoff=0.005)
     table = fit.predict_cost(df)
     feature, split, model = fit.cost_tracker.training_costs()
@@ -97,8 +76,8 @@ def test_predict_cost_on_the_training_rows_is_the_trackers_accounting(bag):
 
 
 def test_print_and_summary_report_the_cost():
-    df = _frame()
-    fit = _fit(df, feature_costs=COSTS, cegb_tradeoff=0.01)
+    df = band_frame()
+    fit = band_fit(df, feature_costs=COSTS, cegb_tradeoff=0.01)
     text = repr(fit)
     assert "Mean prediction cost per training row" in text and "Share of the cost" in text
     mean = fit.predict_cost(df)["total"].mean()
@@ -108,11 +87,11 @@ def test_print_and_summary_report_the_cost():
     assert list(frame.columns) == ["cost_share"]
     assert abs(frame["cost_share"].sum() - 100.0) < 1e-9
     assert "cost" in str(s)
-    assert "cost" not in repr(_fit(df))
+    assert "cost" not in repr(band_fit(df))
 
 
 def test_gbm_fit_takes_costs_by_vector():
-    df = _frame()
+    df = band_frame()
     x = df[NAMES]
     a = gbm_fit(x, df["y"], n_trees=10, interaction_depth=3, shrinkage=0.1, random_state=1,
                 feature_costs=[1, 1, 50, 50], cegb_tradeoff=0.01, engine="numpy")
@@ -124,7 +103,7 @@ def test_gbm_fit_takes_costs_by_vector():
 def test_costs_that_stop_every_split_warn():
     """Costs in rows and the default cegb_tradeoff=1: no split pays for itself and
     the fit is the constant model, which only '0 had non-zero influence' hinted."""
-    df = _frame(600)
+    df = band_frame(600)
     x = df[NAMES]
     kw = dict(n_trees=5, interaction_depth=3, shrinkage=0.1, random_state=1)
     with pytest.warns(UserWarning, match=r"^no tree made a split: with feature costs a split "
@@ -139,10 +118,10 @@ def test_costs_that_stop_every_split_warn():
 
 
 def test_cv_folds_use_the_costs():
-    df = _frame(600)
+    df = band_frame(600)
     kw = dict(n_trees=10, cv_folds=3, n_cores=1)
-    plain = _fit(df, **kw)
-    costly = _fit(df, feature_costs=COSTS, cegb_tradeoff=0.05, **kw)
+    plain = band_fit(df, **kw)
+    costly = band_fit(df, feature_costs=COSTS, cegb_tradeoff=0.05, **kw)
     assert not np.array_equal(plain.cv_error, costly.cv_error)
 
 
@@ -169,14 +148,14 @@ def test_cv_folds_use_the_costs():
 ])
 def test_bad_costs_name_the_argument(kw, match):
     with pytest.raises(ValueError, match=match):
-        _fit(_frame(200), n_trees=2, **kw)
+        band_fit(band_frame(200), n_trees=2, **kw)
 
 
 def test_costs_keyed_by_an_integer_column_say_the_names_are_strings():
     """A table's integer columns are the predictors '0', '1', ...: the key 0 said
     "0 is not a predictor; the predictors are 0, 1, 2, 3"; a Series indexed 0 and 2
     was read as a vector of 2 costs."""
-    df = _frame(200)
+    df = band_frame(200)
     x = df[NAMES].set_axis(range(4), axis=1)
     kw = dict(n_trees=2, shrinkage=0.1, cegb_tradeoff=0.01)
     for costs in ({0: 5.0}, pd.Series({0: 5.0, 2: 1.0})):
@@ -194,12 +173,12 @@ def test_a_cost_keyed_by_a_transformed_column_names_its_predictor(formula, key, 
     with pytest.raises(ValueError, match=rf"feature_costs: '{key}' is not a predictor.* "
                                          rf"\('{key}' enters the model through "
                                          rf"{re.escape(predictor)}: key the cost by"):
-        gbm(formula, _frame(200), distribution="bernoulli", n_trees=2,
+        gbm(formula, band_frame(200), distribution="bernoulli", n_trees=2,
             feature_costs={key: 1.0})
 
 
 def test_a_cost_keyed_by_an_offset_column_says_no_tree_reads_it():
-    df = _frame(200).assign(t=lambda d: 1.0 + np.arange(d.shape[0]) % 3)
+    df = band_frame(200).assign(t=lambda d: 1.0 + np.arange(d.shape[0]) % 3)
     with pytest.raises(ValueError, match=r"feature_costs_model: 't' is not a predictor.* "
                                          r"\('t' enters the model only through the offset "
                                          r"'offset\(np.log\(t\)\)', which no tree reads"):
@@ -210,220 +189,31 @@ def test_a_cost_keyed_by_an_offset_column_says_no_tree_reads_it():
 def test_costs_by_name_in_a_series_or_by_position():
     """A pandas Series indexed by predictor name is costs by name (in any
     order, as a dict); one with the default integer index is a vector."""
-    df = _frame(300)
+    df = band_frame(300)
     kw = dict(n_trees=5, cegb_tradeoff=0.01)
-    want = _fit(df, feature_costs={"e2": 50.0, "c1": 1.0}, **kw)
+    want = band_fit(df, feature_costs={"e2": 50.0, "c1": 1.0}, **kw)
     for costs in (pd.Series({"e2": 50.0, "c1": 1.0}), pd.Series([1.0, 0.0, 0.0, 50.0]),
                   (1, 0, 0, 50)):
-        got = _fit(df, feature_costs=costs, **kw)
+        got = band_fit(df, feature_costs=costs, **kw)
         np.testing.assert_array_equal(got.costs.feature, want.costs.feature)
         np.testing.assert_array_equal(got.fit, want.fit)
 
 
 def test_predict_cost_needs_costs():
-    df = _frame(200)
+    df = band_frame(200)
     with pytest.raises(ValueError, match="without costs"):
-        _fit(df, n_trees=2).predict_cost(df)
+        band_fit(df, n_trees=2).predict_cost(df)
 
 
 def test_predict_cost_keeps_the_row_labels_of_newdata():
     # the table's index was 0..n-1 whatever newdata's, so rows did not line up with it
-    df = _frame(200)
-    fit = _fit(df, n_trees=5, feature_costs=COSTS, cegb_tradeoff=0.01)
+    df = band_frame(200)
+    fit = band_fit(df, n_trees=5, feature_costs=COSTS, cegb_tradeoff=0.01)
     rows = df.iloc[:4].set_index(pd.Index(["a", "b", "c", "d"]))
     table = fit.predict_cost(rows)
     assert list(table.index) == ["a", "b", "c", "d"]
     np.testing.assert_array_equal(table.to_numpy(), fit.predict_cost(df.iloc[:4]).to_numpy())
     assert all(list(t.index) == list("abcd") for t in fit.predict_cost(rows, [2, 5]).values())
-
-
-def test_cost_tradeoff_traces_deviance_against_cost():
-    import matplotlib
-    matplotlib.use("Agg")
-    from pygbm import cost_tradeoff, plot_cost_tradeoff
-
-    train, test = _frame(800, seed=1), _frame(400, seed=2)
-    fits = [_fit(train, feature_costs=COSTS, cegb_tradeoff=lam) for lam in (0.0, 0.01)]
-    table = cost_tradeoff(fits, test, n_trees=[5, 30])
-    assert list(table["model"].unique()) == ["lambda=0", "lambda=0.01"]
-    assert list(table.columns) == ["model", "tradeoff", "n_trees", "deviance", "mean_cost",
-                                   "feature_cost", "split_cost", "model_cost"]
-    last = table[table["n_trees"] == 30]
-    # deviance as the fit's own: bernoulli's on the test rows at 30 trees
-    f = fits[1].predict(test, n_trees=30)
-    y = test["y"].to_numpy()
-    want = -2 * np.mean(y * f - np.logaddexp(0, f))
-    assert abs(last["deviance"].iloc[1] - want) < 1e-12
-    assert last["mean_cost"].iloc[1] < last["mean_cost"].iloc[0]
-    assert len(cost_tradeoff({"a": fits[1]}, test)) >= 5       # default counts
-    one = cost_tradeoff(fits[1], test, n_trees=[5, 30])         # a single fit: its curve
-    assert one.drop(columns="model").equals(
-        table[table["model"] == "lambda=0.01"].drop(columns="model").reset_index(drop=True))
-    ax = plot_cost_tradeoff(table)
-    assert len(ax.lines) == 2
-    # two fits of one trade-off (other costs, depths) are two models, not one line
-    # zigzagging through both
-    deep = _fit(train, feature_costs=COSTS, cegb_tradeoff=0.01, interaction_depth=6)
-    both = cost_tradeoff([fits[0], fits[1], deep], test, n_trees=[5, 30])
-    assert list(both["model"].unique()) == ["lambda=0", "lambda=0.01 (fits[1])",
-                                            "lambda=0.01 (fits[2])"]
-    assert len(plot_cost_tradeoff(both).lines) == 3
-    with pytest.raises(ValueError, match=r"^table has no rows"):
-        plot_cost_tradeoff(table[table["n_trees"] > 30])
-    with pytest.raises(ValueError, match="without costs"):
-        cost_tradeoff([_fit(train, n_trees=2)], test)
-    # a set of fits said "fits[0] must be a fitted gbm model ..., got set"
-    with pytest.raises(TypeError, match=r"^fits must be a fitted model with costs, or a list "
-                                        r"or dict of them, got set$"):
-        cost_tradeoff({fits[0]}, test)
-
-
-def test_cost_tradeoff_evaluates_the_formulas_response_and_offset():
-    """A response expression (log(y)) and an offset(): the deviance is the
-    fit's own on the new rows (a column named 'log(y)' does not exist)."""
-    from pygbm import cost_tradeoff
-
-    rng = np.random.default_rng(4)
-    df = _frame(600, seed=4)
-    df["count"] = rng.poisson(np.exp(0.5 * np.nan_to_num(df.c1.to_numpy()))) + 1
-    df["t"] = rng.uniform(1.0, 5.0, len(df))
-    train, test = df.iloc[:400], df.iloc[400:]
-    fit = gbm("log(count) ~ c1 + c2 + e1 + e2", train, distribution="gaussian", n_trees=20,
-              feature_costs=COSTS, cegb_tradeoff=LIGHT, random_state=1)
-    table = cost_tradeoff([fit], test, n_trees=[20])
-    resid = np.log(test["count"].to_numpy()) - fit.predict(test, n_trees=20)
-    assert table["deviance"].iloc[0] == pytest.approx(np.mean(resid ** 2), rel=1e-12)
-    pois = gbm("count ~ c1 + c2 + e1 + e2 + offset(log(t))", train, distribution="poisson",
-               n_trees=20, feature_costs=COSTS, cegb_tradeoff=LIGHT, random_state=1)
-    # on the training rows the deviance is the fit's training error, offsets included
-    table = cost_tradeoff([pois], train, n_trees=[20])
-    assert table["deviance"].iloc[0] == pytest.approx(pois.train_error[-1], rel=1e-12)
-    given = cost_tradeoff([pois], train, y=train["count"], n_trees=[20])
-    assert given["deviance"].iloc[0] == pytest.approx(pois.train_error[-1], rel=1e-12)
-    # newdata without the response: the error names newdata (it said 'data'), for a
-    # formula of bare names and for one formulaic parses
-    for model, formula in ((pois, "count ~ c1 + c2 + e1 + e2 + offset(log(t))"),
-                           (fit, "log(count) ~ c1 + c2 + e1 + e2")):
-        assert model.formula == formula
-        with pytest.raises(ValueError, match=r"^formula uses column not in newdata: 'count'"):
-            cost_tradeoff([model], test.drop(columns="count"), n_trees=[20])
-
-
-def test_cost_tradeoff_codes_a_text_y_by_the_fits_levels():
-    # y= as text was coded by sorted text, the reverse of the fit's (good = 0, bad = 1):
-    # the deviance was of the flipped response
-    from pygbm import cost_tradeoff
-
-    df = _frame(600, seed=6)
-    df["y"] = pd.Categorical(np.where(df["y"] == 1, "bad", "good"), categories=["good", "bad"])
-    train, test = df.iloc[:400], df.iloc[400:]
-    with pytest.warns(UserWarning, match="'good' = 0, 'bad' = 1"):
-        fit = _fit(train, n_trees=10, feature_costs=COSTS, cegb_tradeoff=0.01)
-    want = cost_tradeoff(fit, test, n_trees=[10])
-    got = cost_tradeoff(fit, test.drop(columns="y"), y=test["y"].astype(str).to_numpy(),
-                        n_trees=[10])
-    pd.testing.assert_frame_equal(got, want)
-
-
-def test_cost_tradeoff_coxph_reads_the_event_status_of_newdata():
-    # coxph's deviance needs each row's event: cost_tradeoff crashed with "coxph needs
-    # the event indicator (misc = status 0/1)"
-    from pygbm import Surv, cost_tradeoff
-
-    rng = np.random.default_rng(6)
-    df = _frame(500, seed=6)
-    df["time"] = rng.exponential(np.exp(-np.nan_to_num(df.c1.to_numpy())))
-    df["status"] = (rng.random(len(df)) < 0.7).astype(int)
-    fit = gbm("Surv(time, status) ~ c1 + c2 + e1 + e2", df, distribution="coxph",
-              n_trees=20, train_fraction=0.7, feature_costs=COSTS, cegb_tradeoff=LIGHT,
-              random_state=1)
-    test = df.iloc[fit.n_train:]
-    table = cost_tradeoff(fit, test, n_trees=[5, 20])
-    np.testing.assert_allclose(table["deviance"], fit.valid_error[[4, 19]], rtol=1e-12)
-    given = cost_tradeoff(fit, test, y=Surv(test["time"], test["status"]), n_trees=[5, 20])
-    np.testing.assert_allclose(given["deviance"], table["deviance"], rtol=1e-12)
-    with pytest.raises(ValueError, match=r"y must be the survival times and event status of "
-                                         r"newdata for distribution 'coxph'"):
-        cost_tradeoff(fit, test, y=test["time"], n_trees=[5])
-
-
-def test_cost_tradeoff_weights_the_deviance_and_costs_as_valid_error_does():
-    # the deviance of a weighted fit was its newdata's unweighted one, though the
-    # table said "as fit.valid_error" (which the fit's weights weight)
-    from pygbm import cost_tradeoff
-
-    df = _frame(600, seed=3)
-    df["w"] = np.linspace(0.2, 3.0, len(df))
-    fit = gbm("y ~ c1 + c2 + e1 + e2", df, distribution="bernoulli", n_trees=20,
-              weights="w", train_fraction=0.7, feature_costs=COSTS, cegb_tradeoff=LIGHT,
-              random_state=1)
-    test = df.iloc[fit.n_train:]
-    table = cost_tradeoff(fit, test, n_trees=[5, 20], weights="w")
-    np.testing.assert_allclose(table["deviance"], fit.valid_error[[4, 19]], rtol=1e-12)
-    as_array = cost_tradeoff(fit, test, n_trees=[5, 20], weights=test["w"].to_numpy())
-    pd.testing.assert_frame_equal(as_array, table)
-    cost = fit.predict_cost(test, n_trees=20)["total"]
-    assert table["mean_cost"].iloc[1] == pytest.approx(np.average(cost, weights=test["w"]))
-    unweighted = cost_tradeoff(fit, test, n_trees=[5, 20])
-    assert unweighted["mean_cost"].iloc[1] == pytest.approx(cost.mean())
-    assert not np.allclose(unweighted["deviance"], fit.valid_error[[4, 19]])
-    with pytest.raises(ValueError, match=r"weights: column 'v' is not in newdata"):
-        cost_tradeoff(fit, test, weights="v")
-
-
-def _ranking_frame(n_groups=60, size=8, seed=5):
-    rng = np.random.default_rng(seed)
-    n = n_groups * size
-    df = pd.DataFrame({"q": np.repeat(np.arange(n_groups), size), "c1": rng.normal(size=n),
-                       "e1": rng.normal(size=n)})
-    df["y"] = np.clip(np.round(df.c1 + 0.5 * rng.normal(size=n) + 1), 0, 3)
-    return df
-
-
-def test_cost_tradeoff_pairwise_reads_the_groups_of_newdata():
-    # pairwise's deviance needs the group of every row, the rows sorted by group and
-    # decreasing response: cost_tradeoff crashed ("needs the group of every row")
-    from pygbm import cost_tradeoff
-
-    df = _ranking_frame()
-    fit = gbm("y ~ c1 + e1", df, distribution={"name": "pairwise", "group": "q",
-                                                "metric": "ndcg"},
-              n_trees=40, interaction_depth=3, train_fraction=0.7, random_state=1,
-              feature_costs={"c1": 1.0, "e1": 5.0}, cegb_tradeoff=0.0)
-    n_train_groups = int(np.round(0.7 * 60))
-    test = df[df["q"].astype(str).isin(fit.group_levels[n_train_groups:])]
-    noise = fit.context.noise_rng.bit_generator.state
-    # at 40 trees no two rows of a group tie, so the tie-breaking noise has no effect
-    table = cost_tradeoff(fit, test, n_trees=[40])
-    assert table["deviance"].iloc[0] == pytest.approx(fit.valid_error[39], rel=1e-12)
-    shuffled = cost_tradeoff(fit, test.sample(frac=1.0, random_state=2), n_trees=[40])
-    assert shuffled["deviance"].iloc[0] == pytest.approx(fit.valid_error[39], rel=1e-12)
-    # the fit's noise generator (which gbm_more continues) is not drawn from
-    assert fit.context.noise_rng.bit_generator.state == noise
-    with pytest.raises(ValueError, match=r"distribution 'pairwise' needs the group of every "
-                                         r"row of newdata: newdata must be a DataFrame with "
-                                         r"the group column\(s\) \['q'\]"):
-        cost_tradeoff(fit, test.drop(columns="q"), y=test["y"], n_trees=[40])
-
-
-def test_cost_tradeoff_needs_the_offset_of_a_model_fitted_with_one():
-    from pygbm import cost_tradeoff
-
-    df = _frame(600, seed=7)
-    x, off = df[NAMES].to_numpy(), np.random.default_rng(7).normal(0, 1, len(df))
-    fit = gbm_fit(x[:400], df["y"][:400], offset=off[:400], distribution="bernoulli",
-                  n_trees=10, feature_costs=[1.0, 1.0, 50.0, 50.0], cegb_tradeoff=LIGHT,
-                  random_state=1)
-    with pytest.raises(ValueError, match="^offset is required: the model was fitted with an "
-                                         "offset argument"):
-        cost_tradeoff(fit, x[400:], y=df["y"][400:], n_trees=[10])
-    table = cost_tradeoff(fit, x[400:], y=df["y"][400:], n_trees=[10], offset=off[400:])
-    f = fit.predict(x[400:], n_trees=10) + off[400:]
-    y = df["y"][400:].to_numpy()
-    assert table["deviance"].iloc[0] == pytest.approx(-2 * np.mean(y * f - np.logaddexp(0, f)),
-                                                      rel=1e-12)
-    with pytest.raises(ValueError, match=r"y must be one response per row of newdata \(200\)"):
-        cost_tradeoff(fit, x[400:], y=y[:5], n_trees=[10], offset=off[400:])
 
 
 def _pairs_frame(n=1500, seed=0):
@@ -486,8 +276,8 @@ def _shares_by_hand(fit, read, evaluated, n_trees):
 def test_summary_cost_table_is_of_its_trees():
     """summary(n_trees=k): the training rows' cost under the first k trees, as
     predict_cost(n_trees=k) gives it (it was the cost of all the trees)."""
-    df = _frame()
-    fit = _fit(df, feature_costs=COSTS, feature_costs_model={"c2": 7.0}, cost_split=0.5,
+    df = band_frame()
+    fit = band_fit(df, feature_costs=COSTS, feature_costs_model={"c2": 7.0}, cost_split=0.5,
                cegb_tradeoff=0.005)
     x = fit.to_engine(fit._design(df))
     tables = {}
@@ -503,7 +293,7 @@ def test_summary_cost_table_is_of_its_trees():
         tables[k] = got
     assert not np.allclose(tables[1], tables[fit.n_trees])     # the first tree reads less
     # without the training rows: all the trees from the engine's marks, fewer not at all
-    bare = _fit(df, feature_costs=COSTS, cegb_tradeoff=0.005, keep_data=False)
+    bare = band_fit(df, feature_costs=COSTS, cegb_tradeoff=0.005, keep_data=False)
     assert abs(bare.summary(plot_it=False).cost_frame()["cost_share"].sum() - 100) < 1e-9
     with pytest.raises(ValueError, match=r"no cost table: .* under 5 trees needs the "
                                          r"training data, which were not kept \(keep_data"):
@@ -514,16 +304,16 @@ def test_summary_cost_table_is_of_its_trees():
             "(keep_data=False)).")
     assert str(bare.summary(n_trees=5, plot_it=False)).endswith(note)
     assert note in bare.summary(n_trees=5, plot_it=False)._repr_html_()
-    assert "not computed" not in str(_fit(df, n_trees=2).summary(plot_it=False))
+    assert "not computed" not in str(band_fit(df, n_trees=2).summary(plot_it=False))
     with pytest.raises(ValueError, match="fitted without costs"):
-        _fit(df, n_trees=2).summary(plot_it=False).cost_frame()
+        band_fit(df, n_trees=2).summary(plot_it=False).cost_frame()
 
 
 def test_cost_report_is_of_the_training_rows():
     """Without the engine's marks (cegb_tradeoff=0) the report walks the kept
     rows: the training rows, not the validation rows."""
-    df = _frame()
-    fit = _fit(df, feature_costs=COSTS, cegb_tradeoff=0.0, train_fraction=0.5)
+    df = band_frame()
+    fit = band_fit(df, feature_costs=COSTS, cegb_tradeoff=0.0, train_fraction=0.5)
     assert fit.cost_tracker is None
     mean = fit.predict_cost(df.iloc[:fit.n_train])["total"].mean()
     assert mean != pytest.approx(fit.predict_cost(df)["total"].mean())
@@ -536,9 +326,9 @@ def test_cost_report_of_a_zero_subsampled_fit_counts_a_kept_zero_one_over_l(zero
     """The fit keeps only the kept training rows; zeros and non-zeros take other
     paths, so the report weights each kept zero 1/l: an estimate of the mean over
     all the training rows (it was the kept rows' plain mean)."""
-    df = _frame()
+    df = band_frame()
     rate = 0.3
-    fit = _fit(df, feature_costs=COSTS, cost_split=0.1, cegb_tradeoff=0.01,
+    fit = band_fit(df, feature_costs=COSTS, cost_split=0.1, cegb_tradeoff=0.01,
                zero_subsample=rate, zero_weight=zero_weight, train_fraction=0.8)
     sample = fit.zero_sample
     kept = df.iloc[sample.kept]
@@ -648,51 +438,3 @@ def test_cost_report_of_target_statistics_is_the_prediction_cost():
         bare.summary(plot_it=False).cost_frame()
 
 
-def test_cost_tradeoff_refuses_fits_whose_deviances_differ_in_kind():
-    """Deviances of two distributions (or two quantiles) are on different scales;
-    Newton splits measure the same deviance as R's."""
-    from pygbm import cost_tradeoff
-
-    train, test = _frame(400, seed=1), _frame(200, seed=2)
-    bern = _fit(train, feature_costs=COSTS, n_trees=5)
-    ada = _fit(train, feature_costs=COSTS, n_trees=5, distribution="adaboost")
-    newton = _fit(train, feature_costs=COSTS, n_trees=5,
-                  distribution={"name": "bernoulli", "splits": "newton"})
-    with pytest.raises(ValueError, match=r"fits\[1\] is a adaboost fit and fits\[0\] a "
-                                         r"bernoulli fit: their deviances are not comparable"):
-        cost_tradeoff([bern, ada], test)
-    assert len(cost_tradeoff({"r": bern, "newton": newton}, test, n_trees=[5])) == 2
-    quantiles = {a: _fit(train, feature_costs=COSTS, n_trees=5,
-                         distribution={"name": "quantile", "alpha": a}) for a in (0.2, 0.8)}
-    with pytest.raises(ValueError, match=r"quantile \(alpha=0\.8\) fit and fits\[0\.2\] a "
-                                         r"quantile \(alpha=0\.2\) fit"):
-        cost_tradeoff(quantiles, test)
-    # one distribution, two responses (a found case: medv and log(medv) in one table)
-    gauss = _fit(train, feature_costs=COSTS, n_trees=5, distribution="gaussian")
-    scaled = gbm("I(10 * y) ~ .", train, distribution="gaussian", n_trees=5,
-                 feature_costs=COSTS, random_state=3)
-    with pytest.raises(ValueError, match=r"fits\['scaled'\] models I\(10 \* y\) and "
-                                         r"fits\['raw'\] y: their deviances are not"):
-        cost_tradeoff({"raw": gauss, "scaled": scaled}, test)
-
-
-def test_cost_tradeoff_adds_the_offset_without_predicts_warning():
-    """cost_tradeoff adds a formula's offset() terms itself: R's predict warning that
-    the offset is not added does not belong to it."""
-    from pygbm import cost_tradeoff
-
-    rng = np.random.default_rng(0)
-    n = 400
-    d = pd.DataFrame({"a": rng.normal(size=n), "e": rng.uniform(1, 3, n)})
-    d["y"] = rng.poisson(np.exp(0.3 * d.a) * d.e).astype(float)
-    fit = gbm("y ~ a + offset(log(e))", d, distribution="poisson", n_trees=10,
-              feature_costs={"a": 1.0}, cegb_tradeoff=0.0)
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        table = cost_tradeoff(fit, d, n_trees=[5])
-    with pytest.warns(UserWarning, match="does not add the offset"):
-        f = fit.predict(d, n_trees=5)
-    mu = np.exp(f + np.log(d.e.to_numpy()))
-    y = d.y.to_numpy()
-    want = -2 * np.mean(y * np.log(mu) - mu)
-    assert table["deviance"].iloc[0] == pytest.approx(want, rel=1e-12)
