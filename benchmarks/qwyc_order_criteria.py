@@ -21,7 +21,10 @@ are chosen by criteria that every optimisation row enters smoothly:
   Algorithm 2's thresholds on half A of the optimisation rows (A's budget), and its
   cost per row stopped is counted on the other half B, so that a tree is not chosen
   for the extremes of the rows that set its thresholds (``crossfit_b``: its
-  thresholds then set on B only, as ``honest=True`` does).
+  thresholds then set on B only, as ``honest=True`` does);
+* ``crossfit_rate`` and ``honest_rate``: ``crossfit`` and QWYC with ``honest=True``
+  with the budget spent by rate (``thresholds="rate"``), the best threshold rule on
+  held-out rows so far (``qwyc_rate.py``).
 
 Each order but ``crossfit_b`` gets Algorithm 2's thresholds on all the optimisation
 rows. Compared, at
@@ -53,7 +56,8 @@ from pygbm.early_exit.thresholds import (disagreement_budget, exits,  # noqa: E4
 
 SMOOTH = ("l2", "l2_near", "magnitude", "l2_half")
 CROSSFIT = ("crossfit", "crossfit_b")
-COMPARED = ("honest",) + SMOOTH + CROSSFIT
+RATE = ("honest_rate", "crossfit_rate")
+COMPARED = ("honest",) + SMOOTH + CROSSFIT + RATE
 #: elements of a candidate block (rows x candidates) searched at once
 BLOCK_ELEMENTS = 1 << 21
 
@@ -167,6 +171,10 @@ def one_split(name: str, split_seed: int) -> pd.DataFrame:
         point("crossfit_b", alpha, optimise(opt.subset(b), alpha,
                                             Settings("both", order, cost, False,
                                                      qd.HONEST_SEED))[0])
+        point("crossfit_rate", alpha, optimise(opt, alpha, Settings(
+            "both", order, cost, False, qd.HONEST_SEED, "rate"))[0])
+        point("honest_rate", alpha, optimise(opt, alpha, Settings(
+            "both", "qwyc", cost, True, qd.HONEST_SEED, "rate"))[0])
     print(f"{name} split {split_seed} done", flush=True)
     return pd.DataFrame(points)
 
