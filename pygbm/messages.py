@@ -134,10 +134,10 @@ def warn(message: str, category: type[Warning] = UserWarning) -> None:
                            module_globals=module_globals)
 
 
-def listed(values) -> str:
-    """The first :data:`LISTED_VALUES` of ``values`` as a list's text, ending in
-    "..." when there are more: ``['a', 'b', 'c', 'd', 'e', ...]`` (NumPy's values as
-    Python's, so that ``1.5`` does not read ``np.float64(1.5)``)."""
+def listed(values, limit: int = LISTED_VALUES) -> str:
+    """The first ``limit`` of ``values`` as a list's text, ending in "..." when there
+    are more: ``['a', 'b', 'c', 'd', 'e', ...]`` (NumPy's values as Python's, so that
+    ``1.5`` does not read ``np.float64(1.5)``)."""
     items = np.asarray(values).ravel().tolist()
-    text = ", ".join(map(repr, items[:LISTED_VALUES]))
-    return f"[{text}{', ...' if len(items) > LISTED_VALUES else ''}]"
+    text = ", ".join(map(repr, items[:limit]))
+    return f"[{text}{', ...' if len(items) > limit else ''}]"

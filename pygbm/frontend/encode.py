@@ -190,7 +190,7 @@ def refuse_numbers_for_levels(col: pd.Series, labels: list, var: str, levels,
 
 def unseen_levels(var: str, new: list) -> str:
     """The predictor ``var``'s part of :func:`warn_unseen_levels`'s message."""
-    return f"{var}: {new[:_UNSEEN_SHOWN]}" + (" ..." if len(new) > _UNSEEN_SHOWN else "")
+    return f"{var}: {listed(new, _UNSEEN_SHOWN)}"
 
 
 def warn_unseen_levels(name: str, parts: list[str], prior_parts: list[str] = ()) -> None:
