@@ -17,6 +17,7 @@ from ._checks import (R_INT_MAX, bool_arg, engine_arg, int_arg, monotone_arg, sh
                       fraction_arg)
 from .distributions import Distribution, get_distribution
 from .ordered.spec import DEFAULT_MAX_BINS, OrderedSpec, ordered_spec
+from .target_stats.modes import check_distribution
 from .target_stats.spec import TargetStatisticsSpec, ts_spec
 from .messages import warn
 from .progress import check_progress
@@ -143,6 +144,10 @@ def fit_options(distribution, *, n_trees, interaction_depth, n_minobsinnode, shr
     if max_bins is not None:
         max_bins = int_arg("max_bins", max_bins, MIN_BINS, MAX_BINS)
     target_stats = ts_spec(categorical, list(var_names), var_type, **(ts_options or {}))
+    if target_stats is not None and not target_stats.coded:
+        target_stats = None         # no predictor to code: the native fit, as asked
+    if target_stats is not None:
+        check_distribution(dist)    # before any fit or cv fold runs
     zero_subsample = zero_subsample_arg(zero_subsample)
     zero_weight = zero_weight_arg(zero_weight, dist, zero_subsample)
     return FitOptions(distribution=dist, n_trees=n_trees, interaction_depth=depth,

@@ -60,9 +60,9 @@ def resolve_modes(categorical, var_names, var_type) -> list[str]:
     return modes
 
 
-def target_of(dist, y) -> np.ndarray:
-    """The per-row target the statistics average (the response; see the
-    module docstring), or a ``ValueError`` for the refused distributions."""
+def check_distribution(dist) -> None:
+    """A ``ValueError`` when target statistics have no meaning for ``dist`` (checked
+    with the arguments, before any fit or cv fold runs)."""
     name = dist.name
     reason = _REFUSED.get(name)
     if reason is None and dist.survival_response:
@@ -74,6 +74,12 @@ def target_of(dist, y) -> np.ndarray:
     if reason is not None:
         raise ValueError(f"categorical target statistics are not available for distribution "
                          f"{name!r}: {reason}; use categorical='native'")
+
+
+def target_of(dist, y) -> np.ndarray:
+    """The per-row target the statistics average (the response; see the
+    module docstring), or a ``ValueError`` for the refused distributions."""
+    check_distribution(dist)
     y = np.asarray(y)
     if y.ndim != 1:
         raise ValueError(f"categorical target statistics need a 1-d response, got shape "

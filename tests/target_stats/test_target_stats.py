@@ -233,6 +233,36 @@ def test_refused_distributions(name):
         target_of(get_distribution(name), np.arange(5.0))
 
 
+@pytest.mark.parametrize("distribution, formula", [
+    ("coxph", "Surv(t, s) ~ f + x"),
+    ("multinomial", "k ~ f + x"),
+])
+@pytest.mark.parametrize("cv_folds", [0, 3])
+def test_refused_before_any_fit(distribution, formula, cv_folds):
+    """The refusal is an argument error: raised by gbm()'s checks, not by the first
+    cv fold (whose message said "cv fold 1 (trained on ...)" as if the fold failed)."""
+    import pandas as pd
+
+    import pygbm
+
+    rng = np.random.default_rng(0)
+    n = 60
+    data = pd.DataFrame({"t": rng.exponential(size=n), "s": rng.integers(0, 2, n),
+                         "k": pd.Categorical(rng.choice(list("xyz"), n)),
+                         "f": pd.Categorical(rng.choice(list("abc"), n)),
+                         "x": rng.normal(size=n)})
+    with pytest.raises(ValueError, match=rf"^categorical target statistics are not available "
+                                         rf"for distribution '{distribution}'"):
+        pygbm.gbm(formula, data, distribution=distribution, categorical={"f": "ordered_ts"},
+                  cv_folds=cv_folds, n_trees=2)
+    # every predictor native: nothing to refuse, and the native fit, also with R's stream
+    native = pygbm.gbm(formula, data, distribution=distribution, n_trees=2,
+                       random_state=pygbm.RRandom(1))
+    named = pygbm.gbm(formula, data, distribution=distribution, categorical={"f": "native"},
+                      n_trees=2, random_state=pygbm.RRandom(1))
+    np.testing.assert_array_equal(named.predict(data, n_trees=2), native.predict(data, n_trees=2))
+
+
 def test_user_prior_and_weight():
     x = CODES[:, None].astype(float)
     enc, *_ = _fit("greedy_ts", x, Y, [3], prior=0.1, prior_weight=4.0)
