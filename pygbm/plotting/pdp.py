@@ -32,8 +32,14 @@ def _value_columns(frame) -> tuple[str, str]:
     return attrs.get("y_column", "y"), attrs.get("row_column", "row")
 
 
+def _class_columns(frame: pd.DataFrame) -> list[str]:
+    """A multi-class grid's value columns, one per class (none otherwise)."""
+    return list(frame.attrs.get("class_columns", [])) if isinstance(frame, pd.DataFrame) else []
+
+
 def _var_columns(frame: pd.DataFrame) -> list[str]:
-    return [c for c in frame.columns if c not in _value_columns(frame)]
+    values = set(_value_columns(frame)) | set(_class_columns(frame))
+    return [c for c in frame.columns if c not in values]
 
 
 def _y(frame: pd.DataFrame) -> np.ndarray:
@@ -64,6 +70,25 @@ def _one(ax, frame, name, ylabel):
         ax.grid(axis="x", linestyle=":", linewidth=0.5)
     else:
         ax.plot(x.to_numpy(), y, "-", color="C0")
+    ax.set_xlabel(name)
+    ax.set_ylabel(ylabel)
+    return ax
+
+
+def _classes(ax, frame, name, ylabel):
+    """One variable of a multi-class fit: one curve per class (a categorical
+    variable: points per level, joined thinly), with a legend of the classes."""
+    x = frame[name]
+    if _is_cat(x):
+        xs, style = _category_axis(ax, x.cat.categories)[x.cat.codes.to_numpy()], "o-"
+        ax.grid(axis="x", linestyle=":", linewidth=0.5)
+    else:
+        xs, style = x.to_numpy(), "-"
+    columns = _class_columns(frame)
+    for column, label in zip(columns, frame.attrs.get("classes", columns)):
+        ax.plot(xs, frame[column].to_numpy(), style, linewidth=1.2 if style == "-" else 0.6,
+                markersize=4, label=str(label))
+    ax.legend(title="class", fontsize="small", ncol=max(1, math.ceil(len(columns) / 12)))
     ax.set_xlabel(name)
     ax.set_ylabel(ylabel)
     return ax
@@ -151,7 +176,8 @@ def _three(fig, frame, names, ylabel):
 def plot_partial_dependence(frame: pd.DataFrame, ax=None, ylabel="f(x)"):
     """Draw a partial dependence grid of 1, 2 or 3 variables.
 
-    1 variable: a line (categorical: points per level). 2 variables: an image
+    1 variable: a line (categorical: points per level); the grid of every class
+    of a multi-class fit: one per class, with a legend. 2 variables: an image
     with a colour bar (both continuous), one line per level (one categorical)
     or points per level (both categorical). 3 variables: panels (see
     ``_three``). Returns the Axes (1-2 variables) or the list of the panels'
@@ -160,6 +186,13 @@ def plot_partial_dependence(frame: pd.DataFrame, ax=None, ylabel="f(x)"):
     """
     import matplotlib.pyplot as plt
 
+    if _class_columns(frame):
+        names = _var_columns(frame)
+        if len(names) != 1:
+            raise ValueError(f"a grid of every class is drawn for one variable (one curve "
+                             f"per class), this one has {len(names)}: take one class "
+                             "(partial_dependence(..., class_=...))")
+        return _classes(axes_for(ax), frame, names[0], ylabel)
     names = _var_columns(table_arg("frame", frame, _value_columns(frame)[:1],
                                    "partial_dependence()"))
     if len(names) == 1:

@@ -242,8 +242,23 @@ def test_partial_dependence_per_class(small_fit):
     np.testing.assert_allclose(ice[list("ABCDE")].sum(axis=1), 1.0)
     with pytest.raises(ValueError, match="class_ must be one of"):
         pygbm.partial_dependence(fit, "x.box", class_="Q")
-    with pytest.raises(ValueError, match="class_"):
-        pygbm.plot_gbm(fit, "x.box")
+
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    # one variable: one curve per class (R 2.1.8 joins them into one line), the class's
+    # partial dependence each
+    ax = pygbm.plot_gbm(fit, "x.box", continuous_resolution=7)
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == list("ABCDE")
+    for line, label in zip(ax.get_lines(), "ABCDE"):
+        np.testing.assert_array_equal(line.get_ydata(), pd_link[label])
+    # two variables or ICE: one class at a time
+    for kw in ({"i_var": ["x.box", "y.box"]}, {"i_var": "x.box", "ice": True}):
+        with pytest.raises(ValueError, match=r"for one variable; for two or three variables "
+                                             r"or ICE curves give class_= \(one of \['A'"):
+            pygbm.plot_gbm(fit, **kw)
+    pygbm.plot_gbm(fit, ["x.box", "y.box"], class_="C", continuous_resolution=3)
+    plt.close("all")
 
 
 def test_interaction_per_class(small_fit):

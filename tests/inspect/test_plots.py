@@ -184,3 +184,33 @@ def test_rug_marks_the_deciles_of_the_data(boston):
     assert len(ax.collections) == 3                   # the image, x ticks, y ticks
     ice = plot_gbm(boston, "lstat", ice=True, rug=True)
     assert len(ice.collections) == 1
+
+
+def test_every_class_of_a_multinomial_fit_for_one_variable():
+    """A multi-class grid draws one curve per class (the legend names the classes,
+    also when a class column was renamed beside a predictor of its name); a
+    categorical variable draws points per level; 2 variables need one class."""
+    import pandas as pd
+
+    import pygbm
+
+    rng = np.random.default_rng(0)
+    n = 300
+    d = pd.DataFrame({"x": rng.normal(size=n), "f": pd.Categorical(rng.choice(list("abcd"), n))})
+    eta = d.x + (d.f == "a")
+    d["cls"] = pd.Categorical(np.where(eta + rng.normal(size=n) > 1, "x",
+                                       np.where(eta > 0, "mid", "lo")))
+    fit = pygbm.gbm("cls ~ x + f", d, distribution="multinomial", n_trees=20, random_state=1)
+    grid = pygbm.partial_dependence(fit, "x", continuous_resolution=5)
+    assert grid.attrs["class_columns"] == ["lo", "mid", "x_"]
+    ax = plot_partial_dependence(grid)
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["lo", "mid", "x"]
+    np.testing.assert_array_equal(ax.get_lines()[2].get_ydata(), grid["x_"])
+    assert ax.get_xlabel() == "x"
+    ax = plot_gbm(fit, "f", type="response")
+    assert [t.get_text() for t in ax.get_xticklabels()] == list("abcd")
+    probs = np.stack([line.get_ydata() for line in ax.get_lines()])
+    np.testing.assert_allclose(probs.sum(axis=0), 1.0)
+    with pytest.raises(ValueError, match="drawn for one variable .* this one has 2"):
+        plot_partial_dependence(pygbm.partial_dependence(fit, ["x", "f"],
+                                                         continuous_resolution=3))
