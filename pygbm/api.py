@@ -289,7 +289,8 @@ def _check_two_classes(y_levels, response_name, dist):
 
 def _check_text_response(mf, dist):
     """A text/categorical response: refused for distributions of numbers (R's
-    gbm would fit its codes); for a two-level class response the mapping is said."""
+    gbm would fit its codes); for a two-class distribution the 0/1 coding is said
+    (a multinomial fit models every class, whatever their number)."""
     if not mf.y_is_categorical or tuple(mf.y_levels) == frontend.LOGICAL_LEVELS:
         return
     if dist.name not in _CLASS_RESPONSES:
@@ -297,7 +298,7 @@ def _check_text_response(mf, dist):
                          f"{listed(mf.y_levels)}); distribution {dist.name!r} needs "
                          "numbers: convert it (e.g. pd.to_numeric) or use a class distribution")
     _check_two_classes(mf.y_levels, mf.response_name, dist)
-    if len(mf.y_levels) == 2:
+    if len(mf.y_levels) == 2 and not dist.multi_output:
         warn(f"the response {mf.response_name} is coded {mf.y_levels[0]!r} = 0, "
              f"{mf.y_levels[1]!r} = 1 (the second level is modelled)", GBMMessage)
 

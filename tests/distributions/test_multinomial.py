@@ -168,6 +168,21 @@ def test_two_classes_agree_with_bernoulli():
                                b.predict(x, n_trees=40, type="response"), atol=1e-12)
 
 
+def test_two_classes_are_not_said_to_be_coded_0_1():
+    """A two-class multinomial models both classes: gbm() said "coded 'neg' = 0, 'pos' = 1
+    (the second level is modelled)", bernoulli's message; it still says so for bernoulli."""
+    import warnings
+
+    d = pd.read_csv(DATA / "pima2.csv").head(200)
+    d["outcome"] = np.where(d.pop("diabetes") == 1, "pos", "neg")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        fit = pygbm.gbm("outcome ~ glucose + age", d, distribution="multinomial", n_trees=2)
+    assert list(fit.classes) == ["neg", "pos"]
+    with pytest.warns(pygbm.GBMMessage, match=r"coded 'neg' = 0, 'pos' = 1 \(the second"):
+        pygbm.gbm("outcome ~ glucose + age", d, distribution="bernoulli", n_trees=2)
+
+
 def test_same_loss_path_as_sklearn(letter):
     sklearn = pytest.importorskip("sklearn.ensemble")
     train, _ = letter
