@@ -22,6 +22,10 @@ REPO = os.path.dirname(HERE)
 #: environment of a single-threaded worker: single-threaded numerical libraries
 THREAD_ENV = {"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
               "NUMBA_NUM_THREADS": "1"}
+#: Python workers import pygbm from compiled bytecode, as from an installed package
+#: (pip compiles it at install): a machine's PYTHONDONTWRITEBYTECODE is lifted for the
+#: workers, whose bytecode is kept here (outside the repository; keyed by source path)
+PYCACHE = os.path.join(tempfile.gettempdir(), "pygbm-benchmarks-pycache")
 #: polling interval while adopted processes end (s)
 POLL_S = 0.05
 #: seconds the processes a worker left behind get to end before they are killed
@@ -77,7 +81,8 @@ def _reap_orphans(pgid: int) -> float:
 def run_worker(cmd, timeout, env=THREAD_ENV) -> Finished:
     """Run a worker in its own session with the variables ``env`` added to the
     environment (default: single-threaded libraries); killed after ``timeout`` s."""
-    env = dict(os.environ, **env,
+    env = dict({k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"},
+               **env, PYTHONPYCACHEPREFIX=PYCACHE,
                PYTHONPATH=REPO + os.pathsep + os.environ.get("PYTHONPATH", ""))
     killed = threading.Event()
 
