@@ -141,58 +141,99 @@ def _panel_values(series: pd.Series):
     return values
 
 
-def _three(fig, frame, names, ylabel):
-    """Panels over one variable (the categorical one with fewest levels, else
-    the third), each showing the two-variable plot of the others; returns the
-    panels' Axes."""
-    from matplotlib.colors import Normalize
-
-    cats = [n for n in names if _is_cat(frame[n])]
-    panel = min(cats, key=lambda n: len(frame[n].cat.categories)) if cats else names[2]
-    inner = [n for n in names if n != panel]
-    values = _panel_values(frame[panel])
-    ncols = math.ceil(math.sqrt(len(values)))
-    nrows = math.ceil(len(values) / ncols)
+def _panels(fig, titles, draw, ylabel):
+    """A grid of panels sharing their axes and one colour scale: ``draw(ax, k, norm)``
+    draws panel k (returning its image, if any) under ``titles[k]``; axis labels on
+    the outer panels only. Returns the panels' Axes."""
+    ncols = math.ceil(math.sqrt(len(titles)))
+    nrows = math.ceil(len(titles) / ncols)
     axes = fig.subplots(nrows, ncols, squeeze=False, sharex=True, sharey=True)
-    y = _y(frame)
-    norm = Normalize(vmin=np.nanmin(y), vmax=np.nanmax(y))
     mesh = None
-    for ax, value in zip(axes.ravel(), values):
-        part = frame[frame[panel] == value]
-        mesh = _two(ax, part, inner, ylabel, norm=norm, colorbar=False) or mesh
-        ax.set_title(f"{panel} = {value:.4g}" if isinstance(value, float)
-                     else f"{panel} = {value}", fontsize="small")
+    for k, (ax, title) in enumerate(zip(axes.ravel(), titles)):
+        mesh = draw(ax, k) or mesh
+        ax.set_title(title, fontsize="small")
         if not ax.get_subplotspec().is_last_row():
             ax.set_xlabel("")
         if not ax.get_subplotspec().is_first_col():
             ax.set_ylabel("")
-    for ax in axes.ravel()[len(values):]:
+    for ax in axes.ravel()[len(titles):]:
         ax.set_visible(False)
     if mesh is not None:
         fig.colorbar(mesh, ax=axes.ravel().tolist(), label=ylabel)
-    return list(axes.ravel()[:len(values)])
+    return list(axes.ravel()[:len(titles)])
+
+
+def _norm(values):
+    from matplotlib.colors import Normalize
+
+    return Normalize(vmin=np.nanmin(values), vmax=np.nanmax(values))
+
+
+def _three(fig, frame, names, ylabel):
+    """Panels over one variable (the categorical one with fewest levels, else
+    the third), each showing the two-variable plot of the others; returns the
+    panels' Axes."""
+    cats = [n for n in names if _is_cat(frame[n])]
+    panel = min(cats, key=lambda n: len(frame[n].cat.categories)) if cats else names[2]
+    inner = [n for n in names if n != panel]
+    values = _panel_values(frame[panel])
+    norm = _norm(_y(frame))
+    titles = [f"{panel} = {v:.4g}" if isinstance(v, float) else f"{panel} = {v}"
+              for v in values]
+    return _panels(fig, titles, lambda ax, k: _two(ax, frame[frame[panel] == values[k]],
+                                                    inner, ylabel, norm=norm, colorbar=False),
+                   ylabel)
+
+
+def _class_panels(fig, frame, names, ylabel):
+    """Two variables of a multi-class fit: a panel per class, each the
+    two-variable plot of that class's values (one colour scale); returns the
+    panels' Axes."""
+    columns = _class_columns(frame)
+    labels = frame.attrs.get("classes", columns)
+    norm = _norm(frame[columns].to_numpy(dtype=float))
+
+    def draw(ax, k):
+        part = frame[list(names) + [columns[k]]]
+        part.attrs = {"y_column": columns[k]}
+        return _two(ax, part, names, ylabel, norm=norm, colorbar=False)
+
+    return _panels(fig, [f"class {label}" for label in labels], draw, ylabel)
+
+
+def _figure(ax, what):
+    """The Figure panels are drawn in: a new one, or ``ax`` when it is a Figure."""
+    import matplotlib.pyplot as plt
+
+    if ax is None:
+        return plt.figure(figsize=(9.0, 7.0), layout="constrained")
+    if hasattr(ax, "add_subplot"):
+        return ax
+    raise TypeError(f"ax must be None or a matplotlib Figure for {what} (it draws panels)")
 
 
 def plot_partial_dependence(frame: pd.DataFrame, ax=None, ylabel="f(x)"):
     """Draw a partial dependence grid of 1, 2 or 3 variables.
 
-    1 variable: a line (categorical: points per level); the grid of every class
-    of a multi-class fit: one per class, with a legend. 2 variables: an image
+    1 variable: a line (categorical: points per level). 2 variables: an image
     with a colour bar (both continuous), one line per level (one categorical)
     or points per level (both categorical). 3 variables: panels (see
-    ``_three``). Returns the Axes (1-2 variables) or the list of the panels'
-    Axes (3; their ``.figure`` is the Figure: a Figure returned to a notebook
-    would be shown twice, as the cell's value and as pyplot's figure).
+    ``_three``). The grid of every class of a multi-class fit: for 1 variable a
+    curve per class, with a legend; for 2 a panel per class. Returns the Axes
+    (one panel) or the list of the panels' Axes (their ``.figure`` is the
+    Figure: a Figure returned to a notebook would be shown twice, as the cell's
+    value and as pyplot's figure).
     """
-    import matplotlib.pyplot as plt
-
     if _class_columns(frame):
         names = _var_columns(frame)
-        if len(names) != 1:
-            raise ValueError(f"a grid of every class is drawn for one variable (one curve "
-                             f"per class), this one has {len(names)}: take one class "
-                             "(partial_dependence(..., class_=...))")
-        return _classes(axes_for(ax), frame, names[0], ylabel)
+        if len(names) == 1:
+            return _classes(axes_for(ax), frame, names[0], ylabel)
+        if len(names) == 2:
+            return _class_panels(_figure(ax, "a multi-class 2-variable plot"), frame, names,
+                                 ylabel)
+        raise ValueError(f"a grid of every class is drawn for one or two variables, this "
+                         f"one has {len(names)}: take one class "
+                         "(partial_dependence(..., class_=...))")
     names = _var_columns(table_arg("frame", frame, _value_columns(frame)[:1],
                                    "partial_dependence()"))
     if len(names) == 1:
@@ -202,14 +243,7 @@ def plot_partial_dependence(frame: pd.DataFrame, ax=None, ylabel="f(x)"):
         _two(ax, frame, names, ylabel)
         return ax
     if len(names) == 3:
-        if ax is None:
-            fig = plt.figure(figsize=(9.0, 7.0), layout="constrained")
-        elif hasattr(ax, "add_subplot"):
-            fig = ax
-        else:
-            raise TypeError("ax must be None or a matplotlib Figure for a 3-variable plot "
-                            "(it draws panels)")
-        return _three(fig, frame, names, ylabel)
+        return _three(_figure(ax, "a 3-variable plot"), frame, names, ylabel)
     raise ValueError(f"can draw 1 to 3 variables, the frame has {len(names)}")
 
 

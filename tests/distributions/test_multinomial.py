@@ -267,9 +267,16 @@ def test_partial_dependence_per_class(small_fit):
     assert [t.get_text() for t in ax.get_legend().get_texts()] == list("ABCDE")
     for line, label in zip(ax.get_lines(), "ABCDE"):
         np.testing.assert_array_equal(line.get_ydata(), pd_link[label])
-    # two variables or ICE: one class at a time
-    for kw in ({"i_var": ["x.box", "y.box"]}, {"i_var": "x.box", "ice": True}):
-        with pytest.raises(ValueError, match=r"for one variable; for two or three variables "
+    # two variables: a panel per class, on one colour scale
+    panels = pygbm.plot_gbm(fit, ["x.box", "y.box"], continuous_resolution=3)
+    assert [ax.get_title() for ax in panels] == [f"class {c}" for c in "ABCDE"]
+    grid = pygbm.partial_dependence(fit, ["x.box", "y.box"], continuous_resolution=3)
+    meshes = [ax.collections[0] for ax in panels]
+    np.testing.assert_array_equal(np.sort(meshes[2].get_array().ravel()), np.sort(grid["C"]))
+    assert len({(m.norm.vmin, m.norm.vmax) for m in meshes}) == 1
+    # three variables or ICE: one class at a time
+    for kw in ({"i_var": ["x.box", "y.box", "width"]}, {"i_var": "x.box", "ice": True}):
+        with pytest.raises(ValueError, match=r"for one or two variables; for three variables "
                                              r"or ICE curves give class_= \(one of \['A'"):
             pygbm.plot_gbm(fit, **kw)
     pygbm.plot_gbm(fit, ["x.box", "y.box"], class_="C", continuous_resolution=3)

@@ -196,11 +196,13 @@ def test_every_class_of_a_multinomial_fit_for_one_variable():
 
     rng = np.random.default_rng(0)
     n = 300
-    d = pd.DataFrame({"x": rng.normal(size=n), "f": pd.Categorical(rng.choice(list("abcd"), n))})
+    d = pd.DataFrame({"x": rng.normal(size=n), "f": pd.Categorical(rng.choice(list("abcd"), n)),
+                      "z": rng.normal(size=n)})
     eta = d.x + (d.f == "a")
     d["cls"] = pd.Categorical(np.where(eta + rng.normal(size=n) > 1, "x",
                                        np.where(eta > 0, "mid", "lo")))
-    fit = pygbm.gbm("cls ~ x + f", d, distribution="multinomial", n_trees=20, random_state=1)
+    fit = pygbm.gbm("cls ~ x + f + z", d, distribution="multinomial", n_trees=20,
+                    random_state=1)
     grid = pygbm.partial_dependence(fit, "x", continuous_resolution=5)
     assert grid.attrs["class_columns"] == ["lo", "mid", "x_"]
     ax = plot_partial_dependence(grid)
@@ -211,6 +213,10 @@ def test_every_class_of_a_multinomial_fit_for_one_variable():
     assert [t.get_text() for t in ax.get_xticklabels()] == list("abcd")
     probs = np.stack([line.get_ydata() for line in ax.get_lines()])
     np.testing.assert_allclose(probs.sum(axis=0), 1.0)
-    with pytest.raises(ValueError, match="drawn for one variable .* this one has 2"):
-        plot_partial_dependence(pygbm.partial_dependence(fit, ["x", "f"],
+    panels = plot_partial_dependence(pygbm.partial_dependence(fit, ["x", "f"],
+                                                              continuous_resolution=3))
+    assert [ax.get_title() for ax in panels] == ["class lo", "class mid", "class x"]
+    assert [t.get_text() for t in panels[0].get_legend().get_texts()] == list("abcd")
+    with pytest.raises(ValueError, match="drawn for one or two variables, this one has 3"):
+        plot_partial_dependence(pygbm.partial_dependence(fit, ["x", "f", "z"],
                                                          continuous_resolution=3))
