@@ -152,8 +152,10 @@ def _panels(fig, titles, draw, ylabel):
     for k, (ax, title) in enumerate(zip(axes.ravel(), titles)):
         mesh = draw(ax, k) or mesh
         ax.set_title(title, fontsize="small")
-        if not ax.get_subplotspec().is_last_row():
+        if k + ncols < len(titles):             # a panel below shows the x axis
             ax.set_xlabel("")
+        else:
+            ax.tick_params(labelbottom=True)
         if not ax.get_subplotspec().is_first_col():
             ax.set_ylabel("")
     for ax in axes.ravel()[len(titles):]:
