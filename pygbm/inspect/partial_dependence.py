@@ -494,9 +494,9 @@ def plot_gbm(fit, i_var=0, n_trees=None, continuous_resolution=100, return_grid=
         Seeds the draw of ``ice_rows``.
     class_ : class label, optional
         Multi-class fits: the class drawn. Default None: every class (one
-        variable: a curve each; two: a panel each; three variables and ICE
-        curves draw one class); with ``return_grid=True`` the grid of all
-        classes.
+        variable: a curve each; two variables, or ICE curves: a panel each;
+        three variables draw one class); with ``return_grid=True`` the grid
+        of all classes.
     rug : bool, default False
         Mark where the data are: the deciles of each continuous variable
         drawn as short ticks on its axis (as scikit-learn's display), from
@@ -517,7 +517,7 @@ def plot_gbm(fit, i_var=0, n_trees=None, continuous_resolution=100, return_grid=
     drawing can be changed. A multinomial fit draws one curve per class for one
     variable (R 2.1.8 draws the classes' curves as one line, each joined to the
     next from the right end back to the left: a bug, not followed) and a panel
-    per class for two; three variables and ICE curves need ``class_``.
+    per class for two variables or ICE curves; three variables need ``class_``.
 
     Examples
     --------
@@ -533,9 +533,9 @@ def plot_gbm(fit, i_var=0, n_trees=None, continuous_resolution=100, return_grid=
         return_grid = True
     if ice and len(idx) != 1 and not return_grid:
         raise ValueError("ice=True draws curves for one variable; give a single i_var")
-    if fit.num_classes > 1 and class_ is None and not return_grid and (len(idx) > 2 or ice):
+    if fit.num_classes > 1 and class_ is None and not return_grid and len(idx) > 2:
         raise ValueError("plot_gbm draws every class of a multinomial fit for one or two "
-                         "variables; for three variables or ICE curves give class_= (one of "
+                         "variables; for three variables give class_= (one of "
                          f"{class_labels(fit)}), or return_grid=True for all classes")
     frame = partial_dependence(fit, i_var, n_trees, continuous_resolution, type, method,
                                ice, ice_rows if ice else None, random_state, class_)

@@ -249,15 +249,9 @@ def plot_partial_dependence(frame: pd.DataFrame, ax=None, ylabel="f(x)"):
     raise ValueError(f"can draw 1 to 3 variables, the frame has {len(names)}")
 
 
-def plot_ice(frame: pd.DataFrame, ax=None, ylabel="f(x)"):
-    """ICE curves of one variable (thin grey lines, one per ``row``) and
-    their mean (bold). Returns the Axes."""
-    y_name, row_name = _value_columns(frame)
-    names = _var_columns(table_arg("frame", frame, (y_name,), "partial_dependence(ice=True)"))
-    if len(names) != 1 or row_name not in frame.columns:
-        raise ValueError("plot_ice needs an ICE frame of one variable (columns var, row, y)")
-    name = names[0]
-    ax = axes_for(ax)
+def _ice(ax, frame, name, y_column, row_name, ylabel):
+    """The ICE curves of ``y_column`` (thin grey lines, one per ``row_name``)
+    and their mean (bold)."""
     x = frame[name]
     n_rows = frame[row_name].nunique()
     n_grid = len(frame) // n_rows
@@ -266,13 +260,34 @@ def plot_ice(frame: pd.DataFrame, ax=None, ylabel="f(x)"):
         xs = pos[x.cat.codes.to_numpy()[:n_grid]]
     else:
         xs = x.to_numpy()[:n_grid]
-    curves = _y(frame).reshape(n_rows, n_grid)
+    curves = frame[y_column].to_numpy().reshape(n_rows, n_grid)
     ax.plot(xs, curves.T, **ICE_LINE)
     ax.plot(xs, curves.mean(axis=0), "-", color="C3", linewidth=2.2,
             label="mean of the ICE curves")
     ax.legend(fontsize="small")
     ax.set_xlabel(name)
     ax.set_ylabel(ylabel)
+
+
+def plot_ice(frame: pd.DataFrame, ax=None, ylabel="f(x)"):
+    """ICE curves of one variable (thin grey lines, one per ``row``) and
+    their mean (bold). Returns the Axes; for the frame of every class of a
+    multi-class fit, a panel per class and the list of the panels' Axes."""
+    y_name, row_name = _value_columns(frame)
+    columns = _class_columns(frame)
+    if not columns:
+        table_arg("frame", frame, (y_name,), "partial_dependence(ice=True)")
+    names = _var_columns(frame)
+    if len(names) != 1 or row_name not in frame.columns:
+        raise ValueError("plot_ice needs an ICE frame of one variable (columns var, row, y)")
+    if columns:
+        labels = frame.attrs.get("classes", columns)
+        return _panels(_figure(ax, "the ICE curves of every class"),
+                       [f"class {label}" for label in labels],
+                       lambda panel, k: _ice(panel, frame, names[0], columns[k], row_name,
+                                             ylabel), ylabel)
+    ax = axes_for(ax)
+    _ice(ax, frame, names[0], y_name, row_name, ylabel)
     return ax
 
 
@@ -283,7 +298,12 @@ DECILE_TICK = 0.04
 def draw_deciles(ax, deciles):
     """Short ticks at the deciles of the data on the plot's axes (``deciles``:
     one array or None per variable; the first on x, the second on y), as
-    scikit-learn's partial dependence display. Only on a single Axes."""
+    scikit-learn's partial dependence display. On a single Axes, or on each
+    of a list of panels drawing the same variables (the classes of a fit)."""
+    if isinstance(ax, list):
+        for panel in ax:
+            draw_deciles(panel, deciles)
+        return
     if not hasattr(ax, "transAxes"):
         return
     style = {"color": "k", "linewidth": 0.8}

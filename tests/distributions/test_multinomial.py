@@ -274,11 +274,18 @@ def test_partial_dependence_per_class(small_fit):
     meshes = [ax.collections[0] for ax in panels]
     np.testing.assert_array_equal(np.sort(meshes[2].get_array().ravel()), np.sort(grid["C"]))
     assert len({(m.norm.vmin, m.norm.vmax) for m in meshes}) == 1
-    # three variables or ICE: one class at a time
-    for kw in ({"i_var": ["x.box", "y.box", "width"]}, {"i_var": "x.box", "ice": True}):
-        with pytest.raises(ValueError, match=r"for one or two variables; for three variables "
-                                             r"or ICE curves give class_= \(one of \['A'"):
-            pygbm.plot_gbm(fit, **kw)
+    # ICE curves: a panel per class, each with its class's curves and their mean
+    panels = pygbm.plot_gbm(fit, "x.box", ice=True, ice_rows=4, continuous_resolution=3,
+                            random_state=0)
+    assert [ax.get_title() for ax in panels] == [f"class {c}" for c in "ABCDE"]
+    curves = pygbm.partial_dependence(fit, "x.box", ice=True, ice_rows=4,
+                                      continuous_resolution=3, random_state=0)
+    np.testing.assert_array_equal(panels[1].get_lines()[-1].get_ydata(),
+                                  curves["B"].to_numpy().reshape(4, 3).mean(axis=0))
+    # three variables: one class at a time
+    with pytest.raises(ValueError, match=r"for one or two variables; for three variables "
+                                         r"give class_= \(one of \['A'"):
+        pygbm.plot_gbm(fit, ["x.box", "y.box", "width"])
     pygbm.plot_gbm(fit, ["x.box", "y.box"], class_="C", continuous_resolution=3)
     plt.close("all")
 

@@ -217,6 +217,11 @@ def test_every_class_of_a_multinomial_fit_for_one_variable():
                                                               continuous_resolution=3))
     assert [ax.get_title() for ax in panels] == ["class lo", "class mid", "class x"]
     assert [t.get_text() for t in panels[0].get_legend().get_texts()] == list("abcd")
+    # the deciles' rug on every panel: x's on the x axis, z's on the y axis
+    from matplotlib.collections import LineCollection
+    panels = plot_gbm(fit, ["x", "z"], continuous_resolution=3, rug=True)
+    assert [sum(isinstance(c, LineCollection) for c in ax.collections) for ax in panels] == \
+        [2, 2, 2]
     with pytest.raises(ValueError, match="drawn for one or two variables, this one has 3"):
         plot_partial_dependence(pygbm.partial_dependence(fit, ["x", "f", "z"],
                                                          continuous_resolution=3))
