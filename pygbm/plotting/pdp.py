@@ -142,9 +142,10 @@ def _panel_values(series: pd.Series):
 
 
 def _panels(fig, titles, draw, ylabel):
-    """A grid of panels sharing their axes and one colour scale: ``draw(ax, k, norm)``
-    draws panel k (returning its image, if any) under ``titles[k]``; axis labels on
-    the outer panels only. Returns the panels' Axes."""
+    """A grid of panels sharing their axes: ``draw(ax, k)`` draws panel k under
+    ``titles[k]`` and returns its image, if any (the panels' images share one
+    colour scale, which ``draw`` applies; one colour bar is drawn for them); axis
+    labels on the outer panels only. Returns the panels' Axes."""
     ncols = math.ceil(math.sqrt(len(titles)))
     nrows = math.ceil(len(titles) / ncols)
     axes = fig.subplots(nrows, ncols, squeeze=False, sharex=True, sharey=True)
