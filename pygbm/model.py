@@ -592,7 +592,8 @@ class GBMFit:
         Returns
         -------
         matplotlib.axes.Axes or list of them
-            The axes (1-2 predictors) or the panels' axes (3), or the grid with
+            The axes (1-2 predictors) or the panels' axes (3; a multinomial
+            fit's classes for 2 or ICE curves), or the grid with
             ``return_grid=True``.
         """
         from .inspect import plot_gbm

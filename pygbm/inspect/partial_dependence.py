@@ -507,7 +507,8 @@ def plot_gbm(fit, i_var=0, n_trees=None, continuous_resolution=100, return_grid=
     -------
     pandas.DataFrame or matplotlib Axes or list of Axes
         The grid DataFrame when ``return_grid``, else the Axes (1-2
-        variables) or the list of the panels' Axes (3 variables; the Figure
+        variables) or the list of the panels' Axes (3 variables, and every
+        class of a multinomial fit for 2 variables or ICE curves; the Figure
         is ``panels[0].figure``).
 
     Notes
