@@ -180,17 +180,34 @@ class HistogramSearch:
         bound = self._tolerance.bound(state.level, raw_top)
         if not top + bound > 0.0:
             return None
-        noise = not top - bound > 0.0
-        scan = self._scorable(state.hist) if noise else (best_gain >= top - bound).nonzero()[0]
+        if not top - bound > 0.0:
+            return self._r_scan(state, self._scorable(state.hist), orders, penalty)
+        threshold = top - bound
+        best = self._r_scan(state, (best_gain >= threshold).nonzero()[0], orders, penalty,
+                            (cont_gain, threshold))
+        if best is None or not best.score >= threshold:
+            # R's check of a monotone constraint, in R's sums, failed the top
+            # candidates that the histogram's sums let pass (a left and right mean
+            # equal but for rounding, beside a missing group): R then takes the best
+            # of the others, which may lie below the bound, so every predictor is
+            # scanned as R scans it
+            best = self._r_scan(state, self._scorable(state.hist), orders, penalty)
+        return best
+
+    def _r_scan(self, state: NodeState, scan, orders, penalty, near=None) -> Split | None:
+        """R's best split among the predictors ``scan``, in R's arithmetic: at
+        every position, or with ``near`` = (the continuous gains, a threshold)
+        at the positions whose histogram gain reaches the threshold (not for a
+        constrained predictor, whose constraint R's sums decide). None without
+        a positive gain."""
         best = None
         for v in scan:
             v = int(v)
             pen = 0.0 if penalty is None else float(penalty[v])
             levels = orders.get(v)
-            # (a constrained predictor: every position, R's check of the
-            # constraint deciding rather than the histogram's sums)
-            positions = None if noise or levels is not None or self.data.var_monotone[v] \
-                else self._candidates(state.hist, v, cont_gain, top - bound + pen)
+            positions = None if near is None or levels is not None or \
+                self.data.var_monotone[v] else \
+                self._candidates(state.hist, v, near[0], near[1] + pen)
             split = self.row_sums.best_of(state, v, levels, self.min_obs, positions)
             if split is None:
                 continue

@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from binned_fits import fit as _fit
+from test_exact import r_oracle
 
 from pygbm.engine import binned
 from pygbm.engine.binned import BinnedTrainingData
@@ -211,3 +212,58 @@ def test_zero_weight_node_has_no_split_and_no_warning():
         warnings.simplefilter("error")
         best = search.best(state, Side(0.0, 0.0, 200))
     assert best is None
+
+
+def _monotone_near_tie_node(seed):
+    """A node of 60 rows where R's check of a monotone constraint on ``a`` (left
+    and right means equal but for rounding, beside a missing group) fails the
+    top candidates that the histogram's sums pass; ``y`` gives quantile's
+    working response ``z`` at the root (alpha 0.1: 0.1 above the initial value
+    0, -0.9 at it)."""
+    rng = np.random.default_rng(seed)
+    n = 60
+    x = np.column_stack([rng.integers(0, 6, n).astype(float),
+                         rng.integers(0, 8, n).astype(float)])
+    x[rng.random(n) < 0.2, 0] = np.nan
+    z = np.where(rng.random(n) < 0.3, 0.1, -0.9)
+    mono = np.array([int(rng.choice([-1, 1])), 0])
+    return x, z, mono
+
+
+@pytest.mark.parametrize("seed", [1825, 2017])
+def test_a_monotone_top_candidate_r_refuses_leaves_the_next_predictor(seed):
+    """With one bucket per value the split is R's: when R's check of the
+    constraint refuses every candidate near the histogram's top, R takes the
+    best of the other predictors (below the error bound of the top), where the
+    search had returned no split (found by a live comparison with R: a
+    quantile fit with monotone constraints parted from R's at its 30th tree)."""
+    x, z, mono = _monotone_near_tie_node(seed)
+    n = x.shape[0]
+    data, search = _search(x, np.zeros(2, int), z, max_bins=255, min_obs=5, mono=mono)
+    assert data.exact_bins
+    total = 0.0
+    for v in z:                                   # R's sequential sum
+        total += v
+    split = search.best(search.root(np.ones(n, bool)), Side(total, float(n), n))
+    gain, (var, *_rest) = r_oracle(x, np.zeros(2, int), mono, z, np.ones(n), np.arange(n), 5)
+    assert var == 1 and split is not None and split.var == var
+    assert split.improvement == gain
+
+
+@pytest.mark.parametrize("seed", [1825, 2017])
+def test_engines_and_modes_split_such_a_node_alike(seed):
+    """The same node through gbm(): the compiled exact scan, the NumPy engine's
+    one bucket per value (few distinct values) and both engines' binned mode
+    (max_bins above the values) make R's split."""
+    import pygbm
+
+    x, z, mono = _monotone_near_tie_node(seed)
+    data = pd.DataFrame({"a": x[:, 0], "b": x[:, 1], "y": (z > 0).astype(float)})
+    splits = set()
+    for kw in ({}, {"engine": "numpy"}, {"max_bins": 255}, {"engine": "numpy", "max_bins": 255}):
+        fit = pygbm.gbm("y ~ a + b", data, distribution={"name": "quantile", "alpha": 0.1},
+                        var_monotone=mono.tolist(), n_trees=1, n_minobsinnode=5,
+                        bag_fraction=1, shrinkage=1, **kw)
+        tree = pygbm.pretty_gbm_tree(fit, 1)
+        splits.add((int(tree.SplitVar[0]), float(tree.ErrorReduction[0])))
+    assert len(splits) == 1 and splits.pop()[0] == 1

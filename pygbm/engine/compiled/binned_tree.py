@@ -339,6 +339,13 @@ def _exact_choice(L, rows, resp, unit, min_obs, node, found, out):
         flags[u] = gains[u] >= top - bound if top - bound > 0.0 else True
     g, var, value, n_lev = r_choice(L, rows, (total, resp, unit, min_obs), (flags, orders),
                                     sums)
+    if top - bound > 0.0 and (var < 0 or not g >= top - bound):
+        # R's check of a monotone constraint failed the top candidates that the
+        # histogram's sums let pass: R takes the best of the others, which may lie
+        # below the bound (HistogramSearch._r_choice)
+        flags[:] = True
+        g, var, value, n_lev = r_choice(L, rows, (total, resp, unit, min_obs),
+                                        (flags, orders), sums)
     if var >= 0 and n_lev:
         order[:] = orders[np.searchsorted(L.cat, var)]
     return g, var, value, n_lev
