@@ -29,7 +29,7 @@ from .._rmath import shell_sort_order
 from .histogram import Histogram, HistogramBuilder
 from .row_sums import RowSums
 from .split import NEAR_TIE, Response, Side, Split, improvement, midpoints
-from .tolerance import FloatTolerance
+from .tolerance import FloatTolerance, sign_margin
 
 #: relative distance under which two level means count as tied: such levels
 #: are re-counted from the rows so that their order is R's (see _categoricals)
@@ -131,7 +131,7 @@ class HistogramSearch:
         orders = {}
         cont_gain = None
         if data.cont.size:
-            g, pos, cont_gain = self._continuous(state.hist)
+            g, pos, cont_gain = self._continuous(state.hist, state.level)
             best_gain[data.cont] = g
             best_pos[data.cont] = pos
         if data.cat.size:
@@ -185,12 +185,13 @@ class HistogramSearch:
         threshold = top - bound
         best = self._r_scan(state, (best_gain >= threshold).nonzero()[0], orders, penalty,
                             (cont_gain, threshold))
-        if best is None or not best.score >= threshold:
+        if penalty is None and (best is None or not best.score >= threshold):
             # R's check of a monotone constraint, in R's sums, failed the top
             # candidates that the histogram's sums let pass (a left and right mean
             # equal but for rounding, beside a missing group): R then takes the best
             # of the others, which may lie below the bound, so every predictor is
-            # scanned as R scans it
+            # scanned as R scans it (not with penalties, as the compiled engine:
+            # CEGB is not R's)
             best = self._r_scan(state, self._scorable(state.hist), orders, penalty)
         return best
 
@@ -280,9 +281,10 @@ class HistogramSearch:
         W = N if self.unit else hist[:size, 1].reshape(shape)
         return Z, W, N
 
-    def _continuous(self, hist):
+    def _continuous(self, hist, level: int = 0):
         """Best gain and bucket of every continuous predictor, and the gain
-        of every bucket boundary (predictors, width - 1).
+        of every bucket boundary (predictors, width - 1), in a node ``level``
+        splits deep.
 
         Candidate ``k`` puts buckets ``0..k`` left. Where bucket ``k`` holds no
         row of the node, candidate ``k`` repeats the partition (and the very
@@ -317,7 +319,13 @@ class HistogramSearch:
             with np.errstate(divide="ignore", invalid="ignore"):
                 gain = improvement(lw, rw, W[:, -1:], ls, rs, Z[:, -1:])
             if mono.any():
-                ok &= (mono[:, None] == 0) | (mono[:, None] * (rs * lw - ls * rw) > 0.0)
+                # with one bucket per value R's sums decide the constraint: a
+                # position whose check is within rounding of 0 stays a candidate
+                # (R's scan of the predictor then checks it; unpenalised: see
+                # _r_choice)
+                room = sign_margin(*self._tolerance[:4], level, lw, rw, ls, rs) \
+                    if self.data.exact_bins and self.adjustment is None else 0.0
+                ok &= (mono[:, None] == 0) | (mono[:, None] * (rs * lw - ls * rw) > -room)
         ok &= gain > 0.0
         gain = np.where(ok, gain, 0.0)
         pos = np.argmax(gain, axis=1)

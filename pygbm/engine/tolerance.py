@@ -161,6 +161,22 @@ def float_gain_bound(n, width, abs_sum, w_sum, zmax, w_min, level, top):
     return 4.0 * e
 
 
+def sign_margin(n, width, abs_sum, w_sum, level, lw, rw, ls, rs):
+    """A bound on |the floating sums' ``rs * lw - ls * rw`` - R's| in a node ``level``
+    splits deep (the fields of :class:`FloatTolerance` before ``zmax``): the sign of
+    a monotone constraint's check that R's sums decide where the histogram's value
+    lies within it of 0 (arrays or numbers; the compiled engine compiles this very
+    function). Each sum is within eps_s (w*z) and eps_w (w) of the exact one in
+    both, as in :func:`float_gain_bound`, and each product rounds by EPS."""
+    rounds = (SUM_ERROR_PER_LEVEL * level + SUM_ERROR_BASE) * (n + width) * EPS \
+        * SUM_ERROR_MARGIN
+    eps_s = rounds * abs_sum
+    eps_w = rounds * w_sum
+    one = eps_s * (lw + rw) + eps_w * (abs(ls) + abs(rs)) + 2.0 * eps_s * eps_w \
+        + 2.0 * EPS * (abs(rs * lw) + abs(ls * rw))
+    return 2.0 * one
+
+
 class RSums(NamedTuple):
     """R's running sums along a predictor's sorted rows (see :func:`r_sums`)."""
 

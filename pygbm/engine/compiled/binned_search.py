@@ -17,8 +17,12 @@ import numpy as np
 from numba import njit
 
 from ..histogram_search import MEAN_TIE
+from ..tolerance import sign_margin
 from .arith import midpoint, numpy_sum, r_order, split_gain, stable_argsort
 from .binned_rows import recount
+
+#: the NumPy engine's margin of a monotone check, compiled as it is written
+_sign_margin = njit(cache=True, error_model="numpy", inline="always")(sign_margin)
 
 
 @njit(cache=True, error_model="numpy")
@@ -29,9 +33,13 @@ def _columns(H, unit):
 
 
 @njit(cache=True, error_model="numpy")
-def continuous_best(L, H, unit, min_obs, gain, pos):
+def continuous_best(L, H, unit, min_obs, gain, pos, room):
     """Best gain and bucket of every continuous predictor (``gain``, ``pos``
-    indexed by row of ``L.cont``): candidate ``k`` puts buckets 0..k left."""
+    indexed by row of ``L.cont``): candidate ``k`` puts buckets 0..k left.
+    ``room`` = (the tree's tolerance, the node's level; level -1: none): a
+    monotone check within :func:`..tolerance.sign_margin` of 0 passes (R's sums
+    decide it, with one bucket per value)."""
+    tol, level = room
     wcol, ccol = _columns(H, unit)
     width = L.width
     pc = L.cont.shape[0]
@@ -77,8 +85,13 @@ def continuous_best(L, H, unit, min_obs, gain, pos):
             else:
                 rs = ls_t - ls
                 g = split_gain(lw, rw, mw, ls, rs, ms)
-                if mv != 0 and not mv * (rs * lw - ls * rw) > 0.0:
-                    continue
+                if mv != 0:
+                    margin = 0.0
+                    if level >= 0:
+                        margin = _sign_margin(tol[0], tol[1], tol[2], tol[3], level, lw, rw,
+                                              ls, rs)
+                    if not mv * (rs * lw - ls * rw) > -margin:
+                        continue
             if g > best:
                 best = g
                 best_b = b

@@ -175,15 +175,16 @@ def _goes_right(L, v, left_levels, n_lev):
 
 
 @njit(cache=True, error_model="numpy")
-def _histogram_best(L, H, unit, counted, rows, resp, min_obs, gains, pos, orders):
+def _histogram_best(L, H, unit, counted, rows, resp, min_obs, gains, pos, orders, room):
     """Every predictor's best gain and position on the node's histogram
-    (into ``gains``, ``pos`` and the categoricals' level ``orders``)."""
+    (into ``gains``, ``pos`` and the categoricals' level ``orders``; ``room``:
+    see :func:`.binned_search.continuous_best`)."""
     pc = L.cont.shape[0]
     pcat = L.cat.shape[0]
     g = np.empty(max(pc, pcat))
     b = np.empty(max(pc, pcat), dtype=np.int64)
     if pc:
-        continuous_best(L, H, unit, min_obs, g, b)
+        continuous_best(L, H, unit, min_obs, g, b, room)
         for i in range(pc):
             gains[L.cont[i]] = g[i]
             pos[L.cont[i]] = b[i]
@@ -323,11 +324,12 @@ def _tie_break(L, H, rows, resp, unit, total, found, out):
 @njit(cache=True, error_model="numpy")
 def _exact_choice(L, rows, resp, unit, min_obs, node, found, out):
     """R's split of a node with one bucket per value (see
-    :mod:`.binned_r_choice`): ``node`` = (total: R's sums, level, tolerance),
+    :mod:`.binned_r_choice`): ``node`` = (total: R's sums, level, tolerance,
+    whether to scan every predictor when R refuses the top ones: unpenalised),
     ``found`` = (gains, positions, level orders, best predictor) of the
     histogram; ``out`` = (sums, left level order): filled. Returns (gain,
     predictor (-1: no split), split point, levels sent left)."""
-    total, level, tol = node
+    total, level, tol, retry = node
     gains, pos, orders, best_v = found
     sums, order = out
     top = gains[best_v]
@@ -339,7 +341,7 @@ def _exact_choice(L, rows, resp, unit, min_obs, node, found, out):
         flags[u] = gains[u] >= top - bound if top - bound > 0.0 else True
     g, var, value, n_lev = r_choice(L, rows, (total, resp, unit, min_obs), (flags, orders),
                                     sums)
-    if top - bound > 0.0 and (var < 0 or not g >= top - bound):
+    if retry and top - bound > 0.0 and (var < 0 or not g >= top - bound):
         # R's check of a monotone constraint failed the top candidates that the
         # histogram's sums let pass: R takes the best of the others, which may lie
         # below the bound (HistogramSearch._r_choice)
@@ -481,8 +483,11 @@ def _grow(L, space, wz, w, inbag, unit, min_obs, depth, costs, node_pen):
             else:
                 H = pool_float[slot[t]]
             node_rows = buffers[node_buf[nd], lo:hi]
+            # one bucket per value, unpenalised: R's sums decide a monotone check
+            # within rounding of 0 (HistogramSearch._continuous)
+            room_level = node_level[nd] if L.exact_bins and costs is None else -1
             _histogram_best(L, H, unit, counted[t], node_rows, resp, min_obs, gains, pos,
-                            orders)
+                            orders, (tol, room_level))
             if costs is not None:
                 penalties(costs, node_rows, node_w[nd], pen)
                 for u in range(p):
@@ -493,7 +498,8 @@ def _grow(L, space, wz, w, inbag, unit, min_obs, depth, costs, node_pen):
             if L.exact_bins:
                 total = (r_tot[nd, 0], r_tot[nd, 1], np.int64(r_tot[nd, 2]))
                 g, v, value, n_lev = _exact_choice(
-                    L, node_rows, resp, unit, min_obs, (total, node_level[nd], tol),
+                    L, node_rows, resp, unit, min_obs,
+                    (total, node_level[nd], tol, costs is None),
                     (gains, pos, orders, v), (t_sums[t], t_order[t]))
                 if v < 0:
                     continue
