@@ -19,6 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._checks import as_generator, int_arg, offset_arg, permutations_arg, weights_arg
+from ._rmath import r_sum
 from .distributions import FitContext
 from .draws import child_seed, is_r_stream
 from .costs import cost_tracker, engine_columns, warn_no_split
@@ -122,7 +123,9 @@ def _check_response(y, n, dist, name: str):
 
 def check_targets(data: CodedData, dist) -> Response:
     """Weights, offset and response checked; weights rescaled to sum to the
-    number of rows (R's gbm.fit)."""
+    number of rows as R's gbm.fit rescales them (``w * n / sum(w)``, R's
+    ``sum()`` adding in long double: the weights' last bits, which decide ties
+    between splits, are R's)."""
     n = data.x.shape[0]
     w_raw = weights_arg(data.weights, n)
     dist.check_weights(w_raw)
@@ -155,7 +158,7 @@ def check_targets(data: CodedData, dist) -> Response:
                              f"needs distribution='coxph', not {dist.name!r}")
         y = _check_response(data.y, n, dist, data.response_name)
         _check_initial_value(y[:data.n_train], w_raw[:data.n_train], dist)
-    return Response(y=y, misc=status, offset=offset, w=w_raw * n / np.sum(w_raw), w_raw=w_raw)
+    return Response(y=y, misc=status, offset=offset, w=w_raw * n / r_sum(w_raw), w_raw=w_raw)
 
 
 def _check_initial_value(y_train, w_train, dist) -> None:

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from . import frontend
+from ._rmath import r_sum
 from .draws import shuffled
 
 if TYPE_CHECKING:                 # annotations only: pandas is imported on first use
@@ -95,7 +96,7 @@ def pairwise_layout(labels, y, weights, train_fraction, rng) -> PairwiseLayout:
         w = np.asarray(weights, dtype=float)
         check_group_weights(w, codes)
         group_w = pd.Series(w).groupby(codes).min().to_numpy()
-        w = w * n_groups / np.sum(group_w)
+        w = w * n_groups / r_sum(group_w)          # R: sum() in long double
     perm = shuffled(rng, n_groups)             # perm[i]: level at position i
     position = np.empty(n_groups, dtype=np.intp)
     position[perm] = np.arange(n_groups)

@@ -38,6 +38,10 @@ BREAST_PREDICTORS = ["Cl.thickness", "Cell.size", "Cell.shape", "Marg.adhesion",
                      "Normal.nucleoli", "Mitoses"]
 W3 = {"col": "w", "mod": 3}
 W5 = {"col": "w", "mod": 5}
+#: weights that are not whole numbers: R normalises them with sum(), which adds
+#: in long double, so the normalised weights' last bits are R's only when
+#: pygbm's sum is too (on both data sets below NumPy's pairwise sum differs from it)
+W3_FRACTIONAL = {"col": "w", "mod": 3, "scale": 0.3}
 OZONE = {"subset": [{"col": "ozone", "op": "notna"}],
          "factor": {"month": None, "day_of_week": None}}
 LUNG = {"recode": [{"col": "status", "subtract": 1}]}
@@ -77,6 +81,9 @@ CASES = [
     case("gaussian_boston_weights", "gaussian, case weights 1 + (row mod 3), formula drops w",
          "boston", "medv ~ . - w", "gaussian", {**BOSTON, "add_weights": W3},
          weights="w", train_fraction=0.8),
+    case("gaussian_ozone_fractional_weights", "gaussian, NAs, weights (1 + row mod 3) * 0.3",
+         "ozone", "ozone ~ . - w", "gaussian", {**OZONE, "add_weights": W3_FRACTIONAL},
+         weights="w", interaction_depth=4, n_minobsinnode=5, n_trees=60),
     case("gaussian_boston_monotone", "gaussian, explicit predictors, var_monotone +1/-1",
          "boston", "medv ~ lstat + rm + crim + nox + dis + age", "gaussian",
          interaction_depth=2, var_monotone=[-1, 1, -1, -1, 0, 0]),
@@ -152,6 +159,9 @@ CASES = [
     case("bernoulli_pima2_weights_monotone", "bernoulli, weights and var_monotone",
          "pima2", "diabetes ~ . - w", "bernoulli", {"add_weights": W3}, weights="w",
          var_monotone={"glucose": 1, "mass": 1, "age": 1}, interaction_depth=2),
+    case("bernoulli_pima2_fractional_weights", "bernoulli, NAs, weights (1 + row mod 3) * 0.3",
+         "pima2", "diabetes ~ . - w", "bernoulli", {"add_weights": W3_FRACTIONAL},
+         weights="w", interaction_depth=3, n_trees=60),
     case("bernoulli_pima2_depth1_shrink1", "bernoulli, stumps, shrinkage 1",
          "pima2", "diabetes ~ .", "bernoulli", interaction_depth=1, shrinkage=1,
          n_trees=25),

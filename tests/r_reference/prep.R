@@ -99,7 +99,8 @@ prep_case_data <- function(case, root) {
     }
   }
   if (!is.null(p$add_weights)) {
-    d[[p$add_weights$col]] <- 1 + (0:(nrow(d) - 1)) %% p$add_weights$mod
+    scale <- if (is.null(p$add_weights$scale)) 1 else p$add_weights$scale
+    d[[p$add_weights$col]] <- (1 + (0:(nrow(d) - 1)) %% p$add_weights$mod) * scale
   }
   ord <- levels_spec(p$ordered)
   for (col in names(ord)) d[[col]] <- make_factor(d[[col]], ord[[col]], TRUE)

@@ -167,7 +167,7 @@ def prepare(case: dict, root=REPO_ROOT) -> pd.DataFrame:
         df = inject_na(df, nai["cols"], nai["frac"], nai["seed"])
     if p.get("add_weights"):
         aw = p["add_weights"]
-        df[aw["col"]] = 1.0 + np.arange(len(df)) % aw["mod"]
+        df[aw["col"]] = (1.0 + np.arange(len(df)) % aw["mod"]) * aw.get("scale", 1.0)
     for col, lev in _levels_spec(p.get("ordered")).items():
         df[col] = make_factor(df[col], lev, ordered=True)
     for col, lev in _levels_spec(p.get("factor")).items():
