@@ -14,6 +14,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from .._rmath import sequential_minus, sequential_sum
 from ..messages import listed
 from ._common import as_numeric_response, check_finite, full_f
 from .base import Distribution
@@ -99,20 +100,47 @@ def _column_sums(m):
     return np.cumsum(m, axis=0)[-1]
 
 
-def _inverse_no_pivot(h):
-    """Inverse by Gauss-Jordan elimination without pivoting (as R's matrix.h).
+def _dot(x, y) -> float:
+    """``x[0] * y[0] + x[1] * y[1] + ...`` added left to right from 0 (R's loops)."""
+    return sequential_sum(np.multiply(x, y))
+
+
+def _inverse_as_r(h):
+    """The inverse of ``h`` computed as R gbm's matrix class computes it, so
+    with its rounding: ``h = L U`` without pivoting (``U`` with a unit
+    diagonal, both kept in one array), then ``L`` and ``U`` inverted in place,
+    then the product ``U^-1 L^-1``; every sum added left to right.
 
     A zero pivot yields non-finite entries instead of an error, which the
     caller turns into R's "not invertible -> 0" rule.
     """
-    k = h.shape[0]
-    a = np.concatenate([h.astype(float), np.eye(k)], axis=1)
+    a = np.array(h, dtype=float)
+    n = a.shape[0]
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        for p in range(k):
-            a[p] = a[p] / a[p, p]
-            others = np.arange(k) != p
-            a[others] -= np.outer(a[others, p], a[p])
-    return a[:, k:]
+        a[0, 1:] = a[0, 1:] / a[0, 0]
+        for i in range(1, n):
+            for j in range(i, n):                        # column i of L
+                a[j, i] = a[j, i] - _dot(a[j, :i], a[:i, i])
+            for j in range(i + 1, n):                    # row i of U
+                a[i, j] = (a[i, j] - _dot(a[i, :i], a[:i, j])) / a[i, i]
+        for i in range(n):                               # L^-1, a column at a time
+            a[i, i] = 1.0 / a[i, i]
+            for j in range(i + 1, n):
+                a[j, i] = sequential_minus(0.0, np.multiply(a[j, i:j], a[i:j, i])) / a[j, j]
+        for i in range(n):                               # U^-1, a row at a time
+            for j in range(i + 1, n):
+                u = a[i, i:j].copy()
+                u[0] = 1.0                               # U's unit diagonal
+                a[i, j] = -_dot(a[i:j, j], u)
+        inv = np.empty_like(a)                           # U^-1 L^-1
+        for j in range(n):
+            for i in range(n):
+                k = max(i, j)
+                u = a[j, k:].copy()
+                if k == j:
+                    u[0] = 1.0                           # U^-1's unit diagonal
+                inv[j, i] = _dot(u, a[k:, i])
+    return inv
 
 
 class CoxPH(Distribution):
@@ -213,19 +241,24 @@ class CoxPH(Distribution):
         e = np.where(rows, w * ctx.model_exp(F), 0.0)
         risk = np.cumsum(e)
         ev = rows & _events(d, w)
-        we = w[ev]
-        # share of each free node (all but the last eligible one) in the risk set
-        q = np.empty((int(ev.sum()), K - 1))
+        we = w[ev][:, None]
+        # each free node's (all but the last eligible one) running in-bag risk
+        # at the events, and the whole risk set's; R's Newton step below adds
+        # every term over the events in their (time) order, as R writes them
+        share = np.empty((int(ev.sum()), K - 1))
         for k in range(K - 1):
-            q[:, k] = np.cumsum(np.where(node == k2node[k], e, 0.0))[ev]
-        q /= risk[ev][:, None]
+            share[:, k] = np.cumsum(np.where(node == k2node[k], e, 0.0))[ev]
+        risk_ev = risk[ev][:, None]
+        q = share / risk_ev
         member = (node[ev][:, None] == k2node[None, :K - 1]).astype(float)
-        # every sum over the events in their (time) order, as R adds them
-        wq = q * we[:, None]
-        g = _column_sums(we[:, None] * member) - _column_sums(wq)
-        h = np.stack([_column_sums(wq[:, [k]] * q) for k in range(K - 1)])
-        h[np.diag_indices(K - 1)] -= _column_sums(wq)
-        hinv = _inverse_no_pivot(h)
+        g = _column_sums(we * (member - q))
+        wq = we * share / risk_ev                       # (w P_k) / R
+        h = np.empty((K - 1, K - 1))
+        for k in range(K - 1):
+            h[k, :k] = _column_sums(wq[:, [k]] * share[:, :k] / risk_ev)
+            h[:k, k] = h[k, :k]
+        h[np.diag_indices(K - 1)] = 0.0 - _column_sums(wq * (1.0 - q))
+        hinv = _inverse_as_r(h)
         # R's update loop, column by column: a non-finite inverse entry zeroes
         # its node and skips the nodes after it in that column
         pred = np.zeros(K - 1)

@@ -430,33 +430,52 @@ def poisson_leaves(rows, f, node, n_nodes, bag, exps, out):
 
 
 @njit(cache=True, error_model="numpy")
-def _inverse_no_pivot(h):
-    """pygbm.distributions.coxph._inverse_no_pivot: Gauss-Jordan without
+def _inverse_as_r(h):
+    """pygbm.distributions.coxph._inverse_as_r: R's LU inverse without
     pivoting, in the same order of operations."""
-    k = h.shape[0]
-    a = np.zeros((k, 2 * k))
-    for r in range(k):
-        for c in range(k):
-            a[r, c] = h[r, c]
-        a[r, k + r] = 1.0
-    for p in range(k):
-        piv = a[p, p]
-        for c in range(2 * k):
-            a[p, c] = a[p, c] / piv
-        for r in range(k):
-            if r == p:
-                continue
-            arp = a[r, p]
-            for c in range(2 * k):
-                a[r, c] = a[r, c] - arp * a[p, c]
-    return a[:, k:]
+    n = h.shape[0]
+    a = h.copy()
+    for j in range(1, n):
+        a[0, j] = a[0, j] / a[0, 0]
+    for i in range(1, n):
+        for j in range(i, n):                         # column i of L
+            s = 0.0
+            for k in range(i):
+                s += a[j, k] * a[k, i]
+            a[j, i] = a[j, i] - s
+        for j in range(i + 1, n):                     # row i of U
+            s = 0.0
+            for k in range(i):
+                s += a[i, k] * a[k, j]
+            a[i, j] = (a[i, j] - s) / a[i, i]
+    for i in range(n):                                # L^-1
+        a[i, i] = 1.0 / a[i, i]
+        for j in range(i + 1, n):
+            x = 0.0
+            for k in range(i, j):
+                x -= a[j, k] * a[k, i]
+            a[j, i] = x / a[j, j]
+    for i in range(n):                                # U^-1
+        for j in range(i + 1, n):
+            s = 0.0
+            for k in range(i, j):
+                s += a[k, j] * (1.0 if k == i else a[i, k])
+            a[i, j] = -s
+    inv = np.empty_like(a)                            # U^-1 L^-1
+    for j in range(n):
+        for i in range(n):
+            s = 0.0
+            for k in range(max(i, j), n):
+                s += (1.0 if k == j else a[j, k]) * a[k, i]
+            inv[j, i] = s
+    return inv
 
 
 @njit(cache=True, error_model="numpy")
 def _coxph_leaves(rows, f, node, n_nodes, counts, bag, min_obs, out):
     """CoxPH.fit_leaves: one Newton step on the partial likelihood over the
     nodes with at least ``min_obs`` in-bag rows (the last of them fixed at 0),
-    every sum over the events in their time order."""
+    every term added over the events in their time order, as R writes it."""
     for k in range(n_nodes):
         out[k] = 0.0
     k2node = np.empty(n_nodes, dtype=np.int64)
@@ -471,10 +490,8 @@ def _coxph_leaves(rows, f, node, n_nodes, counts, bag, min_obs, out):
         return
     free = K - 1
     share = np.zeros(free)            # running sums of e over each free node
-    g_member = np.zeros(free)
-    g_share = np.zeros(free)
+    g = np.zeros(free)
     h = np.zeros((free, free))
-    q = np.empty(free)
     risk = 0.0
     for i in range(node.shape[0]):
         in_rows = bag[i] and slot[node[i]] >= 0
@@ -486,19 +503,16 @@ def _coxph_leaves(rows, f, node, n_nodes, counts, bag, min_obs, out):
             continue
         we = rows.w[i]
         for k in range(free):
-            q[k] = share[k] / risk
-        for k in range(free):
-            g_member[k] += we * (1.0 if node[i] == k2node[k] else 0.0)
-            wq = q[k] * we
-            g_share[k] += wq
-            for m in range(free):
-                h[k, m] += wq * q[m]
+            q = share[k] / risk
+            g[k] += we * ((1.0 if node[i] == k2node[k] else 0.0) - q)
+            wq = we * share[k] / risk
+            h[k, k] = h[k, k] - wq * (1.0 - q)
+            for m in range(k):
+                h[k, m] += wq * share[m] / risk
     for k in range(free):
-        h[k, k] -= g_share[k]
-    g = np.empty(free)
-    for k in range(free):
-        g[k] = g_member[k] - g_share[k]
-    hinv = _inverse_no_pivot(h)
+        for m in range(k):
+            h[m, k] = h[k, m]
+    hinv = _inverse_as_r(h)
     pred = np.zeros(free)
     for m in range(free):
         for k in range(free):
