@@ -152,6 +152,10 @@ def check_targets(data: CodedData, dist) -> Response:
         if not np.any(status[:data.n_train] != 0):
             raise ValueError(f"{dist.name}: every training observation is censored (status "
                              "all 0): there is no event to fit")
+        if not np.any((status[:data.n_train] != 0) & (w_raw[:data.n_train] > 0)):
+            raise ValueError(f"weights: every training event (status 1) has weight 0, so "
+                             f"{dist.name}'s partial likelihood has no term to fit (R's fit is "
+                             "NaN): give some events weight")
     else:
         if status is not None:
             raise ValueError(f"a Surv() response (or gbm_fit's misc, the event status) "
@@ -405,20 +409,28 @@ def fit_coded(options: FitOptions, data: CodedData, random_state=None) -> GBMFit
         state = sample.finish(state, data.n_train)
     fit = build_fit(data, options, problem, targets, state, engine, rng, perm, sample)
     warn_no_split(fit)
-    warn_diverged(fit.train_error, 0)
+    check_deviance(fit.train_error, fit.trees, 0)
     return fit
 
 
-def warn_diverged(train_error, n_before: int) -> None:
-    """Warn when the training deviance stops being a number (the Newton steps of
-    a nearly singular leaf, e.g. coxph with shrinkage 1: leaf values of 1e5 and a
-    deviance of -inf; R aborts there): the fit's later numbers are not usable, and
-    nothing else would say so. ``n_before``: iterations a continued fit had."""
+def check_deviance(train_error, trees, n_before: int) -> None:
+    """Say why the training deviance stops being a number, if it does: a bag
+    without weight (an error: every later prediction is NaN, as R's), or the
+    Newton steps of a nearly singular leaf (a warning: e.g. coxph with shrinkage
+    1, leaf values of 1e5 and a deviance of -inf; R aborts there), whose later
+    numbers are not usable and nothing else would say so. ``trees``: the fit's,
+    ``n_before``: iterations a continued fit had."""
     errors = np.asarray(train_error, dtype=float)
     bad = np.flatnonzero(~np.isfinite(errors[n_before:]))
     if not bad.size:
         return
     first = n_before + int(bad[0])
+    per_iteration = len(trees) // errors.shape[0]
+    if any(trees[first * per_iteration + k].weight[0] == 0.0 for k in range(per_iteration)):
+        raise ValueError(f"weights: the bag of iteration {first + 1} holds no row of positive "
+                         "weight, so its tree's values are 0/0 and every prediction from "
+                         "there on is NaN (as R's): raise bag_fraction or give more rows "
+                         "weight")
     if first == 0 and np.isnan(errors[0]):     # undefined from the start, not diverged
         warn("the training deviance is NaN from the first iteration: it is undefined on "
              "these training rows (pairwise: no group with two relevance levels)")
@@ -498,7 +510,7 @@ def continue_fit(fit: GBMFit, x, targets: Response, n_trees, report, rng) -> GBM
     verbose, progress = report
     with progress_bar(wanted(progress, verbose), n_trees, "gbm_more", "iteration") as bar:
         run_boosting(problem, state, n_trees, rng, verbose, scheme, bar)
-    warn_diverged(state.train_error, fit.n_trees)
+    check_deviance(state.train_error, state.trees, fit.n_trees)
     if sample is not None:
         state = sample.finish(state, fit.n_train)
     return dataclasses.replace(
