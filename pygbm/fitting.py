@@ -162,7 +162,13 @@ def check_targets(data: CodedData, dist) -> Response:
                              f"needs distribution='coxph', not {dist.name!r}")
         y = _check_response(data.y, n, dist, data.response_name)
         _check_initial_value(y[:data.n_train], w_raw[:data.n_train], dist)
-    return Response(y=y, misc=status, offset=offset, w=w_raw * n / r_sum(w_raw), w_raw=w_raw)
+    with np.errstate(over="ignore"):
+        w = w_raw * n / r_sum(w_raw)
+    if not np.all(np.isfinite(w)):          # R: a sum of Inf, and a NaN fit
+        raise ValueError(f"weights are too large to normalise as R does (w * n / sum(w), n = "
+                         f"{n}, overflows; largest weight {np.max(w_raw):g}): rescale them, "
+                         "e.g. divide by their largest")
+    return Response(y=y, misc=status, offset=offset, w=w, w_raw=w_raw)
 
 
 def _check_initial_value(y_train, w_train, dist) -> None:

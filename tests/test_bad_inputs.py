@@ -248,6 +248,8 @@ _CASES = [
      lambda E: g(E, n_trees=40, random_state=1, weights="w",
                  data=E.d.assign(w=np.eye(1, N, 5).ravel())),
      V, r"weights: the bag of iteration \d+ holds no row of positive weight"),
+    ("gbm-weights-overflow", lambda E: g(E, weights="w", data=E.d.assign(w=1e307)), V,
+     r"weights are too large to normalise as R does \(w \* n / sum\(w\), n = 120"),
     ("gbm-surv-gaussian", lambda E: g(E, formula="Surv(t, s) ~ x1"), V, "coxph"),
     ("gbm-multinomial-numeric-many", lambda E: g(E, formula="c ~ x1", distribution="gaussian"),
      V, "c|response"),
