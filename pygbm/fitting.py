@@ -330,9 +330,23 @@ def _start(problem: BoostProblem, dist, tracker) -> BoostState:
         raise ValueError(f"the initial value is not finite ({init_f}): the offset or the "
                          f"response is too extreme for {dist.name}'s link (e.g. an offset "
                          "whose exp underflows or overflows); rescale it")
-    n = problem.x.shape[0]
-    f = np.full(n, init_f) if problem.context.n_outputs == 1 else np.tile(init_f, (n, 1))
-    return BoostState(init_f, f, rows=tracker)
+    return BoostState(init_f, _initial_f(problem, init_f, problem.x.shape[0]), rows=tracker)
+
+
+def _initial_f(problem: BoostProblem, init_f, n: int) -> np.ndarray:
+    """Every row's link at the initial value (one column per class for a
+    multi-output distribution)."""
+    return np.full(n, init_f) if problem.context.n_outputs == 1 else np.tile(init_f, (n, 1))
+
+
+def _start_deviance(problem: BoostProblem, dist, init_f) -> float:
+    """The training deviance at the initial value, before any tree (read only
+    when a fit's first deviance is infinite: a pairwise deviance draws its
+    tie-breaking noise, which would move the fit's stream)."""
+    with np.errstate(all="ignore"):
+        return float(dist.deviance(problem.train_targets(),
+                                   _initial_f(problem, init_f, problem.n_train),
+                                   problem.context))
 
 
 def subsample_zeros(data: CodedData, options: FitOptions, rng) -> tuple[ZeroSample, CodedData]:
@@ -415,17 +429,22 @@ def fit_coded(options: FitOptions, data: CodedData, random_state=None) -> GBMFit
         state = sample.finish(state, data.n_train)
     fit = build_fit(data, options, problem, targets, state, engine, rng, perm, sample)
     warn_no_split(fit)
-    check_deviance(fit.train_error, fit.trees, 0)
+    start_error = 0.0
+    if fit.train_error.size and fit.train_error[0] == np.inf:   # overflowing from the start?
+        start_error = _start_deviance(problem, dist, fit.init_f)
+    check_deviance(fit.train_error, fit.trees, 0, start_error)
     return fit
 
 
-def check_deviance(train_error, trees, n_before: int) -> None:
+def check_deviance(train_error, trees, n_before: int, start_error: float = 0.0) -> None:
     """Say why the training deviance stops being a number, if it does: a bag
-    without weight (an error: every later prediction is NaN, as R's), or the
-    Newton steps of a nearly singular leaf (a warning: e.g. coxph with shrinkage
-    1, leaf values of 1e5 and a deviance of -inf; R aborts there), whose later
-    numbers are not usable and nothing else would say so. ``trees``: the fit's,
-    ``n_before``: iterations a continued fit had."""
+    without weight (an error: every later prediction is NaN, as R's), a
+    response too large for it (``start_error``, the deviance at the initial
+    value, is already infinite), or the Newton steps of a nearly singular leaf
+    (a warning: e.g. coxph with shrinkage 1, leaf values of 1e5 and a deviance
+    of -inf; R aborts there), whose later numbers are not usable and nothing
+    else would say so. ``trees``: the fit's, ``n_before``: iterations a
+    continued fit had."""
     errors = np.asarray(train_error, dtype=float)
     bad = np.flatnonzero(~np.isfinite(errors[n_before:]))
     if not bad.size:
@@ -440,6 +459,12 @@ def check_deviance(train_error, trees, n_before: int) -> None:
     if first == 0 and np.isnan(errors[0]):     # undefined from the start, not diverged
         warn("the training deviance is NaN from the first iteration: it is undefined on "
              "these training rows (pairwise: no group with two relevance levels)")
+        return
+    if first == 0 and start_error == np.inf:   # too large from the start, not diverged
+        warn("the training deviance is infinite from the initial value on: it overflows "
+             "the doubles on this response's scale (R's too); the trees are fitted, but "
+             "rescale the response to read the deviance and what depends on it "
+             "(gbm_perf, cv_error)")
         return
     warn(f"the training deviance is not finite from iteration {first + 1} on: the boosting "
          "diverged (its leaf values grew without bound); use a smaller shrinkage or a larger "

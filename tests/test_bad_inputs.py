@@ -1053,6 +1053,20 @@ def test_a_diverging_fit_says_so(E):
     assert not np.isfinite(fit.train_error).all()
 
 
+@pytest.mark.parametrize("dist", ["gaussian", "tdist"])
+def test_a_response_too_large_for_the_deviance_says_so(E, dist):
+    """|y| of 1e200: the squared residuals overflow (R's train.error is Inf too).
+    The trees are fine; the fit said the boosting diverged, and tdist's initial
+    value gave NumPy's overflow warning."""
+    d = E.d.assign(y=E.d["x1"] * 1e200)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        with pytest.warns(UserWarning, match="the training deviance is infinite from the "
+                                             "initial value on: it overflows"):
+            fit = g(E, data=d, distribution=dist, n_trees=10)
+    assert np.all(np.isfinite(fit.predict(d, n_trees=10)))
+
+
 def test_catalogue_size():
     assert len(_GBM_SCALARS) + len(_CASES) >= 150
 

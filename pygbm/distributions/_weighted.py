@@ -152,9 +152,10 @@ def grouped_location_m(values, df, weights=None, groups=None, n_groups=1,
     for _ in range(LOCATIONM_MAX_ITER):
         if not np.any(active):
             break
-        t = np.abs(values - beta[groups]) / scale[groups]
-        t = np.maximum(t, LOCATIONM_EPS)
-        wt = w * (t / (df + t * t)) / t
+        with np.errstate(over="ignore"):       # t * t beyond the doubles: weight 0, as R
+            t = np.abs(values - beta[groups]) / scale[groups]
+            t = np.maximum(t, LOCATIONM_EPS)
+            wt = w * (t / (df + t * t)) / t
         swx = np.bincount(groups, weights=wt * values, minlength=n_groups)
         sw = np.bincount(groups, weights=wt, minlength=n_groups)
         with np.errstate(divide="ignore", invalid="ignore"):
