@@ -87,7 +87,13 @@ def grid_values(fit, j: int, continuous_resolution: int) -> np.ndarray:
     if is_categorical(fit, j):
         return np.arange(len(fit.var_levels[j]), dtype=float)
     levels = np.asarray(fit.var_levels[j], dtype=float)
-    return np.linspace(np.nanmin(levels), np.nanmax(levels), continuous_resolution)
+    lo, hi = np.nanmin(levels), np.nanmax(levels)
+    with np.errstate(over="ignore"):
+        spread = hi - lo
+    if np.isfinite(spread):
+        return np.linspace(lo, hi, continuous_resolution)
+    # R's seq when to - from overflows: the points of from / 4 to to / 4, times 4
+    return np.linspace(lo / 4, hi / 4, continuous_resolution) * 4
 
 
 def expand_grid(values: list[np.ndarray]) -> np.ndarray:

@@ -237,3 +237,25 @@ def test_ice_rows_without_ice_warns_that_it_is_ignored():
     with pytest.warns(UserWarning, match=r"ice_rows applies to ICE curves \(ice=True\) only"):
         grid = partial_dependence(fit, "lstat", continuous_resolution=3, ice_rows=5)
     assert list(grid.columns) == ["lstat", "y"]
+
+
+#: R 4.2.2: sprintf("%a", seq(-1.7e308, 1.6e308, length = 7)), where to - from overflows
+R_SEQ_OVERFLOW = ["-0x1.e42d130773b76p+1023", "-0x1.4787e739bf384p+1023",
+                  "-0x1.55c576d815726p+1022", "-0x1.c7b1f3cac744p+1018",
+                  "0x1.1ccf385ebc8ap+1022", "0x1.2b0cc7fd12c42p+1023",
+                  "0x1.c7b1f3cac7433p+1023"]
+
+
+def test_grid_of_a_range_beyond_the_doubles_is_r_seq():
+    """A predictor from -1.7e308 to 1.6e308: max - min overflows; R's seq then
+    spaces the points of from/4 to to/4 (the grid was NaN, with NumPy's warnings)."""
+    rng = np.random.default_rng(0)
+    x = np.concatenate([[-1.7e308, 1.6e308], rng.uniform(-1, 1, 58) * 1e308])
+    d = pd.DataFrame({"x": x, "y": (x > 0) + rng.normal(size=60)})
+    with np.errstate(all="raise"):
+        fit = pygbm.gbm("y ~ x", d, distribution="gaussian", n_trees=5, n_minobsinnode=5,
+                        random_state=1)
+        grid = partial_dependence(fit, "x", continuous_resolution=7)
+    np.testing.assert_array_equal(grid["x"].to_numpy(),
+                                  [float.fromhex(v) for v in R_SEQ_OVERFLOW])
+    assert np.all(np.isfinite(grid.iloc[:, -1]))
