@@ -129,7 +129,8 @@ def gbm_fit(x, y, offset=None, misc=None, distribution="bernoulli", w=None,
         The loss, as in :func:`gbm` (R's gbm.fit's default; unlike :func:`gbm`,
         ``gbm_fit`` does not guess it from the response).
     w : array-like, optional
-        Row weights (R: ``w``).
+        Row weights (R: ``w``), rescaled to sum to the number of rows as in
+        :func:`gbm` (pairwise: group weights, as R).
     var_monotone : sequence of {-1, 0, 1} or dict, optional
         Monotone constraint per predictor (R: ``var.monotone``), or a dict by
         predictor name (unlisted: 0).
@@ -344,7 +345,10 @@ def gbm(formula, data, distribution=None, weights=None, var_monotone=None, n_tre
         poisson and multinomial) or an instance. Default None: guessed as R
         does, with R's message.
     weights : str or array-like, optional
-        Row weights: a column name or one value per row (R: ``weights``).
+        Row weights: a column name or one value per row (R: ``weights``),
+        finite, at least 0 and not all 0. As R, the fit rescales them to sum
+        to the number of rows (``w * n / sum(w)``), so only their ratios
+        matter, and ``n_minobsinnode`` counts rows, not weight.
     var_monotone : sequence of {-1, 0, 1} or dict, optional
         Monotone constraint per predictor (R: ``var.monotone``), or a dict by
         predictor name (unlisted: 0): +1 the fit increases with it, -1
