@@ -130,7 +130,7 @@ def gbm_fit(x, y, offset=None, misc=None, distribution="bernoulli", w=None,
         ``gbm_fit`` does not guess it from the response).
     w : array-like, optional
         Row weights (R: ``w``), rescaled to sum to the number of rows as in
-        :func:`gbm` (pairwise: group weights, as R).
+        :func:`gbm` (pairwise: used as given, as R's ``gbm.fit``).
     var_monotone : sequence of {-1, 0, 1} or dict, optional
         Monotone constraint per predictor (R: ``var.monotone``), or a dict by
         predictor name (unlisted: 0).

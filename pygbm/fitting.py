@@ -164,7 +164,8 @@ def check_targets(data: CodedData, dist) -> Response:
         _check_initial_value(y[:data.n_train], w_raw[:data.n_train], dist)
     with np.errstate(over="ignore"):
         w = w_raw * n / r_sum(w_raw)
-    if not np.all(np.isfinite(w)):          # R: a sum of Inf, and a NaN fit
+    grouped = dist.bag_by_group or data.group is not None     # weights used as given
+    if not grouped and not np.all(np.isfinite(w)):    # R: a sum of Inf, and a NaN fit
         raise ValueError(f"weights are too large to normalise as R does (w * n / sum(w), n = "
                          f"{n}, overflows; largest weight {np.max(w_raw):g}): rescale them, "
                          "e.g. divide by their largest")

@@ -96,7 +96,13 @@ def pairwise_layout(labels, y, weights, train_fraction, rng) -> PairwiseLayout:
         w = np.asarray(weights, dtype=float)
         check_group_weights(w, codes)
         group_w = pd.Series(w).groupby(codes).min().to_numpy()
-        w = w * n_groups / r_sum(group_w)          # R: sum() in long double
+        with np.errstate(over="ignore", invalid="ignore"):
+            w = w * n_groups / r_sum(group_w)      # R: sum() in long double
+        if not np.all(np.isfinite(w)):             # R: a sum of Inf, and a NaN fit
+            raise ValueError(f"weights are too large to normalise as R does (w * G / the sum "
+                             f"of the {n_groups} group weights overflows; largest weight "
+                             f"{np.max(weights):g}): rescale them, e.g. divide by their "
+                             "largest")
     perm = shuffled(rng, n_groups)             # perm[i]: level at position i
     position = np.empty(n_groups, dtype=np.intp)
     position[perm] = np.arange(n_groups)
