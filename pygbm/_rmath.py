@@ -71,8 +71,9 @@ def exp_r(x):
 def _c_library_log(fn, x, pole: float):
     """``fn`` (``math.log`` or ``math.log1p``: the C library's) elementwise;
     arrays: -inf at ``pole``, NaN below it or at NaN, as numpy's functions."""
-    if np.ndim(x) == 0:
-        return fn(float(x))
+    if np.ndim(x) == 0:                     # the same values (Python's math raises)
+        x = float(x)
+        return fn(x) if x > pole else (-math.inf if x == pole else math.nan)
     x = np.asarray(x, dtype=float)
     out = np.full(x.shape, np.nan)
     ok = x > pole

@@ -463,9 +463,9 @@ def check_deviance(train_error, trees, n_before: int, start_error: float = 0.0) 
         return
     if first == 0 and start_error == np.inf:   # too large from the start, not diverged
         warn("the training deviance is infinite from the initial value on: it overflows "
-             "the doubles on this response's scale (R's too); the trees are fitted, but "
-             "rescale the response to read the deviance and what depends on it "
-             "(gbm_perf, cv_error)")
+             "the doubles on this response's (or offset's) scale (R's too); the trees are "
+             "fitted, but rescale the response (or the offset) to read the deviance and "
+             "what depends on it (gbm_perf, cv_error)")
         return
     warn(f"the training deviance is not finite from iteration {first + 1} on: the boosting "
          "diverged (its leaf values grew without bound); use a smaller shrinkage or a larger "

@@ -254,6 +254,11 @@ _CASES = [
      lambda E: g(E, formula="b ~ x1", distribution={"name": "pairwise", "group": "c"},
                  weights="w", data=E.d.assign(w=1e308)),
      V, r"weights are too large to normalise as R does \(w \* G / the sum of the 3 group"),
+    # exp(offset) underflows in poisson's initial value: "math domain error" before
+    ("gbm-poisson-offset-extreme",
+     lambda E: g(E, formula="k ~ x1 + offset(o)", distribution="poisson",
+                 data=E.d.assign(o=np.full(N, 1e300))),
+     V, r"the initial value is not finite \(-inf\): the offset or the response"),
     ("gbm-surv-gaussian", lambda E: g(E, formula="Surv(t, s) ~ x1"), V, "coxph"),
     ("gbm-multinomial-numeric-many", lambda E: g(E, formula="c ~ x1", distribution="gaussian"),
      V, "c|response"),
@@ -1069,6 +1074,17 @@ def test_a_response_too_large_for_the_deviance_says_so(E, dist):
                                              "initial value on: it overflows"):
             fit = g(E, data=d, distribution=dist, n_trees=10)
     assert np.all(np.isfinite(fit.predict(d, n_trees=10)))
+
+
+def test_the_response_scale_of_an_extreme_link_gives_no_numpy_warning(E):
+    """Links of -800 and 800 (e.g. with an offset that large): probabilities 0 and
+    1 and a poisson mean of inf, as R's, where NumPy warned of an overflow in exp."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        link = np.array([-800.0, 800.0])
+        np.testing.assert_array_equal(E.bfit.distribution.inverse_link(link), [0.0, 1.0])
+        poisson = pygbm.get_distribution("poisson")
+        np.testing.assert_array_equal(poisson.inverse_link(link), [0.0, np.inf])
 
 
 def test_catalogue_size():

@@ -67,6 +67,15 @@ def test_exp_and_log_are_the_c_librarys():
                                   [-np.inf, np.nan, np.nan])
 
 
+def test_a_number_outside_log_s_domain_gives_its_value_as_an_array_does():
+    """Python's math.log raises "math domain error" at 0 and below (a poisson fit
+    with an offset whose exp underflows said just that); C's log, R's and these
+    functions on arrays give -inf and NaN."""
+    assert log_r(0.0) == -math.inf and math.isnan(log_r(-1.0))
+    assert math.isnan(log_r(math.nan))
+    assert log1p_r(-1.0) == -math.inf and math.isnan(log1p_r(-2.0))
+
+
 def _shell_sort_literal(values):
     """R's rsort_with_index (src/main/sort.c), transcribed."""
     x, ix = list(values), list(range(len(values)))

@@ -167,12 +167,13 @@ class Distribution(ABC):
     # -- prediction scale --------------------------------------------------------------
     def inverse_link(self, f: np.ndarray) -> np.ndarray:
         f = np.asarray(f, dtype=float)
-        if self.response_link == "logistic":
-            return 1.0 / (1.0 + np.exp(-f))
-        if self.response_link == "logistic2":
-            return 1.0 / (1.0 + np.exp(-2.0 * f))
-        if self.response_link == "exp":
-            return np.exp(f)
+        with np.errstate(over="ignore"):     # exp of a large link: inf, so 0 or inf, as R
+            if self.response_link == "logistic":
+                return 1.0 / (1.0 + np.exp(-f))
+            if self.response_link == "logistic2":
+                return 1.0 / (1.0 + np.exp(-2.0 * f))
+            if self.response_link == "exp":
+                return np.exp(f)
         return f
 
     def link(self, mu) -> np.ndarray:
