@@ -259,6 +259,9 @@ _CASES = [
      lambda E: g(E, formula="k ~ x1 + offset(o)", distribution="poisson",
                  data=E.d.assign(o=np.full(N, 1e300))),
      V, r"the initial value is not finite \(-inf\): the offset or the response"),
+    ("predict-newdata-one-row-series", lambda E: E.fit.predict(E.d.iloc[0], n_trees=5), T,
+     r"newdata must be a pandas DataFrame, got Series \(a row of a DataFrame as a frame: "
+     r"df\.iloc\[\[i\]\]"),
     ("gbm-surv-gaussian", lambda E: g(E, formula="Surv(t, s) ~ x1"), V, "coxph"),
     ("gbm-multinomial-numeric-many", lambda E: g(E, formula="c ~ x1", distribution="gaussian"),
      V, "c|response"),

@@ -218,6 +218,8 @@ def table_type(data) -> str:
     library's table is named with its module ("polars.dataframe.frame.DataFrame",
     not a bare "DataFrame") and how to convert it, where it says."""
     kind = type(data)
+    if isinstance(data, pd.Series):          # one row taken out of a frame, most likely
+        return "Series (a row of a DataFrame as a frame: df.iloc[[i]] or s.to_frame().T)"
     if kind.__module__.split(".")[0] in ("builtins", "numpy", "pandas"):
         return kind.__name__
     hint = " (convert it with .to_pandas())" if hasattr(data, "to_pandas") else ""
