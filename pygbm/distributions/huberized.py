@@ -99,7 +99,13 @@ class Huberized(Distribution):
     def fit_leaves(self, t, f, z, leaves, bag, ctx):
         g, h = leaf_terms(t.y, f, t.offset)
         w = np.asarray(t.w, dtype=float)
-        return node_ratio(w * g, w * h, leaves.node, leaves.n_nodes, bag)
+        # R's order of the products: the quadratic part's denominator is
+        # (w (1 - m)) (1 - m), which rounds otherwise than w (1 - m)^2 (the
+        # other terms round once either way: their other factors are 2, 4 and +-1)
+        m = (2.0 * np.asarray(t.y, dtype=float) - 1.0) * np.asarray(f, dtype=float)
+        quadratic = (m >= LINEAR_MARGIN) & (1.0 - m >= 0.0)
+        den = np.where(quadratic, (w * (1.0 - m)) * (1.0 - m), w * h)
+        return node_ratio(w * g, den, leaves.node, leaves.n_nodes, bag)
 
     def bag_improvement(self, t, f, fadj, bag, shrinkage, ctx):
         y, offset, w = t.y, t.offset, t.w

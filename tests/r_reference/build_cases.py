@@ -151,6 +151,11 @@ CASES = [
     case("huberized_breast_cancer_ordered_valid", "huberized, ordered predictors, valid",
          "breast_cancer", "Class ~ .", "huberized", {"ordered": BREAST_PREDICTORS},
          train_fraction=0.7, n_trees=60, shrinkage=0.05),
+    # R's leaf denominator (w (1 - m)) (1 - m) rounds otherwise than w (1 - m)^2: deep
+    # trees of small leaves meet it in the first trees (pygbm's was an ulp off there)
+    case("huberized_pima2_deep_small_leaves", "huberized, depth 8, minobs 1, weights",
+         "pima2", "diabetes ~ . - w", "huberized", {"add_weights": W3_FRACTIONAL},
+         weights="w", interaction_depth=8, n_minobsinnode=1, shrinkage=0.5, n_trees=40),
     case("huberized_spam_stride", "huberized on spam (every 2nd row), depth 2",
          "spam", "type ~ .", "huberized", {"stride": 2}, interaction_depth=2, n_trees=60),
     # ---- bernoulli --------------------------------------------------------------------

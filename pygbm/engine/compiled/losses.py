@@ -333,17 +333,16 @@ def leaf_values(kind, params, rows, f, z, node, n_nodes, counts, grow_pred, bag,
             s = 2.0 * rows.y[i] - 1.0
             m = s * f[i]                    # R ignores the offset here (but below)
             lin, flat = _huber_loss_parts(s, m)
+            w = rows.w[i]
             if flat:
-                g = 0.0
-                h = 0.0
+                num[i] = w * 0.0
+                den[i] = w * 0.0
             elif lin:
-                g = HUBER_LINEAR_SLOPE * s
-                h = -HUBER_LINEAR_SLOPE * s * _link(rows, f, i)   # R adds the offset here
-            else:
-                g = (2.0 * s) * (1.0 - m)
-                h = (1.0 - m) * (1.0 - m)
-            num[i] = rows.w[i] * g
-            den[i] = rows.w[i] * h
+                num[i] = w * (HUBER_LINEAR_SLOPE * s)
+                den[i] = w * (-HUBER_LINEAR_SLOPE * s * _link(rows, f, i))  # R adds the offset
+            else:                           # R's order of the products (Huberized.fit_leaves)
+                num[i] = w * ((2.0 * s) * (1.0 - m))
+                den[i] = (w * (1.0 - m)) * (1.0 - m)
         _node_ratio(num, den, node, n_nodes, bag, out)
     elif kind == COXPH:
         _coxph_leaves(rows, f, node, n_nodes, counts, bag, min_obs, out)
