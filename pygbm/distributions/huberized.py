@@ -31,6 +31,18 @@ def leaf_terms(y, f, offset) -> tuple[np.ndarray, np.ndarray]:
     return g, h
 
 
+def weighted_leaf_terms(y, f, offset, w) -> tuple[np.ndarray, np.ndarray]:
+    """Each row's terms ``w g`` and ``w h`` of R's leaf ratio (:func:`leaf_terms`),
+    multiplied in R's order: the quadratic part's ``(w (1 - m)) (1 - m)`` rounds
+    otherwise than ``w (1 - m)^2`` (the other terms round once either way:
+    their other factors are 2, 4 and +-1)."""
+    g, h = leaf_terms(y, f, offset)
+    w = np.asarray(w, dtype=float)
+    m = (2.0 * np.asarray(y, dtype=float) - 1.0) * np.asarray(f, dtype=float)
+    quadratic = (m >= LINEAR_MARGIN) & (1.0 - m >= 0.0)
+    return w * g, np.where(quadratic, (w * (1.0 - m)) * (1.0 - m), w * h)
+
+
 class Huberized(Distribution):
     """Huberized square hinge loss with margin ``m = (2y-1) F``.
 
@@ -97,15 +109,8 @@ class Huberized(Distribution):
                         np.where(1.0 - m < 0.0, 0.0, -2.0 * s * (1.0 - m)))
 
     def fit_leaves(self, t, f, z, leaves, bag, ctx):
-        g, h = leaf_terms(t.y, f, t.offset)
-        w = np.asarray(t.w, dtype=float)
-        # R's order of the products: the quadratic part's denominator is
-        # (w (1 - m)) (1 - m), which rounds otherwise than w (1 - m)^2 (the
-        # other terms round once either way: their other factors are 2, 4 and +-1)
-        m = (2.0 * np.asarray(t.y, dtype=float) - 1.0) * np.asarray(f, dtype=float)
-        quadratic = (m >= LINEAR_MARGIN) & (1.0 - m >= 0.0)
-        den = np.where(quadratic, (w * (1.0 - m)) * (1.0 - m), w * h)
-        return node_ratio(w * g, den, leaves.node, leaves.n_nodes, bag)
+        num, den = weighted_leaf_terms(t.y, f, t.offset, t.w)
+        return node_ratio(num, den, leaves.node, leaves.n_nodes, bag)
 
     def bag_improvement(self, t, f, fadj, bag, shrinkage, ctx):
         y, offset, w = t.y, t.offset, t.w

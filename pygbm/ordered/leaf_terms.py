@@ -30,7 +30,7 @@ from ..distributions.adaboost import AdaBoost
 from ..distributions.bernoulli import Bernoulli
 from ..distributions.gaussian import Gaussian
 from ..distributions.huberized import Huberized
-from ..distributions.huberized import leaf_terms as huberized_terms
+from ..distributions.huberized import weighted_leaf_terms as huberized_terms
 from ..distributions.poisson import F_CAP, ZERO_COUNT_PRED, Poisson
 
 #: the compiled kernels' code of each distribution class (:mod:`.compiled.support`)
@@ -102,8 +102,7 @@ def row_terms(dist, t, f: np.ndarray, e: np.ndarray | None = None):
     if code == GAUSSIAN:
         return w * residual(y, f, t.offset), w
     if code == HUBERIZED:
-        g, h = huberized_terms(y, f, t.offset)
-        return w * g, w * h
+        return huberized_terms(y, f, t.offset, w)
     if code is None:
         raise ValueError(f"no running-sum leaf estimator for distribution {dist.name!r}")
     e = exp_of(dist, t, f) if e is None else e

@@ -98,7 +98,7 @@ def _terms(dist, y, off, w, f, e):
         return w * (LINEAR_SLOPE * s), w * (-LINEAR_SLOPE * s * F)
     if 1.0 - m < 0.0:
         return w * 0.0, w * 0.0
-    return w * (2.0 * s * (1.0 - m)), w * ((1.0 - m) * (1.0 - m))
+    return w * (2.0 * s * (1.0 - m)), (w * (1.0 - m)) * (1.0 - m)     # R's order
 
 
 @njit(cache=True, error_model="numpy")
