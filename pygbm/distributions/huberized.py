@@ -15,32 +15,23 @@ LINEAR_MARGIN = -1.0
 LINEAR_SLOPE = 4.0
 
 
-def leaf_terms(y, f, offset) -> tuple[np.ndarray, np.ndarray]:
-    """Each row's numerator ``g`` and denominator ``h`` (unweighted) of R's leaf
-    ratio at link values ``f``: R's margins from ``f`` alone, the offset ignored,
-    except in ``h`` of the linear part, which reads ``f + offset``; both 0 above
-    the margin."""
+def leaf_terms(y, f, offset, w) -> tuple[np.ndarray, np.ndarray]:
+    """Each row's numerator and denominator term of R's leaf ratio at link
+    values ``f``, weighted by ``w``: R's margins from ``f`` alone, the offset
+    ignored, except in the linear part's denominator, which reads ``f + offset``;
+    both 0 above the margin. Multiplied in R's order: the quadratic part's
+    denominator ``(w (1 - m)) (1 - m)`` rounds otherwise than ``w (1 - m)^2``
+    (the other terms round once either way: their other factors are 2, 4 and +-1)."""
     f = np.asarray(f, dtype=float)
+    w = np.asarray(w, dtype=float)
     s = 2.0 * np.asarray(y, dtype=float) - 1.0
     m = s * f
     lin = m < LINEAR_MARGIN
     flat = ~lin & (1.0 - m < 0.0)
-    g = np.where(flat, 0.0, np.where(lin, LINEAR_SLOPE * s, 2.0 * s * (1.0 - m)))
-    h_lin = -LINEAR_SLOPE * s * full_f(f, offset)
-    h = np.where(flat, 0.0, np.where(lin, h_lin, (1.0 - m) * (1.0 - m)))
-    return g, h
-
-
-def weighted_leaf_terms(y, f, offset, w) -> tuple[np.ndarray, np.ndarray]:
-    """Each row's terms ``w g`` and ``w h`` of R's leaf ratio (:func:`leaf_terms`),
-    multiplied in R's order: the quadratic part's ``(w (1 - m)) (1 - m)`` rounds
-    otherwise than ``w (1 - m)^2`` (the other terms round once either way:
-    their other factors are 2, 4 and +-1)."""
-    g, h = leaf_terms(y, f, offset)
-    w = np.asarray(w, dtype=float)
-    m = (2.0 * np.asarray(y, dtype=float) - 1.0) * np.asarray(f, dtype=float)
-    quadratic = (m >= LINEAR_MARGIN) & (1.0 - m >= 0.0)
-    return w * g, np.where(quadratic, (w * (1.0 - m)) * (1.0 - m), w * h)
+    num = w * np.where(flat, 0.0, np.where(lin, LINEAR_SLOPE * s, 2.0 * s * (1.0 - m)))
+    den_lin = w * (-LINEAR_SLOPE * s * full_f(f, offset))
+    den = np.where(flat, w * 0.0, np.where(lin, den_lin, (w * (1.0 - m)) * (1.0 - m)))
+    return num, den
 
 
 class Huberized(Distribution):
@@ -109,7 +100,7 @@ class Huberized(Distribution):
                         np.where(1.0 - m < 0.0, 0.0, -2.0 * s * (1.0 - m)))
 
     def fit_leaves(self, t, f, z, leaves, bag, ctx):
-        num, den = weighted_leaf_terms(t.y, f, t.offset, t.w)
+        num, den = leaf_terms(t.y, f, t.offset, t.w)
         return node_ratio(num, den, leaves.node, leaves.n_nodes, bag)
 
     def bag_improvement(self, t, f, fadj, bag, shrinkage, ctx):

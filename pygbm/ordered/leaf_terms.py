@@ -30,7 +30,7 @@ from ..distributions.adaboost import AdaBoost
 from ..distributions.bernoulli import Bernoulli
 from ..distributions.gaussian import Gaussian
 from ..distributions.huberized import Huberized
-from ..distributions.huberized import weighted_leaf_terms as huberized_terms
+from ..distributions.huberized import leaf_terms as huberized_terms
 from ..distributions.poisson import F_CAP, ZERO_COUNT_PRED, Poisson
 
 #: the compiled kernels' code of each distribution class (:mod:`.compiled.support`)
