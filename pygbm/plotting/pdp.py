@@ -193,7 +193,6 @@ def _class_panels(fig, frame, names, ylabel):
     two-variable plot of that class's values (one colour scale); returns the
     panels' Axes."""
     columns = _class_columns(frame)
-    labels = frame.attrs.get("classes", columns)
     norm = _norm(frame[columns].to_numpy(dtype=float))
 
     def draw(ax, k):
@@ -201,7 +200,12 @@ def _class_panels(fig, frame, names, ylabel):
         part.attrs = {"y_column": columns[k]}
         return _two(ax, part, names, ylabel, norm=norm, colorbar=False)
 
-    return _panels(fig, [f"class {label}" for label in labels], draw, ylabel)
+    return _panels(fig, _class_titles(frame, columns), draw, ylabel)
+
+
+def _class_titles(frame, columns):
+    """The panel titles of a multi-class grid's classes (``columns``: their values)."""
+    return [f"class {label}" for label in frame.attrs.get("classes", columns)]
 
 
 def _figure(ax, what):
@@ -282,9 +286,8 @@ def plot_ice(frame: pd.DataFrame, ax=None, ylabel="f(x)"):
     if len(names) != 1 or row_name not in frame.columns:
         raise ValueError("plot_ice needs an ICE frame of one variable (columns var, row, y)")
     if columns:
-        labels = frame.attrs.get("classes", columns)
         return _panels(_figure(ax, "the ICE curves of every class"),
-                       [f"class {label}" for label in labels],
+                       _class_titles(frame, columns),
                        lambda panel, k: _ice(panel, frame, names[0], columns[k], row_name,
                                              ylabel), ylabel)
     ax = axes_for(ax)
