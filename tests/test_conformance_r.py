@@ -415,6 +415,12 @@ LIVE_FRACTIONAL_WEIGHTS = 0.5
 #: share of the live cases with an offset() term, for the distributions whose offset R
 #: gbm 2.1.8 takes (its coxph errors with one, which pygbm fits: docs/coming_from_r.md)
 LIVE_OFFSET, OFFSET_AS_R = 0.3, ("gaussian", "laplace", "tdist", "bernoulli", "poisson")
+#: share of the live cases grown deep with small leaves: ties decided by the last bit of
+#: a few rows' sums (found huberized's leaf denominator, which R rounds otherwise)
+LIVE_DEEP, DEEP_DEPTHS, DEEP_MIN_OBS = 0.25, (6, 11), (1, 2, 3)
+#: R aborts its session (std::length_error) when a coxph fit diverges, which deep
+#: weighted coxph trees with single-row leaves do; pygbm warns (docs/coming_from_r.md)
+DEEP_MIN_OBS_COXPH = (2, 3)
 
 
 def _distribution(rng) -> dict:
@@ -474,6 +480,11 @@ def _random_case(rng, folder: Path, i: int) -> dict:
     if dist["name"] in MONOTONE_AS_R and rng.random() < LIVE_MONOTONE:
         monotone = {"x0": int(rng.choice([-1, 1])), "x1": int(rng.choice([-1, 0, 1]))}
     n_trees = int(rng.integers(20, 61))
+    depth, min_obs = int(rng.integers(1, 6)), int(rng.choice([5, 10, 20]))
+    if rng.random() < LIVE_DEEP:
+        depth = int(rng.integers(*DEEP_DEPTHS))
+        min_obs = int(rng.choice(DEEP_MIN_OBS_COXPH if dist["name"] == "coxph"
+                                 else DEEP_MIN_OBS))
     return {
         "name": f"live_{i}_{dist['name']}",
         "description": "random live case",
@@ -484,8 +495,8 @@ def _random_case(rng, folder: Path, i: int) -> dict:
         "weights": "w" if "w" in df else None,
         "var_monotone": monotone,
         "n_trees": n_trees,
-        "interaction_depth": int(rng.integers(1, 6)),
-        "n_minobsinnode": int(rng.choice([5, 10, 20])),
+        "interaction_depth": depth,
+        "n_minobsinnode": min_obs,
         "shrinkage": float(np.round(np.exp(rng.uniform(np.log(0.01), np.log(0.5))), 4)),
         "bag_fraction": (float(rng.choice(LIVE_BAG_FRACTIONS)) if rng.random() < LIVE_BAGGED
                          else 1),
