@@ -12,8 +12,9 @@ used inside calls (``log(ph.karno)``), ``log(x, base)``; the functions available
 formulaic's (log, exp, I, C, scale, center, ...) plus sqrt, abs, log1p, expm1, sin, cos,
 tan, floor, ceiling, sign, ``np`` and ``pd``, and R's own (:mod:`.r_functions`:
 ``factor``, ``as.factor``, ``ordered``, ``as.numeric``, ``as.integer``, ``as.character``,
-``is.na``, ``pmin``, ``pmax``, ``round``, ``ifelse``).  ``C(x)`` or ``factor(x)`` makes a
-numeric column a factor.
+``is.na``, ``pmin``, ``pmax``, ``round``, ``ifelse``; :mod:`.r_cut`: ``cut``) with R's
+constants (``TRUE``, ``FALSE``, ``NA``, ``Inf``, ``NULL``, ...).  ``C(x)`` or
+``factor(x)`` makes a numeric column a factor.
 """
 
 from __future__ import annotations
@@ -35,7 +36,9 @@ from formulaic.utils.layered_mapping import LayeredMapping
 from formulaic.utils.stateful_transforms import stateful_eval
 
 from .encode import as_column, holds_numbers
-from .r_functions import COMPARE_NAME, R_FUNCTION_NAMES, R_FUNCTIONS, python_names, r_names
+from .r_cut import cut
+from .r_functions import (COMPARE_NAME, R_CONSTANTS, R_FUNCTION_NAMES, R_FUNCTIONS,
+                          python_names, r_names)
 from .surv import Surv
 from .terms import FormulaTerms, TermSpec, missing_column_error
 
@@ -64,6 +67,7 @@ FUNCTIONS = {
     "log": _log, "Surv": Surv, "offset": _offset, "sqrt": np.sqrt, "abs": np.abs, "log1p": np.log1p,
     "expm1": np.expm1, "sin": np.sin, "cos": np.cos, "tan": np.tan, "floor": np.floor,
     "ceiling": np.ceil, "ceil": np.ceil, "sign": np.sign, "pd": pd, **R_FUNCTIONS,
+    "cut": cut,
 }
 
 #: prefix of the name a called formula function is evaluated under, so that a data
@@ -120,7 +124,7 @@ class Evaluator:
         if functions := sorted(n for n in calls if n not in FUNCTIONS):
             raise ValueError(
                 f"formula term {r_names(expr)!r} calls {', '.join(map(repr, functions))}, which "
-                f"is not available in formulas (available: R's {', '.join(R_FUNCTION_NAMES)}, "
+                f"is not available in formulas (available: R's {', '.join(R_FUNCTION_NAMES)}, cut, "
                 "I, log, exp, sqrt, abs, ..., and numpy as np.<name>); compute the column "
                 "in the data frame first")
         for node in ast.walk(tree):
@@ -137,7 +141,7 @@ class Evaluator:
         """The names a term sees: its data's columns (the layer formulaic's ``Q()``
         reads, named "data") and the formula functions."""
         return LayeredMapping({}, LayeredMapping(dict(self.data.items()), name="data"),
-                              FUNCTIONS, _CALLED)
+                              R_CONSTANTS, FUNCTIONS, _CALLED)
 
     def check(self, expr: str) -> list[str]:
         """Column names ``expr`` needs that the data lacks."""
@@ -315,13 +319,35 @@ def parse_terms(formula: str, evaluator: Evaluator) -> FormulaTerms:
                         offset_columns=frozenset(offset_columns))
 
 
+#: functions whose missing values are R's NA by definition, not NaN from numbers:
+#: ``cut(x, breaks, labels = FALSE)`` outside the breaks
+_MISSING_BY_DESIGN = frozenset({"cut"})
+#: R's missing value written in a term (``ifelse(age > 50, NA, age)``)
+_R_MISSING = "NA"
+
+
+def _missing_by_design(expr: str, columns) -> bool:
+    """Whether the missing values of ``expr`` are R's NA by design: it is a call of
+    :data:`_MISSING_BY_DESIGN` or it writes ``NA`` (not a column of that name)."""
+    try:
+        node = ast.parse(python_names(expr), mode="eval").body
+    except SyntaxError:
+        return False
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
+            and node.func.id in _MISSING_BY_DESIGN:
+        return True
+    return _R_MISSING not in columns and any(
+        isinstance(n, ast.Name) and n.id == _R_MISSING for n in ast.walk(node))
+
+
 def made_nan(frame: pd.DataFrame, predictors, evaluator: Evaluator):
     """``(label, rows, inputs)`` of each transform term of ``frame`` that gives NaN
     in ``rows`` rows where its ``inputs`` (the columns it reads) are not missing
     (``np.log(x)`` of a negative x, ``as.numeric()`` of words)."""
     for spec in predictors:
         column = frame[spec.label]
-        if spec.lookup or not pd.api.types.is_numeric_dtype(column.dtype):
+        if spec.lookup or not pd.api.types.is_numeric_dtype(column.dtype) \
+                or _missing_by_design(spec.expr, evaluator.columns):
             continue
         nan = column.isna().to_numpy()
         if not nan.any():

@@ -20,7 +20,7 @@ import pandas as pd
 
 from .encode import r_collation_key, r_label
 
-__all__ = ["COMPARE_NAME", "R_FUNCTIONS", "python_names", "r_names"]
+__all__ = ["COMPARE_NAME", "R_CONSTANTS", "R_FUNCTIONS", "python_names", "r_names"]
 
 #: the name formula terms' comparisons are evaluated under (see :func:`compare`)
 COMPARE_NAME = "_r_compare"
@@ -29,22 +29,32 @@ COMPARE_NAME = "_r_compare"
 _DOTTED = {"as.factor": "as_factor", "as.ordered": "as_ordered", "as.numeric": "as_numeric",
            "as.double": "as_double", "as.integer": "as_integer",
            "as.character": "as_character", "is.na": "is_na"}
+#: R's dotted argument names (``cut(x, 3, include.lowest = TRUE)``) and their Python names
+_DOTTED_ARGUMENTS = {"include.lowest": "include_lowest", "dig.lab": "dig_lab"}
 _TO_PYTHON = re.compile(r"(?<![\w.`])(" + "|".join(re.escape(k) for k in _DOTTED) + r")(?=\s*\()")
 _TO_R = re.compile(r"(?<![\w.`])(" + "|".join(_DOTTED.values()) + r")(?=\s*\()")
 _FROM_PYTHON = {v: k for k, v in _DOTTED.items()}
+_ARGUMENT_TO_PYTHON = re.compile(r"(?<![\w.`])(" + "|".join(map(re.escape, _DOTTED_ARGUMENTS))
+                                 + r")(?=\s*=(?!=))")
+_ARGUMENT_TO_R = re.compile(r"(?<![\w.`])(" + "|".join(_DOTTED_ARGUMENTS.values())
+                            + r")(?=\s*=(?!=))")
+_ARGUMENT_FROM_PYTHON = {v: k for k, v in _DOTTED_ARGUMENTS.items()}
 _SINGLE_QUOTED = re.compile(r"'([^'\"\\]*)'")
 _NAMED_ARGUMENT = re.compile(r"\s*(?<![=<>!])=(?!=)\s*")
 
 
 def python_names(formula: str) -> str:
-    """``formula`` with R's dotted function names (``as.factor(``) made Python names."""
-    return _TO_PYTHON.sub(lambda m: _DOTTED[m.group(1)], formula)
+    """``formula`` with R's dotted function and argument names (``as.factor(``,
+    ``include.lowest =``) made Python names."""
+    formula = _TO_PYTHON.sub(lambda m: _DOTTED[m.group(1)], formula)
+    return _ARGUMENT_TO_PYTHON.sub(lambda m: _DOTTED_ARGUMENTS[m.group(1)], formula)
 
 
 def r_names(label: str) -> str:
     """A term label as R deparses it: R's dotted function names (``as.factor(rad)``),
     strings in double quotes, spaces around ``=`` of named arguments."""
     label = _TO_R.sub(lambda m: _FROM_PYTHON[m.group(1)], label)
+    label = _ARGUMENT_TO_R.sub(lambda m: _ARGUMENT_FROM_PYTHON[m.group(1)], label)
     label = _SINGLE_QUOTED.sub(lambda m: f'"{m.group(1)}"', label)
     return _NAMED_ARGUMENT.sub(" = ", label)
 
@@ -173,6 +183,11 @@ def c(*values):
     return np.concatenate([np.atleast_1d(np.asarray(v, dtype=object)) for v in values]) \
         if values else np.array([], dtype=object)
 
+
+#: R's constants, for arguments such as ``cut(x, c(0, 10, Inf))`` or ``labels = FALSE``
+#: (a data column of the same name comes first, as in R's model frame)
+R_CONSTANTS = {"TRUE": True, "FALSE": False, "T": True, "F": False, "NULL": None,
+               "NA": np.nan, "NaN": np.nan, "Inf": np.inf, "pi": np.pi}
 
 #: R's functions available in formula terms, by their Python name
 R_FUNCTIONS = {

@@ -53,7 +53,17 @@ cases <- list(
   list(name = "lung_r_functions", data = "lung",
        formula = paste("Surv(time, status) ~ pmax(age, 50) + factor(ph.ecog) + as.numeric(factor(inst))",
                        "+ as.factor(sex) + factor(wt.loss > 5) + ifelse(meal.cal >= 1000, 1, 0)"),
-       dist = "coxph")
+       dist = "coxph"),
+  list(name = "boston_cut", data = "boston",
+       formula = paste("medv ~ cut(lstat, c(0, 10, 20, Inf)) + cut(rm, 4) + cut(age, 3, labels = FALSE)",
+                       "+ cut(dis, c(1, 2, 4, 13), right = FALSE, include.lowest = TRUE)",
+                       "+ cut(tax, 3, dig.lab = 2, ordered_result = TRUE)",
+                       "+ cut(nox, c(0.3, 0.5, 0.9), labels = c('low', 'high'))",
+                       "+ cut(crim, c(0.1, 1, 10)) + cut(ptratio, c(12, 17, 19, 23), labels = c('a', 'b', 'a'))",
+                       "+ cut(b, c(-Inf, 350, Inf)) + cut(indus, c(0, 0.46, 0.461, 30))",
+                       "+ factor(ifelse(zn > 0, TRUE, FALSE)) + pmin(rad, Inf) + cut(medv * 0 + 5, 2)",
+                       "+ cut(lstat, c(5, 10, 20), labels = FALSE)"),
+       dist = "gaussian")
 )
 
 run_case <- function(cs) {
@@ -86,7 +96,7 @@ run_case <- function(cs) {
   w <- model.weights(mf)
   list(name = cs$name, data = cs$data, formula = cs$formula, weights_column = cs$weights,
        var_names = fit$var.names, var_type = as.integer(fit$var.type),
-       var_levels = lapply(fit$var.levels, function(l) if (is.numeric(l)) num17(l) else as.character(l)),
+       var_levels = lapply(fit$var.levels, function(l) I(if (is.numeric(l)) num17(l) else as.character(l))),
        x = lapply(seq_len(p), function(j) num17(xm[, j])),
        response = resp, offset = if (is.null(off)) NULL else num17(off),
        weights = if (is.null(w)) NULL else num17(w))

@@ -417,7 +417,8 @@ def test_an_overflow_in_a_term_is_inf_without_numpys_warning():
 
 
 @pytest.mark.parametrize("formula, match", [
-    ("medv ~ cut(lstat, 3)", r"term 'cut\(lstat, 3\)' calls 'cut', which is not available"),
+    ("medv ~ findInterval(lstat, 3)",
+     r"term 'findInterval\(lstat, 3\)' calls 'findInterval', which is not available"),
     ("medv ~ foo(bar(rad))", r"calls 'bar', 'foo', which is not available"),
     ("medv ~ as.numeric(town)", r"formula uses column not in data: 'town'"),
 ])
@@ -457,3 +458,19 @@ def test_response_newdata_codes_a_text_response_by_the_fits_levels():
     assert weights_newdata(None, d) is None
     with pytest.raises(ValueError, match="weights: column 'v' is not in data"):
         weights_newdata("v", d, "data")
+
+
+def test_r_constants_in_terms():
+    d = boston()
+    mf = model_frame("medv ~ pmin(lstat, Inf) + ifelse(rm > 6, TRUE, FALSE) "
+                     "+ ifelse(age > 50, NA, age) + I(pi * rm)", d)
+    np.testing.assert_array_equal(mf.x[:, 0], d["lstat"].to_numpy())
+    assert mf.var_levels[1] == ["FALSE", "TRUE"]
+    np.testing.assert_array_equal(np.isnan(mf.x[:, 2]), (d["age"] > 50).to_numpy())
+    np.testing.assert_array_equal(mf.x[:, 3], np.pi * d["rm"].to_numpy())
+
+
+def test_a_column_named_as_an_r_constant_comes_first():
+    d = boston().assign(T=2.0)          # R's model frame: the data's T hides TRUE
+    mf = model_frame("medv ~ I(rm * T)", d)
+    np.testing.assert_array_equal(mf.x[:, 0], 2.0 * d["rm"].to_numpy())
