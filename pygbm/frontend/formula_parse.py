@@ -13,7 +13,8 @@ formulaic's (log, exp, I, C, scale, center, ...) plus sqrt, abs, log1p, expm1, s
 tan, floor, ceiling, sign, ``np`` and ``pd``, and R's own (:mod:`.r_functions`:
 ``factor``, ``as.factor``, ``ordered``, ``as.numeric``, ``as.integer``, ``as.character``,
 ``is.na``, ``pmin``, ``pmax``, ``round``, ``ifelse``; :mod:`.r_cut`: ``cut``) with R's
-constants (``TRUE``, ``FALSE``, ``NA``, ``Inf``, ``NULL``, ...).  ``C(x)`` or
+constants (``TRUE``, ``FALSE``, ``NA``, ``Inf``, ``NULL``, ...) and R's operators
+(:mod:`.r_operators`: ``&``, ``|``, ``!``, ``%in%``, ``%%``, ``%/%``).  ``C(x)`` or
 ``factor(x)`` makes a numeric column a factor.
 """
 
@@ -37,6 +38,7 @@ from formulaic.utils.stateful_transforms import stateful_eval
 
 from .encode import as_column, holds_numbers
 from .r_cut import cut
+from .r_operators import AND_NAME, IN_NAME, NOT_NAME, OR_NAME
 from .r_functions import (COMPARE_NAME, R_CONSTANTS, R_FUNCTION_NAMES, R_FUNCTIONS,
                           python_names, r_names)
 from .surv import Surv
@@ -105,6 +107,33 @@ class Evaluator:
                             args=[node.left, ast.Constant(symbol), node.comparators[0]],
                             keywords=[])
 
+    class _ROperators(ast.NodeTransformer):
+        """R's ``&``, ``|``, ``!`` and ``%in%`` (written ``and``, ``or``, ``not`` and ``@``
+        by :func:`~.r_operators.to_python`) evaluated as R does, row by row."""
+        BOOLEAN = {ast.And: AND_NAME, ast.Or: OR_NAME}
+
+        @staticmethod
+        def _call(name, *args):
+            return ast.Call(func=ast.Name(id=name, ctx=ast.Load()), args=list(args),
+                            keywords=[])
+
+        def visit_BoolOp(self, node):  # noqa: N802 (ast API)
+            self.generic_visit(node)
+            result = node.values[0]
+            for value in node.values[1:]:
+                result = self._call(self.BOOLEAN[type(node.op)], result, value)
+            return result
+
+        def visit_UnaryOp(self, node):  # noqa: N802 (ast API)
+            self.generic_visit(node)
+            return self._call(NOT_NAME, node.operand) if isinstance(node.op, ast.Not) \
+                else node
+
+        def visit_BinOp(self, node):  # noqa: N802 (ast API)
+            self.generic_visit(node)
+            return self._call(IN_NAME, node.left, node.right) \
+                if isinstance(node.op, ast.MatMult) else node
+
     def __init__(self, data: pd.DataFrame, where: str):
         self.data = data
         self.where = where
@@ -118,7 +147,8 @@ class Evaluator:
         aliases: dict[str, str] = {}
         code = sanitize_variable_names(expr, env, aliases)
         tree = self._CaretToPower().visit(ast.parse(code, mode="eval"))
-        tree = ast.fix_missing_locations(self._RComparisons().visit(tree))
+        tree = ast.fix_missing_locations(
+            self._ROperators().visit(self._RComparisons().visit(tree)))
         calls = {node.func.id for node in ast.walk(tree)
                  if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)}
         if functions := sorted(n for n in calls if n not in FUNCTIONS):

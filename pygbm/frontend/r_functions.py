@@ -19,6 +19,7 @@ import numpy as np
 import pandas as pd
 
 from .encode import r_collation_key, r_label
+from .r_operators import R_OPERATORS, to_python, to_r
 
 __all__ = ["COMPARE_NAME", "R_CONSTANTS", "R_FUNCTIONS", "python_names", "r_names"]
 
@@ -45,15 +46,16 @@ _NAMED_ARGUMENT = re.compile(r"\s*(?<![=<>!])=(?!=)\s*")
 
 def python_names(formula: str) -> str:
     """``formula`` with R's dotted function and argument names (``as.factor(``,
-    ``include.lowest =``) made Python names."""
-    formula = _TO_PYTHON.sub(lambda m: _DOTTED[m.group(1)], formula)
+    ``include.lowest =``) made Python names, R's operators (``&``, ``%in%``) Python's."""
+    formula = to_python(_TO_PYTHON.sub(lambda m: _DOTTED[m.group(1)], formula))
     return _ARGUMENT_TO_PYTHON.sub(lambda m: _DOTTED_ARGUMENTS[m.group(1)], formula)
 
 
 def r_names(label: str) -> str:
     """A term label as R deparses it: R's dotted function names (``as.factor(rad)``),
-    strings in double quotes, spaces around ``=`` of named arguments."""
-    label = _TO_R.sub(lambda m: _FROM_PYTHON[m.group(1)], label)
+    R's operators (``a & b``, ``x %in% y``), strings in double quotes, spaces around
+    ``=`` of named arguments."""
+    label = to_r(_TO_R.sub(lambda m: _FROM_PYTHON[m.group(1)], label))
     label = _ARGUMENT_TO_R.sub(lambda m: _ARGUMENT_FROM_PYTHON[m.group(1)], label)
     label = _SINGLE_QUOTED.sub(lambda m: f'"{m.group(1)}"', label)
     return _NAMED_ARGUMENT.sub(" = ", label)
@@ -195,8 +197,8 @@ R_FUNCTIONS = {
     "factor": factor, "as_factor": factor, "ordered": ordered, "as_ordered": ordered,
     "as_numeric": as_numeric, "as_double": as_numeric, "as_integer": as_integer,
     "as_character": as_character, "is_na": is_na, "pmin": pmin, "pmax": pmax,
-    "round": r_round, "ifelse": ifelse,
+    "round": r_round, "ifelse": ifelse, **R_OPERATORS,
 }
 #: the R functions formulas take, by their R names (what an error lists as available)
 R_FUNCTION_NAMES = tuple(_FROM_PYTHON.get(name, name) for name in R_FUNCTIONS
-                         if name != COMPARE_NAME)
+                         if name != COMPARE_NAME and name not in R_OPERATORS)

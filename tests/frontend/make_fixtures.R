@@ -63,7 +63,20 @@ cases <- list(
                        "+ cut(b, c(-Inf, 350, Inf)) + cut(indus, c(0, 0.46, 0.461, 30))",
                        "+ factor(ifelse(zn > 0, TRUE, FALSE)) + pmin(rad, Inf) + cut(medv * 0 + 5, 2)",
                        "+ cut(lstat, c(5, 10, 20), labels = FALSE)"),
-       dist = "gaussian")
+       dist = "gaussian"),
+  list(name = "boston_operators", data = "boston",
+       formula = paste("medv ~ factor(rad > 4 & tax > 300) + factor(rad %in% c(1, 2))",
+                       "+ I(rm %% 2) + I(rm%/%2) + factor(rm > 6 | age < 50) + factor(!rm > 6)",
+                       "+ factor(ifelse(rad %in% c(4, 5) & tax > 300, 'a', 'b')) + I(rm%%2 + 1)",
+                       "+ factor(chas %in% 1) + factor(zn > 0 & (indus < 5 | nox > 0.6))"),
+       dist = "gaussian"),
+  list(name = "lung_operators", data = "lung",
+       formula = paste("Surv(time, status) ~ factor(ph.ecog > 1 & wt.loss > 5)",
+                       "+ factor(meal.cal > 1000 | wt.loss > 10) + factor(!is.na(meal.cal))",
+                       "+ factor(inst %in% c(1, 11, NA)) + I(age %% 10) + I(age %/% 10)",
+                       "+ ifelse(sex == 1 & !is.na(ph.karno), ph.karno, 0)",
+                       "+ factor(!(pat.karno > 80)) + factor(ph.ecog %in% c(0, 1) | sex == 2)"),
+       dist = "coxph")
 )
 
 run_case <- function(cs) {

@@ -1,0 +1,97 @@
+"""R's logical and special operators in formula terms (pygbm.frontend.r_operators).
+
+The expected values are R 4.2.2's; whole formulas with these operators are checked
+against gbm()'s own model frames in test_fixtures_r.py (cases ``boston_operators``
+and ``lung_operators``, missing values included)."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from pygbm.frontend import model_frame
+from pygbm.frontend.r_operators import r_and, r_in, r_not, r_or, to_python, to_r
+
+from ._data import boston
+
+NA = None
+LOGICAL = pd.Series(pd.array([NA, True, False], dtype="boolean"))
+
+
+def _r(values):
+    return [None if v is pd.NA else bool(v) for v in values]
+
+
+def test_and_or_not_follow_r_with_missing_values():
+    # R: outer(x, x, "&") and outer(x, x, "|") for x = c(NA, TRUE, FALSE); !x
+    left = pd.Series(pd.array(np.repeat(LOGICAL.array, 3), dtype="boolean"))
+    right = pd.Series(pd.array(np.tile(LOGICAL.array, 3), dtype="boolean"))
+    assert _r(r_and(left, right)) == [NA, NA, False, NA, True, False, False, False, False]
+    assert _r(r_or(left, right)) == [NA, True, NA, True, True, True, NA, True, False]
+    assert _r(r_not(LOGICAL)) == [NA, False, True]
+
+
+def test_numbers_are_logical_as_in_r():
+    # R: 2 & NA is NA, 0 | NA is NA, !0 is TRUE, !3 is FALSE
+    assert _r(r_and(2.0, np.array([np.nan]))) == [NA]
+    assert _r(r_or(0.0, np.array([np.nan]))) == [NA]
+    assert _r(r_not(np.array([0.0, 3.0]))) == [True, False]
+    assert _r(r_and(np.array([1.0, 0.0, 5.0]), True)) == [True, False, True]
+
+
+def test_in_follows_r_match():
+    # R: NA %in% c(1, NA) TRUE; c(1, NA) %in% 1 TRUE FALSE; factor(c("1", "2")) %in% 1
+    # TRUE FALSE; c(1, 2) %in% "1" TRUE FALSE
+    assert _r(r_in(np.array([np.nan]), np.array([1, np.nan], dtype=object))) == [True]
+    assert _r(r_in(np.array([1.0, np.nan]), 1)) == [True, False]
+    assert _r(r_in(pd.Series(pd.Categorical(["1", "2"])), 1)) == [True, False]
+    assert _r(r_in(np.array([1.0, 2.0]), "1")) == [True, False]
+
+
+def test_text_is_not_logical():
+    with pytest.raises(TypeError, match="takes TRUE/FALSE values or numbers"):
+        r_and(pd.Series(["a", "b"]), True)
+
+
+@pytest.mark.parametrize("r, python", [
+    ("y ~ factor(a > 1 & b < 2)", "y ~ factor(a > 1  and  b < 2)"),
+    ("y ~ factor(a|b)", "y ~ factor(a or b)"),
+    ("y ~ factor(!is.na(x))", "y ~ factor( not is.na(x))"),
+    ("y ~ factor(!(x > 1))", "y ~ factor(_r_not(x > 1))"),
+    ("y ~ factor(x != 1)", "y ~ factor(x != 1)"),
+    ("y ~ factor(x %in% c(1, 2))", "y ~ factor(x  @  c(1, 2))"),
+    ("y ~ I(x %% 2) + I(x %/% 2)", "y ~ I(x  %  2) + I(x  //  2)"),
+    ('y ~ ifelse(x == "a&b|!c", 1, 0)', 'y ~ ifelse(x == "a&b|!c", 1, 0)'),
+    ("y ~ `a&b` + factor(`x|y` > 1)", "y ~ `a&b` + factor(`x|y` > 1)"),
+    ("y ~ a | b", "y ~ a | b"),                   # outside parentheses: formula syntax
+])
+def test_rewritten_inside_parentheses_and_outside_quotes(r, python):
+    assert to_python(r) == python
+
+
+@pytest.mark.parametrize("python, r", [
+    ("factor(a > 1 and (not b))", "factor(a > 1 & !b)"),
+    ("factor(not is_na(x))", "factor(!is_na(x))"),
+    ("factor(_r_not(x > 1))", "factor(!(x > 1))"),
+    ("factor((not a) or (not (b and c)))", "factor(!a | !(b & c))"),
+    ("I(x % 2 + x // 2)", "I(x%%2 + x%/%2)"),
+    ("factor(x @ c(1, 2))", "factor(x %in% c(1, 2))"),
+    ("ifelse(x == 'a and (not b)', 1, 0)", "ifelse(x == 'a and (not b)', 1, 0)"),
+])
+def test_labels_written_as_r_deparses_them(python, r):
+    assert to_r(python) == r
+
+
+@pytest.mark.parametrize("operator", ["&&", "||"])
+def test_scalar_operators_are_refused(operator):
+    with pytest.raises(ValueError, match=f"'{'&&' if operator == '&&' else '||'}' compares "
+                                         "one value only"):
+        to_python(f"y ~ factor(a > 1 {operator} b > 2)")
+
+
+def test_conditions_in_a_model_frame():
+    d = boston()
+    mf = model_frame("medv ~ factor(rad > 4 & tax > 300) + I(rm %% 1)", d)
+    assert mf.var_names == ["factor(rad > 4 & tax > 300)", "I(rm%%1)"]
+    expected = ((d["rad"] > 4) & (d["tax"] > 300)).to_numpy()
+    np.testing.assert_array_equal(mf.x[:, 0], expected.astype(float))
+    np.testing.assert_array_equal(mf.x[:, 1], np.mod(d["rm"].to_numpy(), 1))
