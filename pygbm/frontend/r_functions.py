@@ -121,6 +121,53 @@ def as_integer(x):
     return np.trunc(as_numeric(x))
 
 
+def r_trunc(x):
+    """R's ``trunc(x)``: towards zero (missing stays missing)."""
+    return np.trunc(np.asarray(x, dtype=float))
+
+
+def _unordered_factor(x, function: str) -> pd.Series:
+    x = _series(x)
+    if not isinstance(x.dtype, pd.CategoricalDtype) or x.cat.ordered:
+        kind = "an ordered factor" if isinstance(x.dtype, pd.CategoricalDtype) \
+            else f"dtype {x.dtype}"
+        raise TypeError(f"{function}() takes an (unordered) factor, got {kind}; make one "
+                        "with factor(x)")
+    return x
+
+
+def relevel(x, ref):
+    """R's ``relevel(f, ref)``: the factor with level ``ref`` (a label, or a 1-based
+    position) first."""
+    x = _unordered_factor(x, "relevel")
+    levels = list(x.cat.categories)
+    if np.ndim(ref) != 0 and np.size(ref) != 1:
+        raise ValueError(f"relevel(): ref must be one level, got {list(np.ravel(ref))}")
+    ref = np.ravel(ref)[0]
+    ref = ref.item() if isinstance(ref, np.generic) else ref
+    if isinstance(ref, str):
+        labels = [r_label(v) for v in levels]
+        if ref not in labels:
+            raise ValueError(f"relevel(): ref = {ref!r} is not a level; the levels are "
+                             f"{labels}")
+        first = labels.index(ref)
+    else:
+        if not 1 <= ref <= len(levels) or ref != int(ref):
+            raise ValueError(f"relevel(): ref = {ref!r} must be a level's position, 1 to "
+                             f"{len(levels)}, or its label")
+        first = int(ref) - 1
+    order = [levels[first]] + levels[:first] + levels[first + 1:]
+    return x.cat.reorder_categories(order)
+
+
+def droplevels(x):
+    """R's ``droplevels(f)``: the factor without the levels no row has."""
+    x = _series(x)
+    if not isinstance(x.dtype, pd.CategoricalDtype):
+        raise TypeError(f"droplevels() takes a factor, got dtype {x.dtype}")
+    return x.cat.remove_unused_categories()
+
+
 def as_character(x):
     """R's ``as.character(x)``: strings (a predictor of strings is a factor in gbm)."""
     x = _series(x)
@@ -197,7 +244,8 @@ R_FUNCTIONS = {
     "factor": factor, "as_factor": factor, "ordered": ordered, "as_ordered": ordered,
     "as_numeric": as_numeric, "as_double": as_numeric, "as_integer": as_integer,
     "as_character": as_character, "is_na": is_na, "pmin": pmin, "pmax": pmax,
-    "round": r_round, "ifelse": ifelse, **R_OPERATORS,
+    "round": r_round, "trunc": r_trunc, "ifelse": ifelse, "relevel": relevel,
+    "droplevels": droplevels, **R_OPERATORS,
 }
 #: the R functions formulas take, by their R names (what an error lists as available)
 R_FUNCTION_NAMES = tuple(_FROM_PYTHON.get(name, name) for name in R_FUNCTIONS

@@ -76,7 +76,11 @@ cases <- list(
                        "+ factor(inst %in% c(1, 11, NA)) + I(age %% 10) + I(age %/% 10)",
                        "+ ifelse(sex == 1 & !is.na(ph.karno), ph.karno, 0)",
                        "+ factor(!(pat.karno > 80)) + factor(ph.ecog %in% c(0, 1) | sex == 2)"),
-       dist = "coxph")
+       dist = "coxph"),
+  list(name = "boston_levels_functions", data = "boston",
+       formula = paste("medv ~ relevel(factor(rad), ref = '24') + relevel(factor(zn > 20), ref = 2)",
+                       "+ trunc(rm) + trunc(-lstat/10) + droplevels(factor(rad, levels = c(1, 2, 3, 99)))"),
+       dist = "gaussian")
 )
 
 run_case <- function(cs) {

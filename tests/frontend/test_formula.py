@@ -474,3 +474,15 @@ def test_a_column_named_as_an_r_constant_comes_first():
     d = boston().assign(T=2.0)          # R's model frame: the data's T hides TRUE
     mf = model_frame("medv ~ I(rm * T)", d)
     np.testing.assert_array_equal(mf.x[:, 0], 2.0 * d["rm"].to_numpy())
+
+
+@pytest.mark.parametrize("formula, error, match", [
+    ('medv ~ relevel(factor(rad), ref = "z")', ValueError, r"ref = 'z' is not a level"),
+    ("medv ~ relevel(factor(rad), ref = 30)", ValueError, r"ref = 30 must be a level's position"),
+    ("medv ~ relevel(rad, ref = 1)", TypeError, r"takes an \(unordered\) factor, got dtype"),
+    ("medv ~ relevel(ordered(rad), ref = 1)", TypeError, "got an ordered factor"),
+    ("medv ~ droplevels(rad)", TypeError, "droplevels\\(\\) takes a factor"),
+])
+def test_level_functions_refuse_as_r_does(formula, error, match):
+    with pytest.raises(error, match=match):
+        model_frame(formula, boston())
