@@ -12,7 +12,8 @@ used inside calls (``log(ph.karno)``), ``log(x, base)``; the functions available
 formulaic's (log, exp, I, C, scale, center, ...) plus sqrt, abs, log1p, expm1, sin, cos,
 tan, floor, ceiling, sign, ``np`` and ``pd``, and R's own (:mod:`.r_functions`:
 ``factor``, ``as.factor``, ``ordered``, ``as.numeric``, ``as.integer``, ``as.character``,
-``is.na``, ``pmin``, ``pmax``, ``round``, ``ifelse``; :mod:`.r_cut`: ``cut``) with R's
+``is.na``, ``pmin``, ``pmax``, ``round``, ``trunc``, ``ifelse``, ``relevel``,
+``droplevels``; :mod:`.r_cut`: ``cut``) with R's
 constants (``TRUE``, ``FALSE``, ``NA``, ``Inf``, ``NULL``, ...) and R's operators
 (:mod:`.r_operators`: ``&``, ``|``, ``!``, ``%in%``, ``%%``, ``%/%``).  ``C(x)`` or
 ``factor(x)`` makes a numeric column a factor.
