@@ -286,7 +286,12 @@ def _term_spec(term, formula: str) -> TermSpec:
 def _r_deparse_style(expr: str) -> str:
     """Label as R deparses it: ``I(rm^2)``, ``I(a/b)`` (formulaic writes ``rm ^ 2``),
     no backticks around syntactic names such as ``meal.cal``."""
-    expr = r_names(re.sub(r"`([A-Za-z.][\w.]*)`", r"\1", expr))
+    expr = re.sub(r"`([A-Za-z.][\w.]*)`", r"\1", expr)
+    try:        # Python's own layout: formulaic's brackets a chain's last comparison
+        expr = ast.unparse(ast.parse(expr, mode="eval"))
+    except SyntaxError:                 # a backticked name that R quotes too
+        pass
+    expr = r_names(expr)
     return re.sub(r"\s*\^\s*", "^", re.sub(r"\s+/\s+", "/", expr))
 
 
@@ -351,24 +356,24 @@ def parse_terms(formula: str, evaluator: Evaluator) -> FormulaTerms:
 
 
 #: functions whose missing values are R's NA by definition, not NaN from numbers:
-#: ``cut(x, breaks, labels = FALSE)`` outside the breaks
-_MISSING_BY_DESIGN = frozenset({"cut"})
+#: ``cut()`` outside the breaks, ``factor(x, levels)`` outside the levels (and so
+#: ``as.numeric()`` of either)
+_MISSING_BY_DESIGN = frozenset({"cut", "factor", "as_factor", "ordered", "as_ordered"})
 #: R's missing value written in a term (``ifelse(age > 50, NA, age)``)
 _R_MISSING = "NA"
 
 
 def _missing_by_design(expr: str, columns) -> bool:
-    """Whether the missing values of ``expr`` are R's NA by design: it is a call of
-    :data:`_MISSING_BY_DESIGN` or it writes ``NA`` (not a column of that name)."""
+    """Whether the missing values of ``expr`` may be R's NA by design: it calls one
+    of :data:`_MISSING_BY_DESIGN` or writes ``NA`` (not a column of that name)."""
     try:
         node = ast.parse(python_names(expr), mode="eval").body
     except SyntaxError:
         return False
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
-            and node.func.id in _MISSING_BY_DESIGN:
-        return True
-    return _R_MISSING not in columns and any(
-        isinstance(n, ast.Name) and n.id == _R_MISSING for n in ast.walk(node))
+    return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+               and n.func.id in _MISSING_BY_DESIGN for n in ast.walk(node)) \
+        or _R_MISSING not in columns and any(
+            isinstance(n, ast.Name) and n.id == _R_MISSING for n in ast.walk(node))
 
 
 def made_nan(frame: pd.DataFrame, predictors, evaluator: Evaluator):

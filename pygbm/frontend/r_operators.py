@@ -81,14 +81,16 @@ def to_r(label: str) -> str:
         if m.group("string"):
             return m.group("string")
         return _TO_R[next(v for k, v in m.groupdict().items() if v and k != "string")]
-    return _PYTHON_OPERATOR.sub(written, _unbracketed_not(label))
+    return _PYTHON_OPERATOR.sub(written, _unbracketed(label))
 
 
-def _unbracketed_not(label: str) -> str:
-    """``label`` without the parentheses Python's ``ast.unparse`` puts around ``not x``
-    within ``and``/``or`` (``a and (not b)``), which R's deparse does not write (a
-    call's parentheses, ``factor(not b)``, stay)."""
-    out, quote, stack = list(label), None, []
+def _unbracketed(label: str) -> str:
+    """``label`` without the parentheses Python's ``ast.unparse`` writes where R's
+    deparse does not: around ``not x`` within ``and``/``or`` (``a and (not b)``), and
+    around a comparison from the third operand of a chain on (``a and b and (c > 1)``).
+    A call's parentheses (``factor(not b)``) and those a lower-ranking operation needs
+    (``a and (b or c)``) stay."""
+    out, quote, stack = list(label), None, []       # stack: [start, kind, holds and/or]
     for i, ch in enumerate(label):
         if quote is not None:
             quote = None if ch == quote and label[i - 1] != "\\" else quote
@@ -96,9 +98,18 @@ def _unbracketed_not(label: str) -> str:
             quote = ch
         elif ch == "(":
             grouping = i == 0 or not (label[i - 1].isalnum() or label[i - 1] in "_.)]")
-            stack.append(i if grouping and label.startswith("(not ", i) else None)
-        elif ch == ")" and stack and (start := stack.pop()) is not None:
-            out[start] = out[i] = ""
+            kind = None
+            if grouping and label.startswith("(not ", i):
+                kind = "not"
+            elif grouping and label[:i].endswith((" and ", " or ")):
+                kind = "operand"
+            stack.append([i, kind, False])
+        elif ch == ")" and stack:
+            start, kind, boolean = stack.pop()
+            if kind == "not" or (kind == "operand" and not boolean):
+                out[start] = out[i] = ""
+        elif stack and label.startswith((" and ", " or ", "not "), i):
+            stack[-1][2] = True
     return "".join(out)
 
 

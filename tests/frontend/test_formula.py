@@ -486,3 +486,21 @@ def test_a_column_named_as_an_r_constant_comes_first():
 def test_level_functions_refuse_as_r_does(formula, error, match):
     with pytest.raises(error, match=match):
         model_frame(formula, boston())
+
+
+def test_numbers_in_labels_as_r_deparses_them():
+    # R 4.2.2: attr(terms(medv ~ pmin(lstat, 2.0) + ...), "term.labels")
+    mf = model_frame("medv ~ pmin(lstat, 2.0) + pmin(tax, 100000) + pmax(rm, .5) "
+                     "+ pmax(crim, 0.0001) + I(rm + 1234567.1)", boston())
+    assert mf.var_names == ["pmin(lstat, 2)", "pmin(tax, 1e+05)", "pmax(rm, 0.5)",
+                            "pmax(crim, 1e-04)", "I(rm + 1234567.1)"]
+
+
+def test_codes_of_levels_missing_by_design_are_not_refused():
+    # R: as.numeric() of a factor's NA is NA (fitted as missing), not NaN
+    d = boston()
+    mf = model_frame("medv ~ as.numeric(factor(rad, levels = c(1, 2))) "
+                     "+ as.numeric(cut(lstat, c(5, 10, 20)))", d)
+    np.testing.assert_array_equal(np.isnan(mf.x[:, 0]), ~d["rad"].isin([1, 2]).to_numpy())
+    np.testing.assert_array_equal(np.isnan(mf.x[:, 1]),
+                                  ((d["lstat"] <= 5) | (d["lstat"] > 20)).to_numpy())

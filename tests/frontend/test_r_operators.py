@@ -95,3 +95,8 @@ def test_conditions_in_a_model_frame():
     expected = ((d["rad"] > 4) & (d["tax"] > 300)).to_numpy()
     np.testing.assert_array_equal(mf.x[:, 0], expected.astype(float))
     np.testing.assert_array_equal(mf.x[:, 1], np.mod(d["rm"].to_numpy(), 1))
+
+
+def test_a_chain_of_conditions_is_labelled_as_r_deparses_it():
+    mf = model_frame("medv ~ factor(rad > 4 & tax > 300 & rm > 6)", boston())
+    assert mf.var_names == ["factor(rad > 4 & tax > 300 & rm > 6)"]     # R's term label
