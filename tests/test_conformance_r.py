@@ -418,6 +418,16 @@ LIVE_OFFSET, OFFSET_AS_R = 0.3, ("gaussian", "laplace", "tdist", "bernoulli", "p
 #: share of the live cases grown deep with small leaves: ties decided by the last bit of
 #: a few rows' sums (found huberized's leaf denominator, which R rounds otherwise)
 LIVE_DEEP, DEEP_DEPTHS, DEEP_MIN_OBS = 0.25, (6, 11), (1, 2, 3)
+#: share of the live cases whose formula adds transformed terms to ".", and how many;
+#: none whose value on new data depends on the data (cut(x, k), scale(x), relevel(f,
+#: ref) of a level the new rows may lack): R's predict evaluates terms again there
+LIVE_TERMS, N_LIVE_TERMS = 0.3, 2
+LIVE_TERM_CHOICES = (
+    "factor(k)", "pmin(k, 4)", "round(x1, 1)", "trunc(x0 * 2)", "I(x1 %% 0.5)",
+    "cut(x0, c(-Inf, -0.5, 0.5, Inf), right = FALSE)", "cut(x1, c(-1, 0, 1), labels = FALSE)",
+    "ifelse(x1 > 0 & !is.na(x0), x1, 0)", "factor(g %in% c('a', 'b'))",
+    "factor(o == 'hi' | k > 5)", "as.numeric(factor(k, levels = c(1, 2, 3)))",
+)
 #: R aborts its session (std::length_error) when a coxph fit diverges, which deep
 #: weighted coxph trees with single-row leaves do; pygbm warns (docs/coming_from_r.md)
 DEEP_MIN_OBS_COXPH = (2, 3)
@@ -475,7 +485,10 @@ def _random_case(rng, folder: Path, i: int) -> dict:
     path = folder / f"live_{i}.csv"
     df.to_csv(path, index=False)
     lhs = "Surv(time, status)" if dist["name"] == "coxph" else "y"
-    rhs = "." + (" - w" if "w" in df else "") + (" - off + offset(off)" if "off" in df else "")
+    terms = rng.choice(LIVE_TERM_CHOICES, N_LIVE_TERMS, replace=False) \
+        if rng.random() < LIVE_TERMS else []
+    rhs = "." + "".join(f" + {t}" for t in terms) + (" - w" if "w" in df else "") \
+        + (" - off + offset(off)" if "off" in df else "")
     monotone = None
     if dist["name"] in MONOTONE_AS_R and rng.random() < LIVE_MONOTONE:
         monotone = {"x0": int(rng.choice([-1, 1])), "x1": int(rng.choice([-1, 0, 1]))}
