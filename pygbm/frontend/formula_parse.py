@@ -39,6 +39,7 @@ from formulaic.utils.stateful_transforms import stateful_eval
 
 from .encode import as_column, holds_numbers
 from .r_cut import cut
+from .r_deparse import expression_key, python_expression, term_labels
 from .r_operators import AND_NAME, IN_NAME, NOT_NAME, OR_NAME
 from .r_functions import (COMPARE_NAME, R_CONSTANTS, R_FUNCTION_NAMES, R_FUNCTIONS,
                           python_names, r_names)
@@ -268,7 +269,9 @@ def _parse(formula: str, available: tuple[str, ...]):
     return parsed
 
 
-def _term_spec(term, formula: str) -> TermSpec:
+def _term_spec(term, formula: str, labels: dict[str, str]) -> TermSpec:
+    """The term's spec; its label R's deparse of the term as typed (``labels``, by
+    :func:`~.r_deparse.expression_key`), else of formulaic's expression."""
     factors = list(term.factors)
     if len(factors) > 1:
         raise ValueError(
@@ -279,8 +282,9 @@ def _term_spec(term, formula: str) -> TermSpec:
     if fac.eval_method is Factor.EvalMethod.LITERAL:
         raise ValueError(f"formula {formula!r}: constant term {fac.expr!r} is not a predictor")
     lookup = fac.eval_method is Factor.EvalMethod.LOOKUP
-    return TermSpec(label=fac.expr if lookup else _r_deparse_style(fac.expr), expr=fac.expr,
-                    lookup=lookup)
+    label = fac.expr if lookup else \
+        labels.get(expression_key(fac.expr)) or _r_deparse_style(fac.expr)
+    return TermSpec(label=label, expr=fac.expr, lookup=lookup)
 
 
 def _r_deparse_style(expr: str) -> str:
@@ -341,12 +345,13 @@ def parse_terms(formula: str, evaluator: Evaluator) -> FormulaTerms:
     if len(lhs) != 1 or len(list(lhs)[0].factors) != 1:
         raise ValueError(f"formula {formula!r}: the left-hand side must be one response "
                          "(a column, an expression such as log(y), or Surv(time, status))")
-    offsets = tuple(_term_spec(t, formula) for t in first.rhs
+    labels = term_labels(formula)
+    offsets = tuple(_term_spec(t, formula, labels) for t in first.rhs
                     if not _is_intercept(t) and _OFFSET_CALL.match(str(t)))
     offset_columns = {name for term in offsets for name in evaluator.variables(term.expr)}
     parsed = _parse(formula, tuple(columns))
-    response = _term_spec(list(parsed.lhs)[0], formula)
-    predictors = tuple(_term_spec(t, formula) for t in parsed.rhs
+    response = _term_spec(list(parsed.lhs)[0], formula, labels)
+    predictors = tuple(_term_spec(t, formula, labels) for t in parsed.rhs
                        if not (_is_intercept(t) or _OFFSET_CALL.match(str(t))))
     for spec in (response, *offsets, *predictors):
         if not spec.lookup and (missing := evaluator.check(spec.expr)):
@@ -366,9 +371,8 @@ _R_MISSING = "NA"
 def _missing_by_design(expr: str, columns) -> bool:
     """Whether the missing values of ``expr`` may be R's NA by design: it calls one
     of :data:`_MISSING_BY_DESIGN` or writes ``NA`` (not a column of that name)."""
-    try:
-        node = ast.parse(python_names(expr), mode="eval").body
-    except SyntaxError:
+    node = python_expression(expr)
+    if node is None:
         return False
     return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
                and n.func.id in _MISSING_BY_DESIGN for n in ast.walk(node)) \
