@@ -168,7 +168,7 @@ def test_costs_keyed_by_an_integer_column_say_the_names_are_strings():
 
 
 @pytest.mark.parametrize("formula, key, predictor", [
-    ("y ~ np.exp(c1) + c2", "c1", "'np.exp(c1)'"), ("y ~ c1 + I(c2 ** 2)", "c2", "'I(c2 ** 2)'")])
+    ("y ~ np.exp(c1) + c2", "c1", "'np.exp(c1)'"), ("y ~ c1 + I(c2 ** 2)", "c2", "'I(c2^2)'")])
 def test_a_cost_keyed_by_a_transformed_column_names_its_predictor(formula, key, predictor):
     with pytest.raises(ValueError, match=rf"feature_costs: '{key}' is not a predictor.* "
                                          rf"\('{key}' enters the model through "
