@@ -290,12 +290,7 @@ def _term_spec(term, formula: str, labels: dict[str, str]) -> TermSpec:
 def _r_deparse_style(expr: str) -> str:
     """Label as R deparses it: ``I(rm^2)``, ``I(a/b)`` (formulaic writes ``rm ^ 2``),
     no backticks around syntactic names such as ``meal.cal``."""
-    expr = re.sub(r"`([A-Za-z.][\w.]*)`", r"\1", expr)
-    try:        # Python's own layout: formulaic's brackets a chain's last comparison
-        expr = ast.unparse(ast.parse(expr, mode="eval"))
-    except SyntaxError:                 # a backticked name that R quotes too
-        pass
-    expr = r_names(expr)
+    expr = r_names(re.sub(r"`([A-Za-z.][\w.]*)`", r"\1", expr))
     return re.sub(r"\s*\^\s*", "^", re.sub(r"\s+/\s+", "/", expr))
 
 

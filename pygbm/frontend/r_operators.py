@@ -7,8 +7,8 @@ parentheses, :func:`to_python` writes R's ``&``, ``|`` and ``!`` as Python's ``a
 ``or`` and ``not`` (which rank as R's do, below comparisons), ``%in%`` as ``@``, ``%%``
 as ``%`` and ``%/%`` as ``//``; the evaluator calls :func:`r_and`, :func:`r_or`,
 :func:`r_not` and :func:`r_in` for the first four, with R's missing values (``NA &
-FALSE`` is FALSE, ``NA | TRUE`` is TRUE, otherwise NA). :func:`to_r` writes a term's
-label back as R deparses it. Outside parentheses ``|`` and ``%in%`` are formula
+FALSE`` is FALSE, ``NA | TRUE`` is TRUE, otherwise NA). :func:`to_r` writes the operators of
+Python's text back as R's (term labels come from the typed text: :mod:`.r_deparse`). Outside parentheses ``|`` and ``%in%`` are formula
 operators, which gbm formulas do not use; they are left as they are.
 """
 
@@ -75,42 +75,13 @@ def to_python(formula: str) -> str:
 
 
 def to_r(label: str) -> str:
-    """A term label (Python's code) with R's operators as R deparses them:
-    ``a > 1 & b``, ``!x``, ``x %in% c(1, 2)``, ``x%%2``, ``x%/%2``."""
+    """Python's code with R's operators as R writes them: ``a > 1 & b``, ``!x``,
+    ``x %in% c(1, 2)``, ``x%%2``, ``x%/%2``."""
     def written(m):
         if m.group("string"):
             return m.group("string")
         return _TO_R[next(v for k, v in m.groupdict().items() if v and k != "string")]
-    return _PYTHON_OPERATOR.sub(written, _unbracketed(label))
-
-
-def _unbracketed(label: str) -> str:
-    """``label`` without the parentheses Python's ``ast.unparse`` writes where R's
-    deparse does not: around ``not x`` within ``and``/``or`` (``a and (not b)``), and
-    around a comparison from the third operand of a chain on (``a and b and (c > 1)``).
-    A call's parentheses (``factor(not b)``) and those a lower-ranking operation needs
-    (``a and (b or c)``) stay."""
-    out, quote, stack = list(label), None, []       # stack: [start, kind, holds and/or]
-    for i, ch in enumerate(label):
-        if quote is not None:
-            quote = None if ch == quote and label[i - 1] != "\\" else quote
-        elif ch in _QUOTES:
-            quote = ch
-        elif ch == "(":
-            grouping = i == 0 or not (label[i - 1].isalnum() or label[i - 1] in "_.)]")
-            kind = None
-            if grouping and label.startswith("(not ", i):
-                kind = "not"
-            elif grouping and label[:i].endswith((" and ", " or ")):
-                kind = "operand"
-            stack.append([i, kind, False])
-        elif ch == ")" and stack:
-            start, kind, boolean = stack.pop()
-            if kind == "not" or (kind == "operand" and not boolean):
-                out[start] = out[i] = ""
-        elif stack and label.startswith((" and ", " or ", "not "), i):
-            stack[-1][2] = True
-    return "".join(out)
+    return _PYTHON_OPERATOR.sub(written, label)
 
 
 def _values(x):
