@@ -202,7 +202,8 @@ class Evaluator:
             with np.errstate(divide="ignore", invalid="ignore", over="ignore"):  # R: silent
                 return _unwrapped(stateful_eval(code, env, None, term.state, None))
         except (ValueError, TypeError) as exc:
-            raise type(exc)(f"formula term {term.label!r}: {exc}") from None
+            kind = TypeError if isinstance(exc, TypeError) else ValueError  # NumPy's own
+            raise kind(f"formula term {term.label!r}: {exc}") from None     # take other args
         except Exception as exc:  # noqa: BLE001 - report any evaluation failure clearly
             raise ValueError(f"could not evaluate formula term {term.label!r} on {self.where}: "
                              f"{type(exc).__name__}: {exc}") from None

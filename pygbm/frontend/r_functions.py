@@ -252,6 +252,18 @@ _COMPARISONS = {"<": np.less, "<=": np.less_equal, ">": np.greater, ">=": np.gre
                 "==": np.equal, "!=": np.not_equal}
 
 
+def _holds_text(values: np.ndarray) -> bool:
+    return values.dtype.kind in "US" or (
+        values.dtype.kind == "O" and any(isinstance(v, str) for v in values.ravel()))
+
+
+def _as_text(values: np.ndarray) -> np.ndarray:
+    """Values as R's ``as.character()`` writes them (missing ones as "", which the
+    comparison's missing mask covers)."""
+    return np.array(["" if pd.isna(v) else v if isinstance(v, str) else r_label(v)
+                     for v in values.ravel()], dtype=object).reshape(values.shape)
+
+
 def compare(left, op: str, right):
     """A comparison as R makes it: missing where either side is missing (Python's
     ``NaN > 10`` is False, R's ``NA > 10`` is NA). Formula terms' comparisons are
@@ -261,6 +273,8 @@ def compare(left, op: str, right):
                 and isinstance(v.dtype, pd.CategoricalDtype) else np.asarray(v)
                 for v in (left, right))
     missing = np.asarray(pd.isna(lhs)) | np.asarray(pd.isna(rhs))
+    if _holds_text(lhs) or _holds_text(rhs):    # R compares as text: rad == "24"
+        lhs, rhs = _as_text(lhs), _as_text(rhs)
     with np.errstate(invalid="ignore"):
         values = np.asarray(_COMPARISONS[op](lhs, rhs), dtype=bool)
     result = pd.array(values, dtype="boolean")      # values and missing: one shape

@@ -28,6 +28,8 @@ AND_NAME, OR_NAME, NOT_NAME, IN_NAME = "_r_and", "_r_or", "_r_not", "_r_in"
 #: R's operators and how Python writes them, longest first
 _TO_PYTHON = (("%in%", " @ "), ("%/%", " // "), ("%%", " % "), ("&", " and "),
               ("|", " or "))
+#: an R operator of the form %...% (%o%, %*%, a user's own)
+_SPECIAL = re.compile(r"%[^%\s]+%")
 #: R's operators on one value only (R >= 4.3 refuses them on a column; 4.2 warns and
 #: takes its first value)
 _SCALAR = ("&&", "||")
@@ -64,6 +66,10 @@ def to_python(formula: str) -> str:
                              f"write {formula[i]!r} for the rows' values")
         written = next(((r, py) for r, py in _TO_PYTHON if formula.startswith(r, i)), None) \
             if depth > 0 else None
+        if depth > 0 and written is None and (other := _SPECIAL.match(formula, i)):
+            raise ValueError(f"formula {formula!r}: R's operator {other.group()} is not "
+                             "available in formulas (R's %in%, %% and %/% are); compute "
+                             "the column in the data frame first")
         if written is None and depth > 0 and ch == "!" and not formula.startswith("!=", i):
             # !(...) a call, whose parentheses a label keeps as R's deparse does
             bracketed = _NOT_BRACKETED.match(formula, i)

@@ -80,7 +80,11 @@ cases <- list(
   list(name = "boston_levels_functions", data = "boston",
        formula = paste("medv ~ relevel(factor(rad), ref = '24') + relevel(factor(zn > 20), ref = 2)",
                        "+ trunc(rm) + trunc(-lstat/10) + droplevels(factor(rad, levels = c(1, 2, 3, 99)))"),
-       dist = "gaussian")
+       dist = "gaussian"),
+  list(name = "lung_text_comparisons", data = "lung",
+       formula = paste("Surv(time, status) ~ factor(ph.ecog > '1') + factor(factor(inst) == '11')",
+                       "+ factor(as.character(sex) != 1) + ifelse(ph.ecog <= '0', 1, 0)"),
+       dist = "coxph")
 )
 
 run_case <- function(cs) {

@@ -504,3 +504,19 @@ def test_codes_of_levels_missing_by_design_are_not_refused():
     np.testing.assert_array_equal(np.isnan(mf.x[:, 0]), ~d["rad"].isin([1, 2]).to_numpy())
     np.testing.assert_array_equal(np.isnan(mf.x[:, 1]),
                                   ((d["lstat"] <= 5) | (d["lstat"] > 20)).to_numpy())
+
+
+def test_numbers_compared_with_text_as_r_does():
+    # R compares as text: rad == "24" is TRUE for 24; rad > "3" orders "24" before "3"
+    d = boston()
+    mf = model_frame('medv ~ factor(rad == "24") + factor(rad > "3") '
+                     '+ factor(factor(rad) == "24")', d)
+    np.testing.assert_array_equal(mf.x[:, 0], (d["rad"] == 24).to_numpy().astype(float))
+    as_text = d["rad"].astype(str)
+    np.testing.assert_array_equal(mf.x[:, 1], (as_text > "3").to_numpy().astype(float))
+    np.testing.assert_array_equal(mf.x[:, 2], mf.x[:, 0])
+
+
+def test_other_r_operators_are_named():
+    with pytest.raises(ValueError, match="R's operator %o% is not available"):
+        model_frame("medv ~ I(rm %o% 2)", boston())
