@@ -7,9 +7,10 @@ parentheses, :func:`to_python` writes R's ``&``, ``|`` and ``!`` as Python's ``a
 ``or`` and ``not`` (which rank as R's do, below comparisons), ``%in%`` as ``@``, ``%%``
 as ``%`` and ``%/%`` as ``//``; the evaluator calls :func:`r_and`, :func:`r_or`,
 :func:`r_not` and :func:`r_in` for the first four, with R's missing values (``NA &
-FALSE`` is FALSE, ``NA | TRUE`` is TRUE, otherwise NA). :func:`to_r` writes the operators of
-Python's text back as R's (term labels come from the typed text: :mod:`.r_deparse`). Outside parentheses ``|`` and ``%in%`` are formula
-operators, which gbm formulas do not use; they are left as they are.
+FALSE`` is FALSE, ``NA | TRUE`` is TRUE, otherwise NA). :func:`to_r` writes the
+operators of Python's text back as R's (term labels come from the typed text:
+:mod:`.r_deparse`). Outside parentheses ``|`` and ``%in%`` are formula operators, which
+gbm formulas do not use; they are left as they are; other ``%op%`` operators are refused.
 """
 
 from __future__ import annotations
