@@ -252,6 +252,36 @@ _COMPARISONS = {"<": np.less, "<=": np.less_equal, ">": np.greater, ">=": np.gre
                 "==": np.equal, "!=": np.not_equal}
 
 
+#: the comparisons that order their sides
+_ORDERING = frozenset({"<", "<=", ">", ">="})
+
+
+def _is_factor(v) -> bool:
+    return isinstance(v, pd.Series) and isinstance(v.dtype, pd.CategoricalDtype)
+
+
+def _level_positions(left, right, op: str):
+    """The sides of an ordering comparison with an ordered factor as positions among
+    its levels, as R compares them (a value that is not a level: missing). R's
+    unordered factors have no order (R: NA for every row, with a warning): refused."""
+    factor = left if _is_factor(left) else right
+    if not factor.cat.ordered:
+        raise TypeError(f"'{op}' is not meaningful for an unordered factor (R: NA for every "
+                        "row, with a warning); compare its text, as.character(x), or make "
+                        "it ordered(x, levels = c(...))")
+    labels = [r_label(v) for v in factor.cat.categories]
+
+    def positions(v):
+        if _is_factor(v):
+            if [r_label(c) for c in v.cat.categories] != labels:
+                raise TypeError(f"'{op}' compares two ordered factors with other levels")
+            return pd.Series(np.where(v.cat.codes >= 0, v.cat.codes, np.nan), index=v.index)
+        found = [labels.index(r_label(x)) if not pd.isna(x) and r_label(x) in labels
+                 else np.nan for x in np.atleast_1d(np.asarray(v, dtype=object))]
+        return np.asarray(found, dtype=float) if np.ndim(v) else float(found[0])
+    return positions(left), positions(right)
+
+
 def _holds_text(values: np.ndarray) -> bool:
     return values.dtype.kind in "US" or (
         values.dtype.kind == "O" and any(isinstance(v, str) for v in values.ravel()))
@@ -269,8 +299,9 @@ def compare(left, op: str, right):
     ``NaN > 10`` is False, R's ``NA > 10`` is NA). Formula terms' comparisons are
     rewritten to call this (:class:`~.formula_parse.Evaluator`)."""
     index = next((v.index for v in (left, right) if isinstance(v, pd.Series)), None)
-    lhs, rhs = (v.astype(object).to_numpy() if isinstance(v, pd.Series)
-                and isinstance(v.dtype, pd.CategoricalDtype) else np.asarray(v)
+    if op in _ORDERING and any(_is_factor(v) for v in (left, right)):
+        left, right = _level_positions(left, right, op)
+    lhs, rhs = (v.astype(object).to_numpy() if _is_factor(v) else np.asarray(v)
                 for v in (left, right))
     missing = np.asarray(pd.isna(lhs)) | np.asarray(pd.isna(rhs))
     if _holds_text(lhs) or _holds_text(rhs):    # R compares as text: rad == "24"

@@ -84,7 +84,10 @@ cases <- list(
   list(name = "lung_text_comparisons", data = "lung",
        formula = paste("Surv(time, status) ~ factor(ph.ecog > '1') + factor(factor(inst) == '11')",
                        "+ factor(as.character(sex) != 1) + ifelse(ph.ecog <= '0', 1, 0)"),
-       dist = "coxph")
+       dist = "coxph"),
+  list(name = "breast_cancer_ordered_comparisons", data = "bc",
+       formula = "Class ~ factor(Cl.thickness > '5') + factor(Cell.size <= 3) + ifelse(Mitoses >= '2', 1, 0)",
+       dist = "bernoulli")
 )
 
 run_case <- function(cs) {

@@ -520,3 +520,17 @@ def test_numbers_compared_with_text_as_r_does():
 def test_other_r_operators_are_named():
     with pytest.raises(ValueError, match="R's operator %o% is not available"):
         model_frame("medv ~ I(rm %o% 2)", boston())
+
+
+def test_ordered_factors_compare_by_their_levels_as_in_r():
+    # R: o > "lo" is FALSE TRUE TRUE NA for levels lo < mid < hi; a value that is not a
+    # level gives NA; an unordered factor has no order (R: NA, warning): refused
+    d = pd.DataFrame({"y": [1.0, 2.0, 3.0, 4.0],
+                      "o": pd.Categorical(["lo", "mid", "hi", None], ["lo", "mid", "hi"],
+                                          ordered=True),
+                      "f": pd.Categorical(["a", "b", "a", "b"])})
+    mf = model_frame('y ~ factor(o > "lo") + ifelse(o > "zz", 1, 0)', d)
+    np.testing.assert_array_equal(mf.x[:, 0], [0.0, 1.0, 1.0, np.nan])
+    assert np.isnan(mf.x[:, 1]).all()
+    with pytest.raises(TypeError, match="not meaningful for an unordered factor"):
+        model_frame('y ~ factor(f > "a")', d)
