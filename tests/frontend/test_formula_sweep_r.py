@@ -1,0 +1,144 @@
+"""Random formulas against R, live: gbm()'s model frame for formulas drawn from a grammar
+of R's functions, operators and constants (with random spacing and number styles),
+on random data with missing values, against pygbm's: names, types, levels and the
+coded predictors bit for bit. Runs when Rscript is present; a failing draw is
+replayed with ``PYGBM_FORMULA_SEED``."""
+
+import json
+import os
+import shutil
+import subprocess
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from pygbm.frontend import model_frame
+
+R_SCRIPT = Path(__file__).parent / "r" / "model_frames_live.R"
+N_ROWS, N_FORMULAS, N_TERMS, MAX_DEPTH = 80, 30, 4, 2
+#: constants the grammar compares and bounds with
+CONSTANTS = ("0", "1", "2", "5", "-1", "0.5", ".5", "3.00")
+
+
+class Grammar:
+    """Random R terms over the columns x1, x2 (numbers), g, h (text)."""
+
+    def __init__(self, rng):
+        self.rng = rng
+
+    def pick(self, choices):
+        return choices[int(self.rng.integers(len(choices)))]()
+
+    def constant(self):
+        return str(self.rng.choice(CONSTANTS))
+
+    def number(self, depth=0):
+        if depth > MAX_DEPTH:
+            return str(self.rng.choice(["x1", "x2"]))
+        deeper = depth + 1
+        return self.pick([
+            lambda: "x1", lambda: "x2", lambda: "log(x2 + 1)", lambda: "I(x1^2)",
+            lambda: f"pmin(x1, {self.constant()})", lambda: f"pmax(x2,{self.constant()})",
+            lambda: "round(x1, 1)", lambda: "trunc(x1 * 3)", lambda: "abs(x1)",
+            lambda: f"I({self.number(deeper)} %% 3)", lambda: f"I({self.number(deeper)}%/%2)",
+            lambda: f"ifelse({self.logical(deeper)}, {self.number(deeper)}, {self.number(deeper)})",
+            lambda: f"as.numeric({self.factor(deeper)})",
+            lambda: f"I({self.number(deeper)} + {self.number(deeper)})"])
+
+    def logical(self, depth=0):
+        if depth > MAX_DEPTH:
+            return f"x1 > {self.constant()}"
+        deeper = depth + 1
+        return self.pick([
+            lambda: f"{self.number(deeper)} > {self.constant()}",
+            lambda: f"{self.number(deeper)}=={self.constant()}",
+            lambda: f"{self.number(deeper)} != {self.constant()}",
+            lambda: f"is.na({self.number(deeper)})",
+            lambda: f"{self.logical(deeper)} & {self.logical(deeper)}",
+            lambda: f"({self.logical(deeper)} | {self.logical(deeper)})",
+            lambda: f"!{self.logical(deeper)}", lambda: f"!({self.logical(deeper)})",
+            lambda: "g %in% c('a', \"b\")", lambda: "x2 %in% c(1, 2, NA)",
+            lambda: 'x2 == "3"', lambda: 'g > "b"', lambda: 'h <= "lo"'])
+
+    def factor(self, depth=0):
+        deeper = depth + 1
+        return self.pick([
+            lambda: "factor(x2)", lambda: "factor(g)", lambda: f"factor({self.logical(deeper)})",
+            lambda: f'factor(ifelse({self.logical(deeper)}, "p", "q"))',
+            lambda: f"cut(x1, {int(self.rng.integers(2, 6))})",
+            lambda: "cut(x1, c(-Inf, 0, 1, Inf))", lambda: 'relevel(factor(h), ref = "mid")',
+            lambda: "ordered(x2)", lambda: "as.factor(g)", lambda: "droplevels(factor(g))",
+            lambda: f"cut({self.number(deeper)}, c(-1, 0, 0.5, 2), right=FALSE)",
+            lambda: "factor(x2, levels = c(1, 3, 5))",
+            lambda: 'ordered(h, levels = c("lo", "mid", "hi"))',
+            lambda: "factor(as.character(x2))",
+            lambda: 'factor(ifelse(is.na(g), "none", as.character(g)))',
+            lambda: "cut(x2, c(0, 3, 6, 9), include.lowest = TRUE, dig.lab = 2)"])
+
+    def formula(self):
+        terms = [self.number() if self.rng.random() < 0.5 else self.factor()
+                 for _ in range(N_TERMS)]
+        return "y ~ " + " + ".join(terms)
+
+
+def _data(rng) -> pd.DataFrame:
+    def missing(values):
+        return np.where(rng.random(N_ROWS) < 0.1, np.nan, values)
+    g = rng.choice(list("abcde"), N_ROWS).astype(object)
+    g[rng.random(N_ROWS) < 0.1] = None
+    return pd.DataFrame({"y": rng.normal(size=N_ROWS),
+                         "x1": missing(np.round(rng.normal(size=N_ROWS), 2)),
+                         "x2": missing(rng.integers(0, 10, N_ROWS).astype(float)),
+                         "g": g, "h": rng.choice(["lo", "mid", "hi"], N_ROWS)})
+
+
+def _numbers(values):
+    return np.array([np.nan if v is None else float(v) for v in values])
+
+
+def _differences(mf, r) -> list[str]:
+    if list(mf.var_names) != r["var_names"]:
+        return [f"names {mf.var_names} vs R's {r['var_names']}"]
+    if list(mf.var_type) != r["var_type"]:
+        return [f"types {list(mf.var_type)} vs R's {r['var_type']}"]
+    out = []
+    for j, name in enumerate(mf.var_names):
+        ours, theirs = mf.var_levels[j], r["var_levels"][j]
+        same = np.array_equal(ours, _numbers(theirs), equal_nan=True) \
+            if isinstance(ours, np.ndarray) else list(ours) == theirs
+        if not same:
+            out.append(f"levels of {name}")
+        if not np.array_equal(mf.x[:, j], _numbers(r["x"][j]), equal_nan=True):
+            out.append(f"codes of {name}")
+    return out
+
+
+@pytest.mark.skipif(shutil.which("Rscript") is None, reason="Rscript not installed")
+def test_random_formulas_code_as_r(tmp_path):
+    seed = int(os.environ.get("PYGBM_FORMULA_SEED", np.random.SeedSequence().entropy % 2**32))
+    rng = np.random.default_rng(seed)
+    grammar = Grammar(rng)
+    _data(rng).to_csv(tmp_path / "d.csv", index=False, na_rep="NA")
+    data = pd.read_csv(tmp_path / "d.csv")
+    formulas = [grammar.formula() for _ in range(N_FORMULAS)]
+    (tmp_path / "f.json").write_text(json.dumps(formulas))
+    subprocess.run(["Rscript", str(R_SCRIPT), str(tmp_path / "f.json"), str(tmp_path / "d.csv"),
+                    str(tmp_path / "out.json")], check=True, capture_output=True, timeout=300)
+    problems = []
+    for formula, r in zip(formulas, json.loads((tmp_path / "out.json").read_text())):
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                mf = model_frame(formula, data)
+        except (ValueError, TypeError) as exc:
+            if "error" not in r:
+                problems.append(f"{formula}: pygbm refuses ({exc}), R fits")
+            continue
+        if "error" in r:
+            problems.append(f"{formula}: R refuses ({r['error']}), pygbm fits")
+            continue
+        problems += [f"{formula}: {d}" for d in _differences(mf, r)]
+    assert not problems, f"PYGBM_FORMULA_SEED={seed}:\n" + "\n".join(problems)
