@@ -16,21 +16,20 @@ import ast
 import re
 
 from .r_functions import python_names, r_number
+from .r_operators import STRING_LITERAL
 
 __all__ = ["expression_key", "python_expression", "term_labels"]
 
 _NAME = r"[A-Za-z.][A-Za-z0-9._]*"
 _TOKEN = re.compile(
     r"""(?P<space>\s+)"""
-    r"""|(?P<string>"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')"""
+    rf"|(?P<string>{STRING_LITERAL})"
     r"""|(?P<backticked>`(?:[^`\\]|\\.)*`)"""
     r"""|(?P<number>(?:0[xX][0-9a-fA-F]+|(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?))(?![\w.])"""
     rf"""|(?P<name>{_NAME})"""
     r"""|(?P<operator>%[^%]*%|<=|>=|==|!=|&&|\|\||\*\*|<-|[-+*/^<>&|!~:=$@,()\[\]])""")
 #: binary operators R writes without spaces (``x^2``, ``a/b``, ``x%%2``, ``a:b``)
 _TIGHT = frozenset({"^", "/", "%%", "%/%", ":", "$", "@"})
-#: tokens after which + and - are unary
-_OPENING = frozenset({"(", "[", ",", "=", "~"})
 _SYNTACTIC = re.compile(rf"{_NAME}\Z")
 _SYNTACTIC_BACKTICKED = re.compile(rf"`({_NAME})`")
 
@@ -71,8 +70,10 @@ def _written(kind: str, text: str) -> str:
 def deparse(text: str) -> str | None:
     """One term as R's deparse writes it (None where it is not R's syntax)."""
     tokens = _tokens(text)
-    if not tokens:
-        return None
+    return _deparsed(tokens) if tokens else None
+
+
+def _deparsed(tokens: list[tuple[str, str]]) -> str:
     out, operand = [], False           # operand: the last token ends an operand
     for kind, token in tokens:
         word = _written(kind, token)
@@ -102,24 +103,21 @@ def deparse(text: str) -> str | None:
     return "".join(out)
 
 
-def _top_level_terms(side: str) -> list[str]:
-    """The terms of one side of a formula: split at ``+`` and ``-`` outside brackets
-    and quotes."""
-    tokens = _tokens(side) or []
+def _terms(tokens: list[tuple[str, str]]) -> list[list[tuple[str, str]]]:
+    """The terms of a formula's tokens, both sides: split at ``~`` and at binary ``+``
+    and ``-`` outside brackets."""
     terms, current, depth, operand = [], [], 0, False
     for kind, token in tokens:
-        if kind == "operator" and token in "([":
-            depth += 1
-        elif kind == "operator" and token in ")]":
-            depth -= 1
-        if depth == 0 and kind == "operator" and token in ("+", "-") and operand:
-            terms.append(current)
-            current, operand = [], False
-            continue
-        current.append(token)
+        if kind == "operator":
+            depth += (token in ("(", "[")) - (token in (")", "]"))
+            if depth == 0 and (token == "~" or token in ("+", "-") and operand):
+                terms.append(current)
+                current, operand = [], False
+                continue
+        current.append((kind, token))
         operand = kind != "operator" or token in (")", "]")
     terms.append(current)
-    return [" ".join(t) for t in terms if t]
+    return [t for t in terms if t]
 
 
 def python_expression(expr: str) -> ast.expr | None:
@@ -142,9 +140,8 @@ def expression_key(expr: str) -> str | None:
 def term_labels(formula: str) -> dict[str, str]:
     """R's label of each term of ``formula`` (both sides), by :func:`expression_key`."""
     labels = {}
-    for side in formula.split("~", 1) if _tokens(formula) else []:
-        for term in _top_level_terms(side):
-            key, label = expression_key(term), deparse(term)
-            if key is not None and label is not None:
-                labels.setdefault(key, label)
+    for term in _terms(_tokens(formula) or []):
+        key = expression_key(" ".join(token for _, token in term))
+        if key is not None:
+            labels.setdefault(key, _deparsed(term))
     return labels

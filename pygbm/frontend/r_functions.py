@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 
 from .encode import r_collation_key, r_label
-from .r_operators import R_OPERATORS, to_python, to_r
+from .r_operators import R_OPERATORS, STRING_LITERAL, to_python, to_r
 
 __all__ = ["COMPARE_NAME", "R_CONSTANTS", "R_FUNCTIONS", "python_names", "r_names"]
 
@@ -42,7 +42,7 @@ _ARGUMENT_TO_R = re.compile(r"(?<![\w.`])(" + "|".join(_DOTTED_ARGUMENTS.values(
 _ARGUMENT_FROM_PYTHON = {v: k for k, v in _DOTTED_ARGUMENTS.items()}
 _SINGLE_QUOTED = re.compile(r"'([^'\"\\]*)'")
 #: a string literal or backticked name (kept as they are) or a number in a term's label
-_NUMBER_LITERAL = re.compile(r"""(?P<string>'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|`[^`]*`)"""
+_NUMBER_LITERAL = re.compile(rf"(?P<string>{STRING_LITERAL}|`[^`]*`)"
                              r"|(?<![\w.])(?P<number>(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)"
                              r"(?![\w.])")
 #: the significant digits R's deparse writes a number with
@@ -290,8 +290,8 @@ def _holds_text(values: np.ndarray) -> bool:
 def _as_text(values: np.ndarray) -> np.ndarray:
     """Values as R's ``as.character()`` writes them (missing ones as "", which the
     comparison's missing mask covers)."""
-    return np.array(["" if pd.isna(v) else v if isinstance(v, str) else r_label(v)
-                     for v in values.ravel()], dtype=object).reshape(values.shape)
+    text = as_character(np.ravel(values)).fillna("")
+    return text.to_numpy(dtype=object).reshape(np.shape(values))
 
 
 def compare(left, op: str, right):

@@ -22,7 +22,8 @@ import pandas as pd
 
 from .encode import r_label
 
-__all__ = ["AND_NAME", "IN_NAME", "NOT_NAME", "OR_NAME", "R_OPERATORS", "to_python", "to_r"]
+__all__ = ["AND_NAME", "IN_NAME", "NOT_NAME", "OR_NAME", "R_OPERATORS", "STRING_LITERAL",
+           "to_python", "to_r"]
 
 #: the names R's operators are evaluated under
 AND_NAME, OR_NAME, NOT_NAME, IN_NAME = "_r_and", "_r_or", "_r_not", "_r_in"
@@ -36,10 +37,12 @@ _SPECIAL = re.compile(r"%[^%\s]+%")
 _SCALAR = ("&&", "||")
 _QUOTES = "'\"`"
 _OPENING, _CLOSING = "([", ")]"
+#: a string literal in single or double quotes (R's and Python's)
+STRING_LITERAL = r"'(?:[^'\\]|\\.)*'" + r'|"(?:[^"\\]|\\.)*"'
 #: R's ``!`` before a parenthesis
 _NOT_BRACKETED = re.compile(r"!\s*\(")
 #: a string literal (kept) or one of Python's spellings of R's operators
-_PYTHON_OPERATOR = re.compile(r"""(?P<string>'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")"""
+_PYTHON_OPERATOR = re.compile(rf"(?P<string>{STRING_LITERAL})"
                               r"|\s+(?P<spaced>and|or|@)\s+|\s*(?P<tight>//|%)\s*"
                               rf"|\b(?P<word>not)\s+|\b(?P<call>{NOT_NAME})\(")
 _TO_R = {"and": " & ", "or": " | ", "@": " %in% ", "not": "!", "//": "%/%", "%": "%%",
@@ -95,7 +98,7 @@ def _values(x):
     """``x`` as an array of one or more values, and the index of a Series ``x``."""
     if isinstance(x, pd.Series):
         return x.array, x.index
-    return pd.array(np.atleast_1d(np.asarray(x))) if np.ndim(x) == 0 else pd.array(x), None
+    return pd.array(np.atleast_1d(np.asarray(x))), None
 
 
 def _logical(x, op: str):
