@@ -15,7 +15,8 @@ tan, floor, ceiling, sign, ``np`` and ``pd``, and R's own (:mod:`.r_functions`:
 ``is.na``, ``pmin``, ``pmax``, ``round``, ``trunc``, ``ifelse``, ``relevel``,
 ``droplevels``; :mod:`.r_cut`: ``cut``) with R's
 constants (``TRUE``, ``FALSE``, ``NA``, ``Inf``, ``NULL``, ...) and R's operators
-(:mod:`.r_operators`: ``&``, ``|``, ``!``, ``%in%``, ``%%``, ``%/%``).  ``C(x)`` or
+(:mod:`.r_operators`: ``&``, ``|``, ``!``, ``%in%``, ``%%``, ``%/%``), all with R's
+precedence (:mod:`.r_grammar`).  ``C(x)`` or
 ``factor(x)`` makes a numeric column a factor.
 """
 
@@ -24,6 +25,7 @@ from __future__ import annotations
 import ast
 import functools
 import re
+from dataclasses import replace
 
 import numpy as np
 import pandas as pd
@@ -39,7 +41,7 @@ from formulaic.utils.stateful_transforms import stateful_eval
 
 from .encode import as_column, holds_numbers
 from .r_cut import cut
-from .r_deparse import expression_key, python_expression, term_labels
+from .r_deparse import expression_key, python_expression, r_response, term_labels
 from .r_operators import AND_NAME, IN_NAME, NOT_NAME, OR_NAME
 from .r_functions import (COMPARE_NAME, R_CONSTANTS, R_FUNCTION_NAMES, R_FUNCTIONS,
                           python_names, r_names)
@@ -328,8 +330,11 @@ def _refuse_unreadable_backticks(formula: str) -> None:
 
 
 def parse_terms(formula: str, evaluator: Evaluator) -> FormulaTerms:
-    """The terms of ``formula`` on the evaluator's data, checked against its columns."""
+    """The terms of ``formula`` on the evaluator's data, checked against its columns
+    (a left-hand side with operators is one expression, as R reads it:
+    :func:`~.r_deparse.r_response`)."""
     _refuse_unreadable_backticks(formula)
+    formula, response_label = r_response(formula)
     columns = evaluator.columns
     unknown = [c for c in _named_columns(formula) if c not in columns]
     if unknown:
@@ -347,6 +352,8 @@ def parse_terms(formula: str, evaluator: Evaluator) -> FormulaTerms:
     offset_columns = {name for term in offsets for name in evaluator.variables(term.expr)}
     parsed = _parse(formula, tuple(columns))
     response = _term_spec(list(parsed.lhs)[0], formula, labels)
+    if response_label is not None:
+        response = replace(response, label=response_label)
     predictors = tuple(_term_spec(t, formula, labels) for t in parsed.rhs
                        if not (_is_intercept(t) or _OFFSET_CALL.match(str(t))))
     for spec in (response, *offsets, *predictors):

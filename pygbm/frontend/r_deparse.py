@@ -16,35 +16,21 @@ import ast
 import re
 
 from .r_functions import python_names, r_number
-from .r_operators import STRING_LITERAL
+from .r_grammar import token_matches
 
-__all__ = ["expression_key", "python_expression", "term_labels"]
+__all__ = ["expression_key", "python_expression", "r_response", "term_labels"]
 
 _NAME = r"[A-Za-z.][A-Za-z0-9._]*"
-_TOKEN = re.compile(
-    r"""(?P<space>\s+)"""
-    rf"|(?P<string>{STRING_LITERAL})"
-    r"""|(?P<backticked>`(?:[^`\\]|\\.)*`)"""
-    r"""|(?P<number>(?:0[xX][0-9a-fA-F]+|(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?))(?![\w.])"""
-    rf"""|(?P<name>{_NAME})"""
-    r"""|(?P<operator>%[^%]*%|<=|>=|==|!=|&&|\|\||\*\*|<-|[-+*/^<>&|!~:=$@,()\[\]])""")
 #: binary operators R writes without spaces (``x^2``, ``a/b``, ``x%%2``, ``a:b``)
 _TIGHT = frozenset({"^", "/", "%%", "%/%", ":", "$", "@"})
 _SYNTACTIC = re.compile(rf"{_NAME}\Z")
-_SYNTACTIC_BACKTICKED = re.compile(rf"`({_NAME})`")
+_BACKTICKED = re.compile(r"`((?:[^`\\]|\\.)*)`")
 
 
 def _tokens(text: str) -> list[tuple[str, str]] | None:
     """``(kind, text)`` of each token of an R expression; None if one is not R's."""
-    out, i = [], 0
-    while i < len(text):
-        m = _TOKEN.match(text, i)
-        if m is None:
-            return None
-        if m.lastgroup != "space":
-            out.append((m.lastgroup, m.group()))
-        i = m.end()
-    return out
+    matches = token_matches(text)
+    return None if matches is None else [(m.lastgroup, m.group()) for m in matches]
 
 
 def _string(text: str) -> str:
@@ -120,11 +106,18 @@ def _terms(tokens: list[tuple[str, str]]) -> list[list[tuple[str, str]]]:
     return [t for t in terms if t]
 
 
+def _backticked_name(m: re.Match) -> str:
+    """A backticked name as a Python name: itself when syntactic, else one made of
+    its characters' code (the same for the same name)."""
+    name = m.group(1)
+    return name if _SYNTACTIC.match(name) else f"_backticked_{name.encode().hex()}"
+
+
 def python_expression(expr: str) -> ast.expr | None:
-    """The Python expression a term (R's or Python's text) evaluates as, with its
-    syntactic names out of backticks; None where Python cannot read it."""
+    """The Python expression a term (R's or Python's text) evaluates as, its
+    backticked names as Python names; None where Python cannot read it."""
     try:
-        code = _SYNTACTIC_BACKTICKED.sub(r"\1", python_names(expr))
+        code = _BACKTICKED.sub(_backticked_name, python_names(expr))
         return ast.parse(code, mode="eval").body
     except SyntaxError:
         return None
@@ -145,3 +138,44 @@ def term_labels(formula: str) -> dict[str, str]:
         if key is not None:
             labels.setdefault(key, _deparsed(term))
     return labels
+
+
+def _one_operand(tokens: list[tuple[str, str]]) -> bool:
+    """Whether ``tokens`` are one name, or one call spanning them all (``log(y)``,
+    ``Surv(t, d)``): what a formula parser reads as one response as R does."""
+    if len(tokens) == 1:
+        return tokens[0][0] in ("name", "backticked")
+    if len(tokens) < 3 or tokens[0][0] != "name" or tokens[1][1] != "(":
+        return False
+    depth = 0
+    for position, (kind, token) in enumerate(tokens[1:], start=1):
+        if kind == "operator":
+            depth += (token in ("(", "[")) - (token in (")", "]"))
+            if depth == 0:
+                return position == len(tokens) - 1
+    return False
+
+
+def r_response(formula: str) -> tuple[str, str | None]:
+    """R evaluates a formula's left-hand side as one expression: ``medv > 25 ~ .``
+    has the logical response ``medv > 25``, ``y - 1 ~ x`` the response ``y - 1`` and
+    ``a + b ~ x`` their sum, where a formula parser reads ``-``, ``+``, ``^`` as
+    formula operators (``y - 1`` would be ``y`` without an intercept) and refuses a
+    comparison. Returns the formula with such a left-hand side written as
+    ``I(...)``, and R's label of that response (its deparse, ``medv > 25``); the
+    formula unchanged and None where the left-hand side is one name or one call."""
+    matches = token_matches(formula) or []
+    depth = 0
+    for position, m in enumerate(matches):
+        if m.lastgroup == "operator":
+            depth += (m.group() in ("(", "[")) - (m.group() in (")", "]"))
+            if depth == 0 and m.group() == "~":
+                break
+    else:
+        return formula, None
+    lhs = [(m.lastgroup, m.group()) for m in matches[:position]]
+    if not lhs or _one_operand(lhs):
+        return formula, None
+    start, tilde = matches[0].start(), matches[position].start()
+    rewritten = f"{formula[:start]}I({formula[start:tilde].strip()}) {formula[tilde:]}"
+    return rewritten, _deparsed(lhs)

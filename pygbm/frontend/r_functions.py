@@ -19,7 +19,8 @@ import numpy as np
 import pandas as pd
 
 from .encode import r_collation_key, r_label
-from .r_operators import R_OPERATORS, STRING_LITERAL, to_python, to_r
+from .r_grammar import STRING_LITERAL
+from .r_operators import R_OPERATORS, to_python, to_r
 
 __all__ = ["COMPARE_NAME", "R_CONSTANTS", "R_FUNCTIONS", "python_names", "r_names"]
 

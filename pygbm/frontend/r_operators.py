@@ -1,16 +1,17 @@
 """R's logical and special operators in formula terms: ``factor(age > 50 & sex == "m")``,
 ``!is.na(x)``, ``x %in% c(1, 2)``, ``x %% 2``, ``x %/% 2``.
 
-Python spells them otherwise, and ranks ``&`` and ``|`` above comparisons: read as
-Python, ``age > 50 & sex == "m"`` is ``age > (50 & sex) == "m"``. Inside a term's
-parentheses, :func:`to_python` writes R's ``&``, ``|`` and ``!`` as Python's ``and``,
-``or`` and ``not`` (which rank as R's do, below comparisons), ``%in%`` as ``@``, ``%%``
-as ``%`` and ``%/%`` as ``//``; the evaluator calls :func:`r_and`, :func:`r_or`,
-:func:`r_not` and :func:`r_in` for the first four, with R's missing values (``NA &
-FALSE`` is FALSE, ``NA | TRUE`` is TRUE, otherwise NA). :func:`to_r` writes the
-operators of Python's text back as R's (term labels come from the typed text:
-:mod:`.r_deparse`). Outside parentheses ``|`` and ``%in%`` are formula operators, which
-gbm formulas do not use; they are left as they are; other ``%op%`` operators are refused.
+Python spells them otherwise and ranks them otherwise: read as Python, ``age > 50 &
+sex == "m"`` is ``age > (50 & sex) == "m"`` and ``x^2 + 1`` is ``x^(2 + 1)``. Inside a
+term's parentheses, :func:`to_python` writes the expression as Python code with R's
+precedence made explicit (:mod:`.r_grammar`): ``&``, ``|``, ``!`` as ``and``, ``or``,
+``not``, ``%in%`` as ``@``, ``%%`` as ``%``, ``%/%`` as ``//``, ``^`` as ``**``; the
+evaluator calls :func:`r_and`, :func:`r_or`, :func:`r_not` and :func:`r_in` for the
+first four, with R's missing values (``NA & FALSE`` is FALSE, ``NA | TRUE`` is TRUE,
+otherwise NA). :func:`to_r` writes the operators of Python's text back as R's (term
+labels come from the typed text: :mod:`.r_deparse`). Outside parentheses ``|`` and
+``%in%`` are formula operators, which gbm formulas do not use; they are left as they
+are; other ``%op%`` operators are refused.
 """
 
 from __future__ import annotations
@@ -21,67 +22,54 @@ import numpy as np
 import pandas as pd
 
 from .encode import r_label
+from .r_grammar import SEQUENCE_NAME, STRING_LITERAL, RSyntaxError, python_code, token_matches
 
-__all__ = ["AND_NAME", "IN_NAME", "NOT_NAME", "OR_NAME", "R_OPERATORS", "STRING_LITERAL",
-           "to_python", "to_r"]
+__all__ = ["AND_NAME", "IN_NAME", "NOT_NAME", "OR_NAME", "R_OPERATORS", "to_python", "to_r"]
 
 #: the names R's operators are evaluated under
 AND_NAME, OR_NAME, NOT_NAME, IN_NAME = "_r_and", "_r_or", "_r_not", "_r_in"
-#: R's operators and how Python writes them, longest first
-_TO_PYTHON = (("%in%", " @ "), ("%/%", " // "), ("%%", " % "), ("&", " and "),
-              ("|", " or "))
-#: an R operator of the form %...% (%o%, %*%, a user's own)
-_SPECIAL = re.compile(r"%[^%\s]+%")
-#: R's operators on one value only (R >= 4.3 refuses them on a column; 4.2 warns and
-#: takes its first value)
-_SCALAR = ("&&", "||")
-_QUOTES = "'\"`"
-_OPENING, _CLOSING = "([", ")]"
-#: a string literal in single or double quotes (R's and Python's)
-STRING_LITERAL = r"'(?:[^'\\]|\\.)*'" + r'|"(?:[^"\\]|\\.)*"'
-#: R's ``!`` before a parenthesis
-_NOT_BRACKETED = re.compile(r"!\s*\(")
-#: a string literal (kept) or one of Python's spellings of R's operators
+#: Python's spelling of one of R's operators (a string literal kept as it is)
 _PYTHON_OPERATOR = re.compile(rf"(?P<string>{STRING_LITERAL})"
                               r"|\s+(?P<spaced>and|or|@)\s+|\s*(?P<tight>//|%)\s*"
-                              rf"|\b(?P<word>not)\s+|\b(?P<call>{NOT_NAME})\(")
+                              r"|\s*(?P<power>\*\*)\s*|\b(?P<word>not)\s+")
 _TO_R = {"and": " & ", "or": " | ", "@": " %in% ", "not": "!", "//": "%/%", "%": "%%",
-         NOT_NAME: "!("}
+         "**": "^"}
+_OPENING = ("(", "[")
 
 
 def to_python(formula: str) -> str:
-    """``formula`` with R's operators inside parentheses written as Python's (not
-    within quotes or backticks)."""
-    out, depth, quote, i = [], 0, None, 0
-    while i < len(formula):
-        ch = formula[i]
-        if quote is not None:
-            step = 2 if ch == "\\" else 1
-            out.append(formula[i:i + step])
-            quote = None if ch == quote else quote
-            i += step
+    """``formula`` with the expressions inside its parentheses (a call's arguments, a
+    group) written as Python code with R's precedence and Python's operators
+    (:func:`~.r_grammar.python_code`); text outside them (the formula's own ``+``,
+    ``-``, ``~``) is kept. A region R's grammar does not read (Python's ``a if c else
+    b``, slices) is refused, naming it."""
+    matches = token_matches(formula)
+    if matches is None:
+        return formula
+    out, kept, i = [], 0, 0
+    while i < len(matches):
+        m = matches[i]
+        if m.lastgroup != "operator" or m.group() not in _OPENING:
+            i += 1
             continue
-        if ch in _QUOTES:
-            quote = ch
-        depth += (ch in _OPENING) - (ch in _CLOSING)
-        if depth > 0 and formula.startswith(_SCALAR, i):
-            raise ValueError(f"formula {formula!r}: {formula[i:i + 2]!r} compares one value "
-                             f"only (R 4.2 takes a column's first value, R 4.3 refuses); "
-                             f"write {formula[i]!r} for the rows' values")
-        written = next(((r, py) for r, py in _TO_PYTHON if formula.startswith(r, i)), None) \
-            if depth > 0 else None
-        if depth > 0 and written is None and (other := _SPECIAL.match(formula, i)):
-            raise ValueError(f"formula {formula!r}: R's operator {other.group()} is not "
-                             "available in formulas (R's %in%, %% and %/% are); compute "
-                             "the column in the data frame first")
-        if written is None and depth > 0 and ch == "!" and not formula.startswith("!=", i):
-            # !(...) a call, whose parentheses a label keeps as R's deparse does
-            bracketed = _NOT_BRACKETED.match(formula, i)
-            written = (bracketed.group(0), f"{NOT_NAME}(") if bracketed else ("!", " not ")
-            depth += bool(bracketed)
-        out.append(written[1] if written else ch)
-        i += len(written[0]) if written else 1
-    return "".join(out)
+        depth, j = 0, i
+        while j < len(matches):
+            token = matches[j].group() if matches[j].lastgroup == "operator" else ""
+            depth += (token in _OPENING) - (token in (")", "]"))
+            if depth == 0:
+                break
+            j += 1
+        if j == len(matches):                          # unbalanced: the parser says so
+            return formula
+        tokens = [(t.lastgroup, t.group()) for t in matches[i + 1:j + 1]]
+        try:
+            code = python_code(tokens, matches[j].group(), formula)
+        except RSyntaxError as exc:
+            raise ValueError(f"formula {formula!r}: {formula[m.start():matches[j].end()]!r} "
+                             f"is not an R expression ({exc})") from None
+        out.append(formula[kept:m.end()] + code + matches[j].group())
+        kept, i = matches[j].end(), j + 1
+    return "".join(out) + formula[kept:]
 
 
 def to_r(label: str) -> str:
@@ -166,5 +154,26 @@ def r_in(x, table) -> pd.Series:
     return pd.Series(pd.array(found, dtype="boolean"), index=index)
 
 
+#: how far short of a whole step R's ``:`` still counts one (``1:(3 - 1e-8)`` is 1 2 3,
+#: ``1:(3 - 1e-6)`` is 1 2): single precision's epsilon
+_SEQUENCE_TOLERANCE = float(np.finfo(np.float32).eps)
+
+
+def r_sequence(start, end) -> np.ndarray:
+    """R's ``start:end`` of two numbers: from ``start`` in steps of 1 towards ``end``
+    (``1:3``, ``3:1``, ``1.5:3`` is 1.5 2.5)."""
+    a, b = (np.asarray(v) for v in (start, end))
+    if a.size != 1 or b.size != 1 or not all(np.issubdtype(v.dtype, np.number)
+                                             for v in (a, b)):
+        raise ValueError(f"R's ':' makes a sequence of two numbers here, got {start!r} "
+                         f"and {end!r}")
+    a, b = float(a.reshape(())), float(b.reshape(()))
+    if not (np.isfinite(a) and np.isfinite(b)):
+        raise ValueError(f"R's ':' needs finite numbers, got {a} and {b}")
+    step = 1.0 if b >= a else -1.0
+    return a + step * np.arange(int(np.floor(abs(b - a) + _SEQUENCE_TOLERANCE)) + 1)
+
+
 #: the functions R's operators are evaluated under, by their names
-R_OPERATORS = {AND_NAME: r_and, OR_NAME: r_or, NOT_NAME: r_not, IN_NAME: r_in}
+R_OPERATORS = {AND_NAME: r_and, OR_NAME: r_or, NOT_NAME: r_not, IN_NAME: r_in,
+               SEQUENCE_NAME: r_sequence}

@@ -87,7 +87,25 @@ cases <- list(
        dist = "coxph"),
   list(name = "breast_cancer_ordered_comparisons", data = "bc",
        formula = "Class ~ factor(Cl.thickness > '5') + factor(Cell.size <= 3) + ifelse(Mitoses >= '2', 1, 0)",
-       dist = "bernoulli")
+       dist = "bernoulli"),
+  # R's precedence inside terms (Python's ^ is below +, its % level with *, R's ! takes in
+  # the arithmetic after it)
+  list(name = "boston_precedence", data = "boston",
+       formula = paste("medv ~ I(rm^2 + 1) + I(lstat * rm %% 3) + I(-rm^2*2) + I(2^-1*rm)",
+                       "+ factor(!(rm > 6) * 1 > 0) + I(tax %/% 100 / 2) + I(2^3^0.5 + lstat)",
+                       "+ factor(!rad > 4 & tax > 300 | rm < 5) + factor(rad, levels = c(1:3, 24))",
+                       "+ factor(rad %in% -1:3) + I(rm * 2:2)"),
+       dist = "gaussian"),
+  # left-hand sides R evaluates as one expression (a formula parser reads -, +, ^ there
+  # as formula operators): a comparison, arithmetic, R's logical operators
+  list(name = "boston_response_comparison", data = "boston", formula = "medv > 25 ~ .",
+       dist = "bernoulli"),
+  list(name = "boston_response_arithmetic", data = "boston",
+       formula = "medv/10 - 1 ~ lstat + I(rm^2) + rad", dist = "gaussian"),
+  list(name = "boston_response_logical", data = "boston",
+       formula = "(chas == 1 | rad > 8) & !(medv < 20) ~ lstat + rm + tax", dist = "bernoulli"),
+  list(name = "pima_response_sum", data = "pima", formula = "pregnant + age ~ . - diabetes",
+       dist = "poisson")
 )
 
 run_case <- function(cs) {
@@ -115,7 +133,7 @@ run_case <- function(cs) {
     list(time = num17(y[, 1]), status = num17(y[, 2]), levels = NULL)
   } else if (is.factor(y)) {
     list(y = as.integer(y) - 1, levels = levels(y))
-  } else list(y = num17(y), levels = NULL)
+  } else list(y = num17(y), levels = NULL, logical = is.logical(y))
   off <- model.offset(mf)
   w <- model.weights(mf)
   list(name = cs$name, data = cs$data, formula = cs$formula, weights_column = cs$weights,

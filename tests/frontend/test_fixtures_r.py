@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from pygbm.frontend import model_frame
+from pygbm.frontend import LOGICAL_LEVELS, model_frame
 
 from ._data import boston, breast_cancer, insurance, read
 
@@ -88,8 +88,10 @@ def test_response_offset_weights(case):
     else:
         assert not mf.is_surv and mf.status is None
         np.testing.assert_array_equal(mf.y, _num(resp["y"]))
-    assert mf.y_levels == resp["levels"]
-    assert mf.y_is_categorical == (resp["levels"] is not None)
+    # a logical response (R: TRUE/FALSE, fitted as 1/0) keeps its two levels in pygbm
+    levels = list(LOGICAL_LEVELS) if resp.get("logical") else resp["levels"]
+    assert mf.y_levels == levels
+    assert mf.y_is_categorical == (levels is not None)
     if fx["offset"] is None:
         assert mf.offset is None
     else:

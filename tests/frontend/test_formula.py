@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from pygbm.frontend import ModelFrame, PredictorEncoder, model_frame, model_frame_newdata, \
-    offset_newdata
+    offset_newdata, response_newdata
 from pygbm.frontend.r_functions import compare
 
 from ._data import boston, insurance, read
@@ -233,6 +233,39 @@ def test_numeric_response_transformed():
     np.testing.assert_allclose(mf.y, np.log(d["medv"]))
 
 
+@pytest.mark.parametrize("lhs, label, value", [
+    # R evaluates the left-hand side as one expression; a formula parser would read
+    # y - 1 as y without an intercept, y^2 as y, -y as no response at all
+    ("medv - 1", "medv - 1", lambda d: d.medv - 1),
+    ("medv^2", "medv^2", lambda d: d.medv ** 2),
+    ("-medv", "-medv", lambda d: -d.medv),
+    ("medv/10", "medv/10", lambda d: d.medv / 10),
+    ("medv + crim", "medv + crim", lambda d: d.medv + d.crim),
+    ("log(medv) + 1", "log(medv) + 1", lambda d: np.log(d.medv) + 1),
+    ("(medv*2)", "(medv * 2)", lambda d: d.medv * 2),
+    ("medv > 25", "medv > 25", lambda d: d.medv > 25),
+    ("medv>=25&rm> 6", "medv >= 25 & rm > 6", lambda d: (d.medv >= 25) & (d.rm > 6)),
+    ("!(medv > 25)", "!(medv > 25)", lambda d: d.medv <= 25),
+    ("rad %in% c(1, 2)", "rad %in% c(1, 2)", lambda d: d.rad.isin([1, 2])),
+])
+def test_left_hand_side_is_one_r_expression(lhs, label, value):
+    d = boston()
+    mf = _mf(f"{lhs} ~ lstat + rm", d)
+    assert mf.response_name == label and mf.var_names == ["lstat", "rm"]
+    expected = value(d).to_numpy(dtype=float)
+    np.testing.assert_allclose(mf.y, expected, rtol=1e-15)
+    assert mf.y_levels == (["FALSE", "TRUE"] if value(d).dtype == bool else None)
+    assert response_newdata(f"{lhs} ~ lstat + rm", d.iloc[:5]).y.tolist() == \
+        expected[:5].tolist()
+
+
+def test_dot_leaves_out_every_column_of_the_response():
+    d = boston()
+    mf = _mf("medv > 25 & rm > 6 ~ .", d)
+    assert "medv" not in mf.var_names and "rm" not in mf.var_names
+    assert len(mf.var_names) == d.shape[1] - 2
+
+
 def test_missing_response_error_wording():
     pima = read("pima2")
     pima.loc[[3, 9, 20], "diabetes"] = np.nan
@@ -248,7 +281,6 @@ def test_missing_response_error_wording():
     ("medv ~ log(lsat)", r"'lsat' \(similar columns: \['lstat'\]\)"),
     ("Medv ~ lstat", r"'Medv' \(similar columns: \['medv'\]\)"),
     ("~ lstat", "has no response"),
-    ("medv + crim ~ lstat", "left-hand side must be one response"),
     ("medv lstat", "has no '~'"),
     ("medv ~ lstat +", "could not be parsed"),
     ("medv ~ 0", "has no predictors"),

@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 from pygbm.frontend import model_frame
-from pygbm.frontend.r_operators import r_and, r_in, r_not, r_or, to_python, to_r
+from pygbm.frontend.r_operators import r_and, r_in, r_not, r_or, r_sequence, to_python, to_r
 
 from ._data import boston
 
@@ -53,25 +53,49 @@ def test_text_is_not_logical():
 
 
 @pytest.mark.parametrize("r, python", [
-    ("y ~ factor(a > 1 & b < 2)", "y ~ factor(a > 1  and  b < 2)"),
-    ("y ~ factor(a|b)", "y ~ factor(a or b)"),
-    ("y ~ factor(!is.na(x))", "y ~ factor( not is.na(x))"),
-    ("y ~ factor(!(x > 1))", "y ~ factor(_r_not(x > 1))"),
-    ("y ~ factor(x != 1)", "y ~ factor(x != 1)"),
-    ("y ~ factor(x %in% c(1, 2))", "y ~ factor(x  @  c(1, 2))"),
-    ("y ~ I(x %% 2) + I(x %/% 2)", "y ~ I(x  %  2) + I(x  //  2)"),
-    ('y ~ ifelse(x == "a&b|!c", 1, 0)', 'y ~ ifelse(x == "a&b|!c", 1, 0)'),
-    ("y ~ `a&b` + factor(`x|y` > 1)", "y ~ `a&b` + factor(`x|y` > 1)"),
+    ("y ~ factor(a > 1 & b < 2)", "y ~ factor(((a > 1) and (b < 2)))"),
+    ("y ~ factor(a|b)", "y ~ factor((a or b))"),
+    ("y ~ factor(!is.na(x))", "y ~ factor((not is.na(x)))"),
+    ("y ~ factor(!(x > 1))", "y ~ factor((not (x > 1)))"),
+    ("y ~ factor(x != 1)", "y ~ factor((x != 1))"),
+    ("y ~ factor(x %in% c(1, 2))", "y ~ factor((x @ c(1, 2)))"),
+    ("y ~ I(x %% 2) + I(x %/% 2)", "y ~ I((x % 2)) + I((x // 2))"),
+    ('y ~ ifelse(x == "a&b|!c", 1, 0)', 'y ~ ifelse((x == "a&b|!c"), 1, 0)'),
+    ("y ~ `a&b` + factor(`x|y` > 1)", "y ~ `a&b` + factor((`x|y` > 1))"),
     ("y ~ a | b", "y ~ a | b"),                   # outside parentheses: formula syntax
+    ("y ~ log(x, base = 2) + cut(x, c(-Inf, 0), right=FALSE)",
+     "y ~ log(x, base=2) + cut(x, c((-Inf), 0), right=FALSE)"),
 ])
 def test_rewritten_inside_parentheses_and_outside_quotes(r, python):
     assert to_python(r) == python
 
 
+@pytest.mark.parametrize("r, python", [
+    # R's precedence (?Syntax): ^ above unary minus above %any% above * / above + -
+    # above comparisons above ! above & above |; Python's ^ is below +, its % level
+    # with *, and R's ! takes in the arithmetic after it
+    ("I(x^2 + 1)", "((x ** 2) + 1)"),
+    ("I(-x^2)", "(-(x ** 2))"),
+    ("I(2^-1*3)", "((2 ** (-1)) * 3)"),
+    ("I(2^3^2)", "(2 ** (3 ** 2))"),
+    ("I(a * b %% 3)", "(a * (b % 3))"),
+    ("I(a %/% 2 / 3)", "((a // 2) / 3)"),
+    ("I(-a %% 3)", "((-a) % 3)"),
+    ("I(a - b - c)", "((a - b) - c)"),
+    ("I(!(a > 1) * 2)", "(not ((a > 1) * 2))"),
+    ("I(!a > 1 & b)", "((not (a > 1)) and b)"),
+    ("I(a | b & c)", "(a or (b and c))"),
+    ("I(x %in% c(1, 2) * 2)", "((x @ c(1, 2)) * 2)"),
+])
+def test_r_precedence_made_explicit(r, python):
+    assert to_python(r) == f"I({python})"
+    assert to_python(to_python(r)) == to_python(r)      # Python's spelling reads as itself
+
+
 @pytest.mark.parametrize("python, r", [
     ("factor(a > 1 and (not b))", "factor(a > 1 & (!b))"),
     ("factor(not is_na(x))", "factor(!is_na(x))"),
-    ("factor(_r_not(x > 1))", "factor(!(x > 1))"),
+    ("I((x ** 2) + 1)", "I((x^2) + 1)"),
     ("I(x % 2 + x // 2)", "I(x%%2 + x%/%2)"),
     ("factor(x @ c(1, 2))", "factor(x %in% c(1, 2))"),
     ("ifelse(x == 'a and (not b)', 1, 0)", "ifelse(x == 'a and (not b)', 1, 0)"),
@@ -80,6 +104,34 @@ def test_python_operators_written_as_r_operators(python, r):
     """(Labels come from the terms as typed, r_deparse.py; to_r writes the operators
     of Python's text, for messages and where the typed text cannot be read.)"""
     assert to_r(python) == r
+
+
+def test_sequences_follow_r():
+    # R: 1:(3 - 1e-8) is 1 2 3, 1:(3 - 1e-6) is 1 2, 1.5:3 is 1.5 2.5, 3:1, -1:2
+    assert r_sequence(1, 3 - 1e-8).tolist() == [1, 2, 3]
+    assert r_sequence(1, 3 - 1e-6).tolist() == [1, 2]
+    assert r_sequence(1.5, 3).tolist() == [1.5, 2.5]
+    assert r_sequence(3, 1).tolist() == [3, 2, 1]
+    assert to_python("y ~ factor(x %in% -1:2)") == "y ~ factor((x @ _r_sequence((-1), 2)))"
+    with pytest.raises(ValueError, match="':' makes a sequence of two numbers"):
+        r_sequence(np.arange(3), 4)
+
+
+def test_comparisons_do_not_chain_as_in_r():
+    with pytest.raises(ValueError, match="comparisons do not chain in R"):
+        to_python("y ~ factor(0 < x < 1)")          # Python would read a chain
+
+
+def test_the_precedence_in_a_model_frame():
+    # I(rm^2 + 1) was rm^(2 + 1): Python's ^ (made power) ranks below +
+    d = boston()
+    mf = model_frame("medv ~ I(rm^2 + 1) + I(lstat * rm %% 3) + factor(!(rm > 6) * 1 > 0)", d)
+    rm, lstat = d["rm"].to_numpy(), d["lstat"].to_numpy()
+    np.testing.assert_array_equal(mf.x[:, 0], rm ** 2 + 1)
+    np.testing.assert_array_equal(mf.x[:, 1], lstat * np.mod(rm, 3))
+    np.testing.assert_array_equal(mf.var_levels[2], ["FALSE", "TRUE"] if (rm <= 6).any()
+                                  else ["FALSE"])
+    np.testing.assert_array_equal(mf.x[:, 2], (rm <= 6).astype(float))
 
 
 @pytest.mark.parametrize("operator", ["&&", "||"])
