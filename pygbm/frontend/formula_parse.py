@@ -12,8 +12,9 @@ used inside calls (``log(ph.karno)``), ``log(x, base)``; the functions available
 formulaic's (log, exp, I, C, scale, center, ...) plus sqrt, abs, log1p, expm1, sin, cos,
 tan, floor, ceiling, sign, ``np`` and ``pd``, and R's own (:mod:`.r_functions`:
 ``factor``, ``as.factor``, ``ordered``, ``as.numeric``, ``as.integer``, ``as.character``,
-``is.na``, ``pmin``, ``pmax``, ``round``, ``trunc``, ``ifelse``, ``relevel``,
-``droplevels``; :mod:`.r_cut`: ``cut``) with R's
+``as.logical``, ``is.na``, ``is.finite``, ``is.infinite``, ``pmin``, ``pmax``, ``round``,
+``signif``, ``trunc``, ``ifelse``, ``relevel``, ``droplevels``, ``xor``; :mod:`.r_cut`:
+``cut``) with R's
 constants (``TRUE``, ``FALSE``, ``NA``, ``Inf``, ``NULL``, ...) and R's operators
 (:mod:`.r_operators`: ``&``, ``|``, ``!``, ``%in%``, ``%%``, ``%/%``), all with R's
 precedence (:mod:`.r_grammar`).  ``C(x)`` or
@@ -24,6 +25,7 @@ from __future__ import annotations
 
 import ast
 import functools
+import keyword
 import re
 from dataclasses import replace
 
@@ -156,11 +158,7 @@ class Evaluator:
         calls = {node.func.id for node in ast.walk(tree)
                  if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)}
         if functions := sorted(n for n in calls if n not in FUNCTIONS):
-            raise ValueError(
-                f"formula term {r_names(expr)!r} calls {', '.join(map(repr, functions))}, which "
-                f"is not available in formulas (available: R's {', '.join(R_FUNCTION_NAMES)}, cut, "
-                "I, log, exp, sqrt, abs, ..., and numpy as np.<name>); compute the column "
-                "in the data frame first")
+            raise _unavailable(f"formula term {r_names(expr)!r}", functions)
         for node in ast.walk(tree):
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
                     and _CALL_PREFIX + node.func.id in _CALLED:
@@ -243,8 +241,24 @@ def _plain(exc: Exception) -> str:
 _COMPARISON = re.compile(r"Unknown operator '[=!<>]+'")
 
 
+#: a call of an R function whose dotted name starts with a Python keyword
+#: (``as.Date(``, ``is.element(``), which Python cannot parse
+_KEYWORD_CALL = re.compile(rf"(?<![\w.`])((?:{'|'.join(keyword.kwlist)})\.[\w.]+)\s*\(")
+
+
+def _unavailable(what: str, functions) -> ValueError:
+    """The error for ``what`` (a formula, a term) calling functions formulas do not have."""
+    return ValueError(
+        f"{what} calls {', '.join(map(repr, functions))}, which is not "
+        f"available in formulas (available: R's {', '.join(R_FUNCTION_NAMES)}, cut, I, log, "
+        "exp, sqrt, abs, ..., and numpy as np.<name>); compute the column in the data "
+        "frame first")
+
+
 def _parse_error(formula: str, exc: Exception) -> ValueError:
     """The error of a formula formulaic could not parse, with a way out where there is one."""
+    if called := _KEYWORD_CALL.findall(formula):
+        return _unavailable(f"formula {formula!r}", sorted(set(called)))
     message = _plain(exc)
     hint = (" (a comparison is a term only inside a function call: write I(b > 0) or "
             "as.numeric(f == 'a'))" if _COMPARISON.search(message) else "")
@@ -365,8 +379,9 @@ def parse_terms(formula: str, evaluator: Evaluator) -> FormulaTerms:
 
 #: functions whose missing values are R's NA by definition, not NaN from numbers:
 #: ``cut()`` outside the breaks, ``factor(x, levels)`` outside the levels (and so
-#: ``as.numeric()`` of either)
-_MISSING_BY_DESIGN = frozenset({"cut", "factor", "as_factor", "ordered", "as_ordered"})
+#: ``as.numeric()`` of either), ``as.logical()`` of text that is not TRUE or FALSE
+_MISSING_BY_DESIGN = frozenset({"cut", "factor", "as_factor", "ordered", "as_ordered",
+                                "as_logical"})
 #: R's missing value written in a term (``ifelse(age > 50, NA, age)``)
 _R_MISSING = "NA"
 

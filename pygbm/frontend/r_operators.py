@@ -24,7 +24,8 @@ import pandas as pd
 from .encode import r_label
 from .r_grammar import SEQUENCE_NAME, STRING_LITERAL, RSyntaxError, python_code, token_matches
 
-__all__ = ["AND_NAME", "IN_NAME", "NOT_NAME", "OR_NAME", "R_OPERATORS", "to_python", "to_r"]
+__all__ = ["AND_NAME", "IN_NAME", "NOT_NAME", "OR_NAME", "R_LOGICAL_FUNCTIONS", "R_OPERATORS",
+           "to_python", "to_r"]
 
 #: the names R's operators are evaluated under
 AND_NAME, OR_NAME, NOT_NAME, IN_NAME = "_r_and", "_r_or", "_r_not", "_r_in"
@@ -130,6 +131,12 @@ def r_or(left, right) -> pd.Series:
     return _combined(left, right, "|", lambda a, b: a | b)
 
 
+def r_xor(left, right) -> pd.Series:
+    """R's ``xor(left, right)``, row by row: TRUE where exactly one is TRUE, missing
+    where either is missing."""
+    return _combined(left, right, "xor", lambda a, b: (a | b) & ~(a & b))
+
+
 def r_not(x) -> pd.Series:
     """R's ``!x``: missing stays missing."""
     values, index = _logical(x, "!")
@@ -177,3 +184,5 @@ def r_sequence(start, end) -> np.ndarray:
 #: the functions R's operators are evaluated under, by their names
 R_OPERATORS = {AND_NAME: r_and, OR_NAME: r_or, NOT_NAME: r_not, IN_NAME: r_in,
                SEQUENCE_NAME: r_sequence}
+#: R's logical functions, by their names
+R_LOGICAL_FUNCTIONS = {"xor": r_xor}

@@ -96,6 +96,12 @@ cases <- list(
                        "+ factor(!rad > 4 & tax > 300 | rm < 5) + factor(rad, levels = c(1:3, 24))",
                        "+ factor(rad %in% -1:3) + I(rm * 2:2)"),
        dist = "gaussian"),
+  list(name = "boston_logical_functions", data = "boston",
+       formula = paste("medv ~ signif(rm, 2) + signif(lstat/7, 1) + signif(tax, 0)",
+                       "+ as.numeric(as.logical(rad - 1)) + as.numeric(xor(rm > 6, chas == 1))",
+                       "+ as.numeric(is.finite(log(rm - 4))) + as.numeric(is.infinite(1/(rad - 1)))",
+                       "+ factor(as.logical(ifelse(rm > 6, 'T', 'no')))"),
+       dist = "gaussian"),
   # left-hand sides R evaluates as one expression (a formula parser reads -, +, ^ there
   # as formula operators): a comparison, arithmetic, R's logical operators
   list(name = "boston_response_comparison", data = "boston", formula = "medv > 25 ~ .",

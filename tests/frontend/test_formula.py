@@ -266,6 +266,28 @@ def test_dot_leaves_out_every_column_of_the_response():
     assert len(mf.var_names) == d.shape[1] - 2
 
 
+@pytest.mark.parametrize("term", ["as.Date(rm)", "is.element(rad, 1)"])
+def test_r_functions_named_after_python_keywords_are_named_in_the_error(term):
+    # as.* and is.* cannot even be parsed by Python ("invalid syntax" before)
+    with pytest.raises(ValueError, match=rf"calls '{term.split('(')[0]}', which is not "
+                                         "available in formulas"):
+        _mf(f"medv ~ {term}", boston())
+
+
+def test_r_logical_functions():
+    from pygbm.frontend.r_functions import as_logical, is_finite, is_infinite
+    # R: as.logical(c("TRUE","true","True","T","t","yes","FALSE","F","0","1"))
+    text = pd.Series(["TRUE", "true", "True", "T", "t", "yes", "FALSE", "F", "0", "1"])
+    assert [None if v is pd.NA else bool(v) for v in as_logical(text)] == \
+        [True, True, True, True, None, None, False, False, None, None]
+    assert as_logical(pd.Series([0.0, 2.5, np.nan])).tolist() == [False, True, pd.NA]
+    # R: is.finite(c("a", "1")) FALSE FALSE; is.finite(c(TRUE, NA)) TRUE FALSE
+    assert is_finite(pd.Series(["a", "1"])).tolist() == [False, False]
+    assert is_finite(pd.Series(pd.array([True, None], dtype="boolean"))).tolist() == [True, False]
+    assert is_finite(pd.Series([1.0, np.inf, np.nan])).tolist() == [True, False, False]
+    assert is_infinite(pd.Series([1.0, -np.inf, np.nan])).tolist() == [False, True, False]
+
+
 def test_missing_response_error_wording():
     pima = read("pima2")
     pima.loc[[3, 9, 20], "diabetes"] = np.nan

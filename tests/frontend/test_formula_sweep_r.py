@@ -57,7 +57,8 @@ class Grammar:
             lambda: f"I({self.number(deeper)}^2 + {self.number(deeper)})",
             lambda: f"I({self.number(deeper)} * {self.number(deeper)} %% 3)",
             lambda: f"I(-{self.number(deeper)}^2*{self.constant()})",
-            lambda: f"I({self.number(deeper)} %/% 2 / 3 - 1)"])
+            lambda: f"I({self.number(deeper)} %/% 2 / 3 - 1)",
+            lambda: f"signif({self.number(deeper)}, {int(self.rng.integers(0, 5))})"])
 
     def logical(self, depth=0):
         if depth > MAX_DEPTH:
@@ -73,6 +74,9 @@ class Grammar:
             lambda: f"!{self.logical(deeper)}", lambda: f"!({self.logical(deeper)})",
             lambda: "g %in% c('a', \"b\")", lambda: "x2 %in% c(1, 2, NA)",
             lambda: "x2 %in% 2:4",
+            lambda: f"xor({self.logical(deeper)}, {self.logical(deeper)})",
+            lambda: f"is.finite(log({self.number(deeper)}))",
+            lambda: "as.logical(x2 - 3)", lambda: "is.infinite(1/x1)",
             lambda: 'x2 == "3"', lambda: 'g > "b"', lambda: 'h <= "lo"',
             lambda: f"!{self.number(deeper)} > {self.constant()}",    # R: !(a > b)
             lambda: f"!({self.logical(deeper)}) * 1 > 0"])            # R: !((l) * 1 > 0)

@@ -9,7 +9,8 @@ import pandas as pd
 import pytest
 
 from pygbm.frontend import model_frame
-from pygbm.frontend.r_operators import r_and, r_in, r_not, r_or, r_sequence, to_python, to_r
+from pygbm.frontend.r_operators import (r_and, r_in, r_not, r_or, r_sequence, r_xor,
+                                        to_python, to_r)
 
 from ._data import boston
 
@@ -28,6 +29,13 @@ def test_and_or_not_follow_r_with_missing_values():
     assert _r(r_and(left, right)) == [NA, NA, False, NA, True, False, False, False, False]
     assert _r(r_or(left, right)) == [NA, True, NA, True, True, True, NA, True, False]
     assert _r(r_not(LOGICAL)) == [NA, False, True]
+
+
+def test_xor_follows_r():
+    # R: xor(c(NA, TRUE, FALSE), c(TRUE, TRUE, NA)) is NA FALSE NA; xor(TRUE, FALSE) TRUE
+    assert _r(r_xor(LOGICAL, pd.Series(pd.array([True, True, NA], dtype="boolean")))) == \
+        [NA, False, NA]
+    assert _r(r_xor(pd.Series([True, False]), pd.Series([False, False]))) == [True, False]
 
 
 def test_numbers_are_logical_as_in_r():

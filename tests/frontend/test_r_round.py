@@ -1,5 +1,6 @@
-"""R's round() in formula terms (pygbm.frontend.r_functions.r_round): R 4's rounding to
-digits, which differs from NumPy's scaling for values such as 0.65 (R: 0.7, NumPy: 0.6)."""
+"""R's round() and signif() in formula terms (pygbm.frontend.r_functions): R 4's rounding
+to digits, which differs from NumPy's scaling for values such as 0.65 (R: 0.7, NumPy:
+0.6); signif scales and rounds halves to even (signif(0.65, 1) is 0.6 in R)."""
 
 import shutil
 import subprocess
@@ -7,7 +8,7 @@ import subprocess
 import numpy as np
 import pytest
 
-from pygbm.frontend.r_functions import r_round
+from pygbm.frontend.r_functions import r_round, signif
 
 X = np.array([0.15, 0.25, 0.35, 0.45, 0.65, 2.675, 1.005, -0.65, 0.125, 2.5, 1234.5678,
               -2.5, 0.5])
@@ -18,7 +19,7 @@ R_ROUNDED = {
     2: [0.15, 0.25, 0.35, 0.45, 0.65, 2.67, 1, -0.65, 0.12, 2.5, 1234.57, -2.5, 0.5],
     -1: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1230, 0, 0],
 }
-#: random values checked live against R: this many, to 1-5 decimals and of any magnitude
+#: random values checked live against R: twice this many (see _against_r_live)
 N_LIVE = 20_000
 
 
@@ -32,17 +33,45 @@ def test_missing_and_infinite_values_stay():
     assert np.isnan(got[0]) and got[1] == np.inf and got[2] == -np.inf
 
 
-@pytest.mark.skipif(shutil.which("Rscript") is None, reason="Rscript not installed")
-def test_round_matches_r_live(tmp_path):
+def _against_r_live(tmp_path, function: str, ours, digits) -> None:
+    """R's ``function(x, k)`` for each of ``digits`` on random values (to 1-5 decimals,
+    and of any magnitude) against ``ours(x, k)``, bit for bit."""
     rng = np.random.default_rng()
     x = np.concatenate([np.round(rng.uniform(-100, 100, N_LIVE), rng.integers(1, 6)),
                         rng.normal(size=N_LIVE) * 10.0 ** rng.integers(-6, 8, N_LIVE)])
     np.savetxt(tmp_path / "x.txt", x, fmt="%.17g")
-    script = ('x <- scan(commandArgs(TRUE)[1], quiet = TRUE); '
-              'for (k in -1:4) writeLines(sprintf("%.17g", round(x, k)), '
-              'file.path(commandArgs(TRUE)[2], paste0("r", k, ".txt")))')
+    script = ('args <- commandArgs(TRUE); x <- scan(args[1], quiet = TRUE); '
+              f'for (k in c({", ".join(map(str, digits))})) '
+              f'writeLines(sprintf("%.17g", {function}(x, k)), '
+              'file.path(args[2], paste0("d", k, ".txt")))')
     subprocess.run(["Rscript", "-e", script, str(tmp_path / "x.txt"), str(tmp_path)],
                    check=True, capture_output=True, timeout=120)
-    for k in range(-1, 5):
-        expected = np.loadtxt(tmp_path / f"r{k}.txt")
-        np.testing.assert_array_equal(r_round(x, k), expected, err_msg=f"digits {k}")
+    for k in digits:
+        expected = np.loadtxt(tmp_path / f"d{k}.txt")
+        np.testing.assert_array_equal(ours(x, k), expected, err_msg=f"{function}, digits {k}")
+
+
+@pytest.mark.skipif(shutil.which("Rscript") is None, reason="Rscript not installed")
+def test_round_matches_r_live(tmp_path):
+    _against_r_live(tmp_path, "round", r_round, range(-1, 5))
+
+
+SIGNIF_X = np.array([0.15, 0.65, 2.675, 123456, -0.000123456, 1234.5, 0, np.nan, np.inf])
+#: R 4.2.2: signif(SIGNIF_X, k) (digits below 1 count as 1, above 22 leave x)
+R_SIGNIF = {
+    0: [0.2, 0.6, 3, 100000, -0.0001, 1000, 0, np.nan, np.inf],
+    1: [0.2, 0.6, 3, 100000, -0.0001, 1000, 0, np.nan, np.inf],
+    2: [0.15, 0.65, 2.7, 120000, -0.00012, 1200, 0, np.nan, np.inf],
+    6: [0.15, 0.65, 2.675, 123456, -0.000123456, 1234.5, 0, np.nan, np.inf],
+    23: [0.15, 0.65, 2.675, 123456, -0.000123456, 1234.5, 0, np.nan, np.inf],
+}
+
+
+@pytest.mark.parametrize("digits", sorted(R_SIGNIF))
+def test_signif_gives_r_values(digits):
+    np.testing.assert_array_equal(signif(SIGNIF_X, digits), R_SIGNIF[digits])
+
+
+@pytest.mark.skipif(shutil.which("Rscript") is None, reason="Rscript not installed")
+def test_signif_matches_r_live(tmp_path):
+    _against_r_live(tmp_path, "signif", signif, [*range(1, 8), 15, 22, 23])
