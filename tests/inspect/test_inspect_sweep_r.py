@@ -1,5 +1,5 @@
 """Random fits against R, live: gbm() on random data (numbers with missing values, a
-factor, an ordered factor; a random distribution, depth and number of trees, no
+factor, an ordered factor; a random distribution (coxph too), depth and number of trees, no
 bagging, so that pygbm's fit is R's), then R's plot.gbm(return.grid = TRUE) grids for
 random variables and resolutions, interact.gbm's H for random sets, pretty.gbm.tree
 for random trees and relative.influence, against pygbm's on its own fit. Runs when
@@ -23,7 +23,12 @@ from pygbm.inspect.influence import used_variables
 R_SCRIPT = Path(__file__).parent / "r" / "inspect_live.R"
 N_CASES = 6
 VARIABLES = ("x1", "x2", "x3", "f1", "o1")
-DISTRIBUTIONS = ("gaussian", "bernoulli", "poisson", "laplace", "adaboost", "huberized")
+#: (not multinomial: pygbm's is Friedman's K-class algorithm, R's fit differs by design)
+DISTRIBUTIONS = ("gaussian", "bernoulli", "poisson", "laplace", "adaboost", "huberized",
+                 "coxph")
+PREDICTORS = "x1 + x2 + x3 + f1 + o1"
+#: the left-hand side by distribution (y otherwise)
+RESPONSE = {"coxph": "Surv(time, status)"}
 RESOLUTIONS = (3, 10, 25, 100)
 #: the distributions whose plot.gbm(type = "response") grid has a y column in R (for
 #: the others R warns "Ignoring" and leaves y out; pygbm gives the response scale)
@@ -46,12 +51,16 @@ def _data(rng, distribution: str) -> pd.DataFrame:
          "adaboost": lambda: (rng.random(n) < 1 / (1 + np.exp(-signal))).astype(float),
          "huberized": lambda: (rng.random(n) < 1 / (1 + np.exp(-signal))).astype(float),
          "poisson": lambda: rng.poisson(np.exp(0.3 * signal)).astype(float),
-         "laplace": lambda: signal + rng.laplace(size=n)}[distribution]()
+         "laplace": lambda: signal + rng.laplace(size=n),
+         "coxph": lambda: np.round(rng.exponential(np.exp(-signal)), 4)}[distribution]()
     x1[rng.random(n) < 0.1] = np.nan
     x2[rng.random(n) < 0.05] = np.nan
     f1[rng.random(n) < 0.05] = None
-    return pd.DataFrame({"y": y, "x1": x1, "x2": x2, "x3": np.round(rng.random(n), 2),
+    data = pd.DataFrame({"y": y, "x1": x1, "x2": x2, "x3": np.round(rng.random(n), 2),
                          "f1": f1, "o1": o1})
+    if distribution == "coxph":
+        data = data.rename(columns={"y": "time"}).assign(status=(rng.random(n) < 0.7) * 1)
+    return data
 
 
 def _case(rng, i: int, tmp_path: Path) -> tuple[dict, pd.DataFrame]:
@@ -67,7 +76,8 @@ def _case(rng, i: int, tmp_path: Path) -> tuple[dict, pd.DataFrame]:
     def trees():
         return int(rng.integers(1, n_trees + 1))
     case = {
-        "csv": csv, "formula": "y ~ x1 + x2 + x3 + f1 + o1", "distribution": distribution,
+        "csv": csv, "formula": f"{RESPONSE.get(distribution, 'y')} ~ {PREDICTORS}",
+        "distribution": distribution,
         "n_trees": n_trees, "depth": depth, "shrinkage": 0.1, "minobs": int(rng.integers(3, 11)),
         "grids": [{"vars": some(int(rng.integers(1, 4))), "n_trees": trees(),
                    "resolution": int(rng.choice(RESOLUTIONS)),

@@ -2,7 +2,7 @@
 # of a JSON list, gbm() on a CSV (bag.fraction = 1), then plot.gbm(return.grid = TRUE),
 # interact.gbm, pretty.gbm.tree and relative.influence for the case's queries.
 # Usage: Rscript inspect_live.R cases.json data_dir out.json
-suppressPackageStartupMessages({library(gbm); library(jsonlite)})
+suppressPackageStartupMessages({library(gbm); library(survival); library(jsonlite)})
 args <- commandArgs(TRUE)
 cases <- fromJSON(args[1], simplifyVector = FALSE)
 num17 <- function(v) ifelse(is.na(v), NA_character_, sprintf("%.17g", as.numeric(v)))
