@@ -33,7 +33,7 @@ _DOTTED = {"as.factor": "as_factor", "as.ordered": "as_ordered", "as.numeric": "
            "as.character": "as_character", "as.logical": "as_logical", "is.na": "is_na",
            "is.finite": "is_finite", "is.infinite": "is_infinite"}
 #: R's dotted argument names (``cut(x, 3, include.lowest = TRUE)``) and their Python names
-_DOTTED_ARGUMENTS = {"include.lowest": "include_lowest", "dig.lab": "dig_lab"}
+_DOTTED_ARGUMENTS = {"include.lowest": "include_lowest", "dig.lab": "dig_lab", "na.rm": "na_rm"}
 _TO_PYTHON = re.compile(r"(?<![\w.`])(" + "|".join(re.escape(k) for k in _DOTTED) + r")(?=\s*\()")
 _TO_R = re.compile(r"(?<![\w.`])(" + "|".join(_DOTTED.values()) + r")(?=\s*\()")
 _FROM_PYTHON = {v: k for k, v in _DOTTED.items()}
@@ -95,8 +95,24 @@ def _series(x) -> pd.Series:
     return x if isinstance(x, pd.Series) else pd.Series(np.asarray(x))
 
 
-def _categorical(x, levels, ordered: bool) -> pd.Series:
-    """R's ``factor(x, levels)``: levels given, or the observed values in R's order."""
+def _labelled(categorical: pd.Categorical, labels) -> pd.Categorical:
+    """R's ``labels`` of ``factor()``: the levels renamed in order (repeated labels
+    merge their levels; one label for several levels is numbered, ``L1``, ``L2``)."""
+    labels = [r_label(v) for v in np.atleast_1d(labels)]
+    n = len(categorical.categories)
+    if len(labels) == 1 and n > 1:
+        labels = [f"{labels[0]}{i}" for i in range(1, n + 1)]
+    if len(labels) != n:
+        raise ValueError(f"invalid 'labels'; length {len(labels)} should be 1 or {n} "
+                         "(the number of levels), as R says")
+    merged = list(dict.fromkeys(labels))
+    codes = np.array([merged.index(label) for label in labels] + [-1])[categorical.codes]
+    return pd.Categorical.from_codes(codes, categories=merged, ordered=categorical.ordered)
+
+
+def _categorical(x, levels, ordered: bool, labels=None) -> pd.Series:
+    """R's ``factor(x, levels, labels)``: levels given, or the observed values in R's
+    order; renamed by ``labels``."""
     x = _series(x)
     if levels is not None:
         levels = list(np.atleast_1d(levels))
@@ -110,19 +126,22 @@ def _categorical(x, levels, ordered: bool) -> pd.Series:
             levels = sorted(present, key=lambda v: r_collation_key(r_label(v)))
     values = x.astype(object) if isinstance(x.dtype, pd.CategoricalDtype) else x
     values = values.where(values.isin(levels))  # R: values outside the levels are missing
-    return pd.Series(pd.Categorical(values, categories=levels, ordered=ordered), index=x.index)
+    categorical = pd.Categorical(values, categories=levels, ordered=ordered)
+    if labels is not None:
+        categorical = _labelled(categorical, labels)
+    return pd.Series(categorical, index=x.index)
 
 
-def factor(x, levels=None):
-    """R's ``factor(x)`` / ``as.factor(x)``: an unordered factor (values outside
-    ``levels`` become missing, as in R)."""
-    return _categorical(x, levels, ordered=False)
+def factor(x, levels=None, labels=None):
+    """R's ``factor(x, levels, labels)`` / ``as.factor(x)``: an unordered factor
+    (values outside ``levels`` become missing, as in R; ``labels`` rename the levels)."""
+    return _categorical(x, levels, ordered=False, labels=labels)
 
 
-def ordered(x, levels=None):
-    """R's ``ordered(x)`` / ``as.ordered(x)``: an ordered factor (R gbm splits it as
-    an ordered predictor)."""
-    return _categorical(x, levels, ordered=True)
+def ordered(x, levels=None, labels=None):
+    """R's ``ordered(x, levels, labels)`` / ``as.ordered(x)``: an ordered factor (R gbm
+    splits it as an ordered predictor)."""
+    return _categorical(x, levels, ordered=True, labels=labels)
 
 
 def as_numeric(x):
@@ -256,14 +275,18 @@ def as_logical(x):
                                else pd.NA for t in text], dtype="boolean"), index=x.index)
 
 
-def pmin(*args):
-    """R's ``pmin(a, b, ...)``: the elementwise minimum (missing where any is)."""
-    return np.minimum.reduce(np.broadcast_arrays(*(np.asarray(a, dtype=float) for a in args)))
+def pmin(*args, na_rm=False):
+    """R's ``pmin(a, b, ..., na.rm = FALSE)``: the elementwise minimum (missing where
+    any is; with ``na.rm``, where all are)."""
+    reduce = np.fmin.reduce if na_rm else np.minimum.reduce
+    return reduce(np.broadcast_arrays(*(np.asarray(a, dtype=float) for a in args)))
 
 
-def pmax(*args):
-    """R's ``pmax(a, b, ...)``: the elementwise maximum (missing where any is)."""
-    return np.maximum.reduce(np.broadcast_arrays(*(np.asarray(a, dtype=float) for a in args)))
+def pmax(*args, na_rm=False):
+    """R's ``pmax(a, b, ..., na.rm = FALSE)``: the elementwise maximum (missing where
+    any is; with ``na.rm``, where all are)."""
+    reduce = np.fmax.reduce if na_rm else np.maximum.reduce
+    return reduce(np.broadcast_arrays(*(np.asarray(a, dtype=float) for a in args)))
 
 
 def r_round(x, digits=0):

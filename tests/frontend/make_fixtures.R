@@ -102,6 +102,12 @@ cases <- list(
                        "+ as.numeric(is.finite(log(rm - 4))) + as.numeric(is.infinite(1/(rad - 1)))",
                        "+ factor(as.logical(ifelse(rm > 6, 'T', 'no')))"),
        dist = "gaussian"),
+  list(name = "lung_factor_labels_na_rm", data = "lung",
+       formula = paste("Surv(time, status) ~ factor(sex, labels = c('m', 'f'))",
+                       "+ factor(ph.ecog, labels = 'e') + factor(inst %% 3, labels = c('a', 'a', 'b'))",
+                       "+ pmin(wt.loss, 5, na.rm = TRUE) + pmax(meal.cal, pat.karno * 10, na.rm = TRUE)",
+                       "+ ordered(ph.ecog, levels = 3:0, labels = c('w', 'x', 'y', 'z'))"),
+       dist = "coxph"),
   # left-hand sides R evaluates as one expression (a formula parser reads -, +, ^ there
   # as formula operators): a comparison, arithmetic, R's logical operators
   list(name = "boston_response_comparison", data = "boston", formula = "medv > 25 ~ .",

@@ -274,6 +274,23 @@ def test_r_functions_named_after_python_keywords_are_named_in_the_error(term):
         _mf(f"medv ~ {term}", boston())
 
 
+def test_factor_labels_and_na_rm_as_in_r():
+    from pygbm.frontend.r_functions import factor, pmax, pmin
+    # R: x <- c(1, 2, 2, 3, NA); factor(x, labels = c("a", "b", "c")); labels = "L";
+    # labels = c("a", "a", "c") (levels merged); labels = c("a", "b") an error
+    x = pd.Series([1, 2, 2, 3, np.nan])
+    assert factor(x, labels=["a", "b", "c"]).tolist()[:4] == ["a", "b", "b", "c"]
+    assert factor(x, labels="L").tolist()[:4] == ["L1", "L2", "L2", "L3"]
+    merged = factor(x, labels=["a", "a", "c"])
+    assert list(merged.cat.categories) == ["a", "c"] and merged.tolist()[:4] == list("aaac")
+    with pytest.raises(ValueError, match="invalid 'labels'; length 2 should be 1 or 3"):
+        factor(x, labels=["a", "b"])
+    # R: pmin(c(1, NA, 3), c(NA, NA, 1), na.rm = TRUE) is 1 NA 1
+    np.testing.assert_array_equal(pmin([1, np.nan, 3], [np.nan, np.nan, 1], na_rm=True),
+                                  [1, np.nan, 1])
+    np.testing.assert_array_equal(pmax([1, np.nan, 3], 2, na_rm=True), [2, 2, 3])
+
+
 def test_r_logical_functions():
     from pygbm.frontend.r_functions import as_logical, is_finite, is_infinite
     # R: as.logical(c("TRUE","true","True","T","t","yes","FALSE","F","0","1"))

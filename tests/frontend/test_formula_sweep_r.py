@@ -58,7 +58,8 @@ class Grammar:
             lambda: f"I({self.number(deeper)} * {self.number(deeper)} %% 3)",
             lambda: f"I(-{self.number(deeper)}^2*{self.constant()})",
             lambda: f"I({self.number(deeper)} %/% 2 / 3 - 1)",
-            lambda: f"signif({self.number(deeper)}, {int(self.rng.integers(0, 5))})"])
+            lambda: f"signif({self.number(deeper)}, {int(self.rng.integers(0, 5))})",
+            lambda: f"pmax({self.number(deeper)}, x2, na.rm = TRUE)"])
 
     def logical(self, depth=0):
         if depth > MAX_DEPTH:
@@ -94,7 +95,8 @@ class Grammar:
             lambda: 'ordered(h, levels = c("lo", "mid", "hi"))',
             lambda: "factor(as.character(x2))",
             lambda: 'factor(ifelse(is.na(g), "none", as.character(g)))',
-            lambda: "cut(x2, c(0, 3, 6, 9), include.lowest = TRUE, dig.lab = 2)"])
+            lambda: "cut(x2, c(0, 3, 6, 9), include.lowest = TRUE, dig.lab = 2)",
+            lambda: 'factor(h, labels = "L")', lambda: "factor(g, labels = c(1, 1, 2, 2, 3))"])
 
     def response(self, depth=0):
         """A left-hand side over y and z (no missing values), which R evaluates as one
