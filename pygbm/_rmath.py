@@ -12,8 +12,9 @@ interaction statistic).
 * :func:`sequential_sum`, :func:`sequential_minus`, :func:`running_minus`:
   the left fold, in double (R's C loops) or long double (R's ``sum()``,
   :func:`r_sum`).
-* :func:`exp_r`, :func:`log_r`, :func:`log1p_r`: the C library's ``exp`` /
-  ``log`` / ``log1p``.
+* :func:`exp_r`, :func:`expm1_r`, :func:`log_r`, :func:`log1p_r`, :func:`log2_r`,
+  :func:`log10_r`, :func:`pow_r`: the C library's functions (formula terms use them,
+  so ``log(x)`` and ``x^3`` in a term are R's to the last bit).
 * :func:`shell_sort_order`: R's ``rsort_with_index`` (how R orders ties).
 """
 from __future__ import annotations
@@ -94,6 +95,57 @@ def log1p_r(x):
     """log1p with the C library's rounding (numpy's may be SIMD, and differs in
     the last place for some inputs). Arrays: -inf at -1, NaN below -1 or at NaN."""
     return _c_library_log(math.log1p, x, -1.0)
+
+
+def log10_r(x):
+    """log10 with the C library's rounding (R's ``log10``, and ``log(x, 10)``)."""
+    return _c_library_log(math.log10, x, 0.0)
+
+
+def log2_r(x):
+    """log2 with the C library's rounding (R's ``log2``, and ``log(x, 2)``)."""
+    return _c_library_log(math.log2, x, 0.0)
+
+
+def _c_library(fn, numpy_fn, *args) -> np.ndarray:
+    """``fn`` (a C library function of Python's ``math``) elementwise over the
+    broadcast ``args``, where NumPy's ``numpy_fn`` (its special values: NaN, inf,
+    overflow, domain errors, as R has them) gives a finite value from finite
+    arguments; NumPy's value elsewhere."""
+    arrays = np.broadcast_arrays(*(np.asarray(a, dtype=float) for a in args))
+    with np.errstate(all="ignore"):
+        out = np.array(numpy_fn(*arrays), dtype=float)
+    ok = np.isfinite(out)
+    for a in arrays:
+        ok &= np.isfinite(a)
+    if out.ndim == 0:
+        return fn(*(float(a) for a in arrays)) if ok else out
+    try:
+        out[ok] = np.fromiter(map(fn, *(a[ok].tolist() for a in arrays)), dtype=float,
+                              count=int(ok.sum()))
+    except (OverflowError, ValueError):       # at the edge of NumPy's finite range
+        pass
+    return out
+
+
+def expm1_r(x):
+    """expm1 with the C library's rounding (NumPy's differs in the last place)."""
+    return _c_library(math.expm1, np.expm1, x)
+
+
+#: the exponent R's ``^`` computes as a product (``x^2`` is ``x * x``; checked
+#: against R 4.2.2 on 50,000 values: the C library's ``pow(x, 2)`` differs in the last
+#: bit for one in a thousand)
+_SQUARE = 2.0
+
+
+def pow_r(x, y):
+    """R's ``x^y``: ``x * x`` for ``y = 2``, else the C library's ``pow`` (NumPy's
+    SIMD power differs from it in the last place for some inputs), with R's special
+    values (``NA^0`` is 1, ``1^NA`` is 1, a negative number to a fractional power
+    NaN)."""
+    x, y = np.broadcast_arrays(np.asarray(x, dtype=float), np.asarray(y, dtype=float))
+    return np.where(y == _SQUARE, x * x, _c_library(math.pow, np.power, x, y))
 
 
 def shell_sort_order(values: np.ndarray) -> np.ndarray:

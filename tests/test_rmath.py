@@ -7,8 +7,8 @@ import math
 import numpy as np
 import pytest
 
-from pygbm._rmath import (exp_r, log1p_r, log_r, r_sum, running_minus, sequential_minus,
-                          sequential_sum, shell_sort_order)
+from pygbm._rmath import (exp_r, expm1_r, log10_r, log1p_r, log2_r, log_r, pow_r, r_sum,
+                          running_minus, sequential_minus, sequential_sum, shell_sort_order)
 
 
 @pytest.mark.parametrize("n", [0, 1, 2, 3, 7, 8, 9, 16, 17, 100, 1000, 10_000])
@@ -114,3 +114,23 @@ def test_exp_of_a_large_link_is_inf_without_a_warning():
         for exact in (True, False):
             ctx = FitContext(classes=None, noise_rng=None, r_exact_math=exact)
             assert ctx.model_exp(x)[0] == np.inf
+
+
+def test_formula_functions_are_the_c_librarys():
+    rng = np.random.default_rng(3)
+    x = np.abs(rng.normal(size=2000)) * 10.0 ** rng.integers(-3, 4, 2000)
+    assert log10_r(x).tolist() == [math.log10(v) for v in x]
+    assert log2_r(x).tolist() == [math.log2(v) for v in x]
+    assert expm1_r(x / 100).tolist() == [math.expm1(v / 100) for v in x]
+    assert pow_r(x, 1.7).tolist() == [math.pow(v, 1.7) for v in x]
+    np.testing.assert_array_equal(pow_r(x, 2.0), x * x)       # R's x^2 is x * x
+
+
+def test_pow_and_expm1_special_values_are_r_s():
+    # R: NA^0, 1^NA, (-8)^(1/3), 10^400, (-10)^309, 0^-1, (-2)^3: 1 1 NaN Inf -Inf Inf -8
+    got = pow_r([np.nan, 1.0, -8.0, 10.0, -10.0, 0.0, -2.0],
+                [0.0, np.nan, 1 / 3, 400.0, 309.0, -1.0, 3.0])
+    np.testing.assert_array_equal(got, [1, 1, np.nan, np.inf, -np.inf, np.inf, -8])
+    assert pow_r(2.0, 0.5) == math.sqrt(2.0)
+    assert expm1_r(np.array([800.0]))[0] == np.inf            # R: expm1(800) is Inf
+    np.testing.assert_array_equal(log10_r(np.array([0.0, -1.0, 100.0])), [-np.inf, np.nan, 2])

@@ -41,6 +41,7 @@ from formulaic.utils.code import sanitize_variable_names
 from formulaic.utils.layered_mapping import LayeredMapping
 from formulaic.utils.stateful_transforms import stateful_eval
 
+from .._rmath import exp_r, expm1_r, log10_r, log1p_r, log2_r, log_r
 from .encode import as_column, holds_numbers
 from .r_cut import cut
 from .r_deparse import expression_key, python_expression, r_response, term_labels
@@ -56,9 +57,17 @@ _OFFSET_CALL = re.compile(r"^\s*offset\s*\(")
 _AVAILABLE = "__formulaic_variables_available__"
 
 
+#: R's ``log(x, base)`` for the bases it computes with their own C functions
+_LOG_TO_BASE = {10.0: log10_r, 2.0: log2_r}
+
+
 def _log(x, base=None):
-    """R's ``log(x, base)``: natural log, or log to ``base``."""
-    return np.log(x) if base is None else np.log(x) / np.log(base)
+    """R's ``log(x, base)``: natural log, or log to ``base`` (10 and 2 by their own
+    C functions, as R), with the C library's rounding, as R."""
+    if base is None:
+        return log_r(x)
+    own = _LOG_TO_BASE.get(float(base)) if np.ndim(base) == 0 else None
+    return own(x) if own is not None else log_r(x) / log_r(base)
 
 
 def _offset(values):
@@ -72,8 +81,9 @@ def _offset(values):
 #: functions usable in formula terms, besides formulaic's (log, exp, I, C, scale, ...)
 FUNCTIONS = {
     **TRANSFORMS,
-    "log": _log, "Surv": Surv, "offset": _offset, "sqrt": np.sqrt, "abs": np.abs, "log1p": np.log1p,
-    "expm1": np.expm1, "sin": np.sin, "cos": np.cos, "tan": np.tan, "floor": np.floor,
+    "log": _log, "log2": log2_r, "log10": log10_r, "log1p": log1p_r, "exp": exp_r,
+    "expm1": expm1_r, "Surv": Surv, "offset": _offset, "sqrt": np.sqrt, "abs": np.abs,
+    "sin": np.sin, "cos": np.cos, "tan": np.tan, "floor": np.floor,
     "ceiling": np.ceil, "ceil": np.ceil, "sign": np.sign, "pd": pd, **R_FUNCTIONS,
     "cut": cut,
 }

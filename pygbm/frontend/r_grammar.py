@@ -8,7 +8,7 @@ arithmetic (``!(a) * b`` is ``!((a) * b)``). :func:`python_code` parses R's toke
 with R's precedence (R's ``?Syntax``, highest first: ``^``; unary ``-`` ``+``;
 ``:``; ``%any%``; ``*`` ``/``; binary ``+`` ``-``; comparisons; ``!``; ``&``; ``|``) and
 writes each operation in parentheses with Python's spelling of its operator:
-``^`` is ``**``, ``%%`` ``%``, ``%/%`` ``//``, ``%in%`` ``@``, ``&`` ``and``, ``|``
+``^`` a call of the C library's ``pow`` (R's, to the last bit), ``%%`` ``%``, ``%/%`` ``//``, ``%in%`` ``@``, ``&`` ``and``, ``|``
 ``or``, ``!`` ``not``, ``a:b`` a call of R's sequence (the evaluator calls R's versions of the last four, with R's
 missing values: :mod:`.r_operators`). Python's spellings are read back as the same
 operators, so code written by :func:`python_code` reads as itself.
@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["RSyntaxError", "SEQUENCE_NAME", "STRING_LITERAL", "python_code",
+__all__ = ["POWER_NAME", "RSyntaxError", "SEQUENCE_NAME", "STRING_LITERAL", "python_code",
            "token_matches"]
 
 #: a string literal in single or double quotes (R's and Python's)
@@ -65,8 +65,9 @@ class _Binary:
             else f"({left} {self.python} {right})"
 
 
-#: the function R's ``from:to`` is evaluated as (:func:`~.r_operators.r_sequence`)
-SEQUENCE_NAME = "_r_sequence"
+#: the functions R's ``from:to`` and ``x^y`` are evaluated as
+#: (:func:`~.r_operators.r_sequence`, the C library's ``pow``: :func:`pygbm._rmath.pow_r`)
+SEQUENCE_NAME, POWER_NAME = "_r_sequence", "_r_power"
 
 
 #: R's binary operators by precedence (left-associative but ``^``), each with its
@@ -75,7 +76,8 @@ _POWER, _UNARY, _SEQUENCE, _SPECIAL, _PRODUCT, _SUM, _COMPARISON, _NOT, _AND, _O
     15, 14, 13, 12, 10, 8, 6, 5, 4, 2
 _BINARY = {
     ":": _Binary(SEQUENCE_NAME, _SEQUENCE, _SEQUENCE + 1, call=True),
-    "^": _Binary("**", _POWER, _POWER), "**": _Binary("**", _POWER, _POWER),
+    "^": _Binary(POWER_NAME, _POWER, _POWER, call=True),
+    "**": _Binary(POWER_NAME, _POWER, _POWER, call=True),
     "%%": _Binary("%", _SPECIAL, _SPECIAL + 1), "%": _Binary("%", _SPECIAL, _SPECIAL + 1),
     "%/%": _Binary("//", _SPECIAL, _SPECIAL + 1), "//": _Binary("//", _SPECIAL, _SPECIAL + 1),
     "%in%": _Binary("@", _SPECIAL, _SPECIAL + 1), "@": _Binary("@", _SPECIAL, _SPECIAL + 1),

@@ -22,7 +22,9 @@ import numpy as np
 import pandas as pd
 
 from .encode import r_label
-from .r_grammar import SEQUENCE_NAME, STRING_LITERAL, RSyntaxError, python_code, token_matches
+from .._rmath import pow_r
+from .r_grammar import (POWER_NAME, SEQUENCE_NAME, STRING_LITERAL, RSyntaxError,
+                        python_code, token_matches)
 
 __all__ = ["AND_NAME", "IN_NAME", "NOT_NAME", "OR_NAME", "R_LOGICAL_FUNCTIONS", "R_OPERATORS",
            "to_python", "to_r"]
@@ -183,6 +185,6 @@ def r_sequence(start, end) -> np.ndarray:
 
 #: the functions R's operators are evaluated under, by their names
 R_OPERATORS = {AND_NAME: r_and, OR_NAME: r_or, NOT_NAME: r_not, IN_NAME: r_in,
-               SEQUENCE_NAME: r_sequence}
+               SEQUENCE_NAME: r_sequence, POWER_NAME: pow_r}
 #: R's logical functions, by their names
 R_LOGICAL_FUNCTIONS = {"xor": r_xor}

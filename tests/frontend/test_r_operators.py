@@ -79,13 +79,14 @@ def test_rewritten_inside_parentheses_and_outside_quotes(r, python):
 
 
 @pytest.mark.parametrize("r, python", [
-    # R's precedence (?Syntax): ^ above unary minus above %any% above * / above + -
+    # R's precedence (?Syntax): ^ (the C library's pow, as R) above unary minus above
+    # %any% above * / above + -
     # above comparisons above ! above & above |; Python's ^ is below +, its % level
     # with *, and R's ! takes in the arithmetic after it
-    ("I(x^2 + 1)", "((x ** 2) + 1)"),
-    ("I(-x^2)", "(-(x ** 2))"),
-    ("I(2^-1*3)", "((2 ** (-1)) * 3)"),
-    ("I(2^3^2)", "(2 ** (3 ** 2))"),
+    ("I(x^2 + 1)", "(_r_power(x, 2) + 1)"),
+    ("I(-x^2)", "(-_r_power(x, 2))"),
+    ("I(2^-1*3)", "(_r_power(2, (-1)) * 3)"),
+    ("I(2^3^2)", "_r_power(2, _r_power(3, 2))"),
     ("I(a * b %% 3)", "(a * (b % 3))"),
     ("I(a %/% 2 / 3)", "((a // 2) / 3)"),
     ("I(-a %% 3)", "((-a) % 3)"),
