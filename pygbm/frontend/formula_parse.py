@@ -48,6 +48,7 @@ from .r_deparse import expression_key, python_expression, r_response, term_label
 from .r_operators import AND_NAME, IN_NAME, NOT_NAME, OR_NAME
 from .r_functions import (COMPARE_NAME, R_CONSTANTS, R_FUNCTION_NAMES, R_FUNCTIONS,
                           python_names, r_names)
+from .r_summaries import R_SUMMARIES
 from .surv import Surv
 from .terms import FormulaTerms, TermSpec, missing_column_error
 
@@ -85,7 +86,7 @@ FUNCTIONS = {
     "expm1": expm1_r, "Surv": Surv, "offset": _offset, "sqrt": np.sqrt, "abs": np.abs,
     "sin": np.sin, "cos": np.cos, "tan": np.tan, "floor": np.floor,
     "ceiling": np.ceil, "ceil": np.ceil, "sign": np.sign, "pd": pd, **R_FUNCTIONS,
-    "cut": cut,
+    "cut": cut, **R_SUMMARIES,
 }
 
 #: prefix of the name a called formula function is evaluated under, so that a data

@@ -8,9 +8,12 @@ arithmetic (``!(a) * b`` is ``!((a) * b)``). :func:`python_code` parses R's toke
 with R's precedence (R's ``?Syntax``, highest first: ``^``; unary ``-`` ``+``;
 ``:``; ``%any%``; ``*`` ``/``; binary ``+`` ``-``; comparisons; ``!``; ``&``; ``|``) and
 writes each operation in parentheses with Python's spelling of its operator:
-``^`` a call of the C library's ``pow`` (R's, to the last bit), ``%%`` ``%``, ``%/%`` ``//``, ``%in%`` ``@``, ``&`` ``and``, ``|``
-``or``, ``!`` ``not``, ``a:b`` a call of R's sequence (the evaluator calls R's versions of the last four, with R's
-missing values: :mod:`.r_operators`). Python's spellings are read back as the same
+``%%`` ``%``, ``%/%`` ``//``, ``%in%`` ``@``, ``&`` ``and``, ``|`` ``or``, ``!``
+``not`` (the evaluator calls R's versions of the last four, with R's missing values:
+:mod:`.r_operators`); ``^`` is a call of the C library's ``pow`` (R's, to the last
+bit) and ``a:b`` one of R's sequence. Operands of arithmetic are read through
+R's numbers (``r_numeric``: TRUE/FALSE as 1/0, where pandas' ``+`` of booleans is
+``or`` and its ``-`` is ``not``). Python's spellings are read back as the same
 operators, so code written by :func:`python_code` reads as itself.
 """
 
@@ -19,8 +22,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["POWER_NAME", "RSyntaxError", "SEQUENCE_NAME", "STRING_LITERAL", "python_code",
-           "token_matches"]
+__all__ = ["NUMERIC_NAME", "POWER_NAME", "RSyntaxError", "SEQUENCE_NAME", "STRING_LITERAL",
+           "python_code", "token_matches"]
 
 #: a string literal in single or double quotes (R's and Python's)
 STRING_LITERAL = r"'(?:[^'\\]|\\.)*'" + r'|"(?:[^"\\]|\\.)*"'
@@ -59,15 +62,38 @@ class _Binary:
     left: int           # binding power towards the left operand
     right: int          # the least binding power of the right operand's operators
     call: bool = False  # written as a call, python(a, b)
+    arithmetic: bool = False    # its operands are numbers (TRUE/FALSE read as 1/0)
 
-    def code(self, left: str, right: str) -> str:
-        return f"{self.python}({left}, {right})" if self.call \
-            else f"({left} {self.python} {right})"
+    def code(self, left: _Code, right: _Code) -> _Code:
+        a, b = (left.as_number(), right.as_number()) if self.arithmetic \
+            else (left.code, right.code)
+        if self.call:
+            return _Code(f"{self.python}({a}, {b})", numeric=self.arithmetic)
+        return _Code(f"({a} {self.python} {b})", in_parentheses=True, numeric=self.arithmetic)
 
 
 #: the functions R's ``from:to`` and ``x^y`` are evaluated as
 #: (:func:`~.r_operators.r_sequence`, the C library's ``pow``: :func:`pygbm._rmath.pow_r`)
 SEQUENCE_NAME, POWER_NAME = "_r_sequence", "_r_power"
+#: the function an arithmetic operand is read through: R's arithmetic on TRUE/FALSE is
+#: on 1/0 (``(a > 1) + (b > 2)`` counts), where pandas' ``+`` of booleans is ``or`` and
+#: its ``-`` is ``not`` (:func:`~.r_operators.r_numeric`)
+NUMERIC_NAME = "_r_numeric"
+#: a call whose value is already R's numbers (read back from code written here)
+_NUMERIC_CALL = re.compile(rf"(?:{NUMERIC_NAME}|{POWER_NAME})\(.*\)")
+
+
+@dataclass(frozen=True)
+class _Code:
+    """Python code of an expression, and what its surroundings need to know of it."""
+    code: str
+    in_parentheses: bool = False    # an operation's or a group's own
+    numeric: bool = False           # a number or arithmetic's result
+
+    def as_number(self) -> str:
+        """The code read as R's numbers by arithmetic (TRUE/FALSE as 1/0)."""
+        return self.code if self.numeric or _NUMERIC_CALL.fullmatch(self.code) \
+            else f"{NUMERIC_NAME}({self.code})"
 
 
 #: R's binary operators by precedence (left-associative but ``^``), each with its
@@ -76,13 +102,13 @@ _POWER, _UNARY, _SEQUENCE, _SPECIAL, _PRODUCT, _SUM, _COMPARISON, _NOT, _AND, _O
     15, 14, 13, 12, 10, 8, 6, 5, 4, 2
 _BINARY = {
     ":": _Binary(SEQUENCE_NAME, _SEQUENCE, _SEQUENCE + 1, call=True),
-    "^": _Binary(POWER_NAME, _POWER, _POWER, call=True),
-    "**": _Binary(POWER_NAME, _POWER, _POWER, call=True),
-    "%%": _Binary("%", _SPECIAL, _SPECIAL + 1), "%": _Binary("%", _SPECIAL, _SPECIAL + 1),
-    "%/%": _Binary("//", _SPECIAL, _SPECIAL + 1), "//": _Binary("//", _SPECIAL, _SPECIAL + 1),
+    "^": _Binary(POWER_NAME, _POWER, _POWER, call=True, arithmetic=True),
+    "**": _Binary(POWER_NAME, _POWER, _POWER, call=True, arithmetic=True),
+    **{op: _Binary(python, _SPECIAL, _SPECIAL + 1, arithmetic=True)
+       for op, python in (("%%", "%"), ("%", "%"), ("%/%", "//"), ("//", "//"))},
     "%in%": _Binary("@", _SPECIAL, _SPECIAL + 1), "@": _Binary("@", _SPECIAL, _SPECIAL + 1),
-    "*": _Binary("*", _PRODUCT, _PRODUCT + 1), "/": _Binary("/", _PRODUCT, _PRODUCT + 1),
-    "+": _Binary("+", _SUM, _SUM + 1), "-": _Binary("-", _SUM, _SUM + 1),
+    **{op: _Binary(op, level, level + 1, arithmetic=True)
+       for op, level in (("*", _PRODUCT), ("/", _PRODUCT), ("+", _SUM), ("-", _SUM))},
     **{op: _Binary(op, _COMPARISON, _COMPARISON + 1)
        for op in ("<", ">", "<=", ">=", "==", "!=")},
     "&": _Binary("and", _AND, _AND + 1), "and": _Binary("and", _AND, _AND + 1),
@@ -132,12 +158,13 @@ class _Parser:
         return _BINARY.get(token[1])
 
     def expression(self, least: int = 0) -> str:
-        return self.wrapped(least)[0]
+        return self.wrapped(least).code
 
-    def wrapped(self, least: int = 0) -> tuple[str, bool]:
-        """The code of the expression at this point, and whether it is in parentheses
-        of its own (an operation's, a group's): a group around it adds none."""
-        left, in_parentheses = self.operand()
+    def wrapped(self, least: int = 0) -> _Code:
+        """The code of the expression at this point (whether it is in parentheses of
+        its own, an operation's or a group's, so that a group around it adds none;
+        whether it is a number, which arithmetic takes as it is)."""
+        left = self.operand()
         compared = False
         while (op := self.binary()) is not None and op.left >= least:
             self.take()
@@ -147,27 +174,31 @@ class _Parser:
                                      "R ('a < b < c' is a syntax error there); write "
                                      "'a < b & b < c'")
                 compared = True
-            left, in_parentheses = op.code(left, self.expression(op.right)), not op.call
-        return left, in_parentheses
+            left = op.code(left, self.wrapped(op.right))
+        return left
 
-    def operand(self) -> tuple[str, bool]:
+    def operand(self) -> _Code:
         kind, token = self.take()
-        if kind in ("number", "string", "backticked"):
-            return token, False
+        if kind == "number":
+            return _Code(token, numeric=True)
+        if kind in ("string", "backticked"):
+            return _Code(token)
         if kind == "name" and token != "not":
-            return self.postfix(token), False
+            return _Code(self.postfix(token))
         if token in ("-", "+"):
-            return f"({token}{self.expression(_UNARY)})", True
+            operand = self.wrapped(_UNARY)
+            return _Code(f"({token}{operand.as_number()})", in_parentheses=True, numeric=True)
         if token in ("!", "not"):
-            return f"(not {self.expression(_COMPARISON)})", True
+            return _Code(f"(not {self.expression(_COMPARISON)})", in_parentheses=True)
         if token == "(":
-            inner, in_parentheses = self.wrapped()
+            inner = self.wrapped()
             self.expect(")")
-            group = inner if in_parentheses else f"({inner})"
-            return (group, True) if self.peek() is None or self.peek()[1] not in _CLOSING \
-                else (self.postfix(group), False)
+            group = inner.code if inner.in_parentheses else f"({inner.code})"
+            if self.peek() is not None and self.peek()[1] in _CLOSING:
+                return _Code(self.postfix(group))
+            return _Code(group, in_parentheses=True, numeric=inner.numeric)
         if token == "[":                                  # a Python list
-            return self.postfix(f"[{self.arguments(']')}]"), False
+            return _Code(self.postfix(f"[{self.arguments(']')}]"))
         raise RSyntaxError(f"unexpected {token!r}")
 
     def postfix(self, operand: str) -> str:

@@ -23,8 +23,8 @@ import pandas as pd
 
 from .encode import r_label
 from .._rmath import pow_r
-from .r_grammar import (POWER_NAME, SEQUENCE_NAME, STRING_LITERAL, RSyntaxError,
-                        python_code, token_matches)
+from .r_grammar import (NUMERIC_NAME, POWER_NAME, SEQUENCE_NAME, STRING_LITERAL,
+                        RSyntaxError, python_code, token_matches)
 
 __all__ = ["AND_NAME", "IN_NAME", "NOT_NAME", "OR_NAME", "R_LOGICAL_FUNCTIONS", "R_OPERATORS",
            "to_python", "to_r"]
@@ -183,8 +183,18 @@ def r_sequence(start, end) -> np.ndarray:
     return a + step * np.arange(int(np.floor(abs(b - a) + _SEQUENCE_TOLERANCE)) + 1)
 
 
+def r_numeric(x):
+    """An operand of R's arithmetic: TRUE/FALSE as 1/0 and a missing one as NaN
+    (pandas' ``+`` of booleans is ``or``, its ``-`` is ``not``); anything else as it is."""
+    if isinstance(x, pd.Series) and pd.api.types.is_bool_dtype(x.dtype):
+        return pd.Series(x.to_numpy(dtype=float, na_value=np.nan), index=x.index)
+    if isinstance(x, (bool, np.bool_)) or isinstance(x, np.ndarray) and x.dtype == bool:
+        return np.asarray(x, dtype=float)
+    return x
+
+
 #: the functions R's operators are evaluated under, by their names
 R_OPERATORS = {AND_NAME: r_and, OR_NAME: r_or, NOT_NAME: r_not, IN_NAME: r_in,
-               SEQUENCE_NAME: r_sequence, POWER_NAME: pow_r}
+               SEQUENCE_NAME: r_sequence, POWER_NAME: pow_r, NUMERIC_NAME: r_numeric}
 #: R's logical functions, by their names
 R_LOGICAL_FUNCTIONS = {"xor": r_xor}

@@ -108,6 +108,19 @@ cases <- list(
                        "+ pmin(wt.loss, 5, na.rm = TRUE) + pmax(meal.cal, pat.karno * 10, na.rm = TRUE)",
                        "+ ordered(ph.ecog, levels = 3:0, labels = c('w', 'x', 'y', 'z'))"),
        dist = "coxph"),
+  # summaries of the training data (pygbm keeps them for new data; R's predict.gbm
+  # takes the new rows')
+  list(name = "boston_summaries", data = "boston",
+       formula = paste("medv ~ ifelse(rm > median(rm), 1, 0) + I(lstat - mean(lstat))",
+                       "+ I(tax/max(tax)) + factor(crim > quantile(crim, 0.9))",
+                       "+ I((age - mean(age))/sd(age)) + I(dis/var(dis)) + I(nox - min(nox))",
+                       "+ as.numeric(b > quantile(b, probs = 0.25))"),
+       dist = "gaussian"),
+  list(name = "lung_summaries_na_rm", data = "lung",
+       formula = paste("Surv(time, status) ~ ifelse(wt.loss > median(wt.loss, na.rm = TRUE), 1, 0)",
+                       "+ I(meal.cal - mean(meal.cal, na.rm = TRUE)) + as.numeric(age > quantile(age, 0.75))",
+                       "+ I(pat.karno/max(pat.karno, na.rm = TRUE)) + I(inst/sd(inst, na.rm = TRUE))"),
+       dist = "coxph"),
   # left-hand sides R evaluates as one expression (a formula parser reads -, +, ^ there
   # as formula operators): a comparison, arithmetic, R's logical operators
   list(name = "boston_response_comparison", data = "boston", formula = "medv > 25 ~ .",

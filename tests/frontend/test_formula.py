@@ -291,6 +291,29 @@ def test_factor_labels_and_na_rm_as_in_r():
     np.testing.assert_array_equal(pmax([1, np.nan, 3], 2, na_rm=True), [2, 2, 3])
 
 
+def test_summaries_of_the_training_data_are_kept_for_new_data():
+    # R's predict.gbm would take the new rows' own mean and median; pygbm keeps the
+    # training data's, as for scale(x)
+    d = boston()
+    f = "medv ~ I(lstat - mean(lstat)) + ifelse(rm > median(rm), 1, 0) + I(tax/max(tax))"
+    mf = _mf(f, d)
+    new = model_frame_newdata(mf.encoder, d.iloc[:5])
+    np.testing.assert_array_equal(new[:, 0], mf.x[:5, 0])
+    np.testing.assert_array_equal(new[:, 1], (d.rm[:5] > d.rm.median()).astype(float))
+    np.testing.assert_array_equal(new[:, 2], d.tax[:5] / d.tax.max())
+
+
+def test_summaries_with_missing_values_as_r():
+    d = read("lung")
+    # R: mean(x) of a column with NA is NA (so is every row of the term); quantile refuses
+    mf = _mf("time ~ I(meal.cal - mean(meal.cal, na.rm = TRUE)) + age", d)
+    np.testing.assert_allclose(mf.x[:, 0], d["meal.cal"] - d["meal.cal"].mean(), rtol=1e-12)
+    with pytest.raises(ValueError, match="missing values and NaN's not allowed if 'na.rm'"):
+        _mf("time ~ I(age > quantile(wt.loss, 0.5)) + age", d)
+    with pytest.raises(ValueError, match="probs must be one probability"):
+        _mf("time ~ I(age > quantile(age, c(0.1, 0.9))) + sex", d)
+
+
 def test_r_logical_functions():
     from pygbm.frontend.r_functions import as_logical, is_finite, is_infinite
     # R: as.logical(c("TRUE","true","True","T","t","yes","FALSE","F","0","1"))

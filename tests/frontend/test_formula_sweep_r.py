@@ -61,7 +61,15 @@ class Grammar:
             # the C library's log10, exp, pow (NumPy's SIMD ones differ from R's in the
             # last bit for some values)
             lambda: "log10(abs(x1) + 1)", lambda: "exp(x1/3)", lambda: "I(abs(x1)^1.5)",
-            lambda: "log(x2 + 1, base = 3)", lambda: "expm1(x1)", lambda: "log2(x2 + 2)"])
+            lambda: "log(x2 + 1, base = 3)", lambda: "expm1(x1)", lambda: "log2(x2 + 2)",
+            # summaries of the training data
+            lambda: f"I({self.number(deeper)} - mean(x1, na.rm = TRUE))",
+            lambda: "ifelse(x2 > median(x2, na.rm = TRUE), 1, 0)",
+            lambda: "I(x1/sd(x1, na.rm = TRUE) + max(x2, na.rm = TRUE))",
+            lambda: "I((x1 > quantile(x1, 0.3, na.rm = TRUE))*1)",
+            # arithmetic on conditions (R counts TRUE as 1)
+            lambda: f"I(({self.logical(deeper)}) + ({self.logical(deeper)}))",
+            lambda: f"I(-({self.logical(deeper)}) * {self.number(deeper)})"])
 
     def logical(self, depth=0):
         if depth > MAX_DEPTH:

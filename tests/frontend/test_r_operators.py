@@ -67,12 +67,12 @@ def test_text_is_not_logical():
     ("y ~ factor(!(x > 1))", "y ~ factor((not (x > 1)))"),
     ("y ~ factor(x != 1)", "y ~ factor((x != 1))"),
     ("y ~ factor(x %in% c(1, 2))", "y ~ factor((x @ c(1, 2)))"),
-    ("y ~ I(x %% 2) + I(x %/% 2)", "y ~ I((x % 2)) + I((x // 2))"),
+    ("y ~ I(x %% 2) + I(x %/% 2)", "y ~ I((_r_numeric(x) % 2)) + I((_r_numeric(x) // 2))"),
     ('y ~ ifelse(x == "a&b|!c", 1, 0)', 'y ~ ifelse((x == "a&b|!c"), 1, 0)'),
     ("y ~ `a&b` + factor(`x|y` > 1)", "y ~ `a&b` + factor((`x|y` > 1))"),
     ("y ~ a | b", "y ~ a | b"),                   # outside parentheses: formula syntax
     ("y ~ log(x, base = 2) + cut(x, c(-Inf, 0), right=FALSE)",
-     "y ~ log(x, base=2) + cut(x, c((-Inf), 0), right=FALSE)"),
+     "y ~ log(x, base=2) + cut(x, c((-_r_numeric(Inf)), 0), right=FALSE)"),
 ])
 def test_rewritten_inside_parentheses_and_outside_quotes(r, python):
     assert to_python(r) == python
@@ -83,18 +83,20 @@ def test_rewritten_inside_parentheses_and_outside_quotes(r, python):
     # %any% above * / above + -
     # above comparisons above ! above & above |; Python's ^ is below +, its % level
     # with *, and R's ! takes in the arithmetic after it
-    ("I(x^2 + 1)", "(_r_power(x, 2) + 1)"),
-    ("I(-x^2)", "(-_r_power(x, 2))"),
+    ("I(x^2 + 1)", "(_r_power(_r_numeric(x), 2) + 1)"),
+    ("I(-x^2)", "(-_r_power(_r_numeric(x), 2))"),
     ("I(2^-1*3)", "(_r_power(2, (-1)) * 3)"),
     ("I(2^3^2)", "_r_power(2, _r_power(3, 2))"),
-    ("I(a * b %% 3)", "(a * (b % 3))"),
-    ("I(a %/% 2 / 3)", "((a // 2) / 3)"),
-    ("I(-a %% 3)", "((-a) % 3)"),
-    ("I(a - b - c)", "((a - b) - c)"),
-    ("I(!(a > 1) * 2)", "(not ((a > 1) * 2))"),
+    ("I(a * b %% 3)", "(_r_numeric(a) * (_r_numeric(b) % 3))"),
+    ("I(a %/% 2 / 3)", "((_r_numeric(a) // 2) / 3)"),
+    ("I(-a %% 3)", "((-_r_numeric(a)) % 3)"),
+    ("I(a - b - c)", "((_r_numeric(a) - _r_numeric(b)) - _r_numeric(c))"),
+    ("I(!(a > 1) * 2)", "(not (_r_numeric((a > 1)) * 2))"),
     ("I(!a > 1 & b)", "((not (a > 1)) and b)"),
     ("I(a | b & c)", "(a or (b and c))"),
-    ("I(x %in% c(1, 2) * 2)", "((x @ c(1, 2)) * 2)"),
+    ("I(x %in% c(1, 2) * 2)", "(_r_numeric((x @ c(1, 2))) * 2)"),
+    # arithmetic on TRUE/FALSE is on 1/0, as in R (pandas: + is or, - is not)
+    ("I((a > 1) + (b > 2))", "(_r_numeric((a > 1)) + _r_numeric((b > 2)))"),
 ])
 def test_r_precedence_made_explicit(r, python):
     assert to_python(r) == f"I({python})"
@@ -129,6 +131,15 @@ def test_sequences_follow_r():
 def test_comparisons_do_not_chain_as_in_r():
     with pytest.raises(ValueError, match="comparisons do not chain in R"):
         to_python("y ~ factor(0 < x < 1)")          # Python would read a chain
+
+
+def test_arithmetic_on_conditions_counts_them_as_r():
+    # R: (rm > 6) + (lstat < 10) counts, -(rm > 6) is -1/0; pandas' + of booleans is or
+    d = boston()
+    mf = model_frame("medv ~ I((rm > 6) + (lstat < 10) + (chas == 1)) + I(-(rm > 6))", d)
+    rm, lstat, chas = (d[c].to_numpy() for c in ("rm", "lstat", "chas"))
+    np.testing.assert_array_equal(mf.x[:, 0], (rm > 6) * 1.0 + (lstat < 10) + (chas == 1))
+    np.testing.assert_array_equal(mf.x[:, 1], -((rm > 6) * 1.0))
 
 
 def test_the_precedence_in_a_model_frame():
