@@ -5,8 +5,9 @@ Python spells them otherwise and ranks them otherwise: read as Python, ``age > 5
 sex == "m"`` is ``age > (50 & sex) == "m"`` and ``x^2 + 1`` is ``x^(2 + 1)``. Inside a
 term's parentheses, :func:`to_python` writes the expression as Python code with R's
 precedence made explicit (:mod:`.r_grammar`): ``&``, ``|``, ``!`` as ``and``, ``or``,
-``not``, ``%in%`` as ``@``, ``%%`` as ``%``, ``%/%`` as ``//``, ``^`` as ``**``; the
-evaluator calls :func:`r_and`, :func:`r_or`, :func:`r_not` and :func:`r_in` for the
+``not``, ``%in%`` as ``@``, ``%%`` as ``%``, ``%/%`` as ``//``, ``^`` and ``a:b`` as
+calls of :func:`pygbm._rmath.pow_r` and :func:`r_sequence`, the operands of arithmetic
+through :func:`r_numeric` (TRUE/FALSE as 1/0); the evaluator calls :func:`r_and`, :func:`r_or`, :func:`r_not` and :func:`r_in` for the
 first four, with R's missing values (``NA & FALSE`` is FALSE, ``NA | TRUE`` is TRUE,
 otherwise NA). :func:`to_r` writes the operators of Python's text back as R's (term
 labels come from the typed text: :mod:`.r_deparse`). Outside parentheses ``|`` and

@@ -23,6 +23,8 @@ import numpy as np
 import pandas as pd
 from formulaic.utils.stateful_transforms import stateful_transform
 
+from .r_operators import r_numeric
+
 __all__ = ["R_SUMMARIES"]
 
 _LONG = np.longdouble
@@ -33,8 +35,8 @@ _VALUE = "value"
 def _numbers(x, na_rm: bool, function: str) -> np.ndarray | None:
     """``x`` as numbers, its missing values dropped with ``na_rm``; None when one is
     missing (R's statistic is then NA)."""
-    if isinstance(x, pd.Series) and not pd.api.types.is_numeric_dtype(x.dtype) \
-            or isinstance(x, pd.Series) and pd.api.types.is_bool_dtype(x.dtype):
+    x = r_numeric(x)                        # TRUE/FALSE as 1/0, as R's summaries take them
+    if isinstance(x, pd.Series) and not pd.api.types.is_numeric_dtype(x.dtype):
         raise TypeError(f"{function}() takes numbers, got dtype {x.dtype}")
     values = np.asarray(x, dtype=float).ravel()
     missing = np.isnan(values)

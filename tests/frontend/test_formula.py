@@ -310,6 +310,11 @@ def test_summaries_with_missing_values_as_r():
     np.testing.assert_allclose(mf.x[:, 0], d["meal.cal"] - d["meal.cal"].mean(), rtol=1e-12)
     with pytest.raises(ValueError, match="missing values and NaN's not allowed if 'na.rm'"):
         _mf("time ~ I(age > quantile(wt.loss, 0.5)) + age", d)
+    # R: mean(age > 60) is the share of TRUE
+    share = _mf("time ~ I(age - mean(age > 60)) + sex", d).x[:, 0] + 0
+    np.testing.assert_allclose(share, d.age - (d.age > 60).mean(), rtol=1e-12)
+    with pytest.raises(TypeError, match=r"mean\(\) takes numbers"):
+        _mf("time ~ I(age - mean(as.character(sex))) + sex", d)
     with pytest.raises(ValueError, match="probs must be one probability"):
         _mf("time ~ I(age > quantile(age, c(0.1, 0.9))) + sex", d)
 
