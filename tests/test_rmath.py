@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 
 from pygbm._rmath import (exp_r, expm1_r, log10_r, log1p_r, log2_r, log_r, pow_r, r_sum,
-                          running_minus, sequential_minus, sequential_sum, shell_sort_order)
+                          running_minus, sequential_minus, sequential_sum, shell_sort_order,
+                          tan_r)
 
 
 @pytest.mark.parametrize("n", [0, 1, 2, 3, 7, 8, 9, 16, 17, 100, 1000, 10_000])
@@ -123,6 +124,7 @@ def test_formula_functions_are_the_c_librarys():
     assert log2_r(x).tolist() == [math.log2(v) for v in x]
     assert expm1_r(x / 100).tolist() == [math.expm1(v / 100) for v in x]
     assert pow_r(x, 1.7).tolist() == [math.pow(v, 1.7) for v in x]
+    assert tan_r(x).tolist() == [math.tan(v) for v in x]
     np.testing.assert_array_equal(pow_r(x, 2.0), x * x)       # R's x^2 is x * x
 
 

@@ -62,6 +62,7 @@ class Grammar:
             # last bit for some values)
             lambda: "log10(abs(x1) + 1)", lambda: "exp(x1/3)", lambda: "I(abs(x1)^1.5)",
             lambda: "log(x2 + 1, base = 3)", lambda: "expm1(x1)", lambda: "log2(x2 + 2)",
+            lambda: "tan(x1/2)", lambda: "sin(x1) + cos(x2)",
             # summaries of the training data
             lambda: f"I({self.number(deeper)} - mean(x1, na.rm = TRUE))",
             lambda: "ifelse(x2 > median(x2, na.rm = TRUE), 1, 0)",
