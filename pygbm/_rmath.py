@@ -151,7 +151,11 @@ def pow_r(x, y):
     values (``NA^0`` is 1, ``1^NA`` is 1, a negative number to a fractional power
     NaN)."""
     x, y = np.broadcast_arrays(np.asarray(x, dtype=float), np.asarray(y, dtype=float))
-    return np.where(y == _SQUARE, x * x, _c_library(math.pow, np.power, x, y))
+    out = np.multiply(x, x, out=np.empty(x.shape))
+    other = y != _SQUARE                  # x^2, the common case, needs no call per value
+    if other.any():
+        out[other] = _c_library(math.pow, np.power, x[other], y[other])
+    return out
 
 
 def shell_sort_order(values: np.ndarray) -> np.ndarray:

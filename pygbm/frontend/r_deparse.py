@@ -16,7 +16,7 @@ import ast
 import re
 
 from .r_functions import python_names, r_number
-from .r_grammar import token_matches
+from .r_grammar import nesting, token_matches
 
 __all__ = ["expression_key", "python_expression", "r_response", "term_labels"]
 
@@ -95,7 +95,7 @@ def _terms(tokens: list[tuple[str, str]]) -> list[list[tuple[str, str]]]:
     terms, current, depth, operand = [], [], 0, False
     for kind, token in tokens:
         if kind == "operator":
-            depth += (token in ("(", "[")) - (token in (")", "]"))
+            depth += nesting(kind, token)
             if depth == 0 and (token == "~" or token in ("+", "-") and operand):
                 terms.append(current)
                 current, operand = [], False
@@ -149,10 +149,9 @@ def _one_operand(tokens: list[tuple[str, str]]) -> bool:
         return False
     depth = 0
     for position, (kind, token) in enumerate(tokens[1:], start=1):
-        if kind == "operator":
-            depth += (token in ("(", "[")) - (token in (")", "]"))
-            if depth == 0:
-                return position == len(tokens) - 1
+        depth += nesting(kind, token)
+        if depth == 0:
+            return position == len(tokens) - 1
     return False
 
 
@@ -167,10 +166,9 @@ def r_response(formula: str) -> tuple[str, str | None]:
     matches = token_matches(formula) or []
     depth = 0
     for position, m in enumerate(matches):
-        if m.lastgroup == "operator":
-            depth += (m.group() in ("(", "[")) - (m.group() in (")", "]"))
-            if depth == 0 and m.group() == "~":
-                break
+        depth += nesting(m.lastgroup, m.group())
+        if depth == 0 and m.lastgroup == "operator" and m.group() == "~":
+            break
     else:
         return formula, None
     lhs = [(m.lastgroup, m.group()) for m in matches[:position]]

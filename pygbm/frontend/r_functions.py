@@ -20,7 +20,8 @@ import pandas as pd
 
 from .encode import r_collation_key, r_label
 from .r_grammar import STRING_LITERAL
-from .r_operators import R_LOGICAL_FUNCTIONS, R_OPERATORS, to_python, to_r
+from .r_operators import (R_LOGICAL_FUNCTIONS, R_OPERATORS, holds_text, logical,
+                          to_python, to_r)
 
 __all__ = ["COMPARE_NAME", "R_CONSTANTS", "R_FUNCTIONS", "python_names", "r_names"]
 
@@ -263,13 +264,9 @@ def as_logical(x):
     TRUE for "TRUE", "true", "True", "T", FALSE for their FALSE, missing otherwise;
     missing stays missing."""
     x = _series(x)
-    if pd.api.types.is_bool_dtype(x.dtype):
-        return x.astype("boolean")
-    numbers = _numbers_or_none(x)
-    if numbers is not None:
-        out = pd.array(numbers != 0, dtype="boolean")
-        out[np.isnan(numbers)] = pd.NA
-        return pd.Series(out, index=x.index)
+    if not holds_text(x.dtype):
+        values, index = logical(x, "as.logical")
+        return pd.Series(values, index=index)
     text = [None if pd.isna(v) else r_label(v) for v in x.astype(object)]
     return pd.Series(pd.array([True if t in _TRUE_TEXT else False if t in _FALSE_TEXT
                                else pd.NA for t in text], dtype="boolean"), index=x.index)

@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass
 
 __all__ = ["NUMERIC_NAME", "POWER_NAME", "RSyntaxError", "SEQUENCE_NAME", "STRING_LITERAL",
-           "python_code", "token_matches"]
+           "nesting", "python_code", "token_matches"]
 
 #: a string literal in single or double quotes (R's and Python's)
 STRING_LITERAL = r"'(?:[^'\\]|\\.)*'" + r'|"(?:[^"\\]|\\.)*"'
@@ -54,6 +54,16 @@ def token_matches(text: str) -> list[re.Match] | None:
             out.append(m)
         i = m.end()
     return out
+
+
+#: how a bracket changes the depth of nesting
+_NESTING = {"(": 1, "[": 1, ")": -1, "]": -1}
+
+
+def nesting(kind: str, token: str) -> int:
+    """How a token (``kind``, ``text``) changes the depth of brackets: 1 where it
+    opens one, -1 where it closes one, else 0."""
+    return _NESTING.get(token, 0) if kind == "operator" else 0
 
 
 @dataclass(frozen=True)
@@ -98,8 +108,10 @@ class _Code:
 
 #: R's binary operators by precedence (left-associative but ``^``), each with its
 #: Python spelling; Python's spellings read as the same operators
-_POWER, _UNARY, _SEQUENCE, _SPECIAL, _PRODUCT, _SUM, _COMPARISON, _NOT, _AND, _OR = \
-    15, 14, 13, 12, 10, 8, 6, 5, 4, 2
+#: (R's ``!`` ranks between comparisons and ``&``: its operand is read down to
+#: comparisons, ``_COMPARISON``)
+_POWER, _UNARY, _SEQUENCE, _SPECIAL, _PRODUCT, _SUM, _COMPARISON, _AND, _OR = \
+    15, 14, 13, 12, 10, 8, 6, 4, 2
 _BINARY = {
     ":": _Binary(SEQUENCE_NAME, _SEQUENCE, _SEQUENCE + 1, call=True),
     "^": _Binary(POWER_NAME, _POWER, _POWER, call=True, arithmetic=True),

@@ -17,6 +17,7 @@ are; other ``%op%`` operators are refused.
 
 from __future__ import annotations
 
+import ast
 import re
 
 import numpy as np
@@ -25,10 +26,10 @@ import pandas as pd
 from .encode import r_label
 from .._rmath import pow_r
 from .r_grammar import (NUMERIC_NAME, POWER_NAME, SEQUENCE_NAME, STRING_LITERAL,
-                        RSyntaxError, python_code, token_matches)
+                        RSyntaxError, nesting, python_code, token_matches)
 
 __all__ = ["AND_NAME", "IN_NAME", "NOT_NAME", "OR_NAME", "R_LOGICAL_FUNCTIONS", "R_OPERATORS",
-           "to_python", "to_r"]
+           "holds_text", "logical", "to_python", "to_r"]
 
 #: the names R's operators are evaluated under
 AND_NAME, OR_NAME, NOT_NAME, IN_NAME = "_r_and", "_r_or", "_r_not", "_r_in"
@@ -38,7 +39,6 @@ _PYTHON_OPERATOR = re.compile(rf"(?P<string>{STRING_LITERAL})"
                               r"|\s*(?P<power>\*\*)\s*|\b(?P<word>not)\s+")
 _TO_R = {"and": " & ", "or": " | ", "@": " %in% ", "not": "!", "//": "%/%", "%": "%%",
          "**": "^"}
-_OPENING = ("(", "[")
 
 
 def to_python(formula: str) -> str:
@@ -53,13 +53,12 @@ def to_python(formula: str) -> str:
     out, kept, i = [], 0, 0
     while i < len(matches):
         m = matches[i]
-        if m.lastgroup != "operator" or m.group() not in _OPENING:
+        if nesting(m.lastgroup, m.group()) <= 0:
             i += 1
             continue
         depth, j = 0, i
         while j < len(matches):
-            token = matches[j].group() if matches[j].lastgroup == "operator" else ""
-            depth += (token in _OPENING) - (token in (")", "]"))
+            depth += nesting(matches[j].lastgroup, matches[j].group())
             if depth == 0:
                 break
             j += 1
@@ -76,9 +75,37 @@ def to_python(formula: str) -> str:
     return "".join(out) + formula[kept:]
 
 
+#: the calls :func:`to_python` writes for R's operators, found in code read back
+_WRITTEN_CALLS = re.compile(rf"\b(?:{NUMERIC_NAME}|{POWER_NAME}|{SEQUENCE_NAME})\(")
+
+
+class _OperatorsBack(ast.NodeTransformer):
+    """The calls :func:`to_python` writes, as the operators they stand for:
+    ``_r_numeric(x)`` as ``x``, ``_r_power(a, b)`` as ``a ** b`` (R's ``^``),
+    ``_r_sequence(a, b)`` as ``a:b``."""
+
+    def visit_Call(self, node):  # noqa: N802 (ast API)
+        self.generic_visit(node)
+        name = node.func.id if isinstance(node.func, ast.Name) else None
+        if name == NUMERIC_NAME and len(node.args) == 1:
+            return node.args[0]
+        if name == POWER_NAME and len(node.args) == 2:
+            return ast.BinOp(node.args[0], ast.Pow(), node.args[1])
+        if name == SEQUENCE_NAME and len(node.args) == 2:     # no Python operator: as text
+            return ast.Name(f"{ast.unparse(node.args[0])}:{ast.unparse(node.args[1])}")
+        return node
+
+
 def to_r(label: str) -> str:
     """Python's code with R's operators as R writes them: ``a > 1 & b``, ``!x``,
-    ``x %in% c(1, 2)``, ``x%%2``, ``x%/%2``."""
+    ``x %in% c(1, 2)``, ``x%%2``, ``x%/%2``, ``x^2``, ``1:3`` (the calls
+    :func:`to_python` writes for some of them included)."""
+    if _WRITTEN_CALLS.search(label):
+        try:
+            label = ast.unparse(_OperatorsBack().visit(ast.parse(label, mode="eval")))
+        except SyntaxError:                       # backticked names: left as they are
+            pass
+
     def written(m):
         if m.group("string"):
             return m.group("string")
@@ -93,16 +120,22 @@ def _values(x):
     return pd.array(np.atleast_1d(np.asarray(x))), None
 
 
-def _logical(x, op: str):
+def holds_text(dtype) -> bool:
+    """Whether values of ``dtype`` are text or levels to R, not TRUE/FALSE or numbers."""
+    return isinstance(dtype, pd.CategoricalDtype) or not (
+        pd.api.types.is_numeric_dtype(dtype) or pd.api.types.is_bool_dtype(dtype))
+
+
+def logical(x, op: str):
     """``x`` as R's logical vector: pandas' nullable booleans, numbers TRUE unless 0,
-    missing values missing."""
+    missing values missing; and the index of a Series ``x``. Text is refused, naming
+    R's ``op``."""
     values, index = _values(x)
     if isinstance(values.dtype, pd.BooleanDtype):
         return values, index
     if pd.api.types.is_bool_dtype(values.dtype):
         return values.astype("boolean"), index
-    if isinstance(values.dtype, pd.CategoricalDtype) \
-            or not pd.api.types.is_numeric_dtype(values.dtype):
+    if holds_text(values.dtype):
         raise TypeError(f"R's {op} takes TRUE/FALSE values or numbers, got dtype "
                         f"{values.dtype} (R: operations are possible only for numeric, "
                         "logical or complex types)")
@@ -113,7 +146,7 @@ def _logical(x, op: str):
 
 
 def _combined(left, right, op: str, how) -> pd.Series:
-    (a, index_a), (b, index_b) = _logical(left, op), _logical(right, op)
+    (a, index_a), (b, index_b) = logical(left, op), logical(right, op)
     index = index_a if index_a is not None else index_b
     if len(a) == 1 and len(b) != 1:
         a = a[0]
@@ -142,7 +175,7 @@ def r_xor(left, right) -> pd.Series:
 
 def r_not(x) -> pd.Series:
     """R's ``!x``: missing stays missing."""
-    values, index = _logical(x, "!")
+    values, index = logical(x, "!")
     return pd.Series(~values, index=index)
 
 

@@ -319,6 +319,13 @@ def test_summaries_with_missing_values_as_r():
         _mf("time ~ I(age > quantile(age, c(0.1, 0.9))) + sex", d)
 
 
+def test_an_unknown_function_is_named_in_the_term_as_r_writes_it():
+    # not in the calls written for R's operators (_r_power(_r_numeric(rm), 2), ...)
+    with pytest.raises(ValueError, match=r"formula term 'I\(rm\^2 \+ foo\(lstat\)\)' "
+                                         r"calls 'foo'"):
+        _mf("medv ~ I(rm^2 + foo(lstat))", boston())
+
+
 def test_r_logical_functions():
     from pygbm.frontend.r_functions import as_logical, is_finite, is_infinite
     # R: as.logical(c("TRUE","true","True","T","t","yes","FALSE","F","0","1"))
