@@ -356,7 +356,9 @@ class PredictorEncoder:
             remap = np.full(len(col.cat.categories), -1, dtype=np.intp)
             remap[present] = np.arange(present.size)
             labels = [r_label(v) for v in np.asarray(col.cat.categories[present], dtype=object)]
-            return labels, np.where(cat_codes >= 0, remap[cat_codes], -1)
+            codes = np.full(cat_codes.shape, -1, dtype=np.intp)   # a factor of no levels too
+            codes[cat_codes >= 0] = remap[cat_codes[cat_codes >= 0]]
+            return labels, codes
         labels, inverse = labels_inverse(col)
         order = sorted(range(len(labels)), key=lambda i: r_collation_key(labels[i]))
         rank = np.empty(len(labels), dtype=np.intp)

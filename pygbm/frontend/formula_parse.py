@@ -47,7 +47,7 @@ from .r_cut import cut
 from .r_deparse import expression_key, python_expression, r_response, term_labels
 from .r_operators import AND_NAME, IN_NAME, NOT_NAME, OR_NAME
 from .r_functions import (COMPARE_NAME, R_CONSTANTS, R_FUNCTION_NAMES, R_FUNCTIONS,
-                          python_names, r_names)
+                          check_na_levels, python_names, r_names)
 from .r_summaries import R_SUMMARIES
 from .surv import Surv
 from .terms import FormulaTerms, TermSpec, missing_column_error
@@ -93,10 +93,11 @@ FUNCTIONS = {
 #: column of the same name (``c``, ``sign``, ``round``) does not hide the function in
 #: call position (R looks a called name up among functions only)
 _CALL_PREFIX = "_pygbm_fn_"
-#: the functions renamed so: all but formulaic's stateful transforms (``scale(x)``,
-#: ``Q("x")``), whose call text keys the state they keep between fit and predict
-_CALLED = {_CALL_PREFIX + name: f for name, f in FUNCTIONS.items()
-           if not getattr(f, "__is_stateful_transform__", False)}
+#: the functions renamed so: all but formulaic's ``Q("x")``, which names a column.
+#: The stateful transforms (``scale(x)``, ``mean(x)``) are renamed too: their state is
+#: keyed by the renamed call's text, the same when the fit evaluates a term and when
+#: new data do
+_CALLED = {_CALL_PREFIX + name: f for name, f in FUNCTIONS.items() if name != "Q"}
 
 
 class Evaluator:
@@ -170,6 +171,7 @@ class Evaluator:
                  if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)}
         if functions := sorted(n for n in calls if n not in FUNCTIONS):
             raise _unavailable(f"formula term {r_names(expr)!r}", functions)
+        check_na_levels(tree, r_names(expr))
         for node in ast.walk(tree):
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
                     and _CALL_PREFIX + node.func.id in _CALLED:

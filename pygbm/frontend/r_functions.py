@@ -13,6 +13,7 @@ keywords): :func:`python_names` rewrites them in a formula before it is parsed a
 
 from __future__ import annotations
 
+import ast
 import re
 
 import numpy as np
@@ -111,21 +112,44 @@ def _labelled(categorical: pd.Categorical, labels) -> pd.Categorical:
     return pd.Categorical.from_codes(codes, categories=merged, ordered=categorical.ordered)
 
 
-def _categorical(x, levels, ordered: bool, labels=None) -> pd.Series:
-    """R's ``factor(x, levels, labels)``: levels given, or the observed values in R's
-    order; renamed by ``labels``."""
+def _is_factor(x) -> bool:
+    return isinstance(x, pd.Series) and isinstance(x.dtype, pd.CategoricalDtype)
+
+
+def _is_ordered_factor(x) -> bool:
+    return _is_factor(x) and bool(x.cat.ordered)
+
+
+def _excluded(levels: list, exclude) -> list:
+    """The levels without those ``exclude`` names (R's ``exclude``, compared as R's
+    text: ``exclude = 2`` drops the level ``2`` of a numeric ``x``); a missing value in
+    ``exclude`` (R's default ``NA``) or ``NULL`` drops none. R gbm codes a factor's NA
+    level (``exclude = NULL``) as missing, as it codes NA, so keeping it changes nothing
+    here."""
+    if exclude is None:
+        return levels
+    drop = {r_label(v) for v in np.atleast_1d(np.asarray(exclude, dtype=object))
+            if not pd.isna(v)}
+    return [level for level in levels if r_label(level) not in drop]
+
+
+def _categorical(x, levels, ordered: bool, labels=None, exclude=None) -> pd.Series:
+    """R's ``factor(x, levels, labels, exclude)``: levels given, or the observed values
+    in R's order (a factor's observed levels in its order: R drops the unused ones);
+    ``exclude`` drops levels; renamed by ``labels``."""
     x = _series(x)
     if levels is not None:
         levels = list(np.atleast_1d(levels))
-    elif isinstance(x.dtype, pd.CategoricalDtype):
-        levels = list(x.cat.categories)
+    elif _is_factor(x):
+        levels = list(x.cat.remove_unused_categories().cat.categories)
     else:
         present = pd.unique(x.dropna())
         if pd.api.types.is_numeric_dtype(x.dtype) or pd.api.types.is_bool_dtype(x.dtype):
             levels = sorted(present)
         else:
             levels = sorted(present, key=lambda v: r_collation_key(r_label(v)))
-    values = x.astype(object) if isinstance(x.dtype, pd.CategoricalDtype) else x
+    levels = _excluded(levels, exclude)
+    values = x.astype(object) if _is_factor(x) else x
     values = values.where(values.isin(levels))  # R: values outside the levels are missing
     categorical = pd.Categorical(values, categories=levels, ordered=ordered)
     if labels is not None:
@@ -133,16 +157,90 @@ def _categorical(x, levels, ordered: bool, labels=None) -> pd.Series:
     return pd.Series(categorical, index=x.index)
 
 
-def factor(x, levels=None, labels=None):
-    """R's ``factor(x, levels, labels)`` / ``as.factor(x)``: an unordered factor
-    (values outside ``levels`` become missing, as in R; ``labels`` rename the levels)."""
-    return _categorical(x, levels, ordered=False, labels=labels)
+def factor(x, levels=None, labels=None, exclude=np.nan, ordered=None):
+    """R's ``factor(x, levels, labels, exclude, ordered)``: a factor, ordered when
+    ``ordered`` is TRUE or, by default, when ``x`` is an ordered factor (as in R);
+    values outside ``levels`` become missing, ``labels`` rename the levels, ``exclude``
+    leaves levels out (their rows missing)."""
+    if ordered is None:
+        ordered = _is_ordered_factor(x)
+    return _categorical(x, levels, bool(ordered), labels, exclude)
 
 
-def ordered(x, levels=None, labels=None):
-    """R's ``ordered(x, levels, labels)`` / ``as.ordered(x)``: an ordered factor (R gbm
-    splits it as an ordered predictor)."""
-    return _categorical(x, levels, ordered=True, labels=labels)
+def as_factor(x):
+    """R's ``as.factor(x)``: a factor as it is (all its levels; an ordered one stays
+    ordered), anything else as :func:`factor` makes it."""
+    return x if _is_factor(x) else factor(x)
+
+
+def ordered(x, levels=None, labels=None, exclude=np.nan):
+    """R's ``ordered(x, levels, labels, exclude)``: an ordered factor (R gbm splits it
+    as an ordered predictor)."""
+    return _categorical(x, levels, True, labels, exclude)
+
+
+def as_ordered(x):
+    """R's ``as.ordered(x)``: an ordered factor as it is, anything else as
+    :func:`ordered` makes it."""
+    return x if _is_ordered_factor(x) else ordered(x)
+
+
+def add_na(x, ifany=False):
+    """R's ``addNA(x)``: ``x`` as a factor with an NA level; R gbm codes that level as
+    missing, as it codes NA, so the predictor is :func:`as_factor`'s."""
+    return as_factor(x)
+
+
+#: the factor functions that keep a factor's levels as they are, an NA level included
+_KEEP_LEVELS = frozenset({"as_factor", "as_ordered", "addNA", "droplevels", "relevel"})
+#: the calls that make levels anew, dropping an NA level unless told ``exclude = NULL``
+_NEW_LEVELS = frozenset({"factor", "ordered"})
+
+
+def _is_na(node) -> bool:
+    return isinstance(node, ast.Name) and node.id == "NA"
+
+
+def _keeps_na(call: ast.Call) -> bool:
+    """Whether a ``factor()``/``ordered()`` call keeps NA as a level: R does unless
+    ``exclude`` (by default ``NA``) names NA (``exclude = NULL``, ``exclude = "b"`` keep
+    it; ``exclude = c("b", NA)`` does not)."""
+    exclude = next((k.value for k in call.keywords if k.arg == "exclude"), None)
+    if exclude is None or _is_na(exclude):
+        return False
+    return not (isinstance(exclude, ast.Call) and isinstance(exclude.func, ast.Name)
+                and exclude.func.id == "c" and any(_is_na(a) for a in exclude.args))
+
+
+def check_na_levels(tree: ast.AST, term: str) -> None:
+    """Refuse a factor's NA level where its rows would differ from R's. R keeps NA as a
+    level (``factor(x, exclude = NULL)``, any ``exclude`` without NA, ``addNA(x)``) and
+    R gbm codes that level as
+    missing, as NA; pygbm's factor has NA rows. As a predictor, or passed through the
+    factor functions, the two are the same; read by anything else (its codes in
+    ``as.numeric``, ``is.na``, a comparison, renamed by ``labels``) they differ.
+    ``tree``: the term's Python code, functions by their Python names."""
+    def refuse():
+        raise ValueError(
+            f"formula term {term!r}: a factor's NA level (addNA, or factor() with an exclude "
+            "without NA) is taken as a predictor only, where R gbm codes it as missing; read "
+            "by another function (its codes, is.na, a comparison, labels) pygbm would differ "
+            "from R: compute the column in the data frame first")
+
+    def walk(node, read):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
+                and node.func.id in _KEEP_LEVELS | _NEW_LEVELS:
+            name = node.func.id
+            keeps_na = name == "addNA" or (name in _NEW_LEVELS and _keeps_na(node))
+            if keeps_na and (read or any(k.arg == "labels" for k in node.keywords)):
+                refuse()
+            if name in _NEW_LEVELS and not keeps_na:
+                read = False        # the NA level of what it reads is dropped here
+        elif not isinstance(node, (ast.Expression, ast.keyword)):
+            read = True
+        for child in ast.iter_child_nodes(node):
+            walk(child, read)
+    walk(tree, False)
 
 
 def as_numeric(x):
@@ -344,10 +442,6 @@ _COMPARISONS = {"<": np.less, "<=": np.less_equal, ">": np.greater, ">=": np.gre
 _ORDERING = frozenset({"<", "<=", ">", ">="})
 
 
-def _is_factor(v) -> bool:
-    return isinstance(v, pd.Series) and isinstance(v.dtype, pd.CategoricalDtype)
-
-
 def _level_positions(left, right, op: str):
     """The sides of an ordering comparison with an ordered factor as positions among
     its levels, as R compares them (a value that is not a level: missing). R's
@@ -415,7 +509,8 @@ R_CONSTANTS = {"TRUE": True, "FALSE": False, "T": True, "F": False, "NULL": None
 #: R's functions available in formula terms, by their Python name
 R_FUNCTIONS = {
     "c": c, COMPARE_NAME: compare,
-    "factor": factor, "as_factor": factor, "ordered": ordered, "as_ordered": ordered,
+    "factor": factor, "as_factor": as_factor, "ordered": ordered, "as_ordered": as_ordered,
+    "addNA": add_na,
     "as_numeric": as_numeric, "as_double": as_numeric, "as_integer": as_integer,
     "as_character": as_character, "is_na": is_na, "pmin": pmin, "pmax": pmax,
     "round": r_round, "signif": signif, "trunc": r_trunc, "ifelse": ifelse,

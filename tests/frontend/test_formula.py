@@ -303,6 +303,58 @@ def test_summaries_of_the_training_data_are_kept_for_new_data():
     np.testing.assert_array_equal(new[:, 2], d.tax[:5] / d.tax.max())
 
 
+def test_factor_of_a_factor_exclude_and_na_levels_as_r():
+    from pygbm.frontend.r_functions import add_na, as_factor, as_ordered, factor, ordered
+    g = pd.Series(pd.Categorical(["b", "a", None, "b"], categories=["c", "b", "a"]))
+    o = pd.Series(pd.Categorical(["lo", "hi"], categories=["lo", "mid", "hi"], ordered=True))
+    # R: levels(factor(g)) "b" "a" (the used ones, in g's order); as.factor(g) is g
+    assert list(factor(g).cat.categories) == ["b", "a"] and not factor(g).cat.ordered
+    assert as_factor(g) is g and as_factor(o) is o and add_na(g) is g
+    # R: factor() of an ordered factor stays ordered (ordered = is.ordered(x)); as.ordered
+    assert factor(o).cat.ordered and list(factor(o).cat.categories) == ["lo", "hi"]
+    assert not factor(o, ordered=False).cat.ordered
+    assert factor(pd.Series([2.0, 1.0]), ordered=True).cat.ordered
+    assert list(as_ordered(g).cat.categories) == ["b", "a"] and as_ordered(o) is o
+    assert list(ordered(o).cat.categories) == ["lo", "hi"]
+    # R: factor(c(0, 3, 5, NA, 2), exclude = c(3, NA)) has levels "0" "2" "5"; 3 missing
+    x = factor(pd.Series([0, 3, 5, np.nan, 2.0]), exclude=[3, np.nan])
+    assert list(x.cat.categories) == [0, 2, 5] and x.isna().tolist() == [0, 1, 0, 1, 0]
+    assert list(factor(pd.Series(["a", "b", "c"]), exclude="b").cat.categories) == ["a", "c"]
+    assert list(factor(g, exclude=None).cat.categories) == ["b", "a"]
+
+
+def test_an_na_level_is_a_predictor_as_r_gbm_codes_it_and_refused_where_read():
+    d = pd.DataFrame({"y": np.arange(6.0), "g": ["a", "b", None, "a", "b", None]})
+    plain = _mf("y ~ factor(g)", d)
+    for term in ("addNA(g)", "factor(g, exclude = NULL)", 'factor(g, exclude = "c")',
+                 "as.factor(addNA(g))", 'relevel(addNA(g), ref = "a")',
+                 "as.numeric(factor(addNA(g)))"):
+        mf = _mf(f"y ~ {term}", d)      # R gbm: levels a, b; NA rows missing
+        np.testing.assert_array_equal(mf.x[:, 0], plain.x[:, 0] + ("numeric" in term))
+    for term in ("as.numeric(addNA(g))", "is.na(factor(g, exclude = NULL))",
+                 'I(addNA(g) == "a")', 'factor(g, exclude = "b", labels = c("A", "N"))',
+                 "as.integer(factor(g, exclude = 3))"):
+        with pytest.raises(ValueError, match="a factor's NA level .* taken as a predictor only"):
+            _mf(f"y ~ {term}", d)
+    # exclude naming NA drops it: no NA level to read
+    np.testing.assert_array_equal(_mf('y ~ as.numeric(factor(g, exclude = c("b", NA))) + g',
+                                      d.assign(g=list("acbaca"))).x[:, 0], [1, 2, np.nan, 1, 2, 1])
+
+
+def test_columns_named_as_stateful_functions_do_not_hide_them():
+    # R looks a called name up among functions only: a column `mean` or `scale` is data
+    # where it is a name and the function where it is called, at fit and on new data
+    d = boston()
+    named = d.assign(mean=d.crim, scale=d.zn, max=d.tax)
+    f = "medv ~ I(lstat - mean(lstat)) + scale(rm) + I(tax/max(tax)) + mean + scale"
+    mf, plain = _mf(f, named), _mf(f.replace(" + mean + scale", ""), d)
+    np.testing.assert_array_equal(mf.x[:, :3], plain.x)
+    np.testing.assert_array_equal(mf.x[:, 3:], named[["mean", "scale"]].to_numpy())
+    new = named.iloc[:7].assign(lstat=1.0, rm=2.0)
+    np.testing.assert_array_equal(model_frame_newdata(mf.encoder, new)[:, :3],
+                                  model_frame_newdata(plain.encoder, new)[:, :3])
+
+
 def test_summaries_with_missing_values_as_r():
     d = read("lung")
     # R: mean(x) of a column with NA is NA (so is every row of the term); quantile refuses
