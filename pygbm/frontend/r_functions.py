@@ -422,16 +422,39 @@ def signif(x, digits=6):
     return np.where(rounded_here & np.isfinite(rounded), rounded, x)
 
 
+def _ifelse_values(v, n: int):
+    """One side of :func:`ifelse` as R's ifelse assigns it: a factor's level codes (R's
+    gotcha: ``ifelse(test, f, "none")`` holds 1, 2, ... as text), recycled to ``n``."""
+    if _is_factor(v):
+        v = as_numeric(v)
+    values = np.asarray(v, dtype=object).ravel()
+    if values.size == 0 or n % values.size:
+        raise ValueError(f"ifelse(): yes and no must have one value or one per row, got "
+                         f"{values.size} for {n} rows")
+    return np.resize(values, n)
+
+
+def _holds_r_text(values) -> bool:
+    return any(isinstance(v, str) for v in values)
+
+
 def ifelse(test, yes, no):
     """R's ``ifelse(test, yes, no)``: ``yes`` where ``test`` is TRUE, ``no`` where it
-    is FALSE, missing where it is missing."""
+    is FALSE, missing where it is missing. As in R, the result is text when a side that
+    is used holds text (numbers then written as R writes them, ``4`` not ``4.0``), and
+    a factor side gives its level codes."""
     test = _series(test)
     missing = test.isna().to_numpy()
-    chosen = np.where(test.fillna(False).to_numpy(dtype=bool), yes, no)
-    if not missing.any():
-        return pd.Series(chosen, index=test.index)
-    return pd.Series(np.where(missing, None, chosen.astype(object)),
-                     index=test.index).infer_objects()
+    chosen_yes = test.fillna(False).to_numpy(dtype=bool)
+    chosen_no = ~chosen_yes & ~missing
+    n = test.shape[0]
+    yes_values, no_values = _ifelse_values(yes, n), _ifelse_values(no, n)
+    out = np.full(n, None, dtype=object)
+    out[chosen_yes], out[chosen_no] = yes_values[chosen_yes], no_values[chosen_no]
+    used = out[chosen_yes | chosen_no]
+    if _holds_r_text(used):                 # R: a side of text makes the result text
+        out = np.array([None if pd.isna(v) else r_label(v) for v in out], dtype=object)
+    return pd.Series(out, index=test.index).infer_objects()
 
 
 _COMPARISONS = {"<": np.less, "<=": np.less_equal, ">": np.greater, ">=": np.greater_equal,

@@ -341,6 +341,23 @@ def test_an_na_level_is_a_predictor_as_r_gbm_codes_it_and_refused_where_read():
                                       d.assign(g=list("acbaca"))).x[:, 0], [1, 2, np.nan, 1, 2, 1])
 
 
+def test_ifelse_makes_text_and_factor_codes_as_r():
+    from pygbm.frontend.r_functions import ifelse
+    x = pd.Series([1, 2, 3, 4, 5.5, 6, 7, 8])
+    # R: ifelse(x > 3, x, "none") is "none" x3, "4", "5.5", "6", "7", "8"; with 1: "1"
+    assert ifelse(x > 3, x, "none").tolist() == ["none"] * 3 + ["4", "5.5", "6", "7", "8"]
+    assert ifelse(x > 3, 1, "none").tolist() == ["none"] * 3 + ["1"] * 5
+    assert ifelse(x > 3, True, "none").tolist()[-1] == "TRUE"
+    assert ifelse(x > 3, 0.1 + 0.2, "n").tolist()[-1] == "0.3"
+    # a factor side gives its level codes; a side never used does not make text
+    f = pd.Series(pd.Categorical(list("abcabcab")))
+    assert ifelse(x > 3, f, "none").tolist() == ["none"] * 3 + ["1", "2", "3", "1", "2"]
+    assert ifelse(x > 3, f, 0).tolist() == [0, 0, 0, 1, 2, 3, 1, 2]
+    assert ifelse(x > 0, 1, "none").tolist() == [1] * 8
+    with pytest.raises(ValueError, match="one value or one per row, got 3 for 8"):
+        ifelse(x > 3, [1, 2, 3], 0)
+
+
 def test_columns_named_as_stateful_functions_do_not_hide_them():
     # R looks a called name up among functions only: a column `mean` or `scale` is data
     # where it is a name and the function where it is called, at fit and on new data

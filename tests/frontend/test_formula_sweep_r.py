@@ -53,6 +53,7 @@ class Grammar:
             lambda: f"I({self.number(deeper)} %% 3)", lambda: f"I({self.number(deeper)}%/%2)",
             lambda: f"ifelse({self.logical(deeper)}, {self.number(deeper)}, {self.number(deeper)})",
             lambda: f"as.numeric({self.factor(deeper)})",
+            lambda: f"ifelse({self.logical(deeper)}, {self.factor(deeper)}, {self.number(deeper)})",
             lambda: f"I({self.number(deeper)} + {self.number(deeper)})",
             # R's precedence, which Python's differs from: ^ above + and *, %% above *
             lambda: f"I({self.number(deeper)}^2 + {self.number(deeper)})",
@@ -117,7 +118,11 @@ class Grammar:
             lambda: f"as.ordered({self.factor(deeper)})",
             lambda: "factor(x2, exclude = c(2, NA))", lambda: 'factor(g, exclude = c("b", NA))',
             lambda: f"factor(x2, ordered = {self.rng.choice(['TRUE', 'FALSE'])})",
-            lambda: "factor(cut(x1, 6))", lambda: f"factor(addNA({self.factor(deeper)}))"])
+            lambda: "factor(cut(x1, 6))", lambda: f"factor(addNA({self.factor(deeper)}))",
+            # R's ifelse: a side of text makes text of the numbers (4, not 4.0); a factor
+            # side gives its level codes
+            lambda: f'factor(ifelse({self.logical(deeper)}, {self.number(deeper)}, "none"))',
+            lambda: f'factor(ifelse({self.logical(deeper)}, {self.factor(deeper)}, "z"))'])
 
     def predictor_factor(self):
         """A term that is a factor with an NA level (which R gbm codes as missing;
