@@ -215,10 +215,10 @@ def _keeps_na(call: ast.Call) -> bool:
 def check_na_levels(tree: ast.AST, term: str) -> None:
     """Refuse a factor's NA level where its rows would differ from R's. R keeps NA as a
     level (``factor(x, exclude = NULL)``, any ``exclude`` without NA, ``addNA(x)``) and
-    R gbm codes that level as
-    missing, as NA; pygbm's factor has NA rows. As a predictor, or passed through the
-    factor functions, the two are the same; read by anything else (its codes in
-    ``as.numeric``, ``is.na``, a comparison, renamed by ``labels``) they differ.
+    R gbm codes that level as missing, as NA; pygbm's factor has NA rows. As a
+    predictor, or passed through the factor functions, the two are the same; read by
+    anything else (its codes in ``as.numeric``, ``is.na``, a comparison, renamed by
+    ``labels``) they differ.
     ``tree``: the term's Python code, functions by their Python names."""
     def refuse():
         raise ValueError(
@@ -434,10 +434,6 @@ def _ifelse_values(v, n: int):
     return np.resize(values, n)
 
 
-def _holds_r_text(values) -> bool:
-    return any(isinstance(v, str) for v in values)
-
-
 def ifelse(test, yes, no):
     """R's ``ifelse(test, yes, no)``: ``yes`` where ``test`` is TRUE, ``no`` where it
     is FALSE, missing where it is missing. As in R, the result is text when a side that
@@ -451,9 +447,8 @@ def ifelse(test, yes, no):
     yes_values, no_values = _ifelse_values(yes, n), _ifelse_values(no, n)
     out = np.full(n, None, dtype=object)
     out[chosen_yes], out[chosen_no] = yes_values[chosen_yes], no_values[chosen_no]
-    used = out[chosen_yes | chosen_no]
-    if _holds_r_text(used):                 # R: a side of text makes the result text
-        out = np.array([None if pd.isna(v) else r_label(v) for v in out], dtype=object)
+    if _holds_text(out[chosen_yes | chosen_no]):   # R: a side of text makes the result text
+        return as_character(pd.Series(out, index=test.index))
     return pd.Series(out, index=test.index).infer_objects()
 
 
