@@ -46,8 +46,9 @@ from .encode import as_column, holds_numbers
 from .r_cut import cut
 from .r_deparse import expression_key, python_expression, r_response, term_labels
 from .r_operators import AND_NAME, IN_NAME, NOT_NAME, OR_NAME
+from .r_factors import check_na_levels
 from .r_functions import (COMPARE_NAME, R_CONSTANTS, R_FUNCTION_NAMES, R_FUNCTIONS,
-                          check_na_levels, python_names, r_names)
+                          python_names, r_names)
 from .r_summaries import R_SUMMARIES
 from .surv import Surv
 from .terms import FormulaTerms, TermSpec, missing_column_error

@@ -275,7 +275,8 @@ def test_r_functions_named_after_python_keywords_are_named_in_the_error(term):
 
 
 def test_factor_labels_and_na_rm_as_in_r():
-    from pygbm.frontend.r_functions import factor, pmax, pmin
+    from pygbm.frontend.r_factors import factor
+    from pygbm.frontend.r_functions import pmax, pmin
     # R: x <- c(1, 2, 2, 3, NA); factor(x, labels = c("a", "b", "c")); labels = "L";
     # labels = c("a", "a", "c") (levels merged); labels = c("a", "b") an error
     x = pd.Series([1, 2, 2, 3, np.nan])
@@ -304,7 +305,7 @@ def test_summaries_of_the_training_data_are_kept_for_new_data():
 
 
 def test_factor_of_a_factor_exclude_and_na_levels_as_r():
-    from pygbm.frontend.r_functions import add_na, as_factor, as_ordered, factor, ordered
+    from pygbm.frontend.r_factors import add_na, as_factor, as_ordered, factor, ordered
     g = pd.Series(pd.Categorical(["b", "a", None, "b"], categories=["c", "b", "a"]))
     o = pd.Series(pd.Categorical(["lo", "hi"], categories=["lo", "mid", "hi"], ordered=True))
     # R: levels(factor(g)) "b" "a" (the used ones, in g's order); as.factor(g) is g
