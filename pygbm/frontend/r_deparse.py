@@ -91,11 +91,18 @@ def _deparsed(tokens: list[tuple[str, str]]) -> str:
 
 def _terms(tokens: list[tuple[str, str]]) -> list[list[tuple[str, str]]]:
     """The terms of a formula's tokens, both sides: split at ``~`` and at binary ``+``
-    and ``-`` outside brackets."""
-    terms, current, depth, operand = [], [], 0, False
+    and ``-`` outside brackets; the formula's own groups (``(a + b) - b``: a
+    parenthesis outside the terms that no name calls) are split too."""
+    terms, current, depth, groups, operand = [], [], 0, 0, False
     for kind, token in tokens:
         if kind == "operator":
-            depth += nesting(kind, token)
+            step = nesting(kind, token)
+            if depth == 0 and (step > 0 and token == "(" and not operand
+                               or step < 0 and groups):
+                groups += step              # the formula's group: no term's text
+                operand = step < 0
+                continue
+            depth += step
             if depth == 0 and (token == "~" or token in ("+", "-") and operand):
                 terms.append(current)
                 current, operand = [], False

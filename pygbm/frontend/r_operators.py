@@ -41,20 +41,26 @@ _TO_R = {"and": " & ", "or": " | ", "@": " %in% ", "not": "!", "//": "%/%", "%":
          "**": "^"}
 
 
+#: the tokens a call's opening parenthesis follows (a function's name)
+_CALLABLE = frozenset({"name", "backticked"})
+
+
 def to_python(formula: str) -> str:
-    """``formula`` with the expressions inside its parentheses (a call's arguments, a
-    group) written as Python code with R's precedence and Python's operators
+    """``formula`` with the expressions inside its calls' parentheses written as
+    Python code with R's precedence and Python's operators
     (:func:`~.r_grammar.python_code`); text outside them (the formula's own ``+``,
-    ``-``, ``~``) is kept. A region R's grammar does not read (Python's ``a if c else
-    b``, slices) is refused, naming it."""
+    ``-``, ``~``, and its groups: ``(a + b) - b`` is ``a``, as in R) is kept. A region
+    R's grammar does not read (Python's ``a if c else b``, slices) is refused, naming
+    it."""
     matches = token_matches(formula)
     if matches is None:
         return formula
     out, kept, i = [], 0, 0
     while i < len(matches):
         m = matches[i]
-        if nesting(m.lastgroup, m.group()) <= 0:
-            i += 1
+        called = i > 0 and matches[i - 1].lastgroup in _CALLABLE
+        if nesting(m.lastgroup, m.group()) <= 0 or not called:
+            i += 1          # a formula's group: its calls are regions of their own
             continue
         depth, j = 0, i
         while j < len(matches):

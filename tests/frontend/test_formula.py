@@ -359,6 +359,16 @@ def test_ifelse_makes_text_and_factor_codes_as_r():
         ifelse(x > 3, [1, 2, 3], 0)
 
 
+def test_a_formulas_groups_are_formula_syntax_as_r():
+    # R: y ~ (x + g) - g has the one predictor x; its group is not an R expression
+    d = boston()
+    mf = _mf("medv ~ (rm + I(lstat^2) + factor(rad)) - factor(rad)", d)
+    assert list(mf.var_names) == ["rm", "I(lstat^2)"]
+    np.testing.assert_array_equal(mf.x[:, 1], d.lstat * d.lstat)
+    with pytest.raises(ValueError, match="term 'rm:lstat' is an interaction"):
+        _mf("medv ~ (rm + lstat)^2", d)
+
+
 def test_columns_named_as_stateful_functions_do_not_hide_them():
     # R looks a called name up among functions only: a column `mean` or `scale` is data
     # where it is a name and the function where it is called, at fit and on new data

@@ -25,6 +25,9 @@ CONSTANTS = ("0", "1", "2", "5", "-1", "0.5", ".5", "3.00")
 #: factor()'s exclude= of the number column x2 and of the text column g
 NUMBER_EXCLUDES = ("3", "c(2, NA)", "NA", "NULL")
 TEXT_EXCLUDES = ('"a"', 'c("b", "e")', "NA", "NULL")
+#: the share of formulas whose first two terms are a group, and the share of those
+#: whose terms are one group less its last term
+GROUPED = 0.15
 #: the share of formulas whose left-hand side is an expression rather than y
 RANDOM_RESPONSE = 0.3
 
@@ -157,7 +160,15 @@ class Grammar:
             self.number() if self.rng.random() < 0.5 else self.predictor_factor()
             for _ in range(N_TERMS)))
         lhs = self.response() if self.rng.random() < RANDOM_RESPONSE else "y"
-        return f"{lhs} ~ " + " + ".join(terms)
+        rhs = " + ".join(terms)
+        # the formula's own groups: (a + b) + c, and (a + b) - b, which R reads as a
+        # (a term holding NA is not removed by R, as above: not drawn for removal)
+        shape = self.rng.random()
+        if shape < GROUPED and len(terms) > 2:
+            rhs = f"({terms[0]} + {terms[1]}) + " + " + ".join(terms[2:])
+        elif shape < 2 * GROUPED and len(terms) > 1 and "NA" not in terms[-1]:
+            rhs = f"({rhs}) - {terms[-1]}"
+        return f"{lhs} ~ {rhs}"
 
 
 def _data(rng) -> pd.DataFrame:
