@@ -30,7 +30,6 @@ QUANTILE_PROBS = np.arange(11) / 10  # R's (0:10)/10
 NUMERIC, ORDERED, CATEGORICAL = "numeric", "ordered", "categorical"
 _R_FLOAT_DIGITS = 15  # as.character() of a double uses 15 significant digits
 _UNSEEN_SHOWN = 10  # unseen levels a warning lists per predictor
-_LARGEST_EXACT_INT = 2.0**53
 # ICU root collation order of ASCII punctuation/symbols (what R's sort() gives here)
 _ICU_ASCII_PUNCT = " _-,;:!?.'\"()[]{}@*/\\&#%`^+<=>|~$"
 _PUNCT_RANK = {c: i for i, c in enumerate(_ICU_ASCII_PUNCT)}
@@ -61,16 +60,30 @@ def r_quantile7(values: np.ndarray, probs: np.ndarray = QUANTILE_PROBS) -> np.nd
     return qs
 
 
+def r_number(value: float) -> str:
+    """A double as R writes it (``as.character``, ``deparse``): at most 15 significant
+    digits, fixed notation unless scientific is shorter (``2``, ``0.5``, ``123456``,
+    ``1e+05``, ``1e-04``, ``100000.5``)."""
+    if value == 0 or not np.isfinite(value):
+        return "0" if value == 0 else "NaN" if np.isnan(value) else \
+            ("Inf" if value > 0 else "-Inf")
+    digits = next(n for n in range(1, _R_FLOAT_DIGITS + 1)
+                  if float(f"{value:.{n}g}") == float(f"{value:.{_R_FLOAT_DIGITS}g}"))
+    scientific = f"{value:.{digits - 1}e}"
+    exponent = int(scientific.split("e")[1])
+    fixed = f"{value:.{max(0, digits - 1 - exponent)}f}"
+    return fixed if len(fixed) <= len(scientific) else scientific
+
+
 def r_label(value) -> str:
-    """A level label as R's ``as.character()`` writes it (TRUE/FALSE, 1 not 1.0)."""
+    """A level label as R's ``as.character()`` writes it (TRUE/FALSE; an integer's
+    digits; a double as :func:`r_number` writes it: 1 not 1.0, 1e+05 not 100000)."""
     if isinstance(value, (bool, np.bool_)):
         return "TRUE" if value else "FALSE"
     if isinstance(value, (int, np.integer)):
         return str(int(value))
     if isinstance(value, (float, np.floating)):
-        if float(value).is_integer() and abs(value) < _LARGEST_EXACT_INT:
-            return str(int(value))
-        return f"{float(value):.{_R_FLOAT_DIGITS}g}"
+        return r_number(float(value))
     return str(value)
 
 
@@ -226,11 +239,27 @@ def table_type(data) -> str:
     return f"{kind.__module__}.{kind.__qualname__}{hint}"
 
 
+def r_labels(values) -> list:
+    """:func:`r_label` of each value (None where it is missing), each distinct value
+    written once."""
+    written: dict = {}
+    out = []
+    for v in np.asarray(values, dtype=object).ravel():
+        if pd.isna(v):
+            out.append(None)
+            continue
+        key = (type(v), v)
+        if key not in written:
+            written[key] = r_label(v)
+        out.append(written[key])
+    return out
+
+
 def labels_inverse(col: pd.Series):
     """Distinct non-missing labels of a column and each row's index into them (-1 = missing)."""
     inverse, uniques = pd.factorize(col, use_na_sentinel=True)
     values = np.asarray(uniques, dtype=object)
-    return [r_label(v) for v in values], np.asarray(inverse, dtype=np.intp)
+    return r_labels(values), np.asarray(inverse, dtype=np.intp)
 
 
 def refuse_multiindex(frame: pd.DataFrame, what: str) -> None:

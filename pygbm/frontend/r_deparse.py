@@ -15,7 +15,8 @@ from __future__ import annotations
 import ast
 import re
 
-from .r_functions import python_names, r_number
+from .encode import r_number
+from .r_functions import python_names
 from .r_grammar import nesting, token_matches
 
 __all__ = ["expression_key", "python_expression", "r_response", "term_labels"]

@@ -12,6 +12,7 @@ it (R's values would differ from pygbm's missing ones).
 from __future__ import annotations
 
 import ast
+import itertools
 
 import numpy as np
 import pandas as pd
@@ -215,7 +216,38 @@ def droplevels(x):
     return x.cat.remove_unused_categories()
 
 
+def interaction(*factors, sep=".", drop=False, lex_order=False):
+    """R's ``interaction(f1, f2, ..., sep = ".", drop = FALSE, lex.order = FALSE)``: the
+    factor of the combinations of the arguments' levels (each made a factor as
+    ``as.factor`` makes it), labelled ``a.x``; every combination a level, the first
+    argument's varying fastest (slowest with ``lex.order = TRUE``), the unused ones
+    left out with ``drop = TRUE``; missing where an argument is."""
+    if not factors:
+        raise ValueError("interaction() needs at least one factor")
+    parts = [as_factor(f) for f in factors]
+    n = len(parts[0])
+    if any(len(p) != n for p in parts):
+        raise ValueError("interaction(): the factors must have one value per row each")
+    labels = [[r_label(c) for c in p.cat.categories] for p in parts]
+    # the slowest-varying factor first: the first (lex.order) or the last
+    slowest_first = list(range(len(parts))) if lex_order else list(range(len(parts)))[::-1]
+    code = np.zeros(n, dtype=np.int64)
+    for k in slowest_first:
+        code = code * len(labels[k]) + parts[k].cat.codes.to_numpy()
+    missing = np.any(np.stack([p.cat.codes.to_numpy() < 0 for p in parts]), axis=0)
+    code = np.where(missing, -1, code)
+    combined = []
+    for combination in itertools.product(*(labels[k] for k in slowest_first)):
+        written = combination if lex_order else combination[::-1]
+        combined.append(sep.join(written))
+    result = pd.Categorical.from_codes(code, categories=combined)
+    if drop:
+        result = result.remove_unused_categories()
+    return pd.Series(result, index=parts[0].index)
+
+
+
 #: the factor functions formulas call, by their Python names
 R_FACTOR_FUNCTIONS = {"factor": factor, "as_factor": as_factor, "ordered": ordered,
                       "as_ordered": as_ordered, "addNA": add_na, "relevel": relevel,
-                      "droplevels": droplevels}
+                      "droplevels": droplevels, "interaction": interaction}

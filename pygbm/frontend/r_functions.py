@@ -19,7 +19,7 @@ import re
 import numpy as np
 import pandas as pd
 
-from .encode import r_label
+from .encode import r_label, r_labels, r_number
 from .r_factors import R_FACTOR_FUNCTIONS, is_factor, series
 from .r_grammar import STRING_LITERAL
 from .r_operators import (R_LOGICAL_FUNCTIONS, R_OPERATORS, holds_text, logical,
@@ -36,7 +36,8 @@ _DOTTED = {"as.factor": "as_factor", "as.ordered": "as_ordered", "as.numeric": "
            "as.character": "as_character", "as.logical": "as_logical", "is.na": "is_na",
            "is.finite": "is_finite", "is.infinite": "is_infinite"}
 #: R's dotted argument names (``cut(x, 3, include.lowest = TRUE)``) and their Python names
-_DOTTED_ARGUMENTS = {"include.lowest": "include_lowest", "dig.lab": "dig_lab", "na.rm": "na_rm"}
+_DOTTED_ARGUMENTS = {"include.lowest": "include_lowest", "dig.lab": "dig_lab", "na.rm": "na_rm",
+                     "lex.order": "lex_order"}
 _TO_PYTHON = re.compile(r"(?<![\w.`])(" + "|".join(re.escape(k) for k in _DOTTED) + r")(?=\s*\()")
 _TO_R = re.compile(r"(?<![\w.`])(" + "|".join(_DOTTED.values()) + r")(?=\s*\()")
 _FROM_PYTHON = {v: k for k, v in _DOTTED.items()}
@@ -50,8 +51,6 @@ _SINGLE_QUOTED = re.compile(r"'([^'\"\\]*)'")
 _NUMBER_LITERAL = re.compile(rf"(?P<string>{STRING_LITERAL}|`[^`]*`)"
                              r"|(?<![\w.])(?P<number>(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)"
                              r"(?![\w.])")
-#: the significant digits R's deparse writes a number with
-_DEPARSE_DIGITS = 15
 _NAMED_ARGUMENT = re.compile(r"\s*(?<![=<>!])=(?!=)\s*")
 
 
@@ -72,20 +71,6 @@ def r_names(label: str) -> str:
                                 label)
     label = _SINGLE_QUOTED.sub(lambda m: f'"{m.group(1)}"', label)
     return _NAMED_ARGUMENT.sub(" = ", label)
-
-
-def r_number(value: float) -> str:
-    """A number as R's deparse writes it: at most 15 significant digits, fixed
-    notation unless scientific is shorter (``2``, ``0.5``, ``123456``, ``1e+05``,
-    ``1e-04``)."""
-    if value == 0 or not np.isfinite(value):
-        return {0.0: "0", np.inf: "Inf"}.get(value, "NaN")
-    digits = next(n for n in range(1, _DEPARSE_DIGITS + 1)
-                  if float(f"{value:.{n}g}") == float(f"{value:.{_DEPARSE_DIGITS}g}"))
-    scientific = f"{value:.{digits - 1}e}"
-    exponent = int(scientific.split("e")[1])
-    fixed = f"{value:.{max(0, digits - 1 - exponent)}f}"
-    return fixed if len(fixed) <= len(scientific) else scientific
 
 
 #: |x| * 10**digits below which :func:`r_round` is R's ``round`` (checked against R
@@ -128,8 +113,37 @@ def r_trunc(x):
 def as_character(x):
     """R's ``as.character(x)``: strings (a predictor of strings is a factor in gbm)."""
     x = series(x)
-    return pd.Series([np.nan if pd.isna(v) else r_label(v) for v in x.astype(object)],
+    return pd.Series([np.nan if t is None else t for t in r_labels(x.astype(object))],
                      index=x.index, dtype=object)
+
+
+def _pasted(v, n: int) -> list:
+    """One argument of :func:`paste` as R pastes it: each value's text (a factor's
+    labels, numbers as R writes them, NA as "NA"), recycled to ``n``."""
+    values = np.atleast_1d(np.asarray(v.astype(object) if is_factor(v) else v, dtype=object))
+    if values.size not in (1, n):
+        raise ValueError(f"paste(): each argument must have one value or one per row, got "
+                         f"{values.size} for {n} rows")
+    text = ["NA" if t is None else t for t in r_labels(values)]
+    return text * n if len(text) == 1 else text
+
+
+def paste(*args, sep=" ", collapse=None):
+    """R's ``paste(..., sep = " ")``: the arguments' text joined row by row (R writes
+    a missing value as "NA"); ``collapse``, which makes one value, is refused."""
+    if collapse is not None:
+        raise ValueError("paste(collapse = ) makes one value; a term needs one per row")
+    if not args:
+        raise ValueError("paste() needs at least one argument")
+    index = next((a.index for a in args if isinstance(a, pd.Series)), None)
+    n = max(np.size(a) for a in args)
+    columns = [_pasted(a, n) for a in args]
+    return pd.Series([sep.join(row) for row in zip(*columns)], index=index, dtype=object)
+
+
+def paste0(*args, collapse=None):
+    """R's ``paste0(...)``: :func:`paste` with no separator."""
+    return paste(*args, sep="", collapse=collapse)
 
 
 def is_na(x):
@@ -174,7 +188,7 @@ def as_logical(x):
     if not holds_text(x.dtype):
         values, index = logical(x, "as.logical")
         return pd.Series(values, index=index)
-    text = [None if pd.isna(v) else r_label(v) for v in x.astype(object)]
+    text = r_labels(x.astype(object))
     return pd.Series(pd.array([True if t in _TRUE_TEXT else False if t in _FALSE_TEXT
                                else pd.NA for t in text], dtype="boolean"), index=x.index)
 
@@ -285,8 +299,8 @@ def _level_positions(left, right, op: str):
             if [r_label(c) for c in v.cat.categories] != labels:
                 raise TypeError(f"'{op}' compares two ordered factors with other levels")
             return pd.Series(np.where(v.cat.codes >= 0, v.cat.codes, np.nan), index=v.index)
-        found = [labels.index(r_label(x)) if not pd.isna(x) and r_label(x) in labels
-                 else np.nan for x in np.atleast_1d(np.asarray(v, dtype=object))]
+        found = [labels.index(t) if t in labels else np.nan for t in r_labels(np.atleast_1d(
+            np.asarray(v, dtype=object)))]
         return np.asarray(found, dtype=float) if np.ndim(v) else float(found[0])
     return positions(left), positions(right)
 
@@ -340,7 +354,7 @@ R_FUNCTIONS = {
     "as_numeric": as_numeric, "as_double": as_numeric, "as_integer": as_integer,
     "as_character": as_character, "is_na": is_na, "pmin": pmin, "pmax": pmax,
     "round": r_round, "signif": signif, "trunc": r_trunc, "ifelse": ifelse,
-    "as_logical": as_logical,
+    "as_logical": as_logical, "paste": paste, "paste0": paste0,
     "is_finite": is_finite, "is_infinite": is_infinite, **R_LOGICAL_FUNCTIONS, **R_OPERATORS,
 }
 #: the R functions formulas take, by their R names (what an error lists as available)

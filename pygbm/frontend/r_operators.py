@@ -23,7 +23,7 @@ import re
 import numpy as np
 import pandas as pd
 
-from .encode import r_label
+from .encode import r_labels
 from .._rmath import pow_r
 from .r_grammar import (NUMERIC_NAME, POWER_NAME, SEQUENCE_NAME, STRING_LITERAL,
                         RSyntaxError, nesting, python_code, token_matches)
@@ -197,9 +197,9 @@ def r_in(x, table) -> pd.Series:
         numbers, table = values.to_numpy(dtype=float, na_value=np.nan), table.astype(float)
         found = np.isin(numbers, table) | (np.isnan(numbers) & np.isnan(table).any())
     else:
-        keys = {None if pd.isna(v) else r_label(v) for v in table}
-        found = np.array([(None if pd.isna(v) else r_label(v)) in keys
-                          for v in np.asarray(values, dtype=object)], dtype=bool)
+        keys = set(r_labels(table))
+        found = np.array([t in keys for t in r_labels(np.asarray(values, dtype=object))],
+                         dtype=bool)
     return pd.Series(pd.array(found, dtype="boolean"), index=index)
 
 

@@ -369,6 +369,33 @@ def test_a_formulas_groups_are_formula_syntax_as_r():
         _mf("medv ~ (rm + lstat)^2", d)
 
 
+def test_numbers_as_text_paste_and_interaction_as_r():
+    from pygbm.frontend.encode import r_label
+    from pygbm.frontend.r_factors import interaction
+    from pygbm.frontend.r_functions import paste, paste0
+    # R: as.character(c(100000, 1e-4, 0.0001234, 1e15, 123456, 2, -1e5, 100000.5))
+    assert [r_label(v) for v in (100000.0, 1e-4, 0.0001234, 1e15, 123456.0, 2.0, -1e5,
+                                 100000.5)] == ["1e+05", "1e-04", "0.0001234", "1e+15",
+                                                "123456", "2", "-1e+05", "100000.5"]
+    assert r_label(100000) == "100000"          # an integer: R's digits
+    g, h = pd.Series(["b", "a", None, "b"]), pd.Series(["x", "y", "y", None])
+    # R: paste(g, h); paste0(g, 1.50, TRUE)
+    assert paste(g, h).tolist() == ["b x", "a y", "NA y", "b NA"]
+    assert paste0(g, 1.5, True).tolist()[:3] == ["b1.5TRUE", "a1.5TRUE", "NA1.5TRUE"]
+    with pytest.raises(ValueError, match="collapse"):
+        paste(g, collapse="+")
+    # R: levels(interaction(g, h)) "a.x" "b.x" "a.y" "b.y", codes 2 3 NA NA
+    f = interaction(g, h)
+    assert list(f.cat.categories) == ["a.x", "b.x", "a.y", "b.y"]
+    assert f.cat.codes.tolist() == [1, 2, -1, -1]
+    assert list(interaction(g, h, lex_order=True).cat.categories) == ["a.x", "a.y", "b.x",
+                                                                      "b.y"]
+    assert list(interaction(g, h, drop=True, sep="_").cat.categories) == ["b_x", "a_y"]
+    mf = _mf("medv ~ interaction(chas, rad, lex.order = TRUE) + factor(paste(chas, rad))",
+             boston())
+    assert list(mf.var_levels[0])[:2] == ["0.1", "0.2"] and mf.var_levels[1][0] == "0 1"
+
+
 def test_columns_named_as_stateful_functions_do_not_hide_them():
     # R looks a called name up among functions only: a column `mean` or `scale` is data
     # where it is a name and the function where it is called, at fit and on new data

@@ -121,7 +121,12 @@ class Grammar:
             lambda: f"as.ordered({self.factor(deeper)})",
             lambda: "factor(x2, exclude = c(2, NA))", lambda: 'factor(g, exclude = c("b", NA))',
             lambda: f"factor(x2, ordered = {self.rng.choice(['TRUE', 'FALSE'])})",
-            lambda: "factor(cut(x1, 6))", lambda: f"factor(addNA({self.factor(deeper)}))",
+            lambda: "factor(cut(x1, 6))", lambda: "factor(x2 * 100000)",
+            lambda: "factor(x2/10000 + x1)", lambda: 'factor(paste(x2 * 1e5, "t"))',
+            lambda: "interaction(g, h)", lambda: f"interaction({self.factor(deeper)}, h)",
+            lambda: 'interaction(g, x2, sep = "_", lex.order = TRUE)',
+            lambda: "interaction(x2, h, drop = TRUE)", lambda: "factor(paste(g, h))",
+            lambda: f'factor(paste0(g, "-", {self.number(deeper)}))', lambda: f"factor(addNA({self.factor(deeper)}))",
             # R's ifelse: a side of text makes text of the numbers (4, not 4.0); a factor
             # side gives its level codes
             lambda: f'factor(ifelse({self.logical(deeper)}, {self.number(deeper)}, "none"))',
