@@ -101,6 +101,10 @@ _CALL_PREFIX = "_pygbm_fn_"
 _CALLED = {_CALL_PREFIX + name: f for name, f in FUNCTIONS.items() if name != "Q"}
 
 
+#: NumPy's words for arrays of lengths that do not match (R would recycle)
+_BROADCAST = "could not be broadcast"
+
+
 class Evaluator:
     """Evaluates term expressions on one data frame, R-style (``^`` is power,
     ``log(ph.karno)`` reads the column ``ph.karno``)."""
@@ -216,6 +220,10 @@ class Evaluator:
             with np.errstate(divide="ignore", invalid="ignore", over="ignore"):  # R: silent
                 return _unwrapped(stateful_eval(code, env, None, term.state, None))
         except (ValueError, TypeError) as exc:
+            if _BROADCAST in str(exc):
+                raise ValueError(f"formula term {term.label!r}: a vector of another length "
+                                 "than the rows meets a column (R recycles the shorter one "
+                                 "along the rows); give one value or one per row") from None
             kind = TypeError if isinstance(exc, TypeError) else ValueError  # NumPy's own
             raise kind(f"formula term {term.label!r}: {exc}") from None     # take other args
         except Exception as exc:  # noqa: BLE001 - report any evaluation failure clearly

@@ -146,6 +146,37 @@ def paste0(*args, collapse=None):
     return paste(*args, sep="", collapse=collapse)
 
 
+def nchar(x):
+    """R's ``nchar(x)``: the number of characters of each value's text (numbers as R
+    writes them: ``nchar(1e5)`` is 5); missing where it is missing. A factor is refused,
+    as R refuses it ("'nchar()' requires a character vector")."""
+    if is_factor(x):
+        raise TypeError("'nchar()' requires a character vector (R's error for a factor); "
+                        "write nchar(as.character(f))")
+    return as_character(x).str.len().astype(float)
+
+
+def toupper(x):
+    """R's ``toupper(x)``: the text in upper case (a factor's labels; missing stays)."""
+    return as_character(x).str.upper()
+
+
+def tolower(x):
+    """R's ``tolower(x)``: the text in lower case (a factor's labels; missing stays)."""
+    return as_character(x).str.lower()
+
+
+def substr(x, start, stop):
+    """R's ``substr(x, start, stop)``: characters ``start`` to ``stop`` (1-based, both
+    included; a start below 1 is 1, a stop before the start gives "")."""
+    bounds = [np.ravel(np.asarray(b, dtype=float)) for b in (start, stop)]
+    if any(b.size != 1 or not np.isfinite(b[0]) for b in bounds):
+        raise ValueError(f"substr(): start and stop must be one number each here, got "
+                         f"{start!r} and {stop!r}")
+    first, last = (int(b[0]) for b in bounds)
+    return as_character(x).str.slice(max(first, 1) - 1, max(last, 0))
+
+
 def is_na(x):
     """R's ``is.na(x)``: TRUE where ``x`` is missing."""
     return series(x).isna()
@@ -354,7 +385,8 @@ R_FUNCTIONS = {
     "as_numeric": as_numeric, "as_double": as_numeric, "as_integer": as_integer,
     "as_character": as_character, "is_na": is_na, "pmin": pmin, "pmax": pmax,
     "round": r_round, "signif": signif, "trunc": r_trunc, "ifelse": ifelse,
-    "as_logical": as_logical, "paste": paste, "paste0": paste0,
+    "as_logical": as_logical, "paste": paste, "paste0": paste0, "nchar": nchar,
+    "toupper": toupper, "tolower": tolower, "substr": substr,
     "is_finite": is_finite, "is_infinite": is_infinite, **R_LOGICAL_FUNCTIONS, **R_OPERATORS,
 }
 #: the R functions formulas take, by their R names (what an error lists as available)

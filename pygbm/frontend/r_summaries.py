@@ -125,18 +125,20 @@ def _type7(values: np.ndarray, p: float) -> float:
 
 @stateful_transform
 def quantile(x, probs, na_rm=False, _state=None):
-    """R's ``quantile(x, probs, na.rm = FALSE)`` (type 7) of the training data; one
-    probability, as a term compares or bounds with one number."""
+    """R's ``quantile(x, probs, na.rm = FALSE)`` (type 7) of the training data: one
+    number for one probability (a term compares or bounds with it), several for
+    several (``cut(x, quantile(x, c(0, 0.5, 1)))``'s breaks)."""
     def compute():
         p = np.ravel(np.asarray(probs, dtype=float))
-        if p.size != 1 or not 0 <= p[0] <= 1:
-            raise ValueError(f"quantile(): probs must be one probability in [0, 1] in a "
-                             f"term, got {probs!r}")
+        if p.size == 0 or not np.all((p >= 0) & (p <= 1)):
+            raise ValueError(f"quantile(): probs must be probabilities in [0, 1], got "
+                             f"{probs!r}")
         values = _numbers(x, na_rm, "quantile")
         if values is None:
             raise ValueError("quantile(): missing values and NaN's not allowed if 'na.rm' "
                              "is FALSE (R's error); write na.rm = TRUE")
-        return _type7(values, float(p[0])) if values.size else math.nan
+        found = [_type7(values, float(q)) if values.size else math.nan for q in p]
+        return found[0] if p.size == 1 else np.array(found)
     return _kept(_state, compute)
 
 

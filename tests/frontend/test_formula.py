@@ -396,6 +396,25 @@ def test_numbers_as_text_paste_and_interaction_as_r():
     assert list(mf.var_levels[0])[:2] == ["0.1", "0.2"] and mf.var_levels[1][0] == "0 1"
 
 
+def test_text_functions_and_quantile_breaks_as_r():
+    from pygbm.frontend.r_functions import nchar, substr, tolower, toupper
+    h = pd.Series(["hello", None, "hi"])
+    # R: substr(c("hello", NA, "hi"), 2, 3) "el" NA "i"; nchar(c(123, 1e5, 0.5)) 3 5 3
+    assert substr(h, 2, 3).tolist()[::2] == ["el", "i"] and pd.isna(substr(h, 2, 3)[1])
+    assert substr(pd.Series(["abc"]), 0, 10)[0] == "abc" and substr(pd.Series(["abc"]), 3, 2)[0] == ""
+    assert nchar(pd.Series([123.0, 1e5, 0.5])).tolist() == [3, 5, 3]
+    assert toupper(pd.Series(pd.Categorical(["a", None]))).tolist()[0] == "A"
+    assert tolower(pd.Series(["AbC"]))[0] == "abc"
+    with pytest.raises(TypeError, match="'nchar\\(\\)' requires a character vector"):
+        nchar(pd.Series(pd.Categorical(["ab"])))
+    # cut at the training data's quartiles, kept for new data as scale() keeps its own
+    d = boston()
+    mf = _mf("medv ~ cut(lstat, quantile(lstat, (0:4)/4), include.lowest = TRUE)", d)
+    assert len(mf.var_levels[0]) == 4
+    new = model_frame_newdata(mf.encoder, d.iloc[:50])
+    np.testing.assert_array_equal(new[:, 0], mf.x[:50, 0])
+
+
 def test_columns_named_as_stateful_functions_do_not_hide_them():
     # R looks a called name up among functions only: a column `mean` or `scale` is data
     # where it is a name and the function where it is called, at fit and on new data
@@ -422,7 +441,7 @@ def test_summaries_with_missing_values_as_r():
     np.testing.assert_allclose(share, d.age - (d.age > 60).mean(), rtol=1e-12)
     with pytest.raises(TypeError, match=r"mean\(\) takes numbers"):
         _mf("time ~ I(age - mean(as.character(sex))) + sex", d)
-    with pytest.raises(ValueError, match="probs must be one probability"):
+    with pytest.raises(ValueError, match="a vector of another length than the rows"):
         _mf("time ~ I(age > quantile(age, c(0.1, 0.9))) + sex", d)
 
 

@@ -55,7 +55,8 @@ class Grammar:
             lambda: "round(x1, 1)", lambda: "trunc(x1 * 3)", lambda: "abs(x1)",
             lambda: f"I({self.number(deeper)} %% 3)", lambda: f"I({self.number(deeper)}%/%2)",
             lambda: f"ifelse({self.logical(deeper)}, {self.number(deeper)}, {self.number(deeper)})",
-            lambda: f"as.numeric({self.factor(deeper)})",
+            lambda: f"as.numeric({self.factor(deeper)})", lambda: "nchar(tolower(h))",
+            lambda: f"nchar(as.character({self.number(deeper)}))",
             lambda: f"ifelse({self.logical(deeper)}, {self.factor(deeper)}, {self.number(deeper)})",
             lambda: f"I({self.number(deeper)} + {self.number(deeper)})",
             # R's precedence, which Python's differs from: ^ above + and *, %% above *
@@ -126,7 +127,10 @@ class Grammar:
             lambda: "interaction(g, h)", lambda: f"interaction({self.factor(deeper)}, h)",
             lambda: 'interaction(g, x2, sep = "_", lex.order = TRUE)',
             lambda: "interaction(x2, h, drop = TRUE)", lambda: "factor(paste(g, h))",
-            lambda: f'factor(paste0(g, "-", {self.number(deeper)}))', lambda: f"factor(addNA({self.factor(deeper)}))",
+            lambda: f'factor(paste0(g, "-", {self.number(deeper)}))',
+            lambda: "factor(toupper(g))", lambda: "factor(substr(paste0(h, g), 2, 3))",
+            lambda: f"cut(x1, quantile(x1, c(0, {self.rng.choice(['0.3', '0.5'])}, 1), "
+                    "na.rm = TRUE), include.lowest = TRUE)", lambda: f"factor(addNA({self.factor(deeper)}))",
             # R's ifelse: a side of text makes text of the numbers (4, not 4.0); a factor
             # side gives its level codes
             lambda: f'factor(ifelse({self.logical(deeper)}, {self.number(deeper)}, "none"))',
