@@ -9,6 +9,7 @@ import re
 import numpy as np
 
 from .engine.compiled import NUMBA_MISSING_NOTE, available
+from ._rmath import r_sum
 from .messages import warn
 from .rrandom import RRandom
 
@@ -291,6 +292,20 @@ def weights_arg(w, n: int, name: str = "weights") -> np.ndarray:
         raise ValueError(f"{name} must be >= 0 and not all zero, got {int(np.sum(w < 0))} "
                          f"negative value(s) (min {w.min():g}) and "
                          f"{int(np.sum(w > 0))} positive")
+    return w
+
+
+def rescaled_weights_arg(w_raw: np.ndarray, count: int, summed: np.ndarray,
+                         rule: str) -> np.ndarray:
+    """Case weights rescaled as R does, ``w_raw * count / sum(summed)`` (the sum in
+    long double); refused, with ``rule`` (how they were rescaled) in the message,
+    when that overflows (R: a sum of Inf, and a NaN fit)."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        w = w_raw * count / r_sum(summed)
+    if not np.all(np.isfinite(w)):
+        raise ValueError(f"weights are too large to normalise as R does ({rule} overflows; "
+                         f"largest weight {np.max(w_raw):g}): rescale them, e.g. divide by "
+                         "their largest")
     return w
 
 

@@ -18,7 +18,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._checks import as_generator, int_arg, offset_arg, permutations_arg, weights_arg
+from ._checks import (as_generator, int_arg, offset_arg, permutations_arg,
+                      rescaled_weights_arg, weights_arg)
 from ._rmath import r_sum
 from .distributions import FitContext
 from .draws import child_seed, is_r_stream
@@ -162,13 +163,11 @@ def check_targets(data: CodedData, dist) -> Response:
                              f"needs distribution='coxph', not {dist.name!r}")
         y = _check_response(data.y, n, dist, data.response_name)
         _check_initial_value(y[:data.n_train], w_raw[:data.n_train], dist)
-    with np.errstate(over="ignore"):
-        w = w_raw * n / r_sum(w_raw)
-    grouped = dist.bag_by_group or data.group is not None     # weights used as given
-    if not grouped and not np.all(np.isfinite(w)):    # R: a sum of Inf, and a NaN fit
-        raise ValueError(f"weights are too large to normalise as R does (w * n / sum(w), n = "
-                         f"{n}, overflows; largest weight {np.max(w_raw):g}): rescale them, "
-                         "e.g. divide by their largest")
+    if dist.bag_by_group or data.group is not None:   # weights used as given
+        with np.errstate(over="ignore", invalid="ignore"):
+            w = w_raw * n / r_sum(w_raw)
+    else:
+        w = rescaled_weights_arg(w_raw, n, w_raw, f"w * n / sum(w), n = {n},")
     return Response(y=y, misc=status, offset=offset, w=w, w_raw=w_raw)
 
 

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from . import frontend
-from ._rmath import r_sum
+from ._checks import rescaled_weights_arg
 from .draws import shuffled
 
 if TYPE_CHECKING:                 # annotations only: pandas is imported on first use
@@ -96,13 +96,8 @@ def pairwise_layout(labels, y, weights, train_fraction, rng) -> PairwiseLayout:
         w = np.asarray(weights, dtype=float)
         check_group_weights(w, codes)
         group_w = pd.Series(w).groupby(codes).min().to_numpy()
-        with np.errstate(over="ignore", invalid="ignore"):
-            w = w * n_groups / r_sum(group_w)      # R: sum() in long double
-        if not np.all(np.isfinite(w)):             # R: a sum of Inf, and a NaN fit
-            raise ValueError(f"weights are too large to normalise as R does (w * G / the sum "
-                             f"of the {n_groups} group weights overflows; largest weight "
-                             f"{np.max(weights):g}): rescale them, e.g. divide by their "
-                             "largest")
+        w = rescaled_weights_arg(w, n_groups, group_w,
+                                 f"w * G / the sum of the {n_groups} group weights")
     perm = shuffled(rng, n_groups)             # perm[i]: level at position i
     position = np.empty(n_groups, dtype=np.intp)
     position[perm] = np.arange(n_groups)
