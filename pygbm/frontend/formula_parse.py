@@ -50,6 +50,7 @@ from .r_factors import check_na_levels
 from .r_functions import (COMPARE_NAME, R_CONSTANTS, R_FUNCTION_NAMES, R_FUNCTIONS,
                           python_names, r_names)
 from .r_summaries import R_SUMMARIES
+from .r_text import R_TEXT_FUNCTIONS
 from .surv import Surv
 from .terms import FormulaTerms, TermSpec, missing_column_error
 
@@ -87,6 +88,7 @@ FUNCTIONS = {
     "expm1": expm1_r, "Surv": Surv, "offset": _offset, "sqrt": np.sqrt, "abs": np.abs,
     "sin": np.sin, "cos": np.cos, "tan": tan_r, "floor": np.floor,
     "ceiling": np.ceil, "ceil": np.ceil, "sign": np.sign, "pd": pd, **R_FUNCTIONS,
+    **R_TEXT_FUNCTIONS,
     "cut": cut, **R_SUMMARIES,
 }
 
@@ -268,11 +270,15 @@ _COMPARISON = re.compile(r"Unknown operator '[=!<>]+'")
 _KEYWORD_CALL = re.compile(rf"(?<![\w.`])((?:{'|'.join(keyword.kwlist)})\.[\w.]+)\s*\(")
 
 
+#: the R functions an error lists as available, by their R names
+_AVAILABLE_FUNCTIONS = R_FUNCTION_NAMES + tuple(R_TEXT_FUNCTIONS)
+
+
 def _unavailable(what: str, functions) -> ValueError:
     """The error for ``what`` (a formula, a term) calling functions formulas do not have."""
     return ValueError(
         f"{what} calls {', '.join(map(repr, functions))}, which is not "
-        f"available in formulas (available: R's {', '.join(R_FUNCTION_NAMES)}, cut, I, log, "
+        f"available in formulas (available: R's {', '.join(_AVAILABLE_FUNCTIONS)}, cut, I, log, "
         "exp, sqrt, abs, ..., and numpy as np.<name>); compute the column in the data "
         "frame first")
 
@@ -403,7 +409,7 @@ def parse_terms(formula: str, evaluator: Evaluator) -> FormulaTerms:
 #: ``cut()`` outside the breaks, ``factor(x, levels)`` outside the levels (and so
 #: ``as.numeric()`` of either), ``as.logical()`` of text that is not TRUE or FALSE
 _MISSING_BY_DESIGN = frozenset({"cut", "factor", "as_factor", "ordered", "as_ordered",
-                                "as_logical"})
+                                "as_logical", "rev", "sort"})
 #: R's missing value written in a term (``ifelse(age > 50, NA, age)``)
 _R_MISSING = "NA"
 

@@ -69,8 +69,8 @@ def _categorical(x, levels, ordered: bool, labels=None, exclude=None) -> pd.Seri
     in R's order (a factor's observed levels in its order: R drops the unused ones);
     ``exclude`` drops levels; renamed by ``labels``."""
     x = series(x)
-    if levels is not None:
-        levels = list(np.atleast_1d(levels))
+    if levels is not None:      # R: a missing value among them is excluded (exclude = NA)
+        levels = [v for v in np.atleast_1d(levels) if not pd.isna(v)]
     elif is_factor(x):
         levels = list(x.cat.remove_unused_categories().cat.categories)
     else:

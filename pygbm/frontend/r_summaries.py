@@ -1,7 +1,9 @@
 """R's summary statistics in formula terms: ``ifelse(x > median(x), 1, 0)``,
-``I(x - mean(x))``, ``x / max(x)``, ``quantile(x, 0.9)``, ``sd``, ``var``, ``min``.
+``I(x - mean(x))``, ``x / max(x)``, ``quantile(x, 0.9)``, ``sd``, ``var``, ``min``; and
+the training data's values and levels, ``unique(g)``, ``levels(f)``, ``nlevels(f)``
+(``factor(g, levels = unique(g))``).
 
-Each is a number of the training data: a formulaic stateful transform's state, found
+Each is a value of the training data: a formulaic stateful transform's state, found
 when the model frame is built and kept for new data, as ``scale(x)`` keeps the
 training mean and sd. R's ``predict.gbm`` evaluates the term again on the new rows
 (their own median), so pygbm's predictions differ from R's there, on purpose
@@ -23,6 +25,7 @@ import numpy as np
 import pandas as pd
 from formulaic.utils.stateful_transforms import stateful_transform
 
+from .r_factors import is_factor, series
 from .r_operators import r_numeric
 
 __all__ = ["R_SUMMARIES"]
@@ -142,6 +145,38 @@ def quantile(x, probs, na_rm=False, _state=None):
     return _kept(_state, compute)
 
 
+@stateful_transform
+def unique(x, _state=None):
+    """R's ``unique(x)`` of the training data: each value once, in the order of its
+    first row (a missing value too; a factor's values, for ``factor(x, levels =
+    unique(x))``)."""
+    def compute():
+        values = x.astype(object) if is_factor(x) else series(x)
+        return np.asarray(pd.unique(values.to_numpy()), dtype=object)
+    return _kept(_state, compute)
+
+
+@stateful_transform
+def levels(x, _state=None):
+    """R's ``levels(f)`` of the training data: a factor's levels, in its order. Text
+    has none in R (``levels`` gives NULL, so ``factor(g, levels = levels(g))`` would be
+    all missing): refused, naming ``levels(factor(g))``."""
+    def compute():
+        if not is_factor(x):
+            raise TypeError(f"levels() takes a factor, got dtype {series(x).dtype} (R gives "
+                            "NULL for text and numbers: no levels); write levels(factor(x))")
+        return np.asarray(x.cat.categories, dtype=object)
+    return _kept(_state, compute)
+
+
+@stateful_transform
+def nlevels(x, _state=None):
+    """R's ``nlevels(f)`` of the training data: the number of a factor's levels (0 for
+    anything else, as R)."""
+    return _kept(_state, lambda: float(len(x.cat.categories)) if is_factor(x) else 0.0)
+
+
 #: the summaries, by the names formulas call them under
 R_SUMMARIES = {"mean": mean, "median": median, "var": var, "sd": sd, "min": r_min,
-               "max": r_max, "quantile": quantile}
+               "max": r_max, "quantile": quantile, "unique": unique, "levels": levels,
+               "nlevels": nlevels}

@@ -372,7 +372,7 @@ def test_a_formulas_groups_are_formula_syntax_as_r():
 def test_numbers_as_text_paste_and_interaction_as_r():
     from pygbm.frontend.encode import r_label
     from pygbm.frontend.r_factors import interaction
-    from pygbm.frontend.r_functions import paste, paste0
+    from pygbm.frontend.r_text import paste, paste0
     # R: as.character(c(100000, 1e-4, 0.0001234, 1e15, 123456, 2, -1e5, 100000.5))
     assert [r_label(v) for v in (100000.0, 1e-4, 0.0001234, 1e15, 123456.0, 2.0, -1e5,
                                  100000.5)] == ["1e+05", "1e-04", "0.0001234", "1e+15",
@@ -397,7 +397,7 @@ def test_numbers_as_text_paste_and_interaction_as_r():
 
 
 def test_text_functions_and_quantile_breaks_as_r():
-    from pygbm.frontend.r_functions import nchar, substr, tolower, toupper
+    from pygbm.frontend.r_text import nchar, substr, tolower, toupper
     h = pd.Series(["hello", None, "hi"])
     # R: substr(c("hello", NA, "hi"), 2, 3) "el" NA "i"; nchar(c(123, 1e5, 0.5)) 3 5 3
     assert substr(h, 2, 3).tolist()[::2] == ["el", "i"] and pd.isna(substr(h, 2, 3)[1])
@@ -650,8 +650,8 @@ def test_an_overflow_in_a_term_is_inf_without_numpys_warning():
 
 
 @pytest.mark.parametrize("formula, match", [
-    ("medv ~ findInterval(lstat, 3)",
-     r"term 'findInterval\(lstat, 3\)' calls 'findInterval', which is not available"),
+    ("medv ~ approx(lstat, 3)",
+     r"term 'approx\(lstat, 3\)' calls 'approx', which is not available"),
     ("medv ~ foo(bar(rad))", r"calls 'bar', 'foo', which is not available"),
     ("medv ~ as.numeric(town)", r"formula uses column not in data: 'town'"),
 ])

@@ -25,6 +25,12 @@ CONSTANTS = ("0", "1", "2", "5", "-1", "0.5", ".5", "3.00")
 #: factor()'s exclude= of the number column x2 and of the text column g
 NUMBER_EXCLUDES = ("3", "c(2, NA)", "NA", "NULL")
 TEXT_EXCLUDES = ('"a"', 'c("b", "e")', "NA", "NULL")
+#: regular expressions (R's default, POSIX) and their replacements for grepl, sub, gsub
+PATTERNS = ('"a"', '"^[ab]"', '"[[:lower:]]+$"', '"i"', '"[aeiou]"', '"(.)"', '"^(.)(.)"',
+            '"b*"', '""', '"[^l]"', '"[[:digit:]]"', r'"[\\d]"', r'"\\."', '"^l|^h"')
+REPLACEMENTS = ('""', '"-"', r'"\\1\\1"', r'"\\2\\1"', r'"\\0"', '"."')
+#: patterns R reads as PCRE (perl = TRUE), where alternatives are taken first to last
+PERL_PATTERNS = ('"o|i"', '"(?<=l)o"', '"x*"', '"(i|m)+"')
 #: the share of formulas whose first two terms are a group, and the share of those
 #: whose terms are one group less its last term
 GROUPED = 0.15
@@ -41,6 +47,17 @@ class Grammar:
 
     def pick(self, choices):
         return choices[int(self.rng.integers(len(choices)))]()
+
+    def substituted(self):
+        """``sub`` or ``gsub`` of a text or number column, R's matching or PCRE's (a
+        TRE pattern with alternatives is not drawn for them: pygbm refuses it)."""
+        function = self.rng.choice(["sub", "gsub"])
+        column = self.rng.choice(["g", "h", "x2"])
+        replacement = self.rng.choice(REPLACEMENTS)
+        if self.rng.random() < 0.3:
+            return f"{function}({self.rng.choice(PERL_PATTERNS)}, {replacement}, {column}, perl = TRUE)"
+        pattern = self.rng.choice([p for p in PATTERNS if "|" not in p])
+        return f"{function}({pattern}, {replacement}, {column})"
 
     def constant(self):
         return str(self.rng.choice(CONSTANTS))
@@ -78,7 +95,13 @@ class Grammar:
             lambda: "I((x1 > quantile(x1, 0.3, na.rm = TRUE))*1)",
             # arithmetic on conditions (R counts TRUE as 1)
             lambda: f"I(({self.logical(deeper)}) + ({self.logical(deeper)}))",
-            lambda: f"I(-({self.logical(deeper)}) * {self.number(deeper)})"])
+            lambda: f"I(-({self.logical(deeper)}) * {self.number(deeper)})",
+            # findInterval, and counts of the training data's levels
+            lambda: f"findInterval({self.number(deeper)}, c(-1, 0, 1))",
+            lambda: "findInterval(x2, c(0, 3, 6, 9), " + self.rng.choice(
+                ["rightmost.closed = TRUE", "all.inside = TRUE", "left.open = TRUE",
+                 "left.open = TRUE, rightmost.closed = TRUE"]) + ")",
+            lambda: "I(x2 / nlevels(factor(g)))", lambda: "rev(x1)"])
 
     def logical(self, depth=0):
         if depth > MAX_DEPTH:
@@ -98,6 +121,9 @@ class Grammar:
             lambda: f"is.finite(log({self.number(deeper)}))",
             lambda: "as.logical(x2 - 3)", lambda: "is.infinite(1/x1)",
             lambda: 'x2 == "3"', lambda: 'g > "b"', lambda: 'h <= "lo"',
+            lambda: f"grepl({self.rng.choice(PATTERNS)}, {self.rng.choice(['g', 'h', 'x2'])})",
+            lambda: 'grepl("I", h, ignore.case = TRUE)', lambda: 'grepl(".", x1, fixed = TRUE)',
+            lambda: 'startsWith(h, "m")', lambda: 'endsWith(g, "e")',
             lambda: f"!{self.number(deeper)} > {self.constant()}",    # R: !(a > b)
             lambda: f"!({self.logical(deeper)}) * 1 > 0"])            # R: !((l) * 1 > 0)
 
@@ -129,6 +155,15 @@ class Grammar:
             lambda: "interaction(x2, h, drop = TRUE)", lambda: "factor(paste(g, h))",
             lambda: f'factor(paste0(g, "-", {self.number(deeper)}))',
             lambda: "factor(toupper(g))", lambda: "factor(substr(paste0(h, g), 2, 3))",
+            lambda: f"factor({self.substituted()})",
+            # levels from seq, unique, sort, rev and levels of the training data
+            lambda: "cut(x1, seq(-3, 3, by = 0.5))",
+            lambda: f"cut(x2, seq(0, 10, length.out = {int(self.rng.integers(2, 6))}), "
+                    "include.lowest = TRUE)",
+            lambda: "factor(x2, levels = seq(9))", lambda: "factor(g, levels = unique(g))",
+            lambda: "factor(g, levels = rev(levels(factor(g))))",
+            lambda: "factor(h, levels = sort(unique(h), decreasing = TRUE))",
+            lambda: "ordered(x2, levels = rev(sort(unique(x2))))",
             lambda: f"cut(x1, quantile(x1, c(0, {self.rng.choice(['0.3', '0.5'])}, 1), "
                     "na.rm = TRUE), include.lowest = TRUE)", lambda: f"factor(addNA({self.factor(deeper)}))",
             # R's ifelse: a side of text makes text of the numbers (4, not 4.0); a factor
