@@ -12,13 +12,17 @@ R matches a pattern in one of three ways, and each is mapped here:
   leftmost position, Python the first that its backtracking finds: the two agree on
   concatenations of characters, classes and repeated characters (checked by brute force)
   but not always with alternation (``sub("a|ab", "X", "abc")`` is ``"Xc"`` in R) or a
-  repeated group, so :func:`substitute` refuses those (``grepl``, which only asks whether
-  there is a match, takes them).
+  repeated group, and TRE's lazy quantifiers (``*?``) are not Perl's, so
+  :func:`substitute` refuses those (``grepl``, which only asks whether there is a match,
+  takes them).
 
 Replacements as R reads them: ``\\1`` to ``\\9`` are groups, a backslash before any other
 character is that character (R's ``"\\\\0"`` is ``0``); with ``fixed = TRUE`` the
-replacement is text. ``gsub`` skips an empty match where the previous match ended, as R
-does (``gsub("b*", "-", "abc")`` is ``"-a-c-"``; Python's ``re.sub`` gives ``"-a--c-"``).
+replacement is text. ``gsub`` searches on as R does (:func:`_replaced`, :func:`_finder`):
+an empty match where the previous match ended is skipped (``gsub("b*", "-", "abc")`` is
+``"-a-c-"``; Python's ``re.sub`` gives ``"-a--c-"``), and TRE searches the rest of the
+text as a text of its own. Checked against R on random patterns and texts
+(``tests/frontend/test_regex_sweep_r.py``).
 Exact for ASCII text; beyond it the POSIX classes ``upper``, ``lower`` and ``punct`` are
 ASCII here.
 """
@@ -68,11 +72,13 @@ def _bracket(pattern: str, start: int, perl: bool) -> tuple[str, int]:
         raise ValueError(f"invalid regular expression {pattern!r}: a bracket is not closed")
     alternatives = classes + ([f"[{''.join(chars)}]"] if chars else [])
     either = alternatives[0] if len(alternatives) == 1 else f"(?:{'|'.join(alternatives)})"
-    return (rf"(?!{either})[\s\S]" if negated else either), i + 1
+    return (rf"(?:(?!{either})[\s\S])" if negated else either), i + 1
 
 
-def _translated(pattern: str, perl: bool) -> str:
-    """``pattern`` (TRE's or PCRE's) as Python's ``re`` writes it."""
+def _translated(pattern: str, perl: bool, not_at_start: bool) -> str:
+    """``pattern`` (TRE's or PCRE's) as Python's ``re`` writes it; with
+    ``not_at_start``, TRE's ``^`` matches nowhere (R searches the rest of a text after
+    a match as a text of its own, flagged "not at the beginning")."""
     out, i = [], 0
     while i < len(pattern):
         ch = pattern[i]
@@ -86,21 +92,24 @@ def _translated(pattern: str, perl: bool) -> str:
                        if not perl else pair)
             i += 2
             continue
-        out.append(r"\Z" if ch == "$" and not perl else ch)   # TRE: before no newline
+        if not perl and ch in "^$":      # TRE: $ before no newline; ^ as said
+            ch = r"\Z" if ch == "$" else "(?!)" if not_at_start else "^"
+        out.append(ch)
         i += 1
     return "".join(out)
 
 
-def compile_pattern(pattern, function: str, ignore_case=False, perl=False,
-                    fixed=False) -> re.Pattern:
-    """R's ``pattern`` for ``function`` as a compiled Python expression."""
+def compile_pattern(pattern, function: str, ignore_case=False, perl=False, fixed=False,
+                    not_at_start=False) -> re.Pattern:
+    """R's ``pattern`` for ``function`` as a compiled Python expression (see
+    :func:`_translated` for ``not_at_start``)."""
     if not isinstance(pattern, str):
         raise TypeError(f"{function}(): pattern must be one string, got {pattern!r}")
     if fixed:
         return re.compile(re.escape(pattern))
     flags = (re.IGNORECASE if ignore_case else 0) | (0 if perl else re.DOTALL)
     try:
-        return re.compile(_translated(pattern, bool(perl)), flags)
+        return re.compile(_translated(pattern, bool(perl), not_at_start), flags)
     except re.error as e:
         raise ValueError(f"{function}(): invalid regular expression {pattern!r} "
                          f"({e})") from None
@@ -113,19 +122,22 @@ _REPLACEMENT = re.compile(r"\\(.)", re.DOTALL)
 
 
 def _check_longest(pattern: str, function: str) -> None:
-    """Refuse a TRE pattern whose longest match may not be the first: one with an
-    alternative (``|``) or a repeated group."""
+    """Refuse a TRE pattern whose match may not be Python's: one with an alternative
+    (``|``) or a repeated group (TRE takes the longest match), or a lazy quantifier
+    (``*?``: TRE's minimal matching is not Perl's)."""
     i = 0
     while i < len(pattern):
         ch = pattern[i]
         if ch == "[":
             i = _bracket(pattern, i, perl=False)[1]
             continue
-        if ch == "|" or (ch == ")" and pattern[i + 1:i + 2] and pattern[i + 1] in _QUANTIFIERS):
+        after = pattern[i + 1:i + 2]
+        if ch == "|" or (ch == ")" and after and after in _QUANTIFIERS) \
+                or (ch in _QUANTIFIERS.replace("{", "}") and after == "?"):
             raise ValueError(
-                f"{function}(): pattern {pattern!r} has an alternative (|) or a repeated "
-                "group, where R's default (POSIX) matching takes the longest match and "
-                "Python's the first; write perl = TRUE (R then matches as pygbm does), or "
+                f"{function}(): pattern {pattern!r} has an alternative (|), a repeated group "
+                "or a lazy quantifier (*?), where R's default (POSIX) matching takes another "
+                "match than Python's; write perl = TRUE (R then matches as pygbm does), or "
                 "compute the column in the data frame first")
         i += 2 if ch == "\\" else 1
 
@@ -153,28 +165,54 @@ def _expander(replacement: str, fixed: bool, perl: bool, function: str):
     return expand
 
 
+def _finder(pattern, function: str, ignore_case, perl, fixed):
+    """A function ``(text, offset)`` giving the next match at or after ``offset`` and
+    its start and end in ``text``, as R searches: PCRE and fixed text in the whole text
+    from ``offset``; TRE in the rest of the text as a text of its own (so ``\\<`` and
+    ``\\b`` see a word start at ``offset``, and ``^`` matches only at 0, as in R)."""
+    first = compile_pattern(pattern, function, ignore_case, perl, fixed)
+    if perl or fixed:
+        def find(text, offset):
+            m = first.search(text, offset)
+            return None if m is None else (m, m.start(), m.end())
+        return find
+    rest = compile_pattern(pattern, function, ignore_case, perl, fixed, not_at_start=True)
+
+    def find_tre(text, offset):
+        m = (first if offset == 0 else rest).search(text[offset:])
+        return None if m is None else (m, offset + m.start(), offset + m.end())
+    return find_tre
+
+
+def _replaced(text: str, find, expand, every: bool) -> str:
+    """R's loop of ``sub``/``gsub``: after a match, the search goes on where it ended;
+    an empty match where one ended is not replaced; after an empty match the next
+    character is copied and the search goes on after it."""
+    pieces, offset, last_end = [], 0, -1
+    while (found := find(text, offset)) is not None:
+        m, start, end = found
+        pieces.append(text[offset:start])
+        if end > last_end:
+            pieces.append(expand(m))
+            last_end = end
+        offset = end
+        if offset >= len(text) or not every:
+            break
+        if start == end:
+            pieces.append(text[offset])
+            offset += 1
+    pieces.append(text[offset:])
+    return "".join(pieces)
+
+
 def substitute(pattern, replacement, texts, function: str, every: bool, ignore_case=False,
                perl=False, fixed=False) -> list:
     """R's ``sub`` (the first match) or ``gsub`` (``every``) of each text (None stays
     None)."""
     if not isinstance(replacement, str):
         raise TypeError(f"{function}(): replacement must be one string, got {replacement!r}")
-    compiled = compile_pattern(pattern, function, ignore_case, perl, fixed)
+    find = _finder(pattern, function, ignore_case, perl, fixed)
     if not (fixed or perl):
         _check_longest(pattern, function)
     expand = _expander(replacement, fixed, bool(perl), function)
-    out = []
-    for text in texts:
-        if text is None:
-            out.append(None)
-            continue
-        pieces, position, last_end = [], 0, None
-        for m in compiled.finditer(text):
-            if m.start() == m.end() == last_end:   # R: no empty match where one ended
-                continue
-            pieces += [text[position:m.start()], expand(m)]
-            position = last_end = m.end()
-            if not every:
-                break
-        out.append("".join(pieces) + text[position:])
-    return out
+    return [None if text is None else _replaced(text, find, expand, every) for text in texts]

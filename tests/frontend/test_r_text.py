@@ -48,17 +48,34 @@ def test_sub_and_gsub_as_r():
     assert gsub("a", r"\0x", one, fixed=True)[0] == r"\0xbc"
     assert gsub(".", "-", pd.Series(["a.b"]), fixed=True)[0] == "a-b"
     assert gsub("[[:digit:]]+", "#", pd.Series(["a12b3", "x"])).tolist() == ["a#b#", "x"]
-    assert sub("a+?", "X", pd.Series(["aaa"]))[0] == "Xaa"
+    assert sub("a+?", "X", pd.Series(["aaa"]), perl=True)[0] == "Xaa"
     f = pd.Series(pd.Categorical(["b", "a", None, "c"]))
     assert sub("a", "z", f).tolist()[:2] == ["b", "z"] and pd.isna(sub("a", "z", f)[2])
 
 
+def test_negated_brackets_repeat_and_gsub_searches_as_r():
+    # a negated bracket repeated: R's sub("[^a]+.?", "", "-a.c.11") is "a.c.11"... as R:
+    assert sub("[^a]+.?", "", pd.Series(["-a.c.11", "bbaB"])).tolist() == [".c.11", "B"]
+    assert gsub("[^[:lower:]]*", "-", pd.Series(["a-b"]))[0] == "-a-b-"
+    assert grepl("^[^[:lower:]]{0,2}[[:alpha:]]{1,}", pd.Series(["ab\n"]))[0]
+    # R searches the rest of the text as a text of its own: \< sees a word start after
+    # a match (gsub("\\<\\w", "z", "cA") is "zz"), ^ does not match again
+    assert gsub(r"\<\w", "z", pd.Series(["cA\n"]))[0] == "zz\n"
+    assert gsub("^[[:alpha:]]", "z", pd.Series(["ab"]))[0] == "zb"
+    # PCRE: after an empty match the next character is copied (R: "a", Python's re "")
+    assert gsub("^a*?", "", pd.Series(["a"]), perl=True)[0] == "a"
+
+
 def test_longest_match_patterns_refused_unless_perl():
     # R: sub("a|ab", "X", "abc") is "Xc" (POSIX: the longest), perl = TRUE "Xbc"
-    with pytest.raises(ValueError, match=r"an alternative \(\|\) or a repeated group"):
+    with pytest.raises(ValueError, match=r"an alternative \(\|\), a repeated group"):
         sub("a|ab", "X", pd.Series(["abc"]))
     with pytest.raises(ValueError, match="repeated group"):
         gsub("(ab)+", "X", pd.Series(["abab"]))
+    # TRE's minimal repetition is not Perl's: R's sub("X+?[^a]{0,2}", "", "XA") is "A"
+    with pytest.raises(ValueError, match=r"lazy quantifier"):
+        sub("X+?[^a]{0,2}", "", pd.Series(["XA"]))
+    assert sub("X+?[^a]{0,2}", "", pd.Series(["XA"]), perl=True)[0] == ""
     assert sub("a|ab", "X", pd.Series(["abc"]), perl=True)[0] == "Xbc"
     assert sub("[a|b]", "X", pd.Series(["|"]))[0] == "X"       # | in brackets: a character
     assert grepl("^l|^h", pd.Series(["lo", "mid", "hi"])).tolist() == [True, False, True]
