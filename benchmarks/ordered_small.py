@@ -140,7 +140,8 @@ def main():
         fit_args = argparse.Namespace(n_trees=1000, shrinkage=0.05, depth=ob.DEPTH,
                                       catboost_ctr_complexity=None,
                                       n_permutations=ob.N_PERMUTATIONS,
-                                      fold_len_multiplier=ob.FOLD_LEN_MULTIPLIER)
+                                      fold_len_multiplier=ob.FOLD_LEN_MULTIPLIER,
+                                      bag_fraction=ob.BAG_FRACTION)
         for name in args.data:
             d = load(name)
             for seed in range(args.seeds):
