@@ -140,8 +140,9 @@ def _column_kind(col: pd.Series, name: str, role: str = "predictor column") -> s
     raise TypeError(
         f"{role} {name!r} has dtype {dtype}, which gbm cannot use; expected "
         "numeric, bool, string or categorical"
-        + (" (convert dates/times to numbers, e.g. days since a reference date)" if timelike
-           else "")
+        + (" (convert dates/times to numbers, e.g. days since a reference date: "
+           "as.numeric(as.Date(x)) in a formula, as R gbm, which refuses dates too)"
+           if timelike else "")
     )
 
 

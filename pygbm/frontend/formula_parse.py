@@ -49,6 +49,7 @@ from .r_operators import AND_NAME, IN_NAME, NOT_NAME, OR_NAME
 from .r_factors import check_na_levels
 from .r_functions import (COMPARE_NAME, R_CONSTANTS, R_FUNCTION_NAMES, R_FUNCTIONS,
                           python_names, r_names)
+from .r_dates import R_DATE_FUNCTIONS
 from .r_summaries import R_SUMMARIES
 from .r_text import R_TEXT_FUNCTIONS
 from .surv import Surv
@@ -88,7 +89,7 @@ FUNCTIONS = {
     "expm1": expm1_r, "Surv": Surv, "offset": _offset, "sqrt": np.sqrt, "abs": np.abs,
     "sin": np.sin, "cos": np.cos, "tan": tan_r, "floor": np.floor,
     "ceiling": np.ceil, "ceil": np.ceil, "sign": np.sign, "pd": pd, **R_FUNCTIONS,
-    **R_TEXT_FUNCTIONS,
+    **R_TEXT_FUNCTIONS, **R_DATE_FUNCTIONS,
     "cut": cut, **R_SUMMARIES,
 }
 
@@ -271,7 +272,8 @@ _KEYWORD_CALL = re.compile(rf"(?<![\w.`])((?:{'|'.join(keyword.kwlist)})\.[\w.]+
 
 
 #: the R functions an error lists as available, by their R names
-_AVAILABLE_FUNCTIONS = R_FUNCTION_NAMES + tuple(R_TEXT_FUNCTIONS)
+_AVAILABLE_FUNCTIONS = R_FUNCTION_NAMES + tuple(R_TEXT_FUNCTIONS) + ("as.Date",) + tuple(
+    name for name in R_DATE_FUNCTIONS if name != "as_Date")
 
 
 def _unavailable(what: str, functions) -> ValueError:
@@ -409,7 +411,7 @@ def parse_terms(formula: str, evaluator: Evaluator) -> FormulaTerms:
 #: ``cut()`` outside the breaks, ``factor(x, levels)`` outside the levels (and so
 #: ``as.numeric()`` of either), ``as.logical()`` of text that is not TRUE or FALSE
 _MISSING_BY_DESIGN = frozenset({"cut", "factor", "as_factor", "ordered", "as_ordered",
-                                "as_logical", "rev", "sort"})
+                                "as_logical", "rev", "sort", "as_Date"})
 #: R's missing value written in a term (``ifelse(age > 50, NA, age)``)
 _R_MISSING = "NA"
 

@@ -21,6 +21,7 @@ import numpy as np
 import pandas as pd
 
 from .encode import r_collation_key, r_label, r_labels, r_number
+from .r_dates import as_date, date_days, is_date
 from .r_factors import R_FACTOR_FUNCTIONS, is_factor, series
 from .r_grammar import STRING_LITERAL
 from .r_operators import (R_LOGICAL_FUNCTIONS, R_OPERATORS, holds_text, logical,
@@ -35,13 +36,13 @@ COMPARE_NAME = "_r_compare"
 _DOTTED = {"as.factor": "as_factor", "as.ordered": "as_ordered", "as.numeric": "as_numeric",
            "as.double": "as_double", "as.integer": "as_integer",
            "as.character": "as_character", "as.logical": "as_logical", "is.na": "is_na",
-           "is.finite": "is_finite", "is.infinite": "is_infinite"}
+           "is.finite": "is_finite", "is.infinite": "is_infinite", "as.Date": "as_Date"}
 #: R's dotted argument names (``cut(x, 3, include.lowest = TRUE)``) and their Python names
 _DOTTED_ARGUMENTS = {"include.lowest": "include_lowest", "dig.lab": "dig_lab", "na.rm": "na_rm",
                      "lex.order": "lex_order", "ignore.case": "ignore_case",
                      "length.out": "length_out", "rightmost.closed": "rightmost_closed",
                      "all.inside": "all_inside", "left.open": "left_open",
-                     "from": "from_"}
+                     "from": "from_", "tryFormats": "try_formats"}
 _TO_PYTHON = re.compile(r"(?<![\w.`])(" + "|".join(re.escape(k) for k in _DOTTED) + r")(?=\s*\()")
 _TO_R = re.compile(r"(?<![\w.`])(" + "|".join(_DOTTED.values()) + r")(?=\s*\()")
 _FROM_PYTHON = {v: k for k, v in _DOTTED.items()}
@@ -85,8 +86,11 @@ _R_ROUND_EXACT_BELOW = 8e14
 
 def as_numeric(x):
     """R's ``as.numeric(x)``: a factor's level codes 1, 2, ...; strings that are not
-    numbers become missing (R's "NAs introduced by coercion"); dates are seconds since
-    1970-01-01 UTC (R's POSIXct), durations seconds."""
+    numbers become missing (R's "NAs introduced by coercion"); dates and times are
+    seconds since 1970-01-01 UTC (R's POSIXct), durations seconds, R's Dates
+    (``as.Date``) days."""
+    if is_date(x):
+        return date_days(x)
     x = series(x)
     if isinstance(x.dtype, pd.CategoricalDtype):
         codes = x.cat.codes.to_numpy().astype(float) + 1.0
@@ -292,11 +296,24 @@ def _as_text(values: np.ndarray) -> np.ndarray:
     return text.to_numpy(dtype=object).reshape(np.shape(values))
 
 
+def _date_operand(v):
+    """One side of a comparison with a Date, as days: a Date's, text's as a Date's."""
+    if is_date(v):
+        return date_days(v)
+    if isinstance(v, str):
+        return date_days(as_date(pd.Series([v])))[0]
+    if isinstance(v, pd.Series) and holds_text(v.dtype):
+        return date_days(as_date(v))
+    return v
+
+
 def compare(left, op: str, right):
     """A comparison as R makes it: missing where either side is missing (Python's
     ``NaN > 10`` is False, R's ``NA > 10`` is NA). Formula terms' comparisons are
     rewritten to call this (:class:`~.formula_parse.Evaluator`)."""
     index = next((v.index for v in (left, right) if isinstance(v, pd.Series)), None)
+    if is_date(left) or is_date(right):        # R: text compared with a Date is a date
+        left, right = (_date_operand(v) for v in (left, right))
     if op in _ORDERING and any(is_factor(v) for v in (left, right)):
         left, right = _level_positions(left, right, op)
     lhs, rhs = (v.astype(object).to_numpy() if is_factor(v) else np.asarray(v)

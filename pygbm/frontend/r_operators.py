@@ -24,6 +24,7 @@ import numpy as np
 import pandas as pd
 
 from .encode import r_labels
+from .r_dates import date_days, is_date
 from .._rmath import pow_r
 from .r_grammar import (NUMERIC_NAME, POWER_NAME, SEQUENCE_NAME, STRING_LITERAL,
                         RSyntaxError, nesting, python_code, token_matches)
@@ -225,9 +226,12 @@ def r_sequence(start, end) -> np.ndarray:
 
 def r_numeric(x):
     """An operand of R's arithmetic: TRUE/FALSE as 1/0 and a missing one as NaN
-    (pandas' ``+`` of booleans is ``or``, its ``-`` is ``not``); anything else as it is."""
+    (pandas' ``+`` of booleans is ``or``, its ``-`` is ``not``); a Date as its days
+    (``d - as.Date("2020-01-01")`` is days, R's difftime); anything else as it is."""
     if isinstance(x, pd.Series) and pd.api.types.is_bool_dtype(x.dtype):
         return pd.Series(x.to_numpy(dtype=float, na_value=np.nan), index=x.index)
+    if is_date(x):                              # R's Date: days since 1970-01-01
+        return date_days(x)
     if isinstance(x, (bool, np.bool_)) or isinstance(x, np.ndarray) and x.dtype == bool:
         return np.asarray(x, dtype=float)
     return x

@@ -39,8 +39,8 @@ RANDOM_RESPONSE = 0.3
 
 
 class Grammar:
-    """Random R terms over the columns x1, x2 (numbers), g, h (text); responses over
-    y and z."""
+    """Random R terms over the columns x1, x2 (numbers), g, h (text), ds, dm (dates as
+    text); responses over y and z."""
 
     def __init__(self, rng):
         self.rng = rng
@@ -101,7 +101,12 @@ class Grammar:
             lambda: "findInterval(x2, c(0, 3, 6, 9), " + self.rng.choice(
                 ["rightmost.closed = TRUE", "all.inside = TRUE", "left.open = TRUE",
                  "left.open = TRUE, rightmost.closed = TRUE"]) + ")",
-            lambda: "I(x2 / nlevels(factor(g)))", lambda: "rev(x1)"])
+            lambda: "I(x2 / nlevels(factor(g)))", lambda: "rev(x1)",
+            # R's dates: days since 1970, parts of them
+            lambda: "as.numeric(as.Date(ds))", lambda: "julian(as.Date(ds))",
+            lambda: 'as.numeric(format(as.Date(ds), "%j"))',
+            lambda: 'I(as.numeric(as.Date(ds) - as.Date("2020-01-01")))',
+            lambda: 'as.numeric(as.Date(dm, format = "%d/%m/%Y"))'])
 
     def logical(self, depth=0):
         if depth > MAX_DEPTH:
@@ -124,6 +129,7 @@ class Grammar:
             lambda: f"grepl({self.rng.choice(PATTERNS)}, {self.rng.choice(['g', 'h', 'x2'])})",
             lambda: 'grepl("I", h, ignore.case = TRUE)', lambda: 'grepl(".", x1, fixed = TRUE)',
             lambda: 'startsWith(h, "m")', lambda: 'endsWith(g, "e")',
+            lambda: 'as.Date(ds) > "2020-06-01"', lambda: 'as.Date(ds)<=as.Date("2019-3-1")',
             lambda: f"!{self.number(deeper)} > {self.constant()}",    # R: !(a > b)
             lambda: f"!({self.logical(deeper)}) * 1 > 0"])            # R: !((l) * 1 > 0)
 
@@ -156,6 +162,9 @@ class Grammar:
             lambda: f'factor(paste0(g, "-", {self.number(deeper)}))',
             lambda: "factor(toupper(g))", lambda: "factor(substr(paste0(h, g), 2, 3))",
             lambda: f"factor({self.substituted()})",
+            lambda: "factor(months(as.Date(ds)))", lambda: "factor(quarters(as.Date(ds)))",
+            lambda: "factor(weekdays(as.Date(ds), abbreviate = TRUE))",
+            lambda: 'factor(format(as.Date(dm, "%d/%m/%Y"), "%Y %b"))',
             # levels from seq, unique, sort, rev and levels of the training data
             lambda: "cut(x1, seq(-3, 3, by = 0.5))",
             lambda: f"cut(x2, seq(0, 10, length.out = {int(self.rng.integers(2, 6))}), "
@@ -218,17 +227,26 @@ class Grammar:
 def _data(rng) -> pd.DataFrame:
     def missing(values):
         return np.where(rng.random(N_ROWS) < 0.1, np.nan, values)
+
+    def missing_text(values):
+        return np.where(rng.random(N_ROWS) < 0.1, None, np.asarray(values, dtype=object))
     g = rng.choice(list("abcde"), N_ROWS).astype(object)
     g[rng.random(N_ROWS) < 0.1] = None
     # numbers of a few digits, as in data: R's read.csv can miss the last bit of a
     # 16-17 digit number (1.140996878140352 is read as 1.1409968781403519, an ulp
     # below; Python and pandas read it correctly), which the response's
     # bit-for-bit comparison would blame on pygbm
+    # dates as text (R 4 reads them as text): ISO, some with a time after them and
+    # without leading zeros, and day/month/year
+    dates = pd.to_datetime(rng.integers(17000, 19500, N_ROWS), unit="D")
+    ds = [f"{t.year}-{t.month}-{t.day:02d}" + (" 10:30" if rng.random() < 0.2 else "")
+          for t in dates]
     return pd.DataFrame({"y": np.round(rng.normal(size=N_ROWS), 4),
                          "z": np.round(rng.random(N_ROWS), 3),
                          "x1": missing(np.round(rng.normal(size=N_ROWS), 2)),
                          "x2": missing(rng.integers(0, 10, N_ROWS).astype(float)),
-                         "g": g, "h": rng.choice(["lo", "mid", "hi"], N_ROWS)})
+                         "g": g, "h": rng.choice(["lo", "mid", "hi"], N_ROWS),
+                         "ds": missing_text(ds), "dm": [t.strftime("%d/%m/%Y") for t in dates]})
 
 
 def _numbers(values):
