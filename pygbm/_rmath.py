@@ -139,6 +139,31 @@ def expm1_r(x):
     return _c_library(math.expm1, np.expm1, x)
 
 
+def _c_elementwise(fn, numpy_fn):
+    """R's function of one argument that is the C library's ``fn`` (R calls it),
+    elementwise."""
+    def apply(x):
+        return _c_library(fn, numpy_fn, x)
+    apply.__name__ = f"{fn.__name__}_r"
+    apply.__doc__ = (f"R's ``{fn.__name__}``: the C library's rounding (NumPy's may differ "
+                     "in the last place), NumPy's special values.")
+    return apply
+
+
+def atan2_r(y, x):
+    """R's ``atan2(y, x)``: the C library's (NumPy's may differ in the last place)."""
+    return _c_library(math.atan2, np.arctan2, y, x)
+
+
+#: R's inverse and hyperbolic trigonometric functions and ``atan2``, the C library's
+TRIGONOMETRIC_R = {
+    **{name: _c_elementwise(getattr(math, name), numpy_fn) for name, numpy_fn in (
+        ("asin", np.arcsin), ("acos", np.arccos), ("atan", np.arctan), ("sinh", np.sinh),
+        ("cosh", np.cosh), ("tanh", np.tanh), ("asinh", np.arcsinh), ("acosh", np.arccosh),
+        ("atanh", np.arctanh))},
+    "atan2": atan2_r}
+
+
 #: the exponent R's ``^`` computes as a product (``x^2`` is ``x * x``; checked
 #: against R 4.2.2 on 50,000 values: the C library's ``pow(x, 2)`` differs in the last
 #: bit for one in a thousand)

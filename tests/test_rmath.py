@@ -7,9 +7,9 @@ import math
 import numpy as np
 import pytest
 
-from pygbm._rmath import (exp_r, expm1_r, log10_r, log1p_r, log2_r, log_r, pow_r, r_sum,
-                          running_minus, sequential_minus, sequential_sum, shell_sort_order,
-                          tan_r)
+from pygbm._rmath import (TRIGONOMETRIC_R, atan2_r, exp_r, expm1_r, log10_r, log1p_r, log2_r,
+                          log_r, pow_r, r_sum, running_minus, sequential_minus, sequential_sum,
+                          shell_sort_order, tan_r)
 
 
 @pytest.mark.parametrize("n", [0, 1, 2, 3, 7, 8, 9, 16, 17, 100, 1000, 10_000])
@@ -126,6 +126,21 @@ def test_formula_functions_are_the_c_librarys():
     assert pow_r(x, 1.7).tolist() == [math.pow(v, 1.7) for v in x]
     assert tan_r(x).tolist() == [math.tan(v) for v in x]
     np.testing.assert_array_equal(pow_r(x, 2.0), x * x)       # R's x^2 is x * x
+
+
+def test_trigonometric_functions_are_the_c_librarys():
+    rng = np.random.default_rng(4)
+    x = rng.uniform(-0.999, 0.999, 2000)
+    for name in ("asin", "acos", "atan", "sinh", "cosh", "tanh", "asinh", "atanh"):
+        assert TRIGONOMETRIC_R[name](x).tolist() == [getattr(math, name)(v) for v in x], name
+    assert TRIGONOMETRIC_R["acosh"](1 + np.abs(x) * 50).tolist() == \
+        [math.acosh(1 + abs(v) * 50) for v in x]
+    assert atan2_r(x, x[::-1]).tolist() == [math.atan2(a, b) for a, b in zip(x, x[::-1])]
+    # R: asin(2), atanh(1), cosh(1000), asin(NA): NaN Inf Inf NA (NumPy's special values)
+    got = np.array([TRIGONOMETRIC_R["asin"](2.0), TRIGONOMETRIC_R["atanh"](np.array([1.0]))[0],
+                    TRIGONOMETRIC_R["cosh"](np.array([1000.0]))[0],
+                    TRIGONOMETRIC_R["asin"](np.nan)])
+    assert np.isnan(got[0]) and got[1] == np.inf and got[2] == np.inf and np.isnan(got[3])
 
 
 def test_pow_and_expm1_special_values_are_r_s():

@@ -41,7 +41,7 @@ from formulaic.utils.code import sanitize_variable_names
 from formulaic.utils.layered_mapping import LayeredMapping
 from formulaic.utils.stateful_transforms import stateful_eval
 
-from .._rmath import exp_r, expm1_r, log10_r, log1p_r, log2_r, log_r, tan_r
+from .._rmath import TRIGONOMETRIC_R, exp_r, expm1_r, log10_r, log1p_r, log2_r, log_r, tan_r
 from .encode import as_column, holds_numbers
 from .r_cut import cut
 from .r_deparse import expression_key, python_expression, r_response, term_labels
@@ -87,7 +87,7 @@ FUNCTIONS = {
     **TRANSFORMS,
     "log": _log, "log2": log2_r, "log10": log10_r, "log1p": log1p_r, "exp": exp_r,
     "expm1": expm1_r, "Surv": Surv, "offset": _offset, "sqrt": np.sqrt, "abs": np.abs,
-    "sin": np.sin, "cos": np.cos, "tan": tan_r, "floor": np.floor,
+    "sin": np.sin, "cos": np.cos, "tan": tan_r, **TRIGONOMETRIC_R, "floor": np.floor,
     "ceiling": np.ceil, "ceil": np.ceil, "sign": np.sign, "pd": pd, **R_FUNCTIONS,
     **R_TEXT_FUNCTIONS, **R_DATE_FUNCTIONS,
     "cut": cut, **R_SUMMARIES,

@@ -88,6 +88,9 @@ class Grammar:
             lambda: "log10(abs(x1) + 1)", lambda: "exp(x1/3)", lambda: "I(abs(x1)^1.5)",
             lambda: "log(x2 + 1, base = 3)", lambda: "expm1(x1)", lambda: "log2(x2 + 2)",
             lambda: "tan(x1/2)", lambda: "sin(x1) + cos(x2)",
+            lambda: "I(atan(x1) + tanh(x1/2))", lambda: "I(asinh(x2) + sinh(x1) * cosh(x1))",
+            lambda: "atan2(x1, x2 + 1)", lambda: "I(atan2(y = x1, x = 2))",
+            lambda: "I(asin(x1/10) + acos(x1/10) + atanh(x1/10) + acosh(x2 + 1))",
             # summaries of the training data
             lambda: f"I({self.number(deeper)} - mean(x1, na.rm = TRUE))",
             lambda: "ifelse(x2 > median(x2, na.rm = TRUE), 1, 0)",
