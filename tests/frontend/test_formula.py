@@ -445,6 +445,25 @@ def test_summaries_with_missing_values_as_r():
         _mf("time ~ I(age > quantile(age, c(0.1, 0.9))) + sex", d)
 
 
+def test_summaries_take_r_s_arguments_in_r_s_order():
+    from pygbm.frontend.r_summaries import mean, median, quantile, r_max, r_min, sd, var
+    x1, x2 = pd.Series([1.0, 2, 3, 10]), pd.Series([5.0, np.nan, 7, 1])
+    # R: mean(x1, 0.1) (trim, not na.rm) 4; mean(c(1, 2, 3, 100), trim = 0.25) 2.5;
+    # median(x2, TRUE) 5; sd(x2, TRUE) 3.05505; max(x1, x2) NA;
+    # min(x1, x2, na.rm = TRUE) 1; quantile(x2, 0.3, TRUE) 3.4; type = 6: 1.8
+    assert mean(x1, 0.1) == 4 and mean(pd.Series([1.0, 2, 3, 100]), trim=0.25) == 2.5
+    assert np.isnan(mean(x2, 0.1)) and mean(x1, 0.6) == 2.5      # a trim of 0.5+: median
+    assert median(x2, True) == 5 and sd(x2, True) == pytest.approx(3.0550504633038935)
+    assert np.isnan(r_max(x1, x2)) and r_min(x1, x2, na_rm=True) == 1
+    assert r_max(x1, 30, na_rm=True) == 30
+    assert quantile(x2, 0.3, True) == pytest.approx(3.4)
+    assert quantile(x2, 0.3, type=6, na_rm=True) == pytest.approx(1.8)
+    with pytest.raises(ValueError, match=r"var\(x, y\) of two variables"):
+        var(x1, True)
+    with pytest.raises(ValueError, match="'type' must be 1 to 9"):
+        quantile(x1, 0.5, type=10)
+
+
 def test_an_unknown_function_is_named_in_the_term_as_r_writes_it():
     # not in the calls written for R's operators (_r_power(_r_numeric(rm), 2), ...)
     with pytest.raises(ValueError, match=r"formula term 'I\(rm\^2 \+ foo\(lstat\)\)' "

@@ -96,6 +96,13 @@ class Grammar:
             lambda: "ifelse(x2 > median(x2, na.rm = TRUE), 1, 0)",
             lambda: "I(x1/sd(x1, na.rm = TRUE) + max(x2, na.rm = TRUE))",
             lambda: "I((x1 > quantile(x1, 0.3, na.rm = TRUE))*1)",
+            # R's second arguments: mean's trim, max's and min's further values;
+            # quantile's nine types
+            lambda: f"I(x1 - mean(x1, {self.rng.choice(['0.1', '0.25', '0.5'])}, TRUE))",
+            lambda: "I(x1 - mean(x1, trim = 0.2, na.rm = TRUE))",
+            lambda: "I(x1/max(x1, x2, na.rm = TRUE) - min(x1, x2, 0, na.rm = TRUE))",
+            lambda: f"I((x1 > quantile(x1, {self.rng.choice(['0.37', '0.5', '0.9'])}, "
+                    f"na.rm = TRUE, type = {int(self.rng.integers(1, 10))}))*1)",
             # arithmetic on conditions (R counts TRUE as 1)
             lambda: f"I(({self.logical(deeper)}) + ({self.logical(deeper)}))",
             lambda: f"I(-({self.logical(deeper)}) * {self.number(deeper)})",
@@ -177,7 +184,9 @@ class Grammar:
             lambda: "factor(h, levels = sort(unique(h), decreasing = TRUE))",
             lambda: "ordered(x2, levels = rev(sort(unique(x2))))",
             lambda: f"cut(x1, quantile(x1, c(0, {self.rng.choice(['0.3', '0.5'])}, 1), "
-                    "na.rm = TRUE), include.lowest = TRUE)", lambda: f"factor(addNA({self.factor(deeper)}))",
+                    "na.rm = TRUE), include.lowest = TRUE)",
+            lambda: f"cut(x1, quantile(x1, c(0, 0.37, 0.81, 1), na.rm = TRUE, "
+                    f"type = {int(self.rng.integers(1, 10))}), include.lowest = TRUE)", lambda: f"factor(addNA({self.factor(deeper)}))",
             # R's ifelse: a side of text makes text of the numbers (4, not 4.0); a factor
             # side gives its level codes
             lambda: f'factor(ifelse({self.logical(deeper)}, {self.number(deeper)}, "none"))',
