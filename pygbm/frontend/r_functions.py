@@ -14,18 +14,18 @@ keywords): :func:`python_names` rewrites them in a formula before it is parsed a
 
 from __future__ import annotations
 
-import math
 import re
 
 import numpy as np
 import pandas as pd
 
-from .encode import r_collation_key, r_label, r_labels, r_number
+from .encode import r_label, r_labels, r_number
 from .r_dates import as_date, date_days, is_date
 from .r_factors import R_FACTOR_FUNCTIONS, is_factor, series
 from .r_grammar import STRING_LITERAL
 from .r_operators import (R_LOGICAL_FUNCTIONS, R_OPERATORS, holds_text, logical,
                           to_python, to_r)
+from .r_vectors import R_VECTOR_FUNCTIONS
 
 __all__ = ["COMPARE_NAME", "R_CONSTANTS", "R_FUNCTIONS", "python_names", "r_names"]
 
@@ -301,7 +301,7 @@ def _date_operand(v):
     if is_date(v):
         return date_days(v)
     if isinstance(v, str):
-        return date_days(as_date(pd.Series([v])))[0]
+        return date_days(as_date(v))
     if isinstance(v, pd.Series) and holds_text(v.dtype):
         return date_days(as_date(v))
     return v
@@ -328,110 +328,6 @@ def compare(left, op: str, right):
     return pd.Series(result, index=index)
 
 
-def c(*values):
-    """R's ``c(...)``, for arguments such as ``factor(x, levels = c(1, 2, 3))``."""
-    return np.concatenate([np.atleast_1d(np.asarray(v, dtype=object)) for v in values]) \
-        if values else np.array([], dtype=object)
-
-
-def _one_number(value, function: str, argument: str) -> float:
-    number = np.ravel(np.asarray(value, dtype=float)) if value is not None else np.array([])
-    if number.size != 1 or not np.isfinite(number[0]):
-        raise ValueError(f"{function}(): '{argument}' must be one finite number, got {value!r}")
-    return float(number[0])
-
-
-#: R's tolerance in ``seq(from, to, by)``'s count of steps, ``as.integer(n + 1e-10)``
-_SEQ_FUZZ = 1e-10
-
-
-#: R's ``seq(from, to, by)`` gives ``from`` alone when ``to`` is this close, relatively
-_SEQ_SAME = 100 * np.finfo(float).eps
-
-
-def seq(from_=None, to=None, by=None, length_out=None):
-    """R's ``seq(from, to)``, ``seq(from, to, by)``, ``seq(from, to, length.out)`` and
-    ``seq(n)`` (``1:n``), as R computes them: ``from + (0:n) * by`` (its last step
-    within ``to``), or with ``length.out`` ``from + i * by`` ending at ``to`` exactly."""
-    if to is None and by is None and length_out is None:
-        n = _one_number(from_, "seq", "from")
-        return np.arange(1.0, math.floor(n) + 1) if n >= 1 \
-            else np.arange(1.0, math.ceil(n) - 1, -1)
-    if from_ is None or to is None:
-        raise ValueError("seq(): give from and to (with by or length.out, or neither)")
-    first, last = _one_number(from_, "seq", "from"), _one_number(to, "seq", "to")
-    if length_out is not None:
-        if by is not None:
-            raise ValueError("seq(): too many arguments (from, to, by and length.out)")
-        n = _one_number(length_out, "seq", "length.out")
-        if n < 0:
-            raise ValueError(f"seq(): 'length.out' must be a non-negative number, got {n:g}")
-        n = math.ceil(n)
-        if n <= 1:
-            return np.array([first] if n else [])
-        step = (last - first) / (n - 1)
-        return np.concatenate([[first], first + np.arange(1, n - 1) * step, [last]])
-    step = _one_number(by, "seq", "by") if by is not None else (1.0 if last >= first else -1.0)
-    if abs(last - first) <= _SEQ_SAME * max(abs(first), abs(last)):
-        return np.array([first])
-    if step == 0 or (last - first) / step < 0:
-        raise ValueError("seq(): wrong sign in 'by' argument (R's error)")
-    values = first + np.arange(int((last - first) / step + _SEQ_FUZZ) + 1) * step
-    return np.minimum(values, last) if step > 0 else np.maximum(values, last)
-
-
-def find_interval(x, vec, rightmost_closed=False, all_inside=False, left_open=False):
-    """R's ``findInterval(x, vec, rightmost.closed, all.inside, left.open)``: the
-    number of breaks at or below each value (below, with ``left.open``); missing stays
-    missing."""
-    breaks = np.ravel(np.asarray(vec, dtype=float))
-    if np.isnan(breaks).any() or np.any(np.diff(breaks) < 0):
-        raise ValueError("findInterval(): 'vec' must be sorted non-decreasingly and not "
-                         "contain NAs (R's error)")
-    values = np.asarray(x, dtype=float)
-    found = np.searchsorted(breaks, values, side="left" if left_open else "right")
-    found = found.astype(float)
-    n = breaks.size
-    if rightmost_closed and n:
-        if left_open:
-            found[values == breaks[0]] = 1
-        else:
-            found[values == breaks[-1]] = n - 1
-    if all_inside:
-        found = np.clip(found, 1, n - 1)
-    found[np.isnan(values)] = np.nan
-    return found
-
-
-def _sorted_order(values: np.ndarray, text: bool) -> np.ndarray:
-    if text:
-        return np.array(sorted(range(values.size),
-                               key=lambda i: r_collation_key(values[i])), dtype=np.intp)
-    return np.argsort(values, kind="stable")
-
-
-def r_sort(x, decreasing=False):
-    """R's ``sort(x, decreasing = FALSE)``: the values without the missing ones, in
-    order (numbers as numbers, text in R's collation, a factor by its levels)."""
-    x = series(x).dropna()
-    if is_factor(x):
-        order = np.argsort(x.cat.codes.to_numpy(), kind="stable")
-    else:
-        values = x.to_numpy()
-        text = holds_text(x.dtype)
-        order = _sorted_order(np.asarray(r_labels(values) if text else values), text)
-    order = order[::-1] if decreasing else order
-    return x.to_numpy(dtype=object if is_factor(x) else None)[order]
-
-
-def rev(x):
-    """R's ``rev(x)``: the values in reverse order (a column's rows too, as R)."""
-    if isinstance(x, pd.Series):
-        return pd.Series(x.to_numpy()[::-1] if not is_factor(x) else x.array[::-1],
-                         index=x.index)
-    return np.asarray(x)[::-1]
-
-
 #: R's constants, for arguments such as ``cut(x, c(0, 10, Inf))`` or ``labels = FALSE``
 #: (a data column of the same name comes first, as in R's model frame)
 R_CONSTANTS = {"TRUE": True, "FALSE": False, "T": True, "F": False, "NULL": None,
@@ -439,13 +335,12 @@ R_CONSTANTS = {"TRUE": True, "FALSE": False, "T": True, "F": False, "NULL": None
 
 #: R's functions available in formula terms, by their Python name
 R_FUNCTIONS = {
-    "c": c, COMPARE_NAME: compare,
+    COMPARE_NAME: compare,
     **R_FACTOR_FUNCTIONS,
     "as_numeric": as_numeric, "as_double": as_numeric, "as_integer": as_integer,
     "as_character": as_character, "is_na": is_na, "pmin": pmin, "pmax": pmax,
     "round": r_round, "signif": signif, "trunc": r_trunc, "ifelse": ifelse,
-    "as_logical": as_logical, "seq": seq, "findInterval": find_interval, "sort": r_sort,
-    "rev": rev,
+    "as_logical": as_logical, **R_VECTOR_FUNCTIONS,
     "is_finite": is_finite, "is_infinite": is_infinite, **R_LOGICAL_FUNCTIONS, **R_OPERATORS,
 }
 #: the R functions formulas take, by their R names (what an error lists as available)

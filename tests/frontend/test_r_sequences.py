@@ -1,5 +1,5 @@
 """R's vector functions in term arguments: ``seq``, ``findInterval``, ``sort``, ``rev``
-(``pygbm.frontend.r_functions``) and the training data's ``unique``, ``levels`` and
+(``pygbm.frontend.r_vectors``) and the training data's ``unique``, ``levels`` and
 ``nlevels`` (``r_summaries``), kept for new data. Expected values are R 4.2.2's."""
 
 import numpy as np
@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from pygbm.frontend import model_frame, model_frame_newdata
-from pygbm.frontend.r_functions import find_interval, r_sort, rev, seq
+from pygbm.frontend.r_vectors import find_interval, r_sort, rev, seq
 
 
 def _r17(values):
