@@ -139,8 +139,8 @@ def _read_text(texts: list, fmt, try_formats) -> np.ndarray:
                              f"format (R's error; the first value {first!r}); give format =, "
                              "e.g. \"%d/%m/%Y\"")
     read = _reader(str(np.ravel(fmt)[0]) if np.ndim(fmt) else str(fmt))
-    return np.array([np.nan if t is None else (lambda d: np.nan if d is None else d)(read(t))
-                     for t in texts], dtype=float)
+    days = [None if t is None else read(t) for t in texts]
+    return np.array([np.nan if d is None else d for d in days], dtype=float)
 
 
 def as_date(x, format=None, try_formats=TRY_FORMATS, origin=None):  # noqa: A002 (R's name)
@@ -163,8 +163,12 @@ def as_date(x, format=None, try_formats=TRY_FORMATS, origin=None):  # noqa: A002
         if origin is None:
             raise ValueError("as.Date(): 'origin' must be supplied (R's error for numbers); "
                              'write as.Date(x, origin = "1970-01-01")')
-        start = date_days(as_date(origin))
-        return _dates(x.to_numpy(dtype=float, na_value=np.nan) + start, x.index)
+        days = x.to_numpy(dtype=float, na_value=np.nan)
+        if np.any(days[np.isfinite(days)] % 1):
+            raise ValueError("as.Date(): fractional days, which an R Date keeps (as.numeric "
+                             "gives them back) and pygbm's Dates do not: round them first, "
+                             "as.Date(round(x), origin = ...)")
+        return _dates(days + date_days(as_date(origin)), x.index)
     texts = r_labels(x.astype(object))
     return _dates(_read_text(texts, format, try_formats), x.index)
 

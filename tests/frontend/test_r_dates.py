@@ -30,6 +30,8 @@ def test_text_read_as_r_strptime():
         as_date(pd.Series([18000.0]))
     # R: as.Date(18000, origin = "1970-01-01") "2019-04-14"
     assert date_days(as_date(pd.Series([18000.0]), origin="1970-01-01"))[0] == 18000
+    with pytest.raises(ValueError, match="fractional days"):
+        as_date(pd.Series([18000.5]), origin="1970-01-01")
     # R: as.Date(as.POSIXct("2020-01-02 23:30:00", tz = "UTC")) "2020-01-02"
     assert _days_of(pd.Series(pd.to_datetime(["2020-01-02 23:30:00"]))) == [18263]
     assert _days_of(pd.Series(pd.Categorical(["2020-02-03"]))) == [18295]
