@@ -13,7 +13,9 @@ training mean and sd. R's ``predict.gbm`` evaluates the term again on the new ro
 The numbers are R's to the last bit (checked against R 4.2.2 on 300 random vectors;
 ``quantile``'s types on 400 vectors, 9 probabilities each): ``mean`` is a long-double
 mean corrected by a second long-double pass over the deviations (with ``trim``, of the
-values left after cutting ``floor(n trim)`` at each end), ``var`` the long-double sum of
+values left after cutting ``floor(n trim)`` at each end, summed in sorted order where R
+sums them in the order its partial sort leaves: the same to about one unit in the last
+place), ``var`` the long-double sum of
 squared deviations from that mean over n - 1, ``sd`` its square root, ``quantile`` the
 type ``?quantile`` defines, ``(1 - g) x[j] + g x[j + 1]`` at the position solving the
 type's ``p(k)`` (R's default type 7 by :func:`~.encode.r_quantile7`, the one the fit's

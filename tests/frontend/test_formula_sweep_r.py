@@ -97,9 +97,11 @@ class Grammar:
             lambda: "I(x1/sd(x1, na.rm = TRUE) + max(x2, na.rm = TRUE))",
             lambda: "I((x1 > quantile(x1, 0.3, na.rm = TRUE))*1)",
             # R's second arguments: mean's trim, max's and min's further values;
-            # quantile's nine types
-            lambda: f"I(x1 - mean(x1, {self.rng.choice(['0.1', '0.25', '0.5'])}, TRUE))",
-            lambda: "I(x1 - mean(x1, trim = 0.2, na.rm = TRUE))",
+            # quantile's nine types (a trimmed mean in a comparison: R sums the values
+            # left in the order of its partial sort, pygbm in sorted order, which can
+            # differ in the last bit)
+            lambda: f"I((x1 > mean(x1, {self.rng.choice(['0.1', '0.25', '0.5'])}, TRUE))*1)",
+            lambda: "I((x2 <= mean(x2, trim = 0.2, na.rm = TRUE))*1)",
             lambda: "I(x1/max(x1, x2, na.rm = TRUE) - min(x1, x2, 0, na.rm = TRUE))",
             lambda: f"I((x1 > quantile(x1, {self.rng.choice(['0.37', '0.5', '0.9'])}, "
                     f"na.rm = TRUE, type = {int(self.rng.integers(1, 10))}))*1)",
