@@ -1,6 +1,7 @@
 """R's vector functions in term arguments, with R's numbers: ``c``, ``seq``
 (``cut(x, seq(0, 100, by = 10))``), ``findInterval``, ``sort``, ``rev``
-(``factor(g, levels = rev(sort(unique(g))))``).
+(``factor(g, levels = rev(sort(unique(g))))``), and ``rowSums``/``rowMeans`` of
+``cbind(a, b, ...)`` (a score over several columns).
 """
 
 from __future__ import annotations
@@ -121,6 +122,52 @@ def rev(x):
     return np.asarray(x)[::-1]
 
 
+def cbind(*columns):
+    """R's ``cbind(a, b, ...)`` of columns, for :func:`row_sums` and :func:`row_means`:
+    a matrix of their numbers, one row per row (TRUE/FALSE as 1/0, a factor refused)."""
+    if not columns:
+        raise ValueError("cbind() needs at least one column")
+    if any(is_factor(c) or (isinstance(c, pd.Series) and holds_text(c.dtype))
+           for c in columns):
+        raise TypeError("cbind() here binds numbers (for rowSums and rowMeans); a factor "
+                        "or text would be R's codes or text: as.numeric(f) says which")
+    arrays = [np.asarray(series(c).to_numpy(dtype=float, na_value=np.nan))
+              if isinstance(c, pd.Series) else np.asarray(c, dtype=float) for c in columns]
+    return np.column_stack(np.broadcast_arrays(*arrays))
+
+
+def _row_matrix(x, function: str) -> np.ndarray:
+    matrix = np.asarray(x, dtype=float)
+    if matrix.ndim != 2:
+        raise TypeError(f"{function}() takes the columns of cbind(a, b, ...), got one "
+                        "vector")
+    return matrix
+
+
+def _row_total(matrix: np.ndarray, na_rm: bool) -> np.ndarray:
+    """Each row's sum, added column by column in long double, as R adds them."""
+    total = np.zeros(matrix.shape[0], dtype=np.longdouble)
+    for column in (np.where(np.isnan(matrix), 0.0, matrix) if na_rm else matrix).T:
+        total += column
+    return total
+
+
+def row_sums(x, na_rm=False):
+    """R's ``rowSums(cbind(a, b), na.rm = FALSE)``: each row's sum; missing where a
+    value is (with ``na.rm``, the sum of the others, 0 for none)."""
+    return _row_total(_row_matrix(x, "rowSums"), na_rm).astype(float)
+
+
+def row_means(x, na_rm=False):
+    """R's ``rowMeans(cbind(a, b), na.rm = FALSE)``: each row's long-double sum over
+    its count (with ``na.rm``, of the values not missing; NaN for none)."""
+    matrix = _row_matrix(x, "rowMeans")
+    count = (~np.isnan(matrix)).sum(axis=1) if na_rm else np.full(matrix.shape[0],
+                                                                   matrix.shape[1])
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return (_row_total(matrix, na_rm) / count.astype(np.longdouble)).astype(float)
+
+
 #: the vector functions formulas call, by their Python names
 R_VECTOR_FUNCTIONS = {"c": c, "seq": seq, "findInterval": find_interval, "sort": r_sort,
-                      "rev": rev}
+                      "rev": rev, "cbind": cbind, "rowSums": row_sums, "rowMeans": row_means}

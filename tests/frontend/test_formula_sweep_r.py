@@ -114,6 +114,8 @@ class Grammar:
                 ["rightmost.closed = TRUE", "all.inside = TRUE", "left.open = TRUE",
                  "left.open = TRUE, rightmost.closed = TRUE"]) + ")",
             lambda: "I(x2 / nlevels(factor(g)))", lambda: "rev(x1)",
+            lambda: f"rowSums(cbind(x1, {self.number(deeper)}, z), na.rm = TRUE)",
+            lambda: f"rowMeans(cbind({self.number(deeper)}, x2))",
             # R's dates: days since 1970, parts of them
             lambda: "as.numeric(as.Date(ds))", lambda: "julian(as.Date(ds))",
             lambda: 'as.numeric(format(as.Date(ds), "%j"))',

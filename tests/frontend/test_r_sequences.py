@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from pygbm.frontend import model_frame, model_frame_newdata
-from pygbm.frontend.r_vectors import find_interval, r_sort, rev, seq
+from pygbm.frontend.r_vectors import cbind, find_interval, r_sort, rev, row_means, row_sums, seq
 
 
 def _r17(values):
@@ -53,6 +53,20 @@ def test_sort_and_rev_as_r():
     r = rev(pd.Series([1.0, 2.0, np.nan], index=[7, 8, 9]))
     assert np.array_equal(r.to_numpy(), [np.nan, 2, 1], equal_nan=True)
     assert r.index.tolist() == [7, 8, 9]                        # row i gets row n - i's value
+
+
+def test_row_sums_and_means_as_r():
+    a, b = pd.Series([1.0, np.nan, 3.0]), pd.Series(pd.array([True, False, None], "boolean"))
+    # R: rowSums(cbind(c(1, NA, 3), c(TRUE, FALSE, NA))) 2 NA NA; na.rm = TRUE: 2 0 3;
+    # rowMeans(..., na.rm = TRUE) 1 0 3
+    m = cbind(a, b)
+    assert np.array_equal(row_sums(m), [2, np.nan, np.nan], equal_nan=True)
+    assert row_sums(m, na_rm=True).tolist() == [2, 0, 3]
+    assert row_means(m, na_rm=True).tolist() == [1, 0, 3]
+    with pytest.raises(TypeError, match="binds numbers"):
+        cbind(pd.Series(pd.Categorical(["a"])), a)
+    with pytest.raises(TypeError, match="columns of cbind"):
+        row_sums(a)
 
 
 def _frame():
