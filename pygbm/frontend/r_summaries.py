@@ -34,6 +34,7 @@ from formulaic.utils.stateful_transforms import stateful_transform
 from .encode import r_quantile7
 from .r_factors import is_factor, series
 from .r_operators import r_numeric
+from .r_vectors import one_number
 
 __all__ = ["R_SUMMARIES"]
 
@@ -63,13 +64,6 @@ def _long_mean(values: np.ndarray) -> np.longdouble:
     n = _LONG(values.size)
     first = np.cumsum(values.astype(_LONG))[-1] / n
     return first + np.cumsum(values.astype(_LONG) - first)[-1] / n
-
-
-def _one_number(value, function: str, argument: str) -> float:
-    number = np.ravel(np.asarray(value, dtype=float))
-    if number.size != 1 or np.isnan(number[0]):
-        raise ValueError(f"{function}(): '{argument}' must be one number, got {value!r}")
-    return float(number[0])
 
 
 def _kept(_state: dict, compute):
@@ -107,7 +101,7 @@ def mean(x, trim=0, na_rm=False, _state=None):
     """R's ``mean(x, trim = 0, na.rm = FALSE)`` of the training data (NaN for no
     values): with ``trim``, the mean after ``floor(n trim)`` values are cut from each end
     (R's second argument is ``trim``, not ``na.rm``)."""
-    trim = _one_number(trim, "mean", "trim")         # R: a trim of 0 or less cuts nothing
+    trim = one_number(trim, "mean", "trim", finite=False)         # R: a trim of 0 or less cuts nothing
     return _kept(_state, lambda: _statistic(
         x, na_rm, "mean", lambda v: _trimmed_mean(v, trim) if trim > 0 else _long_mean(v),
         math.nan))
@@ -214,7 +208,7 @@ def quantile(x, probs, na_rm=False, names=True, type=7, _state=None):  # noqa: A
         if p.size == 0 or not np.all((p >= 0) & (p <= 1)):
             raise ValueError(f"quantile(): probs must be probabilities in [0, 1], got "
                              f"{probs!r}")
-        qtype = _one_number(type, "quantile", "type")
+        qtype = one_number(type, "quantile", "type")
         if qtype not in range(1, 10):
             raise ValueError(f"quantile(): 'type' must be 1 to 9, got {type!r}")
         values = _numbers(x, na_rm, "quantile")

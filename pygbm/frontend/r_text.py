@@ -16,6 +16,7 @@ from .encode import r_labels
 from .r_factors import is_factor
 from .r_functions import as_character
 from .r_regex import compile_pattern, substitute
+from .r_vectors import one_number
 
 __all__ = ["R_TEXT_FUNCTIONS"]
 
@@ -72,11 +73,8 @@ def tolower(x):
 def substr(x, start, stop):
     """R's ``substr(x, start, stop)``: characters ``start`` to ``stop`` (1-based, both
     included; a start below 1 is 1, a stop before the start gives "")."""
-    bounds = [np.ravel(np.asarray(b, dtype=float)) for b in (start, stop)]
-    if any(b.size != 1 or not np.isfinite(b[0]) for b in bounds):
-        raise ValueError(f"substr(): start and stop must be one number each here, got "
-                         f"{start!r} and {stop!r}")
-    first, last = (int(b[0]) for b in bounds)
+    first, last = (int(one_number(b, "substr", name))
+                   for b, name in ((start, "start"), (stop, "stop")))
     return as_character(x).str.slice(max(first, 1) - 1, max(last, 0))
 
 

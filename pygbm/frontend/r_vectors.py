@@ -15,7 +15,7 @@ from .encode import r_collation_key, r_labels
 from .r_factors import is_factor, series
 from .r_operators import holds_text
 
-__all__ = ["R_VECTOR_FUNCTIONS"]
+__all__ = ["R_VECTOR_FUNCTIONS", "one_number"]
 
 
 def c(*values):
@@ -24,10 +24,13 @@ def c(*values):
         if values else np.array([], dtype=object)
 
 
-def _one_number(value, function: str, argument: str) -> float:
+def one_number(value, function: str, argument: str, finite: bool = True) -> float:
+    """``function``'s ``argument`` as one number, refused naming both unless it is one
+    (and finite, or with ``finite=False`` at least not missing)."""
     number = np.ravel(np.asarray(value, dtype=float)) if value is not None else np.array([])
-    if number.size != 1 or not np.isfinite(number[0]):
-        raise ValueError(f"{function}(): '{argument}' must be one finite number, got {value!r}")
+    if number.size != 1 or np.isnan(number[0]) or (finite and np.isinf(number[0])):
+        raise ValueError(f"{function}(): '{argument}' must be one "
+                         f"{'finite ' if finite else ''}number, got {value!r}")
     return float(number[0])
 
 
@@ -44,16 +47,16 @@ def seq(from_=None, to=None, by=None, length_out=None):
     ``seq(n)`` (``1:n``), as R computes them: ``from + (0:n) * by`` (its last step
     within ``to``), or with ``length.out`` ``from + i * by`` ending at ``to`` exactly."""
     if to is None and by is None and length_out is None:
-        n = _one_number(from_, "seq", "from")
+        n = one_number(from_, "seq", "from")
         return np.arange(1.0, math.floor(n) + 1) if n >= 1 \
             else np.arange(1.0, math.ceil(n) - 1, -1)
     if from_ is None or to is None:
         raise ValueError("seq(): give from and to (with by or length.out, or neither)")
-    first, last = _one_number(from_, "seq", "from"), _one_number(to, "seq", "to")
+    first, last = one_number(from_, "seq", "from"), one_number(to, "seq", "to")
     if length_out is not None:
         if by is not None:
             raise ValueError("seq(): too many arguments (from, to, by and length.out)")
-        n = _one_number(length_out, "seq", "length.out")
+        n = one_number(length_out, "seq", "length.out")
         if n < 0:
             raise ValueError(f"seq(): 'length.out' must be a non-negative number, got {n:g}")
         n = math.ceil(n)
@@ -61,7 +64,7 @@ def seq(from_=None, to=None, by=None, length_out=None):
             return np.array([first] if n else [])
         step = (last - first) / (n - 1)
         return np.concatenate([[first], first + np.arange(1, n - 1) * step, [last]])
-    step = _one_number(by, "seq", "by") if by is not None else (1.0 if last >= first else -1.0)
+    step = one_number(by, "seq", "by") if by is not None else (1.0 if last >= first else -1.0)
     if abs(last - first) <= _SEQ_SAME * max(abs(first), abs(last)):
         return np.array([first])
     if step == 0 or (last - first) / step < 0:
