@@ -48,7 +48,7 @@ from .r_deparse import expression_key, python_expression, r_response, term_label
 from .r_operators import AND_NAME, IN_NAME, NOT_NAME, OR_NAME
 from .r_factors import check_na_levels
 from .r_functions import (COMPARE_NAME, R_CONSTANTS, R_FUNCTION_NAMES, R_FUNCTIONS,
-                          python_names, r_names)
+                          python_names, r_function_names, r_names)
 from .r_dates import R_DATE_FUNCTIONS
 from .r_summaries import R_SUMMARIES
 from .r_text import R_TEXT_FUNCTIONS
@@ -272,8 +272,8 @@ _KEYWORD_CALL = re.compile(rf"(?<![\w.`])((?:{'|'.join(keyword.kwlist)})\.[\w.]+
 
 
 #: the R functions an error lists as available, by their R names
-_AVAILABLE_FUNCTIONS = R_FUNCTION_NAMES + tuple(R_TEXT_FUNCTIONS) + ("as.Date",) + tuple(
-    name for name in R_DATE_FUNCTIONS if name != "as_Date")
+_AVAILABLE_FUNCTIONS = R_FUNCTION_NAMES + r_function_names({**R_TEXT_FUNCTIONS,
+                                                             **R_DATE_FUNCTIONS})
 
 
 def _unavailable(what: str, functions) -> ValueError:

@@ -176,9 +176,8 @@ def check_na_levels(tree: ast.AST, term: str) -> None:
 
 def _unordered_factor(x, function: str) -> pd.Series:
     x = series(x)
-    if not isinstance(x.dtype, pd.CategoricalDtype) or x.cat.ordered:
-        kind = "an ordered factor" if isinstance(x.dtype, pd.CategoricalDtype) \
-            else f"dtype {x.dtype}"
+    if not is_factor(x) or x.cat.ordered:
+        kind = "an ordered factor" if is_factor(x) else f"dtype {x.dtype}"
         raise TypeError(f"{function}() takes an (unordered) factor, got {kind}; make one "
                         "with factor(x)")
     return x
@@ -211,7 +210,7 @@ def relevel(x, ref):
 def droplevels(x):
     """R's ``droplevels(f)``: the factor without the levels no row has."""
     x = series(x)
-    if not isinstance(x.dtype, pd.CategoricalDtype):
+    if not is_factor(x):
         raise TypeError(f"droplevels() takes a factor, got dtype {x.dtype}")
     return x.cat.remove_unused_categories()
 

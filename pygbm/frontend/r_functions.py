@@ -27,7 +27,8 @@ from .r_operators import (R_LOGICAL_FUNCTIONS, R_OPERATORS, holds_text, logical,
                           to_python, to_r)
 from .r_vectors import R_VECTOR_FUNCTIONS
 
-__all__ = ["COMPARE_NAME", "R_CONSTANTS", "R_FUNCTIONS", "python_names", "r_names"]
+__all__ = ["COMPARE_NAME", "R_CONSTANTS", "R_FUNCTIONS", "python_names", "r_function_names",
+           "r_names"]
 
 #: the name formula terms' comparisons are evaluated under (see :func:`compare`)
 COMPARE_NAME = "_r_compare"
@@ -298,11 +299,7 @@ def _as_text(values: np.ndarray) -> np.ndarray:
 
 def _date_operand(v):
     """One side of a comparison with a Date, as days: a Date's, text's as a Date's."""
-    if is_date(v):
-        return date_days(v)
-    if isinstance(v, str):
-        return date_days(as_date(v))
-    if isinstance(v, pd.Series) and holds_text(v.dtype):
+    if is_date(v) or isinstance(v, str) or (isinstance(v, pd.Series) and holds_text(v.dtype)):
         return date_days(as_date(v))
     return v
 
@@ -343,6 +340,12 @@ R_FUNCTIONS = {
     "as_logical": as_logical, **R_VECTOR_FUNCTIONS,
     "is_finite": is_finite, "is_infinite": is_infinite, **R_LOGICAL_FUNCTIONS, **R_OPERATORS,
 }
+def r_function_names(functions) -> tuple:
+    """The R names of formula functions given by their Python names (``as_Date`` is
+    ``as.Date``)."""
+    return tuple(_FROM_PYTHON.get(name, name) for name in functions)
+
+
 #: the R functions formulas take, by their R names (what an error lists as available)
-R_FUNCTION_NAMES = tuple(_FROM_PYTHON.get(name, name) for name in R_FUNCTIONS
-                         if name != COMPARE_NAME and name not in R_OPERATORS)
+R_FUNCTION_NAMES = r_function_names(name for name in R_FUNCTIONS
+                                    if name != COMPARE_NAME and name not in R_OPERATORS)
