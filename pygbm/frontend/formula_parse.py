@@ -267,7 +267,7 @@ _COMPARISON = re.compile(r"Unknown operator '[=!<>]+'")
 
 
 #: a call of an R function whose dotted name starts with a Python keyword
-#: (``as.Date(``, ``is.element(``), which Python cannot parse
+#: (``as.vector(``, ``is.numeric(``), which Python cannot parse
 _KEYWORD_CALL = re.compile(rf"(?<![\w.`])((?:{'|'.join(keyword.kwlist)})\.[\w.]+)\s*\(")
 
 

@@ -37,7 +37,8 @@ COMPARE_NAME = "_r_compare"
 _DOTTED = {"as.factor": "as_factor", "as.ordered": "as_ordered", "as.numeric": "as_numeric",
            "as.double": "as_double", "as.integer": "as_integer",
            "as.character": "as_character", "as.logical": "as_logical", "is.na": "is_na",
-           "is.finite": "is_finite", "is.infinite": "is_infinite", "as.Date": "as_Date"}
+           "is.finite": "is_finite", "is.infinite": "is_infinite", "as.Date": "as_Date",
+           "is.element": "is_element"}
 #: R's dotted argument names (``cut(x, 3, include.lowest = TRUE)``) and their Python names
 _DOTTED_ARGUMENTS = {"include.lowest": "include_lowest", "dig.lab": "dig_lab", "na.rm": "na_rm",
                      "lex.order": "lex_order", "ignore.case": "ignore_case",

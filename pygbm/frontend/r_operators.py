@@ -240,5 +240,5 @@ def r_numeric(x):
 #: the functions R's operators are evaluated under, by their names
 R_OPERATORS = {AND_NAME: r_and, OR_NAME: r_or, NOT_NAME: r_not, IN_NAME: r_in,
                SEQUENCE_NAME: r_sequence, POWER_NAME: pow_r, NUMERIC_NAME: r_numeric}
-#: R's logical functions, by their names
-R_LOGICAL_FUNCTIONS = {"xor": r_xor}
+#: R's logical functions, by their names (``is.element(x, y)`` is R's ``x %in% y``)
+R_LOGICAL_FUNCTIONS = {"xor": r_xor, "is_element": r_in}

@@ -173,3 +173,17 @@ def test_conditions_in_a_model_frame():
 def test_a_chain_of_conditions_is_labelled_as_r_deparses_it():
     mf = model_frame("medv ~ factor(rad > 4 & tax > 300 & rm > 6)", boston())
     assert mf.var_names == ["factor(rad > 4 & tax > 300 & rm > 6)"]     # R's term label
+
+
+def test_is_element_is_r_in():
+    # R: is.element(x, table) is match(x, table, 0) > 0, x %in% table;
+    # is.element(c(1, NA, 3), c(3, NA)) is FALSE TRUE TRUE
+    d = pd.DataFrame({"y": [1.0, 2.0, 3.0, 4.0], "x": [1.0, np.nan, 3.0, 5.0],
+                      "g": ["a", "b", None, "c"]})
+    mf = model_frame("y ~ is.element(x, c(3, NA)) + is.element(g, c('b', NA)) "
+                     "+ I(x %in% c(3, NA))", d)
+    assert mf.var_names == ["is.element(x, c(3, NA))", 'is.element(g, c("b", NA))',
+                            "I(x %in% c(3, NA))"]
+    np.testing.assert_array_equal(mf.x[:, 0], [0.0, 1.0, 1.0, 0.0])
+    np.testing.assert_array_equal(mf.x[:, 0], mf.x[:, 2])
+    np.testing.assert_array_equal(mf.x[:, 1], [0.0, 1.0, 1.0, 0.0])
