@@ -438,3 +438,23 @@ def test_cost_report_of_target_statistics_is_the_prediction_cost():
         bare.summary(plot_it=False).cost_frame()
 
 
+
+
+@pytest.mark.parametrize("engine", ["numba", "numpy"])
+@pytest.mark.parametrize("max_bins", [None, 32])
+@pytest.mark.parametrize("splits", ["gradient", "newton"])
+def test_split_cost_counts_the_node_rows_whatever_the_split_criterion(splits, max_bins, engine):
+    # alpha is charged per in-bag row of the node (the paper's |I_p| alpha, LightGBM's
+    # num_data_in_leaf), not per unit of the weights the tree is grown with, which
+    # are w h with Newton splits (they charged lambda alpha sum p (1 - p) before)
+    df = band_frame()
+    lam, alpha, bag = 1e-3, 2.0, 0.5
+    fit = band_fit(df, distribution={"name": "bernoulli", "splits": splits}, n_trees=3,
+                   bag_fraction=bag, max_bins=max_bins, engine=engine, cost_split=alpha,
+                   cegb_tradeoff=lam)
+    in_bag = int(np.floor(bag * fit.n_train))
+    for made in fit.cost_tracker.splits:
+        rows = made[:, 2] / (lam * alpha)
+        assert rows[0] == pytest.approx(in_bag, rel=1e-12)      # the root: every bag row
+        np.testing.assert_allclose(rows, np.round(rows), rtol=1e-12)
+        assert np.all(rows[1:] < in_bag)

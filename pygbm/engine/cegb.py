@@ -8,8 +8,9 @@ predictor ``v``
     λ · ( α·W_t + γ_v·[v not yet used by the model]
               + β_v·Σ_{i in t} w_i·[row i has not yet read v] )
 
-(W_t the node's in-bag weight, w_i the rows' case weights, normalised as R
-normalises them: with unit weights these are row counts, LightGBM's units),
+(W_t the case weight of the node's in-bag rows, w_i the rows' case weights,
+normalised as R normalises them: with unit weights these are row counts,
+LightGBM's units; not the grower's node weight, Σ w·h with Newton splits),
 which the searches subtract from each predictor's gains. What it keeps:
 
 * ``used_rows``: which predictors each training row has read (its path in
@@ -216,13 +217,20 @@ class CostTracker:
         return other
 
     # ------------------------------------------------ the adjustment seam
+    def _weight(self, rows: np.ndarray) -> float:
+        """W, the case weight of the rows (their count with unit weights): not the
+        grower's node weight, which is Σ w h with Newton splits."""
+        return float(rows.shape[0]) if self._weights is None else \
+            float(self._weights.take(rows).sum())
+
     def penalties(self, node: Side, rows: np.ndarray) -> np.ndarray:
-        """λ(α·W + γ_v·[v new to the model] + β_v·(weight of rows not having read v))."""
+        """λ(α·W + γ_v·[v new to the model] + β_v·(weight of rows not having read v)),
+        W the case weight of the node's in-bag rows ``rows``."""
         pen = self._model * ~self.used_model
         if self._lazy:
             pen = pen + self._feature * self._unread(rows)
         if self._split:
-            pen = pen + self._split * node.w
+            pen = pen + self._split * self._weight(rows)
         return pen
 
     def combination_penalty(self, node: Side, rows: np.ndarray, members) -> float:
@@ -235,7 +243,7 @@ class CostTracker:
         if self._lazy:
             pen += float(self._feature[m] @ self._unread(rows)[m])
         if self._split:
-            pen += self._split * node.w
+            pen += self._split * self._weight(rows)
         return pen
 
     def on_split(self, node: Side, split: Split, rows: np.ndarray) -> bool:

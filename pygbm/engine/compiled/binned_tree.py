@@ -489,7 +489,7 @@ def _grow(L, space, wz, w, inbag, unit, min_obs, depth, costs, node_pen):
             _histogram_best(L, H, unit, counted[t], node_rows, resp, min_obs, gains, pos,
                             orders, (tol, room_level))
             if costs is not None:
-                penalties(costs, node_rows, node_w[nd], pen)
+                penalties(costs, node_rows, pen)
                 for u in range(p):
                     raw[u] = gains[u]
                     gains[u] = raw[u] - pen[u]

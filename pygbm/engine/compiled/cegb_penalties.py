@@ -30,9 +30,10 @@ BYTE_VALUES = 256
 
 
 @njit(cache=True, error_model="numpy")
-def penalties(costs, rows, node_w, pen):
+def penalties(costs, rows, pen):
     """λ(γ_v·[v new to the model] + β_v·(rows of ``rows`` not having read v)
-    + α·``node_w``) into ``pen``, in the tracker's order of operations."""
+    + α·(rows of ``rows``)) into ``pen``, in the tracker's order of operations
+    (``rows``: the node's in-bag rows; unit case weights, so W is their count)."""
     used_rows, used_model, model, feature, split, lazy = costs
     p = pen.shape[0]
     for v in range(p):
@@ -55,7 +56,7 @@ def penalties(costs, rows, node_w, pen):
                 pen[v] = pen[v] + feature[v] * float(unread)
     if split != 0.0:
         for v in range(p):
-            pen[v] = pen[v] + split * node_w
+            pen[v] = pen[v] + split * float(rows.shape[0])
 
 
 @njit(cache=True, error_model="numpy")

@@ -633,8 +633,7 @@ def _grow(data, space, wz, w, inbag, unit, min_obs, depth, costs, node_pen):
             t_var[t] = -1
             if node_n[nd] >= 2:
                 if costs is not None:
-                    penalties(costs, _node_rows(space, term_lo[t], term_hi[t]), node_w[nd],
-                              pen)
+                    penalties(costs, _node_rows(space, term_lo[t], term_hi[t]), pen)
                 g, v, value, nlev, score = _search(data, space, wz, w, unit, min_obs, term_nm,
                                                    t, term_lo[t], term_hi[t], node_z[nd],
                                                    node_w[nd], pen, sums, levels)
