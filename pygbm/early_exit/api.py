@@ -240,13 +240,19 @@ def qwyc(fit, data=None, n_trees=None, alpha=DEFAULT_ALPHA, threshold=None, mode
     honest : bool, default False
         Choose the order on one half of ``data`` (Algorithm 1) and the
         thresholds on the other (Algorithm 2); alpha then holds on the
-        second half.
+        second half. With a fixed order (``order`` "gbt", "random" or given)
+        there is no order to choose and the first half is left unused: the
+        thresholds are set on the same half as QWYC's would be, which makes
+        the two comparable; ``honest=False`` sets them on all of ``data``.
     validation : pandas.DataFrame, optional
         Rows on which to report the disagreement and the mean trees
         (``summary()``, ``report_``).
     max_disagreement : float, optional
         With ``alpha="auto"``: the largest disagreement allowed on the
-        ``validation`` rows, in (0, 1).
+        ``validation`` rows, in (0, 1). The alpha is found by doubling and
+        bisecting the budget of rows, as if the disagreement grew with alpha;
+        on new rows it does so only roughly, so the alpha found keeps the
+        target but need not be the largest that does.
     random_state : int or numpy.random.Generator, optional
         Seeds the random order and the honest split.
     thresholds : {"qwyc", "rate", "margin"}, default "qwyc"
@@ -405,10 +411,13 @@ def _warn_unresolvable(alpha: float, n_threshold_rows: int, honest: bool) -> Non
 
 
 def _auto_alpha(rows: Rows, held_out: Rows, settings: Settings, target: float) -> float:
-    """The largest alpha (a whole budget of rows) whose disagreement on the held-out
-    rows is at most ``target`` (the disagreement grows with alpha). The budget is
-    searched from ``target`` of the threshold rows, doubled while the held-out rows
-    still agree (they may disagree less than the optimisation rows), then bisected."""
+    """An alpha (a whole budget of rows) whose disagreement on the held-out rows is at
+    most ``target``. The budget is searched from ``target`` of the threshold rows,
+    doubled while the held-out rows still agree (they may disagree less than the
+    optimisation rows), then bisected: the largest such alpha if the disagreement grew
+    with alpha, which on held-out rows holds only roughly (from one budget to the next
+    it can fall by a few rows), so a larger budget may keep the target too. Scanning
+    every budget would run Algorithm 1 once per budget, bisection a few times."""
     n_threshold_rows = settings.threshold_row_count(rows.n)
     full = held_out.full_decision
 

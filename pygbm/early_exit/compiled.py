@@ -275,4 +275,4 @@ def best_candidate(scores, positives, negatives, budget, mode, cost, candidates)
     if j > 0:
         kept = values[n - j - 1] if n - j > 0 else -np.inf
         upper = -_between(-values[n - j], -kept)
-    return best, lower, max(upper, lower)
+    return best, lower, upper          # they cross only where every row stops: thresholds_of_cuts

@@ -292,7 +292,9 @@ class QWYCSummary:
         return float(self._p.cost_.sum() / r.mean_cost) if r.mean_cost > 0 else np.inf
 
     def to_frame(self):
-        """Per position: tree, cost, lower and upper thresholds, rows exiting there."""
+        """Per position: tree, cost, lower and upper thresholds, rows exiting there;
+        ``tree`` numbered from 1, as R and :func:`pygbm.pretty_gbm_tree` number the
+        trees (``order_`` holds 0-based indices: ``tree`` is ``order_ + 1``)."""
         import pandas as pd
         p, r = self._p, self._p.report_
         return pd.DataFrame({"position": np.arange(1, p.n_trees + 1), "tree": p.order_ + 1,

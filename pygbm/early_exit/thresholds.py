@@ -154,7 +154,7 @@ def position_thresholds(G: np.ndarray, positive: np.ndarray, budget, mode: str):
 
     ``positive``: the full model's decision of each row; ``budget``: the
     disagreements still allowed (an int or one per column). Returns
-    ``(lower, upper)``, one per column, with lower <= upper.
+    ``(lower, upper)``, one per column (see :func:`thresholds_of_cuts`).
     """
     i, j, s = cuts(G, positive, budget, mode)
     return thresholds_of_cuts(i, j, s)
@@ -164,7 +164,12 @@ def thresholds_of_cuts(i: np.ndarray, j: np.ndarray, s: np.ndarray):
     """``(lower, upper)`` per column of the sorted scores ``s`` when the ``i`` lowest
     rows exit negative and the ``j`` highest positive: halfway between the last row
     stopped and the first kept (see :func:`between`); infinite for a side that
-    stops no row."""
+    stops no row. lower <= upper, but where the two cuts stop every row (``i + j``
+    is n) and the rows at the cut are adjacent doubles: then lower is the upper
+    row's score and upper the lower row's (no x has a <= x <= b between them), the
+    negative exit, tested first, takes the lower row and the positive the upper.
+    (Lifting upper to lower kept the upper row in, one stop short of the count
+    Algorithm 1 had scored.)"""
     n = s.shape[0]
     cols = np.arange(s.shape[1])
     last = s[np.maximum(i - 1, 0), cols]
@@ -173,4 +178,4 @@ def thresholds_of_cuts(i: np.ndarray, j: np.ndarray, s: np.ndarray):
     low_top = s[np.minimum(n - j, n - 1), cols]
     kept_top = np.where(n - j > 0, s[np.maximum(n - j - 1, 0), cols], -np.inf)
     upper = np.where(j > 0, -between(-low_top, -kept_top), np.inf)
-    return lower, np.maximum(upper, lower)
+    return lower, upper

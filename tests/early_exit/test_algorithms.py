@@ -142,7 +142,7 @@ def test_algorithm2_against_brute_force(mode, implementation):
         want_negative, want_positive = _brute_force(g, positive, budget, mode)
         np.testing.assert_array_equal(negative, want_negative)
         np.testing.assert_array_equal(positive_exit, want_positive)
-        assert lower <= upper
+        assert lower <= upper or negative.sum() + positive_exit.sum() == n
         # the thresholds lie in the open interval between the last row stopped
         # and the first row kept (or beyond every row)
         if negative.any() and (~negative).any():
@@ -202,3 +202,23 @@ def test_costs_weigh_the_choice():
     problem = _pipeline_example()
     expensive = Problem(problem.scores, problem.g0, 0.0, 0, "both", np.array([1.0, 1.0, 100.0]))
     assert place(expensive).order[0] == 1      # J = 1/5 beats 100/6
+
+
+@pytest.mark.parametrize("implementation", ["numpy", "compiled"])
+def test_cuts_that_stop_every_row_at_adjacent_doubles_stop_them(implementation):
+    # the lowest three rows exit negative and the highest positive, the two middle
+    # scores adjacent doubles: no threshold lies strictly between them, so lower is
+    # the upper row's score and upper the lower row's (the negative exit is tested
+    # first); lifting upper to lower kept the top row in, one stop short of the
+    # cuts Algorithm 1 had counted
+    kernels = compiled_kernels() if implementation == "compiled" else None
+    if implementation == "compiled" and kernels is None:
+        pytest.skip("numba is not installed")
+    a = 0.9
+    g = np.array([-1.0, -0.3, np.nextafter(a, -1.0), a])
+    positive = np.array([False, False, False, True])
+    lower, upper = _algorithm2(g, positive, 0, "both", kernels)
+    negative, positive_exit = exits(g, lower, upper)
+    np.testing.assert_array_equal(negative, [True, True, True, False])
+    np.testing.assert_array_equal(positive_exit, [False, False, False, True])
+    assert (lower, upper) == (a, np.nextafter(a, -1.0))

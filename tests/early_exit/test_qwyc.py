@@ -93,7 +93,8 @@ def test_thresholds_and_summary(setting):
     fit, _, held, _ = setting
     ee = qwyc(fit, held, alpha=0.01)
     assert ee.lower_[-1] == ee.upper_[-1] == ee.beta == 0.0
-    assert np.all(ee.lower_ <= ee.upper_)
+    crossed = np.flatnonzero(ee.lower_ > ee.upper_)    # only where every row left stops
+    assert crossed.size == 0 or np.all(ee.predict(held)["n_trees"] <= crossed[0] + 1)
     assert sorted(ee.order_) == list(range(N_TREES))
     s = ee.summary()
     table = s.to_frame()
