@@ -12,8 +12,9 @@ engine, which is where the time is saved). Only training rows are
 subsampled: validation rows (``train_fraction < 1``) and each cv fold's
 held-out rows (the fold's validation rows) are kept whole, so
 ``valid_error`` and ``cv_error`` are full-distribution deviances. The draw
-is the first thing the fit's generator draws (``random_state``), so the same
-seed keeps the same rows; each cv fold draws its own from its seed.
+comes from the fit's generator (``random_state``), so the same seed and the
+same call keep the same rows (with ``cv_folds`` the folds' seeds are drawn
+before it); each cv fold draws its own from its seed.
 
 ``zero_weight``:
 
@@ -119,8 +120,9 @@ class ZeroSample:
         """gbm_more(data=...): the kept rows of ``data`` (``y_selected``, the
         responses :meth:`select` picks) must be zeros where the fit kept zeros and
         non-zeros elsewhere; other rows, or the same rows in another order, would
-        take the kept rows' places and weights without a word. A ValueError says
-        how many differ."""
+        take the kept rows' places and weights without a word (rows swapped among
+        the non-zeros, or among the zeros, pass). A ValueError says how many
+        differ."""
         zero = np.asarray(y_selected[:self.n_kept], dtype=float) == 0.0
         differ = int(np.sum(zero != self.kept_zero))
         if differ:

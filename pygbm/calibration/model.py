@@ -202,4 +202,6 @@ def expected_response(fit, data, n_trees, offset, x=None, name="newdata"):
     link = fit._link(x, fit._check_n_trees(n_trees))
     link = link[..., 0] if np.ndim(n_trees) == 0 else link
     off = fit._new_offsets(data, offset, link.shape[0], "offset", name)
+    if off is not None and link.ndim == 2:        # a column per count of trees
+        off = off[:, None]
     return fit.distribution.inverse_link(link if off is None else link + off)

@@ -15,11 +15,25 @@ ENDS = ("flat", "langford")
 
 
 def equal_count_bins(p: np.ndarray, bins: int) -> list[np.ndarray]:
-    """Row indices of ``bins`` groups of as equal size as possible, by increasing ``p``
-    (stable: ties keep the rows' order)."""
+    """Row indices of at most ``bins`` groups by increasing ``p``, of as equal a size as
+    ranges of ``p`` allow: Langford's bins are ranges of the prediction, so rows with
+    the same ``p`` share a bin, whatever their order in the data (a tree ensemble's
+    predictions tie often). Each cut of the equal-size split that falls inside a run
+    of tied values moves to the nearer end of the run (to its start on a draw); cuts
+    that meet are one, so tied data can give fewer bins."""
     p, bins = _values_arg("p", p), bins_arg(bins)
     order = np.argsort(p, kind="stable")
-    return [g for g in np.array_split(order, min(int(bins), p.shape[0])) if g.size]
+    s = p[order]
+    n = s.shape[0]
+    sizes = [g.size for g in np.array_split(np.arange(n), min(int(bins), n))]
+    cuts = np.cumsum(sizes)[:-1]
+    new_run = np.concatenate(([True], s[1:] != s[:-1]))      # a run of ties starts here
+    starts = np.flatnonzero(new_run)
+    run_start = starts[np.searchsorted(starts, cuts, side="right") - 1]
+    run_end = np.append(starts, n)[np.searchsorted(starts, cuts, side="right")]
+    moved = np.where(cuts - run_start <= run_end - cuts, run_start, run_end)
+    edges = np.unique(np.concatenate(([0], moved, [n])))
+    return [order[a:b] for a, b in zip(edges[:-1], edges[1:]) if b > a]
 
 
 def _values_arg(name: str, values) -> np.ndarray:

@@ -85,7 +85,8 @@ def calibration_report(y, p, bins: int = DEFAULT_BINS, weights=None, distributio
         large; undefined where sum of w y is 0, e.g. every y 0: NaN, with a
         warning that gives the weighted means of p and y), ``ece``
         (expected calibration error: the weighted mean over ``bins``
-        equal-count bins of ``|mean p - mean y|``), ``brier``
+        equal-count bins of ``|mean p - mean y|``; tied values of ``p`` share a
+        bin, see :func:`.points.equal_count_bins`), ``brier``
         (weighted mean of (y - p)^2), ``deviance`` (per row, weighted;
         bernoulli, poisson -- with the saturated term, so 0 is a perfect fit
         -- or squared error; the ``distribution`` is guessed from ``y`` when

@@ -72,3 +72,25 @@ def test_monotone_pools_adjacent_violators():
     np.testing.assert_allclose(cy, [0.8, 0.2])
     _, cy, _, _, _ = _map("flat", y=y, monotone=True)
     np.testing.assert_allclose(cy, [0.5, 0.5])
+
+
+def test_tied_predictions_share_a_bin_whatever_the_row_order():
+    """Langford's bins are ranges of the prediction: rows with the same prediction
+    fall in one bin. array_split cut ties by the rows' order, so a calibration sample
+    sorted by its response got other control points (here 0 and 0.22 for 0.1)."""
+    from pygbm.calibration.points import equal_count_bins
+
+    phi = np.repeat([0.1, 0.3], 50)
+    y = np.r_[np.repeat([1.0, 0.0], [5, 45]), np.repeat([1.0, 0.0], [15, 35])]
+    shuffled = np.random.default_rng(1).permutation(100)
+    for order in (np.arange(100), np.argsort(y, kind="stable"), shuffled):
+        cx, cy, cw, rows = control_points(phi[order], y[order], np.ones(100), 4)
+        np.testing.assert_allclose(cx, [0.1, 0.3]) and np.testing.assert_allclose(cy, [0.1, 0.3])
+        np.testing.assert_array_equal(rows, [50, 50])
+    # a cut inside a run of ties moves to its nearer end (the start on a draw)
+    p = np.array([1, 1, 1, 2, 2, 3, 3, 3, 3, 4.0])
+    assert [p[g].tolist() for g in equal_count_bins(p, 3)] == \
+        [[1, 1, 1], [2, 2], [3, 3, 3, 3, 4]]
+    assert [g.tolist() for g in equal_count_bins(np.arange(10.0), 3)] == \
+        [[0, 1, 2, 3], [4, 5, 6], [7, 8, 9]]            # no ties: array_split's sizes
+    assert [g.size for g in equal_count_bins(np.ones(7), 3)] == [7]

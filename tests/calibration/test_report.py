@@ -69,3 +69,13 @@ def test_calibration_report_bad_arguments_name_themselves(kw, match):
     args = dict(y=[0, 0, 1, 1], p=[0.1, 0.2, 0.6, 0.9]) | kw
     with pytest.raises(ValueError, match=match):       # not NumPy's "could not convert"
         pygbm.calibration_report(**args)
+
+
+def test_ece_of_tied_predictions_does_not_depend_on_the_row_order():
+    # perfectly calibrated: two tied predictions with their exact rates; the bins
+    # cut the ties by the rows' order before (ece 0.2 with the rows sorted by y)
+    p = np.repeat([0.1, 0.3], 50)
+    y = np.r_[np.repeat([1.0, 0.0], [5, 45]), np.repeat([1.0, 0.0], [15, 35])]
+    for order in (np.arange(100), np.argsort(y, kind="stable")):
+        assert pygbm.calibration_report(y[order], p[order], bins=4)["ece"] == \
+            pytest.approx(0.0, abs=1e-15)
