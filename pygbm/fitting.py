@@ -36,7 +36,7 @@ from .pairwise_rows import check_group_weights, sort_within_groups
 from .ordered.scheme import (NativeViews, OrderedBoosting, OrderedModels, OrderedProblem,
                              ScheduleViews)
 from .progress import progress_bar, wanted
-from .target_stats import fit_target_statistics, statistic_inputs
+from .target_stats import fit_target_statistics, training_inputs
 from .target_stats.scheme import OrderedPlainBoosting
 from .zero_sampling import ZeroSample, draw_zero_sample
 
@@ -514,8 +514,7 @@ def continue_fit(fit: GBMFit, x, targets: Response, n_trees, report, rng) -> GBM
     schedule = None
     if fit.ts_encoder is not None:
         # the same permutations and statistics as the first fit
-        value, weight = statistic_inputs(fit.distribution, engine_targets.y, engine_targets.w,
-                                         engine_targets.offset)
+        value, weight = training_inputs(fit.distribution, engine_targets, fit.n_train)
         x_engine, schedule = fit.ts_encoder.engine_inputs(
             x_engine, value, weight, fit.var_monotone, fit.max_bins)
     context = fit.context

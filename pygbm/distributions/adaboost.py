@@ -27,6 +27,7 @@ class AdaBoost(Distribution):
     """
 
     name = "adaboost"
+    zero_one_response = True
     response_link = "logistic2"
 
     #: sign of R's working response relative to the negative gradient

@@ -55,6 +55,9 @@ class Distribution(ABC):
     #: name of the inverse link applied by ``predict(type="response")``:
     #: "identity", "logistic", "logistic2" (adaboost: 1/(1+exp(-2f))), "exp".
     response_link: ClassVar[str] = "identity"
+    #: the response is 0/1 (bernoulli, adaboost, huberized): what a class-0 row
+    #: means; an offset on the link has no per-row counterpart on that scale
+    zero_one_response: ClassVar[bool] = False
     #: several link columns (multinomial: one per class of the fit's
     #: ``ctx.classes``): ``f`` is then an (n, K) array, the engine grows one
     #: tree per column per iteration and passes ``k=`` (the column), after

@@ -81,6 +81,7 @@ class Bernoulli(NewtonSplits, Distribution):
     """
 
     name = "bernoulli"
+    zero_one_response = True
     response_link = "logistic"
 
     def check_response(self, y):

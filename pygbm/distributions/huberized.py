@@ -65,6 +65,7 @@ class Huberized(Distribution):
     """
 
     name = "huberized"
+    zero_one_response = True
 
     #: sign of R's working response relative to the negative gradient
     z_sign: ClassVar[float] = -1.0

@@ -10,7 +10,8 @@ from ..messages import warn
 from ..frontend import (labels_inverse, numeric_values, refuse_numbers_for_levels,
                         unseen_levels, warn_unseen_levels)
 from .influence import check_n_trees, class_labels, class_view, used_variables
-from .partial_dependence import is_categorical, resolve_vars, weighted_traversal
+from .partial_dependence import (averaged_predictions, crosses_combinations, is_categorical,
+                                 resolve_vars, weighted_traversal)
 
 
 def _code_categorical(column: pd.Series, levels, var: str, prior: bool) -> np.ndarray:
@@ -175,11 +176,20 @@ def interact_gbm(fit, data, i_var, n_trees=None) -> float:
                             for c in range(k)])
     # subsets in R's order: expand.grid(rep(list(c(FALSE, TRUE)), k))[-1, ]
     subsets = [[c for c in range(k) if (r >> c) & 1] for r in range(1, 2 ** k)]
+    # one estimator for every subset: the tree weights' (R's), or where the trees
+    # split on combinations of these with other predictors, which the tree weights
+    # cannot average over, the training rows' (brute force) throughout
+    partial = weighted_traversal
+    if any(crosses_combinations(fit, [idx[c] for c in s]) for s in subsets):
+        warn(f"interact_gbm: the trees split on combinations of {names} with other "
+             "predictors, which the tree weights cannot average over: the partial "
+             "dependences are averaged over the training rows (brute force) instead")
+        partial = averaged_predictions
     tables = []
     for s in subsets:
         _, first, inverse, counts = np.unique(keys[:, s], axis=0, return_index=True,
                                               return_inverse=True, return_counts=True)
-        f = weighted_traversal(fit, coded[first][:, s], [idx[c] for c in s], n_trees)
+        f = partial(fit, coded[first][:, s], [idx[c] for c in s], n_trees)
         counts = counts.astype(float)
         f = f - _weighted_mean(f, counts)
         sign = 1.0 if len(s) % 2 == k % 2 else -1.0

@@ -389,10 +389,7 @@ def partial_dependence(fit, i_var, n_trees=None, continuous_resolution=100, type
         long_grid = np.tile(grid, (rows.size, 1))
         return _frame(fit, idx, long_grid, {"y": inverse(pred.T.ravel())},
                       {"method": "ice", **attrs}, row=np.repeat(rows, grid.shape[0]))
-    ts = fit.ts_encoder
-    if method == "weighted_traversal" and ts is not None and ts.partial_combinations(idx):
-        # a combination of a chosen and an unchosen predictor cannot be averaged
-        # by the tree weights: average the model's predictions instead
+    if method == "weighted_traversal" and crosses_combinations(fit, idx):
         warn("partial dependence: the trees split on combinations that involve "
              "other predictors too; using method='brute_force'")
         method = "brute_force"
@@ -400,9 +397,25 @@ def partial_dependence(fit, i_var, n_trees=None, continuous_resolution=100, type
     if method == "weighted_traversal":
         y = weighted_traversal(fit, grid, idx, n_trees)
     else:
-        x, w = _training_rows(fit)
-        y = brute_force_predictions(fit, grid, idx, n_trees, x) @ w / w.sum()
+        y = averaged_predictions(fit, grid, idx, n_trees)
     return _frame(fit, idx, grid, {"y": inverse(y)}, {"method": method, **attrs})
+
+
+def crosses_combinations(fit, idx) -> bool:
+    """Whether the trees split on feature combinations (``ts_max_combination`` > 1)
+    of some of the predictors ``idx`` with others: the tree weights cannot average
+    such a split over the others, so a partial dependence on ``idx`` needs
+    :func:`averaged_predictions` instead of :func:`weighted_traversal`."""
+    ts = fit.ts_encoder
+    return ts is not None and bool(ts.partial_combinations(idx))
+
+
+def averaged_predictions(fit, grid, idx, n_trees) -> np.ndarray:
+    """Partial dependence by brute force (link scale): at each row of ``grid``, the
+    training rows' predictions with their ``idx`` columns set to it, averaged with
+    the rows' case weights (a zero-subsampled fit's kept zeros counted 1/l)."""
+    x, w = _training_rows(fit)
+    return brute_force_predictions(fit, grid, idx, n_trees, x) @ w / w.sum()
 
 
 def _ice_rows(n, ice_rows, rng):

@@ -59,7 +59,7 @@ point used by ``gbm``).
 """
 from .encoder import TargetStatisticsEncoder
 from .fit import fit_target_statistics
-from .modes import MODES, resolve_modes, statistic_inputs, target_of
+from .modes import MODES, resolve_modes, statistic_inputs, target_of, training_inputs
 from .spec import TargetStatisticsSpec, ts_spec
 from .statistics import (column_level_codes, greedy_statistic, holdout_statistic, level_sums,
                          loo_statistic, ordered_statistic)
@@ -67,4 +67,5 @@ from .statistics import (column_level_codes, greedy_statistic, holdout_statistic
 __all__ = ["MODES", "TargetStatisticsEncoder", "fit_target_statistics",
            "column_level_codes", "greedy_statistic", "ordered_statistic", "loo_statistic",
            "holdout_statistic", "level_sums", "resolve_modes", "statistic_inputs", "target_of",
+           "training_inputs",
            "TargetStatisticsSpec", "ts_spec"]

@@ -8,7 +8,7 @@ import numpy as np
 from .._checks import int_arg, permutations_arg
 from ..draws import child_seed
 from .encoder import TargetStatisticsEncoder
-from .modes import NATIVE, statistic_inputs
+from .modes import NATIVE, training_inputs
 
 if TYPE_CHECKING:                 # annotations only
     from ..response import Response
@@ -43,10 +43,9 @@ def fit_target_statistics(spec: TargetStatisticsSpec, data, targets: Response,
                          f"x {x.shape} and var_type {var_type.shape}")
     n_train = int_arg("n_train", data.n_train, 1, x.shape[0])
     n_permutations = permutations_arg("ts_permutations", spec.n_permutations, n_train)
-    target, w = statistic_inputs(dist, targets.y, targets.w, targets.offset)
-    if target.shape[0] != x.shape[0] or w.shape[0] != x.shape[0]:
+    if np.shape(targets.y)[0] != x.shape[0] or np.shape(targets.w)[0] != x.shape[0]:
         raise ValueError(f"y and w must have one value per row of x ({x.shape[0]})")
-    y_tr, w_tr = target[:n_train], w[:n_train]
+    y_tr, w_tr = training_inputs(dist, targets, n_train)
     prior = spec.prior
     if prior is None:
         total = float(np.sum(w_tr))
@@ -61,5 +60,5 @@ def fit_target_statistics(spec: TargetStatisticsSpec, data, targets: Response,
     enc = TargetStatisticsEncoder(spec.modes, var_names, var_type, prior, spec.prior_weight,
                                   n_permutations, seed, n_train, spec.max_combination, labels)
     enc.fit(x[:n_train], y_tr, w_tr, x.shape[0])
-    x_engine, schedule = enc.engine_inputs(x, target, w, var_monotone, max_bins)
+    x_engine, schedule = enc.engine_inputs(x, y_tr, w_tr, var_monotone, max_bins)
     return enc, x_engine, enc.engine_var_type(), schedule

@@ -87,6 +87,24 @@ def target_of(dist, y) -> np.ndarray:
     return y.astype(float)
 
 
+def training_inputs(dist, targets, n_train: int) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`statistic_inputs` of the training rows (the first ``n_train`` of
+    ``targets``), which are all the statistics read: with validation rows (or a cv
+    fold's held-out rows) their case weights are normalised again to sum
+    ``n_train``, as R normalises them over the rows of a fit, so that the other rows'
+    weights and offsets move the statistics no more than their responses do (the
+    prior weight counts rows of average weight and exposure among the training
+    rows). Without other rows the weights are the fit's own."""
+    w = np.asarray(targets.w, dtype=float)
+    w_tr = w[:n_train]
+    if n_train < w.shape[0]:
+        total = float(np.sum(w_tr))
+        if total > 0:
+            w_tr = w_tr * (n_train / total)
+    offset = None if targets.offset is None else np.asarray(targets.offset)[:n_train]
+    return statistic_inputs(dist, np.asarray(targets.y)[:n_train], w_tr, offset)
+
+
 def statistic_inputs(dist, y, w, offset=None) -> tuple[np.ndarray, np.ndarray]:
     """``(value, weight)`` per row: what the statistics average, and with what weight.
 
@@ -100,20 +118,23 @@ def statistic_inputs(dist, y, w, offset=None) -> tuple[np.ndarray, np.ndarray]:
       exposure, so that ``ts_prior_weight`` still counts rows (of average
       exposure). A level mean *count* would mostly measure how much exposure
       the level's rows have, which the offset already carries;
-    * identity link (gaussian, laplace, tdist, quantile): the level mean of
-      ``y - offset``;
-    * logistic links: an offset on the logit has no per-row counterpart on
-      the 0/1 scale; the response is averaged as without one.
+    * a 0/1 response (bernoulli, adaboost, huberized): an offset on the link
+      has no per-row counterpart on the 0/1 scale; the response is averaged as
+      without one (huberized's response scale is its link: it was read as an
+      identity link and averaged ``y - offset`` before 2026-11-29);
+    * the other identity links (gaussian, laplace, tdist, quantile): the level
+      mean of ``y - offset``.
     """
     value = target_of(dist, y)
     w = np.asarray(w, dtype=float)
-    if offset is None:
+    if offset is None or dist.zero_one_response:
         return value, w
     offset = np.asarray(offset, dtype=float)
     if dist.response_link == "identity":
         return value - offset, w
     if dist.response_link != "exp":
-        return value, w
+        raise ValueError(f"target statistics: no rule for an offset with distribution "
+                         f"{dist.name!r} (response {dist.response_link!r})")
     with np.errstate(over="ignore"):
         exposure = np.exp(offset)
     total = float(np.sum(w))

@@ -74,8 +74,10 @@ def ordered_statistic(codes, y, w, order, prior: float, prior_weight: float) -> 
     cs = c[idx]
     wy = (w * y)[rows]
     ww = np.asarray(w, dtype=float)[rows]
-    before_y = np.cumsum(wy) - wy                  # exclusive running sums
-    before_w = np.cumsum(ww) - ww
+    # exclusive running sums: a row's own term never enters its history, not even
+    # by the rounding of a cumsum less the row (which left its y in the last bits)
+    before_y = np.concatenate(([0.0], np.cumsum(wy)[:-1]))
+    before_w = np.concatenate(([0.0], np.cumsum(ww)[:-1]))
     start = np.flatnonzero(np.concatenate(([True], cs[1:] != cs[:-1])))
     length = np.diff(np.append(start, n))
     hist_y = before_y - np.repeat(before_y[start], length)

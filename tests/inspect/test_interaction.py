@@ -124,3 +124,37 @@ def test_a_bool_column_is_coded_as_the_fit_codes_it():
     assert fit.var_levels[1] == ["FALSE", "TRUE"]
     np.testing.assert_array_equal(code_columns(fit, data, [1]), fit.data.x[:, [1]])
     assert interact_gbm(fit, data, ["a", "b"]) == interact_gbm(fit, fit.data.x, [0, 1])
+
+
+def test_combinations_with_other_predictors_are_averaged_by_brute_force():
+    # a split on the combination (a, b) cannot be averaged over b by the tree weights:
+    # H(a, x) takes those partial dependences by brute force (it read the combination
+    # as a predictor of its own before), here checked against H assembled by hand
+    from pygbm.inspect.partial_dependence import brute_force_predictions
+
+    rng = np.random.default_rng(2)
+    n = 240
+    a, b = rng.integers(0, 6, n), rng.integers(0, 4, n)
+    x = np.round(rng.normal(size=n), 1)
+    eta = np.array([-1, 0, 1, 2, -2, 0.5])[a] * (b > 1) + 0.5 * x
+    df = pd.DataFrame({"y": (rng.random(n) < 1 / (1 + np.exp(-eta))).astype(float),
+                       "a": pd.Categorical([f"A{v}" for v in a]),
+                       "b": pd.Categorical([f"B{v}" for v in b]), "x": x})
+    fit = pygbm.gbm("y ~ a + b + x", df, distribution="bernoulli", n_trees=30,
+                    interaction_depth=3, n_minobsinnode=5, categorical="ordered_ts",
+                    ts_max_combination=2, random_state=1)
+    assert any((np.asarray(t.split_var) >= 3).any() for t in fit.trees)   # combinations
+    with pytest.warns(UserWarning, match="combinations"):
+        got = interact_gbm(fit, df, ["a", "x"], n_trees=30)
+    xs = np.asarray(fit.data.x, dtype=float)[: fit.n_train]
+    coded = code_columns(fit, df, [0, 2])
+
+    def centred(cols, idx):
+        keys, inverse = np.unique(coded[:, cols], axis=0, return_inverse=True)
+        pd_values = brute_force_predictions(fit, keys, idx, 30, xs).mean(axis=1)
+        f = pd_values[inverse.ravel()]
+        return f - f.mean()
+
+    f_ax, f_a, f_x = centred([0, 1], [0, 2]), centred([0], [0]), centred([1], [2])
+    assert got == pytest.approx(np.sqrt(np.sum((f_ax - f_a - f_x) ** 2) / np.sum(f_ax ** 2)),
+                                rel=1e-9)

@@ -442,12 +442,67 @@ def test_a_poisson_offset_gives_the_levels_rate_per_unit_of_exposure():
     np.testing.assert_allclose(enc.transform(np.array([[0.0], [1.0]]))[:, 0], expected)
 
 
-def test_an_identity_link_offset_is_subtracted_and_a_logit_offset_unused():
+@pytest.mark.parametrize("zero_one", ["bernoulli", "adaboost", "huberized"])
+def test_an_identity_link_offset_is_subtracted_and_a_0_1_responses_offset_unused(zero_one):
+    # huberized's response scale is its link ("identity"), but its response is 0/1:
+    # the statistic is a level rate, which y - offset was not
     y, w, offset = np.array([1.0, 0.0, 1.0]), np.ones(3), np.array([0.5, -1.0, 2.0])
     np.testing.assert_array_equal(statistic_inputs(GAUSSIAN, y, w, offset)[0], y - offset)
-    value, weight = statistic_inputs(BERNOULLI, y, w, offset)
+    value, weight = statistic_inputs(get_distribution(zero_one), y, w, offset)
     np.testing.assert_array_equal(value, y)
     np.testing.assert_array_equal(weight, w)
+
+
+def _weighted_frame(n=400, seed=4):
+    import pandas as pd
+
+    rng = np.random.default_rng(seed)
+    g = rng.choice(list("abcdef"), n)
+    x = rng.normal(size=n)
+    exposure = rng.uniform(0.5, 2.0, n)
+    return pd.DataFrame({"g": g, "x": x, "w": rng.uniform(0.5, 2.0, n), "e": np.log(exposure),
+                         "y": (rng.random(n) < 0.3 + 0.1 * (g == "a")).astype(float),
+                         "count": rng.poisson(exposure * (1 + (g == "b")))})
+
+
+@pytest.mark.parametrize("call", [
+    dict(formula="y ~ g + x", distribution="bernoulli", weights="w", changed="w"),
+    dict(formula="count ~ g + x + offset(e)", distribution="poisson", changed="e"),
+])
+def test_validation_rows_weights_and_offsets_do_not_move_the_statistics(call):
+    # the statistics read the training rows only: the validation rows' responses never
+    # moved them, and now neither do their weights (the statistics' weights were R's
+    # normalisation over all rows) nor their exposures (the mean exposure)
+    from pygbm import gbm
+
+    call = dict(call)
+    changed = call.pop("changed")
+    df = _weighted_frame()
+    other = df.copy()
+    valid = np.arange(len(df)) >= len(df) // 2
+    other.loc[valid, changed] = other.loc[valid, changed] * 10 + (changed == "e") * 2
+    kw = dict(n_trees=5, interaction_depth=2, categorical="ordered_ts", train_fraction=0.5,
+              random_state=1, **call)
+    a, b = gbm(data=df, **kw), gbm(data=other, **kw)
+    n = a.n_train
+    # (to rounding: the weights are normalised over all rows, then over the training rows)
+    np.testing.assert_allclose(a.ts_encoder.transform(a.data.x[:n]),
+                               b.ts_encoder.transform(b.data.x[:n]), rtol=1e-13)
+    np.testing.assert_allclose(a.fit[:n], b.fit[:n], rtol=1e-10)
+
+
+def test_a_rows_own_response_never_enters_its_ordered_statistic():
+    # exclusive running sums: not even the last bits of a row's statistic move with its
+    # own response (a cumsum less the row left it there, with weights in most rows)
+    rng = np.random.default_rng(5)
+    n = 300
+    codes, w = rng.integers(0, 4, n), rng.uniform(0.1, 3.0, n)
+    y, order = rng.normal(size=n), rng.permutation(n)
+    base = ordered_statistic(codes, y, w, order, 0.0, 1.0)
+    for row in rng.choice(n, 40, replace=False):
+        other = y.copy()
+        other[row] += 7.3
+        assert ordered_statistic(codes, other, w, order, 0.0, 1.0)[row] == base[row]
 
 
 def test_an_offset_without_a_finite_exposure_is_refused():
