@@ -36,7 +36,10 @@ def _new_rows(fit, data, weights):
     if unseen:      # coded after the fit's levels: no tree can be grown on them
         raise ValueError(f"data has levels of {unseen} not seen by the first fit; gbm_more "
                          "continues on the same rows, with the same levels")
-    y, off, status = mf.y, mf.offset, mf.status
+    # the response coded by the fit's levels, not by those the rows happen to have
+    # (text, or categories in another order, swapped the classes without a word)
+    y = frontend.coded_like_fit(mf.y, mf.y_levels, fit.y_levels, "the response of data")
+    off, status = mf.offset, mf.status
     if fit.distribution.bag_by_group:                  # pairwise: the kept groups
         status = None if fit.data is None else fit.data.response.misc
         if status is None or status.shape[0] != x.shape[0]:

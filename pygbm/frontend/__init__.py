@@ -3,7 +3,8 @@
 * :func:`model_frame` — ``gbm(formula, data, weights)``'s model frame;
 * :func:`model_frame_newdata` — the same terms evaluated and coded on new data;
 * :func:`factor_response` — gbm_fit's text or categorical response coded as R's factor;
-* :func:`response_newdata` — the response and offsets of new data (a test set);
+* :func:`response_newdata` — the response and offsets of new data (a test set;
+  :func:`coded_like_fit`: a new response coded by the fit's levels);
   :func:`response_values` — a response of new rows given as values, coded by the
   fit's levels;
   :func:`weights_newdata` — their case weights (a column name or numbers);
@@ -26,12 +27,12 @@ _MODULES = {
     "factor_response": ".formula", "refuse_numbers_for_levels": ".encode",
     "unseen_levels": ".encode", "warn_unseen_levels": ".encode",
     "MissingColumnError": ".terms", "response_values": ".formula", "row_labels": ".encode",
-    "labels_inverse": ".encode", "LOGICAL_LEVELS": ".formula",
+    "labels_inverse": ".encode", "LOGICAL_LEVELS": ".formula", "coded_like_fit": ".formula",
 }
 
 __all__ = [
     "LOGICAL_LEVELS", "MissingColumnError", "ModelFrame", "NewResponse", "PredictorEncoder",
-    "Surv", "SurvData", "TermSpec", "factor_response", "labels_inverse", "model_frame",
+    "Surv", "SurvData", "TermSpec", "coded_like_fit", "factor_response", "labels_inverse", "model_frame",
     "model_frame_newdata", "numeric_values", "offset_newdata", "r_collation_key",
     "r_label", "r_quantile7", "refuse_numbers_for_levels", "response_newdata",
     "response_values", "row_labels", "unseen_levels", "warn_unseen_levels",

@@ -407,12 +407,20 @@ def response_newdata(formula: str, newdata, name: str = "newdata",
     label = terms.response.label
     y, new_levels, _, status = _response(evaluator.evaluate(terms.response), label, n,
                                          missing_ok)
-    what = f"the response {label} of {name}"
+    y = coded_like_fit(y, new_levels, levels, f"the response {label} of {name}")
+    return NewResponse(y, _offset_value(list(terms.offsets), evaluator, n, name), status)
+
+
+def coded_like_fit(y: np.ndarray, new_levels, levels, what: str) -> np.ndarray:
+    """A response of new rows, coded by ``new_levels`` (the levels its values have, or
+    None: numbers), as codes of the fit's ``levels`` (``fit.y_levels``; None: the fit's
+    response was numbers, and a categorical one is refused, a logical one is 0/1).
+    Errors call the response ``what``."""
     if levels is None and new_levels is not None and tuple(new_levels) != LOGICAL_LEVELS:
         raise _numbers_expected(what, new_levels)
     if levels is not None and new_levels is not None:
-        y = _recode_levels(y, new_levels, levels, what)
-    return NewResponse(y, _offset_value(list(terms.offsets), evaluator, n, name), status)
+        return _recode_levels(y, new_levels, levels, what)
+    return y
 
 
 def weights_newdata(weights, newdata, name: str = "newdata"):

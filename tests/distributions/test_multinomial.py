@@ -378,3 +378,32 @@ def test_partition_gives_softmax_and_log_sum_exp(r_exact):
             np.testing.assert_array_equal(e, want)
             np.testing.assert_array_equal(S, ((((want[:, 0] + want[:, 1]) + want[:, 2])
                                                 + want[:, 3]) + want[:, 4]))
+
+
+@pytest.mark.parametrize("engine", ["numba", "numpy"])
+def test_gbm_more_codes_the_response_of_data_by_the_fits_levels(engine):
+    # data given again as text, or as categories in another order, were coded by
+    # their own levels: the classes swapped silently (a bernoulli fit too), and a
+    # class the fit never had read past the link array in the compiled engine
+    rng = np.random.default_rng(3)
+    x = pd.DataFrame({"a": rng.normal(size=300), "b": rng.normal(size=300)})
+    y = np.where(x.a > 0.5, "hi", np.where(x.a < -0.5, "lo", "mid"))
+    first = x.assign(y=pd.Categorical(y, categories=["mid", "lo", "hi"]))
+    kw = dict(distribution="multinomial", keep_data=False, bag_fraction=1.0, engine=engine)
+    whole = pygbm.gbm("y ~ a + b", first, n_trees=20, **kw)
+    fit = pygbm.gbm("y ~ a + b", first, n_trees=10, **kw)
+    for again in (x.assign(y=y.astype(object)), x.assign(y=pd.Categorical(y))):
+        more = pygbm.gbm_more(fit, 10, data=again)
+        np.testing.assert_array_equal(more.train_error, whole.train_error)
+    other = y.astype(object)
+    other[:10] = "zzz"
+    with pytest.raises(ValueError, match=r"the response of data has level\(s\) \['zzz'\]"):
+        pygbm.gbm_more(fit, 3, data=x.assign(y=other))
+    yes_no = x.assign(y=pd.Categorical(np.where(x.a > 0, "yes", "no"), categories=["yes", "no"]))
+    b = pygbm.gbm("y ~ a + b", yes_no, distribution="bernoulli", n_trees=10, keep_data=False,
+                  bag_fraction=1.0, engine=engine)
+    b_whole = pygbm.gbm("y ~ a + b", yes_no, distribution="bernoulli", n_trees=20,
+                        keep_data=False, bag_fraction=1.0, engine=engine)
+    text = yes_no.assign(y=yes_no.y.astype(str))
+    np.testing.assert_array_equal(pygbm.gbm_more(b, 10, data=text).train_error,
+                                  b_whole.train_error)
