@@ -31,8 +31,11 @@ def _bin_ends(counts: np.ndarray, max_bins: int) -> np.ndarray:
     ``counts`` are the frequencies of the sorted distinct values. Bucket
     borders are put where the cumulative count crosses ``k / K`` of the rows,
     and around every value more frequent than ``1 / K`` of them (it gets a
-    bucket alone); ``K`` is raised (bisection) to the largest value that
-    still gives at most ``max_bins`` buckets.
+    bucket alone); ``K`` is the largest value (bisection) that still gives
+    at most ``max_bins`` buckets: above ``max_bins`` when frequent values
+    leave quantile buckets unfilled, below it when their buckets of their
+    own would overshoot (``K = max_bins`` gave more than ``max_bins``
+    buckets there, up to twice as many, before 2026-11-29).
     """
     n_distinct = counts.shape[0]
     cum = counts.cumsum()
@@ -49,6 +52,8 @@ def _bin_ends(counts: np.ndarray, max_bins: int) -> np.ndarray:
     best = ends(lo)
     if best.shape[0] == max_bins:     # no value fills a bucket alone: done
         return best
+    if best.shape[0] > max_bins:      # the frequent values' own buckets overshoot
+        lo, hi, best = 1, max_bins, ends(1)
     while hi - lo > 1:
         mid = (lo + hi) // 2
         e = ends(mid)

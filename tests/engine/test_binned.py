@@ -88,6 +88,22 @@ def test_frequent_values_get_their_own_bucket_and_others_share_the_rest():
     assert cuts.shape[0] + 1 >= 28
 
 
+@pytest.mark.parametrize("max_bins", [4, 32, 255])
+def test_max_bins_bounds_the_buckets_when_frequent_values_are_many(max_bins):
+    # 250 values of 100 rows each and 249 single rows between them: a bucket of its
+    # own for every frequent value and one between each two gave 499 buckets at
+    # max_bins=255 (and 16-bit codes); fewer quantile cuts now keep to max_bins
+    x = np.concatenate([np.repeat(np.arange(250.0), 100), np.arange(249.0) + 0.5])
+    cuts, lo, hi, codes, one_each = _continuous_bins(x, max_bins, missing_code=-1)
+    assert not one_each and cuts.shape[0] + 1 <= max_bins
+    assert cuts.shape[0] + 1 >= max_bins // 2          # still most of the buckets used
+    rng = np.random.default_rng(2)
+    for _ in range(200):
+        v = np.round(rng.gamma(rng.uniform(0.2, 3.0), size=int(rng.integers(50, 2000))),
+                     int(rng.integers(0, 3)))
+        assert _continuous_bins(v, max_bins, missing_code=-1)[0].shape[0] + 1 <= max_bins
+
+
 def test_few_values_one_bucket_each_and_degenerate_columns():
     x = np.array([3.0, 1.0, np.nan, 2.0, 1.0, 3.0])
     cuts, lo, hi, codes, one_each = _continuous_bins(x, 255, missing_code=9)
