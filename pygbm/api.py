@@ -354,7 +354,10 @@ def gbm(formula, data, distribution=None, weights=None, var_monotone=None, n_tre
         predictor name (unlisted: 0): +1 the fit increases with it, -1
         decreases (as R, checked at each split; for adaboost and huberized R's
         constraint is reversed, pygbm's is not); default none. Unordered
-        categoricals ignore it (a warning says so).
+        categoricals ignore it (a warning says so). For multinomial it holds
+        for each class's link, which constrains no probability (the softmax
+        ignores what all links share): a class's probability can still fall
+        where its link rises.
     n_trees : int, default 100
         Boosting iterations (R: ``n.trees``).
     interaction_depth : int, default 1

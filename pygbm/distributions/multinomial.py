@@ -20,8 +20,13 @@ Friedman's (2001) K-class algorithm (his Algorithm 6, as scikit-learn's
 * out-of-bag improvement of class k's tree: the gain in log-likelihood of its
   step ``s`` alone from the iteration's probabilities,
   ``1{y = k} s - log(1 + p_k (exp(s) - 1))``, on the rows outside the bag;
-  the engine sums the classes' (to second order in the steps, the gain of
-  the iteration's K steps together, which would cost K exponentials per row
+  the engine sums the classes'. To first order in the steps that sum is the
+  gain of the iteration's K steps together, not to second: the joint gain's
+  curvature, ``((sum_k p_k s_k)^2 - sum_k p_k s_k^2) / 2``, is not the sum of
+  the classes' ``-p_k (1 - p_k) s_k^2 / 2``. For K = 2 the sum counts half the
+  curvature and so exceeds bernoulli's improvement of the same fit, and
+  ``gbm_perf(method="OOB")`` can choose another iteration than for the
+  equivalent bernoulli fit (the joint gain would cost K exponentials per row
   and class).
 
 The arithmetic is written once for both engines: softmax as ``exp(F - max)``

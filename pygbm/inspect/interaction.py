@@ -151,7 +151,8 @@ def interact_gbm(fit, data, i_var, n_trees=None) -> float:
     True
     """
     fit_arg(fit)
-    if fit.num_classes > 1:     # R: one H per class
+    if fit.num_classes > 1:     # R: one H per class (n_trees checked once: one warning)
+        n_trees = check_n_trees(fit, n_trees, cap=True)
         return pd.Series([interact_gbm(class_view(fit, c), data, i_var, n_trees)
                           for c in range(int(fit.num_classes))],
                          index=pd.Index(class_labels(fit), name="class"), name="H")

@@ -12,6 +12,11 @@ at the points of a grid:
   left child the rest; the missing child of such a split is never visited.
   A categorical level whose ``c_splits`` entry is neither -1 nor 1 adds
   nothing for that tree (R's behaviour; R's own fits never produce one).
+  The node weights are those the trees were grown with: the rows' case
+  weights for R's splits, but ``w h`` (the Hessians times the weights) with
+  ``splits="newton"``, whose default partial dependence therefore averages
+  the other variables by the Hessians, not by the rows (``"brute_force"``
+  averages by the rows).
 * ``"brute_force"``: the (case-weighted) average prediction over the training
   rows with the ``i_var`` columns set to the grid point. ICE curves are the
   per-row predictions of the same computation.
@@ -310,7 +315,8 @@ def partial_dependence(fit, i_var, n_trees=None, continuous_resolution=100, type
         ``return.grid`` has no ``y`` column.
     method : {"weighted_traversal", "brute_force"}, default "weighted_traversal"
         "weighted_traversal" is R's algorithm (Friedman's: the trees' node
-        weights average the other variables out); "brute_force" averages the
+        weights average the other variables out; with Newton splits those
+        weights are w h, see the module docstring); "brute_force" averages the
         model's predictions over the training rows, with their weights. Not
         in R.
     ice : bool, default False

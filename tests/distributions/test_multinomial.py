@@ -294,6 +294,11 @@ def test_interaction_per_class(small_fit):
     fit, sub = small_fit
     h = pygbm.interact_gbm(fit, sub, ["x.box", "y.box"])
     assert list(h.index) == list("ABCDE") and ((h.fillna(0) >= 0) & (h.fillna(0) <= 1)).all()
+    with warnings.catch_warnings(record=True) as caught:     # once, not once per class
+        warnings.simplefilter("always")
+        capped = pygbm.interact_gbm(fit, sub, ["x.box", "y.box"], n_trees=10 ** 6)
+    assert sum("exceeds the number of trees" in str(w.message) for w in caught) == 1
+    np.testing.assert_array_equal(capped.fillna(-1), h.fillna(-1))
 
 
 def test_gbm_more_and_permutation_influence(small_fit):
