@@ -17,21 +17,18 @@ Friedman's (2001) K-class algorithm (his Algorithm 6, as scikit-learn's
   denominator is 0), capped at +-100 (``MAX_STEP``: a safeguard against the
   step's overshoot on nodes of confidently wrong rows; ordinary fits never
   reach it);
-* out-of-bag improvement of class k's tree: the gain in log-likelihood of its
-  step ``s`` alone from the iteration's probabilities,
-  ``1{y = k} s - log(1 + p_k (exp(s) - 1))``, on the rows outside the bag;
-  the engine sums the classes'. To first order in the steps that sum is the
-  gain of the iteration's K steps together, not to second: the joint gain's
-  curvature, ``((sum_k p_k s_k)^2 - sum_k p_k s_k^2) / 2``, is not the sum of
-  the classes' ``-p_k (1 - p_k) s_k^2 / 2``. For K = 2 the sum counts half the
-  curvature and so exceeds bernoulli's improvement of the same fit, and
-  ``gbm_perf(method="OOB")`` can choose another iteration than for the
-  equivalent bernoulli fit (the joint gain would cost K exponentials per row
-  and class).
+* out-of-bag improvement of an iteration: the gain in log-likelihood of its K
+  steps ``s_k`` together from the iteration's probabilities,
+  ``s_y - log(sum_k p_k exp(s_k))``, on the rows outside the bag (for K = 2
+  bernoulli's improvement of the same fit). Until 2026-11-29 the engine summed
+  each class's gain alone, ``1{y = k} s_k - log(1 + p_k (exp(s_k) - 1))``, equal
+  to the joint gain to first order in the steps only (for K = 2 it counted half
+  the curvature, and ``gbm_perf(method="OOB")`` could choose another iteration
+  than for the equivalent bernoulli fit).
 
 The arithmetic is written once for both engines: softmax as ``exp(F - max)``
 over its row sum, added class by class (left to right), and the log-sum-exp
-``max + log(row sum)``; ``exp``, ``log`` and ``log1p`` are the fit's
+``max + log(row sum)``; ``exp`` and ``log`` are the fit's
 (``FitContext.model_exp`` ...: the C library's in R's exact mode), so that the
 compiled loop (``engine/compiled/multinomial.py``) gives the same numbers bit
 for bit.
@@ -196,16 +193,21 @@ class Multinomial(NewtonSplits, Distribution):
         out[ok] = (K - 1.0) / K * num[ok] / den[ok]
         return np.clip(out, -MAX_STEP, MAX_STEP)
 
-    def bag_improvement(self, t, f, fadj, bag, shrinkage, ctx, k=0):
-        """Class k's step alone from the iteration's probabilities (module
-        docstring), averaged over the out-of-bag rows."""
+    def bag_improvement(self, t, f, fadj, bag, shrinkage, ctx):
+        """The gain in log-likelihood of the iteration's K steps together
+        (``fadj``: (n, K), each class tree's step before shrinkage) from its
+        probabilities, averaged over the out-of-bag rows (module docstring):
+        ``s_y - log(sum_k p_k exp(s_k))`` per row, the sum class by class."""
         bag = np.asarray(bag, dtype=bool)
         oob = ~bag
-        p = self._probabilities(f, t.offset, ctx)[oob, k]
+        p = self._probabilities(f, t.offset, ctx)[oob]
         step = shrinkage * np.asarray(fadj, dtype=float)[oob]
-        is_k = (np.asarray(t.y)[oob] == k).astype(float)
+        total = p[:, 0] * ctx.model_exp(step[:, 0])
+        for k in range(1, step.shape[1]):
+            total = total + p[:, k] * ctx.model_exp(step[:, k])
+        y = np.asarray(t.y, dtype=np.intp)[oob]
         gain = np.zeros(bag.shape[0])
-        gain[oob] = is_k * step - ctx.model_log1p(p * (ctx.model_exp(step) - 1.0))
+        gain[oob] = step[np.arange(y.shape[0]), y] - ctx.model_log(total)
         return oob_average(gain, np.asarray(t.w, dtype=float), bag)
 
     # ------------------------------------------------------------------ prediction scale

@@ -161,7 +161,8 @@ def _one_tree(P: BoostProblem, losses, stage: TreeStage, inputs: TreeInputs,
               rows: _TreeRows, f_tr, state, k):
     """Grow and fit one tree on class ``k`` (None: single output); returns the
     tree, the grown tree, its training step ``fadj`` and its out-of-bag
-    improvement.
+    improvement (None for a class tree: a multi-output distribution's is the
+    iteration's, of its K steps together).
 
     The tree is grown on ``inputs.data`` from the gradient at
     ``inputs.f_grow``; its terminal values are fitted against ``f_tr`` on the
@@ -189,7 +190,7 @@ def _one_tree(P: BoostProblem, losses, stage: TreeStage, inputs: TreeInputs,
     grown.set_terminal_preds(values)
     grown.adjust(P.n_minobsinnode)
     fadj = grown.terminal_preds()[leaves.node]
-    oob = losses.bag_improvement(t, f_tr, fadj, bag, P.shrinkage, ctx, **cls)
+    oob = None if k is not None else losses.bag_improvement(t, f_tr, fadj, bag, P.shrinkage, ctx)
     tree: Tree = grown.to_r_tree(P.shrinkage, P.var_type, state.c_splits)
     return tree, grown, fadj, oob
 
@@ -225,11 +226,11 @@ def _run(P: BoostProblem, losses, state: BoostState, n_trees, rng, report: Itera
         if drawn.weights is not None:      # the integer fast path is decided per tree
             t_tree = t.with_weights(t.w * drawn.weights)
             rows = _TreeRows(t_tree, bag, bool(np.all(t_tree.w == 1.0)))
-        oob = 0.0
+        steps = None if n_out == 1 else np.empty_like(f_tr)
         for k in classes:
-            tree, grown, fadj, tree_oob = _one_tree(P, losses, stage, inputs, rows, f_tr,
-                                                    state, k)
-            oob += tree_oob
+            tree, grown, fadj, oob = _one_tree(P, losses, stage, inputs, rows, f_tr, state, k)
+            if k is not None:
+                steps[:, k] = fadj
             run.tree_added(grown, inputs, P.shrinkage)
             if state.rows is not None:
                 state.rows.tree_added(grown, bag)
@@ -244,6 +245,8 @@ def _run(P: BoostProblem, losses, state: BoostState, n_trees, rng, report: Itera
                 else:
                     f_va[:, k] += step
             state.trees.append(tree)
+        if steps is not None:       # the iteration's probabilities are still the cached ones
+            oob = losses.bag_improvement(rows.t, f_tr, steps, bag, P.shrinkage, ctx)
         train_err = losses.deviance(t, f_tr, ctx)
         valid_err = losses.deviance(t_va, f_va, ctx) if n_valid else np.nan
         state.train_error.append(float(train_err))

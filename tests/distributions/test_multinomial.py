@@ -119,13 +119,34 @@ def test_newton_leaves_and_oob_improvement():
         m = (node == j) & inbag
         want = (K - 1) / K * np.sum(w[m] * z[m]) / np.sum(w[m] * p[m, 1] * (1 - p[m, 1]))
         assert leaves[j] == pytest.approx(np.clip(want, -MAX_STEP, MAX_STEP))
-    step = leaves[node]
-    gain = d.bag_improvement(t, F, step, inbag, 0.1, ctx, k=1)
-    F2 = F.copy()
-    F2[:, 1] += 0.1 * step
+    # the iteration's improvement: its K steps together (here one step per class),
+    # the exact change of the out-of-bag log-likelihood
+    steps = rng.normal(size=(n, K))
+    steps[:, 1] = leaves[node]
+    gain = d.bag_improvement(t, F, steps, inbag, 0.1, ctx)
+    F2 = F + 0.1 * steps
     ll = lambda G: np.log(softmax(G)[np.arange(n), y.astype(int)])  # noqa: E731
     oob = ~inbag
-    assert gain == pytest.approx(np.sum(w[oob] * (ll(F2) - ll(F))[oob]) / np.sum(w[oob]))
+    assert gain == pytest.approx(np.sum(w[oob] * (ll(F2) - ll(F))[oob]) / np.sum(w[oob]),
+                                 rel=1e-12)
+
+
+def test_two_classes_out_of_bag_improvement_is_bernoullis():
+    # the classes' gains summed counted half the joint curvature for K = 2, so the
+    # improvement exceeded bernoulli's and gbm_perf(method="OOB") could differ; the
+    # iteration's two mirrored steps +-a are bernoulli's step 2a on F_1 - F_0
+    from pygbm.distributions import get_distribution
+
+    rng = np.random.default_rng(4)
+    n = 50
+    d, t, F, ctx = _started(rng, n, 2)
+    inbag = rng.random(n) < 0.5
+    a = rng.normal(size=n) * 3
+    gain = d.bag_improvement(t, F, np.column_stack([-a, a]), inbag, 0.1, ctx)
+    bern = get_distribution("bernoulli")
+    want = bern.bag_improvement(Targets(t.y, None, t.w), F[:, 1] - F[:, 0], 2 * a, inbag,
+                                0.1, ctx)
+    assert gain == pytest.approx(want, rel=1e-12)
 
 
 def test_init_f_is_centred_log_share():

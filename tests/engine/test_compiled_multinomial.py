@@ -59,6 +59,7 @@ def test_kernels_equal_the_distribution(case):
     np.testing.assert_array_equal(p.T, ctx.cache["multinomial.p"])
     assert multinomial.deviance(rows, f) == d.deviance(t, F, ctx)
     z, wz = np.empty(F.shape[0]), np.empty(F.shape[0])
+    steps = np.empty_like(f)
     for k in range(K):
         multinomial.working_response(rows, p[k], k, z, wz)
         want_z = d.negative_gradient(t, F, bag, ctx, k=k)
@@ -68,9 +69,9 @@ def test_kernels_equal_the_distribution(case):
         multinomial.leaf_values(rows, z, p[k], node, bag, K, values)
         want = d.fit_leaves(t, F, want_z, Leaves(node, N_NODES, None, None, 1), bag, ctx, k=k)
         np.testing.assert_array_equal(values, want)
-        fadj = values[node] * 7.0                 # large steps too
-        got = multinomial.bag_improvement(rows, p[k], k, fadj, bag, 0.1)
-        assert got == d.bag_improvement(t, F, fadj, bag, 0.1, ctx, k=k)
+        steps[k] = values[node] * 7.0             # large steps too
+    got = multinomial.bag_improvement(rows, p, steps, bag, 0.1)     # the iteration's
+    assert got == d.bag_improvement(t, F, np.ascontiguousarray(steps.T), bag, 0.1, ctx)
 
 
 def test_capped_steps_and_nodes_without_hessian():

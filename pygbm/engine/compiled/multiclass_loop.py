@@ -6,9 +6,10 @@ multi-output fit: one bag (R's selection rule on the iteration's uniforms),
 the iteration's probabilities, then for every class ``k`` in turn its
 working response, its tree (:func:`.exact_tree.grow_exact`; on the Newton
 response with the multinomial's Newton splits), the Newton
-steps, R's Adjust, its out-of-bag improvement, R's eight vectors and the
-class's training and validation link values; after the K trees the
-training and validation deviances. Every number as the NumPy loop computes
+steps, R's Adjust, R's eight vectors and the class's training and
+validation link values; after the K trees the iteration's out-of-bag
+improvement (its K steps together) and the training and validation
+deviances. Every number as the NumPy loop computes
 it (:mod:`.multinomial`). The Python side is
 :class:`.multiclass_boosting.MulticlassLoop`.
 """
@@ -39,11 +40,11 @@ def boost_multiclass(train, data, space, valid, growth, newton, uniforms, f_tr, 
     gw = train.w.copy() if newton else train.w
     unit = growth.unit and not newton
     p = np.empty_like(f_tr)
+    steps = np.empty_like(f_tr)          # the iteration's class steps (before shrinkage)
     for t in range(out.train_error.shape[0]):
         if uniforms.shape[0]:
             select_bag(uniforms[t], growth.n_bag, inbag)
         softmax_into(train, f_tr, p)
-        oob = 0.0
         for k in range(K):
             working_response(train, p[k], k, z, wz)
             if newton:
@@ -52,13 +53,13 @@ def boost_multiclass(train, data, space, valid, growth, newton, uniforms, f_tr, 
             values = np.empty(grown[10].shape[0])
             leaf_values(train, z, p[k], grown[11], inbag, K, values)
             set_leaves(grown, values, growth.min_obs, fadj)
-            oob += bag_improvement(train, p[k], k, fadj, inbag, growth.shrinkage)
+            steps[k] = fadj
             tree = record_tree(grown, data.var_type, growth.shrinkage, n_csplits, out,
                                t * K + k)
             update_links(tree, data.var_type, valid.cols, n_csplits, growth.shrinkage, fadj,
                          (f_tr[k], f_va[k]))
             n_csplits += out.n_cat[t * K + k]
-        out.oobag_improve[t] = oob
+        out.oobag_improve[t] = bag_improvement(train, p, steps, inbag, growth.shrinkage)
         out.train_error[t] = deviance(train, f_tr)
         out.valid_error[t] = deviance(valid.rows, f_va) if n_valid else np.nan
     return n_csplits

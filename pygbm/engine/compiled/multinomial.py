@@ -1,10 +1,10 @@
 """The multinomial's methods, compiled, for the compiled multi-class loop.
 
 :class:`pygbm.distributions.multinomial.Multinomial` computes the iteration's
-softmax, a class tree's working response, Newton steps and out-of-bag
-improvement, and the deviance with NumPy and the fit's exp, log and log1p;
+softmax, a class tree's working response and Newton steps, an iteration's
+out-of-bag improvement, and the deviance with NumPy and the fit's exp and log;
 the kernels here compute the same numbers, bit for bit, one row at a time
-(the C library's exp, log and log1p, which are the NumPy methods' in R's
+(the C library's exp and log, which are the NumPy methods' in R's
 exact mode; the softmax's row sums added class by class; the deviance's sums
 NumPy's pairwise way; the Newton sums in row order, as ``np.bincount``).
 ``tests/engine/test_compiled_multinomial.py`` compares them with the
@@ -98,17 +98,19 @@ def leaf_values(rows, z, p_k, node_of, inbag, n_classes, values):
 
 
 @njit(cache=True, error_model="numpy")
-def bag_improvement(rows, p_k, k, fadj, bag, shrinkage):
-    """``Multinomial.bag_improvement``: class ``k``'s step alone from the
-    iteration's probabilities ``p_k``, averaged over the out-of-bag rows."""
-    n = fadj.shape[0]
+def bag_improvement(rows, p, steps, bag, shrinkage):
+    """``Multinomial.bag_improvement``: the iteration's K steps together
+    (``steps`` (K, n): each class tree's step before shrinkage) from its
+    probabilities ``p`` (K, n), averaged over the out-of-bag rows."""
+    K, n = steps.shape
     gain = np.empty(n)
     for i in range(n):
         if bag[i]:               # out-of-bag rows only
             continue
-        step = shrinkage * fadj[i]
-        is_k = 1.0 if rows.y[i] == k else 0.0
-        gain[i] = is_k * step - math.log1p(p_k[i] * (math.exp(step) - 1.0))
+        total = p[0, i] * math.exp(shrinkage * steps[0, i])
+        for k in range(1, K):
+            total = total + p[k, i] * math.exp(shrinkage * steps[k, i])
+        gain[i] = shrinkage * steps[int(rows.y[i]), i] - math.log(total)
     return oob_average(gain, rows, bag)
 
 
