@@ -245,7 +245,7 @@ def gbm_fit(x, y, offset=None, misc=None, distribution="bernoulli", w=None,
     # categorical y coded as R's factor (a Categorical's order of categories), not by
     # np.asarray's sorted strings; the other distributions refuse text in check_response
     y, y_levels = frontend.factor_response(
-        y, response_name, as_factor=options.distribution.name in _CLASS_RESPONSES)
+        y, response_name, as_factor=options.distribution.class_response)
     _check_two_classes(y_levels, response_name, options.distribution)
     if isinstance(distribution, str) and distribution == _GBM_FIT_DEFAULT:
         _default_distribution_fits(options.distribution, y)
@@ -273,14 +273,12 @@ def _default_distribution_fits(dist, y) -> None:
 
 
 # ---------------------------------------------------------------- gbm
-#: distributions that take a categorical (text) response, coded as its levels
-_CLASS_RESPONSES = ("bernoulli", "multinomial", "adaboost", "huberized")
 
 
 def _check_two_classes(y_levels, response_name, dist):
     """A two-class distribution's text/categorical response needs two levels (its
     codes were refused as the numbers 0.0, 1.0, 2.0, not by their labels)."""
-    if y_levels is None or dist.name == "multinomial" or len(y_levels) == 2:
+    if y_levels is None or dist.multi_output or len(y_levels) == 2:
         return
     levels = list(y_levels)
     raise ValueError(f"distribution {dist.name!r} needs a response of two classes; the "
@@ -294,7 +292,7 @@ def _check_text_response(mf, dist):
     (a multinomial fit models every class, whatever their number)."""
     if not mf.y_is_categorical or tuple(mf.y_levels) == frontend.LOGICAL_LEVELS:
         return
-    if dist.name not in _CLASS_RESPONSES:
+    if not dist.class_response:
         raise ValueError(f"the response {mf.response_name} is text/categorical (levels "
                          f"{listed(mf.y_levels)}); distribution {dist.name!r} needs "
                          "numbers: convert it (e.g. pd.to_numeric) or use a class distribution")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import frontend
 from .._checks import bool_arg, choice_arg, finite_number, response_arg, weights_arg
 from ..distributions.base import PROBABILITY_LINKS
 from ..messages import warn
@@ -17,7 +18,6 @@ def _calibration_rows(fit, data, y, weights, n: int):
     """The response and case weights of the ``n`` rows of the calibration sample
     ``data``, read as new rows are (its response and a weights column, not checked as
     training data: a predictor may be all missing there, one row is a sample)."""
-    from .. import frontend        # loads pandas: on first use
 
     if y is None:
         if fit.formula is None:

@@ -61,6 +61,12 @@ def available_distributions() -> list[str]:
     return sorted(_REGISTRY)
 
 
+def distributions_with(flag: str) -> list[str]:
+    """The registered distributions whose class sets the capability ``flag`` (a
+    class attribute of :class:`Distribution`, such as ``"zero_one_response"``)."""
+    return sorted(name for name, cls in _REGISTRY.items() if getattr(cls, flag))
+
+
 def register_distribution(cls: type[Distribution]) -> type[Distribution]:
     """Add a Distribution subclass to the registry (usable as a decorator)."""
     if not (isinstance(cls, type) and issubclass(cls, Distribution)) or not cls.name:
@@ -165,5 +171,5 @@ __all__ = [
     "AdaBoost", "Bernoulli", "CoxPH", "Distribution", "FitContext", "Gaussian", "Huberized",
     "Leaves", "Targets",
     "Laplace", "Multinomial", "Pairwise", "Poisson", "Quantile", "TDist", "available_distributions",
-    "get_distribution", "guess_distribution", "register_distribution",
+    "distributions_with", "get_distribution", "guess_distribution", "register_distribution",
 ]

@@ -71,6 +71,12 @@ class Distribution(ABC):
     #: the fit turns by this sign (:func:`pygbm.fitting.tree_monotone`)
     z_sign: ClassVar[float] = 1.0
 
+    @property
+    def class_response(self) -> bool:
+        """Whether the response is classes (a two-class distribution's 0/1, or the
+        multinomial's), so that a text or categorical response is coded by its levels."""
+        return self.zero_one_response or self.multi_output
+
     def __init__(self, **params):
         if params:
             raise ValueError(

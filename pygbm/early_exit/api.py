@@ -7,12 +7,13 @@ import numbers
 import numpy as np
 
 from .._checks import as_generator, choice_arg, finite_number, whole_number
+from ..distributions import distributions_with
 from ..draws import child_seed
 from ..messages import warn
 from ..model import TRAINING_ROWS_SHARE, GBMFit
 from ..rrandom import RRandom
 from .build import ORDERS, THRESHOLD_RULES, Rows, Settings, optimise, report
-from .model_scores import BINARY_DISTRIBUTIONS, ModelScores, decision_threshold
+from .model_scores import ModelScores, decision_threshold
 from .predictor import EarlyExitPredictor
 from .thresholds import MODES
 
@@ -39,9 +40,10 @@ def _check_fit(fit):
     if not isinstance(fit, GBMFit):
         raise TypeError(f"fit must be a fitted gbm (GBMFit), got {type(fit).__name__}")
     distribution = fit.distribution
-    if distribution.name not in BINARY_DISTRIBUTIONS:
+    if not distribution.zero_one_response:       # its link gives a binary decision
         raise ValueError(f"qwyc() needs a binary decision: fit's distribution must be one of "
-                         f"{', '.join(BINARY_DISTRIBUTIONS)}, got {distribution.name!r} "
+                         f"{', '.join(distributions_with('zero_one_response'))}, got "
+                         f"{distribution.name!r} "
                          f"(multi-class and regression are not supported)")
 
 

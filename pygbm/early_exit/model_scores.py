@@ -20,10 +20,6 @@ from ..engine.forest import FlatForest
 from ..engine.tree import ColumnView, TreePredictor, terminal_nodes
 from .forest import compiled_kernels
 
-#: the distributions whose link gives a binary decision
-BINARY_DISTRIBUTIONS = ("bernoulli", "adaboost", "huberized")
-
-
 def decision_threshold(distribution, threshold) -> tuple[float, float]:
     """(threshold on the response scale, beta on the link scale).
 

@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 
+#: a level's running weight below this share of the total weight is the cumsums'
+#: rounding (a difference of two running sums), not weight: taken as 0
+CUMSUM_ROUNDING = 1e-12
+
 
 def column_level_codes(column: np.ndarray, n_levels: int) -> np.ndarray:
     """Integer level codes of a coded categorical column.
@@ -82,6 +86,6 @@ def ordered_statistic(codes, y, w, order, prior: float, prior_weight: float) -> 
     length = np.diff(np.append(start, n))
     hist_y = before_y - np.repeat(before_y[start], length)
     hist_w = before_w - np.repeat(before_w[start], length)
-    hist_w[np.abs(hist_w) < 1e-12 * max(1.0, float(ww.sum()))] = 0.0   # rounding of cumsums
+    hist_w[np.abs(hist_w) < CUMSUM_ROUNDING * max(1.0, float(ww.sum()))] = 0.0
     out[rows] = (hist_y + prior_weight * prior) / (hist_w + prior_weight)
     return out
