@@ -563,7 +563,7 @@ def gbm(formula, data, distribution=None, weights=None, var_monotone=None, n_tre
         spec = cv.CVSpec(cv_folds, fold_id, class_stratify_cv, n_cores,
                          progress=wanted(options.progress, options.verbose),
                          threads=options.engine == "numba")
-        result, fit = cv.cross_validate(coded, fold_fit, spec, dist.name, rng,
+        result, fit = cv.cross_validate(coded, fold_fit, spec, dist, rng,
                                         main_fit=main_fit)
     else:
         fit = main_fit()

@@ -50,10 +50,12 @@ class CVResult:
     fold_id: np.ndarray      # fold (1..K) of every training row
 
 
-def _stratify(class_stratify_cv, dist_name):
+def _stratify(class_stratify_cv, dist):
+    """R's rule: folds stratified by class by default for the multinomial, on request
+    for the two-class bernoulli (R names these two only)."""
     if class_stratify_cv is None:
-        return dist_name == "multinomial"
-    if class_stratify_cv and dist_name not in ("bernoulli", "multinomial"):
+        return dist.multi_output
+    if class_stratify_cv and not (dist.multi_output or dist.name == "bernoulli"):
         warn("class_stratify_cv applies only to bernoulli and multinomial; ignored")
         return False
     return bool(class_stratify_cv)
@@ -160,14 +162,14 @@ def _told(items, bar):
             bar.update(1)
 
 
-def cross_validate(data, fit, spec: CVSpec, dist_name, rng, main_fit=None):
+def cross_validate(data, fit, spec: CVSpec, dist, rng, main_fit=None):
     """Run the cv folds of ``gbm(..., cv_folds=n_folds)`` on the training rows.
 
     ``data`` (:class:`pygbm.fitting.CodedData`) holds all rows, training
     rows first; ``fit(fold_data, seed)`` is the fitting function a fold's
     model comes from (it must be picklable for ``n_cores > 1``; ``seed`` is an
-    int, or an RRandom with R's stream, see :func:`pygbm.draws.fold_seeds`), ``dist_name``
-    the distribution's name (stratification and class checks). A pairwise
+    int, or an RRandom with R's stream, see :func:`pygbm.draws.fold_seeds`), ``dist``
+    the distribution (stratification and class checks). A pairwise
     ``data.group`` (group code 1..G of every row, rows sorted as R sorts
     them) makes the folds keep groups whole, as R's ``getCVgroup``.
     ``main_fit`` (no argument; it may draw from ``rng``) is called once the
@@ -177,7 +179,7 @@ def cross_validate(data, fit, spec: CVSpec, dist_name, rng, main_fit=None):
     Returns ``(CVResult, main_fit())`` (None without ``main_fit``).
     """
     n_train, n_folds, fold_id = data.n_train, spec.n_folds, spec.fold_id
-    stratify = _stratify(spec.class_stratify_cv, dist_name)
+    stratify = _stratify(spec.class_stratify_cv, dist)
     if data.group is not None:
         group = np.asarray(data.group)
         if fold_id is None:
@@ -196,7 +198,7 @@ def cross_validate(data, fit, spec: CVSpec, dist_name, rng, main_fit=None):
             raise ValueError(f"cv_folds={n_folds} exceeds the {n_train} training rows; "
                              "each fold needs at least one row")
         fold_id = make_folds(data.y[:n_train], n_folds, stratify, rng)
-    if dist_name == "multinomial":
+    if dist.multi_output:
         _check_classes_in_folds(data, fold_id, n_folds, stratify)
     _check_fold_weights(data, fold_id, n_folds)
     jobs = list(enumerate(fold_seeds(rng, n_folds), start=1))
@@ -230,7 +232,7 @@ def cross_validate(data, fit, spec: CVSpec, dist_name, rng, main_fit=None):
     cv_error = (errors * sizes).sum(axis=1) / n_train
     if np.isnan(cv_error).all():          # NumPy's nanargmin: "All-NaN slice encountered"
         raise ValueError(f"cv_folds={n_folds}: the cv error is NaN at every tree: the "
-                         f"held-out rows of some fold give no {dist_name} deviance (coxph: "
+                         f"held-out rows of some fold give no {dist.name} deviance (coxph: "
                          "no event among them; pairwise: no group with two relevance "
                          "levels); use fewer folds or other fold_id")
     best = int(np.nanargmin(cv_error)) + 1

@@ -62,7 +62,7 @@ def zero_weight_arg(mode, dist, rate) -> str:
     choice_arg("zero_weight", mode, ZERO_WEIGHTS)
     if rate is None:
         return mode
-    if dist.survival_response or dist.bag_by_group or dist.multi_output:
+    if not dist.row_response:
         raise ValueError(f"zero_subsample: distribution {dist.name!r} has no zero response "
                          "to subsample (coxph, pairwise and multinomial refuse it)")
     if mode == "offset" and not (dist.response_link == "logistic" and dist.name == "bernoulli"):

@@ -132,7 +132,7 @@ def test_cv_takes_the_fitting_function_as_a_callable(boston):
         calls.append((rows.n_train, rows.x.shape[0], seed))
         return fit_coded(options, rows, seed)
 
-    result, main = cv.cross_validate(data, fit, cv.CVSpec(3, n_cores=1), "gaussian",
+    result, main = cv.cross_validate(data, fit, cv.CVSpec(3, n_cores=1), options.distribution,
                                      np.random.default_rng(5))
     assert main is None and len(calls) == 3
     assert all(n == x.shape[0] for _, n, _ in calls)
@@ -142,7 +142,7 @@ def test_cv_takes_the_fitting_function_as_a_callable(boston):
     # the folds in threads (the compiled engine's way): the same calls, the same result
     calls.clear()
     threaded, _ = cv.cross_validate(data, fit, cv.CVSpec(3, n_cores=2, threads=True),
-                                    "gaussian", np.random.default_rng(5))
+                                    options.distribution, np.random.default_rng(5))
     assert len(calls) == 3
     np.testing.assert_array_equal(threaded.error, ref.cv_error)
     np.testing.assert_array_equal(threaded.fitted, ref.cv_fitted)

@@ -121,7 +121,7 @@ def calibrate(fit: GBMFit, data, n_trees=None, bins: int = DEFAULT_BINS, ends: s
     if not isinstance(fit, GBMFit):
         raise TypeError(f"fit must be a GBMFit, got {type(fit).__name__}")
     dist = fit.distribution
-    if dist.multi_output or dist.bag_by_group or dist.survival_response:
+    if not dist.row_response:
         raise ValueError(f"calibrate: distribution {dist.name!r} has no expected response "
                          "to calibrate")
     bins = bins_arg(bins)

@@ -72,6 +72,14 @@ class Distribution(ABC):
     z_sign: ClassVar[float] = 1.0
 
     @property
+    def row_response(self) -> bool:
+        """Whether each row has one response of its own, with no other rows' to read
+        it by: not a risk set (coxph), a group (pairwise) or several classes'
+        links (multinomial). Zero-response subsampling, calibration, target
+        statistics and ordered boosting need one."""
+        return not (self.survival_response or self.bag_by_group or self.multi_output)
+
+    @property
     def class_response(self) -> bool:
         """Whether the response is classes (a two-class distribution's 0/1, or the
         multinomial's), so that a text or categorical response is coded by its levels."""

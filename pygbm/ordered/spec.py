@@ -5,12 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .._checks import bool_arg, choice_arg, finite_number, int_arg
+from .leaf_terms import code_of
 
-#: distributions ordered boosting refuses (several outputs, groups, risk sets)
-REFUSED = ("multinomial", "pairwise", "coxph")
-#: distributions whose leaf values are not functions of running sums
-#: (full_history=True refuses them, see leaf_terms)
-MEDIAN_LEAVES = ("laplace", "quantile", "tdist")
 #: the histogram search's default number of buckets in ordered mode
 DEFAULT_MAX_BINS = 255
 
@@ -35,7 +31,7 @@ def ordered_spec(boosting_type, dist, *, n_permutations=4, fold_len_multiplier=2
     choice_arg("boosting_type", boosting_type, ("plain", "ordered"))
     if boosting_type == "plain":
         return None
-    if dist.name in REFUSED:
+    if not dist.row_response:        # several outputs, groups, risk sets
         raise ValueError(f"boosting_type='ordered' does not support distribution "
                          f"{dist.name!r} yet (use boosting_type='plain')")
     if max_combination != 1:
@@ -48,7 +44,7 @@ def ordered_spec(boosting_type, dist, *, n_permutations=4, fold_len_multiplier=2
     if min_fold_size is not None:
         min_fold_size = int_arg("min_fold_size", min_fold_size, 1)
     full_history = bool_arg(full_history, "full_history")
-    if full_history and dist.name in MEDIAN_LEAVES:
+    if full_history and code_of(dist) is None:      # leaves not from running sums
         raise ValueError(f"full_history=True is not available for distribution "
                          f"{dist.name!r}: its leaf values are medians or M-estimates of "
                          f"the rows, and every row would need its own estimate over the "

@@ -11,12 +11,13 @@ MODES = (NATIVE, ORDERED, GREEDY, HOLDOUT, LOO)
 #: statistics that use the row's own target (documented as leaking)
 #: largest feature combination (the paper uses 2 or 3)
 MAX_COMBINATION = 3
-#: distributions refused, with the reason
+#: why a distribution without a response of its own per row is refused, by the
+#: capability flag that says so
 _REFUSED = {
-    "coxph": "a Cox model has no per-row target to average without a fitted model "
-             "(the survival times are censored)",
-    "pairwise": "a ranking response is only meaningful within its group",
-    "multinomial": "a multi-class response would need one statistic per class",
+    "survival_response": "a Cox model has no per-row target to average without a fitted "
+                         "model (the survival times are censored)",
+    "bag_by_group": "a ranking response is only meaningful within its group",
+    "multi_output": "a multi-class response would need one statistic per class",
 }
 
 
@@ -63,17 +64,11 @@ def resolve_modes(categorical, var_names, var_type) -> list[str]:
 def check_distribution(dist) -> None:
     """A ``ValueError`` when target statistics have no meaning for ``dist`` (checked
     with the arguments, before any fit or cv fold runs)."""
-    name = dist.name
-    reason = _REFUSED.get(name)
-    if reason is None and dist.survival_response:
-        reason = _REFUSED["coxph"]
-    if reason is None and dist.bag_by_group:
-        reason = _REFUSED["pairwise"]
-    if reason is None and dist.multi_output:
-        reason = _REFUSED["multinomial"]
-    if reason is not None:
-        raise ValueError(f"categorical target statistics are not available for distribution "
-                         f"{name!r}: {reason}; use categorical='native'")
+    if dist.row_response:
+        return
+    reason = next(why for flag, why in _REFUSED.items() if getattr(dist, flag))
+    raise ValueError(f"categorical target statistics are not available for distribution "
+                     f"{dist.name!r}: {reason}; use categorical='native'")
 
 
 def target_of(dist, y) -> np.ndarray:
