@@ -145,19 +145,24 @@ def calibration_curve(y, p, distribution: str = "bernoulli", knots=None, df: int
                          f"{pk.max():g}]")
     if family == "poisson" and np.any(yk < 0):
         raise ValueError("y must be non-negative for distribution='poisson'")
-    boundary = np.array([pk.min(), pk.max()])
-    if boundary[0] == boundary[1]:
+    # R's glm(y ~ ns(p, df)) builds the spline's basis in the model frame, from every p,
+    # before na.omit drops the rows where y is missing: its knots are those of all p
+    if pk.min() == pk.max():           # no curve to fit (R draws a degenerate one)
         where = "" if keep.all() else f" on the {int(keep.sum())} row(s) where y is not missing"
         raise ValueError(f"p must take at least two distinct values{where}")
+    boundary = np.array([p.min(), p.max()])
     quantile_knots = knots is None
     if quantile_knots:
-        knots = np.quantile(pk, np.arange(1, int(df)) / int(df))
+        knots = np.quantile(p, np.arange(1, int(df)) / int(df))
     knots = np.sort(np.asarray(knots, dtype=float).ravel())
     if np.any((knots <= boundary[0]) | (knots >= boundary[1])):
-        if quantile_knots:           # R's ns() fails there too
+        if quantile_knots:
+            # R's ns() fails where a knot is the largest p; where it is the smallest, R
+            # draws a rank-deficient curve (a basis of repeated knots, not built here)
             raise ValueError(f"p has too few distinct values for df={df}: the knots, "
                              f"quantiles of p at (1..{int(df) - 1})/{int(df)}, fall on the "
-                             "ends of its range; give a smaller df or knots")
+                             "ends of its range (R draws a rank-deficient curve where they "
+                             "fall on its smallest value); give a smaller df or knots")
         raise ValueError("knots must lie strictly inside the range of p")
     X = np.column_stack([np.ones_like(pk), _ns_basis(pk, knots, boundary)])
     grid = np.linspace(p.min(), p.max(), CALIBRATION_POINTS)

@@ -109,3 +109,18 @@ def test_calibration_curve_of_a_rank_deficient_spline_is_r():
     with pytest.warns(UserWarning, match="rank-deficient"):
         few = calibration_curve([0, 1, 1, 0, 1], [0.1, 0.7, 0.8, 0.3, 0.6])
     assert np.isfinite(few["fit"]).all()
+
+
+def test_missing_responses_leave_the_knots_of_every_prediction():
+    # R's glm(y ~ ns(p, df = 6)) builds the basis in the model frame, from every p, before
+    # na.omit drops the rows without y: pygbm took the knots of the kept rows only and
+    # drew another curve (0.0887, 0.4176, 0.9418 here). R 4.2.2: the data of
+    # np.random.default_rng(1) below written to csv, predict(glm(...), type = "response")
+    # at the curve's points 1, 101 and 200
+    rng = np.random.default_rng(1)
+    p = np.sort(rng.uniform(0.05, 0.95, 300))
+    y = rng.binomial(1, p).astype(float)
+    y[-30:] = np.nan
+    curve = calibration_curve(y, p, "bernoulli")
+    np.testing.assert_allclose(curve["fit"].to_numpy()[[0, 100, 199]],
+                               [0.0762361338845, 0.3984248082000, 0.9976066769501], rtol=1e-9)
