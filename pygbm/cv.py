@@ -180,12 +180,19 @@ def cross_validate(data, fit, spec: CVSpec, dist, rng, main_fit=None):
     """
     n_train, n_folds, fold_id = data.n_train, spec.n_folds, spec.fold_id
     stratify = _stratify(spec.class_stratify_cv, dist)
+    dealt = None                  # pairwise folds dealt over the groups, as R deals them
     if data.group is not None:
         group = np.asarray(data.group)
         if fold_id is None:
-            fold_id = group_folds(group[:n_train], int(np.max(group)), n_folds, rng)
+            fold_id = dealt = group_folds(group[:n_train], int(np.max(group)), n_folds, rng)
         check_folds_keep_groups(fold_id, group[:n_train])
-    if fold_id is not None:
+    if dealt is not None:
+        # R deals the K folds over every group level, so with few groups (or training
+        # groups) a fold can hold none: R still fits it (on all the training rows), draws
+        # its seed and adds nothing to the cv error; renumbering the folds held dropped
+        # it, and the main fit then started at another point of R's stream
+        fold_id = np.asarray(dealt, dtype=int)
+    elif fold_id is not None:
         fold_id, n_folds = _check_fold_id(fold_id, n_train)
         if spec.fold_id is not None and spec.n_folds > 1 and spec.n_folds != n_folds:
             # the user's folds would silently override the number asked for
@@ -229,7 +236,8 @@ def cross_validate(data, fit, spec: CVSpec, dist, rng, main_fit=None):
                 replay(given)
     sizes = np.bincount(fold_id, minlength=n_folds + 1)[1:]
     errors = np.stack([m.valid_error for m in models], axis=1)      # (n_trees, K)
-    cv_error = (errors * sizes).sum(axis=1) / n_train
+    # a fold without rows (pairwise, above) adds 0: its model has no validation rows
+    cv_error = np.where(sizes > 0, errors * sizes, 0.0).sum(axis=1) / n_train
     if np.isnan(cv_error).all():          # NumPy's nanargmin: "All-NaN slice encountered"
         raise ValueError(f"cv_folds={n_folds}: the cv error is NaN at every tree: the "
                          f"held-out rows of some fold give no {dist.name} deviance (coxph: "
@@ -251,7 +259,8 @@ def _check_fold_weights(data, fold_id, n_folds):
         return
     w = weights_arg(data.weights, data.x.shape[0])[:data.n_train]
     held = np.bincount(fold_id, weights=(w > 0).astype(float), minlength=n_folds + 1)[1:]
-    empty = np.flatnonzero(held == 0)
+    rows = np.bincount(fold_id, minlength=n_folds + 1)[1:]
+    empty = np.flatnonzero((held == 0) & (rows > 0))      # a fold without rows adds nothing
     if empty.size:
         k = int(empty[0]) + 1
         raise ValueError(f"weights: every row of cv fold {k} ({int(np.sum(fold_id == k))} "

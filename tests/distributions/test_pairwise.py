@@ -359,3 +359,30 @@ def test_gbm_fit_groups_must_not_straddle_n_train(travel):
         with pytest.raises(ValueError, match="only used by distribution 'pairwise'"):
             pygbm.gbm_fit(travel[["wait", "vcost"]], travel.y.to_numpy(),
                           distribution="bernoulli", group=travel.g.to_numpy(), n_trees=2)
+
+
+def test_cv_folds_without_a_group_are_fitted_as_r_fits_them():
+    # 3 groups dealt over 5 folds: R fits all 5 (a fold without rows trains on every
+    # row, draws its seed and adds 0 to cv.error) and reports cv.folds 5; pygbm dropped
+    # the empty folds, drew fewer seeds, and its main fit left R's stream. R 4.2.2,
+    # gbm 2.1.8.1: set.seed(1); d <- data.frame(g = rep(1:3, each = 30), x = runif(90),
+    # z = runif(90)); d$y <- round(d$x + runif(90), 1), written by write.csv and read
+    # back; set.seed(2); gbm(y ~ x + z, d, list(name = "pairwise", metric = "ndcg",
+    # group = "g"), n.trees = 3, shrinkage = 0.1, bag.fraction = 1, cv.folds = 5,
+    # n.minobsinnode = 2)
+    from pygbm.frontend.r_functions import r_round
+
+    r = pygbm.RRandom(1)
+    x, z, u = r.runif(90), r.runif(90), r.runif(90)
+    csv = np.vectorize(lambda v: float(f"{v:.15g}"))          # write.csv's 15 digits
+    d = pd.DataFrame({"g": np.repeat([1, 2, 3], 30), "x": csv(x), "z": csv(z),
+                      "y": np.asarray(r_round(x + u, 1), dtype=float)})
+    m = pygbm.gbm("y ~ x + z", d, distribution={"name": "pairwise", "metric": "ndcg",
+                                                "group": "g"},
+                  n_trees=3, shrinkage=0.1, bag_fraction=1, cv_folds=5, n_minobsinnode=2,
+                  random_state=pygbm.RRandom(2))
+    assert m.cv_folds == 5
+    np.testing.assert_allclose(m.train_error, [0.0748937562411157, 0.0653435506536842,
+                                               0.0849055585838162], rtol=1e-12)
+    np.testing.assert_allclose(m.cv_error, [0.0902261184011380, 0.0809435129647962,
+                                            0.0665708874152386], rtol=1e-12)
