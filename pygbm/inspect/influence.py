@@ -15,10 +15,12 @@ import numpy as np
 import pandas as pd
 
 from .._checks import as_generator, bool_arg, finite_number, fit_arg
-from ..draws import shuffled
+from ..distributions._common import full_f
+from ..draws import is_r_stream, shuffled
 from ..engine.predict import predict_link
 from ..engine.tree import NO_NODE
 from ..messages import GBMMessage, warn
+from ..ranking import perf_pairwise
 from .perf import gbm_perf
 
 
@@ -283,14 +285,24 @@ def permutation_influence(fit, n_trees=None, random_state=None) -> pd.Series:
     var_type = fit.var_type if ts is None else fit.engine_var_type
 
     context = fit.context.detached()      # the fit's own generator untouched
+    # pairwise with R's stream: R's gbm.loss calls perf.pairwise, whose tie-breaking
+    # runif comes from the one stream after the permutation's sample(), and subtracts
+    # train.error at n.trees (the measure of the training rows as the fit saw them)
+    r_pairwise = dist.bag_by_group and is_r_stream(random_state)
+
+    def link(xm):
+        xe = xm if ts is None else ts.transform(xm)
+        return predict_link(fit.trees, xe, var_type, fit.c_splits, fit.init_f, [n_trees],
+                            n_outputs=K, engine=fit.options.engine)[..., 0]
 
     def loss(xm):
-        xe = xm if ts is None else ts.transform(xm)
-        f = predict_link(fit.trees, xe, var_type, fit.c_splits, fit.init_f, [n_trees],
-                         n_outputs=K, engine=fit.options.engine)[..., 0]
-        return float(dist.deviance(targets, f, context))
+        if r_pairwise:
+            f = full_f(link(xm), targets.offset)
+            return 1.0 - perf_pairwise(targets.y, f, targets.misc, dist.metric, targets.w,
+                                       dist.max_rank, random_state=random_state)
+        return float(dist.deviance(targets, link(xm), context))
 
-    baseline = loss(x)
+    baseline = float(fit.train_error[n_trees - 1]) if r_pairwise else loss(x)
     rel_inf = np.zeros(len(fit.var_names))
     for v in used_variables(fit, n_trees):
         original = x[:, v].copy()

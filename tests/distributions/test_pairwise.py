@@ -386,3 +386,29 @@ def test_cv_folds_without_a_group_are_fitted_as_r_fits_them():
                                                0.0849055585838162], rtol=1e-12)
     np.testing.assert_allclose(m.cv_error, [0.0902261184011380, 0.0809435129647962,
                                             0.0665708874152386], rtol=1e-12)
+
+
+def test_permutation_influence_with_rs_stream_is_rs():
+    # R's permutation.test.gbm: gbm.loss calls perf.pairwise, whose tie-breaking runif
+    # is drawn from the one stream after the permutation's sample(), less train.error at
+    # n.trees; pygbm drew the noise from a copy of the fit's generator (0.0906, 0.0200).
+    # R 4.2.2, gbm 2.1.8.1: set.seed(1); n <- 400; d <- data.frame(g = rep(1:20, each =
+    # 20), x1 = runif(n), x2 = runif(n)); d$y <- round(2 * d$x1 + d$x2 + runif(n)),
+    # written by write.csv and read back; set.seed(3); m <- gbm(y ~ x1 + x2, d,
+    # list(name = "pairwise", metric = "ndcg", group = "g"), n.trees = 20,
+    # shrinkage = 0.1, interaction.depth = 2, bag.fraction = 1); set.seed(99);
+    # permutation.test.gbm(m, 20)
+    from pygbm.frontend.r_functions import r_round
+
+    r = pygbm.RRandom(1)
+    x1, x2, u = r.runif(400), r.runif(400), r.runif(400)
+    csv = np.vectorize(lambda v: float(f"{v:.15g}"))          # write.csv's 15 digits
+    d = pd.DataFrame({"g": np.repeat(np.arange(1, 21), 20), "x1": csv(x1), "x2": csv(x2),
+                      "y": np.asarray(r_round(2 * x1 + x2 + u, 0), dtype=float)})
+    m = pygbm.gbm("y ~ x1 + x2", d, distribution={"name": "pairwise", "metric": "ndcg",
+                                                  "group": "g"},
+                  n_trees=20, shrinkage=0.1, interaction_depth=2, bag_fraction=1,
+                  random_state=pygbm.RRandom(3))
+    got = pygbm.permutation_influence(m, 20, random_state=pygbm.RRandom(99))
+    np.testing.assert_allclose(got.to_numpy(), [0.0875189850741468, 0.0154750588173819],
+                               rtol=1e-12)
