@@ -93,17 +93,6 @@ def bag_shortfall(n_train: int, options: FitOptions) -> str | None:
             f"n_minobsinnode + 1 = {2 * min_obs + 1}")
 
 
-#: distributions whose initial value is a log-odds (bernoulli; adaboost: half of
-#: it): a response of one value, or a class of zero weight, gives +-inf
-_BINARY_RATE_FITS = ("bernoulli", "adaboost")
-#: distributions whose initial value divides by the weight of the training
-#: rows with y = 0 (huberized: the weight of the 1s over that of the 0s)
-_ZERO_WEIGHT_RATIO_FITS = ("huberized",)
-#: distributions whose initial value is the log of the training rows'
-#: weighted response sum (poisson): a sum of 0 gives -inf
-_LOG_SUM_FITS = ("poisson",)
-
-
 def _check_response(y, n, dist, name: str):
     """The response checked by the distribution; ``name`` is the response's
     name (the formula's left-hand side; gbm_fit's ``response_name``), which
@@ -162,42 +151,13 @@ def check_targets(data: CodedData, dist) -> Response:
             raise ValueError(f"a Surv() response (or gbm_fit's misc, the event status) "
                              f"needs distribution='coxph', not {dist.name!r}")
         y = _check_response(data.y, n, dist, data.response_name)
-        _check_initial_value(y[:data.n_train], w_raw[:data.n_train], dist)
+        dist.check_initial_value(y[:data.n_train], w_raw[:data.n_train])
     if dist.bag_by_group or data.group is not None:   # weights used as given
         with np.errstate(over="ignore", invalid="ignore"):
             w = w_raw * n / r_sum(w_raw)
     else:
         w = rescaled_weights_arg(w_raw, n, w_raw, f"w * n / sum(w), n = {n},")
     return Response(y=y, misc=status, offset=offset, w=w, w_raw=w_raw)
-
-
-def _check_initial_value(y_train, w_train, dist) -> None:
-    """The training rows must give the distribution a finite initial value:
-    both classes with weight for a log-odds, some weight on the 0s for
-    huberized's ratio, a positive weighted count for poisson's log."""
-    binary = dist.name in _BINARY_RATE_FITS
-    if binary and np.unique(y_train).size < 2 and y_train[0] in (0.0, 1.0):
-        raise ValueError(f"{dist.name}: the response y has only the value "
-                         f"{float(y_train[0]):g} among the training rows; it needs both 0 and 1")
-    # the weight on each class: a proportion y (bernoulli) is y of a 1 and 1 - y of a 0
-    if binary:
-        classes = ((0.0, "< 1", w_train * (1.0 - y_train)), (1.0, "> 0", w_train * y_train))
-    elif dist.name in _ZERO_WEIGHT_RATIO_FITS:
-        classes = ((0.0, "< 1", np.where(y_train == 0.0, w_train, 0.0)),)
-    else:
-        classes = ()
-    proportions = bool(np.any((y_train > 0.0) & (y_train < 1.0)))
-    for value, side, weight in classes:
-        if not np.any(weight > 0):
-            which = f"y {side}" if proportions else f"y = {value:g}"
-            raise ValueError(f"{dist.name}: no training row with {which} has a positive "
-                             f"weight (their weights sum to 0), so the initial value would "
-                             f"be infinite; it needs weight on "
-                             + ("both 0 and 1" if binary else "the rows with y = 0"))
-    if dist.name in _LOG_SUM_FITS and not np.any((y_train > 0) & (w_train > 0)):
-        raise ValueError(f"{dist.name}: the response y is 0 on every training row (or on "
-                         f"every row of positive weight), so the initial value "
-                         f"log(sum(w * y) / sum(w)) would be -inf; there is no count to fit")
 
 
 # ---------------------------------------------------------------- row order

@@ -159,3 +159,26 @@ def as_binary_response(y, dist_name, proportions=False):
         raise ValueError(
             f"{need}; got {len(values)} distinct values: {listed(values)}")
     return arr
+
+
+def check_class_weights(dist_name, y, w, both: bool) -> None:
+    """The initial value of a log-odds (``both``: bernoulli; adaboost, half of it)
+    needs weight on both classes, huberized's ratio weight on the 0s: a response of
+    one value, or a class of zero weight, makes it infinite. A proportion y counts
+    y of a 1 and 1 - y of a 0."""
+    y, w = np.asarray(y, dtype=float), np.asarray(w, dtype=float)
+    if both and np.unique(y).size < 2 and y[0] in (0.0, 1.0):
+        raise ValueError(f"{dist_name}: the response y has only the value "
+                         f"{float(y[0]):g} among the training rows; it needs both 0 and 1")
+    if both:
+        classes = ((0.0, "< 1", w * (1.0 - y)), (1.0, "> 0", w * y))
+    else:
+        classes = ((0.0, "< 1", np.where(y == 0.0, w, 0.0)),)
+    proportions = bool(np.any((y > 0.0) & (y < 1.0)))
+    for value, side, weight in classes:
+        if not np.any(weight > 0):
+            which = f"y {side}" if proportions else f"y = {value:g}"
+            raise ValueError(f"{dist_name}: no training row with {which} has a positive "
+                             f"weight (their weights sum to 0), so the initial value would "
+                             f"be infinite; it needs weight on "
+                             + ("both 0 and 1" if both else "the rows with y = 0"))

@@ -136,6 +136,10 @@ class Distribution(ABC):
         random (all but pairwise)."""
         return None
 
+    def check_initial_value(self, y, w) -> None:
+        """A ``ValueError`` when the training rows' response ``y`` and case weights
+        ``w`` cannot give a finite initial value (nothing to check by default)."""
+
     # -- the vignette's table ----------------------------------------------------
     @abstractmethod
     def init_f(self, t: Targets, ctx: FitContext):

@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._rmath import exp_r, log_r, sequential_sum
-from ._common import as_binary_response, full_f, node_ratio, oob_average
+from ._common import as_binary_response, check_class_weights, full_f, node_ratio, oob_average
 from ._newton import NewtonSplits
 from .base import Distribution
 
@@ -86,6 +86,9 @@ class Bernoulli(NewtonSplits, Distribution):
 
     def check_response(self, y):
         return as_binary_response(y, self.name, proportions=True)
+
+    def check_initial_value(self, y, w) -> None:
+        check_class_weights(self.name, y, w, both=True)
 
     def init_f(self, t, ctx):
         y, offset, w = t.y, t.offset, t.w

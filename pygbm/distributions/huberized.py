@@ -6,7 +6,7 @@ from typing import ClassVar
 import numpy as np
 
 from .._rmath import sequential_sum
-from ._common import as_binary_response, full_f, node_ratio
+from ._common import as_binary_response, check_class_weights, full_f, node_ratio
 from .base import Distribution
 
 #: below this margin ``(2y-1) F`` the loss is linear
@@ -72,6 +72,9 @@ class Huberized(Distribution):
 
     def check_response(self, y):
         return as_binary_response(y, self.name)
+
+    def check_initial_value(self, y, w) -> None:
+        check_class_weights(self.name, y, w, both=False)
 
     def init_f(self, t, ctx):
         y, w = t.y, t.w

@@ -51,6 +51,14 @@ class Poisson(NewtonSplits, Distribution):
             )
         return y
 
+    def check_initial_value(self, y, w) -> None:
+        """The initial value log(sum(w * y) / sum(w)) needs a positive count of weight."""
+        if not np.any((np.asarray(y) > 0) & (np.asarray(w) > 0)):
+            raise ValueError(f"{self.name}: the response y is 0 on every training row (or on "
+                             f"every row of positive weight), so the initial value "
+                             f"log(sum(w * y) / sum(w)) would be -inf; there is no count to "
+                             f"fit")
+
     def init_f(self, t, ctx):
         y, offset, w = t.y, t.offset, t.w
         y = np.asarray(y, dtype=float)
