@@ -16,6 +16,7 @@ import numpy as np
 from ._checks import (R_INT_MAX, bool_arg, engine_arg, int_arg, monotone_arg, shrinkage_arg,
                       fraction_arg)
 from .distributions import Distribution, get_distribution
+from .engine.binned import MAX_BUCKETS
 from .ordered.spec import DEFAULT_MAX_BINS, OrderedSpec, ordered_spec
 from .target_stats.modes import check_distribution
 from .target_stats.spec import TargetStatisticsSpec, ts_spec
@@ -27,7 +28,7 @@ from .engine.cegb import CostSpec
 #: R's checkID: interaction.depth must be below 50
 MAX_INTERACTION_DEPTH = 49
 #: binned mode: at least 2 bins per predictor; at most what uint16 codes hold
-MIN_BINS, MAX_BINS = 2, 65535
+MIN_BINS, MAX_BINS = 2, MAX_BUCKETS
 
 
 @dataclass(frozen=True, eq=False)

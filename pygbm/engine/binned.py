@@ -24,6 +24,9 @@ from .histogram import CHUNK_ROWS
 from .histogram_search import HistogramSearch
 from .split import midpoints
 
+#: the most buckets (or values) of one predictor: the histogram search's codes are 16-bit
+MAX_BUCKETS = 65535
+
 
 def _bin_ends(counts: np.ndarray, max_bins: int) -> np.ndarray:
     """Last distinct-value index of each bucket (quantile buckets).

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .binned import BinnedTrainingData
+from .binned import MAX_BUCKETS, BinnedTrainingData
 from .cegb import CostTracker
 from .data import TrainingData
 from .grow import SearchGrower
@@ -36,8 +36,8 @@ from .tree import ColumnView, Tree
 #: faster than the presorted scan up to about n/5 values (Friedman data,
 #: 10k and 100k rows), slower beyond
 FEW_VALUES, ROWS_PER_VALUE = 255, 8
-#: the histogram search's bucket codes are 16-bit
-MAX_VALUES = 65535
+#: the most values the one-bucket-per-value layout takes (16-bit codes)
+MAX_VALUES = MAX_BUCKETS
 #: the compiled grower is used up to this many training rows times predictors:
 #: measured per tree of depth 3 (bag 0.5), it takes 0.3x the NumPy search's
 #: time at 20k, 0.7x at 100k, 0.8x at 200k and 1.1x at 500k (NumPy's
