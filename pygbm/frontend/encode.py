@@ -87,6 +87,33 @@ def r_label(value) -> str:
     return str(value)
 
 
+def _label_number(label):
+    """The number a level label writes as R writes numbers (``as.character`` of an
+    integer, "100000", or of a double, "1e+05", "0.5"), or None: text, which
+    "01234" or "1.50" is (R does not write numbers so), or not a finite number."""
+    try:
+        value = float(label)
+    except (TypeError, ValueError):
+        return None
+    if not np.isfinite(value):
+        return None
+    integer = value.is_integer() and abs(value) < 2 ** 53 and label == str(int(value))
+    return value if integer or label == r_number(value) else None
+
+
+def _codes_by_number(lookup: dict) -> dict:
+    """The codes of the training labels that write numbers, by their numbers: a level
+    of ``factor(k)`` is the same level whether pandas read ``k`` as integers ("100000")
+    or, with a missing value in the column, as floats ("1e+05"); R's read.csv keeps
+    both integers, so R matches them by label."""
+    out = {}
+    for label, code in lookup.items():
+        value = _label_number(label)
+        if value is not None:
+            out.setdefault(value, code)
+    return out
+
+
 def r_collation_key(text: str):
     """Sort key reproducing R's string order (ICU root collation, R's default here).
 
@@ -421,8 +448,10 @@ class PredictorEncoder:
             labels, inverse = labels_inverse(col)
             refuse_numbers_for_levels(col, labels, var, self.var_levels[j], name)
             lookup = self._codes[j]
-            code_of_label = np.array([lookup.get(lab, -1) for lab in labels] + [-1], dtype=float)
-            new = [lab for lab in labels if lab not in lookup]
+            by_number = _codes_by_number(lookup)
+            codes = [lookup.get(lab, by_number.get(_label_number(lab), -1)) for lab in labels]
+            code_of_label = np.array(codes + [-1], dtype=float)
+            new = [lab for lab, code in zip(labels, codes) if code < 0]
             if new:
                 (unseen_prior if var in prior else unseen).append(unseen_levels(var, new))
             coded = code_of_label[inverse]  # inverse == -1 picks the trailing -1

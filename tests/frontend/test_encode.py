@@ -233,3 +233,32 @@ def test_numeric_column_given_as_strings_is_an_error():
     with pytest.raises(TypeError, match="column 'age' in newdata must be numeric"):
         enc.transform(pd.DataFrame({"age": ["30", "41"]}))
     np.testing.assert_array_equal(enc.transform(pd.DataFrame({"age": [True, False]}))[:, 0], [1, 0])
+
+
+def test_a_factor_of_whole_numbers_matches_its_levels_whatever_the_dtype():
+    # R's read.csv keeps a whole-number column with an NA as integers; pandas makes it
+    # float, whose labels R writes "1e+05", not "100000": the new rows' levels were
+    # unseen and went to the missing branch. R 4.2.2 / gbm 2.1.8.1 on the same CSV files:
+    # gbm(y ~ factor(k) + x1, read.csv("trk.csv"), "gaussian", n.trees = 50,
+    # interaction.depth = 2, bag.fraction = 1), predict on the rows below
+    import io
+
+    import pygbm
+
+    rng = np.random.default_rng(5)
+    k = rng.choice([0, 100000, 200000, 300000], size=300)
+    x1 = rng.normal(size=300)
+    train = pd.DataFrame(dict(y=x1 + k / 1e5 + rng.normal(size=300), k=k, x1=x1))
+    train = pd.read_csv(io.StringIO(train.to_csv(index=False)))
+    new = pd.read_csv(io.StringIO("k,x1\n0,0.1\n100000,0.1\nNA,0.1\n200000,0.1\n300000,0.1\n"))
+    assert new["k"].dtype == float and train["k"].dtype == np.int64
+    fit = pygbm.gbm("y ~ factor(k) + x1", train, distribution="gaussian", n_trees=50,
+                    interaction_depth=2, bag_fraction=1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")          # no level is unseen
+        got = fit.predict(new, n_trees=50)
+    np.testing.assert_allclose(got, [0.22557544306576, 1.40411939546120, 1.58453690844082,
+                                     1.88671351391524, 3.06004908586483], rtol=1e-9)
+    # text that only reads as a number is text: "01" is not the level "1"
+    from pygbm.frontend.encode import _label_number
+    assert _label_number("01") is None and _label_number("1e+05") == 1e5
