@@ -362,3 +362,19 @@ def test_brute_force_partial_dependence_averages_over_the_original_rows(mode):
     for b, value in zip(pd_b["b"], pd_b["y"]):
         link = fit.predict(kept.assign(b=b), type="link")
         assert value == pytest.approx(np.sum(w * link) / np.sum(w), rel=1e-10, abs=1e-12)
+
+
+def test_gbm_more_with_data_normalises_the_weights_as_the_fit():
+    # gbm_more(data=) normalised the weights with np.sum, the fit with R's sum: the
+    # weights moved by an ulp, and a laplace leaf's weighted median by 0.02
+    rng = np.random.default_rng(12)
+    n = 300
+    df = pd.DataFrame({"x1": rng.normal(size=n), "x2": rng.normal(size=n)})
+    df["y"] = np.where(rng.random(n) < 0.6, 0.0, df.x1 + rng.normal(size=n))
+    kw = dict(distribution="laplace", interaction_depth=6, n_minobsinnode=1,
+              bag_fraction=1.0, zero_subsample=0.3, random_state=12)
+    whole = pygbm.gbm("y ~ x1 + x2", df, n_trees=15, **kw)
+    first = pygbm.gbm("y ~ x1 + x2", df, n_trees=10, keep_data=False, **kw)
+    more = pygbm.gbm_more(first, 5, data=df)
+    np.testing.assert_array_equal(more.fit, whole.fit)
+    np.testing.assert_array_equal(more.train_error, whole.train_error)

@@ -79,9 +79,14 @@ def _glm(X, y, family: str):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")            # R's glm.fit warns of non-convergence only
         # R stops when |dev - dev_old| < epsilon * (|dev| + 0.1)
-        result = GLM(y, X, family=family()).fit(method="IRLS", maxiter=GLM_MAXIT,
-                                                tol=GLM_EPSILON * 0.1, rtol=GLM_EPSILON,
-                                                wls_method="qr")
+        try:
+            result = GLM(y, X, family=family()).fit(method="IRLS", maxiter=GLM_MAXIT,
+                                                    tol=GLM_EPSILON * 0.1, rtol=GLM_EPSILON,
+                                                    wls_method="qr")
+        except ValueError as exc:      # the IRLS weights became infinite (R halves steps)
+            raise ValueError(f"the calibration curve's spline fit diverged (statsmodels' IRLS: "
+                             f"{exc}); R's glm.fit halves its steps there and draws, with a "
+                             "warning: give a smaller df, or knots") from None
     if not result.converged:
         warn("glm.fit: algorithm did not converge")
     return result

@@ -124,3 +124,13 @@ def test_missing_responses_leave_the_knots_of_every_prediction():
     curve = calibration_curve(y, p, "bernoulli")
     np.testing.assert_allclose(curve["fit"].to_numpy()[[0, 100, 199]],
                                [0.0762361338845, 0.3984248082000, 0.9976066769501], rtol=1e-9)
+
+
+def test_a_diverging_poisson_spline_fit_is_refused_in_words():
+    # statsmodels' IRLS reached infinite weights and ended in its own ValueError; R's
+    # glm.fit halves its steps and draws with a warning ("fitted rates numerically 0")
+    y = [1, 4, 2, 0, 0, 0, 0, 0, 2, 1]
+    p = [0.697, 0.771, 0.758, 0.126, 0.525, 0.949, 0.979, 1.335, 1.165, 0.525]
+    with pytest.raises(ValueError, match="spline fit diverged .* give a smaller df"):
+        calibration_curve(y, p, "poisson")
+    assert len(calibration_curve(y, p, "poisson", df=3)) > 0
