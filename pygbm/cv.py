@@ -180,26 +180,23 @@ def cross_validate(data, fit, spec: CVSpec, dist, rng, main_fit=None):
     """
     n_train, n_folds, fold_id = data.n_train, spec.n_folds, spec.fold_id
     stratify = _stratify(spec.class_stratify_cv, dist)
-    dealt = None                  # pairwise folds dealt over the groups, as R deals them
-    if data.group is not None:
-        group = np.asarray(data.group)
-        if fold_id is None:
-            fold_id = dealt = group_folds(group[:n_train], int(np.max(group)), n_folds, rng)
-        check_folds_keep_groups(fold_id, group[:n_train])
-    if dealt is not None:
+    if fold_id is not None:                        # the user's folds
+        if data.group is not None:
+            check_folds_keep_groups(fold_id, np.asarray(data.group)[:n_train])
+        fold_id, n_folds = _check_fold_id(fold_id, n_train)
+        if spec.n_folds > 1 and spec.n_folds != n_folds:
+            # the user's folds would silently override the number asked for
+            raise ValueError(f"cv_folds={spec.n_folds} but fold_id gives {n_folds} folds: "
+                             "give fold_id alone (or cv_folds of its number of folds)")
+        if spec.class_stratify_cv and stratify:
+            warn("class_stratify_cv=True is ignored: fold_id gives the folds")
+    elif data.group is not None:
         # R deals the K folds over every group level, so with few groups (or training
         # groups) a fold can hold none: R still fits it (on all the training rows), draws
         # its seed and adds nothing to the cv error; renumbering the folds held dropped
         # it, and the main fit then started at another point of R's stream
-        fold_id = np.asarray(dealt, dtype=int)
-    elif fold_id is not None:
-        fold_id, n_folds = _check_fold_id(fold_id, n_train)
-        if spec.fold_id is not None and spec.n_folds > 1 and spec.n_folds != n_folds:
-            # the user's folds would silently override the number asked for
-            raise ValueError(f"cv_folds={spec.n_folds} but fold_id gives {n_folds} folds: "
-                             "give fold_id alone (or cv_folds of its number of folds)")
-        if spec.fold_id is not None and spec.class_stratify_cv and stratify:
-            warn("class_stratify_cv=True is ignored: fold_id gives the folds")
+        group = np.asarray(data.group)
+        fold_id = group_folds(group[:n_train], int(np.max(group)), n_folds, rng)
     else:
         if n_folds > n_train:
             raise ValueError(f"cv_folds={n_folds} exceeds the {n_train} training rows; "

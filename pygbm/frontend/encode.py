@@ -448,8 +448,11 @@ class PredictorEncoder:
             labels, inverse = labels_inverse(col)
             refuse_numbers_for_levels(col, labels, var, self.var_levels[j], name)
             lookup = self._codes[j]
-            by_number = _codes_by_number(lookup)
-            codes = [lookup.get(lab, by_number.get(_label_number(lab), -1)) for lab in labels]
+            codes = [lookup.get(lab, -1) for lab in labels]
+            if min(codes, default=0) < 0:      # a label not found: match it by its number
+                by_number = _codes_by_number(lookup)
+                codes = [c if c >= 0 else by_number.get(_label_number(lab), -1)
+                         for lab, c in zip(labels, codes)]
             code_of_label = np.array(codes + [-1], dtype=float)
             new = [lab for lab, code in zip(labels, codes) if code < 0]
             if new:
