@@ -59,13 +59,14 @@ def _same_trees(a, b, data, shrinkage=0.1):
     assert a.vars_used == b.vars_used
     np.testing.assert_array_equal(a.terminal_counts(), b.terminal_counts())
     np.testing.assert_array_equal(a.terminal_preds(), b.terminal_preds())
+    bn = b.nodes
     for k, node in enumerate(a.nodes):
-        assert (node.w, node.n) == (b.node_w[k], b.node_n[k])
+        assert (node.w, node.n) == (bn.node_w[k], bn.node_n[k])
         if node.split is not None:
             s = node.split
-            assert (s.var, s.value, s.improvement) == (b.node_var[k], b.node_value[k],
-                                                       b.node_gain[k])
-            assert node.children == tuple(b.node_kids[k])
+            assert (s.var, s.value, s.improvement) == (bn.node_var[k], bn.node_value[k],
+                                                       bn.node_gain[k])
+            assert node.children == tuple(bn.node_kids[k])
     # finish both the same way: leaf values, Adjust, R's vectors, routing
     values = np.random.default_rng(len(a.nodes)).normal(size=a.n_terminal)
     for g in (a, b):

@@ -62,7 +62,7 @@ def test_compiled_binned_tree_is_numpy_tree(kind, seed, max_bins):
             a = SearchGrower(data, depth, min_obs).grow(z, w, inbag, unit)
             b = CompiledBinnedGrower(data, depth, min_obs).grow(z, w, inbag, unit)
             # every node's mean (its sum of w*z) before the leaves are fitted
-            np.testing.assert_array_equal([node.pred for node in a.nodes], b.pred)
+            np.testing.assert_array_equal([node.pred for node in a.nodes], b.nodes.pred)
             _same_trees(a, b, presorted)
 
 
@@ -247,11 +247,11 @@ def test_continuous_split_after_a_categorical_tie_sends_no_levels():
         data, z, w, inbag = _categorical_twin_node(seed, weights=bool(seed % 2))
         assert data.exact_bins                 # every split in R's arithmetic
         tree = CompiledBinnedGrower(data, 1, 5).grow(z, w, inbag, bool(np.all(w == 1)))
-        split = tree.node_var >= 0
+        split = tree.nodes.node_var >= 0
         assert split.sum() == 1
-        continuous = split & (tree.node_var == 1)
+        continuous = split & (tree.nodes.node_var == 1)
         won += int(continuous.any())
-        np.testing.assert_array_equal(tree.node_nlev[continuous], 0)
+        np.testing.assert_array_equal(tree.nodes.node_nlev[continuous], 0)
         reference = SearchGrower(data, 1, 5).grow(z, w, inbag, bool(np.all(w == 1)))
         assert [reference.nodes[0].split.var] == tree.vars_used
     assert 0 < won < 40          # both predictors win some of the ties

@@ -34,7 +34,7 @@ from .binned_rows import row_record
 from .binned_search import categorical_best, continuous_best, record, split_point
 from .cegb_penalties import mark, penalties
 from .histograms import build_float, build_packed, clear_empty, pack, subtract, unpack
-from .tree_arrays import new_nodes, node_capacity, terminal_capacity
+from .tree_arrays import grown_nodes, new_nodes, node_capacity, terminal_capacity
 
 #: (ls, lw, nl, rs, rw, nr, ms, mw, nm): a split's three sides
 _N_SUMS = 9
@@ -372,7 +372,7 @@ def grow_binned_penalised(L, space, wz, w, inbag, unit, min_obs, depth, costs):
     applies the penalties there: ``factory.compiled_costs``)."""
     node_pen = np.zeros(node_capacity(depth))
     arrays = _grow(L, space, wz, w, inbag, unit, min_obs, depth, costs, node_pen)
-    return arrays, node_pen[:arrays[0].shape[0]]
+    return arrays, node_pen[:arrays.pred.shape[0]]
 
 
 @njit(cache=True, error_model="numpy")
@@ -383,11 +383,9 @@ def _grow(L, space, wz, w, inbag, unit, min_obs, depth, costs, node_pen):
     :class:`BinnedSpace`). ``L``: a :class:`.binned_layout.BinnedLayout`;
     ``unit``: every weight is 1.
 
-    Returns the node arrays of :func:`.exact_tree.grow_exact`: each node's
-    mean, sums, weight and in-bag count, split predictor (-1: terminal),
-    split point, gain, children, levels sent left; the terminal nodes in R's
-    terminal order; every training row's terminal index (``space.node_of``:
-    the next tree overwrites it). With penalties (``costs``) each split
+    Returns the tree's :class:`.tree_arrays.GrownNodes`, as
+    :func:`.exact_tree.grow_exact` does (every training row's terminal index
+    is ``space.node_of``: the next tree overwrites it). With penalties (``costs``) each split
     node's penalty goes to ``node_pen``.
     """
     p = L.var_type.shape[0]
@@ -629,12 +627,5 @@ def _grow(L, space, wz, w, inbag, unit, min_obs, depth, costs, node_pen):
         if not packed:
             clear_empty(pool_float[parent_slot])
 
-    # each node's mean working response (a node without weight, from zero
-    # case weights, has no information: 0; the root keeps the plain ratio)
-    node_pred = np.empty(n_nodes)
-    for k in range(n_nodes):
-        node_pred[k] = node_z[k] / node_w[k] if (k == 0 or node_w[k] > 0) else 0.0
-    return (node_pred, node_z[:n_nodes], node_w[:n_nodes], node_n[:n_nodes],
-            node_var[:n_nodes], node_value[:n_nodes], node_gain[:n_nodes],
-            node_kids[:n_nodes], node_nlev[:n_nodes], node_levels[:n_nodes],
-            term_node[:n_term], node_of)
+    return grown_nodes(n_nodes, node_z, node_w, node_n, node_var, node_value, node_gain,
+                       node_kids, node_nlev, node_levels, term_node[:n_term], node_of)

@@ -81,10 +81,10 @@ def tree_read(cegb, grown, node_pen, t):
     splits; the tree's splits (predictor, R's gain, penalty) in the order made
     into the chunk's table. ``cegb`` = (penalty tuple, the rows' evaluated
     splits, the chunk's (T, depth, 3) split table); ``grown`` a penalised
-    grower's node arrays and ``node_pen`` its nodes' penalties."""
+    grower's :class:`.tree_arrays.GrownNodes` and ``node_pen`` its nodes' penalties."""
     costs, evaluated, splits_out = cegb[0], cegb[1], cegb[2][t]
-    node_var, node_gain, node_kids = grown[4], grown[6], grown[7]
-    terminals, node_of = grown[10], grown[11]
+    node_var, node_gain, node_kids = grown.node_var, grown.node_gain, grown.node_kids
+    terminals, node_of = grown.terminals, grown.node_of
     used_rows = costs[0]
     n_nodes = node_var.shape[0]
     n_bytes = used_rows.shape[0]

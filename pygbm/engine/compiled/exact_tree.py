@@ -24,7 +24,8 @@ from numba import njit
 from ..split import LEFT, MISSING, RIGHT
 from .arith import midpoint, shell_order_first, split_gain
 from .cegb_penalties import mark, penalties
-from .tree_arrays import carve, carve2, new_nodes, node_capacity, terminal_capacity
+from .tree_arrays import (carve, carve2, grown_nodes, new_nodes, node_capacity,
+                          terminal_capacity)
 
 
 class ExactData(NamedTuple):
@@ -526,7 +527,7 @@ def grow_exact_penalised(data, space, wz, w, inbag, unit, min_obs, depth, costs)
     arrays and each node's penalty (0 for terminal nodes)."""
     node_pen = np.zeros(node_capacity(depth))
     arrays = _grow(data, space, wz, w, inbag, unit, min_obs, depth, costs, node_pen)
-    return arrays, node_pen[:arrays[0].shape[0]]
+    return arrays, node_pen[:arrays.pred.shape[0]]
 
 
 @njit(cache=True, error_model="numpy")
@@ -536,10 +537,9 @@ def _grow(data, space, wz, w, inbag, unit, min_obs, depth, costs, node_pen):
     ``w`` (``unit``: every weight is 1), in the scratch arrays ``space`` (a
     :class:`GrowthSpace`).
 
-    Returns the nodes (sums, weights, counts, split variable, value, gain,
-    children, levels sent left) in creation order, the terminal nodes in R's
-    terminal order and every training row's terminal index (``space.node_of``:
-    the next tree overwrites it). With penalties (``costs``) each split
+    Returns the tree's :class:`.tree_arrays.GrownNodes` (every training
+    row's terminal index is ``space.node_of``: the next tree overwrites it).
+    With penalties (``costs``) each split
     node's penalty goes to ``node_pen``.
 
     The in-bag rows are kept in one table (every continuous predictor's
@@ -723,11 +723,5 @@ def _grow(data, space, wz, w, inbag, unit, min_obs, depth, costs, node_pen):
         searched[t] = False
         searched[t_right] = False
         searched[t_missing] = False
-    # each node's mean working response (a node without weight, from zero
-    # case weights, has no information: 0; the root keeps the plain ratio)
-    node_pred = np.empty(n_nodes)
-    for k in range(n_nodes):
-        node_pred[k] = node_z[k] / node_w[k] if (k == 0 or node_w[k] > 0) else 0.0
-    return (node_pred, node_z[:n_nodes], node_w[:n_nodes], node_n[:n_nodes], node_var[:n_nodes],
-            node_value[:n_nodes], node_gain[:n_nodes], node_kids[:n_nodes],
-            node_nlev[:n_nodes], node_levels[:n_nodes], term_node[:n_term], node_of)
+    return grown_nodes(n_nodes, node_z, node_w, node_n, node_var, node_value, node_gain,
+                       node_kids, node_nlev, node_levels, term_node[:n_term], node_of)

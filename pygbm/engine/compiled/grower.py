@@ -18,66 +18,77 @@ from .binned_layout import binned_layout
 from .binned_tree import binned_space, grow_binned, grow_binned_penalised
 from .exact_tree import (ExactData, grow_exact, grow_exact_penalised, growth_space,
                          tied_predictors)
-from .tree_arrays import adjust, r_vectors, route_rows, terminal_index, tree_terminal_nodes
+from .tree_arrays import (GrownNodes, adjust, r_vectors, route_rows, terminal_index,
+                          tree_terminal_nodes)
 
 
 class CompiledTree:
-    """A tree grown by :class:`CompiledGrower`: its nodes as arrays in
-    creation order (sums, weights and in-bag counts of the node's rows, split
-    predictor (-1: terminal), split point, gain, children, levels sent left),
-    the terminal nodes in R's terminal order and the terminal index of every
-    training row."""
+    """A tree grown by :class:`CompiledGrower`: its node arrays (a
+    :class:`.tree_arrays.GrownNodes`, the rows' terminal indices its own)
+    and the predictors' types."""
 
-    def __init__(self, arrays, var_type: np.ndarray):
-        (self.pred, self.node_z, self.node_w, self.node_n, self.node_var, self.node_value,
-         self.node_gain, self.node_kids, self.node_nlev, self.node_levels,
-         self.terminals, self.node_of) = arrays
+    def __init__(self, nodes: GrownNodes, var_type: np.ndarray):
+        self.nodes = nodes
         self.var_type = var_type
 
     @property
+    def terminals(self) -> np.ndarray:
+        """Terminal index -> node id."""
+        return self.nodes.terminals
+
+    @property
+    def node_of(self) -> np.ndarray:
+        """The terminal index of every training row."""
+        return self.nodes.node_of
+
+    @property
     def n_terminal(self) -> int:
-        return int(self.terminals.shape[0])
+        return int(self.nodes.terminals.shape[0])
 
     @property
     def n_nodes(self) -> int:
-        return int(self.node_var.shape[0])
+        return int(self.nodes.node_var.shape[0])
 
     def children(self, k: int) -> tuple[int, int, int] | None:
         """Node ``k``'s (left, right, missing) children; None: terminal."""
-        return None if self.node_var[k] < 0 else tuple(self.node_kids[k].tolist())
+        nodes = self.nodes
+        return None if nodes.node_var[k] < 0 else tuple(nodes.node_kids[k].tolist())
 
     def split_var(self, k: int) -> int:
         """The predictor split node ``k`` splits on."""
-        return int(self.node_var[k])
+        return int(self.nodes.node_var[k])
 
     @property
     def vars_used(self) -> list[int]:
         """Split predictors in the order the splits were made (children are
         numbered in that order)."""
-        split = np.flatnonzero(self.node_var >= 0)
-        order = np.argsort(self.node_kids[split, 0], kind="stable")
-        return self.node_var[split[order]].tolist()
+        nodes = self.nodes
+        split = np.flatnonzero(nodes.node_var >= 0)
+        order = np.argsort(nodes.node_kids[split, 0], kind="stable")
+        return nodes.node_var[split[order]].tolist()
 
     def terminal_counts(self) -> np.ndarray:
-        return self.node_n.take(self.terminals)
+        return self.nodes.node_n.take(self.nodes.terminals)
 
     def terminal_preds(self) -> np.ndarray:
-        return self.pred.take(self.terminals)
+        return self.nodes.pred.take(self.nodes.terminals)
 
     def set_terminal_preds(self, values: np.ndarray) -> None:
-        self.pred[self.terminals] = values
+        self.nodes.pred[self.nodes.terminals] = values
 
     def adjust(self, min_obs: int) -> None:
         """R's Adjust (see engine.grow.GrownTree.adjust)."""
-        adjust(self.pred, self.node_w, self.node_n, self.node_var, self.node_kids,
+        nodes = self.nodes
+        adjust(nodes.pred, nodes.node_w, nodes.node_n, nodes.node_var, nodes.node_kids,
                int(min_obs))
 
     def to_r_tree(self, shrinkage: float, var_type: np.ndarray, c_splits: list) -> Tree:
         """R's eight vectors in R's numbering; categorical splits are appended
         to ``c_splits`` (R's model-wide list)."""
+        nodes = self.nodes
         (split_var, code, kids, gain, weight, prediction, rows) = r_vectors(
-            self.pred, self.node_w, self.node_var, self.node_value, self.node_gain,
-            self.node_kids, self.node_nlev, self.node_levels, self.var_type,
+            nodes.pred, nodes.node_w, nodes.node_var, nodes.node_value, nodes.node_gain,
+            nodes.node_kids, nodes.node_nlev, nodes.node_levels, self.var_type,
             float(shrinkage), len(c_splits))
         splits = np.flatnonzero(split_var >= 0)         # increasing: R's pre-order
         levels = self.var_type.take(split_var.take(splits))
@@ -88,20 +99,21 @@ class CompiledTree:
     def route(self, data) -> np.ndarray:
         """Terminal index of every training row of ``data`` (another encoding
         of the same rows) under this tree's splits."""
-        return route_rows(data.xt, data.var_type, self.node_var, self.node_value,
-                          self.node_kids, self.node_nlev, self.node_levels,
-                          terminal_index(self.node_var.shape[0], self.terminals))
+        nodes = self.nodes
+        return route_rows(data.xt, data.var_type, nodes.node_var, nodes.node_value,
+                          nodes.node_kids, nodes.node_nlev, nodes.node_levels,
+                          terminal_index(nodes.node_var.shape[0], nodes.terminals))
 
 
-def _finished(arrays, var_type: np.ndarray, costs, penalties) -> CompiledTree:
-    """The tree of a compiled grower's node ``arrays``; with ``costs`` (a cost
+def _finished(nodes: GrownNodes, var_type: np.ndarray, costs, penalties) -> CompiledTree:
+    """The tree of a compiled grower's ``nodes``; with ``costs`` (a cost
     tracker) its splits, in the order made, told to the tracker."""
     # the rows' terminal nodes live in the grower's scratch: the tree keeps a copy
-    tree = CompiledTree(arrays[:-1] + (arrays[-1].copy(),), var_type)
+    tree = CompiledTree(nodes._replace(node_of=nodes.node_of.copy()), var_type)
     if costs is not None:
-        split = np.flatnonzero(tree.node_var >= 0)
-        made = split[np.argsort(tree.node_kids[split, 0], kind="stable")]
-        costs.splits_made(tree.node_var[made], tree.node_gain[made], penalties[made])
+        split = np.flatnonzero(nodes.node_var >= 0)
+        made = split[np.argsort(nodes.node_kids[split, 0], kind="stable")]
+        costs.splits_made(nodes.node_var[made], nodes.node_gain[made], penalties[made])
     return tree
 
 

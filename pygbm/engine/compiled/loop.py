@@ -161,9 +161,9 @@ def boost_exact(loss, train, data, space, valid, growth, uniforms, f_tr, f_va, n
         # the iteration after its tree (here, not in a helper taking the loop's
         # tuples: a compiled call costs reference counting per array it is given,
         # per tree; the helpers get the arrays they read)
-        counts, grow_pred = leaf_inputs(grown[0], grown[3], grown[10])
+        counts, grow_pred = leaf_inputs(grown.pred, grown.node_n, grown.terminals)
         values = np.empty(counts.shape[0])
-        leaves(loss.kind, loss.params, train, f_tr, z, grown[11], counts.shape[0], counts,
+        leaves(loss.kind, loss.params, train, f_tr, z, grown.node_of, counts.shape[0], counts,
                grow_pred, inbag, growth.min_obs, carried, values)
         set_leaves(grown, values, growth.min_obs, fadj)
         out.oobag_improve[t] = oob_improvement(loss.kind, loss.params, train, f_tr, fadj,
@@ -199,9 +199,9 @@ def boost_binned(loss, train, layout, space, valid, growth, uniforms, f_tr, f_va
         else:
             grown = grow_binned(layout, space, wz, w, inbag, unit, growth.min_obs,
                                 growth.depth)
-        counts, grow_pred = leaf_inputs(grown[0], grown[3], grown[10])
+        counts, grow_pred = leaf_inputs(grown.pred, grown.node_n, grown.terminals)
         values = np.empty(counts.shape[0])
-        leaves(loss.kind, loss.params, train, f_tr, z, grown[11], counts.shape[0], counts,
+        leaves(loss.kind, loss.params, train, f_tr, z, grown.node_of, counts.shape[0], counts,
                grow_pred, inbag, growth.min_obs, carried, values)
         set_leaves(grown, values, growth.min_obs, fadj)
         out.oobag_improve[t] = oob_improvement(loss.kind, loss.params, train, f_tr, fadj,
@@ -262,11 +262,10 @@ def leaf_inputs(pred, node_n, terms):
 def set_leaves(grown, values, min_obs, fadj):
     """The terminal ``values`` into the tree, R's Adjust, and each training
     row's step ``fadj``."""
-    pred, node_w, node_n, node_var, node_kids = grown[0], grown[2], grown[3], grown[4], grown[7]
-    terms, node_of = grown[10], grown[11]
+    pred, terms, node_of = grown.pred, grown.terminals, grown.node_of
     for k in range(terms.shape[0]):
         pred[terms[k]] = values[k]
-    adjust(pred, node_w, node_n, node_var, node_kids, min_obs)
+    adjust(pred, grown.node_w, grown.node_n, grown.node_var, grown.node_kids, min_obs)
     for i in range(fadj.shape[0]):
         fadj[i] = pred[terms[node_of[i]]]
 
@@ -275,11 +274,10 @@ def set_leaves(grown, values, min_obs, fadj):
 def record_tree(grown, var_type, shrinkage, n_csplits, out, t):
     """Tree ``t``'s R vectors and categorical splits into ``out``; returns
     its vectors (split_var, code, kids) and its c_splits table."""
-    # (the node arrays it reads, by index, and its rows copied element by
-    # element: an unpacked tuple or a row view costs reference counting)
+    # (its rows copied element by element: a row view costs reference counting)
     split_var, code, kids, gain, weight, prediction, csplits = r_vectors(
-        grown[0], grown[2], grown[4], grown[5], grown[6], grown[7], grown[8], grown[9],
-        var_type, shrinkage, n_csplits)
+        grown.pred, grown.node_w, grown.node_var, grown.node_value, grown.node_gain,
+        grown.node_kids, grown.node_nlev, grown.node_levels, var_type, shrinkage, n_csplits)
     m = split_var.shape[0]
     out.n_nodes[t] = m
     for q in range(m):

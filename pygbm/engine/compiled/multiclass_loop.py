@@ -50,8 +50,8 @@ def boost_multiclass(train, data, space, valid, growth, newton, uniforms, f_tr, 
             if newton:
                 newton_response(train, p[k], z, gw, wz)
             grown = grow_exact(data, space, wz, gw, inbag, unit, growth.min_obs, growth.depth)
-            values = np.empty(grown[10].shape[0])
-            leaf_values(train, z, p[k], grown[11], inbag, K, values)
+            values = np.empty(grown.terminals.shape[0])
+            leaf_values(train, z, p[k], grown.node_of, inbag, K, values)
             set_leaves(grown, values, growth.min_obs, fadj)
             steps[k] = fadj
             tree = record_tree(grown, data.var_type, growth.shrinkage, n_csplits, out,

@@ -66,9 +66,9 @@ def boost_pairwise(ranking, train, data, space, valid, growth, draws, f_tr, f_va
             wz[i] = w[i] * z[i]
         grown = grow_exact(data, space, wz, w, inbag, growth.unit, growth.min_obs,
                            growth.depth)
-        n_term = grown[10].shape[0]
+        n_term = grown.terminals.shape[0]
         values = np.empty(n_term)
-        pairwise_leaves(w, z, h, grown[11], n_term, inbag, values)
+        pairwise_leaves(w, z, h, grown.node_of, n_term, inbag, values)
         set_leaves(grown, values, growth.min_obs, fadj)
         out.oobag_improve[t] = pairwise_bag_improvement(P, S, f_tr, train.offset, w, inbag,
                                                         u[n:2 * n], fadj, growth.shrinkage)

@@ -10,11 +10,48 @@ rows.
 """
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
 from ..split import LEFT, MISSING, RIGHT
 from ..tree import GOES_LEFT, GOES_RIGHT, NO_NODE
+
+
+class GrownNodes(NamedTuple):
+    """A tree as the compiled growers leave it: its nodes in creation order
+    (a parent before its children), the terminal nodes in R's terminal
+    order, and the terminal index of every training row."""
+
+    pred: np.ndarray            # each node's mean working response
+    node_z: np.ndarray          # its in-bag rows' sum of w*z
+    node_w: np.ndarray          # ... their weight
+    node_n: np.ndarray          # ... their number
+    node_var: np.ndarray        # the split predictor (-1: terminal)
+    node_value: np.ndarray      # the split point (continuous predictors)
+    node_gain: np.ndarray       # R's gain of the split
+    node_kids: np.ndarray       # (nodes, 3) left, right, missing child
+    node_nlev: np.ndarray       # levels sent left (categorical splits)
+    node_levels: np.ndarray     # (nodes, max levels) the levels sent left
+    terminals: np.ndarray       # the terminal nodes in R's terminal order
+    node_of: np.ndarray         # every training row's terminal index (the
+                                # grower's scratch: the next tree overwrites it)
+
+
+@njit(cache=True, error_model="numpy")
+def grown_nodes(n_nodes, node_z, node_w, node_n, node_var, node_value, node_gain, node_kids,
+                node_nlev, node_levels, terminals, node_of):
+    """The :class:`GrownNodes` of a grower's first ``n_nodes`` nodes, each
+    node's mean working response added (a node without weight, from zero
+    case weights, has no information: 0; the root keeps the plain ratio)."""
+    pred = np.empty(n_nodes)
+    for k in range(n_nodes):
+        pred[k] = node_z[k] / node_w[k] if (k == 0 or node_w[k] > 0) else 0.0
+    return GrownNodes(pred, node_z[:n_nodes], node_w[:n_nodes], node_n[:n_nodes],
+                      node_var[:n_nodes], node_value[:n_nodes], node_gain[:n_nodes],
+                      node_kids[:n_nodes], node_nlev[:n_nodes], node_levels[:n_nodes],
+                      terminals, node_of)
 
 
 @njit(cache=True, inline="always")

@@ -19,8 +19,8 @@ from numba import njit
 from ...engine.compiled.arith import split_gain
 from ...engine.compiled.grower import CompiledTree
 from ...engine.compiled.histograms import subtract
-from ...engine.compiled.tree_arrays import (new_nodes, node_capacity, route_rows,
-                                             terminal_capacity, terminal_index)
+from ...engine.compiled.tree_arrays import (GrownNodes, new_nodes, node_capacity,
+                                             route_rows, terminal_capacity, terminal_index)
 from ...engine.split import LEFT, MISSING, RIGHT
 from ..columns import FoldColumns, plain_columns
 from .search import add_rows, cell_count, level_order, plain_of, scan_node, scan_work, terms_of
@@ -258,10 +258,10 @@ def grow_ordered(arrays, cols, units, bag_rows, depth, min_obs):
     node_pred = np.empty(n_nodes)
     for k in range(n_nodes):
         node_pred[k] = node_z[k] / node_w[k] if node_w[k] > 0 else 0.0
-    return (node_pred, node_z[:n_nodes], node_w[:n_nodes], node_n[:n_nodes],
-            node_var[:n_nodes], node_value[:n_nodes], node_gain[:n_nodes],
-            node_kids[:n_nodes], node_nlev[:n_nodes], node_levels[:n_nodes],
-            term_node[:n_term])
+    return GrownNodes(node_pred, node_z[:n_nodes], node_w[:n_nodes], node_n[:n_nodes],
+                      node_var[:n_nodes], node_value[:n_nodes], node_gain[:n_nodes],
+                      node_kids[:n_nodes], node_nlev[:n_nodes], node_levels[:n_nodes],
+                      term_node[:n_term], np.empty(0, dtype=np.int64))  # routed by the caller
 
 
 class CompiledOrderedGrower:
@@ -283,6 +283,8 @@ class CompiledOrderedGrower:
         cols = (plain, folds.values, folds.tail_fold, lay)
         nodes = grow_ordered(self.arrays, cols, (unit_plain, folds.unit),
                              inbag.nonzero()[0].astype(np.int64), self.depth, self.min_obs)
-        node_of = route_rows(self.data.xt, self.arrays.var_type, nodes[4], nodes[5], nodes[7],
-                             nodes[8], nodes[9], terminal_index(nodes[4].shape[0], nodes[10]))
-        return CompiledTree(nodes + (node_of,), self.arrays.var_type)
+        node_of = route_rows(self.data.xt, self.arrays.var_type, nodes.node_var,
+                             nodes.node_value, nodes.node_kids, nodes.node_nlev,
+                             nodes.node_levels,
+                             terminal_index(nodes.node_var.shape[0], nodes.terminals))
+        return CompiledTree(nodes._replace(node_of=node_of), self.arrays.var_type)
