@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import numbers
 import re
+import sys
 
 import numpy as np
 
@@ -132,11 +133,21 @@ ENGINES = ("numba", "numpy")
 _NOTED: list = []
 
 
+def _labelled_series(values) -> bool:
+    """``values`` is a pandas Series labelled by names (not by positions 0, 1, ...)."""
+    pandas = sys.modules.get("pandas")      # a Series exists only once pandas is imported
+    return (pandas is not None and isinstance(values, pandas.Series)
+            and not pandas.api.types.is_integer_dtype(values.index.dtype))
+
+
 def monotone_arg(var_monotone, var_names, var_type):
-    """One of -1, 0, 1 per predictor (a dict names some predictors; None: all 0)."""
+    """One of -1, 0, 1 per predictor (a dict, or a Series labelled by names, names
+    some predictors; None: all 0)."""
     p = len(var_names)
     if var_monotone is None:
         return np.zeros(p, dtype=np.intp)
+    if _labelled_series(var_monotone):      # by its labels: by position, a Series in
+        var_monotone = var_monotone.to_dict()   # another order misplaced the signs
     if isinstance(var_monotone, dict):
         unknown = set(var_monotone) - set(var_names)
         if unknown:

@@ -27,34 +27,35 @@ from .target_stats.spec import DEFAULT_PERMUTATIONS
 
 
 # ---------------------------------------------------------------- gbm_fit
+#: how gbm_fit's errors name its predictors
+_X_WHAT = "x (the predictors)"
+
+
 def _encode(x, var_names):
-    import pandas as pd        # imported on first use: import pygbm stays fast
     encoder = frontend.PredictorEncoder()
+    table = frontend.predictor_table(x, _X_WHAT)       # its type and shape checked first
     if var_names is not None:
         if isinstance(var_names, str) or np.ndim(var_names) != 1:
             raise TypeError(f"var_names must be a list of names, one per column of x, got "
                             f"{var_names!r:.80}")
         var_names = list(var_names)
-        width = x.shape[1] if getattr(x, "ndim", 2) == 2 else 1
-        if len(var_names) != width:
-            raise ValueError(f"var_names must give one name per column of x ({width}), "
-                             f"got {len(var_names)}")
+        if len(var_names) != table.shape[1]:
+            raise ValueError(f"var_names must give one name per column of x "
+                             f"({table.shape[1]}), got {len(var_names)}")
         dup = [v for i, v in enumerate(var_names) if v in var_names[:i]]
         if dup:
             raise ValueError(f"var_names must be distinct names, got duplicates "
                              f"{list(dict.fromkeys(dup))}")
-    if isinstance(x, np.ndarray) and var_names is not None:
-        x = pd.DataFrame(x, columns=var_names)
-    elif isinstance(x, pd.DataFrame) and var_names is not None:
-        # a table's predictors are its columns, by name (predict finds them so): other
-        # names would be dropped without a word
-        columns = [str(c) for c in x.columns]
-        if [str(v) for v in var_names] != columns:
+        if isinstance(x, np.ndarray):       # an array's columns are named by var_names
+            table = table.set_axis(var_names, axis=1)
+        elif [str(v) for v in var_names] != [str(c) for c in x.columns]:
+            # a table's predictors are its columns, by name (predict finds them so): other
+            # names would be dropped without a word
             raise ValueError(f"var_names names the columns of an array x; x is a DataFrame "
-                             f"whose columns {columns} are the predictors' names, got "
-                             f"var_names {var_names}: rename the columns instead "
-                             "(x.set_axis(var_names, axis=1))")
-    coded, names, var_type, var_levels = encoder.fit_transform(x, "x (the predictors)")
+                             f"whose columns {[str(c) for c in x.columns]} are the "
+                             f"predictors' names, got var_names {var_names}: rename the "
+                             "columns instead (x.set_axis(var_names, axis=1))")
+    coded, names, var_type, var_levels = encoder.fit_transform(table, _X_WHAT)
     return coded, list(names), np.asarray(var_type), var_levels, encoder
 
 
@@ -132,8 +133,8 @@ def gbm_fit(x, y, offset=None, misc=None, distribution="bernoulli", w=None,
         Row weights (R: ``w``), rescaled to sum to the number of rows as in
         :func:`gbm` (pairwise: used as given, as R's ``gbm.fit``).
     var_monotone : sequence of {-1, 0, 1} or dict, optional
-        Monotone constraint per predictor (R: ``var.monotone``), or a dict by
-        predictor name (unlisted: 0).
+        Monotone constraint per predictor (R: ``var.monotone``), or a dict (or a
+        pandas Series labelled by names) by predictor name (unlisted: 0).
     n_trees : int, default 100
         Boosting iterations (R: ``n.trees``).
     interaction_depth : int, default 1
@@ -212,10 +213,14 @@ def gbm_fit(x, y, offset=None, misc=None, distribution="bernoulli", w=None,
                         f"{type(response_name).__name__}")
     coded, names, var_type, var_levels, encoder = _encode(x, var_names)
     status = None
-    if hasattr(y, "time") and hasattr(y, "status"):     # a Surv object (duck-typed)
+    if isinstance(y, frontend.SurvData):
         if misc is not None:        # it would be ignored without a word
             raise ValueError("misc (the event status) was given with a Surv response y, "
                              "which holds the status: give one of them")
+        missing = int(y.isna().sum())
+        if missing:                 # a missing status too (the times are checked below)
+            raise ValueError(f"y (a Surv response) has {missing} rows with a missing time "
+                             "or status; gbm does not allow missing values in the response")
         y, status = np.asarray(y.time, dtype=float), np.asarray(y.status, dtype=float)
     elif misc is not None:
         status = _status_arg(misc)
@@ -241,12 +246,11 @@ def gbm_fit(x, y, offset=None, misc=None, distribution="bernoulli", w=None,
                                         full_history=full_history))
     warn_unused(given)                         # after the checks: only valid arguments
     n_train, train_fraction = _n_train_arg(n_train, train_fraction, coded.shape[0])
-    # y read as gbm()'s model frame reads it: a class distribution's text or
-    # categorical y coded as R's factor (a Categorical's order of categories), not by
-    # np.asarray's sorted strings; the other distributions refuse text in check_response
-    y, y_levels = frontend.factor_response(
-        y, response_name, as_factor=options.distribution.class_response)
-    _check_two_classes(y_levels, response_name, options.distribution)
+    # y read as gbm()'s model frame reads it: a text or categorical y coded as R's
+    # factor (a Categorical's order of categories, not np.asarray's sorted strings),
+    # refused by a distribution of numbers (R's gbm.fit would fit its codes)
+    y, y_levels = frontend.factor_response(y, response_name)
+    _check_factor_response(y_levels, response_name, options.distribution)
     if isinstance(distribution, str) and distribution == _GBM_FIT_DEFAULT:
         _default_distribution_fits(options.distribution, y)
     data = CodedData(x=coded, var_names=names, var_type=var_type, var_levels=var_levels,
@@ -286,20 +290,21 @@ def _check_two_classes(y_levels, response_name, dist):
                      + (": use distribution='multinomial'" if len(levels) > 2 else ""))
 
 
-def _check_text_response(mf, dist):
-    """A text/categorical response: refused for distributions of numbers (R's
-    gbm would fit its codes); for a two-class distribution the 0/1 coding is said
-    (a multinomial fit models every class, whatever their number)."""
-    if not mf.y_is_categorical or tuple(mf.y_levels) == frontend.LOGICAL_LEVELS:
+def _check_factor_response(y_levels, response_name: str, dist) -> None:
+    """A text/categorical response (its ``y_levels``; None: numbers): refused for
+    distributions of numbers (R's gbm would fit its codes); for a two-class
+    distribution the 0/1 coding is said (a multinomial fit models every class,
+    whatever their number). A logical response is 0/1 without a word."""
+    if y_levels is None or tuple(y_levels) == frontend.LOGICAL_LEVELS:
         return
     if not dist.class_response:
-        raise ValueError(f"the response {mf.response_name} is text/categorical (levels "
-                         f"{listed(mf.y_levels)}); distribution {dist.name!r} needs "
+        raise ValueError(f"the response {response_name} is text/categorical (levels "
+                         f"{listed(y_levels)}); distribution {dist.name!r} needs "
                          "numbers: convert it (e.g. pd.to_numeric) or use a class distribution")
-    _check_two_classes(mf.y_levels, mf.response_name, dist)
-    if len(mf.y_levels) == 2 and not dist.multi_output:
-        warn(f"the response {mf.response_name} is coded {mf.y_levels[0]!r} = 0, "
-             f"{mf.y_levels[1]!r} = 1 (the second level is modelled)", GBMMessage)
+    _check_two_classes(y_levels, response_name, dist)
+    if len(y_levels) == 2 and not dist.multi_output:
+        warn(f"the response {response_name} is coded {y_levels[0]!r} = 0, "
+             f"{y_levels[1]!r} = 1 (the second level is modelled)", GBMMessage)
 
 
 def _permutations_arg(n_permutations, ts_permutations):
@@ -348,8 +353,8 @@ def gbm(formula, data, distribution=None, weights=None, var_monotone=None, n_tre
         to the number of rows (``w * n / sum(w)``), so only their ratios
         matter, and ``n_minobsinnode`` counts rows, not weight.
     var_monotone : sequence of {-1, 0, 1} or dict, optional
-        Monotone constraint per predictor (R: ``var.monotone``), or a dict by
-        predictor name (unlisted: 0): +1 the fit increases with it, -1
+        Monotone constraint per predictor (R: ``var.monotone``), or a dict (or a
+        pandas Series labelled by names) by predictor name (unlisted: 0): +1 the fit increases with it, -1
         decreases (as R, checked at each split; for adaboost and huberized R's
         constraint is reversed, pygbm's is not); default none. Unordered
         categoricals ignore it (a warning says so). For multinomial it holds
@@ -524,7 +529,7 @@ def gbm(formula, data, distribution=None, weights=None, var_monotone=None, n_tre
         given)
     rng = as_generator(random_state)
     dist = get_distribution(distribution)
-    _check_text_response(mf, dist)
+    _check_factor_response(mf.y_levels, mf.response_name, dist)
     options = fit_options(
         dist, n_trees=n_trees, interaction_depth=interaction_depth,
         n_minobsinnode=n_minobsinnode, shrinkage=shrinkage, bag_fraction=bag_fraction,

@@ -9,14 +9,15 @@ import numpy as np
 from . import frontend
 from ._checks import (R_INT_MAX, as_generator, bool_arg, int_arg, offset_arg,
                       rescaled_weights_arg, weights_arg)
-from .fitting import continue_fit, formula_offset
+from .fitting import continue_fit
 from .messages import warn
 from .model import GBMFit
 from .progress import check_progress
 from .response import Response
 
-#: how closely weights given to gbm_more without data must match the kept ones
-_SAME_WEIGHTS_RTOL = 1e-12
+#: how closely weights (without data) and offsets given to gbm_more must match the
+#: model's own
+_SAME_VALUES_RTOL = 1e-12
 
 
 def _new_rows(fit, data, weights):
@@ -60,6 +61,22 @@ def _new_rows(fit, data, weights):
     return x, Response(y=y, misc=status, offset=off, w=w_norm, w_raw=w_raw)
 
 
+def _same_offset(fit, offset, n: int, own) -> None:
+    """gbm_more's ``offset`` must be the offsets of the model's ``n`` rows (``own``;
+    None: no offset, zeros): R's ``gbm.more`` never reads its argument, and a
+    continuation on another offset would not be one model."""
+    sample = fit.zero_sample
+    given = offset_arg(offset, n if sample is None else sample.n_original(n))  # zeros: None
+    if given is not None and sample is not None:
+        given = sample.select(given)
+    if (given is None) != (own is None) or (
+            given is not None and not np.allclose(given, own, rtol=_SAME_VALUES_RTOL,
+                                                  atol=0.0)):
+        raise ValueError("offset differs from the offsets the model was fitted with: "
+                         "gbm_more continues with the model's own (R's gbm.more never "
+                         "reads its offset argument); fit a new model for another offset")
+
+
 def _kept_weights(fit, weights, w_raw):
     """gbm_more without ``data``: the fit continues with the case weights it
     kept (``w_raw``), as R's ``gbm.more`` does; ``weights`` given there must
@@ -73,7 +90,7 @@ def _kept_weights(fit, weights, w_raw):
     w = weights_arg(weights, n)
     if sample is not None:
         w = sample.raw_weights(sample.select(w))
-    if not np.allclose(w, w_raw, rtol=_SAME_WEIGHTS_RTOL, atol=0.0):
+    if not np.allclose(w, w_raw, rtol=_SAME_VALUES_RTOL, atol=0.0):
         raise ValueError("weights differ from the ones the model was fitted with: without "
                          "data= gbm_more continues with the weights the model kept (R "
                          "ignores new ones there); give data= with the new weights")
@@ -97,7 +114,10 @@ def gbm_more(fit: GBMFit, n_new_trees=100, data=None, weights=None, offset=None,
         continues with the weights it kept; weights given then must be those
         (R ignores them silently; pygbm refuses others).
     offset : array-like, optional
-        Offset per row (R: ``offset``).
+        The offsets of the model's rows, if given (R: ``offset``, which
+        ``gbm.more`` never reads): the model continues with the offsets it was
+        fitted with (kept, or the formula's ``offset()`` terms on ``data``), and
+        others are refused (trees on another offset would not be one model).
     verbose : bool, optional
         Print R's iteration table; default: as the fit (R: ``verbose``).
     random_state : int, numpy.random.Generator or RRandom, optional
@@ -137,18 +157,17 @@ def gbm_more(fit: GBMFit, n_new_trees=100, data=None, weights=None, offset=None,
     n_new_trees = int_arg("n_new_trees", n_new_trees, 1, R_INT_MAX)
     if data is None:
         if fit.data is None:
-            raise ValueError("gbm_more needs data: the model was fitted with keep_data=False")
+            raise ValueError("gbm_more needs data: the model was fitted with keep_data=False"
+                             + ("; give the training rows again as data=" if fit.formula
+                                else " by gbm_fit, which has no formula to read data= "
+                                "with (as R's gbm.more): refit with keep_data=True"))
         x, targets = fit.data.x, fit.data.response
         if weights is not None:
             _kept_weights(fit, weights, targets.w_raw)
     else:
         x, targets = _new_rows(fit, data, weights)
-    sample = fit.zero_sample
     if offset is not None:
-        offset = offset_arg(offset, x.shape[0] if sample is None else
-                            sample.n_original(x.shape[0]))
-        targets = dataclasses.replace(targets, offset=offset if sample is None else
-                                      sample.select(offset))
+        _same_offset(fit, offset, x.shape[0], targets.offset)
     n = x.shape[0]
     if n != fit.fit.shape[0]:
         raise ValueError(f"data have {n} rows but the model was fitted on {fit.fit.shape[0]}")
@@ -156,8 +175,6 @@ def gbm_more(fit: GBMFit, n_new_trees=100, data=None, weights=None, offset=None,
     report = (fit.verbose if verbose is None else bool_arg(verbose, "verbose"),
               check_progress(progress))
     more = continue_fit(fit, x, targets, n_new_trees, report, rng)
-    if offset is not None and not more.matrix_offset and not formula_offset(fit.encoder):
-        more = dataclasses.replace(more, matrix_offset=True)   # new rows need theirs now
     # R's gbm.more records its own call: print(fit) shows how the trees came to be
     call = f"gbm_more({fit.call or 'fit'}, n_new_trees = {n_new_trees})  # {more.n_trees} trees"
     return dataclasses.replace(more, options=dataclasses.replace(more.options, call=call))

@@ -95,8 +95,13 @@ def test_gbm_more_with_data(boston):
     kw = dict(distribution="gaussian", bag_fraction=1)
     full = pygbm.gbm("medv ~ .", boston, n_trees=30, **kw)
     part = pygbm.gbm("medv ~ .", boston, n_trees=20, keep_data=False, **kw)
-    with pytest.raises(ValueError, match="keep_data=False"):
+    with pytest.raises(ValueError, match="keep_data=False; give the training rows again as "
+                                         "data="):
         pygbm.gbm_more(part, 10)
+    lean = pygbm.gbm_fit(boston.drop(columns="medv"), boston["medv"], n_trees=5,
+                         keep_data=False, **kw)
+    with pytest.raises(ValueError, match="keep_data=False by gbm_fit, which has no formula"):
+        pygbm.gbm_more(lean, 10)
     more = pygbm.gbm_more(part, 10, data=boston)
     np.testing.assert_allclose(more.fit, full.fit, rtol=1e-12)
 
@@ -114,6 +119,45 @@ def test_gbm_more_without_data_keeps_the_fit_weights(boston, zero_subsample):
         pygbm.gbm_more(fit, 5, weights=np.ones(len(df)))
     with pytest.raises(ValueError, match="weights='w' names a column of data"):
         pygbm.gbm_more(fit, 5, weights="w")
+
+
+@pytest.mark.parametrize("zero_subsample", [None, 0.9])
+def test_gbm_more_continues_with_the_fit_offsets(zero_subsample):
+    # R's gbm.more never reads its offset argument; pygbm's replaced the kept offset for
+    # the new trees (the train error jumped against the one-shot fit's): the model's
+    # own offsets are accepted, others refused
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(300, 3))
+    y = (x[:, 0] + rng.normal(size=300) > 0).astype(float)
+    off = rng.normal(0, 0.5, 300)
+    kw = dict(interaction_depth=2, shrinkage=0.1, bag_fraction=1,
+              zero_subsample=zero_subsample, random_state=1)
+    fit = pygbm.gbm_fit(x, y, offset=off, n_trees=10, **kw)
+    same = pygbm.gbm_more(fit, 5, offset=off)
+    np.testing.assert_array_equal(same.fit, pygbm.gbm_more(fit, 5).fit)
+    with pytest.raises(ValueError, match=r"^offset differs from the offsets the model was "
+                                         r"fitted with"):
+        pygbm.gbm_more(fit, 5, offset=np.zeros(300))
+    plain = pygbm.gbm_fit(x, y, n_trees=10, **kw)
+    assert not pygbm.gbm_more(plain, 5, offset=np.zeros(300)).matrix_offset
+    with pytest.raises(ValueError, match=r"^offset differs"):
+        pygbm.gbm_more(plain, 5, offset=off)
+
+
+def test_var_monotone_series_labelled_by_names_is_read_by_name(boston):
+    # read by position, a Series of the right names in another order put each sign
+    # on another predictor without a word
+    x = boston[["rm", "lstat", "crim"]]
+    kw = dict(distribution="gaussian", n_trees=10, bag_fraction=1)
+    by_dict = pygbm.gbm_fit(x, boston["medv"], var_monotone={"rm": 1, "lstat": -1}, **kw)
+    series = pd.Series({"lstat": -1, "crim": 0, "rm": 1})
+    fit = pygbm.gbm_fit(x, boston["medv"], var_monotone=series, **kw)
+    np.testing.assert_array_equal(fit.var_monotone, [1, -1, 0])
+    np.testing.assert_array_equal(fit.fit, by_dict.fit)
+    positional = pygbm.gbm_fit(x, boston["medv"], var_monotone=pd.Series([1, -1, 0]), **kw)
+    np.testing.assert_array_equal(positional.fit, by_dict.fit)
+    with pytest.raises(ValueError, match=r"^var_monotone names unknown predictors \['age'\]"):
+        pygbm.gbm_fit(x, boston["medv"], var_monotone=pd.Series({"age": 1}), **kw)
 
 
 def test_gbm_fit_matrix_interface(boston):
@@ -143,8 +187,58 @@ def test_gbm_fit_codes_a_text_response_as_gbm_does(pima):
             ref = pygbm.gbm("diabetes ~ .", data, **kw)
             fit = pygbm.gbm_fit(x, y, **kw)
         np.testing.assert_array_equal(fit.predict(x, n_trees=10), ref.predict(data, n_trees=10))
-    with pytest.raises(ValueError, match="gaussian needs a numeric response y"):
+    with pytest.raises(ValueError, match=r"^the response y is text/categorical \(levels "
+                                         r"\['no', 'yes'\]\); distribution 'gaussian' needs "
+                                         "numbers"):
         pygbm.gbm_fit(x, text, distribution="gaussian", n_trees=5)
+
+
+def test_gbm_fit_says_how_a_two_class_response_is_coded(pima):
+    # gbm() said which level is modelled, gbm_fit did not: a Categorical of 0/1 whose
+    # categories are [1, 0] modelled P(y == 0) without a word
+    x = pima.drop(columns="diabetes")
+    y = pd.Categorical(pima["diabetes"], categories=[1, 0])
+    with pytest.warns(pygbm.GBMMessage, match=r"^the response y is coded '1' = 0, '0' = 1 "
+                                              r"\(the second level is modelled\)$"):
+        fit = pygbm.gbm_fit(x, y, n_trees=5, shrinkage=0.1)
+    assert fit.y_levels == ["1", "0"]
+
+
+@pytest.mark.parametrize("distribution", ["gaussian", "poisson", "laplace", "tdist"])
+def test_gbm_fit_refuses_a_categorical_response_of_numbers(pima, distribution):
+    # fitted by its values without a word (R's gbm.fit fits the factor's codes, 1..K;
+    # gbm() refuses it): a Categorical response is levels, whatever its labels look like
+    x = pima.drop(columns="diabetes")
+    y = pd.Categorical(pima["pregnant"])
+    with pytest.raises(ValueError, match=rf"^the response y is text/categorical .*; "
+                                         rf"distribution '{distribution}' needs numbers"):
+        pygbm.gbm_fit(x, y, distribution=distribution, n_trees=5)
+
+
+def test_gbm_fit_refuses_a_surv_response_with_a_missing_status():
+    # the times were checked, the status was not: a NaN status fitted a model whose
+    # trees never split (every tree a single node), without a word
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(100, 2))
+    status = (rng.random(100) < 0.7).astype(float)
+    status[3] = np.nan
+    with pytest.raises(ValueError, match=r"^y \(a Surv response\) has 1 rows with a missing "
+                                         r"time or status"):
+        pygbm.gbm_fit(x, pygbm.Surv(rng.exponential(size=100), status),
+                      distribution="coxph", n_trees=5)
+
+
+def test_gbm_fit_refuses_a_dates_response_and_a_list_x():
+    # a DatetimeIndex has .time: it was taken for a Surv response and fitted as
+    # microseconds since 1970; a list x with var_names ended in AttributeError
+    x = np.random.default_rng(0).normal(size=(10, 2))
+    dates = pd.date_range("2020-01-01", periods=10)
+    with pytest.raises(TypeError, match=r"^the response 'y' has dtype datetime64"):
+        pygbm.gbm_fit(x, dates, distribution="gaussian", n_trees=5)
+    with pytest.raises(TypeError, match=r"^x \(the predictors\) must be a pandas DataFrame "
+                                        r"or a 2-d numpy array, got list"):
+        pygbm.gbm_fit(x.tolist(), np.arange(10.0), var_names=["a", "b"],
+                      distribution="gaussian", n_trees=5)
 
 
 def test_gbm_fit_duplicated_var_names_name_the_argument(pima):

@@ -28,12 +28,14 @@ _MODULES = {
     "unseen_levels": ".encode", "warn_unseen_levels": ".encode",
     "MissingColumnError": ".terms", "response_values": ".formula", "row_labels": ".encode",
     "labels_inverse": ".encode", "LOGICAL_LEVELS": ".formula", "coded_like_fit": ".formula",
+    "predictor_table": ".encode",
 }
 
 __all__ = [
     "LOGICAL_LEVELS", "MissingColumnError", "ModelFrame", "NewResponse", "PredictorEncoder",
     "Surv", "SurvData", "TermSpec", "coded_like_fit", "factor_response", "labels_inverse", "model_frame",
-    "model_frame_newdata", "numeric_values", "offset_newdata", "r_collation_key",
+    "model_frame_newdata", "numeric_values", "offset_newdata", "predictor_table",
+    "r_collation_key",
     "r_label", "r_quantile7", "refuse_numbers_for_levels", "response_newdata",
     "response_values", "row_labels", "unseen_levels", "warn_unseen_levels",
     "weights_newdata",

@@ -301,7 +301,10 @@ def refuse_multiindex(frame: pd.DataFrame, what: str) -> None:
                          "columns], or drop a level)")
 
 
-def _as_frame(data, what: str) -> pd.DataFrame:
+def predictor_table(data, what: str) -> pd.DataFrame:
+    """``data`` (a DataFrame, or a 2-d array whose columns are named X1, X2, ...)
+    as a table of predictors with one distinct name per column; anything else is
+    refused naming ``what``."""
     if isinstance(data, pd.DataFrame):
         frame = data
     elif isinstance(data, np.ndarray):
@@ -360,7 +363,7 @@ class PredictorEncoder:
         ``x`` is the float64 (n, p) matrix gbm.fit works on (NaN = missing);
         ``what`` names ``data`` in errors (the caller's argument).
         """
-        frame = _as_frame(data, what)
+        frame = predictor_table(data, what)
         if frame.shape[1] == 0:
             raise ValueError(f"{what}: there are no predictor columns")
         if frame.shape[0] == 0:
@@ -470,13 +473,13 @@ class PredictorEncoder:
 
     def _select(self, newdata, name: str) -> pd.DataFrame:
         if isinstance(newdata, np.ndarray):
-            frame = _as_frame(newdata, name)
+            frame = predictor_table(newdata, name)
             if frame.shape[1] != len(self.var_names):
                 raise ValueError(
                     f"{name} has {frame.shape[1]} columns; the model has "
                     f"{len(self.var_names)} predictors: {self.var_names}")
             return frame
-        frame = _as_frame(newdata, name)
+        frame = predictor_table(newdata, name)
         columns = [str(c) for c in frame.columns]
         missing = [var for var in self.var_names if var not in columns]
         if missing:

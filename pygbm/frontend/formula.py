@@ -198,16 +198,16 @@ def _response(value, name: str, n: int, missing_ok: bool = False):
     return y, levels, levels is not None, status
 
 
-def factor_response(y, name: str, as_factor: bool = True):
+def factor_response(y, name: str):
     """gbm_fit's response ``y`` read as :func:`model_frame` reads gbm()'s:
     ``(y, levels)``. A type gbm cannot use (dates, times, complex numbers, mixed
     objects) is refused naming the response; numbers held as objects become
-    floats. With ``as_factor`` (a class distribution) a text or categorical
-    response is coded as R's factor (a Categorical's order of its categories,
-    else R's collation; codes 0..K-1 as floats, NaN where missing), with its
-    levels; otherwise, and for any other response (numbers, logical, Surv, not
-    one column), ``levels`` is None."""
-    if hasattr(y, "time") or np.ndim(y) != 1:
+    floats. A text or categorical response is coded as R's factor (a
+    Categorical's order of its categories, else R's collation; codes 0..K-1 as
+    floats, NaN where missing), with its levels (the caller refuses them for a
+    distribution of numbers, as gbm() does); for any other response (numbers,
+    logical, Surv, not one column) ``levels`` is None."""
+    if isinstance(y, SurvData) or np.ndim(y) != 1:
         return y, None
     col = y if isinstance(y, pd.Series) else pd.Series(y)
     is_bool = pd.api.types.is_bool_dtype(col.dtype) or (
@@ -217,8 +217,6 @@ def factor_response(y, name: str, as_factor: bool = True):
     if _column_kind(col, name, role="the response") == NUMERIC:
         return (numeric_values(col, name, "(the response)") if col.dtype == object
                 else y), None
-    if not as_factor:           # text: the distribution refuses it, naming itself
-        return y, None
     levels, codes = PredictorEncoder._fit_levels(col)
     return np.where(codes >= 0, codes, np.nan).astype(float), levels
 

@@ -293,7 +293,7 @@ def test_offset_is_part_of_the_score():
 def test_matrix_offset_given_to_qwyc_and_required():
     # a gbm_fit model with an offset: qwyc tuned its thresholds on scores without the
     # offset (1 mean tree reported, 20 when predicting with the offsets)
-    from pygbm import gbm_fit, gbm_more
+    from pygbm import gbm_fit
     rows = _data(900, 8)
     x = rows[["x0", "x1", "x2", "x3"]].to_numpy()
     off = np.random.default_rng(0).normal(0, 1.5, len(rows))
@@ -328,14 +328,13 @@ def test_matrix_offset_given_to_qwyc_and_required():
         kept = qwyc(fit, alpha=0.0)
     np.testing.assert_array_equal(kept.predict(x[:400], offset=off[:400])["decision"],
                                   (fit.predict(x[:400], n_trees=N_TREES) + off[:400] >= 0))
-    # known without the kept data, and after gbm_more(offset=)
+    # known without the kept data
     lean = gbm_fit(x[:400], rows.y[:400], offset=off[:400], distribution="bernoulli",
                    n_trees=5, keep_data=False)
     with pytest.raises(ValueError, match="^offset is required"):
         qwyc(lean, opt)
     plain = gbm_fit(x[:400], rows.y[:400], distribution="bernoulli", n_trees=5)
     assert not plain.matrix_offset
-    assert gbm_more(plain, 2, offset=off[:400]).matrix_offset
     assert not gbm("y ~ x0 + offset(np.log(t))", rows, distribution="bernoulli",
                    n_trees=2).matrix_offset
 
