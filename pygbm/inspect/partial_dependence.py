@@ -31,7 +31,7 @@ from .._checks import as_generator, bool_arg, choice_arg, fit_arg
 from ..engine.predict import predict_link
 from ..engine.tree import LEFT, MISSING, NO_NODE, NOWHERE, RIGHT, split_directions
 from ..frontend import r_label
-from ..messages import warn
+from ..messages import listed, warn
 from .influence import check_n_trees, class_labels, class_view
 
 TYPES = ("link", "response")
@@ -88,17 +88,37 @@ def is_categorical(fit, j: int) -> bool:
 def grid_values(fit, j: int, continuous_resolution: int) -> np.ndarray:
     """R's grid of one variable (coded): all level codes, or
     ``continuous_resolution`` equally spaced points from the smallest to the
-    largest of ``var_levels`` (R's ``seq(min, max, length = .)``)."""
+    largest of ``var_levels`` (R's ``seq(min, max, length = .)``), of its finite
+    ones where some are infinite (see :func:`finite_range`)."""
     if is_categorical(fit, j):
         return np.arange(len(fit.var_levels[j]), dtype=float)
-    levels = np.asarray(fit.var_levels[j], dtype=float)
-    lo, hi = np.nanmin(levels), np.nanmax(levels)
+    lo, hi = finite_range(fit, j)
     with np.errstate(over="ignore"):
         spread = hi - lo
     if np.isfinite(spread):
         return np.linspace(lo, hi, continuous_resolution)
     # R's seq when to - from overflows: the points of from / 4 to to / 4, times 4
     return np.linspace(lo / 4, hi / 4, continuous_resolution) * 4
+
+
+def finite_range(fit, j: int) -> tuple[float, float]:
+    """The smallest and largest finite value among the stored quantiles
+    ``var_levels`` of the numeric predictor ``j``. Where some are infinite (the
+    predictor has Inf or -Inf values), a warning that those values are outside
+    the grid (R stops: "'to' must be a finite number"); none finite: a ValueError."""
+    name = fit.var_names[j]
+    levels = np.asarray(fit.var_levels[j], dtype=float)
+    finite = levels[np.isfinite(levels)]
+    if finite.size == 0:
+        raise ValueError(f"partial dependence: the predictor {name!r} has no finite value in "
+                         f"the training data (its stored quantiles fit.var_levels are "
+                         f"{listed(levels)}), so there is no grid of its values")
+    lo, hi = float(finite.min()), float(finite.max())
+    if np.isinf(levels).any():
+        warn(f"partial dependence: the predictor {name!r} has infinite values, which are "
+             f"outside the grid: it spans the finite ones of its stored quantiles "
+             f"(fit.var_levels), {lo:.6g} to {hi:.6g}")
+    return lo, hi
 
 
 def expand_grid(values: list[np.ndarray]) -> np.ndarray:
@@ -581,10 +601,13 @@ def plot_gbm(fit, i_var=0, n_trees=None, continuous_resolution=100, return_grid=
 
 def _deciles(fit, j):
     """The training data's deciles of predictor ``j`` (R's stored quantiles at
-    0, .1, ..., 1 without the ends); None for a categorical or ordered one."""
+    0, .1, ..., 1 without the ends), the finite ones (an infinite decile, of a
+    predictor with infinite values, is off the axis); None for a categorical or
+    ordered one."""
     if fit.var_type[j] != 0:
         return None
     levels = np.asarray(fit.var_levels[j])
     if levels.dtype.kind not in "fi" or levels.shape[0] != DECILE_LEVELS:
         return None                                   # ordered categorical: labels
-    return levels[1:-1].astype(float)
+    deciles = levels[1:-1].astype(float)
+    return deciles[np.isfinite(deciles)]

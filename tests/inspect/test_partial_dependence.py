@@ -259,3 +259,39 @@ def test_grid_of_a_range_beyond_the_doubles_is_r_seq():
     np.testing.assert_array_equal(grid["x"].to_numpy(),
                                   [float.fromhex(v) for v in R_SEQ_OVERFLOW])
     assert np.all(np.isfinite(grid.iloc[:, -1]))
+
+
+def _fit_with(x, rng):
+    d = pd.DataFrame({"x": x, "z": rng.normal(size=x.size)})
+    d["y"] = np.nan_to_num(x, posinf=3, neginf=-3) + d.z + rng.normal(size=x.size)
+    return pygbm.gbm("y ~ x + z", d, distribution="gaussian", n_trees=10,
+                     interaction_depth=2, random_state=1)
+
+
+@pytest.mark.parametrize("inf", [np.inf, -np.inf])
+def test_grid_of_a_predictor_with_infinite_values_spans_its_finite_quantiles(inf):
+    """A predictor with Inf (or -Inf) values: the grid was NaN and inf points (the
+    NaN one the missing branch), with NumPy's RuntimeWarning only; R stops ("'to'
+    must be a finite number"). Now the grid spans the finite stored quantiles, with
+    a warning naming the predictor; none finite: an error naming it."""
+    rng = np.random.default_rng(1)
+    x = rng.normal(size=200)
+    x[:3] = inf
+    fit = _fit_with(x, rng)
+    levels = np.asarray(fit.var_levels[0], dtype=float)
+    assert np.isinf(levels).any()
+    finite = levels[np.isfinite(levels)]
+    with np.errstate(all="raise"):
+        with pytest.warns(UserWarning, match=r"predictor 'x' has infinite values, which are "
+                          r"outside the grid"):
+            grid = partial_dependence(fit, "x", continuous_resolution=5)
+    np.testing.assert_array_equal(grid["x"], np.linspace(finite.min(), finite.max(), 5))
+    assert np.isfinite(grid["y"]).all()
+    with pytest.warns(UserWarning, match="infinite values"):
+        ice = partial_dependence(fit, "x", continuous_resolution=5, ice=True, ice_rows=3,
+                                 random_state=1)
+    assert np.isfinite(ice["x"]).all()
+    no_finite = type(fit)(**{**vars(fit), "var_levels": [np.full(11, inf)] +
+                             list(fit.var_levels[1:])})
+    with pytest.raises(ValueError, match=r"the predictor 'x' has no finite value"):
+        partial_dependence(no_finite, "x")
