@@ -544,9 +544,15 @@ def plot_gbm(fit, i_var=0, n_trees=None, continuous_resolution=100, return_grid=
         of all classes.
     rug : bool, default False
         Mark where the data are: the deciles of each continuous variable
-        drawn as short ticks on its axis (as scikit-learn's display), from
-        the fit's stored quantiles of the training data
-        (``fit.var_levels``). Not in R.
+        that is on an axis of the plot drawn as short ticks on that axis (as
+        scikit-learn's display), on every panel, from the fit's stored
+        quantiles of the training data (``fit.var_levels``; infinite ones
+        left out). The x axis shows the first variable, except that a
+        continuous second one goes there when the first is categorical; the
+        y axis a second continuous variable when both are continuous. With
+        3 variables each panel shows two of them, ticked so; the panels'
+        variable has no ticks. With ``return_grid`` nothing is drawn (``rug``
+        is still checked). Not in R.
 
     Returns
     -------
@@ -573,6 +579,7 @@ def plot_gbm(fit, i_var=0, n_trees=None, continuous_resolution=100, return_grid=
     fit_arg(fit)
     idx = resolve_vars(fit, i_var)
     return_grid, ice = bool_arg(return_grid, "return_grid"), bool_arg(ice, "ice")
+    rug = bool_arg(rug, "rug")
     _ice_args(ice_rows, random_state)
     if len(idx) > MAX_PLOT_VARS and not return_grid:
         warn("plot_gbm draws up to 3 variables; returning the grid instead")
@@ -594,8 +601,8 @@ def plot_gbm(fit, i_var=0, n_trees=None, continuous_resolution=100, return_grid=
         drawn = pdp.plot_ice(frame, ax=ax, ylabel=label)
     else:
         drawn = pdp.plot_partial_dependence(frame, ax=ax, ylabel=label)
-    if bool_arg(rug, "rug") and len(idx) <= 2:
-        pdp.draw_deciles(drawn, [_deciles(fit, j) for j in idx])
+    if rug:
+        pdp.draw_deciles(drawn, frame, {fit.var_names[j]: _deciles(fit, j) for j in idx})
     return drawn
 
 

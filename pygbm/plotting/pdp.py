@@ -94,11 +94,23 @@ def _classes(ax, frame, name, ylabel):
     return ax
 
 
+def _two_layout(frame, names) -> tuple[str, str]:
+    """The two variables ``names`` as :func:`_two` draws them: the one on the x
+    axis, then the other (on the y axis of an image when both are continuous,
+    else a line or points per level). A categorical first and a continuous
+    second are swapped: the continuous one is on the x axis."""
+    first, second = names
+    if _is_cat(frame[first]) and not _is_cat(frame[second]):
+        return second, first
+    return first, second
+
+
 def _two(ax, frame, names, ylabel, norm=None, colorbar=True):
     """Two variables: image (both continuous), lines per level (one
     categorical) or points per level (both categorical)."""
     a, b = frame[names[0]], frame[names[1]]
     y = _y(frame)
+    x_name, g_name = _two_layout(frame, names)
     if not _is_cat(a) and not _is_cat(b):
         xs, ys = np.unique(a.to_numpy()), np.unique(b.to_numpy())
         z = np.full((ys.size, xs.size), np.nan)
@@ -110,14 +122,12 @@ def _two(ax, frame, names, ylabel, norm=None, colorbar=True):
         ax.set_ylabel(names[1])
         return mesh
     if _is_cat(a) and _is_cat(b):
-        x_name, g_name = names
         pos = _category_axis(ax, frame[x_name].cat.categories)
         for level in frame[g_name].cat.categories:
             part = frame[frame[g_name] == level]
             ax.plot(pos[part[x_name].cat.codes.to_numpy()], _y(part), "o-",
                     linewidth=0.6, markersize=4, label=str(level))
     else:
-        x_name, g_name = (names[1], names[0]) if _is_cat(a) else names
         for level in frame[g_name].cat.categories:
             part = frame[frame[g_name] == level]
             ax.plot(part[x_name].to_numpy(), _y(part), "-", label=str(level))
@@ -172,13 +182,18 @@ def _norm(values):
     return Normalize(vmin=np.nanmin(values), vmax=np.nanmax(values))
 
 
-def _three(fig, frame, names, ylabel):
-    """Panels over one variable (the categorical one with fewest levels, else
-    the third), each showing the two-variable plot of the others; returns the
-    panels' Axes."""
+def _three_layout(frame, names) -> tuple[str, list[str]]:
+    """The variable of :func:`_three`'s panels (the categorical one with fewest
+    levels, else the third) and the two drawn in each panel."""
     cats = [n for n in names if _is_cat(frame[n])]
     panel = min(cats, key=lambda n: len(frame[n].cat.categories)) if cats else names[2]
-    inner = [n for n in names if n != panel]
+    return panel, [n for n in names if n != panel]
+
+
+def _three(fig, frame, names, ylabel):
+    """Panels over one variable (see :func:`_three_layout`), each showing the
+    two-variable plot of the others; returns the panels' Axes."""
+    panel, inner = _three_layout(frame, names)
     values = _panel_values(frame[panel])
     norm = _norm(_y(frame))
     titles = [f"{panel} = {v:.4g}" if isinstance(v, float) else f"{panel} = {v}"
@@ -299,19 +314,31 @@ def plot_ice(frame: pd.DataFrame, ax=None, ylabel="f(x)"):
 DECILE_TICK = 0.04
 
 
-def draw_deciles(ax, deciles):
-    """Short ticks at the deciles of the data on the plot's axes (``deciles``:
-    one array or None per variable; the first on x, the second on y), as
-    scikit-learn's partial dependence display. On a single Axes, or on each
-    of a list of panels drawing the same variables (the classes of a fit)."""
-    if isinstance(ax, list):
-        for panel in ax:
-            draw_deciles(panel, deciles)
-        return
-    if not hasattr(ax, "transAxes"):
-        return
+def axis_variables(frame: pd.DataFrame) -> tuple[str, str | None]:
+    """The variables on the x and y axes of the picture of ``frame`` (on every
+    panel): :func:`plot_partial_dependence`'s of 1-3 variables or
+    :func:`plot_ice`'s; None where the y axis shows the partial dependence."""
+    names = _var_columns(frame)
+    if len(names) == 3:
+        names = _three_layout(frame, names)[1]
+    if len(names) != 2:
+        return names[0], None
+    x_name, other = _two_layout(frame, names)
+    return x_name, None if _is_cat(frame[other]) else other
+
+
+def draw_deciles(ax, frame: pd.DataFrame, deciles: dict):
+    """Short ticks at the deciles of the data on the axes of the picture of
+    ``frame`` that show a variable (see :func:`axis_variables`), as
+    scikit-learn's partial dependence display. ``deciles``: an array, or None,
+    per variable name. On a single Axes, or on each of a list of panels (they
+    draw the same variables)."""
+    x_name, y_name = axis_variables(frame)
     style = {"color": "k", "linewidth": 0.8}
-    if len(deciles) >= 1 and deciles[0] is not None:
-        ax.vlines(deciles[0], 0.0, DECILE_TICK, transform=ax.get_xaxis_transform(), **style)
-    if len(deciles) == 2 and deciles[1] is not None:
-        ax.hlines(deciles[1], 0.0, DECILE_TICK, transform=ax.get_yaxis_transform(), **style)
+    for panel in ax if isinstance(ax, list) else [ax]:
+        if deciles.get(x_name) is not None:
+            panel.vlines(deciles[x_name], 0.0, DECILE_TICK,
+                         transform=panel.get_xaxis_transform(), **style)
+        if y_name is not None and deciles.get(y_name) is not None:
+            panel.hlines(deciles[y_name], 0.0, DECILE_TICK,
+                         transform=panel.get_yaxis_transform(), **style)

@@ -9,7 +9,7 @@ import pytest
 matplotlib = pytest.importorskip("matplotlib")
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
-from matplotlib.collections import QuadMesh  # noqa: E402
+from matplotlib.collections import LineCollection, QuadMesh  # noqa: E402
 
 from pygbm.inspect import plot_gbm, summary  # noqa: E402
 from pygbm.plotting import plot_ice, plot_partial_dependence, plot_relative_influence  # noqa: E402
@@ -186,6 +186,73 @@ def test_rug_marks_the_deciles_of_the_data(boston):
     assert len(ice.collections) == 1
 
 
+def _rug(ax):
+    """The rug's ticks on ``ax``: the x positions of its vertical ticks (on the x
+    axis) and the y positions of its horizontal ones (on the y axis)."""
+    xs, ys = [], []
+    for lines in ax.collections:
+        if isinstance(lines, LineCollection):
+            for (x0, y0), (x1, _) in lines.get_segments():
+                (xs.append(x0) if x0 == x1 else ys.append(y0))
+    return xs, ys
+
+
+def _stored_deciles(fit, name):
+    return np.asarray(fit.var_levels[fit.var_names.index(name)], dtype=float)[1:-1]
+
+
+def test_rug_marks_the_variable_on_each_axis(lending, boston):
+    """A categorical first variable and a continuous second: the continuous one is
+    drawn on the x axis, but its deciles were drawn as ticks on the f(x) axis."""
+    deciles = _stored_deciles(lending, "int_rate")
+    for i_var in (["term", "int_rate"], ["int_rate", "term"]):
+        ax = plot_gbm(lending, i_var, continuous_resolution=10, rug=True)
+        assert ax.get_xlabel() == "int_rate"
+        xs, ys = _rug(ax)
+        np.testing.assert_allclose(xs, deciles)
+        assert ys == []
+    ax = plot_gbm(boston, ["lstat", "rm"], continuous_resolution=10, rug=True)
+    xs, ys = _rug(ax)
+    np.testing.assert_allclose(xs, _stored_deciles(boston, "lstat"))
+    np.testing.assert_allclose(ys, _stored_deciles(boston, "rm"))
+
+
+def test_rug_is_checked_and_drawn_on_three_variable_panels(lending, boston):
+    """rug was not checked with return_grid=True, and ignored for 3 variables."""
+    with pytest.raises(TypeError, match="rug must be True or False, got 'yes'"):
+        plot_gbm(boston, "lstat", rug="yes", return_grid=True)
+    panels = plot_gbm(boston, ["lstat", "rm", "chas"], continuous_resolution=5, rug=True)
+    for ax in panels:                       # panels over chas: lstat on x, rm on y
+        xs, ys = _rug(ax)
+        np.testing.assert_allclose(xs, _stored_deciles(boston, "lstat"))
+        np.testing.assert_allclose(ys, _stored_deciles(boston, "rm"))
+    panels = plot_gbm(lending, ["term", "verification_status", "int_rate"],
+                      continuous_resolution=5, rug=True)
+    for ax in panels:                       # panels over term: int_rate on x, lines
+        assert ax.get_title().startswith("term = ")
+        xs, ys = _rug(ax)
+        np.testing.assert_allclose(xs, _stored_deciles(lending, "int_rate"))
+        assert ys == []
+
+
+def test_rug_leaves_out_infinite_deciles():
+    """A fifth of a predictor's values +Inf: its stored 0.9 decile is Inf, off the axis."""
+    import pandas as pd
+
+    import pygbm
+
+    rng = np.random.default_rng(3)
+    x = rng.normal(size=200)
+    x[:40] = np.inf
+    d = pd.DataFrame({"x": x, "y": np.nan_to_num(x, posinf=3) + rng.normal(size=200)})
+    fit = pygbm.gbm("y ~ x", d, distribution="gaussian", n_trees=5, random_state=1)
+    deciles = _stored_deciles(fit, "x")
+    assert np.isinf(deciles).any()
+    with pytest.warns(UserWarning, match="infinite values"):
+        ax = plot_gbm(fit, "x", continuous_resolution=5, rug=True)
+    np.testing.assert_allclose(_rug(ax)[0], deciles[np.isfinite(deciles)])
+
+
 def test_every_class_of_a_multinomial_fit_for_one_variable():
     """A multi-class grid draws one curve per class (the legend names the classes,
     also when a class column was renamed beside a predictor of its name); a
@@ -218,10 +285,15 @@ def test_every_class_of_a_multinomial_fit_for_one_variable():
     assert [ax.get_title() for ax in panels] == ["class lo", "class mid", "class x"]
     assert [t.get_text() for t in panels[0].get_legend().get_texts()] == list("abcd")
     # the deciles' rug on every panel: x's on the x axis, z's on the y axis
-    from matplotlib.collections import LineCollection
     panels = plot_gbm(fit, ["x", "z"], continuous_resolution=3, rug=True)
     assert [sum(isinstance(c, LineCollection) for c in ax.collections) for ax in panels] == \
         [2, 2, 2]
+    # f categorical first: x on the x axis of every panel, and x's rug on it
+    panels = plot_gbm(fit, ["f", "x"], continuous_resolution=3, rug=True)
+    for ax in panels:
+        xs, ys = _rug(ax)
+        np.testing.assert_allclose(xs, _stored_deciles(fit, "x"))
+        assert ys == []
     with pytest.raises(ValueError, match="drawn for one or two variables, this one has 3"):
         plot_partial_dependence(pygbm.partial_dependence(fit, ["x", "f", "z"],
                                                          continuous_resolution=3))
