@@ -530,11 +530,15 @@ def plot_gbm(fit, i_var=0, n_trees=None, continuous_resolution=100, return_grid=
         :func:`partial_dependence`). Not in R.
     ice : bool, default False
         Individual conditional expectation curves (one variable only): one
-        thin line per training row and their partial dependence in bold.
-        Not in R.
+        thin line per training row drawn, and in bold the plain (unweighted)
+        mean of those curves on the scale drawn (legend "mean of the ICE
+        curves"). That mean is the brute-force partial dependence only on
+        the link scale, over all the training rows (``ice_rows=None``) and
+        with equal case weights: it averages the drawn rows, unweighted, and
+        with ``type="response"`` the transformed curves. Not in R.
     ice_rows : int, default 100
-        ICE only: the training rows drawn at random for the curves; None:
-        all of them.
+        ICE only: the training rows drawn at random for the curves (and
+        their mean); None: all of them.
     random_state : int or numpy.random.Generator, optional
         Seeds the draw of ``ice_rows``.
     class_ : class label, optional
