@@ -426,7 +426,7 @@ _CASES = [
     # 2**40 reached numpy's MemoryError (8 TiB) building the axis before the grid's cap
     ("pd-resolution-huge", lambda E: pygbm.partial_dependence(E.fit, 0,
                                                               continuous_resolution=2 ** 40), V,
-     "continuous_resolution must be a positive integer"),
+     r"continuous_resolution must be between 1 and 10000000, got 1099511627776"),
     ("plot-type", lambda E: pygbm.plot_gbm(E.fit, 0, type="prob", return_grid=True), V, "type"),
     ("pd-method", lambda E: pygbm.partial_dependence(E.fit, 0, method="magic"), V, "method"),
     # a number or None as i_var: said "'float' object is not iterable"

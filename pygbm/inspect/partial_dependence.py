@@ -27,7 +27,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .._checks import as_generator, bool_arg, choice_arg, fit_arg
+from .._checks import as_generator, bool_arg, choice_arg, fit_arg, int_arg
 from ..engine.predict import predict_link
 from ..engine.tree import LEFT, MISSING, NO_NODE, NOWHERE, RIGHT, split_directions
 from ..frontend import r_label
@@ -269,13 +269,11 @@ def _frame(fit, idx, grid, extra: dict, attrs: dict, row=None) -> pd.DataFrame:
     return frame
 
 
-def _check_resolution(continuous_resolution):
-    if isinstance(continuous_resolution, (bool, np.bool_)) or \
-            not isinstance(continuous_resolution, (int, np.integer)) or \
-            not 1 <= continuous_resolution <= MAX_GRID_ROWS:
-        # above the grid's cap: one variable's axis alone would not fit in a grid
-        raise ValueError(f"continuous_resolution must be a positive integer (at most "
-                         f"{MAX_GRID_ROWS:,}), got {continuous_resolution!r}")
+def _check_resolution(continuous_resolution) -> int:
+    """``continuous_resolution`` as an int: a whole number (10.0 is 10, as ``n_trees``
+    takes it; R's seq rounds 7.5 up, pygbm asks for a whole number) from 1 to the
+    grid's cap (above it one variable's axis alone would not fit in a grid)."""
+    return int_arg("continuous_resolution", continuous_resolution, 1, MAX_GRID_ROWS)
 
 
 def response_label(fit, type: str) -> str:
@@ -324,7 +322,8 @@ def partial_dependence(fit, i_var, n_trees=None, continuous_resolution=100, type
         a warning, and all are used.
     continuous_resolution : int, default 100
         Grid points of a continuous variable, equally spaced from its
-        minimum to its maximum (R: ``continuous.resolution``).
+        minimum to its maximum (R: ``continuous.resolution``); a whole
+        number (10.0 is 10; R's ``seq`` takes 7.5 as 8, pygbm refuses it).
     type : {"link", "response"}, default "link"
         The scale (R: ``type``): "response" applies the distribution's
         inverse link to the link-scale partial dependence (for brute force:
@@ -391,7 +390,7 @@ def partial_dependence(fit, i_var, n_trees=None, continuous_resolution=100, type
     ice_rows, random_state = _ice_args(ice_rows, random_state)
     if ice_rows is not None and not ice:
         warn("ice_rows applies to ICE curves (ice=True) only; ignored")
-    _check_resolution(continuous_resolution)
+    continuous_resolution = _check_resolution(continuous_resolution)
     choice_arg("type", type, TYPES)
     choice_arg("method", method, METHODS)
     k_class = _class_index(fit, class_)
@@ -515,7 +514,8 @@ def plot_gbm(fit, i_var=0, n_trees=None, continuous_resolution=100, return_grid=
         a warning, and all are used.
     continuous_resolution : int, default 100
         Grid points of a continuous variable, from its minimum to its maximum
-        (R: ``continuous.resolution``).
+        (R: ``continuous.resolution``); a whole number, as in
+        :func:`partial_dependence`.
     return_grid : bool, default False
         Return the DataFrame of :func:`partial_dependence` instead of drawing
         (R: ``return.grid``); forced, with a warning, for more than 3

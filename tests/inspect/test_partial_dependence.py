@@ -1,5 +1,7 @@
 """Partial dependence (plot_gbm(return_grid=True)) against R's plot.gbm grids,
 brute-force partial dependence and ICE curves."""
+import re
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -229,6 +231,23 @@ def test_a_predictor_named_y_or_row_keeps_its_grid_column():
                                 random_state=1)
     assert list(curves.columns) == ["a", "row", "a_", "b", "c", "row_"]   # classes sorted
     assert curves["row"].isin(range(200)).all()           # the training rows, not class row
+
+
+def test_continuous_resolution_is_a_whole_number():
+    """continuous_resolution=10.0 was refused while n_trees=5.0 is taken (as in R):
+    both take a whole-number float now; a fraction is refused, named."""
+    fit = build_fit(load_fixture("boston_gaussian"))
+    pd.testing.assert_frame_equal(partial_dependence(fit, "lstat", continuous_resolution=10.0),
+                                  partial_dependence(fit, "lstat", continuous_resolution=10))
+    grid = plot_gbm(fit, "lstat", continuous_resolution=np.float64(4.0), return_grid=True)
+    assert len(grid) == 4
+    for bad in (7.5, True, "10", float("nan")):
+        with pytest.raises(TypeError, match=r"continuous_resolution must be a whole number, "
+                                            rf"got {re.escape(repr(bad))}"):
+            partial_dependence(fit, "lstat", continuous_resolution=bad)
+    with pytest.raises(ValueError, match=r"continuous_resolution must be between 1 and "
+                                         r"10000000, got 0"):
+        partial_dependence(fit, "lstat", continuous_resolution=0.0)
 
 
 def test_ice_rows_without_ice_warns_that_it_is_ignored():
