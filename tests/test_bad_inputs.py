@@ -842,7 +842,8 @@ _CASES = [
     # a coded matrix with a code no level has: H silently NaN (7, -1) or a number (1.5)
     ("interact-coded-matrix-bad-code", lambda E: pygbm.interact_gbm(
         E.fit, np.c_[E.fit.data.x[:, :2], np.r_[7.0, E.fit.data.x[1:, 2]]], [0, 2]), V,
-     r"data: column 'c' of the coded matrix must hold the level codes 0..2 \(or NaN\), got "
+     r"data: column 'c' of the coded matrix must hold the level codes 0..2 \(or NaN; 3: a "
+     r"level the fit never saw\), got "
      r"1 other value\(s\) such as 7.0"),
     ("interact-coded-matrix-fraction", lambda E: pygbm.interact_gbm(
         E.fit, np.c_[E.fit.data.x[:, :2], np.full(N, 1.5)], [0, 2]), V,

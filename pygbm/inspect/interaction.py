@@ -43,51 +43,80 @@ def code_columns(fit, data, idx: list[int]) -> np.ndarray:
     categorical columns may hold the level labels) or an already coded
     matrix with all the fit's columns.
     """
-    names = list(fit.var_names)
     if isinstance(data, pd.DataFrame):
-        # columns by their names as text, as the fit's encoder finds them (gbm_fit
-        # names a table's integer column 0 "0")
-        position = {str(c): i for i, c in enumerate(data.columns)}
-        missing = [names[j] for j in idx if names[j] not in position]
-        if missing:
-            terms = [m for m in missing if "(" in m]     # a term such as log(x2)
-            hint = (f" (a predictor is its formula term: give data a column named "
-                    f"{terms[0]!r} holding the term's values)" if terms else "")
-            raise ValueError(f"data lacks the columns {missing}{hint}")
-        labels = [str(c) for c in data.columns]
-        twice = [names[j] for j in idx if labels.count(names[j]) > 1]
-        if twice:           # the last of them would be read without a word
-            raise ValueError(f"data has duplicated column names: {twice}")
-        prior = () if fit.ts_encoder is None else fit.ts_encoder.ts_names
-        cols = []
-        for j in idx:
-            col = data.iloc[:, position[names[j]]]
-            if is_categorical(fit, j):
-                cols.append(_code_categorical(col, fit.var_levels[j], names[j],
-                                              names[j] in prior))
-            else:           # read as predict reads it: numbers in text are refused
-                cols.append(numeric_values(col, names[j], "in data"))
-        return np.column_stack(cols)
+        return _code_frame(fit, data, idx)
+    return _code_matrix(fit, data, idx)
+
+
+def _code_frame(fit, data: pd.DataFrame, idx: list[int]) -> np.ndarray:
+    """:func:`code_columns` of a DataFrame: the columns by name, levels by label."""
+    names = list(fit.var_names)
+    # columns by their names as text, as the fit's encoder finds them (gbm_fit
+    # names a table's integer column 0 "0")
+    position = {str(c): i for i, c in enumerate(data.columns)}
+    missing = [names[j] for j in idx if names[j] not in position]
+    if missing:
+        terms = [m for m in missing if "(" in m]     # a term such as log(x2)
+        hint = (f" (a predictor is its formula term: give data a column named "
+                f"{terms[0]!r} holding the term's values)" if terms else "")
+        raise ValueError(f"data lacks the columns {missing}{hint}")
+    labels = [str(c) for c in data.columns]
+    twice = [names[j] for j in idx if labels.count(names[j]) > 1]
+    if twice:           # the last of them would be read without a word
+        raise ValueError(f"data has duplicated column names: {twice}")
+    prior = () if fit.ts_encoder is None else fit.ts_encoder.ts_names
+    cols = []
+    for j in idx:
+        col = data.iloc[:, position[names[j]]]
+        if is_categorical(fit, j):
+            cols.append(_code_categorical(col, fit.var_levels[j], names[j],
+                                          names[j] in prior))
+        else:           # read as predict reads it: numbers in text are refused
+            cols.append(numeric_values(col, names[j], "in data"))
+    return np.column_stack(cols)
+
+
+def _code_matrix(fit, data, idx: list[int]) -> np.ndarray:
+    """:func:`code_columns` of a coded matrix: its codes checked; the code after the
+    levels of an unordered predictor that the trees split on by level (not coded by
+    target statistics, whose prior it is) made missing, with predict's warning
+    (predict's trees send it to the missing child, and a DataFrame's unknown label
+    is missing here)."""
+    names = list(fit.var_names)
     arr = np.asarray(data)
     if arr.ndim != 2 or arr.shape[1] != len(names) or arr.dtype.kind not in "biuf":
         raise TypeError("data must be a pandas DataFrame with the predictor columns or a "
                         f"coded numeric matrix with {len(names)} columns")
     coded = arr[:, idx].astype(float)
+    prior = () if fit.ts_encoder is None else fit.ts_encoder.ts_names
+    unseen = []
     for c, j in enumerate(idx):
         if is_categorical(fit, j):
-            _check_codes(coded[:, c], names[j], len(fit.var_levels[j]))
+            n_levels = len(fit.var_levels[j])
+            unordered = int(np.asarray(fit.var_type)[j]) > 0    # ordered: coded as numbers
+            _check_codes(coded[:, c], names[j], n_levels, unordered or names[j] in prior)
+            new = coded[:, c] == n_levels
+            if unordered and names[j] not in prior and new.any():
+                coded[new, c] = np.nan
+                unseen.append(f"column {names[j]!r} of the coded matrix: code {n_levels}")
+    warn_unseen_levels("data", unseen)
     return coded
 
 
-def _check_codes(codes: np.ndarray, name: str, n_levels: int) -> None:
+def _check_codes(codes: np.ndarray, name: str, n_levels: int, unseen: bool) -> None:
     """The column ``name`` of a coded matrix holds level codes as the fit's encoder
-    gives them: whole numbers 0..n_levels-1 (n_levels: a level the fit never saw)
-    or NaN (missing); else a ValueError naming ``data`` and the column."""
-    known = np.isnan(codes) | ((codes == np.round(codes)) & (codes >= 0) & (codes <= n_levels))
+    gives them: whole numbers 0..n_levels-1 or NaN (missing), and where ``unseen``
+    (an unordered predictor) n_levels too, a level the fit never saw (the target
+    statistics' prior; for the trees' own categorical splits :func:`code_columns`
+    makes it missing, as ``predict`` treats it); else a ValueError naming ``data``
+    and the column."""
+    top = n_levels if unseen else n_levels - 1
+    known = np.isnan(codes) | ((codes == np.round(codes)) & (codes >= 0) & (codes <= top))
     if not known.all():
+        also = f"; {n_levels}: a level the fit never saw" if unseen else ""
         raise ValueError(f"data: column {name!r} of the coded matrix must hold the level "
-                         f"codes 0..{n_levels - 1} (or NaN), got {int((~known).sum())} other "
-                         f"value(s) such as {float(codes[~known][0])!r}")
+                         f"codes 0..{n_levels - 1} (or NaN{also}), got {int((~known).sum())} "
+                         f"other value(s) such as {float(codes[~known][0])!r}")
 
 
 def _weighted_mean(x, w) -> float:
@@ -111,7 +140,9 @@ def interact_gbm(fit, data, i_var, n_trees=None) -> float:
     data : pandas.DataFrame or numpy.ndarray
         The rows over which H is computed (R: ``data``; usually the training
         data): a DataFrame with the predictor columns, or a coded matrix with
-        all the fit's columns.
+        all the fit's columns (a factor's level codes 0 to ``len(levels) - 1``
+        or NaN; an unordered factor's ``len(levels)``: a level the fit never
+        saw, see the Notes).
     i_var : list of str or int
         Two or more variables, by name or by 0-based position in
         ``fit.var_names`` (R: ``i.var``, 1-based there).
@@ -142,7 +173,12 @@ def interact_gbm(fit, data, i_var, n_trees=None) -> float:
     R's ``interact.gbm`` uses the integer codes of the data's factor instead,
     so R's H is wrong when the data's factor has other levels than the fit's
     (an unused level the fit dropped, another order); with the same levels
-    the two agree.
+    the two agree. A level the fit never saw is missing, with a warning, as
+    ``predict``'s trees take it: a label not among the fit's, or
+    in a coded matrix the code after the fit's levels (``len(var_levels)``;
+    a predictor coded by target statistics gets their prior, as in
+    ``predict``). R's H there is not reproducible (it reads past the end
+    of the split's levels).
 
     Examples
     --------

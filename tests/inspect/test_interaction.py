@@ -46,6 +46,47 @@ def test_coded_matrix_and_labels_give_the_same_h():
     assert interact_gbm(fit, as_text, [4, 1]) == pytest.approx(h_frame, rel=1e-12)
 
 
+def test_an_unseen_level_code_is_missing_as_an_unseen_label():
+    """The code n_levels of an unordered factor (a level the fit never saw) in a coded
+    matrix was sent nowhere by the traversal: H differed from the same rows given by
+    label (an unknown label is missing, with predict's warning; the reviewer's case:
+    0.2704 against 0.1964). Now it is missing, with the warning, as predict's trees
+    take it; an ordered factor's codes end at n_levels - 1 (its encoder never gives
+    n_levels: an unseen label is missing), so n_levels is refused there."""
+    rng = np.random.default_rng(7)
+    n = 400
+    d = pd.DataFrame({"x": rng.normal(size=n), "f": rng.choice(list("abcde"), n),
+                      "o": pd.Categorical(rng.choice(["lo", "mid", "hi"], n),
+                                          categories=["lo", "mid", "hi"], ordered=True)})
+    d["y"] = d.x * (d.f.isin(["a", "b"]) - 0.5) + (d.o == "hi") + rng.normal(size=n)
+    fit = pygbm.gbm("y ~ x + f + o", d, distribution="gaussian", n_trees=30,
+                    interaction_depth=3, bag_fraction=1.0)
+    x = np.asarray(fit.data.x, dtype=float).copy()
+    x[:100, 1] = 5                                       # f's 5 levels: codes 0..4
+    by_label = d.assign(f=d.f.where(np.arange(n) >= 100, "zz"))
+    with pytest.warns(UserWarning, match=r"data has levels not seen in training, treated "
+                      r"as missing: f: \['zz'\]"):
+        h_label = interact_gbm(fit, by_label, ["x", "f"])
+    with pytest.warns(UserWarning, match=r"data has levels not seen in training, treated "
+                      r"as missing: column 'f' of the coded matrix: code 5"):
+        h_code = interact_gbm(fit, x, ["x", "f"])
+    as_nan = x.copy()
+    as_nan[:100, 1] = np.nan
+    assert h_code == interact_gbm(fit, as_nan, ["x", "f"]) == h_label
+    # predict on a coded matrix (a fit without an encoder) takes the code as missing too
+    coded_fit = type(fit)(**{**vars(fit), "encoder": None})
+    np.testing.assert_array_equal(coded_fit.predict(x, n_trees=30),
+                                  coded_fit.predict(as_nan, n_trees=30))
+    with pytest.raises(ValueError, match=r"column 'f' of the coded matrix must hold the level "
+                       r"codes 0..4 \(or NaN; 5: a level the fit never saw\), got 1 other"):
+        interact_gbm(fit, np.r_[x[:1] + [0, 1, 0], x[1:]], ["x", "f"])
+    ordered = np.asarray(fit.data.x, dtype=float).copy()
+    ordered[0, 2] = 3
+    with pytest.raises(ValueError, match=r"column 'o' of the coded matrix must hold the level "
+                       r"codes 0..2 \(or NaN\), got 1 other value\(s\) such as 3.0"):
+        interact_gbm(fit, ordered, ["x", "o"])
+
+
 def test_code_columns():
     fx = load_fixture("boston_gaussian")
     fit, data = build_fit(fx), load_data(fx)
