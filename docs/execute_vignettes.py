@@ -3,9 +3,9 @@ show) are this checkout's.
 
 Run from the repository root:  python docs/execute_vignettes.py [name ...]
 (the test extra has nbclient; the default: every vignettes/*.ipynb). Each notebook runs
-in a fresh kernel that imports this checkout's pygbm, with non-interactive plots, and is
-written back only when every cell ran; tests/test_vignettes.py runs them the same way
-without writing.
+in a fresh kernel that imports this checkout's pygbm, with non-interactive plots and no
+progress bars, and is written back only when every cell ran; tests/test_vignettes.py
+runs them the same way without writing.
 """
 from __future__ import annotations
 
@@ -33,6 +33,7 @@ def main(names: list[str]) -> None:
     os.environ["PYTHONPATH"] = os.pathsep.join(
         [str(ROOT)] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p])
     os.environ["MPLBACKEND"] = "Agg"
+    os.environ["CI"] = "1"      # no progress bars in the stored outputs (pygbm.progress)
     paths = [ROOT / "vignettes" / (n if n.endswith(".ipynb") else f"{n}.ipynb")
              for n in names] or sorted((ROOT / "vignettes").glob("*.ipynb"))
     for path in paths:

@@ -420,7 +420,8 @@ def gbm(formula, data, distribution=None, weights=None, var_monotone=None, n_tre
     progress : bool, optional
         A progress bar: None (default) where someone watches (a terminal or a
         notebook, not CI) and only once the fit has run a few seconds; True
-        always; False never.
+        always; False never. With ``verbose=True`` R's iteration table takes
+        the bar's place (no bar, whatever ``progress``).
     zero_subsample : float, optional
         Keep rate l in (0, 1] of the training rows with a zero response: every
         non-zero row is kept and each zero row with probability l, drawn once

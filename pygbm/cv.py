@@ -29,7 +29,7 @@ rows when weights are given).
 from __future__ import annotations
 
 import os
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
 
 import numpy as np
@@ -37,6 +37,7 @@ import numpy as np
 from ._checks import weights_arg
 from .draws import fold_seeds, shuffled
 from .engine.predict import predict_link
+from .engine.report import stopped_together
 from .messages import in_worker, labelled, recorded, replay, warn
 from .pairwise_rows import check_folds_keep_groups, group_folds
 from .progress import progress_bar
@@ -154,6 +155,22 @@ def _worker_errors(results):
         raise ValueError(str(error)) from None
 
 
+def _results(futures, bar) -> list:
+    """The results of ``futures`` in their order, ``bar`` (if any) told of each
+    one done; the first error raised as soon as it happens, not once the
+    futures before it are done."""
+    try:
+        for done in as_completed(futures):
+            done.result()
+            if bar is not None:
+                bar.update(1)
+    except BaseException:
+        for future in futures:      # those not started yet never start
+            future.cancel()
+        raise
+    return [future.result() for future in futures]
+
+
 def _told(items, bar):
     """``items``, telling ``bar`` (if any) of each one done."""
     for item in items:
@@ -213,16 +230,16 @@ def cross_validate(data, fit, spec: CVSpec, dist, rng, main_fit=None):
             models = [_fit_fold(k, fold_id, data, fit, s) for k, s in _told(jobs, bar)]
             main = main_fit()
         elif spec.threads:
-            with ThreadPoolExecutor(max_workers=n_cores) as pool:
+            with ThreadPoolExecutor(max_workers=n_cores) as pool, stopped_together():
                 running = pool.submit(in_worker(main_fit))
                 folds = [pool.submit(in_worker(_fit_fold), k, fold_id, data, fit, s)
                          for k, s in jobs]
-                models = [done.result() for done in _told(folds, bar)]
+                models = _results(folds, bar)
                 main = running.result()
         else:
             from joblib import Parallel, delayed      # worker processes: imported when used
 
-            with ThreadPoolExecutor(max_workers=1) as alongside:
+            with ThreadPoolExecutor(max_workers=1) as alongside, stopped_together():
                 running = alongside.submit(in_worker(main_fit))
                 done = list(_told(_worker_errors(Parallel(n_jobs=n_cores, return_as="generator")(
                     delayed(recorded(_fit_fold))(k, fold_id, data, fit, s) for k, s in jobs)),

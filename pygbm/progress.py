@@ -28,6 +28,8 @@ import os
 import sys
 import threading
 
+from .messages import warn
+
 #: seconds a fit runs before its bar appears (tqdm's ``delay``): fits shorter
 #: than this show nothing
 DELAY_SECONDS = 3.0
@@ -69,10 +71,13 @@ def _tqdm_class():
     if _in_jupyter():
         try:
             importlib.import_module("ipywidgets")       # the widget's own dependency
-            from tqdm.notebook import tqdm
-            return tqdm
+            notebook = importlib.import_module("tqdm.notebook")
         except ImportError:
-            pass
+            notebook = None
+        # tqdm.notebook imported before ipywidgets was installed in this kernel
+        # keeps no widget (IProgress None): its bars raise ImportError
+        if notebook is not None and notebook.IProgress is not None:
+            return notebook.tqdm
     from tqdm.std import tqdm
     return tqdm
 
@@ -96,7 +101,12 @@ def progress_bar(show: bool, total: int, desc: str, unit: str = "it"):
     if not show:
         yield None
         return
-    cls = _tqdm_class()
+    try:
+        cls = _tqdm_class()
+    except ImportError as error:    # a broken install: a fit never fails for its bar
+        warn(f"no progress bar: tqdm cannot be imported ({error})")
+        yield None
+        return
     stacked_text = _in_jupyter() and cls.__module__ == TEXT_BAR_MODULE   # not the widget
     with _bars_lock:
         if stacked_text and _open_text_bars:

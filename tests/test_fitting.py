@@ -3,8 +3,9 @@ fit_coded, and cv taking the fitting function as a callable."""
 from __future__ import annotations
 
 import dataclasses
-import sys
 import re
+import sys
+import time
 import warnings
 from pathlib import Path
 
@@ -14,6 +15,7 @@ import pytest
 
 import pygbm
 from pygbm import cv
+from pygbm.engine.report import FitStopped, IterationReport
 from pygbm.fitting import CodedData, fit_coded
 from pygbm.options import FitOptions, fit_options
 
@@ -146,6 +148,41 @@ def test_cv_takes_the_fitting_function_as_a_callable(boston):
     assert len(calls) == 3
     np.testing.assert_array_equal(threaded.error, ref.cv_error)
     np.testing.assert_array_equal(threaded.fitted, ref.cv_fitted)
+
+
+def test_a_failing_fold_stops_the_fits_beside_it(boston):
+    """A fold's error (or the user's Ctrl-C) reached the caller only once every
+    fit running beside it had finished (the thread pool's exit waits for them):
+    seconds to minutes, and a notebook's "Interrupt kernel" did nothing till
+    then. The fits beside it now stop after their current iteration."""
+    ref = pygbm.gbm("medv ~ .", boston, distribution="gaussian", n_trees=5)
+    options = fit_options("gaussian", n_trees=5, interaction_depth=1, n_minobsinnode=10,
+                          shrinkage=0.1, bag_fraction=0.5, var_monotone=None,
+                          var_names=ref.var_names, var_type=ref.var_type, keep_data=False)
+    data = CodedData(x=ref.data.x, var_names=ref.var_names, var_type=ref.var_type,
+                     var_levels=ref.var_levels, encoder=ref.encoder,
+                     y=ref.data.response.y, n_train=ref.data.x.shape[0])
+    stopped, folds_run = [], []
+
+    def main_fit():                  # a long fit: iterations until asked to stop
+        report = IterationReport(False, None, 0.1, 1)
+        deadline = time.monotonic() + 60
+        try:
+            while time.monotonic() < deadline:
+                report.advance(1)
+                time.sleep(0.001)
+        except FitStopped:
+            stopped.append(True)
+            raise
+
+    def fit(rows, seed):
+        folds_run.append(seed)
+        raise ValueError("a bad fold")
+
+    with pytest.raises(ValueError, match="a bad fold"):
+        cv.cross_validate(data, fit, cv.CVSpec(3, n_cores=2, threads=True),
+                          options.distribution, np.random.default_rng(5), main_fit=main_fit)
+    assert stopped == [True] and folds_run
 
 
 # ------------------------------------------------------------------ GBMFit

@@ -3,6 +3,8 @@ off with progress=False, never by default where nobody watches (CI, tests);
 verbose=True keeps R's iteration table instead; the numbers do not change."""
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -115,3 +117,29 @@ def test_a_notebooks_text_bars_do_not_stack(data, capsys, no_delay, monkeypatch)
     err = capsys.readouterr().err
     assert "cv folds" in err and "gbm:" not in err
     np.testing.assert_array_equal(fit.cv_error, _fit(data, cv_folds=3).cv_error)
+
+
+def test_a_notebook_widget_tqdm_cannot_draw_falls_back_to_text(data, capsys, no_delay,
+                                                                monkeypatch):
+    """tqdm.notebook imported in a kernel before ipywidgets was installed keeps no
+    widget: after `%pip install ipywidgets` (what tqdm's own warning asks for) its
+    bars raised ImportError ("IProgress not found"), and so did every fit of the
+    kernel, progress=None included. Such a kernel gets the text bar."""
+    import types
+
+    import tqdm.notebook
+    monkeypatch.setattr(progress, "_in_jupyter", lambda: True)
+    monkeypatch.setitem(sys.modules, "ipywidgets", types.ModuleType("ipywidgets"))
+    monkeypatch.setattr(tqdm.notebook, "IProgress", None)
+    assert progress._tqdm_class().__module__ == progress.TEXT_BAR_MODULE
+    _fit(data, progress=True)
+    assert "gbm" in capsys.readouterr().err
+
+
+def test_a_fit_never_fails_for_its_bar(data, capsys, no_delay, monkeypatch):
+    """A broken install without tqdm (a required dependency): the fit runs, with a
+    warning that there is no bar, where it ended in tqdm's ImportError."""
+    monkeypatch.setitem(sys.modules, "tqdm.std", None)
+    with pytest.warns(UserWarning, match=r"^no progress bar: tqdm cannot be imported"):
+        fit = _fit(data, progress=True)
+    np.testing.assert_array_equal(fit.fit, _fit(data, progress=False).fit)

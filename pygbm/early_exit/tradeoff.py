@@ -91,8 +91,9 @@ def qwyc_tradeoff(fit, data, newdata, alphas=DEFAULT_ALPHAS, methods=("qwyc", "g
     ----------
     fit : GBMFit
         A fitted binary gbm (bernoulli, adaboost, huberized).
-    data : pandas.DataFrame or numpy.ndarray, optional
-        The rows to optimise on; None: the fit's kept training rows.
+    data : pandas.DataFrame, numpy.ndarray or None
+        The rows to optimise on; None (given as such: it has no default) the
+        fit's kept training rows.
     newdata : pandas.DataFrame or numpy.ndarray
         The rows to measure on (with the 0/1 response, accuracy is
         reported too).

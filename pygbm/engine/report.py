@@ -4,9 +4,41 @@ bar); shared by the NumPy loop (:mod:`.boost`) and the compiled one
 (:mod:`.compiled.boosting`), so that both print the same lines."""
 from __future__ import annotations
 
+import contextlib
+import threading
+from contextvars import ContextVar
+
 #: R's gbm prints every iteration up to this one, then every PRINT_EVERY-th
 PRINT_FIRST = 10
 PRINT_EVERY = 20
+
+#: the stop request of the fits run in this context (a threading.Event; None:
+#: none can be made), read after every iteration (a compiled chunk)
+STOP_REQUEST: ContextVar[threading.Event | None] = ContextVar("pygbm_stop_request",
+                                                                default=None)
+
+
+class FitStopped(Exception):
+    """A fit stopped on request: it ran beside others (a cv's folds and final fit)
+    one of which failed or was interrupted, and its result is not wanted."""
+
+
+@contextlib.contextmanager
+def stopped_together():
+    """The fits started inside (in worker threads given a copy of this context)
+    stop after their current iteration, or compiled chunk, when this thread
+    leaves with an error: a fold's, or the user's interrupt (Ctrl-C, a
+    notebook's "Interrupt kernel"), so that the pool's exit waits for that
+    only, not for every fit to its end. Enter it inside the pool's ``with``."""
+    stop = threading.Event()
+    token = STOP_REQUEST.set(stop)
+    try:
+        yield stop
+    except BaseException:
+        stop.set()
+        raise
+    finally:
+        STOP_REQUEST.reset(token)
 
 
 class IterationReport:
@@ -40,6 +72,11 @@ class IterationReport:
                 self.iteration(first + k, n_before + k + 1, train_err[k], valid_err[k], oob[k])
 
     def advance(self, k: int) -> None:
-        """``k`` more iterations finished (the progress bar moves)."""
+        """``k`` more iterations finished (the progress bar moves); a fit asked
+        to stop (:func:`stopped_together`) stops here."""
         if self.progress is not None:
             self.progress.update(k)
+        stop = STOP_REQUEST.get()
+        if stop is not None and stop.is_set():
+            raise FitStopped("the fit was asked to stop: a fit run beside it failed or "
+                             "was interrupted")
