@@ -180,7 +180,7 @@ def warn_no_split(fit) -> None:
         return
     warn(f"no tree made a split: with feature costs a split is made only where its gain "
          f"exceeds cegb_tradeoff ({fit.costs.tradeoff:g}) times its cost, counted per row "
-         f"reaching the node, so the model is the constant initial value; a smaller "
+         f"reaching the node, so the model predicts one value for every row; a smaller "
          f"cegb_tradeoff lets the trees grow")
 
 

@@ -109,9 +109,10 @@ class FitReport:
         for line in self.cost_lines:
             key, value = line.split(": ", 1)
             rows.append(row_html(key, value))
-        for method, n in self.best.items():
-            if n is not None:
-                rows.append(row_html(f"Best iteration ({METHOD_LABELS[method]})", str(n)))
+        for method, n in self.best.items():      # as the text says it, undefined too
+            rows.append(row_html(f"Best iteration ({METHOD_LABELS[method]})",
+                                 str(n) if n is not None else
+                                 "undefined (its errors are all NaN)"))
         if self.cv_still_falling:
             # gbm_more keeps the cv of the trees it continues: only a new fit extends it
             rows.append(row_html("Note", "the cross-validation error was still falling at "
@@ -126,8 +127,11 @@ class FitReport:
         rows.append(row_html("Predictors", f"{len(self.influence)}, of which {nonzero} had "
                                            "non-zero influence"))
         if nonzero == 0:            # a table of zeros in column order would say nothing
-            rows.append(row_html("Note", f"none of the first {self.default_trees} trees "
-                                         "splits: the model is the constant initial value"))
+            first = ("the first tree does not split" if self.default_trees == 1 else
+                     f"none of the first {self.default_trees} trees splits")
+            rows.append(row_html("Note", f"{first}: the model predicts one value for every "
+                                         "row (each tree's single leaf moves it from the "
+                                         "initial value)"))
             return styled(table_block("GBMFit", "".join(rows)))
         top = "".join(f"<tr><td>{escape(name)}</td><td class=\"num\">{value:.2f}</td></tr>"
                       for name, value in self.influence[:TOP_INFLUENCE])

@@ -123,6 +123,12 @@ def test_a_fit_without_splits_and_one_without_finite_validation_errors_display(d
                      distribution="gaussian", n_trees=5)
     html = flat._repr_html_()
     assert "none of the first 5 trees splits" in html and "Relative influence" not in html
+    # a tree without a split still moves the prediction (its single leaf): not "the
+    # constant initial value", and not "none of the first 1 trees"
+    assert "one value for every row" in html and "initial value)" in html
+    assert "the first tree does not split" in pygbm.gbm(
+        "y ~ .", data.assign(**{c: 1.0 for c in data.columns if c != "y"}),
+        distribution="gaussian", n_trees=1)._repr_html_()
     rng = np.random.default_rng(1)
     d = pd.DataFrame({"x": rng.normal(size=200), "time": rng.exponential(size=200),
                       "status": (rng.uniform(size=200) < 0.7).astype(int)})
@@ -158,14 +164,16 @@ def test_the_report_holds_the_facts_both_renderings_show(data):
     assert f"The best test-set iteration was {report.best['test']}." in report.as_text()
 
 
-def test_an_undefined_best_iteration_is_said_in_the_text_and_left_out_of_the_html(data):
+def test_an_undefined_best_iteration_is_said_in_the_text_and_the_html(data):
     fit = pygbm.gbm("y ~ .", data, distribution="gaussian", n_trees=10, cv_folds=2,
                     random_state=1)
     nan_cv = dataclasses.replace(fit, cv_error=np.full(10, np.nan))
     report = fit_report(nan_cv)
     assert report.best["cv"] is None and report.r_trees == 10
     assert "The best cross-validation iteration was undefined" in report.as_text()
-    assert "Best iteration (cross-validation)" not in report.as_html()
+    # the HTML left the row out without a word
+    assert ("<th>Best iteration (cross-validation)</th><td>undefined (its errors are all "
+            "NaN)</td>") in report.as_html()
 
 
 def test_a_multiclass_text_names_its_first_classes(data):
@@ -224,8 +232,10 @@ def test_a_report_built_by_hand_renders_both_ways():
         "There were 3 predictors of which 1 had non-zero influence.\n"
         "Mean prediction cost per row: 1.5")
     html = report.as_html()
-    assert "Call" not in html and "Best iteration (cross-validation)" not in html
+    assert "Call" not in html
     for row in ("<th>Trees</th><td>50</td>",
+                "<th>Best iteration (cross-validation)</th><td>undefined (its errors are all "
+                "NaN)</td>",
                 "<th>Split search</th><td>binned, at most 8 bins per predictor</td>",
                 "<th>Mean prediction cost per row</th><td>1.5</td>",
                 "<th>Best iteration (test set)</th><td>20</td>",

@@ -172,7 +172,9 @@ def _warn_certain_points(cy: np.ndarray, link: str) -> None:
         return
     if np.any(certain):
         edge = "0 or 1" if link in PROBABILITY_LINKS else "0"
-        warn(f"calibrate: {int(certain.sum())} of the {cy.size} control points have a mean "
+        n_certain = int(certain.sum())
+        warn(f"calibrate: {n_certain} of the {cy.size} control points "
+             f"{'has' if n_certain == 1 else 'have'} a mean "
              f"response of exactly {edge} (no row of the other kind in their bin): the "
              f"calibrated expected response is {edge} there, and the deviance of a row that "
              "disagrees is infinite; use fewer bins or a larger calibration sample")
