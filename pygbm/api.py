@@ -251,6 +251,7 @@ def gbm_fit(x, y, offset=None, misc=None, distribution="bernoulli", w=None,
     # refused by a distribution of numbers (R's gbm.fit would fit its codes)
     y, y_levels = frontend.factor_response(y, response_name)
     _check_factor_response(y_levels, response_name, options.distribution)
+    _warn_offset_without_effect(offset, options.distribution)
     if isinstance(distribution, str) and distribution == _GBM_FIT_DEFAULT:
         _default_distribution_fits(options.distribution, y)
     data = CodedData(x=coded, var_names=names, var_type=var_type, var_levels=var_levels,
@@ -288,6 +289,16 @@ def _check_two_classes(y_levels, response_name, dist):
     raise ValueError(f"distribution {dist.name!r} needs a response of two classes; the "
                      f"response {response_name} has {len(levels)} (levels {listed(levels)})"
                      + (": use distribution='multinomial'" if len(levels) > 2 else ""))
+
+
+def _warn_offset_without_effect(offset, dist) -> None:
+    """A multi-class fit's offset (one value per row) is added to every class's
+    link, which the softmax cancels: it changes nothing (beyond the last bits), and
+    would look used."""
+    if dist.multi_output and offset is not None and np.any(np.asarray(offset) != 0):
+        warn(f"the offset has no effect under distribution {dist.name!r}: a row's offset "
+             "is added to every class's link, and the class probabilities (a softmax) do "
+             "not change (but for rounding)")
 
 
 def _check_factor_response(y_levels, response_name: str, dist) -> None:
@@ -531,6 +542,7 @@ def gbm(formula, data, distribution=None, weights=None, var_monotone=None, n_tre
     rng = as_generator(random_state)
     dist = get_distribution(distribution)
     _check_factor_response(mf.y_levels, mf.response_name, dist)
+    _warn_offset_without_effect(mf.offset, dist)
     options = fit_options(
         dist, n_trees=n_trees, interaction_depth=interaction_depth,
         n_minobsinnode=n_minobsinnode, shrinkage=shrinkage, bag_fraction=bag_fraction,

@@ -493,3 +493,19 @@ def test_single_tree_of_a_multinomial_fit_is_each_class_tree(pima):
     assert step.shape == (6, 2, 2)
     np.testing.assert_allclose(step, fit.predict(x, n_trees=[4, 10])
                                - fit.predict(x, n_trees=[3, 9]), atol=1e-12)
+
+
+def test_a_multinomial_offset_is_said_to_have_no_effect():
+    # added to every class's link, it cancels in the softmax: silently ignored before
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(150, 2))
+    y = rng.integers(0, 3, 150).astype(str)
+    kw = dict(distribution="multinomial", n_trees=5, bag_fraction=1)
+    with pytest.warns(UserWarning, match=r"^the offset has no effect under distribution "
+                                         r"'multinomial'"):
+        fit = pygbm.gbm_fit(x, y, offset=rng.normal(size=150), **kw)
+    np.testing.assert_allclose(fit.fit, pygbm.gbm_fit(x, y, **kw).fit, rtol=1e-12,
+                               atol=1e-15)
+    frame = pd.DataFrame({"a": x[:, 0], "b": x[:, 1], "k": y, "t": rng.uniform(1, 2, 150)})
+    with pytest.warns(UserWarning, match=r"^the offset has no effect"):
+        pygbm.gbm("k ~ a + b + offset(np.log(t))", frame, **kw)
