@@ -503,7 +503,6 @@ _CASES = [
                                                           ylim=[0, np.nan]), V, "ylim must be"),
     ("calibrate-ax-text", lambda E: pygbm.calibrate_plot(E.d.b, np.linspace(0.1, 0.9, N),
                                                          ax="left"), T, "ax must be"),
-    ("basehaz-negative-t", lambda E: pygbm.basehaz_gbm(-E.d.t, E.d.s, E.d.x1), V, "t"),
     ("basehaz-delta", lambda E: pygbm.basehaz_gbm(E.d.t, E.d.s * 2, E.d.x1), V, "delta"),
     ("basehaz-nan", lambda E: pygbm.basehaz_gbm(E.d.t.where(E.d.x1 > 0), E.d.s, E.d.x1), V,
      "t"),

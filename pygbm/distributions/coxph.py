@@ -194,11 +194,8 @@ class CoxPH(Distribution):
                 "coxph needs a survival response y: an (n, 2) array of (time, status) "
                 f"or a Surv object; got shape {arr.shape}"
             )
-        if np.any(time < 0):
-            raise ValueError(
-                f"coxph needs non-negative survival times in y; got {int(np.sum(time < 0))} "
-                "negative value(s)"
-            )
+        # negative times (log-times, times from a reference date) are R's too: the
+        # partial likelihood reads only their order
         return arr
 
     # -- the vignette's table -------------------------------------------------

@@ -21,7 +21,8 @@ def basehaz_gbm(t, delta, f_x, t_eval=None, smooth: bool = False, cumulative: bo
     Parameters
     ----------
     t : array-like of float
-        Survival times, non-negative (R: ``t``).
+        Survival times (R: ``t``); negative ones too, as in R (only their order
+        and the evaluation points matter).
     delta : array-like of {0, 1}
         Event indicators, 1 = event (R: ``delta``).
     f_x : array-like of float
@@ -48,8 +49,7 @@ def basehaz_gbm(t, delta, f_x, t_eval=None, smooth: bool = False, cumulative: bo
     At each distinct event time ``s`` (``delta == 1``) the hazard increment
     is ``d(s) / sum(exp(f_x[t >= s]))``. ``smooth=False,
     cumulative=False`` is an error (R stops there too). Unlike R, NaN or
-    infinite inputs, negative times and ``delta`` other than 0/1 are
-    refused.
+    infinite inputs and ``delta`` other than 0/1 are refused.
 
     Examples
     --------
@@ -71,9 +71,6 @@ def basehaz_gbm(t, delta, f_x, t_eval=None, smooth: bool = False, cumulative: bo
     for name, arr in (("t", t), ("delta", delta), ("f_x", f_x)):
         if not np.all(np.isfinite(arr)):
             raise ValueError(f"{name} must be finite (no NaN or inf)")
-    if np.any(t < 0):
-        raise ValueError(f"t (survival times) must be non-negative; {int(np.sum(t < 0))} "
-                         "are negative")
     if not np.all(np.isin(delta, (0.0, 1.0))):
         raise ValueError("delta (the event indicator) must be 0 or 1")
     smooth, cumulative = bool_arg(smooth, "smooth"), bool_arg(cumulative, "cumulative")

@@ -52,6 +52,14 @@ def test_breslow_bad_inputs(kwargs, match):
         basehaz_gbm(**args)
 
 
+def test_breslow_takes_negative_times_as_r():
+    # refused before; R's basehaz.gbm takes them (log-times, days from a reference
+    # date): R 4.2.2 / gbm 2.1.8.1, basehaz.gbm(c(-2, -1, 0.5, 1), c(1, 0, 1, 1),
+    # c(0, 0.1, 0.2, 0), t.eval = c(-1.5, 0, 1))
+    got = basehaz_gbm([-2, -1, 0.5, 1], [1, 0, 1, 1], [0, 0.1, 0.2, 0], t_eval=[-1.5, 0, 1])
+    np.testing.assert_allclose(got, [0.3211630, 0.5912626, 1.6812958], rtol=1e-6)
+
+
 @pytest.mark.parametrize("name", sorted(SUP))
 def test_supsmu_equals_r(name):
     case = SUP[name]
