@@ -185,10 +185,8 @@ class CoxPH(Distribution):
                     "coxph needs the event status of the response y coded 0/1 "
                     f"(0 = censored, 1 = event); got values {listed(np.unique(st))}"
                 )
-            time = arr[:, 0]
         elif arr.ndim == 1:
             arr = as_numeric_response(arr, self.name)
-            time = arr
         else:
             raise ValueError(
                 "coxph needs a survival response y: an (n, 2) array of (time, status) "
