@@ -184,7 +184,12 @@ def boost_binned(loss, train, layout, space, valid, growth, uniforms, f_tr, f_va
     """:func:`boost_exact` on binned data: the trees grown by
     :func:`.binned_tree.grow_binned` on ``layout`` (a
     :class:`.binned_layout.BinnedLayout`) in its scratch arrays ``space``
-    (:func:`.binned_tree.binned_space`)."""
+    (:func:`.binned_tree.binned_space`).
+
+    The loop is :func:`boost_exact`'s written again around the other grower: one
+    loop taking the grower as an argument is compiled, but numba cannot cache it
+    (its cache is keyed on argument types, and a function's type does not pickle),
+    and a loop compiled afresh in every process costs half a minute."""
     work = work_arrays(f_tr)
     z, wz, inbag, fadj, gw = work
     w, unit = (gw, False) if loss.newton else (train.w, growth.unit)
