@@ -31,7 +31,7 @@ from .engine.tree_list import TreeList
 from .messages import warn
 from .model import GBMFit
 from .options import FitOptions
-from .response import KeptData, Response, take_rows
+from .response import KeptData, Response, rows_digest, take_rows
 from .pairwise_rows import check_group_weights, sort_within_groups
 from .ordered.scheme import (NativeViews, OrderedBoosting, OrderedModels, OrderedProblem,
                              ScheduleViews)
@@ -460,7 +460,8 @@ def build_fit(data: CodedData, options: FitOptions, problem: BoostProblem, targe
         engine_var_type=inputs.var_type, ts_encoder=inputs.ts_encoder, rng=rng,
         row_order=perm, ts_support=state.support, zero_sample=zero_sample,
         cost_tracker=state.rows,
-        matrix_offset=targets.offset is not None and not formula_offset(data.encoder))
+        matrix_offset=targets.offset is not None and not formula_offset(data.encoder),
+        rows_digest=None if kept is not None else rows_digest(data.x, data.y))
 
 
 def continue_fit(fit: GBMFit, x, targets: Response, n_trees, report, rng) -> GBMFit:

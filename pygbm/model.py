@@ -152,6 +152,10 @@ class GBMFit:
         :func:`gbm_more`), not a formula's ``offset()`` terms: what adds
         offsets to new rows' predictions (:func:`qwyc`, :func:`calibrate`)
         needs their offsets given (``offset=``). Not in R.
+    rows_digest : str, optional
+        Without kept data (``keep_data=False``): a digest of the training
+        rows' coded predictors and response, by which :func:`gbm_more` knows
+        ``data=`` to be the same rows in the same order. Not in R.
 
     Notes
     -----
@@ -224,6 +228,9 @@ class GBMFit:
     #: trained with an offset argument (gbm_fit, gbm_more), not a formula's offset():
     #: new rows' offsets must be given where they are added (qwyc, calibrate)
     matrix_offset: bool = False
+    #: without kept data: the digest of the training rows (response.rows_digest),
+    #: by which gbm_more(data=) knows them again; None with kept data
+    rows_digest: str | None = None
 
     # ---- R's parameters, read from the options
     shrinkage = _Option()

@@ -10,10 +10,9 @@ from . import frontend
 from ._checks import (R_INT_MAX, as_generator, bool_arg, int_arg, offset_arg,
                       rescaled_weights_arg, weights_arg)
 from .fitting import continue_fit
-from .messages import warn
 from .model import GBMFit
 from .progress import check_progress
-from .response import Response
+from .response import Response, same_rows
 
 #: how closely weights (without data) and offsets given to gbm_more must match the
 #: model's own
@@ -56,8 +55,11 @@ def _new_rows(fit, data, weights):
     # the fit's normalisation (R's sum), so that the continuation is a one-shot fit
     # bit for bit: np.sum rounds otherwise, and a laplace leaf's weighted median moved
     w_norm = rescaled_weights_arg(w_raw, x.shape[0], w_raw, "w * n / sum(w)")
-    if fit.data is not None and not np.allclose(y, fit.data.response.y):
-        warn("gbm_more: data differ from the training data")
+    if not same_rows(fit.data, fit.rows_digest, x, y):
+        raise ValueError("data are not the rows the model was fitted on, in their order (the "
+                         "predictors or the response differ): gbm_more continues the trees "
+                         "on the rows that grew them (R's gbm.more reads the kept rows and "
+                         "ignores data); give the training rows as they were")
     return x, Response(y=y, misc=status, offset=off, w=w_norm, w_raw=w_raw)
 
 

@@ -1,5 +1,6 @@
 """The response side of a fit's rows once checked (:class:`Response`), and
-what a fit keeps of its training data (:class:`KeptData`, R's ``keep.data``).
+what a fit keeps of its training data (:class:`KeptData`, R's ``keep.data``;
+without it, :func:`rows_digest`, by which gbm_more knows the rows again).
 
 :func:`pygbm.fitting.check_targets` makes a :class:`Response`: the response,
 the event status or group codes, the offset, the raw case weights and the
@@ -11,6 +12,7 @@ QWYC and the cost reports read.
 """
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 
 import numpy as np
@@ -56,3 +58,25 @@ class KeptData:
     def take(self, perm) -> KeptData:
         """These rows in the order ``perm``."""
         return KeptData(self.x[perm], self.response.take(perm))
+
+
+def rows_digest(x, y) -> str:
+    """SHA-256 of rows' coded predictors ``x`` and response ``y``, in their order:
+    what a fit that did not keep its data keeps, so that ``gbm_more(data=...)``
+    knows its rows again (other rows, or the same in another order, would
+    continue the trees on values that are not theirs)."""
+    h = hashlib.sha256()
+    for values in (x, y):
+        h.update(np.ascontiguousarray(values, dtype=np.float64).tobytes())
+    return h.hexdigest()
+
+
+def same_rows(kept: KeptData | None, digest: str | None, x, y) -> bool:
+    """Whether ``x`` and ``y`` are the rows of a fit, in their order: its kept
+    data's (``kept``), else those of its :func:`rows_digest` (``digest``; None:
+    unknown, taken as the same)."""
+    if kept is not None:
+        return (np.array_equal(x, kept.x, equal_nan=True)
+                and np.array_equal(np.asarray(y, dtype=float),
+                                   np.asarray(kept.response.y, dtype=float), equal_nan=True))
+    return digest is None or rows_digest(x, y) == digest

@@ -217,8 +217,12 @@ def test_gbm_more_refuses_data_that_are_not_the_kept_rows(bern):
                                          f"{fit.zero_sample.n_kept:,} training rows it kept"):
         pygbm.gbm_more(fit, 5, data=flipped)
     n_train = fit.zero_sample.n_train_full       # the validation rows are not subsampled
+    # but their fitted values continue too: shuffled, each row's valid_error term came
+    # from another row's link value (accepted before)
     valid_shuffled = pd.concat([bern.iloc[:n_train], bern.iloc[n_train:].iloc[::-1]])
-    assert pygbm.gbm_more(fit, 5, data=valid_shuffled).n_trees == 10
+    with pytest.raises(ValueError, match=r"^data are not the rows the model was fitted on"):
+        pygbm.gbm_more(fit, 5, data=valid_shuffled)
+    assert pygbm.gbm_more(fit, 5, data=bern).n_trees == 10
 
 
 @pytest.mark.parametrize("boosting", [dict(), dict(boosting_type="ordered"),
