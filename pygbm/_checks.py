@@ -154,7 +154,7 @@ def monotone_arg(var_monotone, var_names, var_type):
             raise ValueError(f"var_monotone names unknown predictors {sorted(unknown)}; "
                              f"predictors are {var_names}")
         var_monotone = [var_monotone.get(v, 0) for v in var_names]
-    mono = np.asarray(var_monotone)
+    mono = array_arg("var_monotone", var_monotone)
     if mono.ndim != 1 or mono.shape[0] != p:
         raise ValueError(f"var_monotone must have one entry per predictor ({p}: "
                          f"{', '.join(var_names)}), got length {mono.size}")
@@ -282,6 +282,29 @@ def missing_mask(values) -> np.ndarray:
     """Which of ``values`` are missing (None, NaN or pandas' NA), whatever their dtype."""
     import pandas as pd        # imported on first use: import pygbm stays fast
     return np.asarray(pd.isna(np.asarray(values, dtype=object)), dtype=bool)
+
+
+def array_arg(name: str, values) -> np.ndarray:
+    """``np.asarray(values)``; a ragged nested list (NumPy's "inhomogeneous shape")
+    refused naming the argument."""
+    try:
+        return np.asarray(values)
+    except ValueError:
+        raise ValueError(f"{name} must be a flat sequence of values; got a ragged nested "
+                         "list") from None
+
+
+def unique_labels(name: str, values: np.ndarray, **unique_options):
+    """``np.unique`` of the labels ``values`` (the argument ``name``); labels of
+    types that do not sort together (numbers and text in one object array) refused
+    naming the argument."""
+    try:
+        return np.unique(values, **unique_options)
+    except TypeError:
+        kinds = sorted({type(v).__name__ for v in np.ravel(values)})
+        raise TypeError(f"{name} holds labels of mixed types ({', '.join(kinds)}), which do "
+                        f"not sort together: give labels of one type (e.g. "
+                        f"{name}.astype(str))") from None
 
 
 def complete_group_arg(group) -> None:

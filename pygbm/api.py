@@ -13,7 +13,7 @@ import functools
 import numpy as np
 
 from . import cv, frontend
-from ._checks import (as_generator, bool_arg, complete_group_arg, fraction_arg, int_arg,
+from ._checks import (array_arg, as_generator, bool_arg, complete_group_arg, fraction_arg, int_arg,
                       missing_mask, n_cores_arg, numbers_arg)
 from .call import call_string, given_arguments
 from .distributions import get_distribution, guess_distribution
@@ -35,7 +35,7 @@ def _encode(x, var_names):
     encoder = frontend.PredictorEncoder()
     table = frontend.predictor_table(x, _X_WHAT)       # its type and shape checked first
     if var_names is not None:
-        if isinstance(var_names, str) or np.ndim(var_names) != 1:
+        if isinstance(var_names, str) or array_arg("var_names", var_names).ndim != 1:
             raise TypeError(f"var_names must be a list of names, one per column of x, got "
                             f"{var_names!r:.80}")
         var_names = list(var_names)
@@ -226,7 +226,7 @@ def gbm_fit(x, y, offset=None, misc=None, distribution="bernoulli", w=None,
         status = _status_arg(misc)
     if group is not None:
         complete_group_arg(group)
-    if np.ndim(y) != 1:
+    if array_arg("y", y).ndim != 1:
         raise ValueError(f"y must be one response per row of x ({coded.shape[0]}), got "
                          f"{type(y).__name__} of shape {np.shape(y)}")
     _no_missing_response(y)

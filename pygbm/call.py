@@ -27,6 +27,15 @@ def _plain(value):
     return value.item() if isinstance(value, np.generic) else value
 
 
+def _flat(value) -> bool:
+    """``value`` is one-dimensional (a ragged nested list is not: np.ndim raises on
+    it, and the call is written before the arguments are checked)."""
+    try:
+        return np.ndim(value) == 1
+    except ValueError:
+        return False
+
+
 def call_value(value) -> str:
     """An argument's value in the call: strings in R's double quotes, long values cut,
     on one line (a pandas Series as its values, or by its index's names as a dict)."""
@@ -39,7 +48,7 @@ def call_value(value) -> str:
             dict(value.items())
     if isinstance(value, dict):
         value = {_plain(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, (np.ndarray, list, tuple)) and np.ndim(value) == 1:
+    if isinstance(value, (np.ndarray, list, tuple)) and _flat(value):
         value = np.asarray(value).tolist()
         if len(value) > CALL_VECTOR_VALUES:
             return f"<{len(value)} values>"

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._checks import weights_arg
+from ._checks import array_arg, missing_mask, unique_labels, weights_arg
 from .draws import fold_seeds, shuffled
 from .engine.predict import predict_link
 from .engine.report import stopped_together
@@ -80,18 +80,9 @@ def make_folds(y, n_folds, stratify, rng) -> np.ndarray:
     return folds
 
 
-def _missing(values: np.ndarray) -> np.ndarray:
-    """NaN or None entries of a fold label array."""
-    if values.dtype.kind in "fc":
-        return np.isnan(values)
-    if values.dtype == object:
-        return np.array([v is None or (isinstance(v, float) and v != v) for v in values.ravel()])
-    return np.zeros(values.shape, dtype=bool)
-
-
 def _check_fold_id(fold_id, n_train):
-    fold_id = np.asarray(fold_id)
-    missing = int(_missing(fold_id).sum())
+    fold_id = array_arg("fold_id", fold_id)
+    missing = int(missing_mask(fold_id).sum())
     if missing:
         raise ValueError(f"fold_id must not have missing values; {missing} are missing")
     if fold_id.ndim == 0:        # fold_id="fold": a column name (data are not searched)
@@ -101,7 +92,7 @@ def _check_fold_id(fold_id, n_train):
     if fold_id.ndim != 1 or fold_id.shape[0] != n_train:
         raise ValueError(f"fold_id must give one fold per training row ({n_train}), "
                          f"got shape {fold_id.shape}")
-    labels, codes = np.unique(fold_id, return_inverse=True)
+    labels, codes = unique_labels("fold_id", fold_id, return_inverse=True)
     if labels.size < 2:
         raise ValueError("fold_id must contain at least 2 distinct folds")
     return codes + 1, labels.size

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._checks import (as_generator, int_arg, offset_arg, permutations_arg,
+from ._checks import (array_arg, as_generator, int_arg, offset_arg, permutations_arg,
                       rescaled_weights_arg, weights_arg)
 from ._rmath import r_sum
 from .distributions import FitContext
@@ -188,7 +188,7 @@ def _group_rows(group, targets: Response, n_train, dist):
         raise ValueError("For pairwise regression, distribution must name the group "
                          "column(s), e.g. {'name': 'pairwise', 'group': 'query', 'metric': "
                          "'ndcg'} (gbm_fit: pass group=)")
-    group = np.asarray(group)
+    group = array_arg("group", group)
     n = targets.y.shape[0]
     if group.ndim != 1 or group.shape[0] != n:
         raise ValueError(f"group must give one value per row ({n}); got shape {group.shape}")

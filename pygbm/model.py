@@ -417,8 +417,8 @@ class GBMFit:
             raise ValueError(wrong) from None
         counts = _whole_ints_as_floats(np.atleast_1d(raw))
         if counts.ndim != 1 or counts.size == 0 or counts.dtype == bool \
-                or not np.issubdtype(counts.dtype, np.number) or not np.all(np.isfinite(counts)) \
-                or np.any(counts != np.round(counts)):
+                or not np.issubdtype(counts.dtype, np.number) or np.iscomplexobj(counts) \
+                or not np.all(np.isfinite(counts)) or np.any(counts != np.round(counts)):
             raise ValueError(wrong)
         if np.any(counts < 0):
             raise ValueError(f"n_trees must be >= 0, got {n_trees!r}")

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from . import frontend
-from ._checks import rescaled_weights_arg
+from ._checks import array_arg, rescaled_weights_arg, unique_labels
 from .draws import shuffled
 
 if TYPE_CHECKING:                 # annotations only: pandas is imported on first use
@@ -117,10 +117,10 @@ def sort_within_groups(group, y, n_train):
 
     A group with rows on both sides of ``n_train`` is an error.
     """
-    group = np.asarray(group)
+    group = array_arg("group", group)
     if group.ndim != 1:
         raise ValueError(f"group must be one-dimensional; got shape {group.shape}")
-    _, first, inverse = np.unique(group, return_index=True, return_inverse=True)
+    _, first, inverse = unique_labels("group", group, return_index=True, return_inverse=True)
     inverse = inverse.ravel()
     appearance = np.empty(first.shape[0], dtype=np.intp)
     appearance[np.argsort(first, kind="stable")] = np.arange(first.shape[0])

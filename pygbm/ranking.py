@@ -19,8 +19,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ._checks import (as_generator, choice_arg, complete_group_arg, finite_number,
-                      missing_mask, numbers_arg, vector_arg, weights_arg)
+from ._checks import (array_arg, as_generator, choice_arg, complete_group_arg, finite_number,
+                      missing_mask, numbers_arg, unique_labels, vector_arg, weights_arg)
 from .draws import is_r_stream
 from .messages import warn
 
@@ -99,12 +99,12 @@ class _Sorted:
         if group is None:
             self.labels, codes = None, np.zeros(y.shape[0], dtype=np.intp)
         else:
-            group = np.asarray(group)
+            group = array_arg("group", group)
             if group.ndim != 1 or group.shape[0] != y.shape[0]:
                 raise ValueError(f"group must have one value per row ({y.shape[0]}); got "
                                  f"shape {group.shape}")
             complete_group_arg(group)
-            self.labels, codes = np.unique(group, return_inverse=True)
+            self.labels, codes = unique_labels("group", group, return_inverse=True)
             codes = codes.ravel()
         order = np.lexsort((-f, codes))
         self.y, self.f, self.codes = y[order], f[order], codes[order]
@@ -530,7 +530,7 @@ def _without_missing_groups(y, f, w, group):
     """``y``, ``f``, ``w`` and ``group`` without the rows whose group is missing
     (R's ``by(..., INDICES = group)`` leaves them out), with a warning saying how
     many; as given when none is (or the lengths differ: refused later)."""
-    group = np.asarray(group)
+    group = array_arg("group", group)
     if not group.shape == y.shape == f.shape or group.ndim != 1:
         return y, f, w, group
     missing = missing_mask(group)

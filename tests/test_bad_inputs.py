@@ -367,6 +367,40 @@ _CASES = [
     ("gbm_more-data-codes", lambda E: pygbm.gbm_more(E.fit, 5, data=E.d.assign(c=E.d.c.cat.codes)),
      T, r"column 'c' in data holds numbers, but 'c' was categorical in the training data"),
     ("gbm_more-no-kept-data", lambda E: pygbm.gbm_more(E.mfit, 5), V, "keep_data"),
+    # ragged nested lists ended in NumPy's "inhomogeneous shape" error, the argument
+    # unnamed (gbm wrote its call, np.ndim of every argument, before any check)
+    ("gbm-var_monotone-ragged", lambda E: g(E, var_monotone=[[1, 2], [3]]), V,
+     r"^var_monotone must be a flat sequence of values; got a ragged nested list"),
+    ("gbm-fold_id-ragged", lambda E: g(E, fold_id=[[1, 2], [3]]), V, r"^fold_id must be a flat sequence"),
+    ("gbm_fit-y-ragged", lambda E: pygbm.gbm_fit(E.x, [[1, 2], [3]], distribution="gaussian"), V,
+     r"^y must be a flat sequence"),
+    ("gbm_fit-var_names-ragged", lambda E: pygbm.gbm_fit(E.x, E.d.y, var_names=[[1, 2], [3]],
+                                                         distribution="gaussian"), V,
+     r"^var_names must be a flat sequence"),
+    ("plot_gbm-i_var-ragged", lambda E: pygbm.partial_dependence(E.fit, [[1, 2], [3]]), V,
+     r"^i_var must be a flat sequence"),
+    ("Surv-time-ragged", lambda E: pygbm.Surv([[1, 2], [3]], [1, 0]), V, r"`time` must be a flat"),
+    ("qwyc-order-ragged", lambda E: pygbm.qwyc(E.bfit, E.d, order=[[1, 2], [3]]), V,
+     r"^order must be a flat sequence"),
+    ("calibrate_plot-xlim-ragged", lambda E: pygbm.calibrate_plot(
+        E.d.b, np.linspace(0.1, 0.9, N), xlim=[[1, 2], [3]]), V, r"^xlim must be a flat sequence"),
+    # labels of mixed types (an object column of numbers and text) and pandas' NA
+    # ended in NumPy's "'<' not supported" and pandas' "boolean value of NA"
+    ("gbm-fold_id-mixed-types", lambda E: g(E, fold_id=pd.Series([1, "a"] * (N // 2),
+                                                                  dtype=object)), T,
+     r"^fold_id holds labels of mixed types \(int, str\)"),
+    ("gbm-fold_id-pandas-NA", lambda E: g(E, fold_id=pd.Series([1, 2] * (N // 2 - 1) + [1, pd.NA],
+                                                                dtype=object)), V,
+     r"^fold_id must not have missing values; 1 are missing"),
+    ("perf_pairwise-group-mixed-types", lambda E: pygbm.perf_pairwise(
+        E.d.b, E.d.y, pd.Series([1, "a"] * (N // 2), dtype=object)), T,
+     r"^group holds labels of mixed types"),
+    ("partial_dependence-class_-NA", lambda E: pygbm.partial_dependence(
+        E.mfit3, 0, type="response", class_=pd.NA), V, r"^class_ must be one of the fit's "
+                                                         r"classes .*got a missing value"),
+    # a complex count was read as its real part (NumPy's ComplexWarning)
+    ("predict-n_trees-complex", lambda E: E.fit.predict(E.d, n_trees=1 + 2j), V,
+     r"^n_trees must be a whole number"),
     ("gbm_more-offset-length", lambda E: pygbm.gbm_more(E.fit, 5, offset=np.ones(3)), V,
      "offset"),
     ("gbm_more-weights-length", lambda E: pygbm.gbm_more(E.fit, 5, weights=np.ones(3)), V,

@@ -6,7 +6,7 @@ import numbers
 
 import numpy as np
 
-from .._checks import as_generator, choice_arg, finite_number, whole_number
+from .._checks import array_arg, as_generator, choice_arg, finite_number, whole_number
 from ..distributions import distributions_with
 from ..draws import child_seed
 from ..messages import warn
@@ -105,7 +105,7 @@ def _check_order(order, n_trees: int):
             raise ValueError(f"order must be one of {', '.join(map(repr, ORDERS))} or a "
                              f"permutation of the tree indices, got {order!r}")
         return order
-    explicit = np.asarray(order)
+    explicit = array_arg("order", order)
     if explicit.dtype.kind == "f" and np.all(np.isfinite(explicit)) \
             and np.all(explicit == np.round(explicit)):
         explicit = explicit.astype(np.intp)     # whole-valued floats: R's numerics

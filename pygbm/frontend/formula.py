@@ -21,6 +21,7 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
+from .._checks import array_arg
 from ..messages import listed, warn
 from .encode import (NUMERIC, R_MAX_CATEGORICAL_LEVELS, PredictorEncoder, _column_kind,
                      as_column, holds_numbers, numeric_values, refuse_multiindex,
@@ -207,7 +208,7 @@ def factor_response(y, name: str):
     floats, NaN where missing), with its levels (the caller refuses them for a
     distribution of numbers, as gbm() does); for any other response (numbers,
     logical, Surv, not one column) ``levels`` is None."""
-    if isinstance(y, SurvData) or np.ndim(y) != 1:
+    if isinstance(y, SurvData) or array_arg(name, y).ndim != 1:
         return y, None
     col = y if isinstance(y, pd.Series) else pd.Series(y)
     is_bool = pd.api.types.is_bool_dtype(col.dtype) or (

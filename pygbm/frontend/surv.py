@@ -18,6 +18,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from .._checks import array_arg
 from ..messages import listed
 from .encode import holds_numbers
 
@@ -42,7 +43,7 @@ def _as_float_vector(values, name: str) -> np.ndarray:
         if values.dtype == object:
             values = pd.Series(values).map(lambda v: np.nan if pd.isna(v) else float(v))
         return values.to_numpy(dtype=float, na_value=np.nan)
-    arr = np.asarray(values)
+    arr = array_arg(f"Surv(): `{name}`", values)
     if arr.ndim == 0:
         arr = arr.reshape(1)
     if arr.ndim != 1:

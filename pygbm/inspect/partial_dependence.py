@@ -27,7 +27,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .._checks import as_generator, bool_arg, choice_arg, fit_arg, int_arg
+from .._checks import array_arg, as_generator, bool_arg, choice_arg, fit_arg, int_arg, missing_mask
 from ..engine.predict import predict_link
 from ..engine.tree import LEFT, MISSING, NO_NODE, NOWHERE, RIGHT, split_directions
 from ..frontend import r_label
@@ -52,7 +52,7 @@ def resolve_vars(fit, i_var, arg: str = "i_var") -> list[int]:
     """0-based column indices of ``i_var``: variable names, or 0-based
     positions in ``fit.var_names`` (R's ``i.var = 1`` is position 0 here)."""
     names = list(fit.var_names)
-    if not isinstance(i_var, (str, int, np.integer)) and np.ndim(i_var) != 1:
+    if not isinstance(i_var, (str, int, np.integer)) and array_arg("i_var", i_var).ndim != 1:
         raise TypeError(f"{arg} must be a variable name, a 0-based integer position or a "
                         f"list of them, got {i_var!r:.80}")
     items = [i_var] if isinstance(i_var, (str, int, np.integer)) else list(i_var)
@@ -298,6 +298,9 @@ def _class_index(fit, class_):
     if np.ndim(class_) != 0:
         raise ValueError(f"class_ must be one of the fit's classes {shown} (one label), got "
                          f"{type(class_).__name__} of shape {np.shape(class_)}")
+    if missing_mask([class_])[0]:          # pandas' NA compares as NA, not False
+        raise ValueError(f"class_ must be one of the fit's classes {shown}; got a missing "
+                         f"value ({class_!r})")
     matches = [k for k, c in enumerate(labels)
                if c == class_ or str(c) == str(class_) or shown[k] == str(class_)]
     if not matches:

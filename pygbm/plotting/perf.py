@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._checks import bool_arg, choice_arg, finite_number, fit_arg, int_arg
+from .._checks import array_arg, bool_arg, choice_arg, finite_number, fit_arg, int_arg
 from .axes import check_axes
 
 #: R's sides of the plot that the decile rug can be drawn on (bottom, top)
@@ -173,7 +173,7 @@ def plot_calibration(curve, p, distribution: str = "bernoulli", replace: bool = 
     if ax is not None:
         check_axes(ax)
     for value, name in ((xlim, "xlim"), (ylim, "ylim")):
-        if value is not None and (np.ndim(value) != 1 or len(value) != 2
+        if value is not None and (array_arg(name, value).ndim != 1 or len(value) != 2
                                   or not all(finite_number(v) for v in value)):
             raise ValueError(f"{name} must be None or two finite numbers (low, high), "
                              f"got {value!r:.80}")

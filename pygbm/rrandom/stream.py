@@ -471,7 +471,11 @@ class RRandom:
         """
         if isinstance(x, numbers.Integral) and not isinstance(x, bool) and x >= 1:
             return self.sample_int(int(x), size, replace)
-        x = np.asarray(x)
+        try:
+            x = np.asarray(x)
+        except ValueError:          # a ragged nested list
+            raise ValueError("RRandom.sample: x must be an integer >= 1 or a flat sequence "
+                             "of values; got a ragged nested list") from None
         if x.ndim != 1:
             raise ValueError(f"RRandom.sample: x must be an integer >= 1 or a "
                              f"one-dimensional sequence; got {x!r}")
