@@ -371,7 +371,8 @@ _CASES = [
     # unnamed (gbm wrote its call, np.ndim of every argument, before any check)
     ("gbm-var_monotone-ragged", lambda E: g(E, var_monotone=[[1, 2], [3]]), V,
      r"^var_monotone must be a flat sequence of values; got a ragged nested list"),
-    ("gbm-fold_id-ragged", lambda E: g(E, fold_id=[[1, 2], [3]]), V, r"^fold_id must be a flat sequence"),
+    ("gbm-fold_id-ragged", lambda E: g(E, fold_id=[[1, 2], [3]]), V,
+     r"^fold_id must be a flat sequence"),
     ("gbm_fit-y-ragged", lambda E: pygbm.gbm_fit(E.x, [[1, 2], [3]], distribution="gaussian"), V,
      r"^y must be a flat sequence"),
     ("gbm_fit-var_names-ragged", lambda E: pygbm.gbm_fit(E.x, E.d.y, var_names=[[1, 2], [3]],

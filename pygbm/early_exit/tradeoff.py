@@ -169,11 +169,13 @@ def qwyc_tradeoff(fit, data, newdata, alphas=DEFAULT_ALPHAS, methods=("qwyc", "g
     if not items or any(not isinstance(m, str) or m not in METHODS for m in items):
         raise ValueError(f"methods must be a non-empty list of {', '.join(map(repr, METHODS))}"
                          f", got {methods!r}")
-    alphas = [_check_fraction(f"alphas[{i}]", a) for i, a in enumerate(np.atleast_1d(array_arg("alphas", alphas)))]
+    alphas = [_check_fraction(f"alphas[{i}]", a)
+              for i, a in enumerate(np.atleast_1d(array_arg("alphas", alphas)))]
     if not alphas:
         raise ValueError("alphas is empty: give the alphas of the curves, e.g. [0, 0.01, 0.05]")
     if margins is not None:
-        margins = [check_margin("margins", m) for m in np.atleast_1d(array_arg("margins", margins))]
+        margins = [check_margin("margins", m)
+                   for m in np.atleast_1d(array_arg("margins", margins))]
         if not margins:
             raise ValueError("margins is empty: give the margin rule's margins, or None for "
                              "the default quantiles")
