@@ -184,6 +184,18 @@ def as_column(values) -> pd.Series:
         return pd.Series([values], dtype=object)
 
 
+def _numbers_as_text(col: pd.Series) -> bool:
+    """A text column (not a Categorical, not bools) every value of which reads as a
+    number ("3.5", "12"): fitted as levels, one per value, which new rows rarely
+    share (silently missing there)."""
+    if isinstance(col.dtype, pd.CategoricalDtype) or pd.api.types.is_bool_dtype(col.dtype):
+        return False
+    present = col.dropna()
+    if present.empty or pd.api.types.infer_dtype(present, skipna=True) != "string":
+        return False
+    return bool(pd.to_numeric(present, errors="coerce").notna().all())
+
+
 def holds_numbers(values) -> bool:
     """Whether ``values`` (:func:`as_column`) hold numbers (bools and numbers in an
     object column too): not text, not a Categorical, not dates or durations, not
@@ -385,6 +397,11 @@ class PredictorEncoder:
                 labels, inverse = self._fit_levels(col)
                 if not labels:
                     raise ValueError(f"variable {j + 1}: {label} has only missing values.")
+                if _numbers_as_text(col):
+                    warn(f"variable {j + 1}: {label} holds numbers as text; it is fitted as a "
+                         f"categorical predictor of {len(labels)} levels (R refuses text "
+                         "predictors): convert it with pd.to_numeric for a numeric "
+                         "predictor, or to a pd.Categorical if the levels are meant")
                 cap = self.max_levels
                 if kind == CATEGORICAL and cap is not None and len(labels) > cap:
                     raise ValueError(
