@@ -13,8 +13,8 @@ import functools
 import numpy as np
 
 from . import cv, frontend
-from ._checks import (array_arg, as_generator, bool_arg, complete_group_arg, fraction_arg, int_arg,
-                      missing_mask, n_cores_arg, numbers_arg)
+from ._checks import (array_arg, as_generator, bool_arg, complete_group_arg, fraction_arg,
+                      int_arg, missing_mask, n_cores_arg, numbers_arg, same_rows_arg)
 from .call import call_string, given_arguments
 from .distributions import get_distribution, guess_distribution
 from .costs import cost_spec
@@ -212,6 +212,8 @@ def gbm_fit(x, y, offset=None, misc=None, distribution="bernoulli", w=None,
         raise TypeError(f"response_name must be a string (the response's name), got "
                         f"{type(response_name).__name__}")
     coded, names, var_type, var_levels, encoder = _encode(x, var_names)
+    for name, value in (("y", y), ("offset", offset), ("misc", misc), ("w", w), ("group", group)):
+        same_rows_arg(name, value, x, "x")
     status = None
     if isinstance(y, frontend.SurvData):
         if misc is not None:        # it would be ignored without a word
@@ -535,6 +537,8 @@ def gbm(formula, data, distribution=None, weights=None, var_monotone=None, n_tre
     if class_stratify_cv is not None:
         class_stratify_cv = bool_arg(class_stratify_cv, "class_stratify_cv")
     n_train = _train_rows(train_fraction, n)
+    if fold_id is not None and hasattr(data, "iloc"):     # one fold per training row
+        same_rows_arg("fold_id", fold_id, data.iloc[:n_train], "data")
     call = call_string(formula, distribution, dict(
         n_trees=n_trees, interaction_depth=interaction_depth, shrinkage=shrinkage,
         bag_fraction=bag_fraction, train_fraction=train_fraction, cv_folds=cv_folds),

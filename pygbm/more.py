@@ -8,7 +8,7 @@ import numpy as np
 
 from . import frontend
 from ._checks import (R_INT_MAX, as_generator, bool_arg, int_arg, offset_arg,
-                      rescaled_weights_arg, weights_arg)
+                      rescaled_weights_arg, same_rows_arg, weights_arg)
 from .fitting import continue_fit
 from .model import GBMFit
 from .progress import check_progress
@@ -157,6 +157,7 @@ def gbm_more(fit: GBMFit, n_new_trees=100, data=None, weights=None, offset=None,
     if not isinstance(fit, GBMFit):
         raise TypeError(f"fit must be a GBMFit, got {type(fit).__name__}")
     n_new_trees = int_arg("n_new_trees", n_new_trees, 1, R_INT_MAX)
+    same_rows_arg("offset", offset, data, "data")       # weights: by model_frame
     if data is None:
         if fit.data is None:
             raise ValueError("gbm_more needs data: the model was fitted with keep_data=False"

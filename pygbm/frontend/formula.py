@@ -21,7 +21,7 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
-from .._checks import array_arg
+from .._checks import array_arg, same_rows_arg
 from ..messages import listed, warn
 from .encode import (NUMERIC, R_MAX_CATEGORICAL_LEVELS, PredictorEncoder, _column_kind,
                      as_column, holds_numbers, numeric_values, refuse_multiindex,
@@ -275,6 +275,7 @@ def model_frame(formula: str, data, weights=None,
     ModelFrame; ``encoder`` codes new data the same way (see :func:`model_frame_newdata`).
     """
     _check_formula(formula)
+    same_rows_arg("weights", weights, data, "data")   # before the index is reset
     data = _prepare_data(data)
     n = data.shape[0]
     w = _weights(weights, data)
@@ -427,6 +428,7 @@ def weights_newdata(weights, newdata, name: str = "newdata"):
     ``newdata`` (the caller's argument ``name``) it names; the caller checks the
     numbers."""
     if not isinstance(weights, str):
+        same_rows_arg("weights", weights, newdata, name)
         return weights
     if not isinstance(newdata, (pd.DataFrame, Mapping)):
         raise TypeError(f"weights={weights!r:.80} names a column of {name}, but {name} is a "

@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .._checks import array_arg
+from .._checks import array_arg, same_rows_arg
 from ..messages import listed
 from .encode import holds_numbers
 
@@ -196,6 +196,7 @@ def Surv(time, event=None, *args, type: str = "right") -> SurvData:  # noqa: N80
             f"Surv(): type={shown:.80} is not supported; gbm handles only right-censored "
             "data (type='right')"
         )
+    same_rows_arg("event", event, time, "time")
     time_arr = _as_float_vector(time, "time")
     if event is None:
         status = np.ones_like(time_arr)
