@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from . import frontend
-from ._checks import bool_arg, choice_arg, per_row_arg
+from ._checks import bool_arg, choice_arg, per_row_arg, same_rows_arg
 from .distributions import Distribution
 from .distributions.inputs import FitContext
 from .costs import predict_cost
@@ -353,6 +353,7 @@ class GBMFit:
             raise ValueError(f"{name} was given, but the model was fitted without an offset "
                              f"(neither gbm_fit(offset=) nor offset() in its formula): its "
                              f"scores have none to add to; leave {name} out")
+        same_rows_arg(name, offset, data, table)
         return per_row_arg(name, offset, n, table)
 
     def to_engine(self, x: np.ndarray) -> np.ndarray:

@@ -6,7 +6,8 @@ from __future__ import annotations
 import numpy as np
 
 from .. import frontend
-from .._checks import bool_arg, choice_arg, finite_number, response_arg, weights_arg
+from .._checks import (bool_arg, choice_arg, finite_number, response_arg, same_rows_arg,
+                       weights_arg)
 from ..distributions.base import PROBABILITY_LINKS
 from ..messages import warn
 from ..model import TRAINING_ROWS_SHARE, GBMFit
@@ -24,6 +25,7 @@ def _calibration_rows(fit, data, y, weights, n: int):
             raise ValueError("calibrate: give y= (the response of data) for a gbm_fit model")
         y = frontend.response_newdata(fit.formula, data, "data", fit.y_levels).y
     else:
+        same_rows_arg("y", y, data, "data")
         y = frontend.response_values(y, fit.y_levels)
     y = response_arg(fit.distribution, y)
     if y.shape[0] != n:

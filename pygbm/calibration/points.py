@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._checks import bool_arg, numbers_arg, per_row_arg
+from .._checks import bool_arg, numbers_arg, per_row_arg, same_rows_arg
 
 #: default number of equal-count bins (at l = 0.01 the calibration sample is
 #: small: 50 bins were measured worse than 20)
@@ -68,6 +68,8 @@ def control_points(phi, y, w, bins: int, monotone: bool = False):
     """Per equal-count bin of ``phi`` (weighted by ``w``): the mean prediction
     (within the bin's predictions), the mean response (pooled adjacent
     violators if ``monotone``), the total weight and the number of rows."""
+    same_rows_arg("y", y, phi, "phi")
+    same_rows_arg("w", w, phi, "phi")
     phi = _values_arg("phi", phi)
     y, w = per_row_arg("y", y, phi.size, "phi"), per_row_arg("w", w, phi.size, "phi")
     monotone = bool_arg(monotone, "monotone")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._checks import choice_arg, finite_arg, vector_arg, weights_arg
+from .._checks import choice_arg, finite_arg, same_rows_arg, vector_arg, weights_arg
 from ..messages import warn
 from .points import DEFAULT_BINS, bins_arg, equal_count_bins
 
@@ -103,6 +103,8 @@ def calibration_report(y, p, bins: int = DEFAULT_BINS, weights=None, distributio
     >>> round(r["in_the_large"], 2), round(r["brier"], 4), r["n"]
     (0.95, 0.1125, 4)
     """
+    same_rows_arg("y", y, p, "p")
+    same_rows_arg("weights", weights, p, "p")
     y, p = vector_arg("y", y), vector_arg("p", p)
     if y.shape != p.shape or y.size == 0:
         raise ValueError(f"y and p must be non-empty and of the same length; got {y.shape} "

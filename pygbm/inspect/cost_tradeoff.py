@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 
 from .. import frontend
-from .._checks import FIT_FIELDS, fit_arg, response_arg, weights_arg
+from .._checks import FIT_FIELDS, fit_arg, response_arg, same_rows_arg, weights_arg
 from ..costs import COST_COLUMNS, cost_tables
 from ..distributions import Targets
 from ..pairwise_rows import group_labels, sort_within_groups
@@ -196,6 +196,7 @@ def cost_tradeoff(fits, newdata, y=None, n_trees=None, offset=None,
             raise ValueError(f"cost_tradeoff: {where} was fitted without costs; give it the "
                              "costs with cegb_tradeoff=0 to report them")
     _check_comparable(named)
+    same_rows_arg("y", y, newdata, "newdata")       # weights, offset: where they are read
     names = [key for key, _ in named] if isinstance(fits, dict) else \
         _tradeoff_names([fit for _, fit in named])
     rows = []
