@@ -20,7 +20,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ._checks import (array_arg, as_generator, choice_arg, complete_group_arg, finite_number,
-                      missing_mask, numbers_arg, unique_labels, vector_arg, weights_arg)
+                      missing_mask, numbers_arg, same_rows_arg, unique_labels, vector_arg,
+                      weights_arg)
 from .draws import is_r_stream
 from .messages import warn
 
@@ -87,6 +88,8 @@ class _Sorted:
     """Rows sorted by group, then decreasing score (ties: original position)."""
 
     def __init__(self, y, f, group):
+        same_rows_arg("f", f, y, "y")
+        same_rows_arg("group", group, y, "y")
         y = vector_arg("y", y)
         f = vector_arg("f", f)
         if y.shape != f.shape:
@@ -497,6 +500,8 @@ def perf_pairwise(y, f, group, metric="ndcg", w=None, max_rank=0, random_state=N
         raise ValueError("group must give the group (query) of every row: perf_pairwise "
                          "averages a measure over groups (for one group call "
                          "ir_measure_* without group)")
+    for name, value in (("f", f), ("group", group), ("w", w)):
+        same_rows_arg(name, value, y, "y")
     y = numbers_arg("y", y)
     func = _MEASURES[metric]
     if metric == "conc" and np.all(np.isin(y, (0.0, 1.0))):

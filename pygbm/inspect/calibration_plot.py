@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 from .._checks import (R_INT_MAX, bool_arg, finite_arg, finite_number, numbers_arg,
-                       vector_arg)
+                       same_rows_arg, vector_arg)
 from ..distributions import available_distributions
 from ..messages import warn
 
@@ -117,6 +117,7 @@ def calibration_curve(y, p, distribution: str = "bernoulli", knots=None, df: int
     ``lower``/``upper`` (``fit -+ 2 se``, clipped to [0, 1] for bernoulli and at 0
     for poisson).  Rows with missing ``y`` are dropped (R's ``na.omit``).
     """
+    same_rows_arg("y", y, p, "p")
     y = vector_arg("y", y)
     p = vector_arg("p", p)
     if y.shape != p.shape or len(y) == 0:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._checks import bool_arg, vector_arg
+from .._checks import bool_arg, same_rows_arg, vector_arg
 from ..messages import warn
 
 #: supsmu's constants are single-precision literals in R's Fortran (ppr.f), so
@@ -62,6 +62,8 @@ def basehaz_gbm(t, delta, f_x, t_eval=None, smooth: bool = False, cumulative: bo
     >>> bool(np.all(np.diff(H) > 0))                     # a cumulative hazard grows
     True
     """
+    same_rows_arg("delta", delta, t, "t")
+    same_rows_arg("f_x", f_x, t, "t")
     t = vector_arg("t", t)
     delta = vector_arg("delta", delta)
     f_x = vector_arg("f_x", f_x)

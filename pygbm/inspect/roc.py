@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._checks import vector_arg
+from .._checks import same_rows_arg, vector_arg
 from ..messages import listed
 
 
@@ -37,6 +37,7 @@ def gbm_roc_area(obs, pred) -> float:
     >>> pygbm.gbm_roc_area([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
     0.75
     """
+    same_rows_arg("pred", pred, obs, "obs")
     obs = vector_arg("obs", obs)
     pred = vector_arg("pred", pred)
     if obs.shape != pred.shape or len(obs) == 0:
