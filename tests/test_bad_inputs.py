@@ -73,6 +73,22 @@ class _ForeignTable:
     def to_pandas(self):
         return pd.DataFrame()
 
+
+def _rev(E):
+    """The shared rows in reverse order, their index labels kept (as ``d.sample(frac=1)``)."""
+    return E.d.iloc[::-1]
+
+
+def _ofit(E):
+    """A bernoulli gbm_fit with an offset argument: new rows need their offsets."""
+    return pygbm.gbm_fit(E.x, E.d.b, offset=E.d.x2 * 0.1, n_trees=5, random_state=1)
+
+
+def _misaligned(name, rows):
+    """The start of the refusal of a per-row Series ``name`` indexed unlike ``rows``."""
+    return rf"^{name} is a pandas Series whose index differs from {rows}'s index"
+
+
 # ----------------------------------------------------------------- gbm: scalar arguments
 _GBM_SCALARS = [
     ("n_trees", 0, V), ("n_trees", -3, V), ("n_trees", 2.5, T), ("n_trees", "10", T),
@@ -997,6 +1013,84 @@ _CASES = [
     # a negative cut-off was taken for none (the pairwise distribution refused it)
     ("ir_measure_ndcg-max_rank-negative", lambda E: pygbm.ir_measure_ndcg(
         E.d.b, np.linspace(0, 1, N), max_rank=-1), V, r"max_rank must be a whole number >= 0"),
+    # --- per-row pandas Series indexed unlike the rows they describe (review D1): read by
+    # position (as R), each paired values with other rows than its labels, without a word
+    ("gbm-weights-series-other-order", lambda E: g(E, data=_rev(E), weights=E.d.t), V,
+     r"^weights is a pandas Series whose index differs from data's index \(its labels in "
+     r"another order\): pygbm reads per-row values by position, as R does; give "
+     r"weights.to_numpy\(\) if they are in data's row order, or "
+     r"weights.reindex\(data.index\) to align them by label$"),
+    ("gbm-fold_id-series-other-order", lambda E: g(
+        E, data=_rev(E), n_cores=1, fold_id=pd.Series(np.arange(N) % 3 + 1, index=E.d.index)),
+     V, _misaligned("fold_id", "data")),
+    ("gbm_fit-y-series-other-order", lambda E: gf(E, x=E.x.iloc[::-1]), V,
+     _misaligned("y", "x")),
+    ("gbm_fit-w-series-other-order", lambda E: gf(E, w=E.d.t.iloc[::-1]), V,
+     _misaligned("w", "x")),
+    ("gbm_fit-offset-series-other-rows", lambda E: gf(E, offset=E.d.x2.set_axis(E.d.index + N)),
+     V, r"offset is a pandas Series whose index differs from x's index \(120 label\(s\) not "
+        r"in it, such as 120\)"),
+    ("gbm_fit-misc-series-other-order", lambda E: gf(
+        E, y=E.d.t.to_numpy(), misc=E.d.s.iloc[::-1], distribution="coxph"), V,
+     _misaligned("misc", "x")),
+    ("gbm_fit-group-series-other-order", lambda E: gf(
+        E, y=E.d.b, distribution="pairwise",
+        group=pd.Series(np.arange(N) // 10, index=E.d.index[::-1])), V,
+     _misaligned("group", "x")),
+    ("surv-event-series-other-order", lambda E: pygbm.Surv(E.d.t, E.d.s.iloc[::-1]), V,
+     _misaligned("event", "time")),
+    ("gbm_more-weights-series-other-order", lambda E: pygbm.gbm_more(
+        E.mfit, 5, data=E.d, weights=E.d.t.iloc[::-1]), V, _misaligned("weights", "data")),
+    # refused before too, as "offset differs from the offsets the model was fitted with"
+    # (gbm_more compares it with the model's own), though it held them in another order
+    ("gbm_more-offset-series-other-order", lambda E: pygbm.gbm_more(
+        E.mfit, 5, data=E.d, offset=E.d.x1.iloc[::-1]), V, _misaligned("offset", "data")),
+    ("calibrate-y-series-other-order", lambda E: pygbm.calibrate(E.bfit, _rev(E), y=E.d.b), V,
+     _misaligned("y", "data")),
+    ("calibrate-weights-series-other-order", lambda E: pygbm.calibrate(
+        E.bfit, _rev(E), weights=E.d.t), V, _misaligned("weights", "data")),
+    ("calibrate-offset-series-other-order", lambda E: pygbm.calibrate(
+        _ofit(E), E.x.iloc[::-1], y=E.d.b.iloc[::-1], offset=E.d.x2 * 0.1), V,
+     _misaligned("offset", "data")),
+    ("calibrated-predict-offset-series-other-order", lambda E: pygbm.calibrate(
+        _ofit(E), E.x, y=E.d.b, offset=E.d.x2 * 0.1).predict(E.x.iloc[::-1],
+                                                             offset=E.d.x2 * 0.1), V,
+     _misaligned("offset", "newdata")),
+    ("qwyc-offset-series-other-order", lambda E: pygbm.qwyc(
+        _ofit(E), E.x.iloc[::-1], offset=E.d.x2 * 0.1), V, _misaligned("offset", "data")),
+    ("qwyc-predict-offset-series-other-order", lambda E: pygbm.qwyc(
+        _ofit(E), E.x, offset=E.d.x2 * 0.1).predict(E.x.iloc[::-1], offset=E.d.x2 * 0.1), V,
+     _misaligned("offset", "newdata")),
+    ("cost_tradeoff-y-series-other-order", lambda E: pygbm.cost_tradeoff(
+        g(E, feature_costs={"x1": 1.0}), _rev(E), y=E.d.y), V, _misaligned("y", "newdata")),
+    ("cost_tradeoff-weights-series-other-order", lambda E: pygbm.cost_tradeoff(
+        g(E, feature_costs={"x1": 1.0}), _rev(E), weights=E.d.t), V,
+     _misaligned("weights", "newdata")),
+    ("calibration_report-y-series-other-order", lambda E: pygbm.calibration_report(
+        E.d.b.iloc[::-1], pd.Series(np.linspace(0.1, 0.9, N))), V, _misaligned("y", "p")),
+    ("calibration_report-weights-series-other-order", lambda E: pygbm.calibration_report(
+        E.d.b, pd.Series(np.linspace(0.1, 0.9, N)), weights=E.d.t.iloc[::-1]), V,
+     _misaligned("weights", "p")),
+    ("control_points-y-series-other-order", lambda E: pygbm.calibration.control_points(
+        pd.Series(np.linspace(0, 1, N)), E.d.b.iloc[::-1], np.ones(N), 2), V,
+     _misaligned("y", "phi")),
+    ("calibrate_plot-y-series-other-order", lambda E: pygbm.calibrate_plot(
+        E.d.b.iloc[::-1], pd.Series(np.linspace(0.1, 0.9, N))), V, _misaligned("y", "p")),
+    ("gbm_roc_area-pred-series-other-order", lambda E: pygbm.gbm_roc_area(
+        E.d.b.iloc[::-1], E.d.y), V, _misaligned("pred", "obs")),
+    ("basehaz_gbm-delta-series-other-order", lambda E: pygbm.basehaz_gbm(
+        E.d.t, E.d.s.iloc[::-1], np.zeros(N)), V, _misaligned("delta", "t")),
+    ("basehaz_gbm-f_x-series-other-order", lambda E: pygbm.basehaz_gbm(
+        E.d.t, E.d.s, E.d.x1.iloc[::-1]), V, _misaligned("f_x", "t")),
+    ("ir_measure_ndcg-f-series-other-order", lambda E: pygbm.ir_measure_ndcg(
+        E.d.b, E.d.y.iloc[::-1]), V, _misaligned("f", "y")),
+    ("ir_measure_auc-group-series-other-order", lambda E: pygbm.ir_measure_auc(
+        E.d.b, E.d.y, group=pd.Series(np.arange(N) // 10, index=E.d.index[::-1])), V,
+     _misaligned("group", "y")),
+    ("perf_pairwise-f-series-other-order", lambda E: pygbm.perf_pairwise(
+        E.d.b, E.d.y.iloc[::-1], np.arange(N) // 10), V, _misaligned("f", "y")),
+    ("perf_pairwise-w-series-other-order", lambda E: pygbm.perf_pairwise(
+        E.d.b, E.d.y, np.arange(N) // 10, w=E.d.t.iloc[::-1]), V, _misaligned("w", "y")),
 ]
 
 
@@ -1123,6 +1217,36 @@ def test_the_response_scale_of_an_extreme_link_gives_no_numpy_warning(E):
         np.testing.assert_array_equal(E.bfit.distribution.inverse_link(link), [0.0, 1.0])
         poisson = pygbm.get_distribution("poisson")
         np.testing.assert_array_equal(poisson.inverse_link(link), [0.0, np.inf])
+
+
+def test_per_row_series_of_the_tables_index_read_as_their_arrays(E):
+    # the refusals of a Series indexed unlike its table (the catalogue's "other-order"
+    # rows) leave the usual case alone: a Series of the table's index, shuffled rows
+    # included, gives what its values as an array give (and R gives, by position)
+    s = E.d.sample(frac=1, random_state=3)
+    kw = dict(formula="y ~ x1 + x2", data=s, n_trees=5, bag_fraction=1.0, random_state=1)
+    folds = pd.Series(np.arange(N) % 3 + 1, index=s.index)
+    a = g(E, weights=s.t, fold_id=folds, n_cores=1, **kw)
+    b = g(E, weights=s.t.to_numpy(), fold_id=folds.to_numpy(), n_cores=1, **kw)
+    np.testing.assert_array_equal(a.fit, b.fit)
+    np.testing.assert_array_equal(a.cv_error, b.cv_error)
+    x = s[["x1", "x2"]]
+    a = gf(E, x=x, y=s.y, w=s.t, offset=s.x2 * 0.1, bag_fraction=1.0)
+    b = gf(E, x=x, y=s.y.to_numpy(), w=s.t.to_numpy(), offset=(s.x2 * 0.1).to_numpy(),
+           bag_fraction=1.0)
+    np.testing.assert_array_equal(a.fit, b.fit)
+    # a RangeIndex and an index of the same labels 0..n-1 are the same index
+    gf(E, x=E.x.set_axis(np.arange(N)), y=pd.Series(E.d.y.to_numpy()))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")     # calibrated on the training rows, few per bin
+        a = pygbm.calibrate(E.bfit, s, y=s.b, weights=s.t, bins=5)
+        b = pygbm.calibrate(E.bfit, s, y=s.b.to_numpy(), weights=s.t.to_numpy(), bins=5)
+    np.testing.assert_array_equal(a.predict(E.d), b.predict(E.d))
+    assert pygbm.gbm_roc_area(s.b, s.y) == pygbm.gbm_roc_area(s.b.to_numpy(), s.y) == 1.0
+    # an array table has no index to compare: a Series beside it is read by position
+    np.testing.assert_array_equal(
+        gf(E, x=E.x.to_numpy(), y=E.d.y.iloc[::-1], bag_fraction=1.0).fit,
+        gf(E, x=E.x.to_numpy(), y=E.d.y.to_numpy()[::-1], bag_fraction=1.0).fit)
 
 
 def test_catalogue_size():
