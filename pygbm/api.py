@@ -121,17 +121,20 @@ def gbm_fit(x, y, offset=None, misc=None, distribution="bernoulli", w=None,
         a 2-d array.
     y : array-like or Surv
         The response (R: ``y``); for coxph the times (with ``misc``) or a
-        :func:`Surv` object.
+        :func:`Surv` object. Read by position, as R: a pandas Series whose
+        index differs from a DataFrame ``x``'s is refused (so are ``offset``,
+        ``misc``, ``w`` and ``group`` then; give ``.to_numpy()``).
     offset : array-like, optional
-        Offset per row (R: ``offset``).
+        Offset per row (R: ``offset``), by position (see ``y``).
     misc : array-like, optional
         coxph's 0/1 event indicator (R: ``misc``).
     distribution : str, dict or Distribution, default "bernoulli"
         The loss, as in :func:`gbm` (R's gbm.fit's default; unlike :func:`gbm`,
         ``gbm_fit`` does not guess it from the response).
     w : array-like, optional
-        Row weights (R: ``w``), rescaled to sum to the number of rows as in
-        :func:`gbm` (pairwise: used as given, as R's ``gbm.fit``).
+        Row weights (R: ``w``), by position (see ``y``), rescaled to sum to
+        the number of rows as in :func:`gbm` (pairwise: used as given, as R's
+        ``gbm.fit``).
     var_monotone : sequence of {-1, 0, 1} or dict, optional
         Monotone constraint per predictor (R: ``var.monotone``), or a dict (or a
         pandas Series labelled by names) by predictor name (unlisted: 0).
@@ -364,7 +367,9 @@ def gbm(formula, data, distribution=None, weights=None, var_monotone=None, n_tre
         Row weights: a column name or one value per row (R: ``weights``),
         finite, at least 0 and not all 0. As R, the fit rescales them to sum
         to the number of rows (``w * n / sum(w)``), so only their ratios
-        matter, and ``n_minobsinnode`` counts rows, not weight.
+        matter, and ``n_minobsinnode`` counts rows, not weight. Values are read
+        by position, as R: a pandas Series whose index differs from ``data``'s
+        is refused (so is ``fold_id`` then); give ``weights.to_numpy()``.
     var_monotone : sequence of {-1, 0, 1} or dict, optional
         Monotone constraint per predictor (R: ``var.monotone``), or a dict (or a
         pandas Series labelled by names) by predictor name (unlisted: 0): +1 the fit increases with it, -1
