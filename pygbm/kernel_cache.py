@@ -108,7 +108,8 @@ KERNELS = (
         "engine/histogram.py", "engine/histogram_search.py", "engine/kernels/reference.py",
         "engine/tolerance.py",
         "distributions/pairwise.py", "distributions/multinomial.py",
-        "distributions/_newton.py")),
+        "distributions/_newton.py", "distributions/poisson.py", "distributions/huberized.py",
+        "distributions/adaboost.py", "distributions/_weighted.py")),
     KernelCache("ordered/compiled", (
         "ordered/compiled/*.py", "ordered/columns.py", "ordered/leaf_terms.py",
         "distributions/huberized.py", "distributions/poisson.py", "distributions/_newton.py",

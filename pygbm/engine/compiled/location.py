@@ -13,10 +13,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-#: the constants of pygbm.distributions._weighted, which these must share
-MAD_SCALE = 1.4826
-LOCATIONM_EPS = 1e-8
-LOCATIONM_MAX_ITER = 50
+# the constants of pygbm.distributions._weighted, which these kernels share
+from ...distributions._weighted import LOCATIONM_EPS, LOCATIONM_MAX_ITER, MAD_SCALE
 
 
 @njit(cache=True, error_model="numpy")

@@ -23,7 +23,9 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
+from ...distributions import huberized, poisson
 from ...distributions._newton import MIN_HESSIAN
+from ...distributions.adaboost import AdaBoost
 from .location import grouped_location_m, grouped_median, grouped_quantile
 from .arith import numpy_sum
 
@@ -42,17 +44,18 @@ NO_EXP_LOG = frozenset({GAUSSIAN, HUBERIZED, LAPLACE, QUANTILE})
 NEWTON_KINDS = frozenset({BERNOULLI, POISSON})
 
 # the constants of the NumPy distributions (pygbm.distributions.*), which the
-# kernels below must share
+# kernels below share (numba reads them as compile-time constants; the kernel
+# cache guard lists those modules among the kernels' sources)
 #: log(2), numpy's logaddexp at equal arguments
 LOG2 = 0.693147180559945309417232121458176568
 #: poisson's bound on the link and its value for a node without counts
-POISSON_F_CAP = 19.0
-POISSON_ZERO_COUNT_PRED = -19.0
+POISSON_F_CAP = poisson.F_CAP
+POISSON_ZERO_COUNT_PRED = poisson.ZERO_COUNT_PRED
 #: huberized: below this margin the loss is linear, with this slope factor
-HUBER_LINEAR_MARGIN = -1.0
-HUBER_LINEAR_SLOPE = 4.0
+HUBER_LINEAR_MARGIN = huberized.LINEAR_MARGIN
+HUBER_LINEAR_SLOPE = huberized.LINEAR_SLOPE
 #: adaboost: the sign of R's working response relative to the negative gradient
-ADABOOST_Z_SIGN = -1.0
+ADABOOST_Z_SIGN = AdaBoost.z_sign
 
 
 class LossRows(NamedTuple):
