@@ -337,9 +337,9 @@ _CASES = [
     # weights and offsets NumPy would cast were read as numbers: text "2" as 2, dates in
     # their unit, a Categorical by its values, complex numbers without the imaginary part
     ("gbm_fit-w-text", lambda E: gf(E, w=np.array(["2"] * N)), V,
-     r"weights must be numbers, got ndarray of 120 values with non-numbers such as '2'"),
+     r"^w must be numbers, got ndarray of 120 values with non-numbers such as '2'"),
     ("gbm_fit-w-categorical", lambda E: gf(E, w=pd.Categorical(np.ones(N))), V,
-     r"weights must be numbers, got a Categorical"),
+     r"^w must be numbers, got a Categorical"),
     ("gbm_fit-offset-dates", lambda E: gf(E, offset=pd.date_range("2020", periods=N)), V,
      r"offset must be numbers, got dates"),
     ("gbm_fit-offset-complex-objects", lambda E: gf(E, offset=np.full(N, 1 + 0j, dtype=object)),
@@ -348,12 +348,13 @@ _CASES = [
      r"weights must be numbers, got list of 120 values with non-numbers such as '1'"),
     ("gbm_fit-offset-length", lambda E: gf(E, offset=np.ones(3)), V, "offset"),
     ("gbm_fit-offset-nan", lambda E: gf(E, offset=np.full(N, np.nan)), V, "offset"),
-    ("gbm_fit-w-negative", lambda E: gf(E, w=-np.ones(N)), V, "weights"),
+    # gbm_fit's weights are its argument w: errors said "weights"
+    ("gbm_fit-w-negative", lambda E: gf(E, w=-np.ones(N)), V, r"^w must be >= 0"),
     # words where numbers belong: the argument named, not NumPy's conversion error
     ("gbm_fit-offset-words", lambda E: gf(E, offset=["a"] * N), V, "offset must be numbers"),
-    ("gbm_fit-w-words", lambda E: gf(E, w=["a"] * N), V, "weights must be numbers"),
+    ("gbm_fit-w-words", lambda E: gf(E, w=["a"] * N), V, r"^w must be numbers"),
     ("gbm_fit-w-inf", lambda E: gf(E, w=np.r_[np.inf, np.ones(N - 1)]), V,
-     "weights must be finite numbers, got 0 NaN and 1 infinite"),
+     r"^w must be finite numbers, got 0 NaN and 1 infinite"),
     ("gbm_fit-n_train-too-big", lambda E: gf(E, n_train=N + 1), V, "n_train"),
     ("gbm_fit-train_fraction-no-row", lambda E: gf(E, train_fraction=0.001), V,
      r"train_fraction=0.001 leaves no training row: floor\(0.001 \* 120 rows\) = 0"),
