@@ -43,6 +43,20 @@ def finite_number(value) -> bool:
         return False
 
 
+#: the longest value an error message shows (:func:`shown`)
+SHOWN_CHARS = 80
+
+
+def shown(value) -> str:
+    """``value`` as an error message shows a value: its repr on one line, cut to
+    :data:`SHOWN_CHARS` (a pandas Series or an array printed whole took a dozen
+    lines and did not say what it was)."""
+    if hasattr(value, "shape") and np.ndim(value) > 0:     # an array, a Series, a table
+        return f"{type(value).__name__} of shape {np.shape(value)}"
+    text = " ".join(repr(value).split())
+    return text if len(text) <= SHOWN_CHARS else text[:SHOWN_CHARS - 3] + "..."
+
+
 def whole_number(value) -> int | None:
     """``value`` as an int when it is a whole number (an int, or a float such as 10.0:
     R's numerics, as :func:`int_arg` takes them), else None."""
@@ -55,11 +69,11 @@ def int_arg(name, value, low, high=None):
     """``value`` as an int in [low, high]; TypeError/ValueError naming ``name``."""
     count = whole_number(value)
     if count is None:
-        raise TypeError(f"{name} must be a whole number, got {value!r}")
+        raise TypeError(f"{name} must be a whole number, got {shown(value)}")
     if count < low or (high is not None and count > high):
         bound = f"between {low} and {high}" if high is not None else f">= {low}"
-        shown = count if isinstance(value, numbers.Integral) else repr(value)
-        raise ValueError(f"{name} must be {bound}, got {shown}")
+        given = count if isinstance(value, numbers.Integral) else repr(value)
+        raise ValueError(f"{name} must be {bound}, got {given}")
     return count
 
 
@@ -94,7 +108,7 @@ def choice_arg(name: str, value, choices, also: str = "") -> str:
 def fraction_arg(name, value, allow_one=True):
     """``value`` as a float in (0, 1] ((0, 1) without ``allow_one``)."""
     if not finite_number(value):
-        raise TypeError(f"{name} must be a number in (0, 1], got {value!r}")
+        raise TypeError(f"{name} must be a number in (0, 1], got {shown(value)}")
     if not (0 < value <= 1) or (not allow_one and value == 1):
         raise ValueError(f"{name} must be in (0, 1], got {value}")
     return float(value)
@@ -103,7 +117,7 @@ def fraction_arg(name, value, allow_one=True):
 def shrinkage_arg(value):
     """A positive float; above 1 is allowed with a warning."""
     if not finite_number(value) or value <= 0:
-        raise ValueError(f"shrinkage must be a positive number, got {value!r}")
+        raise ValueError(f"shrinkage must be a positive number, got {shown(value)}")
     if value > 1:
         warn(f"shrinkage={value} is above 1; values between 0.001 and 0.1 usually "
              "work best")
@@ -410,7 +424,7 @@ def bool_arg(value, name) -> bool:
     if isinstance(value, (bool, np.bool_)) or (isinstance(value, numbers.Integral)
                                                and value in (0, 1)):
         return bool(value)
-    raise TypeError(f"{name} must be True or False, got {value!r}")
+    raise TypeError(f"{name} must be True or False, got {shown(value)}")
 
 
 def table_arg(name: str, value, columns, made_by: str):

@@ -1417,3 +1417,13 @@ def test_fold_id_with_class_stratify_cv_says_the_stratification_is_ignored(E):
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         g(E, formula="c ~ x1 + x2", distribution="multinomial", fold_id=folds)  # the default
+
+
+def test_a_table_where_one_value_belongs_is_named_in_one_line(E):
+    # a Series given for a number was printed whole: a dozen lines, no type
+    for kw, match in ((dict(shrinkage=E.d.x1), r"^shrinkage must be a positive number, got "
+                                               r"Series of shape \(120,\)$"),
+                      (dict(n_trees=E.d.x1), r"^n_trees must be a whole number, got Series of "
+                                             r"shape \(120,\)$")):
+        with pytest.raises((TypeError, ValueError), match=match):
+            g(E, **kw)
