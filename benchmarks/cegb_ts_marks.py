@@ -46,8 +46,8 @@ def training_views(fit):
     """Per tree, the training rows as the engine grew it (the ordered statistics of
     its iteration's permutation, combination slots too)."""
     d = fit.data
-    _, schedule = fit.ts_encoder.engine_inputs(d["x"], d["y"], d["w"], fit.var_monotone,
-                                               fit.max_bins)
+    _, schedule = fit.ts_encoder.engine_inputs(d.x, d.response.y, d.response.w,
+                                               fit.var_monotone, fit.max_bins)
     width = len(fit.engine_var_type)
     views = {}
     out = []
