@@ -148,8 +148,8 @@ class GBMFit:
         model's used predictors and each split's penalty; None without
         effective costs. Not in R.
     matrix_offset : bool, default False
-        The fit was trained with an ``offset`` argument (:func:`gbm_fit`,
-        :func:`gbm_more`), not a formula's ``offset()`` terms: what adds
+        The fit was trained with an ``offset`` argument (:func:`gbm_fit`),
+        not a formula's ``offset()`` terms: what adds
         offsets to new rows' predictions (:func:`qwyc`, :func:`calibrate`)
         needs their offsets given (``offset=``). Not in R.
     rows_digest : str, optional
@@ -225,7 +225,7 @@ class GBMFit:
     #: model's used predictors and each split's penalty (engine row order;
     #: None without effective costs)
     cost_tracker: CostTracker | None = None
-    #: trained with an offset argument (gbm_fit, gbm_more), not a formula's offset():
+    #: trained with an offset argument (gbm_fit), not a formula's offset():
     #: new rows' offsets must be given where they are added (qwyc, calibrate)
     matrix_offset: bool = False
     #: without kept data: the digest of the training rows (response.rows_digest),
