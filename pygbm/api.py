@@ -225,7 +225,7 @@ def gbm_fit(x, y, offset=None, misc=None, distribution="bernoulli", w=None,
                              "which holds the status: give one of them")
         missing = int(y.isna().sum())
         if missing:                 # a missing status too (the times are checked below)
-            raise ValueError(f"y (a Surv response) has {missing} rows with a missing time "
+            raise ValueError(f"y (a Surv response) has {missing} row(s) with a missing time "
                              "or status; gbm does not allow missing values in the response")
         y, status = np.asarray(y.time, dtype=float), np.asarray(y.status, dtype=float)
     elif misc is not None:
@@ -546,7 +546,7 @@ def gbm(formula, data, distribution=None, weights=None, var_monotone=None, n_tre
         class_stratify_cv = bool_arg(class_stratify_cv, "class_stratify_cv")
     n_train = _train_rows(train_fraction, n)
     if fold_id is not None and hasattr(data, "iloc"):     # one fold per training row
-        same_rows_arg("fold_id", fold_id, data.iloc[:n_train], "data")
+        same_rows_arg("fold_id", fold_id, data.iloc[:n_train], f"data.iloc[:{n_train}]")
     call = call_string(formula, distribution, dict(
         n_trees=n_trees, interaction_depth=interaction_depth, shrinkage=shrinkage,
         bag_fraction=bag_fraction, train_fraction=train_fraction, cv_folds=cv_folds),

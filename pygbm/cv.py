@@ -146,20 +146,30 @@ def _worker_errors(results):
         raise ValueError(str(error)) from None
 
 
-def _results(futures, bar) -> list:
+def _results(futures, bar, beside) -> list:
     """The results of ``futures`` in their order, ``bar`` (if any) told of each
     one done; the first error raised as soon as it happens, not once the
-    futures before it are done."""
+    futures before it are done, and so is one of the future ``beside`` them
+    (the final fit's)."""
     try:
-        for done in as_completed(futures):
+        for done in as_completed([*futures, beside]):
             done.result()
-            if bar is not None:
+            if bar is not None and done is not beside:
                 bar.update(1)
     except BaseException:
         for future in futures:      # those not started yet never start
             future.cancel()
         raise
     return [future.result() for future in futures]
+
+
+def _watching(items, running):
+    """``items``, the future ``running`` (the final fit's) checked before each:
+    its error raised then, not once every item has come."""
+    for item in items:
+        if running.done():
+            running.result()
+        yield item
 
 
 def _told(items, bar):
@@ -225,16 +235,17 @@ def cross_validate(data, fit, spec: CVSpec, dist, rng, main_fit=None):
                 running = pool.submit(in_worker(main_fit))
                 folds = [pool.submit(in_worker(_fit_fold), k, fold_id, data, fit, s)
                          for k, s in jobs]
-                models = _results(folds, bar)
+                models = _results(folds, bar, running)
                 main = running.result()
         else:
             from joblib import Parallel, delayed      # worker processes: imported when used
 
             with ThreadPoolExecutor(max_workers=1) as alongside, stopped_together():
                 running = alongside.submit(in_worker(main_fit))
-                done = list(_told(_worker_errors(Parallel(n_jobs=n_cores, return_as="generator")(
+                done = list(_told(_watching(_worker_errors(Parallel(
+                    n_jobs=n_cores, return_as="generator")(
                     delayed(recorded(_fit_fold))(k, fold_id, data, fit, s) for k, s in jobs)),
-                    bar))
+                    running), bar))
                 main = running.result()
             models = [model for model, _ in done]
             for _, given in done:       # the folds' warnings, given in their processes

@@ -461,7 +461,8 @@ def build_fit(data: CodedData, options: FitOptions, problem: BoostProblem, targe
         row_order=perm, ts_support=state.support, zero_sample=zero_sample,
         cost_tracker=state.rows,
         matrix_offset=targets.offset is not None and not formula_offset(data.encoder),
-        rows_digest=None if kept is not None else rows_digest(data.x, data.y))
+        rows_digest=None if kept is not None else rows_digest(
+            data.x, targets.y, targets.offset, targets.misc))
 
 
 def continue_fit(fit: GBMFit, x, targets: Response, n_trees, report, rng) -> GBMFit:

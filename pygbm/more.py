@@ -40,6 +40,8 @@ def _new_rows(fit, data, weights):
     # the response coded by the fit's levels, not by those the rows happen to have
     # (text, or categories in another order, swapped the classes without a word)
     y = frontend.coded_like_fit(mf.y, mf.y_levels, fit.y_levels, "the response of data")
+    if fit.distribution.multi_output and fit.y_levels is None:
+        y = _class_codes(y, fit.classes)      # numbers: the classes' codes, as the fit's
     off, status = mf.offset, mf.status
     if fit.distribution.bag_by_group:                  # pairwise: the kept groups
         status = None if fit.data is None else fit.data.response.misc
@@ -55,12 +57,28 @@ def _new_rows(fit, data, weights):
     # the fit's normalisation (R's sum), so that the continuation is a one-shot fit
     # bit for bit: np.sum rounds otherwise, and a laplace leaf's weighted median moved
     w_norm = rescaled_weights_arg(w_raw, x.shape[0], w_raw, "w * n / sum(w)")
-    if not same_rows(fit.data, fit.rows_digest, x, y):
+    if not same_rows(fit.data, fit.rows_digest, x, y, offset_arg(off, x.shape[0]), status):
         raise ValueError("data are not the rows the model was fitted on, in their order (the "
-                         "predictors or the response differ): gbm_more continues the trees "
-                         "on the rows that grew them (R's gbm.more reads the kept rows and "
-                         "ignores data); give the training rows as they were")
+                         "predictors, the response, its offset or event status differ): "
+                         "gbm_more continues the trees on the rows that grew them (R's "
+                         "gbm.more reads the kept rows and ignores data); give the training "
+                         "rows as they were")
     return x, Response(y=y, misc=status, offset=off, w=w_norm, w_raw=w_raw)
+
+
+def _class_codes(y, classes) -> np.ndarray:
+    """A multi-class response of numbers (``y``) as the codes 0..K-1 of the fit's
+    ``classes`` (sorted), the coding of its kept response and of its trees (the
+    values themselves, 1..3 say, were read as the codes of other classes, and 3
+    past the last); a value that is none of them is refused."""
+    values = np.asarray(y, dtype=float)
+    known = np.asarray(classes, dtype=float)
+    codes = np.minimum(np.searchsorted(known, values), known.size - 1)
+    other = known[codes] != values
+    if other.any():
+        raise ValueError(f"the response of data has values that are none of the fit's "
+                         f"classes {known.tolist()}, such as {values[other][0]!r}")
+    return codes.astype(float)
 
 
 def _same_offset(fit, offset, n: int, own) -> None:

@@ -60,23 +60,36 @@ class KeptData:
         return KeptData(self.x[perm], self.response.take(perm))
 
 
-def rows_digest(x, y) -> str:
-    """SHA-256 of rows' coded predictors ``x`` and response ``y``, in their order:
-    what a fit that did not keep its data keeps, so that ``gbm_more(data=...)``
-    knows its rows again (other rows, or the same in another order, would
+def _row_columns(x, y, offset, status) -> tuple:
+    """What identifies rows (:func:`rows_digest`, :func:`same_rows`) as float arrays:
+    coded predictors, response, offset (none: zeros, as R's) and event status or
+    group codes (none: empty)."""
+    y = np.asarray(y, dtype=np.float64)
+    offset = np.zeros(y.shape[0]) if offset is None else offset
+    status = np.empty(0) if status is None else status
+    return tuple(np.ascontiguousarray(a, dtype=np.float64) for a in (x, y, offset, status))
+
+
+def rows_digest(x, y, offset=None, status=None) -> str:
+    """SHA-256 of rows' coded predictors ``x``, response ``y``, ``offset`` and
+    event ``status`` (or pairwise's group codes), in their order: what a fit that
+    did not keep its data keeps, so that ``gbm_more(data=...)`` knows its rows
+    again (other rows, the same in another order, or another offset would
     continue the trees on values that are not theirs)."""
     h = hashlib.sha256()
-    for values in (x, y):
-        h.update(np.ascontiguousarray(values, dtype=np.float64).tobytes())
+    for values in _row_columns(x, y, offset, status):
+        h.update(values.tobytes())
     return h.hexdigest()
 
 
-def same_rows(kept: KeptData | None, digest: str | None, x, y) -> bool:
-    """Whether ``x`` and ``y`` are the rows of a fit, in their order: its kept
-    data's (``kept``), else those of its :func:`rows_digest` (``digest``; None:
-    unknown, taken as the same)."""
-    if kept is not None:
-        return (np.array_equal(x, kept.x, equal_nan=True)
-                and np.array_equal(np.asarray(y, dtype=float),
-                                   np.asarray(kept.response.y, dtype=float), equal_nan=True))
-    return digest is None or rows_digest(x, y) == digest
+def same_rows(kept: KeptData | None, digest: str | None, x, y, offset=None,
+              status=None) -> bool:
+    """Whether ``x``, ``y``, ``offset`` and ``status`` are the rows of a fit, in
+    their order: its kept data's (``kept``), else those of its :func:`rows_digest`
+    (``digest``; None: unknown, taken as the same)."""
+    if kept is None:
+        return digest is None or rows_digest(x, y, offset, status) == digest
+    ours = _row_columns(x, y, offset, status)
+    theirs = _row_columns(kept.x, kept.response.y, kept.response.offset, kept.response.misc)
+    return all(a.shape == b.shape and np.array_equal(a, b, equal_nan=True)
+               for a, b in zip(ours, theirs))

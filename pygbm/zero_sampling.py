@@ -120,9 +120,10 @@ class ZeroSample:
         """gbm_more(data=...): the kept rows of ``data`` (``y_selected``, the
         responses :meth:`select` picks) must be zeros where the fit kept zeros and
         non-zeros elsewhere; other rows, or the same rows in another order, would
-        take the kept rows' places and weights without a word (rows swapped among
-        the non-zeros, or among the zeros, pass). A ValueError says how many
-        differ."""
+        take the kept rows' places and weights without a word. A ValueError says
+        how many differ (rows swapped among the non-zeros, or among the zeros, pass
+        here: gbm_more's check of the rows themselves, response.same_rows, refuses
+        them)."""
         zero = np.asarray(y_selected[:self.n_kept], dtype=float) == 0.0
         differ = int(np.sum(zero != self.kept_zero))
         if differ:

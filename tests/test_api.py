@@ -222,7 +222,7 @@ def test_gbm_fit_refuses_a_surv_response_with_a_missing_status():
     x = rng.normal(size=(100, 2))
     status = (rng.random(100) < 0.7).astype(float)
     status[3] = np.nan
-    with pytest.raises(ValueError, match=r"^y \(a Surv response\) has 1 rows with a missing "
+    with pytest.raises(ValueError, match=r"^y \(a Surv response\) has 1 row\(s\) with a missing "
                                          r"time or status"):
         pygbm.gbm_fit(x, pygbm.Surv(rng.exponential(size=100), status),
                       distribution="coxph", n_trees=5)
@@ -532,3 +532,38 @@ def test_gbm_more_refuses_other_rows_or_another_order(keep_data):
         pygbm.gbm_more(first, 5, data=d.assign(y=d.y + 1))
     # other weights on the same rows are what data= is for
     pygbm.gbm_more(first, 5, data=d.assign(w=np.linspace(1, 2, 200)), weights="w")
+
+
+@pytest.mark.parametrize("keep_data", [True, False])
+def test_gbm_more_codes_a_multiclass_response_of_numbers_as_the_fit(keep_data):
+    # classes 1, 2, 3: the fit's trees and kept response use the codes 0..2, data= gave
+    # the values (refused with kept data; without, classes 1..3 read as codes 1, 2, 3)
+    rng = np.random.default_rng(0)
+    df = pd.DataFrame({"x": rng.normal(size=300), "y": rng.integers(1, 4, 300)})
+    kw = dict(distribution="multinomial", bag_fraction=1.0, random_state=1)
+    fit = pygbm.gbm("y ~ x", df, n_trees=3, keep_data=keep_data, **kw)
+    more = pygbm.gbm_more(fit, 2, data=df)
+    np.testing.assert_allclose(more.fit, pygbm.gbm("y ~ x", df, n_trees=5, **kw).fit,
+                               rtol=1e-12)
+    with pytest.raises(ValueError, match=r"^the response of data has values that are none "
+                                         r"of the fit's classes \[1\.0, 2\.0, 3\.0\]"):
+        pygbm.gbm_more(fit, 2, data=df.assign(y=np.where(df.y == 3, 4, df.y)))
+
+
+@pytest.mark.parametrize("keep_data", [True, False])
+def test_gbm_more_refuses_data_of_another_status_or_offset(keep_data):
+    # the rows' check compared predictors and response only: a flipped event status or a
+    # shifted offset() column continued the trees on them without a word
+    rng = np.random.default_rng(1)
+    d = pd.DataFrame({"x": rng.normal(size=200), "t": rng.exponential(size=200),
+                      "s": (rng.random(200) < 0.7).astype(int), "e": rng.uniform(1, 2, 200)})
+    d["k"] = rng.poisson(d.e)
+    match = r"^data are not the rows the model was fitted on"
+    cox = pygbm.gbm("Surv(t, s) ~ x", d, distribution="coxph", n_trees=3, keep_data=keep_data)
+    with pytest.raises(ValueError, match=match):
+        pygbm.gbm_more(cox, 2, data=d.assign(s=1 - d.s))
+    pois = pygbm.gbm("k ~ x + offset(np.log(e))", d, distribution="poisson", n_trees=3,
+                     keep_data=keep_data)
+    pygbm.gbm_more(pois, 2, data=d)
+    with pytest.raises(ValueError, match=match):
+        pygbm.gbm_more(pois, 2, data=d.assign(e=d.e * 2))

@@ -185,6 +185,37 @@ def test_a_failing_fold_stops_the_fits_beside_it(boston):
     assert stopped == [True] and folds_run
 
 
+def test_a_failing_final_fit_stops_the_folds_beside_it(boston):
+    """The final fit runs beside the folds: its error waited for every fold."""
+    ref = pygbm.gbm("medv ~ .", boston, distribution="gaussian", n_trees=5)
+    options = fit_options("gaussian", n_trees=5, interaction_depth=1, n_minobsinnode=10,
+                          shrinkage=0.1, bag_fraction=0.5, var_monotone=None,
+                          var_names=ref.var_names, var_type=ref.var_type, keep_data=False)
+    data = CodedData(x=ref.data.x, var_names=ref.var_names, var_type=ref.var_type,
+                     var_levels=ref.var_levels, encoder=ref.encoder,
+                     y=ref.data.response.y, n_train=ref.data.x.shape[0])
+    stopped = []
+
+    def fold_fit(rows, seed):          # long fits: iterations until asked to stop
+        report = IterationReport(False, None, 0.1, 1)
+        deadline = time.monotonic() + 60
+        try:
+            while time.monotonic() < deadline:
+                report.advance(1)
+                time.sleep(0.001)
+        except FitStopped:
+            stopped.append(seed)
+            raise
+
+    def main_fit():
+        raise ValueError("a bad final fit")
+
+    with pytest.raises(ValueError, match="a bad final fit"):
+        cv.cross_validate(data, fold_fit, cv.CVSpec(3, n_cores=2, threads=True),
+                          options.distribution, np.random.default_rng(5), main_fit=main_fit)
+    assert stopped
+
+
 # ------------------------------------------------------------------ GBMFit
 def _field_names():
     return {f.name for f in dataclasses.fields(pygbm.GBMFit)}

@@ -48,11 +48,12 @@ BRUTE_FORCE_BLOCK_ROWS = 200_000
 #: the largest partial dependence grid computed (R allocates any size and may die)
 MAX_GRID_ROWS = 10**7
 
+
 def resolve_vars(fit, i_var, arg: str = "i_var") -> list[int]:
     """0-based column indices of ``i_var``: variable names, or 0-based
     positions in ``fit.var_names`` (R's ``i.var = 1`` is position 0 here)."""
     names = list(fit.var_names)
-    if not isinstance(i_var, (str, int, np.integer)) and array_arg("i_var", i_var).ndim != 1:
+    if not isinstance(i_var, (str, int, np.integer)) and array_arg(arg, i_var).ndim != 1:
         raise TypeError(f"{arg} must be a variable name, a 0-based integer position or a "
                         f"list of them, got {i_var!r:.80}")
     items = [i_var] if isinstance(i_var, (str, int, np.integer)) else list(i_var)
