@@ -150,69 +150,60 @@ def test_cv_takes_the_fitting_function_as_a_callable(boston):
     np.testing.assert_array_equal(threaded.fitted, ref.cv_fitted)
 
 
+def _boston_coded(boston):
+    """A gaussian fit's coded Boston rows and distribution, for cv's own calls."""
+    ref = pygbm.gbm("medv ~ .", boston, distribution="gaussian", n_trees=5)
+    data = CodedData(x=ref.data.x, var_names=ref.var_names, var_type=ref.var_type,
+                     var_levels=ref.var_levels, encoder=ref.encoder,
+                     y=ref.data.response.y, n_train=ref.data.x.shape[0])
+    return data, ref.distribution
+
+
+def _until_stopped(stopped: list, label) -> None:
+    """A long fit: iterations (the loop's report) until it is asked to stop, when
+    ``label`` goes to ``stopped``; a minute at most."""
+    report = IterationReport(False, None, 0.1, 1)
+    deadline = time.monotonic() + 60
+    try:
+        while time.monotonic() < deadline:
+            report.advance(1)
+            time.sleep(0.001)
+    except FitStopped:
+        stopped.append(label)
+        raise
+
+
 def test_a_failing_fold_stops_the_fits_beside_it(boston):
     """A fold's error (or the user's Ctrl-C) reached the caller only once every
     fit running beside it had finished (the thread pool's exit waits for them):
     seconds to minutes, and a notebook's "Interrupt kernel" did nothing till
     then. The fits beside it now stop after their current iteration."""
-    ref = pygbm.gbm("medv ~ .", boston, distribution="gaussian", n_trees=5)
-    options = fit_options("gaussian", n_trees=5, interaction_depth=1, n_minobsinnode=10,
-                          shrinkage=0.1, bag_fraction=0.5, var_monotone=None,
-                          var_names=ref.var_names, var_type=ref.var_type, keep_data=False)
-    data = CodedData(x=ref.data.x, var_names=ref.var_names, var_type=ref.var_type,
-                     var_levels=ref.var_levels, encoder=ref.encoder,
-                     y=ref.data.response.y, n_train=ref.data.x.shape[0])
+    data, dist = _boston_coded(boston)
     stopped, folds_run = [], []
-
-    def main_fit():                  # a long fit: iterations until asked to stop
-        report = IterationReport(False, None, 0.1, 1)
-        deadline = time.monotonic() + 60
-        try:
-            while time.monotonic() < deadline:
-                report.advance(1)
-                time.sleep(0.001)
-        except FitStopped:
-            stopped.append(True)
-            raise
 
     def fit(rows, seed):
         folds_run.append(seed)
         raise ValueError("a bad fold")
 
     with pytest.raises(ValueError, match="a bad fold"):
-        cv.cross_validate(data, fit, cv.CVSpec(3, n_cores=2, threads=True),
-                          options.distribution, np.random.default_rng(5), main_fit=main_fit)
-    assert stopped == [True] and folds_run
+        cv.cross_validate(data, fit, cv.CVSpec(3, n_cores=2, threads=True), dist,
+                          np.random.default_rng(5),
+                          main_fit=lambda: _until_stopped(stopped, "final"))
+    assert stopped == ["final"] and folds_run
 
 
 def test_a_failing_final_fit_stops_the_folds_beside_it(boston):
     """The final fit runs beside the folds: its error waited for every fold."""
-    ref = pygbm.gbm("medv ~ .", boston, distribution="gaussian", n_trees=5)
-    options = fit_options("gaussian", n_trees=5, interaction_depth=1, n_minobsinnode=10,
-                          shrinkage=0.1, bag_fraction=0.5, var_monotone=None,
-                          var_names=ref.var_names, var_type=ref.var_type, keep_data=False)
-    data = CodedData(x=ref.data.x, var_names=ref.var_names, var_type=ref.var_type,
-                     var_levels=ref.var_levels, encoder=ref.encoder,
-                     y=ref.data.response.y, n_train=ref.data.x.shape[0])
+    data, dist = _boston_coded(boston)
     stopped = []
-
-    def fold_fit(rows, seed):          # long fits: iterations until asked to stop
-        report = IterationReport(False, None, 0.1, 1)
-        deadline = time.monotonic() + 60
-        try:
-            while time.monotonic() < deadline:
-                report.advance(1)
-                time.sleep(0.001)
-        except FitStopped:
-            stopped.append(seed)
-            raise
 
     def main_fit():
         raise ValueError("a bad final fit")
 
     with pytest.raises(ValueError, match="a bad final fit"):
-        cv.cross_validate(data, fold_fit, cv.CVSpec(3, n_cores=2, threads=True),
-                          options.distribution, np.random.default_rng(5), main_fit=main_fit)
+        cv.cross_validate(data, lambda rows, seed: _until_stopped(stopped, seed),
+                          cv.CVSpec(3, n_cores=2, threads=True), dist,
+                          np.random.default_rng(5), main_fit=main_fit)
     assert stopped
 
 
