@@ -159,32 +159,39 @@ def same_rows_arg(name: str, value, rows, rows_name: str) -> None:
     argument ``name``) a pandas Series or DataFrame whose index differs from the
     index of ``rows`` (the table, or the other Series of the call, named
     ``rows_name``) is refused by a ValueError, since pandas pairs such values
-    with rows by label. Anything else (an array, a list, a Series of the same
-    index, ``rows`` without an index, or of another length, which the
+    with rows by label; so is a Surv response whose ``index`` (that of the
+    Series it was built from) differs. Anything else (an array, a list, a Series
+    of the same index, ``rows`` without an index, or of another length, which the
     argument's own check refuses) passes."""
     pandas = sys.modules.get("pandas")      # a Series exists only once pandas is imported
     if pandas is None:
         return
     framed = (pandas.Series, pandas.DataFrame)
-    if not (isinstance(value, framed) and isinstance(rows, framed)) \
-            or len(value) != len(rows) or value.index.equals(rows.index):
+    index = getattr(value, "index", None)   # a Series', a DataFrame's, a Surv's (or None)
+    if not (isinstance(index, pandas.Index) and isinstance(rows, framed)) \
+            or len(value) != len(rows) or index.equals(rows.index):
         return
     try:
-        other = value.index.difference(rows.index, sort=False)
+        other = index.difference(rows.index, sort=False)
     except TypeError:       # labels that cannot be compared
         other = None
     if other is not None and len(other):
         label = other[0].item() if isinstance(other[0], np.generic) else other[0]
         how = f"{len(other)} label(s) not in it, such as {label!r:.40}"
-    elif other is not None and value.index.is_unique and rows.index.is_unique:
+    elif other is not None and index.is_unique and rows.index.is_unique:
         how = "its labels in another order"
     else:
         how = "the rows in another order, or other rows"
-    raise ValueError(f"{name} is a pandas {type(value).__name__} whose index differs from "
-                     f"{rows_name}'s index ({how}): pygbm reads per-row values by "
-                     f"position, as R does; give {name}.to_numpy() if they are in "
-                     f"{rows_name}'s row order, or {name}.reindex({rows_name}.index) to align "
-                     "them by label")
+    if isinstance(value, framed):
+        what = f"a pandas {type(value).__name__}"
+        fix = (f"give {name}.to_numpy() if they are in {rows_name}'s row order, or "
+               f"{name}.reindex({rows_name}.index) to align them by label")
+    else:                                   # a Surv response: its Series' index
+        what = "a Surv response built from pandas Series"
+        fix = (f"build it from their .to_numpy() if they are in {rows_name}'s row order, "
+               f"or from them reindexed by {rows_name}.index to align them by label")
+    raise ValueError(f"{name} is {what} whose index differs from {rows_name}'s index "
+                     f"({how}): pygbm reads per-row values by position, as R does; {fix}")
 
 
 def monotone_arg(var_monotone, var_names, var_type):

@@ -123,8 +123,9 @@ def gbm_fit(x, y, offset=None, misc=None, distribution="bernoulli", w=None,
     y : array-like or Surv
         The response (R: ``y``); for coxph the times (with ``misc``) or a
         :func:`Surv` object. Read by position, as R: a pandas Series whose
-        index differs from a DataFrame ``x``'s is refused (so are ``offset``,
-        ``misc``, ``w`` and ``group`` then; give ``.to_numpy()``).
+        index differs from a DataFrame ``x``'s is refused, and so is a Surv
+        built from such Series (so are ``offset``, ``misc``, ``w`` and
+        ``group`` then; give ``.to_numpy()``).
     offset : array-like, optional
         Offset per row (R: ``offset``), by position (see ``y``).
     misc : array-like, optional

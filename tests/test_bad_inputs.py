@@ -1040,6 +1040,18 @@ _CASES = [
      _misaligned("group", "x")),
     ("surv-event-series-other-order", lambda E: pygbm.Surv(E.d.t, E.d.s.iloc[::-1]), V,
      _misaligned("event", "time")),
+    # a Surv keeps only arrays: built from Series in another order than x's rows, it
+    # paired each row with another row's time and status without a word
+    ("gbm_fit-surv-series-other-order", lambda E: gf(
+        E, y=pygbm.Surv(E.d.t.iloc[::-1], E.d.s.iloc[::-1]), distribution="coxph"), V,
+     r"^y is a Surv response built from pandas Series whose index differs from x's index "
+     r"\(its labels in another order\): pygbm reads per-row values by position, as R does; "
+     r"build it from their .to_numpy\(\) if they are in x's row order, or from them "
+     r"reindexed by x.index to align them by label$"),
+    ("gbm_fit-surv-series-other-rows", lambda E: gf(
+        E, y=pygbm.Surv(E.d.t.set_axis(E.d.index + N), E.d.s.to_numpy()), distribution="coxph"),
+     V, r"^y is a Surv response built from pandas Series whose index differs from x's index "
+        r"\(120 label\(s\) not in it"),
     ("gbm_more-weights-series-other-order", lambda E: pygbm.gbm_more(
         E.mfit, 5, data=E.d, weights=E.d.t.iloc[::-1]), V, _misaligned("weights", "data")),
     # refused before too, as "offset differs from the offsets the model was fitted with"
@@ -1234,6 +1246,10 @@ def test_per_row_series_of_the_tables_index_read_as_their_arrays(E):
     x = s[["x1", "x2"]]
     a = gf(E, x=x, y=s.y, w=s.t, offset=s.x2 * 0.1, bag_fraction=1.0)
     b = gf(E, x=x, y=s.y.to_numpy(), w=s.t.to_numpy(), offset=(s.x2 * 0.1).to_numpy(),
+           bag_fraction=1.0)
+    np.testing.assert_array_equal(a.fit, b.fit)
+    a = gf(E, x=x, y=pygbm.Surv(s.t, s.s), distribution="coxph", bag_fraction=1.0)
+    b = gf(E, x=x, y=pygbm.Surv(s.t.to_numpy(), s.s.to_numpy()), distribution="coxph",
            bag_fraction=1.0)
     np.testing.assert_array_equal(a.fit, b.fit)
     # a RangeIndex and an index of the same labels 0..n-1 are the same index

@@ -121,6 +121,11 @@ def test_cost_tradeoff_coxph_reads_the_event_status_of_newdata():
     with pytest.raises(ValueError, match=r"y must be the survival times and event status of "
                                          r"newdata for distribution 'coxph'"):
         cost_tradeoff(fit, test, y=test["time"], n_trees=[5])
+    # a Surv of newdata's rows in another order was read by position without a word
+    shuffled = test.sample(frac=1, random_state=1)
+    with pytest.raises(ValueError, match=r"^y is a Surv response built from pandas Series "
+                                         r"whose index differs from newdata's index"):
+        cost_tradeoff(fit, test, y=Surv(shuffled["time"], shuffled["status"]), n_trees=[5])
 
 
 def test_cost_tradeoff_weights_the_deviance_and_costs_as_valid_error_does():

@@ -106,6 +106,10 @@ class SurvData:
     time : float ndarray, the follow-up times (NaN = missing).
     status : float ndarray, 1 = event observed, 0 = censored (NaN = missing).
     type : always ``"right"``.
+    index : pandas Index or None, the index of the pandas Series the response was
+        built from (``time``'s, else ``event``'s); None when built from arrays.
+        By it ``gbm_fit`` refuses a response whose rows are in another order than
+        its table's, as it refuses a Series indexed unlike the table.
 
     ``np.asarray(surv)`` gives R's two-column matrix ``cbind(time, status)``;
     ``len()``, slicing and boolean/integer indexing work row-wise.
@@ -113,7 +117,7 @@ class SurvData:
 
     type = "right"
 
-    def __init__(self, time: np.ndarray, status: np.ndarray):
+    def __init__(self, time: np.ndarray, status: np.ndarray, index: pd.Index | None = None):
         self.time = np.asarray(time, dtype=float)
         self.status = np.asarray(status, dtype=float)
         if self.time.shape != self.status.shape or self.time.ndim != 1:
@@ -121,6 +125,10 @@ class SurvData:
                 "Surv(): time and status are different lengths "
                 f"({self.time.shape[0]} and {self.status.shape[0]})"
             )
+        if index is not None and len(index) != self.time.shape[0]:
+            raise ValueError(f"SurvData: index has {len(index)} labels for "
+                             f"{self.time.shape[0]} rows")
+        self.index = index
 
     def __len__(self) -> int:
         return self.time.shape[0]
@@ -130,7 +138,8 @@ class SurvData:
         return (len(self), 2)
 
     def __getitem__(self, rows) -> "SurvData":
-        return SurvData(self.time[rows], self.status[rows])
+        return SurvData(self.time[rows], self.status[rows],
+                        None if self.index is None else self.index[rows])
 
     def __array__(self, dtype=None, copy=None):
         out = np.column_stack([self.time, self.status])
@@ -170,7 +179,8 @@ def Surv(time, event=None, *args, type: str = "right") -> SurvData:  # noqa: N80
     Returns
     -------
     SurvData
-        ``time`` and 0/1 ``status`` float arrays (NaN = missing).
+        ``time`` and 0/1 ``status`` float arrays (NaN = missing), and the
+        ``index`` of the pandas Series given (None without one).
 
     Notes
     -----
@@ -208,4 +218,6 @@ def Surv(time, event=None, *args, type: str = "right") -> SurvData:  # noqa: N80
             "Surv(): time and status are different lengths "
             f"({time_arr.shape[0]} and {status.shape[0]})"
         )
-    return SurvData(time_arr, status)
+    # the rows' labels, by which gbm_fit knows the response to be in its table's order
+    labelled = [v for v in (time, event) if isinstance(v, pd.Series)]
+    return SurvData(time_arr, status, labelled[0].index if labelled else None)

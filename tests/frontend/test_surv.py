@@ -46,6 +46,19 @@ def test_rows_and_repr():
     assert repr(s) == "Surv([4, 5+, 6], n=3)"
 
 
+def test_the_index_of_the_series_it_was_built_from_is_kept():
+    # gbm_fit compares it with its table's (by it a Surv of rows in another order is
+    # refused, as a Series would be: tests/test_bad_inputs.py)
+    t = pd.Series([4.0, 5.0, 6.0], index=[7, 3, 5])
+    s = Surv(t, [1, 0, 1])
+    assert s.index.equals(t.index)
+    assert s[np.array([2, 0])].index.tolist() == [5, 7]
+    assert s[1:].index.tolist() == [3, 5]
+    assert Surv([4.0, 5.0, 6.0], pd.Series([1, 0, 1], index=[2, 1, 0])).index.tolist() == \
+        [2, 1, 0]
+    assert Surv([4.0, 5.0, 6.0], [1, 0, 1]).index is None
+
+
 def test_errors():
     with pytest.raises(ValueError, match="found other values: \\[3.0\\]"):
         Surv([1, 2, 3], [0, 1, 3])
