@@ -26,7 +26,8 @@ import warnings
 
 import numpy as np
 
-__all__ = ["GBMMessage", "in_worker", "labelled", "listed", "recorded", "replay", "warn"]
+__all__ = ["GBMMessage", "in_worker", "labelled", "listed", "quiet", "recorded", "replay",
+           "warn"]
 
 #: values a message lists before it stops with "..."
 LISTED_VALUES = 5
@@ -40,6 +41,8 @@ _LABEL = contextvars.ContextVar("pygbm_warning_label", default="")
 #: globals of the line outside pygbm that started the work, see in_worker); None: the
 #: first frame of this thread's own stack outside pygbm
 _ORIGIN = contextvars.ContextVar("pygbm_warning_origin", default=None)
+#: whether the warnings of this thread are dropped (see quiet)
+_QUIET = contextvars.ContextVar("pygbm_warnings_quiet", default=False)
 
 
 class GBMMessage(UserWarning):
@@ -108,6 +111,17 @@ def replay(given) -> None:
 
 
 @contextlib.contextmanager
+def quiet():
+    """:func:`warn` gives nothing inside (in this thread): work done again whose
+    warnings the caller has had once (gbm_more(data=) codes the fit's rows again)."""
+    token = _QUIET.set(True)
+    try:
+        yield
+    finally:
+        _QUIET.reset(token)
+
+
+@contextlib.contextmanager
 def labelled(label: str):
     """Warnings given inside (in this thread) start with ``label``: a cv fold's fit
     warns of its own rows, which the caller's fit does not have."""
@@ -120,7 +134,9 @@ def labelled(label: str):
 
 def warn(message: str, category: type[Warning] = UserWarning) -> None:
     """Warn ``message``, attributed to the caller's line outside pygbm (and
-    labelled as :func:`labelled` says)."""
+    labelled as :func:`labelled` says); nothing inside :func:`quiet`."""
+    if _QUIET.get():
+        return
     label = _LABEL.get()
     text = f"{label}: {message}" if label else message
     origin = _ORIGIN.get()

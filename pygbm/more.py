@@ -24,7 +24,9 @@ def _new_rows(fit, data, weights):
     (the same rows as the first fit's)."""
     if fit.formula is None:
         raise ValueError("data= is only supported for models fitted with a formula")
-    mf = frontend.model_frame(fit.formula, data, weights)
+    # the fit's rows again: its warnings about them (numbers held as text, a predictor
+    # without variation, ...) were given by the fit
+    mf = frontend.model_frame(fit.formula, data, weights, again=True)
     n_first = fit.fit.shape[0] if fit.zero_sample is None else \
         fit.zero_sample.n_original(fit.fit.shape[0])
     if mf.x.shape[0] != n_first:

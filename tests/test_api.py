@@ -535,6 +535,36 @@ def test_gbm_more_refuses_other_rows_or_another_order(keep_data):
 
 
 @pytest.mark.parametrize("keep_data", [True, False])
+def test_gbm_more_data_does_not_repeat_the_fits_warnings_about_its_rows(keep_data):
+    # gbm_more(data=) builds the model frame of the fit's rows again: the fit's warnings
+    # about them (numbers held as text, no variation, '.' taking an offset() column,
+    # the response on the right) were all given a second time
+    rng = np.random.default_rng(0)
+    d = pd.DataFrame({"x": rng.normal(size=200), "c": rng.integers(0, 4, 200).astype(str),
+                      "k": 1.0, "o": rng.normal(size=200) * 0.1})
+    d["y"] = d.x + rng.normal(size=200) * 0.3
+    formula = "y ~ . + y + offset(o)"
+    kw = dict(distribution="gaussian", bag_fraction=1.0, random_state=1)
+    with warnings.catch_warnings(record=True) as first:
+        warnings.simplefilter("always")
+        fit = pygbm.gbm(formula, d, n_trees=3, keep_data=keep_data, **kw)
+    said = " | ".join(str(w.message) for w in first)
+    for part in ("holds numbers as text", "has no variation", "appeared on the right",
+                 "'.' includes ['o']"):
+        assert part in said
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        more = pygbm.gbm_more(fit, 2, data=d)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        np.testing.assert_allclose(more.fit, pygbm.gbm(formula, d, n_trees=5, **kw).fit,
+                                   rtol=1e-12)
+    # a weights column of this call that '.' takes as a predictor is said (not the fit's)
+    with pytest.warns(UserWarning, match=r"^'\.' includes \['k'\] as predictor"):
+        pygbm.gbm_more(fit, 2, data=d, weights="k")
+
+
+@pytest.mark.parametrize("keep_data", [True, False])
 def test_gbm_more_codes_a_multiclass_response_of_numbers_as_the_fit(keep_data):
     # classes 1, 2, 3: the fit's trees and kept response use the codes 0..2, data= gave
     # the values (refused with kept data; without, classes 1..3 read as codes 1, 2, 3)

@@ -12,7 +12,7 @@ import pytest
 
 import pygbm
 import pygbm.inspect  # noqa: F401  (pygbm.<toolbox> is resolved lazily)
-from pygbm.messages import LISTED_VALUES, listed, warn
+from pygbm.messages import LISTED_VALUES, listed, quiet, warn
 
 
 def _caught(call):
@@ -38,6 +38,19 @@ def bagged(data):
 def test_warn_points_at_the_first_frame_outside_pygbm():
     _, caught = _caught(lambda: warn("hello"))
     assert len(caught) == 1 and caught[0].filename == __file__
+
+
+def test_quiet_drops_warnings_inside_only_in_its_thread():
+    import threading
+    heard = []
+    with quiet():
+        _, caught = _caught(lambda: warn("dropped"))
+        thread = threading.Thread(target=lambda: heard.extend(_caught(lambda: warn("other"))[1]))
+        thread.start()
+        thread.join()
+    assert caught == [] and [str(w.message) for w in heard] == ["other"]
+    _, caught = _caught(lambda: warn("heard"))
+    assert [str(w.message) for w in caught] == ["heard"]
 
 
 def test_predict_without_n_trees_says_so_once_as_r_does(bagged, data):

@@ -13,6 +13,7 @@ costs about 0.4 s, more than R's whole fit of a small data set).
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -22,7 +23,7 @@ import numpy as np
 import pandas as pd
 
 from .._checks import array_arg, same_rows_arg
-from ..messages import listed, warn
+from ..messages import listed, quiet, warn
 from .encode import (NUMERIC, R_MAX_CATEGORICAL_LEVELS, PredictorEncoder, _column_kind,
                      as_column, holds_numbers, numeric_values, refuse_multiindex,
                      table_type)
@@ -259,16 +260,20 @@ def _parse_on(formula: str, data: pd.DataFrame, where: str):
 
 # ------------------------------------------------------------------ public API
 def model_frame(formula: str, data, weights=None,
-                max_levels=R_MAX_CATEGORICAL_LEVELS) -> ModelFrame:
+                max_levels=R_MAX_CATEGORICAL_LEVELS, again: bool = False) -> ModelFrame:
     """Build the model frame R's ``gbm(formula, data, weights)`` builds.
 
     Parameters
     ----------
     formula : str, e.g. ``"y ~ ."``, ``"y ~ . - c"``, ``"y ~ a + log(b) + offset(log(t))"``,
         ``"Surv(time, status) ~ ."``.  ``.`` means all columns of ``data`` (in their order)
-        except the response's, the weights column (when named) and those inside ``offset()``.
+        except the response's: a weights column or a column inside ``offset()`` too, with
+        a warning (R's meaning).
     data : pandas DataFrame.
     weights : None, a column name of ``data``, or an array of n non-negative numbers.
+    again : the rows of a fit given again (``gbm_more(data=)``): the warnings about
+        the formula and the predictors' values, which the fit gave on the same rows,
+        are not given again (the one about a weights column, this call's, is).
 
     Returns
     -------
@@ -285,15 +290,17 @@ def model_frame(formula: str, data, weights=None,
     predictors = []
     for spec in terms.predictors:
         if spec.label == response_term.label:
-            warn(f"the response {spec.label} appeared on the right-hand side and was "
-                 "dropped")
+            if not again:
+                warn(f"the response {spec.label} appeared on the right-hand side and was "
+                     "dropped")
             continue
         predictors.append(spec)
     if not predictors:
         raise ValueError(f"formula {formula!r} has no predictors")
     # R's meaning of '.': every column but the response's, so a weights column or a
     # column used inside offset() is a predictor too (R gbm does the same); say so
-    shadowed = ({weights} if isinstance(weights, str) else set()) | terms.offset_columns
+    shadowed = ({weights} if isinstance(weights, str) else set()) | \
+        (set() if again else terms.offset_columns)
     used = sorted(shadowed & {p.label for p in predictors})
     if used and "." in _rhs_text(formula):
         warn(f"'.' includes {used} as predictor(s) although they are used as "
@@ -308,7 +315,8 @@ def model_frame(formula: str, data, weights=None,
     if not all(spec.lookup for spec in predictors):
         _formula_parse().refuse_made_nan(frame, predictors, evaluator)
     encoder = PredictorEncoder(max_levels=max_levels, terms=predictors, offset_terms=offsets)
-    x, var_names, var_type, var_levels = encoder.fit_transform(frame)
+    with quiet() if again else contextlib.nullcontext():   # numbers as text, no variation
+        x, var_names, var_type, var_levels = encoder.fit_transform(frame)
     return ModelFrame(x=x, var_names=var_names, var_type=var_type, var_levels=var_levels,
                       y=y, response_name=response_term.label, offset=offset, weights=w,
                       encoder=encoder, y_levels=y_levels, y_is_categorical=y_is_cat,
