@@ -460,7 +460,9 @@ def build_fit(data: CodedData, options: FitOptions, problem: BoostProblem, targe
         engine_var_type=inputs.var_type, ts_encoder=inputs.ts_encoder, rng=rng,
         row_order=perm, ts_support=state.support, zero_sample=zero_sample,
         cost_tracker=state.rows,
-        matrix_offset=targets.offset is not None and not formula_offset(data.encoder),
+        # a multi-class offset has no effect (the softmax cancels it): new rows need none
+        matrix_offset=targets.offset is not None and not formula_offset(data.encoder)
+        and not problem.distribution.multi_output,
         rows_digest=None if kept is not None else rows_digest(
             data.x, targets.y, targets.offset, targets.misc))
 

@@ -150,8 +150,9 @@ class GBMFit:
     matrix_offset : bool, default False
         The fit was trained with an ``offset`` argument (:func:`gbm_fit`),
         not a formula's ``offset()`` terms: what adds
-        offsets to new rows' predictions (:func:`qwyc`, :func:`calibrate`)
-        needs their offsets given (``offset=``). Not in R.
+        offsets to new rows' predictions (:func:`qwyc`, :func:`calibrate`,
+        :func:`cost_tradeoff`) needs their offsets given (``offset=``).
+        False for a multinomial fit, whose offset has no effect. Not in R.
     rows_digest : str, optional
         Without kept data (``keep_data=False``): a digest of the training
         rows' coded predictors and response, by which :func:`gbm_more` knows
@@ -350,6 +351,11 @@ class GBMFit:
                 return None
             return frontend.offset_newdata(self.encoder, data, table)
         if not (self.matrix_offset or (self.encoder is not None and self.encoder.offset_terms)):
+            if self.distribution.multi_output:
+                raise ValueError(f"{name} was given, but an offset has no effect under "
+                                 f"distribution {self.distribution.name!r} (added to every "
+                                 "class's link, it leaves the class probabilities as they "
+                                 f"are): leave {name} out")
             raise ValueError(f"{name} was given, but the model was fitted without an offset "
                              f"(neither gbm_fit(offset=) nor offset() in its formula): its "
                              f"scores have none to add to; leave {name} out")

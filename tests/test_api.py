@@ -506,6 +506,8 @@ def test_a_multinomial_offset_is_said_to_have_no_effect():
         fit = pygbm.gbm_fit(x, y, offset=rng.normal(size=150), **kw)
     np.testing.assert_allclose(fit.fit, pygbm.gbm_fit(x, y, **kw).fit, rtol=1e-12,
                                atol=1e-15)
+    # nor do its new rows need theirs (cost_tradeoff demanded them: "offset is required")
+    assert not fit.matrix_offset
     frame = pd.DataFrame({"a": x[:, 0], "b": x[:, 1], "k": y, "t": rng.uniform(1, 2, 150)})
     with pytest.warns(UserWarning, match=r"^the offset has no effect"):
         pygbm.gbm("k ~ a + b + offset(np.log(t))", frame, **kw)

@@ -207,6 +207,32 @@ def test_cost_tradeoff_needs_the_offset_of_a_model_fitted_with_one():
         cost_tradeoff(fit, x[400:], y=y[:5], n_trees=[10], offset=off[400:])
 
 
+def test_cost_tradeoff_of_a_multinomial_fit_needs_no_offset():
+    # a multinomial fit's offset has no effect (the softmax cancels it; gbm_fit warns),
+    # but its new rows' offsets were required ("the model was fitted with an offset
+    # argument"), and then changed nothing
+    from pygbm import cost_tradeoff
+
+    df = band_frame(300, seed=8)
+    rng = np.random.default_rng(8)
+    x, off = df[NAMES], rng.normal(0, 1, len(df))
+    y = np.array(["p", "q", "r"])[rng.integers(0, 3, len(df))]
+    kw = dict(distribution="multinomial", n_trees=5, feature_costs=COSTS, cegb_tradeoff=LIGHT,
+              random_state=1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")             # the offset has no effect
+        fit = gbm_fit(x[:200], y[:200], offset=off[:200], **kw)
+    plain = gbm_fit(x[:200], y[:200], **kw)
+    test = x.iloc[200:]
+    table = cost_tradeoff(fit, test, y=y[200:], n_trees=[5])
+    np.testing.assert_allclose(table["deviance"],
+                               cost_tradeoff(plain, test, y=y[200:], n_trees=[5])["deviance"],
+                               rtol=1e-12)
+    with pytest.raises(ValueError, match=r"^offset was given, but an offset has no effect "
+                                         r"under distribution 'multinomial'"):
+        cost_tradeoff(fit, test, y=y[200:], n_trees=[5], offset=off[200:])
+
+
 def test_cost_tradeoff_refuses_fits_whose_deviances_differ_in_kind():
     """Deviances of two distributions (or two quantiles) are on different scales;
     Newton splits measure the same deviance as R's."""
