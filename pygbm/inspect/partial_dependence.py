@@ -528,7 +528,7 @@ def plot_gbm(fit, i_var=0, n_trees=None, continuous_resolution=100, return_grid=
         The scale drawn (R: ``type``).
     ax : matplotlib Axes or Figure, optional
         Where to draw: an Axes for 1 or 2 variables, a Figure for 3 (panels);
-        default a new one. Not in R.
+        default a new one; checked with ``return_grid`` too. Not in R.
     method : {"weighted_traversal", "brute_force"}, default "weighted_traversal"
         How the other variables are averaged out (see
         :func:`partial_dependence`). Not in R.
@@ -589,6 +589,10 @@ def plot_gbm(fit, i_var=0, n_trees=None, continuous_resolution=100, return_grid=
     return_grid, ice = bool_arg(return_grid, "return_grid"), bool_arg(ice, "ice")
     rug = bool_arg(rug, "rug")
     _ice_args(ice_rows, random_state)
+    if ax is not None:      # an Axes or a Figure (panels), even when return_grid draws nothing
+        from ..plotting.axes import check_axes
+
+        check_axes(ax, figure=True)
     if len(idx) > MAX_PLOT_VARS and not return_grid:
         warn("plot_gbm draws up to 3 variables; returning the grid instead")
         return_grid = True

@@ -233,7 +233,7 @@ def gbm_perf(fit, method: str | None = None, plot_it: bool = True, oobag_curve: 
     ax : matplotlib.axes.Axes or pair of Axes, optional
         Where to draw: the main plot's axes, or (main, OOB panel) with
         ``oobag_curve`` (a list, tuple or the array of ``plt.subplots(1, 2)``);
-        None makes a new figure. Not in R.
+        None makes a new figure; checked with ``plot_it=False`` too. Not in R.
 
     Returns
     -------
@@ -267,6 +267,10 @@ def gbm_perf(fit, method: str | None = None, plot_it: bool = True, oobag_curve: 
     fit_arg(fit)
     for value, name in ((plot_it, "plot_it"), (oobag_curve, "oobag_curve"), (overlay, "overlay")):
         bool_arg(value, name)
+    if ax is not None:              # checked even when plot_it=False leaves it unused
+        from ..plotting.perf import perf_axes
+
+        perf_axes(ax, 2 if oobag_curve else 1)
     if method is None:
         method = guess_error_method(fit)
     method = _check_method(method)

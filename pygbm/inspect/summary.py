@@ -286,7 +286,8 @@ def summary(fit, c_bars=None, n_trees=None, plot_it=True, order=True,
         Scale the influences to sum to 100, negative ones set to 0 first (R:
         ``normalize``).
     ax : matplotlib.axes.Axes, optional
-        Where to draw; None makes a new figure. Not in R.
+        Where to draw; None makes a new figure; checked with ``plot_it=False``
+        too. Not in R.
     random_state : int, numpy.random.Generator or RRandom, optional
         Seed of the permutation method; a :class:`pygbm.RRandom` draws R's
         ``sample(1:nrow(x))`` of ``permutation.test.gbm``. Not in R (R uses
@@ -318,6 +319,10 @@ def summary(fit, c_bars=None, n_trees=None, plot_it=True, order=True,
     fit_arg(fit)
     for value, arg in ((plot_it, "plot_it"), (order, "order"), (normalize, "normalize")):
         bool_arg(value, arg)
+    if ax is not None:              # checked even when plot_it=False leaves it unused
+        from ..plotting.axes import check_axes
+
+        check_axes(ax)
     n_trees = check_n_trees(fit, n_trees, cap=True)
     choice_arg("method", method, METHODS)
     as_generator(random_state)                 # checked even when the method draws nothing

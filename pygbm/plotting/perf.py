@@ -44,6 +44,30 @@ def _finite_range(*arrays) -> tuple[float, float] | None:
     return lo - pad, hi + pad
 
 
+def perf_axes(ax, panels: int) -> list:
+    """The caller's Axes ``ax`` of gbm.perf's plot of ``panels`` panels (the second:
+    oobag_curve's): one Axes, or a list, tuple or array of them
+    (``plt.subplots(1, 2)``'s), as a list; else a ``TypeError`` (or ``ValueError``:
+    none, or more than ``panels``) naming ``ax``. Asked by :func:`gbm_perf` even
+    when it draws nothing."""
+    if not isinstance(ax, (list, tuple, np.ndarray)):
+        return [check_axes(ax)]
+    axes = list(np.ravel(np.asarray(ax, dtype=object)))
+    if not axes:
+        raise ValueError("ax must be a matplotlib Axes, a list of them (one per panel) "
+                         "or None, got an empty list")
+    if len(axes) > panels:
+        raise ValueError(f"ax holds {len(axes)} Axes but the plot has {panels} panel"
+                         f"{'s' if panels > 1 else ''} (the second is oobag_curve's)")
+    from matplotlib.axes import Axes
+
+    bad = [type(a).__name__ for a in axes if not isinstance(a, Axes)]
+    if bad:
+        raise TypeError(f"ax must be a matplotlib Axes, a list of them (one per panel) "
+                        f"or None, got a list holding {bad[0]}")
+    return axes
+
+
 def plot_perf(fit, best: int, method: str, smoother=None, oobag_curve: bool = False,
               overlay: bool = True, ax=None, ylab: str = "Loss") -> list:
     """Draw R's ``gbm.perf`` plot; returns the list of axes drawn on.
@@ -61,24 +85,7 @@ def plot_perf(fit, best: int, method: str, smoother=None, oobag_curve: bool = Fa
     choice_arg("method", method, ("OOB", "test", "cv"))
     oobag_curve, overlay = bool_arg(oobag_curve, "oobag_curve"), bool_arg(overlay, "overlay")
     panels = 2 if oobag_curve else 1
-    if ax is None:
-        axes = _new_axes(panels)
-    elif isinstance(ax, (list, tuple, np.ndarray)):     # plt.subplots(1, 2) gives an array
-        axes = list(np.ravel(np.asarray(ax, dtype=object)))
-        if not axes:
-            raise ValueError("ax must be a matplotlib Axes, a list of them (one per panel) "
-                             "or None, got an empty list")
-        if len(axes) > panels:
-            raise ValueError(f"ax holds {len(axes)} Axes but the plot has {panels} panel"
-                             f"{'s' if panels > 1 else ''} (the second is oobag_curve's)")
-        from matplotlib.axes import Axes
-
-        bad = [type(a).__name__ for a in axes if not isinstance(a, Axes)]
-        if bad:
-            raise TypeError(f"ax must be a matplotlib Axes, a list of them (one per panel) "
-                            f"or None, got a list holding {bad[0]}")
-    else:
-        axes = [check_axes(ax)]
+    axes = _new_axes(panels) if ax is None else perf_axes(ax, panels)
     main = axes[0]
     train = np.asarray(fit.train_error, float)
     iters = np.arange(1, len(train) + 1)

@@ -149,15 +149,40 @@ def test_ax_that_is_not_axes_is_refused(boston):
     bagged = gbm("y ~ x", pd.DataFrame({"y": x + rng.normal(size=200), "x": x}), n_trees=5)
     from pygbm.plotting import plot_qwyc_tradeoff
     grid = plot_gbm(boston, "lstat", return_grid=True, continuous_resolution=5)
-    calls = [lambda: summary(boston, ax="left"), lambda: plot_gbm(boston, "lstat", ax="left"),
+    calls = [lambda: summary(boston, ax="left"),
              lambda: plot_partial_dependence(grid, ax="left"),
              lambda: plot_relative_influence(summary(boston, plot_it=False).to_frame(),
                                              ax="left"),
              lambda: gbm_perf(bagged, method="OOB", ax="left"),
-             lambda: plot_qwyc_tradeoff(None, ax="left")]
+             lambda: plot_qwyc_tradeoff(None, ax="left"),
+             # nothing drawn: ax was ignored without a word (qwyc_tradeoff checked it)
+             lambda: summary(boston, plot_it=False, ax="left"),
+             lambda: bagged.summary(plot_it=False, ax="left"),
+             lambda: gbm_perf(bagged, method="OOB", plot_it=False, ax="left"),
+             lambda: gbm_perf(bagged, method="OOB", plot_it=False, oobag_curve=True,
+                              ax=[plt.gca(), "right"])]
     for call in calls:
-        with pytest.raises(TypeError, match="ax must be a matplotlib Axes or None, got str"):
+        with pytest.raises(TypeError, match="ax must be a matplotlib Axes.* or None, got"):
             call()
+    # plot_gbm draws on an Axes or, for panels, a Figure; the grid alone (return_grid,
+    # or more than 3 variables) ignored any ax
+    for call in (lambda: plot_gbm(boston, "lstat", ax="left"),
+                 lambda: plot_gbm(boston, "lstat", return_grid=True, ax="left"),
+                 lambda: plot_gbm(boston, ["lstat", "rm", "dis", "nox"], ax="left",
+                                  continuous_resolution=2)):
+        with pytest.raises(TypeError, match=r"^ax must be a matplotlib Axes, a Figure \(a plot "
+                                            r"of panels\) or None, got str$"):
+            call()
+    with pytest.raises(ValueError, match="ax holds 2 Axes but the plot has 1 panel"):
+        gbm_perf(bagged, method="OOB", plot_it=False, ax=[plt.gca(), plt.gca()])
+    # what a drawing takes is taken without one
+    fig, ax = plt.subplots()
+    with pytest.warns(UserWarning, match="OOB generally underestimates"):
+        assert gbm_perf(bagged, method="OOB", plot_it=False, ax=ax).axes is None
+    assert summary(boston, plot_it=False, ax=ax).c_bars == 13
+    plot_gbm(boston, "lstat", return_grid=True, ax=ax)
+    plot_gbm(boston, "lstat", return_grid=True, ax=fig)
+    assert not ax.has_data()
 
 
 def test_matplotlib_imported_lazily():
