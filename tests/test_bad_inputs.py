@@ -470,8 +470,9 @@ _CASES = [
      "method"),
     ("plot-i_var-unknown", lambda E: pygbm.plot_gbm(E.fit, "zz", return_grid=True), V, "zz"),
     ("plot-i_var-range", lambda E: pygbm.plot_gbm(E.fit, 9, return_grid=True), V, "i_var"),
-    ("plot-n_trees-0", lambda E: pygbm.plot_gbm(E.fit, 0, n_trees=0, return_grid=True), V,
-     "n_trees"),
+    # n_trees=0 is R's initial value across the grid (test_partial_dependence.py)
+    ("plot-n_trees-negative", lambda E: pygbm.plot_gbm(E.fit, 0, n_trees=-1, return_grid=True),
+     V, r"^n_trees must be at least 0, got -1$"),
     ("plot-resolution-0", lambda E: pygbm.plot_gbm(E.fit, 0, continuous_resolution=0,
                                                    return_grid=True), V,
      "continuous_resolution"),
@@ -1385,7 +1386,9 @@ def test_toolbox_takes_a_whole_float_count_as_r_and_predict_do(E, tool):
         assert got == expected or (np.isnan(got) and np.isnan(expected))
     else:
         pd.testing.assert_frame_equal(pd.DataFrame(got), pd.DataFrame(expected))
-    with pytest.raises(TypeError, match="n_trees must be a positive integer or None, got 2.5"):
+    # (partial dependence takes 0 trees, R's initial value)
+    with pytest.raises(TypeError, match=r"n_trees must be (a positive integer|an integer >= 0) "
+                                        r"or None, got 2.5"):
         calls[tool](2.5)
 
 

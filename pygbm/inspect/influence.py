@@ -39,8 +39,9 @@ def class_view(fit, k: int):
                                init_f=float(np.asarray(fit.init_f, dtype=float).reshape(-1)[k]))
 
 
-def check_n_trees(fit, n_trees, *, cap: bool, arg: str = "n_trees") -> int:
-    """Validate ``n_trees`` (a positive whole number); ``None`` means all trees.
+def check_n_trees(fit, n_trees, *, cap: bool, arg: str = "n_trees", least: int = 1) -> int:
+    """Validate ``n_trees`` (a whole number, at least ``least``: 0 where no trees
+    mean the initial value); ``None`` means all trees.
 
     Above ``fit.n_trees``: a warning and the cap when ``cap`` (R's plot.gbm,
     summary.gbm, interact.gbm), else a ``ValueError``.
@@ -49,10 +50,11 @@ def check_n_trees(fit, n_trees, *, cap: bool, arg: str = "n_trees") -> int:
     if n_trees is None:
         return total
     if not finite_number(n_trees) or n_trees != int(n_trees):    # 5.0 is 5, as in R
-        raise TypeError(f"{arg} must be a positive integer or None, got {n_trees!r}")
+        kind = "a positive integer" if least == 1 else f"an integer >= {least}"
+        raise TypeError(f"{arg} must be {kind} or None, got {n_trees!r}")
     n_trees = int(n_trees)
-    if n_trees < 1:
-        raise ValueError(f"{arg} must be at least 1, got {n_trees}")
+    if n_trees < least:
+        raise ValueError(f"{arg} must be at least {least}, got {n_trees}")
     if n_trees > total:
         if not cap:
             raise ValueError(f"{arg}={n_trees} exceeds the {total} trees of the fit")

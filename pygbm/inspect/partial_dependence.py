@@ -323,7 +323,8 @@ def partial_dependence(fit, i_var, n_trees=None, continuous_resolution=100, type
         (R: ``i.var``, 1-based there).
     n_trees : int, optional
         Trees used (R: ``n.trees``); default all. More than the fit has:
-        a warning, and all are used.
+        a warning, and all are used; 0: none, the initial value ``init_f``
+        at every grid point (on the scale of ``type``), as R.
     continuous_resolution : int, default 100
         Grid points of a continuous variable, equally spaced from its
         minimum to its maximum (R: ``continuous.resolution``); a whole
@@ -389,7 +390,7 @@ def partial_dependence(fit, i_var, n_trees=None, continuous_resolution=100, type
     """
     fit_arg(fit)
     idx = resolve_vars(fit, i_var)
-    n_trees = check_n_trees(fit, n_trees, cap=True)
+    n_trees = check_n_trees(fit, n_trees, cap=True, least=0)   # 0: the initial value, as R
     ice = bool_arg(ice, "ice")
     ice_rows, random_state = _ice_args(ice_rows, random_state)
     if ice_rows is not None and not ice:
@@ -515,7 +516,8 @@ def plot_gbm(fit, i_var=0, n_trees=None, continuous_resolution=100, return_grid=
         (R: ``i.var``; R's default ``i.var = 1`` is 0 here).
     n_trees : int, optional
         Trees used (R: ``n.trees``); default all. More than the fit has:
-        a warning, and all are used.
+        a warning, and all are used; 0: a flat line at the initial value,
+        as R.
     continuous_resolution : int, default 100
         Grid points of a continuous variable, from its minimum to its maximum
         (R: ``continuous.resolution``); a whole number, as in

@@ -70,6 +70,38 @@ def test_response_scale_is_inverse_link():
     assert resp.attrs["type"] == "response"
 
 
+def test_no_trees_give_the_initial_value_across_the_grid_as_r():
+    # R's plot.gbm(n.trees = 0) runs no tree: initF at every grid point, through the
+    # inverse link with type = "response" (gbm 2.1.8: plot(fit, 1, n.trees = 0,
+    # return.grid = TRUE)); pygbm refused 0 ("n_trees must be at least 1")
+    fit = build_fit(load_fixture("pima2_bernoulli"))
+    init = float(fit.init_f)
+    for kw in ({}, {"method": "brute_force"}, {"ice": True, "ice_rows": 5, "random_state": 1}):
+        link = partial_dependence(fit, "glucose", n_trees=0, continuous_resolution=7, **kw)
+        resp = partial_dependence(fit, "glucose", n_trees=0, continuous_resolution=7,
+                                  type="response", **kw)
+        # R's weighted traversal exactly; brute force's weighted mean to rounding
+        np.testing.assert_allclose(link["y"], init, rtol=0 if not kw else 1e-14)
+        np.testing.assert_allclose(resp["y"], 1 / (1 + np.exp(-init)), rtol=1e-14)
+        assert link.attrs["n_trees"] == 0
+    two = plot_gbm(fit, ["glucose", "mass"], n_trees=0, continuous_resolution=4,
+                   return_grid=True)
+    np.testing.assert_array_equal(two["y"], init)
+    # a multi-class fit: each class's initial value (their softmax on the response scale)
+    rng = np.random.default_rng(2)
+    d = pd.DataFrame({"a": rng.normal(size=150), "c": rng.choice(list("pqr"), 150)})
+    multi = pygbm.gbm("c ~ a", d, distribution="multinomial", n_trees=5, random_state=1)
+    grid = partial_dependence(multi, "a", n_trees=0, continuous_resolution=3, type="response")
+    init_k = np.asarray(multi.init_f, dtype=float)
+    np.testing.assert_allclose(grid[["p", "q", "r"]].to_numpy(),
+                               np.tile(np.exp(init_k) / np.exp(init_k).sum(), (3, 1)),
+                               rtol=1e-14)
+    with pytest.raises(ValueError, match=r"^n_trees must be at least 0, got -1$"):
+        partial_dependence(fit, "glucose", n_trees=-1)
+    with pytest.raises(TypeError, match=r"^n_trees must be an integer >= 0 or None, got 0\.5$"):
+        partial_dependence(fit, "glucose", n_trees=0.5)
+
+
 def _reference_pd(tree, values):
     """Recursive statement of the rules (for 1 grid point): follow splits on
     the grid variables (NaN -> missing child), average other splits by the
