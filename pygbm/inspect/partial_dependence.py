@@ -278,11 +278,17 @@ def _check_resolution(continuous_resolution) -> int:
 
 
 def response_label(fit, type: str) -> str:
-    """Axis label of the partial dependence: "f(x)" or the response scale."""
+    """Axis label of the partial dependence: "f(x)" or the response scale: a
+    probability for the class distributions (a 0/1 response, or multinomial's
+    classes); else the inverse link itself (pairwise's logistic of a ranking
+    score, as R's predict and plot.gbm give it, is no probability of anything)."""
     if type == "link":
         return "f(x)"
-    link = fit.distribution.response_link
-    return {"logistic": "probability", "logistic2": "probability", "softmax": "probability",
+    dist = fit.distribution
+    link = dist.response_link
+    if link == "softmax" or (link in ("logistic", "logistic2") and dist.zero_one_response):
+        return "probability"
+    return {"logistic": "1/(1+exp(-f(x)))", "logistic2": "1/(1+exp(-2f(x)))",
             "exp": "exp(f(x))"}.get(link, "f(x)")
 
 

@@ -36,6 +36,7 @@ class RDistribution:
         self.response_link = _RESPONSE_LINK.get(self.name, "identity")
         self.needs_time_order = self.name == "coxph"
         self.bag_by_group = self.name == "pairwise"
+        self.zero_one_response = self.name in ("bernoulli", "adaboost", "huberized")
         self.display_name = self.name
 
     def inverse_link(self, f):

@@ -74,6 +74,35 @@ def test_one_categorical_response(lending):
     assert ax.get_xlabel() == "sub_grade"
 
 
+def test_response_axis_of_a_ranking_fit_is_its_logistic_not_a_probability():
+    # pairwise's type="response" is R's 1/(1 + exp(-f)) of a ranking score (predict.gbm,
+    # plot.gbm): it was labelled "probability", as bernoulli's is
+    import warnings
+
+    import pandas as pd
+    from types import SimpleNamespace
+
+    from pygbm import gbm
+    from pygbm.distributions import get_distribution
+    from pygbm.inspect.partial_dependence import response_label
+    rng = np.random.default_rng(5)
+    d = pd.DataFrame({"g": np.repeat(np.arange(24), 10), "x": rng.normal(size=240)})
+    d["y"] = (d.x + 0.5 * rng.normal(size=240) > 0).astype(float)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        fit = gbm("y ~ x", d, distribution=dict(name="pairwise", group="g", metric="ndcg"),
+                  n_trees=5, random_state=1)
+    ax = plot_gbm(fit, "x", type="response", continuous_resolution=5)
+    assert ax.get_ylabel() == "1/(1+exp(-f(x)))"
+    np.testing.assert_allclose(ax.get_lines()[0].get_ydata(), 1 / (1 + np.exp(
+        -plot_gbm(fit, "x", return_grid=True, continuous_resolution=5)["y"])))
+    labels = {name: response_label(SimpleNamespace(distribution=get_distribution(name)),
+                                   "response")
+              for name in ("bernoulli", "adaboost", "multinomial", "poisson", "gaussian")}
+    assert labels == {"bernoulli": "probability", "adaboost": "probability",
+                      "multinomial": "probability", "poisson": "exp(f(x))", "gaussian": "f(x)"}
+
+
 def test_two_continuous_image(boston):
     ax = plot_gbm(boston, ["lstat", "rm"], continuous_resolution=20)
     meshes = [c for c in ax.collections if isinstance(c, QuadMesh)]
