@@ -208,6 +208,26 @@ def r_round(x, digits=0):
 
 #: R's ``signif`` rounds to at most this many significant digits (more: x as it is)
 _SIGNIF_MAX_DIGITS = 22
+#: the largest power of ten :func:`signif` scales by (beyond: a double's range)
+_MAX_TEN_POWER = 330
+
+
+def _integer_power(base: float, n: int) -> float:
+    """``base ** n`` for a whole ``n >= 0`` as R's integer powers are formed, by
+    repeated squaring in doubles: ``10 ** 23`` is then 1e23 (the nearer double),
+    where the C library's ``pow`` gives the one above."""
+    result = 1.0
+    while n:
+        if n & 1:
+            result *= base
+        n >>= 1
+        if n:
+            base *= base
+    return result
+
+
+#: ten to the powers 0 .. _MAX_TEN_POWER as R's signif scales by them
+_TEN_POWERS = np.array([_integer_power(10.0, k) for k in range(_MAX_TEN_POWER + 1)])
 
 
 def signif(x, digits=6):
@@ -221,7 +241,7 @@ def signif(x, digits=6):
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         rounded_here = np.isfinite(x) & (x != 0)
         shift = digits - 1 - np.floor(np.log10(np.abs(np.where(rounded_here, x, 1.0))))
-        scale = 10.0 ** np.abs(shift)
+        scale = _TEN_POWERS[np.minimum(np.abs(shift), _MAX_TEN_POWER).astype(np.intp)]
         rounded = np.where(shift >= 0, np.round(x * scale) / scale, np.round(x / scale) * scale)
     return np.where(rounded_here & np.isfinite(rounded), rounded, x)
 

@@ -72,6 +72,19 @@ def test_signif_gives_r_values(digits):
     np.testing.assert_array_equal(signif(SIGNIF_X, digits), R_SIGNIF[digits])
 
 
+#: small values rounded at 15 and 22 digits: R scales them by 10^23 and more, which
+#: R forms by repeated squaring (1e23, the nearer double); the C library's pow gives
+#: the double above it, and signif then lost the last digit (R 4.2.2's values)
+SMALL_X = np.array([7.938331003244921e-09, -7.59968691611848e-09, 1.234567890123456e-12])
+R_SIGNIF_SMALL = {15: [7.9383310032449213e-09, -7.5996869161184808e-09, 1.2345678901234599e-12],
+                  22: [7.9383310032449213e-09, -7.5996869161184808e-09, 1.2345678901234561e-12]}
+
+
+@pytest.mark.parametrize("digits", sorted(R_SIGNIF_SMALL))
+def test_signif_scales_small_values_as_r(digits):
+    np.testing.assert_array_equal(signif(SMALL_X, digits), R_SIGNIF_SMALL[digits])
+
+
 @pytest.mark.skipif(shutil.which("Rscript") is None, reason="Rscript not installed")
 def test_signif_matches_r_live(tmp_path):
     _against_r_live(tmp_path, "signif", signif, [*range(1, 8), 15, 22, 23])
