@@ -78,8 +78,14 @@ def rows_digest(x, y, offset=None, status=None) -> str:
     continue the trees on values that are not theirs)."""
     h = hashlib.sha256()
     for values in _row_columns(x, y, offset, status):
-        h.update(values.tobytes())
+        h.update(_canonical(values).tobytes())
     return h.hexdigest()
+
+
+def _canonical(values: np.ndarray) -> np.ndarray:
+    """``values`` with one bit pattern per value, as :func:`same_rows` compares kept
+    rows (equal values, NaN equal to NaN): -0.0 as 0.0, every NaN as NumPy's NaN."""
+    return np.where(np.isnan(values), np.nan, values + 0.0)
 
 
 def same_rows(kept: KeptData | None, digest: str | None, x, y, offset=None,

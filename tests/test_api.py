@@ -567,6 +567,28 @@ def test_gbm_more_data_does_not_repeat_the_fits_warnings_about_its_rows(keep_dat
 
 
 @pytest.mark.parametrize("keep_data", [True, False])
+def test_gbm_more_knows_rows_again_by_their_values_not_bits(keep_data):
+    # without kept data the rows' digest hashed the bytes: the same rows with a -0.0 for
+    # a 0.0, or a NaN of another bit pattern, were refused as other rows (the kept
+    # rows' comparison takes them as equal)
+    rng = np.random.default_rng(2)
+    d = pd.DataFrame({"x1": rng.normal(size=120), "x2": rng.normal(size=120)})
+    d["y"] = d.x1 + rng.normal(size=120) * 0.3
+    d.loc[3, "x1"], d.loc[5, "x2"] = 0.0, np.nan
+    kw = dict(distribution="gaussian", bag_fraction=1.0, random_state=1)
+    first = pygbm.gbm("y ~ x1 + x2", d, n_trees=10, keep_data=keep_data, **kw)
+    again = d.copy()
+    again.loc[3, "x1"] = -0.0
+    x2 = again["x2"].to_numpy().copy()
+    x2.view(np.uint64)[5] |= np.uint64(1)              # another NaN payload
+    again["x2"] = x2
+    assert np.signbit(again.loc[3, "x1"]) and np.isnan(again.loc[5, "x2"])
+    more = pygbm.gbm_more(first, 5, data=again)
+    np.testing.assert_allclose(more.fit, pygbm.gbm("y ~ x1 + x2", d, n_trees=15, **kw).fit,
+                               rtol=1e-12)
+
+
+@pytest.mark.parametrize("keep_data", [True, False])
 def test_gbm_more_codes_a_multiclass_response_of_numbers_as_the_fit(keep_data):
     # classes 1, 2, 3: the fit's trees and kept response use the codes 0..2, data= gave
     # the values (refused with kept data; without, classes 1..3 read as codes 1, 2, 3)
