@@ -9,9 +9,16 @@ The gbm vignette's "Pairwise" section, with R's C++ rules (src/pairwise.cpp):
   ranking (conc, ndcg: exact; map: exact; mrr: R's approximation), ranks by
   decreasing score with ties broken by noise ``1e-10 * U(-0.5, 0.5)``;
 * with rho_ij = 1 / (1 + exp(F_i - F_j)): lambda_i += |dZ| rho, lambda_j -=
-  |dZ| rho, gamma_i and gamma_j += |dZ| rho (1 - rho); both are divided by
-  (max IR measure of the group) * (number of pairs with |dZ| > 0). Only
-  in-bag groups with positive weight and some pair contribute;
+  |dZ| rho, gamma_i and gamma_j += |dZ| rho (1 - rho), added pair by pair
+  in R's loop order (by the worse item j, then the better item i), so that
+  every row's sums have R's last bits (a tie between two splits giving the
+  same rows goes R's way); both are divided by the group's max IR measure
+  times its number of pairs with |dZ| > 0. Only in-bag groups with positive
+  weight and some pair contribute;
+* map, in R's arithmetic order: the swap cost is the moved positive's
+  precision after less before, plus +-1/rank of each positive ranked between
+  the two, one at a time in rank order; the measure sums k / (rank of the
+  k-th positive) in rank order;
 * terminal nodes: sum(w lambda) / sum(w gamma), 0 when the denominator is 0;
 * f0 = 0; deviance = 1 - the weighted mean over groups (weight = the
   group's row weight) of measure / max measure, groups without pairs left
@@ -52,7 +59,11 @@ class _Layout:
         any_pairs = (size >= 2) & (y[start] > 0) & (y[last] != y[start])
         a, b = pairs_within(runs)
         keep = y[a] > y[b]
-        self.a, self.b = a[keep], b[keep]
+        a, b = a[keep], b[keep]
+        # R's loop order: by the worse row, then the better one (the rows'
+        # lambda sums follow it, see Pairwise._gradient)
+        r_order = np.lexsort((a, b))
+        self.a, self.b = a[r_order], b[r_order]
         self.pair_gid = runs.gid[self.a]
         max_size = int(size.max()) if size.size else 0
         cut = max_size if max_rank <= 0 else min(max_size, int(max_rank))
@@ -205,8 +216,10 @@ class Pairwise(Distribution):
             top = self._top_positive(L, rank)
             limit = np.minimum(runs.size, L.cutoff)
             return np.where(top <= limit, 1.0 / top, 0.0)
-        n_upto, _ = self._positive_cumsums(L, order, rank)
-        terms = np.where(L.positive, n_upto / rank, 0.0)
+        n_upto, pos_rank = self._positives(L, order, rank)
+        # R's sum over the positives in rank order: (k + 1) / (rank of the k-th)
+        k = np.arange(n_upto.shape[0]) - runs.start[runs.gid]
+        terms = np.where(k < L.n_pos[runs.gid], (k + 1.0) / pos_rank, 0.0)
         total = np.bincount(runs.gid, weights=terms, minlength=n_groups)
         with np.errstate(invalid="ignore", divide="ignore"):
             return np.where(L.n_pos > 0, total / L.n_pos, 0.0)
@@ -218,19 +231,20 @@ class Pairwise(Distribution):
         return top
 
     @staticmethod
-    def _positive_cumsums(L, order, rank):
-        """Per row: positives ranked at or above it, and the sum of 1/rank over them."""
+    def _positives(L, order, rank):
+        """Per row the positives ranked at or above it (a float count), and
+        the ranks of each group's positives in increasing order: group g's
+        k-th (0-based) at ``start[g] + k`` (1.0 in the unused places)."""
         runs = L.runs
-        pos_sorted = L.positive[order].astype(float)
-        within = np.arange(order.shape[0]) - runs.start[runs.gid] + 1
-        out = []
-        for v in (pos_sorted, pos_sorted / within):
-            c = np.cumsum(v)
-            before = np.repeat(c[runs.start] - v[runs.start], runs.size)
-            res = np.empty(order.shape[0])
-            res[order] = c - before
-            out.append(res)
-        return out[0], out[1]
+        pos_sorted = L.positive[order].astype(np.int64)
+        c = np.cumsum(pos_sorted)
+        before = np.repeat(c[runs.start] - pos_sorted[runs.start], runs.size)
+        n_upto = np.empty(order.shape[0])
+        n_upto[order] = c - before
+        pos_rank = np.ones(order.shape[0])
+        p = np.flatnonzero(L.positive)
+        pos_rank[runs.start[runs.gid[p]] + n_upto[p].astype(np.int64) - 1] = rank[p]
+        return n_upto, pos_rank
 
     def _swap_cost(self, L: _Layout, rank, order, a, b) -> np.ndarray:
         """|Delta Z| of the pairs (a better, b worse) under the current ranks."""
@@ -244,12 +258,30 @@ class Pairwise(Distribution):
             hit = (rb < top) | (ra == top)
             return np.abs(np.where(hit, value(rb) - value(top), 0.0))
         if self.metric == "map":
-            n_upto, inv_upto = self._positive_cumsums(L, order, rank)
-            A, B = n_upto[a], n_upto[b]
-            down = B / rb - A / ra - (inv_upto[b] - inv_upto[a])
-            up = (B + 1) / rb - A / ra + (inv_upto[a] - 1.0 / ra - inv_upto[b])
-            return np.abs(np.where(rb > ra, down, up)) / L.n_pos[L.runs.gid[a]]
+            return self._map_cost(L, order, rank, ra, rb, a, b)
         return self._conc_cost(L, order, ra, rb, a, b)
+
+    def _map_cost(self, L, order, rank, ra, rb, a, b):
+        """R's change of average precision when a (positive) and b swap: the
+        moved positive's precision after less before, then the precisions
+        of the positives ranked between them, one by one in rank order
+        (each gains or loses 1 / its rank), over the group's positives."""
+        n_upto, pos_rank = self._positives(L, order, rank)
+        A, B = n_upto[a], n_upto[b]
+        down = rb > ra
+        diff = np.where(down, B / rb, (B + 1.0) / rb) - A / ra
+        sign = np.where(down, -1.0, 1.0)
+        # the between positives' places in pos_rank: A .. B-1 (down), B .. A-2 (up)
+        base = L.runs.start[L.runs.gid[a]]
+        first = np.where(down, A, B).astype(np.int64) + base
+        count = np.where(down, B - A, A - 1.0 - B).astype(np.int64)
+        live = np.flatnonzero(count > 0)
+        step = 0
+        while live.size:
+            diff[live] += sign[live] / pos_rank[first[live] + step]
+            step += 1
+            live = live[count[live] > step]
+        return np.abs(diff) / L.n_pos[L.runs.gid[a]]
 
     @staticmethod
     def _conc_cost(L, order, ra, rb, a, b):
@@ -289,9 +321,17 @@ class Pairwise(Distribution):
         rho = expit(F[b] - F[a])                    # 1 / (1 + exp(F_a - F_b))
         lam = cost * rho
         deriv = lam * (1.0 - rho)
-        z = np.bincount(a, weights=lam, minlength=n) - np.bincount(b, weights=lam, minlength=n)
-        h = np.bincount(a, weights=deriv, minlength=n) + np.bincount(b, weights=deriv,
-                                                                     minlength=n)
+        # R's sums: pair by pair in the layout's (R's) order, + lambda to the
+        # better row and - lambda to the worse; np.add.at adds in that order
+        rows = np.empty(2 * a.shape[0], dtype=np.intp)
+        rows[0::2], rows[1::2] = a, b
+        both = np.empty(2 * a.shape[0])
+        both[0::2], both[1::2] = lam, -lam
+        z = np.zeros(n)
+        np.add.at(z, rows, both)
+        both[1::2] = both[0::2] = deriv
+        h = np.zeros(n)
+        np.add.at(h, rows, both)
         n_pairs = np.bincount(gid, minlength=runs.n_groups)
         with np.errstate(invalid="ignore", divide="ignore"):
             norm = np.where(n_pairs > 0, 1.0 / (L.max_measure * n_pairs), 0.0)

@@ -4,11 +4,12 @@ The kernels compute the NumPy distribution's numbers bit for bit, group by
 group instead of with whole-array passes: the rows ranked by decreasing noisy
 score (ties by position, as ``np.lexsort``), each pair's swap cost |Delta Z|
 for the metric (ndcg, conc, map, mrr; the ``max_rank`` cut-off), the lambdas
-and their derivatives summed per row in the pairs' order (``np.bincount``'s),
-the terminal values, the IR measures of the deviance and of the out-of-bag
-improvement (the deviance's group sums left to right, as R's and the
-distribution's; NumPy's pairwise sums where it calls ``np.sum``; map's running
-sums over all rows, as its ``np.cumsum``). ``expit`` is ``1 / (1 + exp(-x))``
+and their derivatives summed per row pair by pair in R's order (the worse
+row, then the better one; ``np.add.at``'s), the terminal values, the IR
+measures of the deviance and of the out-of-bag improvement (the deviance's
+group sums left to right, as R's and the distribution's; NumPy's pairwise
+sums where it calls ``np.sum``; map's sums over a group's positives in rank
+order, as R's). ``expit`` is ``1 / (1 + exp(-x))``
 with the C library's exp, as SciPy's. The tie-breaking uniforms come in from
 the fit's noise generator (drawn by :mod:`.ranking_boosting`), one per row per
 ranking. ``tests/engine/test_compiled_pairwise.py`` compares every kernel with
@@ -60,8 +61,8 @@ class PairScratch(NamedTuple):
     rank: np.ndarray            # 1-based rank in the group (int64)
     order: np.ndarray           # rows in (group, rank) order
     n_upto: np.ndarray          # map: positives ranked at or above each row
-    inv_upto: np.ndarray        # map: their sum of 1 / rank
-    acc: np.ndarray             # (4, n): lambda sums as a, as b; derivative sums
+    pos_rank: np.ndarray        # map: group g's positives' ranks, increasing, from start[g]
+    acc: np.ndarray             # (2, n): lambda sums, derivative sums
     cost: np.ndarray            # (pairs,) |Delta Z|
     table: np.ndarray           # conc: a group's running sign sums
     active: np.ndarray          # (G,) bool: the groups of a computation
@@ -95,7 +96,7 @@ def pair_scratch(P: PairRows) -> PairScratch:
     table = np.zeros((max_size * (max_size + 1) if P.metric == CONC else 0), dtype=np.int64)
     return PairScratch(np.empty(n), np.empty(n), np.zeros(n, dtype=np.int64),
                        np.zeros(n, dtype=np.int64), np.empty(n), np.empty(n),
-                       np.empty((4, n)), np.empty(P.pair_a.shape[0]), table,
+                       np.empty((2, n)), np.empty(P.pair_a.shape[0]), table,
                        np.zeros(n_groups, dtype=np.bool_), np.empty((2, n_groups)),
                        np.empty((2, n_groups)))
 
@@ -116,13 +117,13 @@ def rank_scores(P, S, u):
     """Rank every group's rows by decreasing ``S.noisy`` after adding the
     tie-breaking noise ``NOISE * (u - 0.5)`` to ``S.F``: ``S.rank`` (1-based)
     and ``S.order``, as ``pygbm.ranking.ranks_within`` (a stable sort); for
-    map also the running sums of positives (``_positive_cumsums``)."""
+    map also the positives' counts and ranks (``Pairwise._positives``)."""
     n = S.F.shape[0]
     for i in range(n):
         S.noisy[i] = S.F[i] + NOISE * (u[i] - 0.5)
     _rank(S.noisy, P, S.rank, S.order)
     if P.metric == MAP:
-        _positive_cumsums(P, S)
+        _positives(P, S)
 
 
 @njit(cache=True, error_model="numpy")
@@ -150,26 +151,19 @@ def _rank(scores, P, rank, order):
 
 
 @njit(cache=True, error_model="numpy")
-def _positive_cumsums(P, S):
-    """Per row: positives ranked at or above it and their sum of 1/rank, from
-    running sums over all rows in (group, rank) order less each group's value
-    before its first row (NumPy's cumsum arithmetic)."""
-    c1 = 0.0
-    c2 = 0.0
-    before1 = 0.0
-    before2 = 0.0
-    for p in range(S.order.shape[0]):
-        row = S.order[p]
-        g = P.gid[p]
-        v1 = 1.0 if P.positive[row] else 0.0
-        v2 = v1 / (p - P.start[g] + 1)
-        c1 += v1
-        c2 += v2
-        if p == P.start[g]:
-            before1 = c1 - v1
-            before2 = c2 - v2
-        S.n_upto[row] = c1 - before1
-        S.inv_upto[row] = c2 - before2
+def _positives(P, S):
+    """Per row the positives ranked at or above it (``S.n_upto``), and each
+    group's positives' ranks in increasing order (``S.pos_rank[start[g] + k]``,
+    k = 0 .. n_pos[g] - 1), as ``Pairwise._positives``."""
+    for g in range(P.start.shape[0]):
+        lo = P.start[g]
+        count = 0
+        for q in range(P.size[g]):
+            row = S.order[lo + q]
+            if P.positive[row]:
+                S.pos_rank[lo + count] = q + 1
+                count += 1
+            S.n_upto[row] = count
 
 
 @njit(cache=True, error_model="numpy", inline="always")
@@ -213,10 +207,12 @@ def group_measures(P, S, use, out):
             limit = min(float(m), P.cutoff)
             out[g] = 1.0 / top if top <= limit else 0.0
         else:
+            # R's sum over the positives in rank order
             total = 0.0
-            for r in range(lo, lo + m):
-                total += S.n_upto[r] / rank[r] if P.positive[r] else 0.0
-            out[g] = total / P.n_pos[g] if P.n_pos[g] > 0 else 0.0
+            n_pos = int(P.n_pos[g])
+            for k in range(n_pos):
+                total += (k + 1.0) / S.pos_rank[lo + k]
+            out[g] = total / P.n_pos[g] if n_pos > 0 else 0.0
 
 
 # ----------------------------------------------------------------- working response
@@ -257,11 +253,17 @@ def pair_costs(P, S, active, cost):
                 else:
                     cost[p] = 0.0
             elif metric == MAP:
+                # R's order: the moved positive's precision after less
+                # before, then the positives ranked between, one by one
                 A, B = S.n_upto[a], S.n_upto[b]
                 if rb > ra:
-                    d = B / rb - A / ra - (S.inv_upto[b] - S.inv_upto[a])
+                    d = B / rb - A / ra
+                    for k in range(int(A), int(B)):
+                        d += -1.0 / S.pos_rank[lo + k]
                 else:
-                    d = (B + 1) / rb - A / ra + (S.inv_upto[a] - 1.0 / ra - S.inv_upto[b])
+                    d = (B + 1.0) / rb - A / ra
+                    for k in range(int(B), int(A) - 1):
+                        d += 1.0 / S.pos_rank[lo + k]
                 cost[p] = abs(d) / P.n_pos[g]
             else:
                 # the pair itself plus sign terms for the rows ranked between them
@@ -302,17 +304,18 @@ def pairwise_gradient(P, S, f, offset, w, inbag, u, z, h):
                 rho = 1.0 / (1.0 + math.exp(-(F[b] - F[a])))
                 lam = cost[p] * rho
                 deriv = lam * (1.0 - rho)
+                # R's sums: pair by pair in the layout's (R's) order
                 acc[0, a] += lam
-                acc[1, b] += lam
-                acc[2, a] += deriv
-                acc[3, b] += deriv
+                acc[0, b] -= lam
+                acc[1, a] += deriv
+                acc[1, b] += deriv
                 used += 1
         n_pairs[g] = used
     for i in range(n):
         g = P.gid[i]
         norm = 1.0 / (P.max_measure[g] * n_pairs[g]) if n_pairs[g] > 0 else 0.0
-        z[i] = (acc[0, i] - acc[1, i]) * norm
-        h[i] = (acc[2, i] + acc[3, i]) * norm
+        z[i] = acc[0, i] * norm
+        h[i] = acc[1, i] * norm
 
 
 @njit(cache=True, error_model="numpy")
@@ -358,7 +361,7 @@ def pairwise_bag_improvement(P, S, f, offset, w, inbag, u, fadj, shrinkage):
         S.noisy[i] = S.noisy[i] + shrinkage * fadj[i]
     _rank(S.noisy, P, S.rank, S.order)
     if P.metric == MAP:
-        _positive_cumsums(P, S)
+        _positives(P, S)
     group_measures(P, S, use, new)
     for g in range(P.start.shape[0]):
         if use[g]:
