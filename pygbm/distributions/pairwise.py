@@ -22,7 +22,9 @@ The gbm vignette's "Pairwise" section, with R's C++ rules (src/pairwise.cpp):
 * terminal nodes: sum(w lambda) / sum(w gamma), 0 when the denominator is 0;
 * f0 = 0; deviance = 1 - the weighted mean over groups (weight = the
   group's row weight) of measure / max measure, groups without pairs left
-  out, which is what R reports as train/valid error;
+  out, which is what R reports as train/valid error; it and the out-of-bag
+  improvement (the weighted mean change of measure / max measure) with R's
+  arithmetic: terms w * measure / max, sums group by group;
 * the ``max_rank`` cut-off (ndcg, mrr): ranks below it count as 0.
 """
 from __future__ import annotations
@@ -349,12 +351,13 @@ class Pairwise(Distribution):
         use = L.max_measure > 0
         rank, order = ranks_within(self._noisy(F, ctx, L.runs, use), L.runs)
         wg = np.asarray(t.w, dtype=float)[L.runs.start][use]
-        ratio = self._measure(L, rank, order)[use] / L.max_measure[use]
-        # R's sums, group by group in the rows' order: the measures are ratios
-        # of small integers, so iterations tie often and gbm_perf's which.min
-        # depends on the last bits (NumPy's pairwise sum rounds differently)
+        # R's terms, w * measure / max measure (in that order), and R's sums,
+        # group by group in the rows' order: the measures are ratios of small
+        # integers, so iterations tie often and gbm_perf's which.min depends
+        # on the last bits (NumPy's pairwise sum rounds differently)
+        terms = wg * self._measure(L, rank, order)[use] / L.max_measure[use]
         with np.errstate(invalid="ignore", divide="ignore"):
-            return float(1.0 - sequential_sum(wg * ratio) / sequential_sum(wg))
+            return float(1.0 - sequential_sum(terms) / sequential_sum(wg))
 
     def negative_gradient(self, t, f, bag, ctx):
         z, h = self._gradient(t, f, bag, ctx)
@@ -385,6 +388,7 @@ class Pairwise(Distribution):
         new_scores = noisy + shrinkage * np.asarray(fadj, dtype=float)
         new = self._measure(L, *ranks_within(new_scores, runs))
         wg = np.asarray(t.w, dtype=float)[runs.start][use]
-        gain = (new[use] - old[use]) / L.max_measure[use]
+        # R's terms, w * (new - old) / max measure, summed group by group
+        terms = wg * (new[use] - old[use]) / L.max_measure[use]
         with np.errstate(invalid="ignore", divide="ignore"):
-            return float(np.float64(np.sum(wg * gain)) / np.float64(np.sum(wg)))
+            return float(np.float64(sequential_sum(terms)) / np.float64(sequential_sum(wg)))

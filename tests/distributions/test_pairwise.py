@@ -148,6 +148,32 @@ def test_trees_have_rs_bits_where_two_splits_give_the_same_rows(name, engine):
     assert fit.valid_error.tolist() == [float.fromhex(v) for v in c["valid_error"]]
 
 
+
+@pytest.mark.parametrize("engine", ["numba", "numpy"])
+@pytest.mark.parametrize("name", sorted(SPLIT_TIES["bagged"]))
+def test_weighted_errors_and_oob_improvement_have_rs_bits(name, engine):
+    """With group weights R's deviance terms are w * measure / max and its
+    out-of-bag improvement's w * (new - old) / max, both summed group by
+    group (pygbm had w * (measure / max), and NumPy's pairwise sum for the
+    improvement): train.error, valid.error and oobag.improve to the last bit
+    (split_ties.json's weighted fits with bag.fraction = 0.5)."""
+    c = SPLIT_TIES["bagged"][name]
+    d = pd.read_csv(ROOT / "data" / "travel_mode.csv")
+    d["y"] = np.asarray(c["y"], dtype=float)
+    d["w"] = np.asarray(c["w"], dtype=float)
+    fit = pygbm.gbm(f'y ~ {c["rhs"]}', d, weights="w",
+                    distribution={"name": "pairwise", "metric": c["metric"],
+                                  "group": "individual"},
+                    n_trees=c["n_trees"], interaction_depth=c["interaction_depth"],
+                    shrinkage=c["shrinkage"], n_minobsinnode=c["n_minobsinnode"],
+                    bag_fraction=c["bag_fraction"], train_fraction=c["train_fraction"],
+                    random_state=pygbm.RRandom(c["fit_seed"]), engine=engine)
+    assert fit.train_error.tolist() == [float.fromhex(v) for v in c["train_error"]]
+    assert fit.valid_error.tolist() == [float.fromhex(v) for v in c["valid_error"]]
+    assert np.asarray(fit.oobag_improve).tolist() == [float.fromhex(v)
+                                                      for v in c["oobag_improve"]]
+
+
 GROUP_ORDER = json.loads((REF / "group_order.json").read_text())
 
 

@@ -15,7 +15,8 @@
 # set.seed(1): pygbm.RRandom(1) draws the same. Kept to the last bit
 # (sprintf("%a")): every tree's pretty.gbm.tree (so the relative influence
 # too; R's relative.influence() fails on a pairwise fit), c.splits,
-# train.error and valid.error.
+# train.error and valid.error; and three weighted fits with bag.fraction = 0.5
+# (see `bagged` below).
 
 suppressPackageStartupMessages({
   library(gbm)
@@ -70,8 +71,33 @@ cases <- list(map = fit_case("map", "chosen"),
               ndcg_graded = fit_case("ndcg", "graded", 11),
               ndcg_graded_rank2 = fit_case("ndcg", "graded", 28, max.rank = 2),
               conc_graded = fit_case("conc", "graded", 32))
+# Group weights and bag.fraction = 0.5: train.error, valid.error and
+# oobag.improve to the last bit, whose terms R computes as w * measure / max
+# (w * (new - old) / max) and sums group by group. n.minobsinnode = 1, so R's
+# count of a bag's rows in its tree nodes (floor(bag.fraction * nTrain), not
+# the bagged groups' rows) decides no split here.
+set.seed(5)
+graded <- 2 * chosen + sample(0:1, nrow(travel), replace = TRUE)
+group_w <- round(runif(nlevels(factor(travel$individual)), 0.5, 2), 3)
+row_w <- group_w[as.integer(factor(travel$individual))]
+bagged_case <- function(metric) {
+  y <- if (metric == "map") chosen else graded
+  travel$y <- y
+  set.seed(1)
+  fit <- gbm(as.formula(paste("y ~", RHS)), data = travel, weights = row_w,
+             distribution = list(name = "pairwise", metric = metric, group = "individual"),
+             n.trees = 40, interaction.depth = 2, shrinkage = 0.1, bag.fraction = 0.5,
+             train.fraction = 0.75, n.minobsinnode = 1, keep.data = FALSE)
+  list(metric = metric, y = y, w = row_w, rhs = RHS, fit_seed = 1, n_trees = 40,
+       interaction_depth = 2, shrinkage = 0.1, bag_fraction = 0.5, train_fraction = 0.75,
+       n_minobsinnode = 1, train_error = hex(fit$train.error),
+       valid_error = hex(fit$valid.error), oobag_improve = hex(fit$oobag.improve))
+}
+bagged <- list(ndcg_graded = bagged_case("ndcg"), conc_graded = bagged_case("conc"),
+               map = bagged_case("map"))
+
 stamp <- list(r_version = R.version.string, gbm_version = as.character(packageVersion("gbm")))
-writeLines(toJSON(list(stamp = stamp, cases = cases), auto_unbox = TRUE, digits = NA,
-                  na = "null"),
+writeLines(toJSON(list(stamp = stamp, cases = cases, bagged = bagged), auto_unbox = TRUE,
+                  digits = NA, na = "null"),
            file.path(script_dir, "split_ties.json"))
-cat("wrote", length(cases), "cases\n")
+cat("wrote", length(cases), "+", length(bagged), "cases\n")

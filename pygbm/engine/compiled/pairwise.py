@@ -6,13 +6,12 @@ score (ties by position, as ``np.lexsort``), each pair's swap cost |Delta Z|
 for the metric (ndcg, conc, map, mrr; the ``max_rank`` cut-off), the lambdas
 and their derivatives summed per row pair by pair in R's order (the worse
 row, then the better one; ``np.add.at``'s), the terminal values, the IR
-measures of the deviance and of the out-of-bag improvement (the deviance's
-group sums left to right, as R's and the distribution's; NumPy's pairwise
-sums where it calls ``np.sum``; map's sums over a group's positives in rank
-order, as R's). ``expit`` is ``1 / (1 + exp(-x))``
-with the C library's exp, as SciPy's. The tie-breaking uniforms come in from
-the fit's noise generator (drawn by :mod:`.ranking_boosting`), one per row per
-ranking. ``tests/engine/test_compiled_pairwise.py`` compares every kernel with
+measures of the deviance and of the out-of-bag improvement (R's terms
+w * measure / max summed group by group left to right, as the distribution;
+map's sums over a group's positives in rank order). ``expit`` is
+``1 / (1 + exp(-x))`` with the C library's exp, as SciPy's. The tie-breaking
+uniforms come in from the fit's noise generator (drawn by
+:mod:`.ranking_boosting`), one per row per ranking. ``tests/engine/test_compiled_pairwise.py`` compares every kernel with
 the distribution's methods.
 """
 from __future__ import annotations
@@ -24,7 +23,7 @@ import numpy as np
 from numba import njit
 
 from ...distributions.pairwise import NOISE
-from .arith import numpy_sum, sequential_sum
+from .arith import sequential_sum
 
 NDCG, CONC, MAP, MRR = range(4)
 #: the metrics by name (Pairwise.metric)
@@ -343,7 +342,7 @@ def pairwise_deviance(P, S, f, offset, w, u):
     for g in range(P.start.shape[0]):
         use[g] = P.max_measure[g] > 0
     group_measures(P, S, use, measure)
-    return 1.0 - _group_mean(P, S, use, w, measure, True)
+    return 1.0 - _group_mean(P, S, use, w, measure)
 
 
 @njit(cache=True, error_model="numpy")
@@ -366,22 +365,19 @@ def pairwise_bag_improvement(P, S, f, offset, w, inbag, u, fadj, shrinkage):
     for g in range(P.start.shape[0]):
         if use[g]:
             new[g] = new[g] - old[g]
-    return _group_mean(P, S, use, w, new, False)
+    return _group_mean(P, S, use, w, new)
 
 
 @njit(cache=True, error_model="numpy")
-def _group_mean(P, S, use, w, per_group, r_order):
+def _group_mean(P, S, use, w, per_group):
     """The mean of ``per_group[g] / max measure`` over the groups in ``use``,
-    weighted by each group's first row's weight: the distribution's sums,
-    left to right with ``r_order`` (the deviance, R's), else NumPy's (the
-    out-of-bag improvement)."""
+    weighted by each group's first row's weight, with R's arithmetic (the
+    distribution's): terms ``w * per_group / max``, sums left to right."""
     wg, terms = S.group_buf[0], S.group_buf[1]
     k = 0
     for g in range(P.start.shape[0]):
         if use[g]:
             wg[k] = w[P.start[g]]
-            terms[k] = wg[k] * (per_group[g] / P.max_measure[g])
+            terms[k] = wg[k] * per_group[g] / P.max_measure[g]
             k += 1
-    if r_order:
-        return sequential_sum(terms[:k]) / sequential_sum(wg[:k])
-    return numpy_sum(terms[:k]) / numpy_sum(wg[:k])
+    return sequential_sum(terms[:k]) / sequential_sum(wg[:k])
