@@ -124,7 +124,9 @@ class GBMFit:
         Cross-validation loss per iteration (R: ``cv.error``).
     cv_fitted : numpy.ndarray, optional
         Each row's held-out link value from the cv fold models (R:
-        ``cv.fitted``).
+        ``cv.fitted``), one per training row; a pairwise fit's has one per
+        row of the data in its order, NaN for the validation rows (R's has
+        the training rows only, sorted by group).
     cv_folds : int, default 0
         The number of cv folds (R: ``cv.folds``).
     fold_id : numpy.ndarray, optional

@@ -246,7 +246,10 @@ def calibrate_plot(y, p, distribution: str = "bernoulli", replace: bool = True,
         None: the quantiles of ``p`` that ``df`` implies.
     df : int, default 6
         Degrees of freedom of the spline (R: ``df``): ``df - 1`` interior
-        knots at the quantiles of ``p``; used when ``knots`` is None.
+        knots at the quantiles of ``p``; used when ``knots`` is None. Where
+        ``p`` has so few distinct values that a quantile falls on an end of
+        its range, a ValueError asks for a smaller ``df`` or ``knots`` (R
+        draws a rank-deficient curve there with a warning, or fails).
     ax : matplotlib.axes.Axes, optional
         Where to draw; None makes a new figure. Not in R.
 
