@@ -88,6 +88,25 @@ def test_fit_matches_r(name):
 PERF_TIES = json.loads((REF / "perf_ties.json").read_text())
 
 
+def _travel_fit(c, engine, **extra):
+    """pygbm's fit of an R fixture's travel_mode case ``c`` (its label ``y``, and
+    ``w`` as group weights when the case has them): group = individual,
+    random_state = RRandom(the case's seed), bag.fraction 1 unless the case says."""
+    d = pd.read_csv(ROOT / "data" / "travel_mode.csv")
+    d["y"] = np.asarray(c["y"], dtype=float)
+    if "w" in c:
+        d["w"] = np.asarray(c["w"], dtype=float)
+        extra["weights"] = "w"
+    return pygbm.gbm(f'y ~ {c["rhs"]}', d,
+                     distribution={"name": "pairwise", "metric": c["metric"],
+                                   "group": "individual", **extra.pop("dist", {})},
+                     n_trees=c["n_trees"], interaction_depth=c["interaction_depth"],
+                     shrinkage=c["shrinkage"], n_minobsinnode=c["n_minobsinnode"],
+                     bag_fraction=c.get("bag_fraction", 1.0),
+                     train_fraction=c["train_fraction"],
+                     random_state=pygbm.RRandom(c["fit_seed"]), engine=engine, **extra)
+
+
 @pytest.mark.parametrize("engine", ["numba", "numpy"])
 @pytest.mark.parametrize("name", sorted(PERF_TIES["cases"]))
 def test_errors_have_rs_bits_and_gbm_perf_picks_rs_iteration(name, engine):
@@ -97,15 +116,7 @@ def test_errors_have_rs_bits_and_gbm_perf_picks_rs_iteration(name, engine):
     (NumPy's pairwise sum picked 37, 40 and 40 where R picks 50, 51 and 36)."""
     c = PERF_TIES["cases"][name]
     assert PERF_TIES["stamp"]["gbm_version"] == "2.1.8.1"
-    d = pd.read_csv(ROOT / "data" / "travel_mode.csv")
-    d["y"] = np.asarray(c["y"], dtype=float)
-    fit = pygbm.gbm(f'y ~ {c["rhs"]}', d,
-                    distribution={"name": "pairwise", "metric": c["metric"],
-                                  "group": "individual"},
-                    n_trees=c["n_trees"], interaction_depth=c["interaction_depth"],
-                    shrinkage=c["shrinkage"], n_minobsinnode=c["n_minobsinnode"],
-                    bag_fraction=1.0, train_fraction=c["train_fraction"],
-                    random_state=pygbm.RRandom(c["fit_seed"]), engine=engine)
+    fit = _travel_fit(c, engine)
     assert fit.train_error.tolist() == [float.fromhex(v) for v in c["train_error"]]
     assert fit.valid_error.tolist() == [float.fromhex(v) for v in c["valid_error"]]
     assert pygbm.gbm_perf(fit, method="test", plot_it=False) == c["best_test"]
@@ -129,15 +140,7 @@ def test_trees_have_rs_bits_where_two_splits_give_the_same_rows(name, engine):
     and map took the other split of a tie in some trees."""
     c = SPLIT_TIES["cases"][name]
     assert SPLIT_TIES["stamp"]["gbm_version"] == "2.1.8.1"
-    d = pd.read_csv(ROOT / "data" / "travel_mode.csv")
-    d["y"] = np.asarray(c["y"], dtype=float)
-    fit = pygbm.gbm(f'y ~ {c["rhs"]}', d,
-                    distribution={"name": "pairwise", "metric": c["metric"],
-                                  "group": "individual", "max_rank": c["max_rank"]},
-                    n_trees=c["n_trees"], interaction_depth=c["interaction_depth"],
-                    shrinkage=c["shrinkage"], n_minobsinnode=c["n_minobsinnode"],
-                    bag_fraction=1.0, train_fraction=c["train_fraction"],
-                    random_state=pygbm.RRandom(c["fit_seed"]), engine=engine)
+    fit = _travel_fit(c, engine, dist={"max_rank": c["max_rank"]})
     for i, tree in enumerate(c["trees"], start=1):
         got = pygbm.pretty_gbm_tree(fit, i_tree=i)
         for col in TREE_COLUMNS:
@@ -146,7 +149,6 @@ def test_trees_have_rs_bits_where_two_splits_give_the_same_rows(name, engine):
     assert [list(map(int, s)) for s in fit.c_splits] == c["c_splits"]
     assert fit.train_error.tolist() == [float.fromhex(v) for v in c["train_error"]]
     assert fit.valid_error.tolist() == [float.fromhex(v) for v in c["valid_error"]]
-
 
 
 @pytest.mark.parametrize("engine", ["numba", "numpy"])
@@ -158,16 +160,7 @@ def test_weighted_errors_and_oob_improvement_have_rs_bits(name, engine):
     improvement): train.error, valid.error and oobag.improve to the last bit
     (split_ties.json's weighted fits with bag.fraction = 0.5)."""
     c = SPLIT_TIES["bagged"][name]
-    d = pd.read_csv(ROOT / "data" / "travel_mode.csv")
-    d["y"] = np.asarray(c["y"], dtype=float)
-    d["w"] = np.asarray(c["w"], dtype=float)
-    fit = pygbm.gbm(f'y ~ {c["rhs"]}', d, weights="w",
-                    distribution={"name": "pairwise", "metric": c["metric"],
-                                  "group": "individual"},
-                    n_trees=c["n_trees"], interaction_depth=c["interaction_depth"],
-                    shrinkage=c["shrinkage"], n_minobsinnode=c["n_minobsinnode"],
-                    bag_fraction=c["bag_fraction"], train_fraction=c["train_fraction"],
-                    random_state=pygbm.RRandom(c["fit_seed"]), engine=engine)
+    fit = _travel_fit(c, engine)
     assert fit.train_error.tolist() == [float.fromhex(v) for v in c["train_error"]]
     assert fit.valid_error.tolist() == [float.fromhex(v) for v in c["valid_error"]]
     assert np.asarray(fit.oobag_improve).tolist() == [float.fromhex(v)

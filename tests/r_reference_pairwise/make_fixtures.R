@@ -18,17 +18,10 @@
 # is drawn with the same seed first), so gbm's reordering is the identity and
 # the offset stays aligned; the script checks fit$ord.group == 1:n.
 
-suppressPackageStartupMessages({
-  library(gbm)
-  library(jsonlite)
-})
-
-script_dir <- local({
+source(file.path(local({
   a <- grep("^--file=", commandArgs(FALSE), value = TRUE)
-  if (length(a)) dirname(normalizePath(sub("^--file=", "", a[1]))) else
-    "tests/r_reference_pairwise"
-})
-root <- normalizePath(file.path(script_dir, "..", ".."))
+  if (length(a)) dirname(sub("^--file=", "", a[1])) else "tests/r_reference_pairwise"
+}), "fixture_setup.R"))   # gbm, jsonlite, script_dir, root
 
 N_TREES <- 40
 DEPTH <- 3

@@ -14,16 +14,10 @@
 # depend on that order. Tied scores are broken by R's noise, drawn from the same
 # stream.
 
-suppressPackageStartupMessages({
-  library(gbm)
-  library(jsonlite)
-})
-
-script_dir <- local({
+source(file.path(local({
   a <- grep("^--file=", commandArgs(FALSE), value = TRUE)
-  if (length(a)) dirname(normalizePath(sub("^--file=", "", a[1]))) else
-    "tests/r_reference_pairwise"
-})
+  if (length(a)) dirname(sub("^--file=", "", a[1])) else "tests/r_reference_pairwise"
+}), "fixture_setup.R"))   # gbm, jsonlite, script_dir, root
 
 set.seed(3)
 n <- 400

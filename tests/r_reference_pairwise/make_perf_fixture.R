@@ -13,17 +13,10 @@
 # train.fraction = 0.75, bag.fraction = 1. Tied scores are broken by R's noise,
 # drawn after set.seed(1): pygbm.RRandom(1) draws the same.
 
-suppressPackageStartupMessages({
-  library(gbm)
-  library(jsonlite)
-})
-
-script_dir <- local({
+source(file.path(local({
   a <- grep("^--file=", commandArgs(FALSE), value = TRUE)
-  if (length(a)) dirname(normalizePath(sub("^--file=", "", a[1]))) else
-    "tests/r_reference_pairwise"
-})
-root <- normalizePath(file.path(script_dir, "..", ".."))
+  if (length(a)) dirname(sub("^--file=", "", a[1])) else "tests/r_reference_pairwise"
+}), "fixture_setup.R"))   # gbm, jsonlite, script_dir, root
 travel <- read.csv(file.path(root, "data", "travel_mode.csv"), stringsAsFactors = TRUE)
 chosen <- as.numeric(travel$choice == "yes")
 RHS <- "mode + wait + vcost + travel + gcost + income + size"

@@ -18,17 +18,10 @@
 # train.error and valid.error; and three weighted fits with bag.fraction = 0.5
 # (see `bagged` below).
 
-suppressPackageStartupMessages({
-  library(gbm)
-  library(jsonlite)
-})
-
-script_dir <- local({
+source(file.path(local({
   a <- grep("^--file=", commandArgs(FALSE), value = TRUE)
-  if (length(a)) dirname(normalizePath(sub("^--file=", "", a[1]))) else
-    "tests/r_reference_pairwise"
-})
-root <- normalizePath(file.path(script_dir, "..", ".."))
+  if (length(a)) dirname(sub("^--file=", "", a[1])) else "tests/r_reference_pairwise"
+}), "fixture_setup.R"))   # gbm, jsonlite, script_dir, root
 travel <- read.csv(file.path(root, "data", "travel_mode.csv"), stringsAsFactors = TRUE)
 stopifnot(all((travel$wait == 0) == (travel$mode == "car")))
 chosen <- as.numeric(travel$choice == "yes")
