@@ -320,8 +320,14 @@ def test_matrix_offset_given_to_qwyc_and_required():
     assert ee.report_.validation_mean_trees == ee.predict(val, offset=o_val)["n_trees"].mean()
     with pytest.raises(ValueError, match="^offset is required.*rows of newdata"):
         ee.predict(val)
-    curves = qwyc_tradeoff(fit, opt, val, alphas=[0.01], methods=["gbt"], offset=o_opt,
-                           newdata_offset=o_val)
+    with warnings.catch_warnings(record=True) as said:
+        warnings.simplefilter("always")
+        curves = qwyc_tradeoff(fit, opt, val, alphas=[0.01], methods=["gbt"], offset=o_opt,
+                               newdata_offset=o_val)
+    # a matrix has no response column: no accuracy, and nothing to warn about (it
+    # warned with NumPy's IndexError text, "only integers, slices (`:`), ...")
+    assert not [w for w in said if "no accuracy" in str(w.message)]
+    assert curves["accuracy"].isna().all()
     assert curves["fit_mean_trees"].iloc[0] == ee.fit_mean_trees_
     assert curves["mean_trees"].iloc[0] == ee.report_.validation_mean_trees
     with pytest.warns(UserWarning, match="training rows"):    # the kept offsets
