@@ -10,6 +10,7 @@ from . import frontend
 from ._checks import (R_INT_MAX, as_generator, bool_arg, int_arg, offset_arg,
                       rescaled_weights_arg, same_rows_arg, weights_arg)
 from .fitting import continue_fit
+from .messages import quiet
 from .model import GBMFit
 from .progress import check_progress
 from .response import Response, same_rows
@@ -32,7 +33,8 @@ def _new_rows(fit, data, weights):
     if mf.x.shape[0] != n_first:
         raise ValueError(f"data have {mf.x.shape[0]} rows but the model was fitted on "
                          f"{n_first}; gbm_more continues on the same rows")
-    x = frontend.model_frame_newdata(fit.encoder, data, "data")
+    with quiet():       # a level the fit never saw is refused below, not warned about
+        x = frontend.model_frame_newdata(fit.encoder, data, "data")
     n_levels = np.asarray(fit.var_type)
     unseen = [fit.var_names[j] for j in np.flatnonzero(n_levels > 0)
               if np.any(x[:, j] >= n_levels[j])]

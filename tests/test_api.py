@@ -566,6 +566,20 @@ def test_gbm_more_data_does_not_repeat_the_fits_warnings_about_its_rows(keep_dat
         pygbm.gbm_more(fit, 2, data=d, weights="k")
 
 
+def test_gbm_more_refuses_an_unseen_level_without_warning_of_it_first():
+    # the level was warned about ("treated as missing") just before the refusal
+    rng = np.random.default_rng(3)
+    d = pd.DataFrame({"x": rng.normal(size=100),
+                      "c": pd.Categorical(rng.choice(["a", "b"], 100))})
+    d["y"] = d.x + (d.c == "a") + rng.normal(size=100) * 0.3
+    fit = pygbm.gbm("y ~ x + c", d, distribution="gaussian", n_trees=5, bag_fraction=1.0)
+    other = d.assign(c=pd.Categorical(np.where(np.arange(100) < 5, "z", d.c.astype(str))))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(ValueError, match=r"^data has levels of \['c'\] not seen"):
+            pygbm.gbm_more(fit, 5, data=other)
+
+
 @pytest.mark.parametrize("keep_data", [True, False])
 def test_gbm_more_knows_rows_again_by_their_values_not_bits(keep_data):
     # without kept data the rows' digest hashed the bytes: the same rows with a -0.0 for
