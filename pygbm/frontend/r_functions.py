@@ -188,12 +188,18 @@ def pmax(*args, na_rm=False):
     return reduce(np.broadcast_arrays(*(np.asarray(a, dtype=float) for a in args)))
 
 
+def _whole_digits(digits) -> int:
+    """A number of digits as R's round and signif take it: the nearest whole
+    number, halves up (``2.5`` is 3, ``-1.5`` is -1; Python's int() truncated)."""
+    return int(np.floor(float(digits) + 0.5))
+
+
 def r_round(x, digits=0):
     """R's ``round(x, digits)``: to whole numbers, halves to even (IEC 60559); to other
     digits, as R 4 rounds: of the two candidates with ``digits`` decimals around x, the
     nearer to x as a double, the even one when both are as near (``round(0.15, 1)`` is
     0.1, ``round(0.65, 1)`` is 0.7, where scaling by 10 first gives 0.2 and 0.6)."""
-    x, digits = np.asarray(x, dtype=float), int(digits)
+    x, digits = np.asarray(x, dtype=float), _whole_digits(digits)
     if digits == 0:
         return np.round(x)
     scale = 10.0 ** digits
@@ -208,7 +214,8 @@ def r_round(x, digits=0):
 
 #: R's ``signif`` rounds to at most this many significant digits (more: x as it is)
 _SIGNIF_MAX_DIGITS = 22
-#: the largest power of ten :func:`signif` scales by (beyond: a double's range)
+#: the largest power of ten :func:`signif` scales by: beyond it (values below about
+#: 1e-293, subnormals) x is left as it is, where R splits the scale in two
 _MAX_TEN_POWER = 330
 
 
@@ -235,7 +242,7 @@ def signif(x, digits=6):
     by scaling with a power of ten and rounding halves to even, as R does (it differs
     from ``round``'s rule: ``signif(0.65, 1)`` is 0.6, ``round(0.65, 1)`` 0.7; checked
     against R 4.2.2 on 40,000 values, digits 0 to 30)."""
-    x, digits = np.asarray(x, dtype=float), max(int(digits), 1)
+    x, digits = np.asarray(x, dtype=float), max(_whole_digits(digits), 1)
     if digits > _SIGNIF_MAX_DIGITS:
         return x
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):

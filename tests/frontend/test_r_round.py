@@ -85,6 +85,16 @@ def test_signif_scales_small_values_as_r(digits):
     np.testing.assert_array_equal(signif(SMALL_X, digits), R_SIGNIF_SMALL[digits])
 
 
+def test_fractional_digits_are_rounded_as_r():
+    # R takes the nearest whole number of digits, halves up; int() truncated them
+    # (R 4.2.2: signif(123.456, 2.5) is 123, round(1234.56, -1.5) is 1230)
+    assert [signif(123.456, d) for d in (2.5, 2.4, 3.5, 1.5, 0.4)] == \
+        [123.0, 120.0, 123.5, 120.0, 100.0]
+    assert [r_round(1234.56, d) for d in (-1.5, -0.5, -1.6, 0.5)] == \
+        [1230.0, 1235.0, 1200.0, 1234.6]
+    assert [r_round(123.456, d) for d in (1.5, 1.4, 0.6)] == [123.46, 123.5, 123.5]
+
+
 @pytest.mark.skipif(shutil.which("Rscript") is None, reason="Rscript not installed")
 def test_signif_matches_r_live(tmp_path):
     _against_r_live(tmp_path, "signif", signif, [*range(1, 8), 15, 22, 23])
