@@ -1,7 +1,8 @@
 """The matplotlib Axes a plot draws on: the caller's, checked, or a new figure's.
 
 A plot that may not be drawn (``plot_it=False``, ``return_grid=True``) checks its
-``ax`` all the same, as the drawing would."""
+``ax`` all the same: its type (an Axes, or a Figure where the plot may draw panels),
+not yet whether this plot would draw panels in it."""
 from __future__ import annotations
 
 #: a new figure's size in inches (width, height) unless the plot says otherwise
