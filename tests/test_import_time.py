@@ -9,9 +9,12 @@ faster than its work, so the minimum is the honest figure).
 """
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -52,6 +55,14 @@ def _import_us() -> int:
 
 
 def test_import_pygbm_under_budget():
+    # other jobs' load slows even the process's own CPU time (shared caches, clocks):
+    # measured only when the machine is not busier than its cores (CI runs the tests
+    # alone); what keeps the import fast, the libraries left unimported, is checked
+    # below on any machine
+    load, cores = os.getloadavg()[0], os.cpu_count() or 1
+    if load > cores:
+        pytest.skip(f"the machine is busy (1-minute load {load:.1f} on {cores} cores): "
+                    "import time not measured")
     _run("import pygbm")                      # bytecode written before measuring
     times = []
     for _ in range(ATTEMPTS):
