@@ -7,10 +7,7 @@ scored once; every point is a replay of a schedule on the score matrices.
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 import numpy as np
-import pandas as pd
 
 from .. import frontend
 from .._checks import array_arg, bool_arg, choice_arg
@@ -42,7 +39,7 @@ def _labels(fit, newdata):
         if fit.formula is not None:
             y = frontend.response_newdata(fit.formula, newdata, levels=fit.y_levels,
                                           missing_ok=True).y
-        elif not isinstance(newdata, (pd.DataFrame, Mapping)):
+        elif not frontend.has_column_names(newdata):
             return None                     # gbm_fit's newdata as a matrix: no response
         else:                               # gbm_fit: a text response by the fit's levels
             y = frontend.response_values(newdata[fit.response_name], fit.y_levels,

@@ -10,7 +10,8 @@
   :func:`weights_newdata` — their case weights (a column name or numbers);
 * :class:`PredictorEncoder` — R gbm.fit's coding of a predictors table
   (:func:`numeric_values`: its reading of a continuous predictor's column;
-  :func:`labels_inverse`: a column's distinct values as R's labels);
+  :func:`labels_inverse`: a column's distinct values as R's labels;
+  :func:`has_column_names`: whether a table's columns can be taken by name);
 * :func:`Surv` — right-censored survival responses.
 """
 
@@ -28,12 +29,13 @@ _MODULES = {
     "unseen_levels": ".encode", "warn_unseen_levels": ".encode",
     "MissingColumnError": ".terms", "response_values": ".formula", "row_labels": ".encode",
     "labels_inverse": ".encode", "LOGICAL_LEVELS": ".formula", "coded_like_fit": ".formula",
-    "predictor_table": ".encode",
+    "predictor_table": ".encode", "has_column_names": ".encode",
 }
 
 __all__ = [
     "LOGICAL_LEVELS", "MissingColumnError", "ModelFrame", "NewResponse", "PredictorEncoder",
-    "Surv", "SurvData", "TermSpec", "coded_like_fit", "factor_response", "labels_inverse", "model_frame",
+    "Surv", "SurvData", "TermSpec", "coded_like_fit", "factor_response", "has_column_names",
+    "labels_inverse", "model_frame",
     "model_frame_newdata", "numeric_values", "offset_newdata", "predictor_table",
     "r_collation_key",
     "r_label", "r_quantile7", "refuse_numbers_for_levels", "response_newdata",

@@ -15,6 +15,7 @@ Missing values (NaN, None, pd.NA) are missing (NaN in the coded matrix).
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Mapping
 
 import numpy as np
 import pandas as pd
@@ -22,8 +23,8 @@ import pandas as pd
 from ..messages import listed, warn
 
 __all__ = ["PredictorEncoder", "r_quantile7", "r_label", "r_collation_key", "QUANTILE_PROBS",
-           "as_column", "holds_numbers", "refuse_numbers_for_levels", "row_labels",
-           "table_type"]
+           "as_column", "has_column_names", "holds_numbers", "refuse_numbers_for_levels",
+           "row_labels", "table_type"]
 
 R_MAX_CATEGORICAL_LEVELS = 1024  # gbm.fit's limit for an unordered factor
 QUANTILE_PROBS = np.arange(11) / 10  # R's (0:10)/10
@@ -264,6 +265,13 @@ def row_labels(newdata):
     """The row labels a result on ``newdata`` keeps (R's row names): a DataFrame's
     index; None (0..n-1) for other tables."""
     return newdata.index if isinstance(newdata, pd.DataFrame) else None
+
+
+def has_column_names(data) -> bool:
+    """Whether ``data`` is a table with column names (a DataFrame, or a mapping of
+    column names to values), whose columns can be taken by name; a numpy matrix
+    is not."""
+    return isinstance(data, (pd.DataFrame, Mapping))
 
 
 def table_type(data) -> str:

@@ -25,7 +25,7 @@ import pandas as pd
 from .._checks import array_arg, same_rows_arg
 from ..messages import listed, quiet, warn
 from .encode import (NUMERIC, R_MAX_CATEGORICAL_LEVELS, PredictorEncoder, _column_kind,
-                     as_column, holds_numbers, numeric_values, refuse_multiindex,
+                     as_column, has_column_names, holds_numbers, numeric_values, refuse_multiindex,
                      table_type)
 from .plain_formula import ColumnEvaluator, is_plain_term, plain_terms
 from .surv import SurvData
@@ -438,7 +438,7 @@ def weights_newdata(weights, newdata, name: str = "newdata"):
     if not isinstance(weights, str):
         same_rows_arg("weights", weights, newdata, name)
         return weights
-    if not isinstance(newdata, (pd.DataFrame, Mapping)):
+    if not has_column_names(newdata):
         raise TypeError(f"weights={weights!r:.80} names a column of {name}, but {name} is a "
                         f"{type(newdata).__name__}, without column names: give the weights "
                         "as numbers, one per row")
