@@ -14,8 +14,7 @@ import numpy as np
 
 from . import cv, frontend
 from ._checks import (array_arg, as_generator, bool_arg, complete_group_arg, fraction_arg,
-                      int_arg, missing_mask, n_cores_arg, numbers_arg, same_rows_arg,
-                      weights_arg)
+                      int_arg, missing_mask, n_cores_arg, numbers_arg, same_rows_arg)
 from .call import call_string, given_arguments
 from .distributions import get_distribution, guess_distribution
 from .costs import cost_spec
@@ -253,8 +252,6 @@ def gbm_fit(x, y, offset=None, misc=None, distribution="bernoulli", w=None,
                                         full_history=full_history))
     warn_unused(given)                         # after the checks: only valid arguments
     n_train, train_fraction = _n_train_arg(n_train, train_fraction, coded.shape[0])
-    if w is not None:        # checked again with the rows, where the fit calls them weights
-        weights_arg(w, coded.shape[0], name="w")
     # y read as gbm()'s model frame reads it: a text or categorical y coded as R's
     # factor (a Categorical's order of categories, not np.asarray's sorted strings),
     # refused by a distribution of numbers (R's gbm.fit would fit its codes)
@@ -266,7 +263,8 @@ def gbm_fit(x, y, offset=None, misc=None, distribution="bernoulli", w=None,
     data = CodedData(x=coded, var_names=names, var_type=var_type, var_levels=var_levels,
                      encoder=encoder, y=np.asarray(y), n_train=n_train,
                      train_fraction=train_fraction, status=status, offset=offset, weights=w,
-                     group=group, response_name=response_name, y_levels=y_levels)
+                     weights_name="w", group=group, response_name=response_name,
+                     y_levels=y_levels)
     return fit_coded(options, data, random_state)
 
 

@@ -57,6 +57,7 @@ class CodedData:
     status: np.ndarray | None = None    # coxph: event indicator
     offset: np.ndarray | None = None
     weights: np.ndarray | None = None   # raw case weights (None: all 1)
+    weights_name: str = "weights"       # the weights' argument, named by their errors
     group: np.ndarray | None = None     # pairwise: group of every row
     response_name: str = "y"
     y_levels: list | None = None        # levels of a categorical response
@@ -117,7 +118,7 @@ def check_targets(data: CodedData, dist) -> Response:
     ``sum()`` adding in long double: the weights' last bits, which decide ties
     between splits, are R's)."""
     n = data.x.shape[0]
-    w_raw = weights_arg(data.weights, n)
+    w_raw = weights_arg(data.weights, n, name=data.weights_name)
     dist.check_weights(w_raw)
     if not np.any(w_raw[:data.n_train] > 0):     # R: an initial value of 0/0
         raise ValueError(f"weights must give some training row weight: all {data.n_train} "
