@@ -587,8 +587,8 @@ def gbm(formula, data, distribution=None, weights=None, var_monotone=None, n_tre
     if cv_folds > 1 or fold_id is not None:
         # the folds draw their seeds from rng first; the main fit continues it
         fold_fit = functools.partial(
-            fit_coded, options.replace(keep_data=False, verbose=False, progress=False,
-                                       formula=None, call=None))
+            fit_coded, options.replace(keep_data=False, digest_rows=False, verbose=False,
+                                       progress=False, formula=None, call=None))
         spec = cv.CVSpec(cv_folds, fold_id, class_stratify_cv, n_cores,
                          progress=wanted(options.progress, options.verbose),
                          threads=options.engine == "numba")

@@ -464,7 +464,7 @@ def build_fit(data: CodedData, options: FitOptions, problem: BoostProblem, targe
         # a multi-class offset has no effect (the softmax cancels it): new rows need none
         matrix_offset=targets.offset is not None and not formula_offset(data.encoder)
         and not problem.distribution.multi_output,
-        rows_digest=None if kept is not None else rows_digest(
+        rows_digest=None if kept is not None or not options.digest_rows else rows_digest(
             data.x, targets.y, targets.offset, targets.misc))
 
 

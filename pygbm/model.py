@@ -232,7 +232,8 @@ class GBMFit:
     #: new rows' offsets must be given where they are added (qwyc, calibrate)
     matrix_offset: bool = False
     #: without kept data: the digest of the training rows (response.rows_digest),
-    #: by which gbm_more(data=) knows them again; None with kept data
+    #: by which gbm_more(data=) knows them again; None with kept data and for cv's
+    #: fold fits (FitOptions.digest_rows), which are never continued
     rows_digest: str | None = None
 
     # ---- R's parameters, read from the options

@@ -51,6 +51,9 @@ class FitOptions:
     #: the target statistics' checked options (pygbm.target_stats.spec); None: "native"
     target_stats: TargetStatisticsSpec | None = None
     keep_data: bool = True
+    #: without kept data, record a digest of the rows (GBMFit.rows_digest), by which
+    #: gbm_more(data=) knows them again; cv's folds, never continued, skip it
+    digest_rows: bool = True
     #: "numba" (compiled) or "numpy" (the reference): the same numbers
     engine: str = "numpy"
     #: cost-efficient boosting's costs (pygbm.costs.cost_spec); None: no costs

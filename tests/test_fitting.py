@@ -305,3 +305,28 @@ def test_binned_fits_take_the_c_library_exp_where_the_compiled_loop_may_run():
     assert not library_math(binned, Pairwise(group="g"))
     for dist in (Bernoulli(), Multinomial()):
         assert library_math(exact, dist) and library_math(None, dist)
+
+
+def test_cv_folds_do_not_digest_their_rows(boston, monkeypatch):
+    """A fit without kept data hashes its rows for gbm_more(data=); cv's fold
+    fits, never continued, skip it (FitOptions.digest_rows), the final fit does it."""
+    import pygbm.fitting
+    digested = []
+    real = pygbm.fitting.rows_digest
+
+    def counting(x, *args):
+        digested.append(x.shape[0])
+        return real(x, *args)
+
+    monkeypatch.setattr(pygbm.fitting, "rows_digest", counting)
+    fit = pygbm.gbm("medv ~ .", boston, distribution="gaussian", n_trees=5, cv_folds=3,
+                    n_cores=1, keep_data=False, random_state=1)
+    assert len(digested) == 1             # the final fit's (a fold holds the rows too)
+    assert fit.rows_digest is not None and fit.options.digest_rows
+    options = _options(keep_data=False).replace(digest_rows=False)
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(100, 2))
+    data = CodedData(x=x, var_names=["a", "b"], var_type=np.array([0, 0]), var_levels=[None] * 2,
+                     encoder=None, y=x[:, 0] + rng.normal(size=100), n_train=100)
+    assert fit_coded(options, data, 1).rows_digest is None
+    assert fit_coded(options.replace(digest_rows=True), data, 1).rows_digest is not None
