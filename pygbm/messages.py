@@ -144,10 +144,19 @@ def warn(message: str, category: type[Warning] = UserWarning) -> None:
         warnings.warn(text, category, stacklevel=_caller_stacklevel())
         return
     filename, lineno, module_globals = origin
-    warnings.warn_explicit(text, category, filename, lineno,
-                           module=module_globals.get("__name__", "<unknown>"),
-                           registry=module_globals.setdefault("__warningregistry__", {}),
-                           module_globals=module_globals)
+    module = module_globals.get("__name__", "<unknown>")
+    registry = module_globals.setdefault("__warningregistry__", {})
+    try:
+        warnings.warn_explicit(text, category, filename, lineno, module=module,
+                               registry=registry, module_globals=module_globals)
+    except ImportError:
+        # Python's (C) warn_explicit asks the module's loader for the source line and
+        # lets the loader's ImportError through: the code of `python -c` and of a
+        # script read from stdin is __main__ loaded by BuiltinImporter, which has no
+        # source to give (warnings.warn shows none there either); raised before the
+        # filters and the registry are read, so the warning is given once, without it
+        warnings.warn_explicit(text, category, filename, lineno, module=module,
+                               registry=registry)
 
 
 def listed(values, limit: int = LISTED_VALUES) -> str:

@@ -53,6 +53,25 @@ def test_quiet_drops_warnings_inside_only_in_its_thread():
     assert [str(w.message) for w in caught] == ["heard"]
 
 
+def test_a_worker_warning_of_a_caller_without_source_is_given():
+    """A cv worker's warnings point at the caller's line through
+    warnings.warn_explicit with its module's globals; Python's C warn_explicit
+    asks the module's loader for the source and lets its ImportError through.
+    The code of ``python -c`` and of a script read from stdin is ``__main__``
+    loaded by BuiltinImporter, which raises one: a warning in a cv fold
+    (n_cores > 1) failed the fit with "'__main__' is not a built-in module"."""
+    import importlib.machinery
+    from concurrent.futures import ThreadPoolExecutor
+    from pygbm.messages import in_worker
+    caller = {"__name__": "__main__", "__loader__": importlib.machinery.BuiltinImporter,
+              "in_worker": in_worker, "warn": warn}
+    exec("def start():\n    return in_worker(lambda: warn('from a worker'))", caller)
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        _, caught = _caught(lambda: pool.submit(caller["start"]()).result())
+    assert [str(w.message) for w in caught] == ["from a worker"]
+    assert caught[0].filename == "<string>"
+
+
 def test_predict_without_n_trees_says_so_once_as_r_does(bagged, data):
     """R's predict.gbm: no validation set or cv, so all trees (never OOB)."""
     _, caught = _caught(lambda: bagged.predict(data))
