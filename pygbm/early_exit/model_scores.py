@@ -38,7 +38,36 @@ def decision_threshold(distribution, threshold) -> tuple[float, float]:
         raise ValueError(f"threshold must be a probability strictly between 0 and 1, "
                          f"got {threshold!r}")
     value = 0.5 if threshold is None else float(threshold)
-    return value, float(distribution.link(value))
+    return value, _least_link_at(distribution, value)
+
+
+def _least_link_at(distribution, threshold: float) -> float:
+    """The least link value whose response (``distribution.inverse_link``, as
+    ``predict(type="response")`` computes it) is at least ``threshold``, so that
+    ``link >= beta`` decides as ``response >= threshold`` for every row. The link of
+    ``threshold`` is that value only up to rounding: ``inverse_link`` rounds the
+    responses of a range of links to one float (wide where the response is flat:
+    about 1e-6 of the link at 1 - 1e-10), so rows whose response equals the
+    threshold were decided negative below it. The crossing is bisected on the
+    floats around the link of ``threshold`` (0.5 gives -3.3e-16 for bernoulli: the
+    responses of the links from there to 0 round to 0.5)."""
+    def reaches(g: float) -> bool:
+        return bool(distribution.inverse_link(np.array([g]))[0] >= threshold)
+
+    guess = float(distribution.link(threshold))
+    low = high = guess            # widened until reaches(low) is False, reaches(high) True
+    step = np.spacing(abs(guess))
+    while reaches(low):
+        low, step = guess - step, 2 * step
+    step = np.spacing(abs(guess))
+    while not reaches(high):
+        high, step = guess + step, 2 * step
+    while np.nextafter(low, high) != high:
+        middle = low + (high - low) / 2
+        if not low < middle < high:       # rounded onto an end: the two are neighbours
+            break
+        low, high = (low, middle) if reaches(middle) else (middle, high)
+    return float(high)
 
 
 class ModelScores:

@@ -65,6 +65,23 @@ def test_infinite_thresholds_reproduce_predict(setting):
     np.testing.assert_allclose(prob, fit.predict(test, n_trees=N_TREES, type="response"))
 
 
+@pytest.mark.parametrize("distribution", ["bernoulli", "adaboost"])
+def test_a_row_whose_response_is_the_threshold_is_positive(setting, distribution):
+    # positive iff response >= threshold, the response as predict computes it: beta was
+    # the link of the threshold, which rounds, and a row whose response equalled the
+    # threshold (a threshold read off the rows' responses) was decided negative
+    _, train, _, test = setting
+    fit = gbm("y ~ x0 + x1 + x2 + x3 + c", train, distribution=distribution, n_trees=10,
+              interaction_depth=3, shrinkage=0.1, bag_fraction=1)
+    response = fit.predict(test, n_trees=10, type="response")
+    for threshold in np.sort(response)[::40]:
+        ee = qwyc(fit, test, n_trees=10, alpha=0.0, order="gbt", threshold=threshold)
+        decision = ee.predict(test)["decision"].to_numpy()
+        np.testing.assert_array_equal(decision, response >= threshold)
+    assert qwyc(fit, test, n_trees=10, threshold=1 - 1e-10).beta \
+        < float(fit.distribution.link(1 - 1e-10)) - 1e-7      # the response is flat there
+
+
 def test_pickled_predictor_is_identical_and_holds_no_data(setting):
     fit, train, held, test = setting
     ee = qwyc(fit, held, alpha=0.02)
@@ -92,7 +109,8 @@ def test_modes_and_exit_kinds(setting):
 def test_thresholds_and_summary(setting):
     fit, _, held, _ = setting
     ee = qwyc(fit, held, alpha=0.01)
-    assert ee.lower_[-1] == ee.upper_[-1] == ee.beta == 0.0
+    assert ee.lower_[-1] == ee.upper_[-1] == ee.beta
+    assert -1e-15 < ee.beta <= 0.0      # logit(0.5), less the links whose response rounds to 0.5
     crossed = np.flatnonzero(ee.lower_ > ee.upper_)    # only where every row left stops
     assert crossed.size == 0 or np.all(ee.predict(held)["n_trees"] <= crossed[0] + 1)
     assert sorted(ee.order_) == list(range(N_TREES))
