@@ -15,6 +15,7 @@ import math
 
 import numpy as np
 
+from .._checks import MAX_PERMUTATION_VALUES
 from ..messages import warn
 
 #: CatBoost's SelectMinBatchSize: above this many rows the first body is
@@ -50,3 +51,21 @@ def fold_boundaries(n: int, multiplier: float = 2.0,
     while bounds[-1] < n:
         bounds.append(min(math.ceil(bounds[-1] * multiplier), n))
     return np.asarray(bounds, dtype=np.intp)
+
+
+def check_fold_table(bounds: np.ndarray, n_permutations: int, multiplier: float,
+                     min_fold_size: int | None) -> None:
+    """Refuse folds whose supporting models would not fit: every permutation keeps a
+    value per position of every fold (the sum of the fold ends, about 2 n with the
+    default growth, but about n^2 / 2 as ``multiplier`` nears 1), within the
+    :data:`~pygbm._checks.MAX_PERMUTATION_VALUES` a fit may hold per table."""
+    n = int(bounds[-1])
+    values = n_permutations * int(bounds[1:].sum())
+    if values > MAX_PERMUTATION_VALUES:
+        raise ValueError(
+            f"fold_len_multiplier={multiplier!r} with min_fold_size={min_fold_size!r} cuts "
+            f"the {n} rows boosted on into {bounds.shape[0] - 1:,} folds, whose supporting "
+            f"models over {n_permutations} permutations would hold {values:,} values per "
+            f"table, above the {MAX_PERMUTATION_VALUES:,} (2 GiB) a fit may hold: raise "
+            f"fold_len_multiplier (CatBoost's default is 2) or min_fold_size, or lower "
+            f"n_permutations")

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..engine.schemes import TreeInputs
-from .folds import fold_boundaries
+from .folds import check_fold_table, fold_boundaries
 from .grow import OrderedGrower
 from .support import SupportingModels
 
@@ -119,6 +119,8 @@ class OrderedSupport:
         n = f_tr.shape[0]
         spec = P.spec
         self.bounds = fold_boundaries(n, spec.fold_len_multiplier, spec.min_fold_size)
+        check_fold_table(self.bounds, views.n_views, spec.fold_len_multiplier,
+                         spec.min_fold_size)
         orders = [views.order(r) for r in range(views.n_views)]
         exp_approx = None
         if kept is None or kept.approx is None:

@@ -14,6 +14,7 @@ from pygbm.distributions import FitContext, Gaussian, Targets
 from pygbm.engine.binned import BinnedTrainingData
 from pygbm.engine.grow import SearchGrower
 from pygbm.ordered.columns import fold_columns, tail_folds
+from pygbm.ordered import folds
 from pygbm.ordered.folds import fold_boundaries
 from pygbm.ordered.grow import OrderedGrower
 from pygbm.ordered.scheme import NativeViews, OrderedBoosting, OrderedProblem
@@ -78,6 +79,26 @@ def test_gbm_warns_of_a_large_first_body():
     with pytest.warns(UserWarning, match="min_fold_size=150 puts 150 of the 200"):
         gbm("y ~ x", data, distribution="gaussian", n_trees=3, boosting_type="ordered",
             min_fold_size=150)
+
+
+def test_folds_too_many_to_hold_are_refused_before_they_are_built(monkeypatch):
+    """A fold_len_multiplier near 1 cuts the rows into folds of one row more each, and
+    every permutation keeps a value per position of every fold: about n^2 / 2 (20,000
+    rows at 1.0001: 14,901 folds, 5e8 values per table over 4 permutations, killed
+    for memory). Refused as n_permutations is beyond the values a fit may hold
+    (lowered here, so that the folds of 300 rows exceed it)."""
+    monkeypatch.setattr(folds, "MAX_PERMUTATION_VALUES", 4 * 2_000)
+    rng = np.random.default_rng(0)
+    data = pd.DataFrame({"x": rng.normal(size=300)})
+    data["y"] = data.x + rng.normal(size=300)
+    with pytest.raises(ValueError, match=r"fold_len_multiplier=1\.01 with min_fold_size=None "
+                       r"cuts the 300 rows boosted on into 183 folds, whose supporting models "
+                       r"over 4 permutations would hold 84,264 values per table, above the "
+                       r"8,000"):
+        gbm("y ~ x", data, distribution="gaussian", n_trees=2, boosting_type="ordered",
+            fold_len_multiplier=1.01, random_state=1)
+    gbm("y ~ x", data, distribution="gaussian", n_trees=2, boosting_type="ordered",
+        random_state=1)         # CatBoost's growth: 4 x 810 values
 
 
 def _binned(n=600, p=4, seed=3):
