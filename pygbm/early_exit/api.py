@@ -383,6 +383,7 @@ def qwyc(fit, data=None, n_trees=None, alpha=DEFAULT_ALPHA, threshold=None, mode
 
     if auto:
         alpha = _auto_alpha(rows, held_out, settings, max_disagreement)
+        _warn_unresolvable_target(max_disagreement, held_out.n, alpha)
     schedule, threshold_rows = optimise(rows, alpha, settings)
     on_validation = None if held_out is None else held_out.run(schedule)
     if auto and on_validation.disagreement(held_out.full_decision) > max_disagreement:
@@ -410,6 +411,19 @@ def _warn_unresolvable(alpha: float, n_threshold_rows: int, honest: bool) -> Non
              f"resolve (about 3/N = {RULE_OF_THREE / n_threshold_rows:.2%}, the rule of "
              f"three): on new rows expect far more disagreement than alpha; optimise on at "
              f"least {least} rows, or measure with validation=")
+
+
+def _warn_unresolvable_target(target: float, n_validation: int, alpha: float) -> None:
+    """Warn when ``max_disagreement`` is finer than the validation rows can resolve (the
+    rule of three, as :func:`_warn_unresolvable` for alpha): the search then keeps the
+    target on those rows only, and may have found an alpha that keeps it nowhere else
+    (with 2 validation rows and a target of 1%, alpha 0.997: 8% disagreement)."""
+    if target < RULE_OF_THREE / n_validation:
+        warn(f"qwyc(): max_disagreement = {target:g} is finer than {n_validation} validation "
+             f"rows can resolve (about 3/N = {RULE_OF_THREE / n_validation:.2%}, the rule of "
+             f"three): alpha = {alpha:.4g} keeps it on those rows, but on new rows expect "
+             f"far more disagreement; validate on at least "
+             f"{int(np.ceil(RULE_OF_THREE / target))} rows")
 
 
 def _auto_alpha(rows: Rows, held_out: Rows, settings: Settings, target: float) -> float:

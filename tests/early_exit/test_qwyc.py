@@ -287,6 +287,18 @@ def test_auto_alpha_is_the_largest_when_validation_rows_disagree_less(setting):
     assert larger.report_.validation_disagreement > 0.01
 
 
+def test_auto_alpha_on_too_few_validation_rows_warns(setting):
+    # 2 validation rows cannot tell a target of 1%: they agreed at every budget, and
+    # alpha = "auto" silently took alpha 0.999, which disagreed on 16% of the held rows
+    fit, _, held, test = setting
+    with pytest.warns(UserWarning, match=r"max_disagreement = 0.01 is finer than 2 "
+                      r"validation rows can resolve .* at least 300 rows"):
+        qwyc(fit, held, alpha="auto", max_disagreement=0.01, validation=test.iloc[:2])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        qwyc(fit, held, alpha="auto", max_disagreement=0.05, validation=test)   # 400 rows
+
+
 def test_offset_is_part_of_the_score():
     train, held = _data(500, 4), _data(300, 5)
     fit = gbm("y ~ x0 + x1 + offset(np.log(t))", train, distribution="bernoulli",
