@@ -465,7 +465,16 @@ def build_fit(data: CodedData, options: FitOptions, problem: BoostProblem, targe
         matrix_offset=targets.offset is not None and not formula_offset(data.encoder)
         and not problem.distribution.multi_output,
         rows_digest=None if kept is not None or not options.digest_rows else rows_digest(
-            data.x, targets.y, targets.offset, targets.misc))
+            data.x, targets.y, targets.offset, targets.misc),
+        weighted=_given_weights(targets, zero_sample))
+
+
+def _given_weights(targets: Response, zero_sample: ZeroSample | None) -> bool:
+    """Whether a fit's rows had case weights (some other than 1), zero
+    subsampling's importance factors apart."""
+    ones = np.ones_like(targets.w_raw)
+    unweighted = ones if zero_sample is None else zero_sample.raw_weights(ones)
+    return bool(np.any(targets.w_raw != unweighted))
 
 
 def continue_fit(fit: GBMFit, x, targets: Response, n_trees, report, rng) -> GBMFit:

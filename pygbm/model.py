@@ -159,6 +159,10 @@ class GBMFit:
         Without kept data (``keep_data=False``): a digest of the training
         rows' coded predictors and response, by which :func:`gbm_more` knows
         ``data=`` to be the same rows in the same order. Not in R.
+    weighted : bool, default False
+        The fit was given case weights (some other than 1): without kept
+        data, :func:`gbm_more` with ``data=`` needs ``weights=`` again (R
+        continues with weights 1). Not in R.
 
     Notes
     -----
@@ -235,6 +239,9 @@ class GBMFit:
     #: by which gbm_more(data=) knows them again; None with kept data and for cv's
     #: fold fits (FitOptions.digest_rows), which are never continued
     rows_digest: str | None = None
+    #: given case weights (some other than 1): gbm_more(data=) without kept data
+    #: needs them again
+    weighted: bool = False
 
     # ---- R's parameters, read from the options
     shrinkage = _Option()

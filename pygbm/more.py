@@ -58,6 +58,12 @@ def _new_rows(fit, data, weights):
         x, y, off, status = (sample.select(a) for a in (x, y, off, status))
         sample.check_responses(y)
         w_raw = sample.raw_weights(sample.select(w_raw))
+    if weights is None and fit.data is not None:
+        w_raw = fit.data.response.w_raw     # R's gbm.more: the kept rows, their weights
+    elif weights is None and fit.weighted:  # R continues with weights 1, silently
+        raise ValueError("weights are missing: the model was fitted with case weights, "
+                         "which data= does not carry (the model did not keep its data); "
+                         "give weights= again, as the model was fitted with them")
     # the fit's normalisation (R's sum), so that the continuation is a one-shot fit
     # bit for bit: np.sum rounds otherwise, and a laplace leaf's weighted median moved
     w_norm = rescaled_weights_arg(w_raw, x.shape[0], w_raw, "w * n / sum(w)")
@@ -134,9 +140,13 @@ def gbm_more(fit: GBMFit, n_new_trees=100, data=None, weights=None, offset=None,
         The training rows again (a formula fit), when the fit did not keep
         them (R: ``data``); the same rows.
     weights : str or array-like, optional
-        Row weights with ``data`` (R: ``weights``). Without ``data`` the model
-        continues with the weights it kept; weights given then must be those
-        (R ignores them silently; pygbm refuses others).
+        Row weights with ``data`` (R: ``weights``), for the new trees. Without
+        them, a model that kept its data continues with the weights it kept
+        (as R's ``gbm.more``); one that did not is refused if it was fitted
+        with weights (R would continue with weights 1, silently).
+        Without ``data`` the model continues with the weights it kept; weights
+        given then must be those (R ignores them silently; pygbm refuses
+        others).
     offset : array-like, optional
         The offsets of the model's rows, if given (R: ``offset``, which
         ``gbm.more`` never reads): the model continues with the offsets it was

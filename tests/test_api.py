@@ -537,6 +537,35 @@ def test_gbm_more_refuses_other_rows_or_another_order(keep_data):
 
 
 @pytest.mark.parametrize("keep_data", [True, False])
+def test_gbm_more_data_without_weights_keeps_or_asks_for_the_fits_weights(keep_data):
+    # gbm_more(fit, n, data=d) on a weighted fit continued with weights 1, silently: with
+    # kept data R's gbm.more continues with the kept weights (checked in R: 0 difference
+    # from the one-shot fit; pygbm's differed by 0.57); without, R takes weights 1
+    rng = np.random.default_rng(1)
+    d = pd.DataFrame({"x1": rng.normal(size=300), "x2": rng.normal(size=300)})
+    d["y"] = d.x1 + rng.normal(size=300)
+    d["w"] = rng.uniform(0.1, 3, 300)
+    kw = dict(distribution="gaussian", bag_fraction=1.0, random_state=1)
+    first = pygbm.gbm("y ~ x1 + x2", d, weights="w", n_trees=10, keep_data=keep_data, **kw)
+    assert first.weighted
+    one_shot = pygbm.gbm("y ~ x1 + x2", d, weights="w", n_trees=15, **kw).fit
+    np.testing.assert_allclose(pygbm.gbm_more(first, 5, data=d, weights="w").fit, one_shot,
+                               rtol=1e-12)
+    if keep_data:
+        np.testing.assert_allclose(pygbm.gbm_more(first, 5, data=d).fit, one_shot,
+                                   rtol=1e-12)
+    else:
+        with pytest.raises(ValueError, match=r"^weights are missing: the model was fitted "
+                                             r"with case weights, which data= does not"):
+            pygbm.gbm_more(first, 5, data=d)
+    # weights of 1 are no weights: nothing to give again
+    plain = pygbm.gbm("y ~ x1 + x2", d.assign(w=1.0), weights="w", n_trees=10,
+                      keep_data=keep_data, **kw)
+    assert not plain.weighted
+    pygbm.gbm_more(plain, 5, data=d)
+
+
+@pytest.mark.parametrize("keep_data", [True, False])
 def test_gbm_more_data_does_not_repeat_the_fits_warnings_about_its_rows(keep_data):
     # gbm_more(data=) builds the model frame of the fit's rows again: the fit's warnings
     # about them (numbers held as text, no variation, '.' taking an offset() column,
