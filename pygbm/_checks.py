@@ -259,11 +259,22 @@ def _some_values(values, size: int, example) -> str:
     return f"{type(values).__name__} of {size} values with non-numbers such as {example!r:.40}"
 
 
+def unmasked(values):
+    """A NumPy masked array's masked entries as NaN, missing values as pandas
+    reads them (``np.asarray`` reads the values hidden beneath the mask, which
+    were then used silently); anything else as it is."""
+    if isinstance(values, np.ma.MaskedArray):
+        return values.astype(object).filled(np.nan)
+    return values
+
+
 def numbers_arg(name: str, values) -> np.ndarray:
     """``values`` as a float array, or a ValueError naming ``name`` (also for text,
-    dates, durations, complex numbers and Categoricals, which NumPy would cast)."""
+    dates, durations, complex numbers and Categoricals, which NumPy would cast;
+    a masked array's masked entries are NaN)."""
     if values is None:
         raise ValueError(f"{name} must be numbers, got None")
+    values = unmasked(values)
     held = _not_numbers(values)
     if held is not None:
         raise ValueError(f"{name} must be numbers, got {held}")

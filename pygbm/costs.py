@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._checks import finite_number, terms_reading
+from ._checks import finite_number, terms_reading, unmasked
 from .engine.cegb import Columns, CostSpec, CostTracker, path_masks
 from .engine.tree import ColumnView, terminal_nodes
 from .messages import warn
@@ -102,7 +102,7 @@ def _cost_vector(name, value, var_names, response_name, offsets=()) -> np.ndarra
                                  f"{_named_by_string(key, var_names)}")
             out[index[key]] = _cost_value(name, f"the cost of {key!r}", cost)
         return out
-    arr = np.asarray(value, dtype=object)
+    arr = np.asarray(unmasked(value), dtype=object)
     if arr.ndim != 1 or arr.shape[0] != p:
         raise ValueError(f"{name} must be a dict (or Series) by predictor name or a vector "
                          f"of {p} costs (one per predictor), got "

@@ -1446,3 +1446,20 @@ def test_a_table_where_one_value_belongs_is_named_in_one_line(E):
                                              r"shape \(120,\)$")):
         with pytest.raises((TypeError, ValueError), match=match):
             g(E, **kw)
+
+
+def test_a_masked_arrays_masked_entries_are_missing_not_their_hidden_values(E):
+    # np.asarray reads the values beneath a mask: a masked cost or weight was used as if
+    # it were given (pandas reads masked entries as missing, and so now does pygbm)
+    mask = np.arange(N) == 3
+    with pytest.raises(ValueError, match=r"^weights has 1 missing values$"):
+        g(E, weights=np.ma.array(np.ones(N), mask=mask))
+    with pytest.raises(ValueError, match=r"^feature_costs: the cost of 'x2' must be a finite "
+                                         r"number >= 0, got nan"):
+        g(E, feature_costs=np.ma.array([1.0, 2.0, 3.0], mask=[0, 1, 0]))
+    with pytest.raises(ValueError, match=r"^y must be finite numbers, got 1 NaN"):
+        pygbm.calibration_report(np.ma.array([1, 0, 1, 0], mask=[0, 0, 0, 1]),
+                                 [0.8, 0.2, 0.6, 0.5])
+    unmasked = np.ma.array(np.ones(N), mask=np.zeros(N, dtype=bool))    # nothing masked
+    np.testing.assert_array_equal(g(E, weights=unmasked, random_state=1).fit,
+                                  g(E, weights=np.ones(N), random_state=1).fit)

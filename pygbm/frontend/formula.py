@@ -22,7 +22,7 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
-from .._checks import array_arg, same_rows_arg
+from .._checks import array_arg, same_rows_arg, unmasked
 from ..messages import listed, quiet, warn
 from .encode import (NUMERIC, R_MAX_CATEGORICAL_LEVELS, PredictorEncoder, _column_kind,
                      as_column, has_column_names, holds_numbers, numeric_values, refuse_multiindex,
@@ -132,6 +132,7 @@ def _weights(weights, data: pd.DataFrame) -> np.ndarray | None:
             raise ValueError(f"weights: column {weights!r} is not in data "
                              f"({similar_columns(weights, data.columns)})")
         given, weights = f"column {weights!r}", data[weights]
+    weights = unmasked(weights)         # masked: missing, refused below
     values = as_column(weights)
     if not holds_numbers(values):    # R: "'weights' must be a numeric vector"
         raise TypeError(f"weights must be numeric (a column name or an array of numbers), got "
