@@ -29,7 +29,7 @@ from .encode import (NUMERIC, R_MAX_CATEGORICAL_LEVELS, PredictorEncoder, _colum
                      table_type)
 from .plain_formula import ColumnEvaluator, is_plain_term, plain_terms
 from .surv import SurvData
-from .terms import TermSpec, similar_columns
+from .terms import TermSpec, missing_column_error, similar_columns
 
 __all__ = ["ModelFrame", "NewResponse", "TermSpec", "model_frame", "model_frame_newdata",
            "offset_newdata", "response_newdata", "weights_newdata"]
@@ -337,6 +337,16 @@ def _evaluator(terms, data: pd.DataFrame, where: str):
     return _formula_parse().Evaluator(data, where)
 
 
+def _absent_columns(terms, evaluator) -> list[str]:
+    """The columns ``terms`` read that the evaluator's table lacks, all of them (R's
+    predict names the first one only; one error naming each is one fix of newdata,
+    not one per rerun)."""
+    absent = [t.expr for t in terms if t.lookup and t.expr not in evaluator.columns]
+    if isinstance(evaluator, ColumnEvaluator):   # its other terms: Surv, offsets
+        return absent
+    return absent + [c for t in terms if not t.lookup for c in evaluator.check(t.expr)]
+
+
 def _rhs_text(formula: str) -> str:
     return formula.split("~", 1)[1]
 
@@ -466,6 +476,8 @@ def model_frame_newdata(encoder: PredictorEncoder, newdata,
         return encoder.transform(newdata, name, prior)
     newdata = _newdata_frame(newdata, name)
     evaluator = _evaluator(encoder.terms, newdata, name)
+    if absent := _absent_columns(encoder.terms, evaluator):
+        raise missing_column_error(absent, evaluator.columns, name)
     n = newdata.shape[0]
     frame = pd.DataFrame({t.label: _as_column(evaluator.evaluate(t), t.label, n)
                           for t in encoder.terms}, index=pd.RangeIndex(n))

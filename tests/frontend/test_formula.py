@@ -576,6 +576,16 @@ def test_newdata_unseen_levels_missing_and_errors():
         model_frame_newdata(mf.encoder, new.assign(int_rate=["13%", "1", "2", "3"]))
 
 
+@pytest.mark.parametrize("formula", ["Class ~ addr_state + int_rate",
+                                     "Class ~ addr_state + log(int_rate)"])
+def test_newdata_missing_columns_all_named(formula):
+    # each column newdata lacks is named in one error (it named the first only)
+    lc = read("lending_club")
+    mf = _mf(formula, lc)
+    with pytest.raises(ValueError, match=r"columns not in newdata: 'addr_state'; 'int_rate'"):
+        model_frame_newdata(mf.encoder, lc.drop(columns=["addr_state", "int_rate"]))
+
+
 def test_newdata_without_terms_uses_columns():
     enc = PredictorEncoder().fit(read("boston")[["lstat", "rm"]])
     np.testing.assert_array_equal(model_frame_newdata(enc, read("boston").iloc[:2]),
