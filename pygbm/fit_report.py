@@ -25,6 +25,8 @@ import warnings
 from dataclasses import dataclass
 from html import escape
 
+import numpy as np
+
 from .costs import cost_lines
 from .display import row_html, styled, table_block
 
@@ -36,6 +38,8 @@ SHOWN_CLASSES = 10
 METHOD_LABELS = {"cv": "cross-validation", "test": "test set", "OOB": "out-of-bag"}
 #: the methods R's print.gbm reports, in its order, and its words for them
 _TEXT_LABELS = {"cv": "cross-validation", "test": "test-set"}
+#: why a best iteration is undefined, but for the OOB smoother's
+ALL_NAN = "its errors are all NaN"
 
 
 @dataclass(frozen=True)
@@ -50,6 +54,8 @@ class FitReport:
     #: gbm_perf's best number of trees by each method the fit supports ("cv", "test",
     #: "OOB"); None where it is undefined (every error NaN, no finite OOB improvement)
     best: dict[str, int | None]
+    #: why each best iteration that is None is undefined (:func:`why_undefined`)
+    undefined: dict[str, str]
     #: the last tree cross-validated / fitted was the best (cv, validation set)
     cv_still_falling: bool
     test_still_falling: bool
@@ -84,8 +90,8 @@ class FitReport:
             n = self.best[method]
             # R prints an empty iteration where the errors are all NaN
             lines.append(f"The best {label} iteration was {n}." if n is not None else
-                         f"The best {label} iteration was undefined (its errors are all "
-                         "NaN).")
+                         f"The best {label} iteration was undefined "
+                         f"({self.undefined[method]}).")
         lines.append(f"There were {self.n_features} predictors of which "
                      f"{self.r_influential} had non-zero influence.")
         if self.zero_sample is not None:
@@ -112,7 +118,7 @@ class FitReport:
         for method, n in self.best.items():      # as the text says it, undefined too
             rows.append(row_html(f"Best iteration ({METHOD_LABELS[method]})",
                                  str(n) if n is not None else
-                                 "undefined (its errors are all NaN)"))
+                                 f"undefined ({self.undefined[method]})"))
         if self.cv_still_falling:
             # gbm_more keeps the cv of the trees it continues: only a new fit extends it
             rows.append(row_html("Note", "the cross-validation error was still falling at "
@@ -161,6 +167,21 @@ def best_iterations(fit) -> dict[str, int | None]:
     return out
 
 
+def why_undefined(fit, method: str) -> str:
+    """Why ``gbm_perf``'s ``method`` leaves the fit's best iteration undefined: its
+    errors are all NaN, or (OOB) no finite out-of-bag improvement, or fewer than the
+    smoother's loess fits (a fit of 1 or 2 trees is not one of NaN errors)."""
+    from .inspect.perf import OOB_MIN_POINTS     # the toolbox, on the first print
+
+    if method != "OOB":
+        return ALL_NAN
+    finite = int(np.isfinite(fit.oobag_improve).sum())
+    if finite == 0:
+        return "no finite out-of-bag improvement"
+    return (f"the out-of-bag smoother needs {OOB_MIN_POINTS} trees with a finite "
+            f"improvement; the fit has {finite}")
+
+
 def grown_by(options) -> tuple[tuple[str, str], ...]:
     """How the trees were grown where it is not R's way: (label, description) pairs."""
     out = []
@@ -203,6 +224,7 @@ def fit_report(fit) -> FitReport:
     return FitReport(
         call=fit.call, distribution=fit.distribution.display_name, n_trees=fit.n_trees,
         num_classes=int(fit.num_classes), classes=classes, best=best,
+        undefined={m: why_undefined(fit, m) for m, n in best.items() if n is None},
         cv_still_falling=fit.cv_error is not None and best.get("cv") == len(fit.cv_error),
         test_still_falling=best.get("test") == fit.n_trees,
         n_features=fit.n_features, r_trees=r_trees, r_influential=r_influential,

@@ -176,6 +176,21 @@ def test_an_undefined_best_iteration_is_said_in_the_text_and_the_html(data):
             "NaN)</td>") in report.as_html()
 
 
+@pytest.mark.parametrize("n_trees", [1, 2])
+def test_an_oob_best_iteration_of_too_few_trees_says_why(data, n_trees):
+    """A fit of 1 or 2 bagged trees has finite out-of-bag improvements, too few for
+    the smoother: the display said "its errors are all NaN"."""
+    fit = pygbm.gbm("y ~ .", data, distribution="gaussian", n_trees=n_trees, random_state=1)
+    report = fit_report(fit)
+    assert report.best["OOB"] is None
+    assert ("<th>Best iteration (out-of-bag)</th><td>undefined (the out-of-bag smoother "
+            f"needs 3 trees with a finite improvement; the fit has {n_trees})</td>"
+            ) in report.as_html()
+    assert "NaN" not in report.as_html()
+    nan_oob = dataclasses.replace(fit, oobag_improve=np.full(n_trees, np.nan))
+    assert "undefined (no finite out-of-bag improvement)" in fit_report(nan_oob).as_html()
+
+
 def test_a_multiclass_text_names_its_first_classes(data):
     y = pd.Categorical(np.digitize(data["y"], np.linspace(-4, 4, SHOWN_CLASSES + 2)))
     frame = data.drop(columns="y").assign(k=y)
@@ -219,7 +234,8 @@ def test_a_report_built_by_hand_renders_both_ways():
     """The renderings read only the report's fields."""
     report = FitReport(
         call=None, distribution="bernoulli", n_trees=50, num_classes=1, classes=(),
-        best={"cv": None, "test": 20, "OOB": 12}, cv_still_falling=False,
+        best={"cv": None, "test": 20, "OOB": 12}, undefined={"cv": "its errors are all NaN"},
+        cv_still_falling=False,
         test_still_falling=False, n_features=3, r_trees=20, r_influential=1,
         default_trees=20, influence=(("b", 75.0), ("a", 25.0), ("c", 0.0)),
         grown_by=(("Split search", "binned, at most 8 bins per predictor"),),
