@@ -90,10 +90,12 @@ def as_numeric(x):
     """R's ``as.numeric(x)``: a factor's level codes 1, 2, ...; strings that are not
     numbers become missing (R's "NAs introduced by coercion"); dates and times are
     seconds since 1970-01-01 UTC (R's POSIXct), durations seconds, R's Dates
-    (``as.Date``) days."""
+    (``as.Date``, and a column of ``datetime.date``, what ``Series.dt.date`` gives) days."""
     if is_date(x):
         return date_days(x)
     x = series(x)
+    if x.dtype == object and pd.api.types.infer_dtype(x, skipna=True) == "date":
+        return date_days(as_date(x))    # datetime.date objects (Series.dt.date): R's Dates
     if isinstance(x.dtype, pd.CategoricalDtype):
         codes = x.cat.codes.to_numpy().astype(float) + 1.0
         return pd.Series(np.where(codes > 0, codes, np.nan), index=x.index)

@@ -70,3 +70,14 @@ def test_dates_in_terms_and_on_new_data():
     # R gbm refuses a Date as a predictor; so does pygbm, naming the way out
     with pytest.raises(TypeError, match=r"as.numeric\(as.Date\(x\)\)"):
         model_frame("y ~ as.Date(ds)", d)
+
+
+def test_as_numeric_of_python_dates_is_days_as_of_r_dates():
+    """A column of datetime.date (pandas' ``Series.dt.date``, R's Date) gave NaN in
+    every row, refused as "NaN where t is not missing"."""
+    stamps = pd.Series(pd.to_datetime(["2020-01-01", "1969-12-31", None, "2021-03-04"]))
+    d = pd.DataFrame({"y": [1.0, 2, 3, 4], "t": stamps.dt.date})
+    assert d["t"].dtype == object
+    mf = model_frame("y ~ as.numeric(t)", d)
+    np.testing.assert_array_equal(mf.x[:, 0], [18262, -1, np.nan, 18690])
+    np.testing.assert_array_equal(mf.x, model_frame("y ~ as.numeric(as.Date(t))", d).x)
