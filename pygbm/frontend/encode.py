@@ -35,6 +35,12 @@ _UNSEEN_SHOWN = 10  # unseen levels a warning lists per predictor
 _ICU_ASCII_PUNCT = " _-,;:!?.'\"()[]{}@*/\\&#%`^+<=>|~$"
 _PUNCT_RANK = {c: i for i, c in enumerate(_ICU_ASCII_PUNCT)}
 _GROUP_SYMBOL, _GROUP_DIGIT, _GROUP_LETTER = 0, 1, 2
+#: what pandas' infer_dtype calls an object column of dates, times or durations
+#: (datetime.date from Series.dt.date, datetime.datetime, Timedelta, Period)
+_TIMELIKE_INFERRED = ("date", "datetime", "datetime64", "time", "timedelta", "timedelta64",
+                      "period")
+_DATES_HINT = (" (convert dates/times to numbers, e.g. days since a reference date: "
+               "as.numeric(as.Date(x)) in a formula, as R gbm, which refuses dates too)")
 
 
 # --------------------------------------------------------------------- helpers
@@ -162,15 +168,13 @@ def _column_kind(col: pd.Series, name: str, role: str = "predictor column") -> s
         raise TypeError(
             f"{role} {name!r} holds values of mixed or unsupported type "
             f"({inferred}); expected numbers, strings, bools or a pandas Categorical"
+            + (_DATES_HINT if inferred in _TIMELIKE_INFERRED else "")
         )
     timelike = pd.api.types.is_datetime64_any_dtype(dtype) or pd.api.types.is_timedelta64_dtype(
         dtype) or isinstance(dtype, pd.PeriodDtype)
     raise TypeError(
         f"{role} {name!r} has dtype {dtype}, which gbm cannot use; expected "
-        "numeric, bool, string or categorical"
-        + (" (convert dates/times to numbers, e.g. days since a reference date: "
-           "as.numeric(as.Date(x)) in a formula, as R gbm, which refuses dates too)"
-           if timelike else "")
+        "numeric, bool, string or categorical" + (_DATES_HINT if timelike else "")
     )
 
 

@@ -81,3 +81,8 @@ def test_as_numeric_of_python_dates_is_days_as_of_r_dates():
     mf = model_frame("y ~ as.numeric(t)", d)
     np.testing.assert_array_equal(mf.x[:, 0], [18262, -1, np.nan, 18690])
     np.testing.assert_array_equal(mf.x, model_frame("y ~ as.numeric(as.Date(t))", d).x)
+
+    # as a predictor: refused as a datetime64 column is, naming the way out (it said
+    # "mixed or unsupported type (date)" only)
+    with pytest.raises(TypeError, match=r"unsupported type \(date\).*as.numeric\(as.Date\(x\)\)"):
+        model_frame("y ~ t", d)
