@@ -198,7 +198,9 @@ def _numbers_as_text(col: pd.Series) -> bool:
     present = col.dropna()
     if present.empty or pd.api.types.infer_dtype(present, skipna=True) != "string":
         return False
-    return bool(pd.to_numeric(present, errors="coerce").notna().all())
+    # as floats: pyarrow's doubles keep the NaN of a word as a value, not as missing
+    numbers = pd.to_numeric(present, errors="coerce").to_numpy(dtype=float, na_value=np.nan)
+    return not np.isnan(numbers).any()
 
 
 def holds_numbers(values) -> bool:

@@ -273,3 +273,15 @@ def test_numbers_held_as_text_are_levels_with_a_warning():
                                          r"as a categorical predictor of 3 levels") as caught:
         PredictorEncoder().fit_transform(frame)
     assert len(caught) == 1     # not text mixing words and numbers, not a Categorical
+
+
+def test_words_in_pyarrow_text_are_not_numbers_held_as_text():
+    """pd.read_csv(dtype_backend="pyarrow")'s text: pd.to_numeric gives pyarrow doubles
+    whose NaN is not missing, so words were said to be "numbers as text"."""
+    pa = pytest.importorskip("pyarrow")
+    words = pd.Series(["a", "b", None, "c"], dtype=pd.ArrowDtype(pa.string()))
+    x, _, var_type, levels = _fit(pd.DataFrame({"w": words}))       # no warning
+    assert levels == [["a", "b", "c"]] and list(var_type) == [3]
+    with pytest.warns(UserWarning, match="w holds numbers as text"):
+        PredictorEncoder().fit_transform(pd.DataFrame({"w": pd.Series(
+            ["1", "2.5", None], dtype=pd.ArrowDtype(pa.string()))}))
