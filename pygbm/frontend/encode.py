@@ -39,6 +39,9 @@ _GROUP_SYMBOL, _GROUP_DIGIT, _GROUP_LETTER = 0, 1, 2
 #: (datetime.date from Series.dt.date, datetime.datetime, Timedelta, Period)
 _TIMELIKE_INFERRED = ("date", "datetime", "datetime64", "time", "timedelta", "timedelta64",
                       "period")
+#: dtype kinds of dates, times and durations: NumPy's and pyarrow's (a pyarrow duration
+#: is not a timedelta64 dtype to pandas)
+_TIME_KINDS = ("M", "m")
 _DATES_HINT = (" (convert dates/times to numbers, e.g. days since a reference date: "
                "as.numeric(as.Date(x)) in a formula, as R gbm, which refuses dates too)")
 
@@ -170,8 +173,7 @@ def _column_kind(col: pd.Series, name: str, role: str = "predictor column") -> s
             f"({inferred}); expected numbers, strings, bools or a pandas Categorical"
             + (_DATES_HINT if inferred in _TIMELIKE_INFERRED else "")
         )
-    timelike = pd.api.types.is_datetime64_any_dtype(dtype) or pd.api.types.is_timedelta64_dtype(
-        dtype) or isinstance(dtype, pd.PeriodDtype)
+    timelike = dtype.kind in _TIME_KINDS or isinstance(dtype, pd.PeriodDtype)
     raise TypeError(
         f"{role} {name!r} has dtype {dtype}, which gbm cannot use; expected "
         "numeric, bool, string or categorical" + (_DATES_HINT if timelike else "")

@@ -285,3 +285,15 @@ def test_words_in_pyarrow_text_are_not_numbers_held_as_text():
     with pytest.warns(UserWarning, match="w holds numbers as text"):
         PredictorEncoder().fit_transform(pd.DataFrame({"w": pd.Series(
             ["1", "2.5", None], dtype=pd.ArrowDtype(pa.string()))}))
+
+
+def test_pyarrow_durations_are_refused_with_the_dates_hint():
+    """A pyarrow duration column (not a timedelta64 dtype to pandas) lacked the hint a
+    timedelta64 column gets."""
+    pa = pytest.importorskip("pyarrow")
+    days = pd.Series(pd.to_timedelta([1, 2, 3], unit="D"))
+    stamps = pd.Series(pd.date_range("2020-01-01", periods=3))
+    for col in (days, days.astype(pd.ArrowDtype(pa.duration("ns"))),
+                stamps.astype(pd.ArrowDtype(pa.timestamp("ns")))):
+        with pytest.raises(TypeError, match=r"as\.numeric\(as\.Date\(x\)\)"):
+            PredictorEncoder().fit_transform(pd.DataFrame({"d": col}))
