@@ -34,6 +34,8 @@ DATE_DTYPE = pd.PeriodDtype("D")
 #: R's default formats of ``as.Date(x)`` for text, tried in turn on its first value
 TRY_FORMATS = ("%Y-%m-%d", "%Y/%m/%d")
 _EPOCH = datetime.date(1970, 1, 1)
+#: what pyarrow's dates are read as (whole seconds hold any date a Date holds)
+_DATETIME = "datetime64[s]"
 _NAT = np.iinfo(np.int64).min
 _MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august",
            "september", "october", "november", "december")
@@ -153,6 +155,8 @@ def as_date(x, format=None, try_formats=TRY_FORMATS, origin=None):  # noqa: A002
         one = as_date(pd.Series([x]), format, try_formats, origin)[0]
         return np.nan if pd.isna(one) else one
     x = series(x)
+    if x.dtype.type is datetime.date:           # pyarrow's date32/date64 (no .dt.tz)
+        x = x.astype(_DATETIME)
     if pd.api.types.is_datetime64_any_dtype(x.dtype):
         utc = x.dt.tz_convert("UTC").dt.tz_localize(None) if x.dt.tz is not None else x
         days = ((utc - pd.Timestamp(0)) / pd.Timedelta(1, "D")).to_numpy(dtype=float)

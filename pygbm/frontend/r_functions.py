@@ -14,6 +14,7 @@ keywords): :func:`python_names` rewrites them in a formula before it is parsed a
 
 from __future__ import annotations
 
+import datetime
 import re
 
 import numpy as np
@@ -90,12 +91,14 @@ def as_numeric(x):
     """R's ``as.numeric(x)``: a factor's level codes 1, 2, ...; strings that are not
     numbers become missing (R's "NAs introduced by coercion"); dates and times are
     seconds since 1970-01-01 UTC (R's POSIXct), durations seconds, R's Dates
-    (``as.Date``, and a column of ``datetime.date``, what ``Series.dt.date`` gives) days."""
+    (``as.Date``; a column of ``datetime.date``, what ``Series.dt.date`` gives, and
+    pyarrow's dates) days."""
     if is_date(x):
         return date_days(x)
     x = series(x)
-    if x.dtype == object and pd.api.types.infer_dtype(x, skipna=True) == "date":
-        return date_days(as_date(x))    # datetime.date objects (Series.dt.date): R's Dates
+    if x.dtype.type is datetime.date or (
+            x.dtype == object and pd.api.types.infer_dtype(x, skipna=True) == "date"):
+        return date_days(as_date(x))    # pyarrow's dates, datetime.date objects: R's Dates
     if isinstance(x.dtype, pd.CategoricalDtype):
         codes = x.cat.codes.to_numpy().astype(float) + 1.0
         return pd.Series(np.where(codes > 0, codes, np.nan), index=x.index)
@@ -107,8 +110,8 @@ def as_numeric(x):
     if pd.api.types.is_datetime64_any_dtype(x.dtype):
         epoch = pd.Timestamp(0, tz="UTC") if x.dt.tz is not None else pd.Timestamp(0)
         return (x - epoch) / pd.Timedelta(1, "s")
-    if pd.api.types.is_timedelta64_dtype(x.dtype):
-        return x / pd.Timedelta(1, "s")
+    if x.dtype.kind == "m":         # NumPy's and pyarrow's durations (not timedelta64)
+        return (x / pd.Timedelta(1, "s")).astype(float)
     return pd.to_numeric(x, errors="coerce").astype(float)
 
 

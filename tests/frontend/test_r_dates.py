@@ -7,6 +7,7 @@ import pytest
 from pygbm.frontend import model_frame, model_frame_newdata
 from pygbm.frontend.r_dates import as_date, date_days, julian, months, quarters, r_format, \
     weekdays
+from pygbm.frontend.r_functions import as_numeric
 
 
 def _days(x):
@@ -86,3 +87,17 @@ def test_as_numeric_of_python_dates_is_days_as_of_r_dates():
     # "mixed or unsupported type (date)" only)
     with pytest.raises(TypeError, match=r"unsupported type \(date\).*as.numeric\(as.Date\(x\)\)"):
         model_frame("y ~ t", d)
+
+
+def test_pyarrow_dates_and_durations_as_numeric_as_r():
+    """pyarrow's date32 (read_csv/read_parquet with dtype_backend="pyarrow") crashed
+    (``dt.tz is not supported``); its durations were nanoseconds (R: seconds)."""
+    pa = pytest.importorskip("pyarrow")
+    days = pd.Series(pd.date_range("1969-12-31", periods=3)).dt.date
+    dates = days.astype(pd.ArrowDtype(pa.date32()))
+    dates[2] = None
+    np.testing.assert_array_equal(as_numeric(dates), [-1, 0, np.nan])
+    np.testing.assert_array_equal(date_days(as_date(dates)), [-1, 0, np.nan])
+    spans = pd.Series(pd.to_timedelta([1, 2, None], unit="D"))
+    for dtype in (spans.dtype, pd.ArrowDtype(pa.duration("ns")), pd.ArrowDtype(pa.duration("s"))):
+        np.testing.assert_array_equal(as_numeric(spans.astype(dtype)), [86400, 172800, np.nan])
