@@ -47,6 +47,7 @@ from .r_cut import cut
 from .r_deparse import expression_key, python_expression, r_response, term_labels
 from .r_operators import AND_NAME, IN_NAME, NOT_NAME, OR_NAME
 from .r_factors import check_na_levels
+from .r_grammar import STRING_LITERAL
 from .r_functions import (COMPARE_NAME, R_CONSTANTS, R_FUNCTION_NAMES, R_FUNCTIONS,
                           python_names, r_function_names, r_names)
 from .r_dates import R_DATE_FUNCTIONS
@@ -269,6 +270,12 @@ _COMPARISON = re.compile(r"Unknown operator '[=!<>]+'")
 #: a call of an R function whose dotted name starts with a Python keyword
 #: (``as.vector(``, ``is.numeric(``), which Python cannot parse
 _KEYWORD_CALL = re.compile(rf"(?<![\w.`])((?:{'|'.join(keyword.kwlist)})\.[\w.]+)\s*\(")
+#: a Python keyword that R reads as a name (a column ``class``, ``in``, ``lambda``):
+#: formulaic's parser cannot read it in a function call or an expression, backticked
+#: or not (True, False and None are Python values, which it reads)
+_KEYWORD_NAME = re.compile(r"(?<![\w.%])(?:" + "|".join(
+    k for k in keyword.kwlist if k not in ("True", "False", "None")) + r")(?![\w.%])")
+_STRING = re.compile(STRING_LITERAL)
 
 
 #: the R functions an error lists as available, by their R names
@@ -287,8 +294,15 @@ def _unavailable(what: str, functions) -> ValueError:
 
 def _parse_error(formula: str, exc: Exception) -> ValueError:
     """The error of a formula formulaic could not parse, with a way out where there is one."""
-    if called := _KEYWORD_CALL.findall(formula):
-        return _unavailable(f"formula {formula!r}", sorted(set(called)))
+    if called := sorted({c for c in _KEYWORD_CALL.findall(formula)
+                         if c not in _AVAILABLE_FUNCTIONS}):
+        return _unavailable(f"formula {formula!r}", called)
+    if names := sorted(set(_KEYWORD_NAME.findall(_STRING.sub("''", formula)))):
+        return ValueError(
+            f"formula {formula!r} could not be parsed: {', '.join(map(repr, names))} "
+            "is a Python keyword, which formulaic's parser cannot read in a function call or "
+            "an expression, backticked or not (a bare column is read): rename the "
+            f"column first, e.g. data.rename(columns={{{names[0]!r}: {names[0] + '_'!r}}})")
     message = _plain(exc)
     hint = (" (a comparison is a term only inside a function call: write I(b > 0) or "
             "as.numeric(f == 'a'))" if _COMPARISON.search(message) else "")

@@ -518,6 +518,20 @@ def test_formula_errors(formula, match):
         model_frame(formula, boston())
 
 
+def test_a_python_keyword_column_in_an_expression_is_named():
+    """factor(class): formulaic cannot parse a Python keyword in an expression; the
+    error was "invalid syntax (<unknown>, line 1)", and in as.factor(class) it blamed
+    as.factor ("not available in formulas"), which is available."""
+    d = boston().rename(columns={"chas": "class"})
+    for formula in ("medv ~ factor(class)", "medv ~ as.factor(class)", "medv ~ I(`class` + 1)"):
+        with pytest.raises(ValueError, match=r"could not be parsed: 'class' is a Python "
+                                             r"keyword.*rename\(columns=\{'class': 'class_'\}"):
+            model_frame(formula, d)
+    assert model_frame("medv ~ class + lstat", d).var_names == ["class", "lstat"]
+    with pytest.raises(ValueError, match=r"calls 'as.vector', which is not available"):
+        model_frame('medv ~ as.vector(lstat) + I(rad == "class")', d)
+
+
 def test_type_and_size_errors():
     d = boston()
     with pytest.raises(TypeError, match="formula must be a string"):
