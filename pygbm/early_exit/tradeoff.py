@@ -112,8 +112,9 @@ def qwyc_tradeoff(fit, data, newdata, alphas=DEFAULT_ALPHAS, methods=("qwyc", "g
     honest : bool, default False
         Order and thresholds on the two halves of ``data`` (see :func:`qwyc`).
     margins : sequence of float, optional
-        The margin rule's margins (default: twice quantiles of
-        ``|full score - beta|`` on ``data``).
+        The margin rule's margins (default: twice the 5%, 10%, 20%, ..., 90%
+        quantiles of ``|full score - beta|`` on ``data``, each distinct value
+        once).
     threshold : float, optional
         The decision on the response scale (see :func:`qwyc`).
     random_state : int or numpy.random.Generator, optional
@@ -206,7 +207,8 @@ def qwyc_tradeoff(fit, data, newdata, alphas=DEFAULT_ALPHAS, methods=("qwyc", "g
     cost = np.ones(n_trees)
     if margins is None:
         full_fit = rows.g0 + rows.scores.sum(axis=0)
-        margins = 2 * np.quantile(np.abs(full_fit - decision[1]), MARGIN_QUANTILES)
+        # distinct (rows sharing a score gave equal quantiles: the same point again)
+        margins = np.unique(2 * np.quantile(np.abs(full_fit - decision[1]), MARGIN_QUANTILES))
 
     grid = []
     for method in methods:

@@ -716,3 +716,16 @@ def test_the_leave_one_out_estimate_in_the_report_summary_and_curves(setting):
     assert np.all(points["fit_disagreement"] <= points["fit_loo_disagreement"])
     margins = qwyc_tradeoff(fit, held, test, methods=("margin",), margins=[1.0])
     assert np.isnan(margins["fit_loo_disagreement"].iloc[0])     # the margin rule: none
+
+
+def test_tradeoff_default_margins_are_distinct():
+    # a stump of a binary predictor scores every row one of two values: the default
+    # margins (quantiles of |score - beta|) repeated, and so did the table's points
+    train, test = _data(400, 7), _data(300, 8)
+    for frame in (train, test):
+        frame["s"] = (frame.x0 > 0).astype(int)
+    fit = gbm("y ~ s", train, distribution="bernoulli", n_trees=5, shrinkage=0.1,
+              bag_fraction=1)
+    tab = qwyc_tradeoff(fit, train, test, alphas=(0.01,), methods=("margin",))
+    margins = tab.loc[tab["method"] == "margin", "margin"]
+    assert 1 <= len(margins) <= 2 and margins.is_unique
