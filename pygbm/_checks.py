@@ -263,9 +263,12 @@ def unmasked(values):
     """A NumPy masked array's masked entries as NaN, missing values as pandas
     reads them (``np.asarray`` reads the values hidden beneath the mask, which
     were then used silently); anything else as it is."""
-    if isinstance(values, np.ma.MaskedArray):
-        return values.astype(object).filled(np.nan)
-    return values
+    if not isinstance(values, np.ma.MaskedArray):
+        return values
+    if not np.ma.is_masked(values):                 # nothing masked: the values, their dtype
+        return np.ma.getdata(values)
+    numbers = values.dtype.kind in "biuf"           # bools, integers, floats
+    return values.astype(float if numbers else object).filled(np.nan)
 
 
 def numbers_arg(name: str, values) -> np.ndarray:

@@ -14,7 +14,8 @@ import numpy as np
 
 from . import cv, frontend
 from ._checks import (array_arg, as_generator, bool_arg, complete_group_arg, fraction_arg,
-                      int_arg, missing_mask, n_cores_arg, numbers_arg, same_rows_arg)
+                      int_arg, missing_mask, n_cores_arg, numbers_arg, same_rows_arg,
+                      unmasked)
 from .call import call_string, given_arguments
 from .distributions import get_distribution, guess_distribution
 from .costs import cost_spec
@@ -218,6 +219,8 @@ def gbm_fit(x, y, offset=None, misc=None, distribution="bernoulli", w=None,
     coded, names, var_type, var_levels, encoder = _encode(x, var_names)
     for name, value in (("y", y), ("offset", offset), ("misc", misc), ("w", w), ("group", group)):
         same_rows_arg(name, value, x, "x")
+    # masked entries missing (np.asarray reads the values beneath the mask)
+    y, offset, misc, w, group = (unmasked(v) for v in (y, offset, misc, w, group))
     status = None
     if isinstance(y, frontend.SurvData):
         if misc is not None:        # it would be ignored without a word

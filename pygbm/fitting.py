@@ -121,11 +121,13 @@ def check_targets(data: CodedData, dist) -> Response:
     w_raw = weights_arg(data.weights, n, name=data.weights_name)
     dist.check_weights(w_raw)
     if not np.any(w_raw[:data.n_train] > 0):     # R: an initial value of 0/0
-        raise ValueError(f"weights must give some training row weight: all {data.n_train} "
+        raise ValueError(f"{data.weights_name} must give some training row weight: all "
+                         f"{data.n_train} "
                          f"training rows (before the validation rows) have weight 0")
     n_valid = n - data.n_train
     if n_valid and not np.any(w_raw[data.n_train:] > 0):   # valid_error: 0/0
-        raise ValueError(f"weights must give some validation row weight: all {n_valid} "
+        raise ValueError(f"{data.weights_name} must give some validation row weight: all "
+                         f"{n_valid} "
                          f"validation rows (after the first {data.n_train} rows, see "
                          "train_fraction) have weight 0, so their deviance, valid_error, "
                          "would be 0/0")
@@ -144,7 +146,8 @@ def check_targets(data: CodedData, dist) -> Response:
             raise ValueError(f"{dist.name}: every training observation is censored (status "
                              "all 0): there is no event to fit")
         if not np.any((status[:data.n_train] != 0) & (w_raw[:data.n_train] > 0)):
-            raise ValueError(f"weights: every training event (status 1) has weight 0, so "
+            raise ValueError(f"{data.weights_name}: every training event (status 1) has "
+                             f"weight 0, so "
                              f"{dist.name}'s partial likelihood has no term to fit (R's fit is "
                              "NaN): give some events weight")
     else:
@@ -470,11 +473,13 @@ def build_fit(data: CodedData, options: FitOptions, problem: BoostProblem, targe
 
 
 def _given_weights(targets: Response, zero_sample: ZeroSample | None) -> bool:
-    """Whether a fit's rows had case weights (some other than 1), zero
-    subsampling's importance factors apart."""
+    """Whether a fit's rows had case weights: whether its weights as normalised (R's
+    ``w * n / sum(w)``) differ from those of no weights, zero subsampling's
+    importance factors apart (equal weights normalise to 1: none, when exactly)."""
     ones = np.ones_like(targets.w_raw)
     unweighted = ones if zero_sample is None else zero_sample.raw_weights(ones)
-    return bool(np.any(targets.w_raw != unweighted))
+    n = unweighted.shape[0]
+    return not np.array_equal(targets.w, unweighted * n / r_sum(unweighted))
 
 
 def continue_fit(fit: GBMFit, x, targets: Response, n_trees, report, rng) -> GBMFit:

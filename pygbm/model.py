@@ -160,9 +160,10 @@ class GBMFit:
         rows' coded predictors and response, by which :func:`gbm_more` knows
         ``data=`` to be the same rows in the same order. Not in R.
     weighted : bool, default False
-        The fit was given case weights (some other than 1): without kept
-        data, :func:`gbm_more` with ``data=`` needs ``weights=`` again (R
-        continues with weights 1). Not in R.
+        The fit was given case weights (not all equal: equal weights are
+        none once normalised): without kept data, :func:`gbm_more` with
+        ``data=`` needs ``weights=`` again (R continues with weights 1). A fit
+        pickled before this field existed reads False. Not in R.
 
     Notes
     -----
@@ -239,8 +240,8 @@ class GBMFit:
     #: by which gbm_more(data=) knows them again; None with kept data and for cv's
     #: fold fits (FitOptions.digest_rows), which are never continued
     rows_digest: str | None = None
-    #: given case weights (some other than 1): gbm_more(data=) without kept data
-    #: needs them again
+    #: given case weights (not all equal): gbm_more(data=) without kept data needs
+    #: them again
     weighted: bool = False
 
     # ---- R's parameters, read from the options

@@ -558,11 +558,14 @@ def test_gbm_more_data_without_weights_keeps_or_asks_for_the_fits_weights(keep_d
         with pytest.raises(ValueError, match=r"^weights are missing: the model was fitted "
                                              r"with case weights, which data= does not"):
             pygbm.gbm_more(first, 5, data=d)
-    # weights of 1 are no weights: nothing to give again
-    plain = pygbm.gbm("y ~ x1 + x2", d.assign(w=1.0), weights="w", n_trees=10,
-                      keep_data=keep_data, **kw)
-    assert not plain.weighted
-    pygbm.gbm_more(plain, 5, data=d)
+    # equal weights are no weights once normalised (R's w * n / sum(w)): the fit is the
+    # unweighted one, and continuing with weights 1 continues it exactly
+    for equal in (1.0, 2.0):
+        plain = pygbm.gbm("y ~ x1 + x2", d.assign(w=equal), weights="w", n_trees=10,
+                          keep_data=keep_data, **kw)
+        assert not plain.weighted
+        np.testing.assert_array_equal(pygbm.gbm_more(plain, 5, data=d).fit,
+                                      pygbm.gbm("y ~ x1 + x2", d, n_trees=15, **kw).fit)
 
 
 @pytest.mark.parametrize("keep_data", [True, False])

@@ -1460,6 +1460,13 @@ def test_a_masked_arrays_masked_entries_are_missing_not_their_hidden_values(E):
     with pytest.raises(ValueError, match=r"^y must be finite numbers, got 1 NaN"):
         pygbm.calibration_report(np.ma.array([1, 0, 1, 0], mask=[0, 0, 0, 1]),
                                  [0.8, 0.2, 0.6, 0.5])
+    x = E.d[["x1", "x2"]].to_numpy()
+    with pytest.raises(ValueError, match=r"^y has 1 missing values"):
+        pygbm.gbm_fit(x, np.ma.array(E.d.y.to_numpy(), mask=mask), distribution="gaussian",
+                      n_trees=2)
+    with pytest.raises(ValueError, match=r"^w has 1 missing values|^w must be"):
+        pygbm.gbm_fit(x, E.d.y.to_numpy(), w=np.ma.array(np.ones(N), mask=mask),
+                      distribution="gaussian", n_trees=2)
     unmasked = np.ma.array(np.ones(N), mask=np.zeros(N, dtype=bool))    # nothing masked
     np.testing.assert_array_equal(g(E, weights=unmasked, random_state=1).fit,
                                   g(E, weights=np.ones(N), random_state=1).fit)

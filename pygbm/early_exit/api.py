@@ -383,10 +383,11 @@ def qwyc(fit, data=None, n_trees=None, alpha=DEFAULT_ALPHA, threshold=None, mode
 
     if auto:
         alpha = _auto_alpha(rows, held_out, settings, max_disagreement)
-        _warn_unresolvable_target(max_disagreement, held_out.n, alpha)
     schedule, threshold_rows = optimise(rows, alpha, settings)
     on_validation = None if held_out is None else held_out.run(schedule)
-    if auto and on_validation.disagreement(held_out.full_decision) > max_disagreement:
+    if auto and on_validation.disagreement(held_out.full_decision) <= max_disagreement:
+        _warn_unresolvable_target(max_disagreement, held_out.n, alpha)
+    elif auto:          # not even alpha = 0 keeps the target (the search's last resort)
         warn(f"qwyc(): even alpha = 0 disagrees with the full model on "
                       f"{100 * on_validation.disagreement(held_out.full_decision):.2f}% of the "
                       f"validation rows, above max_disagreement = {max_disagreement:g}; try "
@@ -417,7 +418,8 @@ def _warn_unresolvable_target(target: float, n_validation: int, alpha: float) ->
     """Warn when ``max_disagreement`` is finer than the validation rows can resolve (the
     rule of three, as :func:`_warn_unresolvable` for alpha): the search then keeps the
     target on those rows only, and may have found an alpha that keeps it nowhere else
-    (with 2 validation rows and a target of 1%, alpha 0.997: 8% disagreement)."""
+    (with 2 validation rows and a target of 1%, alpha 0.999: 16% disagreement on the
+    optimisation rows)."""
     if target < RULE_OF_THREE / n_validation:
         warn(f"qwyc(): max_disagreement = {target:g} is finer than {n_validation} validation "
              f"rows can resolve (about 3/N = {RULE_OF_THREE / n_validation:.2%}, the rule of "

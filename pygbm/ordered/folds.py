@@ -53,19 +53,28 @@ def fold_boundaries(n: int, multiplier: float = 2.0,
     return np.asarray(bounds, dtype=np.intp)
 
 
+#: values per row and fold of a tree's histogram columns (pygbm.ordered.columns):
+#: the working response and, with weights, the weight
+FOLD_COLUMN_WIDTH = 2
+
+
 def check_fold_table(bounds: np.ndarray, n_permutations: int, multiplier: float,
                      min_fold_size: int | None) -> None:
-    """Refuse folds whose supporting models would not fit: every permutation keeps a
-    value per position of every fold (the sum of the fold ends, about 2 n with the
-    default growth, but about n^2 / 2 as ``multiplier`` nears 1), within the
-    :data:`~pygbm._checks.MAX_PERMUTATION_VALUES` a fit may hold per table."""
-    n = int(bounds[-1])
-    values = n_permutations * int(bounds[1:].sum())
-    if values > MAX_PERMUTATION_VALUES:
-        raise ValueError(
-            f"fold_len_multiplier={multiplier!r} with min_fold_size={min_fold_size!r} cuts "
-            f"the {n} rows boosted on into {bounds.shape[0] - 1:,} folds, whose supporting "
-            f"models over {n_permutations} permutations would hold {values:,} values per "
-            f"table, above the {MAX_PERMUTATION_VALUES:,} (2 GiB) a fit may hold: raise "
-            f"fold_len_multiplier (CatBoost's default is 2) or min_fold_size, or lower "
-            f"n_permutations")
+    """Refuse folds whose supporting models would not fit. Every permutation keeps
+    a value per position of every fold (the sum of the fold ends, about 2 n with
+    the default growth, but about n^2 / 2 as ``multiplier`` nears 1), and every
+    tree's histogram columns hold :data:`FOLD_COLUMN_WIDTH` values per row and fold;
+    each table within the :data:`~pygbm._checks.MAX_PERMUTATION_VALUES` a fit may
+    hold."""
+    n, n_folds = int(bounds[-1]), bounds.shape[0] - 1
+    tables = {f"whose supporting models over {n_permutations} permutations would hold":
+              n_permutations * int(bounds[1:].sum()),
+              "whose histogram columns would hold": n * n_folds * FOLD_COLUMN_WIDTH}
+    for what, values in tables.items():
+        if values > MAX_PERMUTATION_VALUES:
+            raise ValueError(
+                f"fold_len_multiplier={multiplier!r} with min_fold_size={min_fold_size!r} "
+                f"cuts the {n} rows boosted on into {n_folds:,} folds, {what} {values:,} "
+                f"values per table, above the {MAX_PERMUTATION_VALUES:,} (2 GiB) a fit may "
+                f"hold: raise fold_len_multiplier (CatBoost's default is 2) or "
+                f"min_fold_size, or lower n_permutations")

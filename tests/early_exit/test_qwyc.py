@@ -294,6 +294,12 @@ def test_auto_alpha_on_too_few_validation_rows_warns(setting):
     with pytest.warns(UserWarning, match=r"max_disagreement = 0.01 is finer than 2 "
                       r"validation rows can resolve .* at least 300 rows"):
         qwyc(fit, held, alpha="auto", max_disagreement=0.01, validation=test.iloc[:2])
+    # where not even alpha = 0 keeps the target, that alone is said (the rule of three's
+    # warning said too that alpha kept it on those rows)
+    with warnings.catch_warnings(record=True) as said:
+        warnings.simplefilter("always")
+        qwyc(fit, held, alpha="auto", max_disagreement=0.01, validation=test.iloc[58:60])
+    assert [str(w.message)[:37] for w in said] == ["qwyc(): even alpha = 0 disagrees with"]
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         qwyc(fit, held, alpha="auto", max_disagreement=0.05, validation=test)   # 400 rows

@@ -101,6 +101,25 @@ def test_folds_too_many_to_hold_are_refused_before_they_are_built(monkeypatch):
         random_state=1)         # CatBoost's growth: 4 x 810 values
 
 
+def test_folds_whose_histogram_columns_are_too_many_are_refused(monkeypatch):
+    """Every tree's histogram columns hold 2 values per row and fold (n x folds x 2:
+    3e5 rows at fold_len_multiplier 1.01 passed the supporting models' count and took
+    3.4 GiB per tree). 300 rows in CatBoost's 9 folds: 5,400 values, the supporting
+    models 3,240 (the limit lowered to 4,000 here)."""
+    monkeypatch.setattr(folds, "MAX_PERMUTATION_VALUES", 4_000)
+    rng = np.random.default_rng(0)
+    data = pd.DataFrame({"x": rng.normal(size=300)})
+    data["y"] = data.x + rng.normal(size=300)
+    with pytest.raises(ValueError, match=r"cuts the 300 rows boosted on into 9 folds, whose "
+                       r"histogram columns would hold 5,400 values per table, above the "
+                       r"4,000"):
+        gbm("y ~ x", data, distribution="gaussian", n_trees=2, boosting_type="ordered",
+            random_state=1)
+    monkeypatch.setattr(folds, "MAX_PERMUTATION_VALUES", 5_400)
+    gbm("y ~ x", data, distribution="gaussian", n_trees=2, boosting_type="ordered",
+        random_state=1)
+
+
 def _binned(n=600, p=4, seed=3):
     rng = np.random.default_rng(seed)
     x = rng.normal(size=(n, p))
