@@ -269,6 +269,10 @@ class EarlyExitPredictor:
 
 #: exit positions the summary names before "..."
 SHOWN_POSITIONS = 3
+#: decimals of the decision's link the summary shows: beta is the least link whose
+#: response reaches the threshold, a few ulps from the link of it (-3.3e-16 for
+#: bernoulli at 0.5), which the summary shows as that link (0)
+SHOWN_LINK_DECIMALS = 10
 
 
 def _exit_positions(every: int, n_trees: int) -> str:
@@ -305,7 +309,8 @@ class QWYCSummary:
         """The report: a title, (label, value) rows, a closing note."""
         p, r = self._p, self._p.report_
         rows = "the fit's training rows" if r.training_rows else "the given rows"
-        decision = f"{p.n_trees} trees, decision at {p.threshold:g} (link {p.beta:.4g})"
+        shown_link = round(p.beta, SHOWN_LINK_DECIMALS) + 0.0     # + 0.0: no "-0"
+        decision = f"{p.n_trees} trees, decision at {p.threshold:g} (link {shown_link:.4g})"
         if r.margin is None:
             title = (f"QWYC early exit ({r.order_rule} order"
                      f"{', honest' if r.honest else ''}), {decision}")

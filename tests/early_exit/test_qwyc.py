@@ -80,6 +80,10 @@ def test_a_row_whose_response_is_the_threshold_is_positive(setting, distribution
         np.testing.assert_array_equal(decision, response >= threshold)
     assert qwyc(fit, test, n_trees=10, threshold=1 - 1e-10).beta \
         < float(fit.distribution.link(1 - 1e-10)) - 1e-7      # the response is flat there
+    # the default's beta is a few ulps below 0; the summary shows the link of 0.5, 0
+    ee = qwyc(fit, test, n_trees=10)
+    assert -1e-15 < ee.beta < 0
+    assert "decision at 0.5 (link 0)" in str(ee.summary())
 
 
 def test_pickled_predictor_is_identical_and_holds_no_data(setting):
