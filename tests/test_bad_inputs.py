@@ -949,7 +949,7 @@ _CASES = [
      r"vector, got None"),
     ("gbm_fit-w-zero-on-training-rows", lambda E: gf(
         E, n_train=N // 2, w=np.r_[np.zeros(N // 2), np.ones(N // 2)]), V,
-     "weights must give some training row weight"),
+     "^w must give some training row weight"),     # gbm_fit's name for the weights
     # --- found by an audit (2026-11-28)
     # validation rows of weight 0: a fit whose print, predict and gbm_perf then failed
     # ("valid_error has no finite values") without naming the weights
