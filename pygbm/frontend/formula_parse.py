@@ -276,6 +276,8 @@ _KEYWORD_CALL = re.compile(rf"(?<![\w.`])((?:{'|'.join(keyword.kwlist)})\.[\w.]+
 _KEYWORD_NAME = re.compile(r"(?<![\w.%])(?:" + "|".join(
     k for k in keyword.kwlist if k not in ("True", "False", "None")) + r")(?![\w.%])")
 _STRING = re.compile(STRING_LITERAL)
+#: a backticked name (its text in the group)
+_BACKTICKED = re.compile(r"`([^`]*)`")
 
 
 #: the R functions an error lists as available, by their R names
@@ -292,12 +294,27 @@ def _unavailable(what: str, functions) -> ValueError:
         "frame first")
 
 
+def _keywords_in_calls(formula: str) -> list[str]:
+    """The Python keywords ``formula`` reads as names inside parentheses (a call or a
+    grouping), where formulaic cannot parse them: not in strings, not as a part of a
+    backticked name (`in stock`), not bare (``y ~ class`` is read), so that another
+    error of the formula (an unclosed parenthesis) is not blamed on them."""
+    text = _STRING.sub("''", formula)
+    text = _BACKTICKED.sub(lambda m: m[0] if _KEYWORD_NAME.fullmatch(m[1]) else "``", text)
+    found = set()
+    for match in _KEYWORD_NAME.finditer(text):
+        before = text[:match.start()]
+        if before.count("(") > before.count(")"):
+            found.add(match[0])
+    return sorted(found)
+
+
 def _parse_error(formula: str, exc: Exception) -> ValueError:
     """The error of a formula formulaic could not parse, with a way out where there is one."""
     if called := sorted({c for c in _KEYWORD_CALL.findall(formula)
                          if c not in _AVAILABLE_FUNCTIONS}):
         return _unavailable(f"formula {formula!r}", called)
-    if names := sorted(set(_KEYWORD_NAME.findall(_STRING.sub("''", formula)))):
+    if names := _keywords_in_calls(formula):
         return ValueError(
             f"formula {formula!r} could not be parsed: {', '.join(map(repr, names))} "
             "is a Python keyword, which formulaic's parser cannot read in a function call or "

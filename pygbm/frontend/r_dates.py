@@ -34,8 +34,9 @@ DATE_DTYPE = pd.PeriodDtype("D")
 #: R's default formats of ``as.Date(x)`` for text, tried in turn on its first value
 TRY_FORMATS = ("%Y-%m-%d", "%Y/%m/%d")
 _EPOCH = datetime.date(1970, 1, 1)
-#: what pyarrow's dates are read as (whole seconds hold any date a Date holds)
-_DATETIME = "datetime64[s]"
+#: what pyarrow's dates are read as, through pyarrow's own seconds (whole seconds
+#: hold any date a Date holds; a direct cast went through nanoseconds, 1677-2262)
+_ARROW_SECONDS, _DATETIME = "timestamp[s][pyarrow]", "datetime64[s]"
 _NAT = np.iinfo(np.int64).min
 _MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august",
            "september", "october", "november", "december")
@@ -156,10 +157,12 @@ def as_date(x, format=None, try_formats=TRY_FORMATS, origin=None):  # noqa: A002
         return np.nan if pd.isna(one) else one
     x = series(x)
     if x.dtype.type is datetime.date:           # pyarrow's date32/date64 (no .dt.tz)
-        x = x.astype(_DATETIME)
+        x = x.astype(_ARROW_SECONDS).astype(_DATETIME)
     if pd.api.types.is_datetime64_any_dtype(x.dtype):
         utc = x.dt.tz_convert("UTC").dt.tz_localize(None) if x.dt.tz is not None else x
-        days = ((utc - pd.Timestamp(0)) / pd.Timedelta(1, "D")).to_numpy(dtype=float)
+        # the epoch in the column's unit: a nanosecond one overflowed beyond 1677-2262
+        epoch = pd.Timestamp(0).as_unit(np.datetime_data(utc.dtype)[0])
+        days = ((utc - epoch) / pd.Timedelta(1, "D")).to_numpy(dtype=float)
         return _dates(days, x.index)
     if (pd.api.types.is_numeric_dtype(x.dtype) and not is_factor(x)) \
             or pd.api.types.is_bool_dtype(x.dtype):

@@ -530,6 +530,13 @@ def test_a_python_keyword_column_in_an_expression_is_named():
     assert model_frame("medv ~ class + lstat", d).var_names == ["class", "lstat"]
     with pytest.raises(ValueError, match=r"calls 'as.vector', which is not available"):
         model_frame('medv ~ as.vector(lstat) + I(rad == "class")', d)
+    # another error is not blamed on a bare keyword column or a word of a backticked name
+    d = d.rename(columns={"crim": "in stock"})
+    for formula in ("medv ~ class + log(lstat", "medv ~ class + lstat + ",
+                    "medv ~ `in stock` + log(lstat"):
+        with pytest.raises(ValueError, match=r"could not be parsed") as caught:
+            model_frame(formula, d)
+        assert "Python keyword" not in str(caught.value)
 
 
 def test_type_and_size_errors():

@@ -1,5 +1,7 @@
 """R's dates in terms (``pygbm.frontend.r_dates``): expected values are R 4.2.2's."""
 
+import datetime
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -98,6 +100,10 @@ def test_pyarrow_dates_and_durations_as_numeric_as_r():
     dates[2] = None
     np.testing.assert_array_equal(as_numeric(dates), [-1, 0, np.nan])
     np.testing.assert_array_equal(date_days(as_date(dates)), [-1, 0, np.nan])
+    # beyond 2262 (a cast through nanoseconds: OutOfBoundsDatetime), as R's Dates
+    far = pd.Series([datetime.date(2300, 1, 1), datetime.date(1, 1, 1)],
+                    dtype=pd.ArrowDtype(pa.date32()))
+    np.testing.assert_array_equal(as_numeric(far), [120530, -719162])  # R 4.2.2
     spans = pd.Series(pd.to_timedelta([1, 2, None], unit="D"))
     for dtype in (spans.dtype, pd.ArrowDtype(pa.duration("ns")), pd.ArrowDtype(pa.duration("s"))):
         np.testing.assert_array_equal(as_numeric(spans.astype(dtype)), [86400, 172800, np.nan])
